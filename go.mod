@@ -1,0 +1,10 @@
+module github.com/northlog/northlog
+
+go 1.26
+
+require (
+	github.com/google/btree v1.1.3 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/ovn-org/libovsdb v0.7.0 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
+)
