@@ -1,0 +1,40 @@
+package sb
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/ovn-org/libovsdb/model"
+	"github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// The generated package must come from the schema copy beside it: its
+// embedded schema equals the file, and it has a valid model for every table.
+// A stale generation fails here.
+func TestModelsMatchSchemaFile(t *testing.T) {
+	raw, err := os.ReadFile("../schema/ovn-sb.ovsschema")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema ovsdb.DatabaseSchema
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	if embedded := Schema(); !reflect.DeepEqual(schema, embedded) {
+		t.Fatalf("embedded schema %s %s differs from the schema file %s %s: run go generate",
+			embedded.Name, embedded.Version, schema.Name, schema.Version)
+	}
+	clientModel, err := FullDatabaseModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dbModel, errs := model.NewDatabaseModel(schema, clientModel)
+	if len(errs) > 0 {
+		t.Fatalf("models do not match the schema file: %v", errs)
+	}
+	if got, want := len(dbModel.Types()), len(schema.Tables); got != want {
+		t.Fatalf("%d models for %d tables", got, want)
+	}
+}
