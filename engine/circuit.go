@@ -1,0 +1,228 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// Circuit is a dataflow graph of operators over relations. Operators are added
+// in build order, each reading only relations built before it, so the graph is
+// acyclic and a Step runs them in that order. It is not safe for concurrent
+// use.
+type Circuit struct {
+	ops      []op
+	streams  []interface{ clear() }
+	rejected []*Rejected
+	stepped  bool
+}
+
+// op is one operator: step computes its output change from its inputs'
+// changes; commit, run after every operator has stepped, integrates the change
+// into state that other operators read during step.
+type op struct {
+	step, commit func()
+}
+
+// NewCircuit returns an empty circuit.
+func NewCircuit() *Circuit { return &Circuit{} }
+
+func (c *Circuit) add(step, commit func()) {
+	if c.stepped {
+		// A late operator would have missed the changes already stepped.
+		panic("engine: operator added to a circuit after its first Step")
+	}
+	c.ops = append(c.ops, op{step, commit})
+}
+
+// Step applies every pending input change and propagates it through every
+// operator once. It always completes; it returns the tuples user functions
+// rejected during this step, ordered by operator name and tuple.
+func (c *Circuit) Step() []*Rejected {
+	c.stepped = true
+	for _, o := range c.ops {
+		o.step()
+	}
+	for _, o := range c.ops {
+		if o.commit != nil {
+			o.commit()
+		}
+	}
+	for _, s := range c.streams {
+		s.clear()
+	}
+	rej := c.rejected
+	c.rejected = nil
+	slices.SortFunc(rej, func(a, b *Rejected) int { return cmp.Compare(a.Error(), b.Error()) })
+	return rej
+}
+
+func (c *Circuit) reject(op string, t any, err error) {
+	c.rejected = append(c.rejected, &Rejected{Op: op, Tuple: t, Err: err})
+}
+
+// Rejected is a tuple that a user function refused: it produced nothing.
+type Rejected struct {
+	Op    string // the name given to the operator
+	Tuple any    // the tuple refused
+	Err   error  // why
+}
+
+// Error names the operator, the tuple and the reason.
+func (r *Rejected) Error() string { return fmt.Sprintf("%s: %v: %v", r.Op, r.Tuple, r.Err) }
+
+// Unwrap returns the user function's error.
+func (r *Rejected) Unwrap() error { return r.Err }
+
+// stream holds the change a relation undergoes during the current step.
+type stream[T comparable] struct{ delta ZSet[T] }
+
+func (s *stream[T]) add(t T, w Weight) {
+	if w == 0 {
+		return
+	}
+	if s.delta == nil {
+		s.delta = ZSet[T]{}
+	}
+	bump(s.delta, t, w)
+}
+
+// clear drops the change; a fresh map per step keeps iteration cost
+// proportional to the next change, not to the largest one ever seen.
+func (s *stream[T]) clear() { s.delta = nil }
+
+// Rel is a relation inside a circuit, seen by operators as its stream of
+// changes.
+type Rel[T comparable] struct {
+	c *Circuit
+	s *stream[T]
+}
+
+func newRel[T comparable](c *Circuit) Rel[T] {
+	s := &stream[T]{}
+	c.streams = append(c.streams, s)
+	return Rel[T]{c, s}
+}
+
+// sameCircuit returns the circuit all of cs belong to.
+func sameCircuit(cs ...*Circuit) *Circuit {
+	for _, c := range cs[1:] {
+		if c != cs[0] {
+			panic("engine: relations from different circuits combined")
+		}
+	}
+	return cs[0]
+}
+
+// Input is a set of tuples fed from outside. Changes are buffered until the
+// next Step. Inserting a tuple already present and deleting one absent are
+// no-ops, so the relation it feeds always has weights 0 or 1.
+type Input[T comparable] struct {
+	name    string
+	rows    map[T]struct{}
+	pending ZSet[T]
+}
+
+// NewInput adds an input to c and returns it with the relation it feeds.
+func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
+	in := &Input[T]{name: name, rows: map[T]struct{}{}, pending: ZSet[T]{}}
+	out := newRel[T](c)
+	c.add(func() {
+		out.s.delta, in.pending = in.pending, ZSet[T]{}
+	}, func() {
+		for t, w := range out.s.delta {
+			if w > 0 {
+				in.rows[t] = struct{}{}
+			} else {
+				delete(in.rows, t)
+			}
+		}
+	})
+	return in, out
+}
+
+// Name returns the name the input was created with.
+func (in *Input[T]) Name() string { return in.name }
+
+// Has reports whether t is in the input, pending changes included.
+func (in *Input[T]) Has(t T) bool {
+	_, ok := in.rows[t]
+	return in.pending[t] > 0 || ok && in.pending[t] == 0
+}
+
+// Insert adds t at the next Step; a no-op if t is already present.
+func (in *Input[T]) Insert(t T) {
+	if !in.Has(t) {
+		bump(in.pending, t, 1)
+	}
+}
+
+// Delete removes t at the next Step; a no-op if t is absent.
+func (in *Input[T]) Delete(t T) {
+	if in.Has(t) {
+		bump(in.pending, t, -1)
+	}
+}
+
+// Update replaces old by new at the next Step; a no-op when old == new.
+func (in *Input[T]) Update(old, new T) {
+	if old != new {
+		in.Delete(old)
+		in.Insert(new)
+	}
+}
+
+// Output is the set of tuples of positive weight in a relation, with the net
+// change of the last Step.
+type Output[T comparable] struct {
+	cmp     func(T, T) int
+	weights map[T]Weight
+	n       int
+	delta   []Change[T]
+}
+
+// NewOutput maintains the distinct contents of r, ordered by cmp, which must
+// be a total order on the tuples r can hold.
+func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
+	o := &Output[T]{cmp: cmp, weights: map[T]Weight{}}
+	r.c.add(func() {
+		o.delta = nil
+		for t, d := range r.s.delta {
+			if was, is := bump(o.weights, t, d); was != is {
+				o.delta = append(o.delta, Change[T]{t, sign(is)})
+				o.n += int(sign(is))
+			}
+		}
+		slices.SortFunc(o.delta, func(a, b Change[T]) int {
+			// Deletes first among equals, for a cmp that ties distinct tuples.
+			return cmp2(o.cmp(a.Tuple, b.Tuple), a.Weight-b.Weight)
+		})
+	}, nil)
+	return o
+}
+
+func cmp2(first int, second Weight) int {
+	if first != 0 {
+		return first
+	}
+	return cmp.Compare(second, 0)
+}
+
+// Delta returns the last Step's net change sorted by cmp: weight −1 for a
+// tuple deleted, +1 for a tuple inserted. No tuple appears twice.
+func (o *Output[T]) Delta() []Change[T] { return o.delta }
+
+// Contents returns the current set sorted by cmp.
+func (o *Output[T]) Contents() []T {
+	ts := make([]T, 0, o.n)
+	for t, w := range o.weights {
+		if w > 0 {
+			ts = append(ts, t)
+		}
+	}
+	slices.SortFunc(ts, o.cmp)
+	return ts
+}
+
+// Len returns the number of tuples in the current set.
+func (o *Output[T]) Len() int { return o.n }

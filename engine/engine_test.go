@@ -1,0 +1,309 @@
+package engine
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	gocmp "github.com/google/go-cmp/cmp"
+)
+
+type port struct {
+	Name   string
+	Switch string
+}
+
+type sw struct {
+	Name string
+	Zone string
+}
+
+func ins[T comparable](ts ...T) []Change[T] {
+	var cs []Change[T]
+	for _, t := range ts {
+		cs = append(cs, Change[T]{t, 1})
+	}
+	return cs
+}
+
+func del[T comparable](ts ...T) []Change[T] {
+	var cs []Change[T]
+	for _, t := range ts {
+		cs = append(cs, Change[T]{t, -1})
+	}
+	return cs
+}
+
+// check steps c, expects no rejection, and compares o's delta and contents.
+func check[T comparable](t *testing.T, c *Circuit, o *Output[T], delta []Change[T], contents []T) {
+	t.Helper()
+	if rej := c.Step(); len(rej) > 0 {
+		t.Fatalf("unexpected rejections: %v", rej)
+	}
+	if d := gocmp.Diff(delta, o.Delta(), cmpopts.EquateEmpty()); d != "" {
+		t.Errorf("delta (-want +got):\n%s", d)
+	}
+	if d := gocmp.Diff(contents, o.Contents(), cmpopts.EquateEmpty()); d != "" {
+		t.Errorf("contents (-want +got):\n%s", d)
+	}
+	if o.Len() != len(contents) {
+		t.Errorf("Len() = %d, want %d", o.Len(), len(contents))
+	}
+}
+
+func TestInputIsASet(t *testing.T) {
+	c := NewCircuit()
+	in, r := NewInput[string](c, "names")
+	// Count the weight that reaches the relation: a set input never exceeds 1.
+	o := NewOutput(Count(IndexBy(r, func(string) int { return 0 })), func(a, b KV[int, int]) int { return cmp.Compare(a.Value, b.Value) })
+
+	in.Insert("a")
+	in.Insert("a") // duplicate in one step
+	check(t, c, o, ins(KV[int, int]{0, 1}), []KV[int, int]{{0, 1}})
+
+	in.Insert("a") // duplicate of a committed row
+	check(t, c, o, nil, []KV[int, int]{{0, 1}})
+
+	in.Delete("b") // absent: no-op
+	check(t, c, o, nil, []KV[int, int]{{0, 1}})
+
+	in.Delete("a")
+	in.Delete("a")
+	check(t, c, o, del(KV[int, int]{0, 1}), nil)
+
+	in.Insert("x")
+	in.Delete("x") // cancelled within the step
+	check(t, c, o, nil, nil)
+	if in.Has("x") {
+		t.Error("Has(x) after insert+delete")
+	}
+	in.Update("y", "y") // no-op
+	check(t, c, o, nil, nil)
+}
+
+func TestDistinctCrossesZero(t *testing.T) {
+	c := NewCircuit()
+	a, ra := NewInput[int](c, "a")
+	b, rb := NewInput[int](c, "b")
+	// Union(a, a, −b): weight of x is 2·[x∈a] − [x∈b], which can go to 2, 1, −1.
+	o := NewOutput(Distinct(Union(ra, ra, Negate(rb))), cmp.Compare[int])
+
+	a.Insert(1)
+	check(t, c, o, ins(1), []int{1})
+	b.Insert(1) // weight 2 → 1: still present
+	check(t, c, o, nil, []int{1})
+	a.Delete(1) // weight 1 → −1: gone
+	check(t, c, o, del(1), nil)
+	b.Delete(1) // −1 → 0: still absent
+	check(t, c, o, nil, nil)
+	b.Insert(2) // −1: never present
+	check(t, c, o, nil, nil)
+	a.Insert(2) // −1 → 1
+	check(t, c, o, ins(2), []int{2})
+}
+
+func TestUpdateChangesJoinKey(t *testing.T) {
+	c := NewCircuit()
+	ports, rp := NewInput[port](c, "ports")
+	sws, rs := NewInput[sw](c, "switches")
+	type pz struct{ Port, Zone string }
+	j := Join(IndexBy(rp, func(p port) string { return p.Switch }), IndexBy(rs, func(s sw) string { return s.Name }),
+		func(_ string, p port, s sw) pz { return pz{p.Name, s.Zone} })
+	o := NewOutput(j, func(a, b pz) int { return cmp.Or(cmp.Compare(a.Port, b.Port), cmp.Compare(a.Zone, b.Zone)) })
+
+	sws.Insert(sw{"s1", "z1"})
+	sws.Insert(sw{"s2", "z2"})
+	ports.Insert(port{"p1", "s1"})
+	check(t, c, o, ins(pz{"p1", "z1"}), []pz{{"p1", "z1"}})
+
+	ports.Update(port{"p1", "s1"}, port{"p1", "s2"})
+	check(t, c, o, []Change[pz]{{pz{"p1", "z1"}, -1}, {pz{"p1", "z2"}, 1}}, []pz{{"p1", "z2"}})
+
+	// Both sides change in one step: ΔA⋈ΔB must count once.
+	ports.Update(port{"p1", "s2"}, port{"p1", "s3"})
+	sws.Insert(sw{"s3", "z3"})
+	check(t, c, o, []Change[pz]{{pz{"p1", "z2"}, -1}, {pz{"p1", "z3"}, 1}}, []pz{{"p1", "z3"}})
+
+	sws.Update(sw{"s3", "z3"}, sw{"s3", "z9"})
+	check(t, c, o, []Change[pz]{{pz{"p1", "z3"}, -1}, {pz{"p1", "z9"}, 1}}, []pz{{"p1", "z9"}})
+}
+
+func TestGroupEmptiedAndRefilled(t *testing.T) {
+	c := NewCircuit()
+	ports, rp := NewInput[port](c, "ports")
+	idx := IndexBy(rp, func(p port) string { return p.Switch })
+	counts := NewOutput(Count(idx), func(a, b KV[string, int]) int { return cmp.Compare(a.Key, b.Key) })
+	names := NewOutput(Map(Collect(idx, func(a, b port) int { return cmp.Compare(a.Name, b.Name) }),
+		func(kv KV[string, Sorted[port]]) string {
+			var ns []string
+			for p := range kv.Value.All() {
+				ns = append(ns, p.Name)
+			}
+			return kv.Key + ":" + strings.Join(ns, ",")
+		}), cmp.Compare[string])
+	step := func(delta []Change[KV[string, int]], contents []KV[string, int], ns []string) {
+		t.Helper()
+		check(t, c, counts, delta, contents)
+		if d := gocmp.Diff(ns, names.Contents(), cmpopts.EquateEmpty()); d != "" {
+			t.Errorf("collect (-want +got):\n%s", d)
+		}
+	}
+
+	ports.Insert(port{"b", "s1"})
+	ports.Insert(port{"a", "s1"})
+	step(ins(KV[string, int]{"s1", 2}), []KV[string, int]{{"s1", 2}}, []string{"s1:a,b"})
+	ports.Delete(port{"a", "s1"})
+	ports.Delete(port{"b", "s1"})
+	step(del(KV[string, int]{"s1", 2}), nil, nil)
+	ports.Insert(port{"c", "s1"})
+	step(ins(KV[string, int]{"s1", 1}), []KV[string, int]{{"s1", 1}}, []string{"s1:c"})
+	// Emptied and refilled within one step: same count, so no change.
+	ports.Delete(port{"c", "s1"})
+	ports.Insert(port{"d", "s1"})
+	step(nil, []KV[string, int]{{"s1", 1}}, []string{"s1:d"})
+}
+
+func TestSemiAndAntiJoin(t *testing.T) {
+	c := NewCircuit()
+	ports, rp := NewInput[port](c, "ports")
+	sws, rs := NewInput[sw](c, "switches")
+	pi := IndexBy(rp, func(p port) string { return p.Switch })
+	si := IndexBy(rs, func(s sw) string { return s.Name })
+	byName := func(a, b port) int { return cmp.Compare(a.Name, b.Name) }
+	semi := NewOutput(SemiJoin(pi, si), byName)
+	anti := NewOutput(AntiJoin(pi, si), byName)
+
+	ports.Insert(port{"p1", "s1"})
+	ports.Insert(port{"p2", "s2"})
+	sws.Insert(sw{"s1", "z"})
+	c.Step()
+	if d := gocmp.Diff([]port{{"p1", "s1"}}, semi.Contents()); d != "" {
+		t.Error(d)
+	}
+	if d := gocmp.Diff([]port{{"p2", "s2"}}, anti.Contents()); d != "" {
+		t.Error(d)
+	}
+	// A second switch row under the same key does not change presence.
+	sws.Insert(sw{"s1", "z2"})
+	sws.Delete(sw{"s1", "z"})
+	sws.Insert(sw{"s2", "z"})
+	c.Step()
+	if d := gocmp.Diff(ins(port{"p2", "s2"}), semi.Delta()); d != "" {
+		t.Error(d)
+	}
+	if d := gocmp.Diff(del(port{"p2", "s2"}), anti.Delta()); d != "" {
+		t.Error(d)
+	}
+}
+
+func TestTryMapRejects(t *testing.T) {
+	c := NewCircuit()
+	in, r := NewInput[string](c, "addrs")
+	parse := func(s string) (int, error) {
+		var n int
+		if _, err := fmt.Sscanf(s, "%d", &n); err != nil {
+			return 0, errors.New("not a number")
+		}
+		return n, nil
+	}
+	o := NewOutput(TryMap(r, "parse", parse), cmp.Compare[int])
+	in.Insert("1")
+	in.Insert("x")
+	in.Insert("y")
+	rej := c.Step()
+	want := []string{`parse: x: not a number`, `parse: y: not a number`}
+	var got []string
+	for _, r := range rej {
+		got = append(got, r.Error())
+	}
+	if d := gocmp.Diff(want, got); d != "" {
+		t.Errorf("rejections (-want +got):\n%s", d)
+	}
+	if d := gocmp.Diff([]int{1}, o.Contents()); d != "" {
+		t.Error(d)
+	}
+	// Retracting a rejected tuple is silent and leaves the rest intact.
+	in.Delete("x")
+	in.Insert("2")
+	if rej := c.Step(); len(rej) != 0 {
+		t.Errorf("retraction reported: %v", rej)
+	}
+	if d := gocmp.Diff([]int{1, 2}, o.Contents()); d != "" {
+		t.Error(d)
+	}
+	if !errors.Is(rej[0], rej[0].Err) {
+		t.Error("Rejected does not unwrap to its Err")
+	}
+}
+
+func TestMinMaxFoldFlatMap(t *testing.T) {
+	c := NewCircuit()
+	in, r := NewInput[string](c, "words")
+	letters := FlatMap(r, func(s string) []KV[string, int] {
+		var out []KV[string, int]
+		for i := range s {
+			out = append(out, KV[string, int]{s, i})
+		}
+		return out
+	})
+	idx := IndexBy(letters, func(kv KV[string, int]) string { return kv.Key })
+	byKV := func(a, b KV[string, KV[string, int]]) int { return cmp.Compare(a.Key, b.Key) }
+	byPos := func(a, b KV[string, int]) int { return cmp.Compare(a.Value, b.Value) }
+	mn := NewOutput(Min(idx, byPos), byKV)
+	mx := NewOutput(Max(idx, byPos), byKV)
+	sum := NewOutput(Fold(idx, 0, func(s int, kv KV[string, int]) int { return s + kv.Value }),
+		func(a, b KV[string, int]) int { return cmp.Compare(a.Key, b.Key) })
+	in.Insert("abc")
+	in.Insert("de")
+	c.Step()
+	wantMin := []KV[string, KV[string, int]]{{"abc", KV[string, int]{"abc", 0}}, {"de", KV[string, int]{"de", 0}}}
+	wantMax := []KV[string, KV[string, int]]{{"abc", KV[string, int]{"abc", 2}}, {"de", KV[string, int]{"de", 1}}}
+	if d := gocmp.Diff(wantMin, mn.Contents()); d != "" {
+		t.Error(d)
+	}
+	if d := gocmp.Diff(wantMax, mx.Contents()); d != "" {
+		t.Error(d)
+	}
+	if d := gocmp.Diff([]KV[string, int]{{"abc", 3}, {"de", 1}}, sum.Contents()); d != "" {
+		t.Error(d)
+	}
+	in.Delete("abc")
+	c.Step()
+	if d := gocmp.Diff([]KV[string, int]{{"de", 1}}, sum.Contents()); d != "" {
+		t.Error(d)
+	}
+}
+
+func TestOutputDeltaOrder(t *testing.T) {
+	c := NewCircuit()
+	in, r := NewInput[int](c, "n")
+	// cmp ties every tuple: deletes must still come before inserts.
+	o := NewOutput(r, func(int, int) int { return 0 })
+	in.Insert(1)
+	c.Step()
+	in.Update(1, 2)
+	c.Step()
+	if d := gocmp.Diff([]Change[int]{{1, -1}, {2, 1}}, o.Delta()); d != "" {
+		t.Error(d)
+	}
+	if got := slices.Collect(SortedOf([]int{3, 1, 2}, cmp.Compare[int]).All()); !slices.Equal(got, []int{1, 2, 3}) {
+		t.Errorf("SortedOf = %v", got)
+	}
+}
+
+func TestBuildAfterStepPanics(t *testing.T) {
+	c := NewCircuit()
+	_, r := NewInput[int](c, "n")
+	c.Step()
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	Map(r, func(i int) int { return i })
+}

@@ -1,0 +1,106 @@
+package engine
+
+// Map computes f of every tuple of r, adding the weights of tuples that map to
+// the same result.
+func Map[A, B comparable](r Rel[A], f func(A) B) Rel[B] {
+	out := newRel[B](r.c)
+	r.c.add(func() {
+		for t, w := range r.s.delta {
+			out.s.add(f(t), w)
+		}
+	}, nil)
+	return out
+}
+
+// TryMap is Map for an f that may reject a tuple: a rejected tuple yields
+// nothing and is reported by Step as Rejected{Op: name} when it is inserted
+// (not again when it is retracted). f must give the same answer for the same
+// tuple every time.
+func TryMap[A, B comparable](r Rel[A], name string, f func(A) (B, error)) Rel[B] {
+	out := newRel[B](r.c)
+	r.c.add(func() {
+		for t, w := range r.s.delta {
+			b, err := f(t)
+			if err != nil {
+				if w > 0 {
+					r.c.reject(name, t, err)
+				}
+				continue
+			}
+			out.s.add(b, w)
+		}
+	}, nil)
+	return out
+}
+
+// Filter computes the tuples of r for which keep is true.
+func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
+	out := newRel[T](r.c)
+	r.c.add(func() {
+		for t, w := range r.s.delta {
+			if keep(t) {
+				out.s.add(t, w)
+			}
+		}
+	}, nil)
+	return out
+}
+
+// FlatMap computes, for every tuple of r, each element of f's result with
+// that tuple's weight (an element listed twice counts twice).
+func FlatMap[A, B comparable](r Rel[A], f func(A) []B) Rel[B] {
+	out := newRel[B](r.c)
+	r.c.add(func() {
+		for t, w := range r.s.delta {
+			for _, b := range f(t) {
+				out.s.add(b, w)
+			}
+		}
+	}, nil)
+	return out
+}
+
+// Union computes the sum of rs: weights of a tuple in several add up (wrap in
+// Distinct for a set union).
+func Union[T comparable](rs ...Rel[T]) Rel[T] {
+	cs := make([]*Circuit, len(rs))
+	for i, r := range rs {
+		cs[i] = r.c
+	}
+	out := newRel[T](sameCircuit(cs...))
+	out.c.add(func() {
+		for _, r := range rs {
+			for t, w := range r.s.delta {
+				out.s.add(t, w)
+			}
+		}
+	}, nil)
+	return out
+}
+
+// Negate computes r with every weight negated; Union(a, Negate(b)) is a − b.
+func Negate[T comparable](r Rel[T]) Rel[T] {
+	out := newRel[T](r.c)
+	r.c.add(func() {
+		for t, w := range r.s.delta {
+			out.s.add(t, -w)
+		}
+	}, nil)
+	return out
+}
+
+// Distinct computes the set of r's tuples of positive weight: weights above
+// zero become 1, others vanish. It emits a change only for tuples whose
+// weight crosses zero.
+func Distinct[T comparable](r Rel[T]) Rel[T] {
+	out := newRel[T](r.c)
+	weights := map[T]Weight{}
+	r.c.add(func() {
+		for t, d := range r.s.delta {
+			if was, is := bump(weights, t, d); was != is {
+				out.s.add(t, sign(is))
+			}
+		}
+	}, nil)
+	return out
+}
