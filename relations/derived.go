@@ -1,0 +1,91 @@
+package relations
+
+import (
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// Switch is a logical switch datapath: the switch-level settings rules read,
+// as a value, so an update to columns no rule reads (ports, acls, ...)
+// changes nothing downstream.
+type Switch struct {
+	UUID string
+	Name string
+	// VLANPassthru is other_config:vlan-passthru=true: logical VLANs are
+	// forwarded instead of dropped.
+	VLANPassthru bool
+}
+
+// Router is a logical router datapath, as a value (see Switch).
+type Router struct {
+	UUID string
+	Name string
+}
+
+// SwitchPort is a logical switch port with the switch that lists it in
+// Logical_Switch.ports.
+type SwitchPort struct {
+	Switch string // NB _uuid of the switch
+	Port   *nb.LogicalSwitchPort
+}
+
+// RouterPort is a logical router port with the router that lists it in
+// Logical_Router.ports.
+type RouterPort struct {
+	Router string // NB _uuid of the router
+	Port   *nb.LogicalRouterPort
+}
+
+// portRef says that datapath Owner lists the row Port in its ports column.
+type portRef struct {
+	Owner string
+	Port  string
+}
+
+func deriveSwitches(n *NB) engine.Rel[Switch] {
+	return engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) Switch {
+		return Switch{
+			UUID:         ls.UUID,
+			Name:         ls.Name,
+			VLANPassthru: SmapBool(ls.OtherConfig, "vlan-passthru", false),
+		}
+	})
+}
+
+func deriveRouters(n *NB) engine.Rel[Router] {
+	return engine.Map(n.Routers.Rows, func(lr *nb.LogicalRouter) Router {
+		return Router{UUID: lr.UUID, Name: lr.Name}
+	})
+}
+
+func refsOf(ports []string, owner string) []portRef {
+	refs := make([]portRef, len(ports))
+	for i, p := range ports {
+		refs[i] = portRef{Owner: owner, Port: p}
+	}
+	return refs
+}
+
+func deriveSwitchPorts(n *NB) engine.Rel[SwitchPort] {
+	refs := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []portRef {
+		return refsOf(ls.Ports, ls.UUID)
+	})
+	return engine.Join(
+		engine.IndexBy(refs, func(r portRef) string { return r.Port }),
+		engine.IndexBy(n.SwitchPorts.Rows, func(p *nb.LogicalSwitchPort) string { return p.UUID }),
+		func(_ string, r portRef, p *nb.LogicalSwitchPort) SwitchPort {
+			return SwitchPort{Switch: r.Owner, Port: p}
+		})
+}
+
+func deriveRouterPorts(n *NB) engine.Rel[RouterPort] {
+	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []portRef {
+		return refsOf(lr.Ports, lr.UUID)
+	})
+	return engine.Join(
+		engine.IndexBy(refs, func(r portRef) string { return r.Port }),
+		engine.IndexBy(n.RouterPorts.Rows, func(p *nb.LogicalRouterPort) string { return p.UUID }),
+		func(_ string, r portRef, p *nb.LogicalRouterPort) RouterPort {
+			return RouterPort{Router: r.Owner, Port: p}
+		})
+}

@@ -1,0 +1,135 @@
+package relations
+
+import (
+	"fmt"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/ovn-org/libovsdb/model"
+)
+
+// Table is one NB table inside a circuit. Its tuples are the table's rows as
+// pointers to libovsdb models, which are immutable once fed: a row update
+// replaces the pointer (a retract of the old row and an insert of the new),
+// as DDlog's interned `&nb::Table` references did.
+type Table[M any] struct {
+	in *engine.Input[*M]
+	// Rows is the table's current contents.
+	Rows engine.Rel[*M]
+}
+
+func newTable[M any](c *engine.Circuit, name string, feeds map[string]feed) Table[M] {
+	in, rows := engine.NewInput[*M](c, name)
+	feeds[name] = func(old, new model.Model) error {
+		o, okOld := old.(*M)
+		n, okNew := new.(*M)
+		switch {
+		case old == nil && okNew:
+			in.Insert(n)
+		case new == nil && okOld:
+			in.Delete(o)
+		case okOld && okNew:
+			in.Update(o, n)
+		default:
+			return fmt.Errorf("relations: NB table %s fed %T -> %T", name, old, new)
+		}
+		return nil
+	}
+	return Table[M]{in: in, Rows: rows}
+}
+
+// feed applies one row change to its table's input.
+type feed func(old, new model.Model) error
+
+// NB holds one input relation per Northbound table. Feed it with Apply; the
+// circuit's next Step computes the consequences.
+type NB struct {
+	Global              Table[nb.NBGlobal]
+	Switches            Table[nb.LogicalSwitch]
+	SwitchPorts         Table[nb.LogicalSwitchPort]
+	Routers             Table[nb.LogicalRouter]
+	RouterPorts         Table[nb.LogicalRouterPort]
+	StaticRoutes        Table[nb.LogicalRouterStaticRoute]
+	Policies            Table[nb.LogicalRouterPolicy]
+	NATs                Table[nb.NAT]
+	ACLs                Table[nb.ACL]
+	AddressSets         Table[nb.AddressSet]
+	PortGroups          Table[nb.PortGroup]
+	LoadBalancers       Table[nb.LoadBalancer]
+	LoadBalancerGroups  Table[nb.LoadBalancerGroup]
+	LoadBalancerChecks  Table[nb.LoadBalancerHealthCheck]
+	DHCPOptions         Table[nb.DHCPOptions]
+	DNS                 Table[nb.DNS]
+	GatewayChassis      Table[nb.GatewayChassis]
+	HAChassisGroups     Table[nb.HAChassisGroup]
+	HAChassis           Table[nb.HAChassis]
+	Meters              Table[nb.Meter]
+	MeterBands          Table[nb.MeterBand]
+	StaticMACBindings   Table[nb.StaticMACBinding]
+	QoS                 Table[nb.QoS]
+	ForwardingGroups    Table[nb.ForwardingGroup]
+	BFD                 Table[nb.BFD]
+	Copp                Table[nb.Copp]
+	Mirrors             Table[nb.Mirror]
+	ChassisTemplateVars Table[nb.ChassisTemplateVar]
+
+	// Derived relations that many rules share, each computed once.
+	SwitchDatapaths engine.Rel[Switch]
+	RouterDatapaths engine.Rel[Router]
+	PortsOnSwitches engine.Rel[SwitchPort]
+	PortsOnRouters  engine.Rel[RouterPort]
+
+	feeds map[string]feed
+}
+
+// NewNB adds one input per NB table to c.
+func NewNB(c *engine.Circuit) *NB {
+	f := map[string]feed{}
+	n := &NB{
+		Global:              newTable[nb.NBGlobal](c, nb.NBGlobalTable, f),
+		Switches:            newTable[nb.LogicalSwitch](c, nb.LogicalSwitchTable, f),
+		SwitchPorts:         newTable[nb.LogicalSwitchPort](c, nb.LogicalSwitchPortTable, f),
+		Routers:             newTable[nb.LogicalRouter](c, nb.LogicalRouterTable, f),
+		RouterPorts:         newTable[nb.LogicalRouterPort](c, nb.LogicalRouterPortTable, f),
+		StaticRoutes:        newTable[nb.LogicalRouterStaticRoute](c, nb.LogicalRouterStaticRouteTable, f),
+		Policies:            newTable[nb.LogicalRouterPolicy](c, nb.LogicalRouterPolicyTable, f),
+		NATs:                newTable[nb.NAT](c, nb.NATTable, f),
+		ACLs:                newTable[nb.ACL](c, nb.ACLTable, f),
+		AddressSets:         newTable[nb.AddressSet](c, nb.AddressSetTable, f),
+		PortGroups:          newTable[nb.PortGroup](c, nb.PortGroupTable, f),
+		LoadBalancers:       newTable[nb.LoadBalancer](c, nb.LoadBalancerTable, f),
+		LoadBalancerGroups:  newTable[nb.LoadBalancerGroup](c, nb.LoadBalancerGroupTable, f),
+		LoadBalancerChecks:  newTable[nb.LoadBalancerHealthCheck](c, nb.LoadBalancerHealthCheckTable, f),
+		DHCPOptions:         newTable[nb.DHCPOptions](c, nb.DHCPOptionsTable, f),
+		DNS:                 newTable[nb.DNS](c, nb.DNSTable, f),
+		GatewayChassis:      newTable[nb.GatewayChassis](c, nb.GatewayChassisTable, f),
+		HAChassisGroups:     newTable[nb.HAChassisGroup](c, nb.HAChassisGroupTable, f),
+		HAChassis:           newTable[nb.HAChassis](c, nb.HAChassisTable, f),
+		Meters:              newTable[nb.Meter](c, nb.MeterTable, f),
+		MeterBands:          newTable[nb.MeterBand](c, nb.MeterBandTable, f),
+		StaticMACBindings:   newTable[nb.StaticMACBinding](c, nb.StaticMACBindingTable, f),
+		QoS:                 newTable[nb.QoS](c, nb.QoSTable, f),
+		ForwardingGroups:    newTable[nb.ForwardingGroup](c, nb.ForwardingGroupTable, f),
+		BFD:                 newTable[nb.BFD](c, nb.BFDTable, f),
+		Copp:                newTable[nb.Copp](c, nb.CoppTable, f),
+		Mirrors:             newTable[nb.Mirror](c, nb.MirrorTable, f),
+		ChassisTemplateVars: newTable[nb.ChassisTemplateVar](c, nb.ChassisTemplateVarTable, f),
+		feeds:               f,
+	}
+	n.SwitchDatapaths = deriveSwitches(n)
+	n.RouterDatapaths = deriveRouters(n)
+	n.PortsOnSwitches = deriveSwitchPorts(n)
+	n.PortsOnRouters = deriveRouterPorts(n)
+	return n
+}
+
+// Apply feeds one NB row change: old == nil inserts new, new == nil deletes
+// old, both set replace old by new. Rows of tables the rules do not read
+// (Connection, SSL) are ignored.
+func (n *NB) Apply(table string, old, new model.Model) error {
+	f, ok := n.feeds[table]
+	if !ok {
+		return nil
+	}
+	return f(old, new)
+}

@@ -1,0 +1,13 @@
+package rules
+
+// on names the datapath a rule writes flows for, so a rule reads as a list
+// of (stage, priority, match, actions).
+type on string
+
+// flow is one logical flow on datapath dp.
+func (dp on) flow(stage Stage, priority int, match, actions string) Flow {
+	return Flow{Datapath: string(dp), Stage: stage, Priority: priority, Match: match, Actions: actions}
+}
+
+// drop is northd's debug_drop_action() with no debug drop sampling configured.
+const drop = "drop;"

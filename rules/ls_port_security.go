@@ -1,0 +1,35 @@
+package rules
+
+import (
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+)
+
+// SwitchPortSecurityFlows: ls_in_check_port_sec, ls_in_apply_port_sec,
+// ls_out_check_port_sec and ls_out_apply_port_sec, the flows every switch has
+// (northd.c build_lswitch_lflows_admission_control and
+// build_lswitch_output_port_sec_od). Port security itself is checked by
+// ovn-controller's check_in/out_port_sec() actions; the flows only store and
+// apply the verdict in reg0[15].
+func SwitchPortSecurityFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
+		dp := on(sw.UUID)
+		flows := []Flow{
+			// Broadcast/multicast source MACs are never valid.
+			dp.flow(LSInCheckPortSec, 100, "eth.src[40]", drop),
+			dp.flow(LSInCheckPortSec, 50, "1", "reg0[15] = check_in_port_sec(); next;"),
+			dp.flow(LSInApplyPortSec, 50, "reg0[15] == 1", drop),
+			dp.flow(LSInApplyPortSec, 0, "1", "next;"),
+
+			dp.flow(LSOutCheckPortSec, 100, "eth.mcast", "reg0[15] = 0; next;"),
+			dp.flow(LSOutCheckPortSec, 0, "1", "reg0[15] = check_out_port_sec(); next;"),
+			dp.flow(LSOutApplyPortSec, 50, "reg0[15] == 1", drop),
+			dp.flow(LSOutApplyPortSec, 0, "1", "output;"),
+		}
+		if !sw.VLANPassthru {
+			// Logical VLANs are not supported unless the switch passes them through.
+			flows = append(flows, dp.flow(LSInCheckPortSec, 100, "vlan.present", drop))
+		}
+		return flows
+	})
+}

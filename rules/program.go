@@ -1,0 +1,48 @@
+package rules
+
+import (
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+)
+
+// Rule computes one family of logical flows from the NB relations. The
+// built-in rules are listed in builtinRules; an embedding program adds its
+// own with New.
+type Rule func(nb *relations.NB) engine.Rel[Flow]
+
+// Program is the northd program: the NB tables as input relations, the
+// logical flows as output. Feed NB changes through NB.Apply, call Step, read
+// Flows.Delta (the change) or Flows.Contents (the whole set).
+type Program struct {
+	Circuit *engine.Circuit
+	NB      *relations.NB
+	Flows   *engine.Output[Flow]
+}
+
+// builtinRules are the flow families ovn-northd 23.03 writes, in pipeline order.
+var builtinRules = []Rule{
+	SwitchPortSecurityFlows,
+}
+
+// New builds the program: the built-in rules plus extra, whose flows are
+// added to the same output.
+func New(extra ...Rule) *Program {
+	c := engine.NewCircuit()
+	nb := relations.NewNB(c)
+	var flows []engine.Rel[Flow]
+	for _, r := range append(builtinRules[:len(builtinRules):len(builtinRules)], extra...) {
+		flows = append(flows, r(nb))
+	}
+	return &Program{
+		Circuit: c,
+		NB:      nb,
+		Flows:   engine.NewOutput(engine.Union(flows...), CompareFlows),
+	}
+}
+
+// Step computes the consequences of the NB changes fed since the last Step.
+// It returns the NB rows the rules rejected (malformed values), which
+// contributed no flows; everything else was applied.
+func (p *Program) Step() []*engine.Rejected {
+	return p.Circuit.Step()
+}
