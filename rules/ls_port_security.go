@@ -33,3 +33,9 @@ func SwitchPortSecurityFlows(nb *relations.NB) engine.Rel[Flow] {
 		return flows
 	})
 }
+
+// switchPortRules are the switch flow families that follow a port: port
+// security, FDB, ARP/ND responder, L2 lookup.
+var switchPortRules = []Rule{
+	SwitchPortSecurityFlows,
+}

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"slices"
+
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 )
@@ -19,10 +21,13 @@ type Program struct {
 	Flows   *engine.Output[Flow]
 }
 
-// builtinRules are the flow families ovn-northd 23.03 writes, in pipeline order.
-var builtinRules = []Rule{
-	SwitchPortSecurityFlows,
-}
+// builtinRules are the flow families ovn-northd 23.03 writes: each group is
+// listed in the file of its first stage.
+var builtinRules = slices.Concat(
+	switchPortRules,     // ls_port_security.go: port security, FDB, ARP/ND, L2 lookup
+	switchStatefulRules, // ls_acl.go: ACL, QoS, LB, hairpin and stateful stages; DHCP, DNS
+	routerRules,         // lr_admission.go: the router pipeline
+)
 
 // New builds the program: the built-in rules plus extra, whose flows are
 // added to the same output.

@@ -1,0 +1,4 @@
+package rules
+
+// routerRules are the logical router flow families.
+var routerRules = []Rule{}
