@@ -1,0 +1,242 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/ovn-org/libovsdb/model"
+	"pgregory.net/rapid"
+)
+
+// nbState is the current NB database of a property test: rows by table and
+// _uuid. Every change goes to the state and to the program under test.
+type nbState struct {
+	rows map[string]map[string]model.Model
+	next int
+}
+
+func newNBState() *nbState { return &nbState{rows: map[string]map[string]model.Model{}} }
+
+func (s *nbState) uuid() string {
+	s.next++
+	return fmt.Sprintf("00000000-0000-0000-0000-%012d", s.next)
+}
+
+// set replaces (or inserts, or with row == nil deletes) one row and feeds the
+// change to p.
+func (s *nbState) set(t *rapid.T, p *Program, table, id string, row model.Model) {
+	if s.rows[table] == nil {
+		s.rows[table] = map[string]model.Model{}
+	}
+	old, had := s.rows[table][id]
+	var oldRow model.Model
+	if had {
+		oldRow = old
+	}
+	if row == nil {
+		if !had {
+			return
+		}
+		delete(s.rows[table], id)
+	} else {
+		s.rows[table][id] = row
+	}
+	if err := p.NB.Apply(table, oldRow, row); err != nil {
+		t.Fatalf("apply %s %s: %v", table, id, err)
+	}
+}
+
+func (s *nbState) ids(table string) []string {
+	return slices.Sorted(maps.Keys(s.rows[table]))
+}
+
+// load feeds the whole state to a fresh program: the full recompute.
+func (s *nbState) load(t *rapid.T) *Program {
+	p := New()
+	for table, rows := range s.rows {
+		for _, row := range rows {
+			if err := p.NB.Apply(table, nil, row); err != nil {
+				t.Fatalf("apply %s: %v", table, err)
+			}
+		}
+	}
+	p.Step()
+	return p
+}
+
+var (
+	genMAC = rapid.Custom(func(t *rapid.T) string {
+		return fmt.Sprintf("00:00:00:00:%02x:%02x", rapid.IntRange(0, 3).Draw(t, "m1"), rapid.IntRange(0, 255).Draw(t, "m2"))
+	})
+	genIPv4 = rapid.Custom(func(t *rapid.T) string {
+		return fmt.Sprintf("10.0.%d.%d", rapid.IntRange(0, 3).Draw(t, "n"), rapid.IntRange(1, 254).Draw(t, "h"))
+	})
+	// genAddresses draws Logical_Switch_Port.addresses shapes, malformed ones included.
+	genAddresses = rapid.Custom(func(t *rapid.T) []string {
+		var out []string
+		for range rapid.IntRange(0, 2).Draw(t, "n") {
+			switch rapid.IntRange(0, 6).Draw(t, "shape") {
+			case 0:
+				out = append(out, genMAC.Draw(t, "mac"))
+			case 1:
+				out = append(out, genMAC.Draw(t, "mac")+" "+genIPv4.Draw(t, "ip"))
+			case 2:
+				out = append(out, genMAC.Draw(t, "mac")+" "+genIPv4.Draw(t, "ip")+" fd00::"+fmt.Sprint(rapid.IntRange(1, 9).Draw(t, "h6")))
+			case 3:
+				out = append(out, "unknown")
+			case 4:
+				out = append(out, "router")
+			case 5:
+				out = append(out, "dynamic")
+			case 6:
+				out = append(out, "00:00:zz "+genIPv4.Draw(t, "ip"))
+			}
+		}
+		return out
+	})
+)
+
+// nbChange is one random NB change of the property test.
+type nbChange func(t *rapid.T, s *nbState, p *Program)
+
+var nbChanges = map[string]nbChange{
+	"addSwitch": func(t *rapid.T, s *nbState, p *Program) {
+		id := s.uuid()
+		ls := &nb.LogicalSwitch{UUID: id, Name: "ls" + id[len(id)-3:]}
+		if rapid.Bool().Draw(t, "passthru") {
+			ls.OtherConfig = map[string]string{"vlan-passthru": "true"}
+		}
+		s.set(t, p, nb.LogicalSwitchTable, id, ls)
+	},
+	"delSwitch": func(t *rapid.T, s *nbState, p *Program) {
+		ids := s.ids(nb.LogicalSwitchTable)
+		if len(ids) == 0 {
+			return
+		}
+		// Its ports stay, unreferenced, as they do in a real NB until garbage collected.
+		s.set(t, p, nb.LogicalSwitchTable, rapid.SampledFrom(ids).Draw(t, "ls"), nil)
+	},
+	"addPort": func(t *rapid.T, s *nbState, p *Program) {
+		ids := s.ids(nb.LogicalSwitchTable)
+		if len(ids) == 0 {
+			return
+		}
+		lsID := rapid.SampledFrom(ids).Draw(t, "ls")
+		id := s.uuid()
+		lsp := &nb.LogicalSwitchPort{UUID: id, Name: "p" + id[len(id)-3:], Addresses: genAddresses.Draw(t, "addrs")}
+		if rapid.Bool().Draw(t, "disabled") {
+			f := false
+			lsp.Enabled = &f
+		}
+		s.set(t, p, nb.LogicalSwitchPortTable, id, lsp)
+		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
+		ls.Ports = append(slices.Clone(ls.Ports), id)
+		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+	},
+	"delPort": func(t *rapid.T, s *nbState, p *Program) {
+		ids := s.ids(nb.LogicalSwitchPortTable)
+		if len(ids) == 0 {
+			return
+		}
+		id := rapid.SampledFrom(ids).Draw(t, "lsp")
+		for _, lsID := range s.ids(nb.LogicalSwitchTable) {
+			ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
+			if i := slices.Index(ls.Ports, id); i >= 0 {
+				ls.Ports = slices.Delete(slices.Clone(ls.Ports), i, i+1)
+				s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+			}
+		}
+		s.set(t, p, nb.LogicalSwitchPortTable, id, nil)
+	},
+	"setAddresses": func(t *rapid.T, s *nbState, p *Program) {
+		ids := s.ids(nb.LogicalSwitchPortTable)
+		if len(ids) == 0 {
+			return
+		}
+		id := rapid.SampledFrom(ids).Draw(t, "lsp")
+		lsp := *s.rows[nb.LogicalSwitchPortTable][id].(*nb.LogicalSwitchPort)
+		lsp.Addresses = genAddresses.Draw(t, "addrs")
+		lsp.PortSecurity = genAddresses.Draw(t, "ps")
+		s.set(t, p, nb.LogicalSwitchPortTable, id, &lsp)
+	},
+	"addRouter": func(t *rapid.T, s *nbState, p *Program) {
+		id := s.uuid()
+		s.set(t, p, nb.LogicalRouterTable, id, &nb.LogicalRouter{UUID: id, Name: "lr" + id[len(id)-3:]})
+	},
+	"addRouterPort": func(t *rapid.T, s *nbState, p *Program) {
+		ids := s.ids(nb.LogicalRouterTable)
+		if len(ids) == 0 {
+			return
+		}
+		lrID := rapid.SampledFrom(ids).Draw(t, "lr")
+		id := s.uuid()
+		net := fmt.Sprintf("10.%d.0.1/24", rapid.IntRange(0, 3).Draw(t, "net"))
+		s.set(t, p, nb.LogicalRouterPortTable, id, &nb.LogicalRouterPort{UUID: id, Name: "rp" + id[len(id)-3:], MAC: genMAC.Draw(t, "mac"), Networks: []string{net}})
+		lr := *s.rows[nb.LogicalRouterTable][lrID].(*nb.LogicalRouter)
+		lr.Ports = append(slices.Clone(lr.Ports), id)
+		s.set(t, p, nb.LogicalRouterTable, lrID, &lr)
+	},
+	"delRouter": func(t *rapid.T, s *nbState, p *Program) {
+		ids := s.ids(nb.LogicalRouterTable)
+		if len(ids) == 0 {
+			return
+		}
+		s.set(t, p, nb.LogicalRouterTable, rapid.SampledFrom(ids).Draw(t, "lr"), nil)
+	},
+}
+
+// TestIncrementalEqualsRecompute feeds random NB changes, several per step,
+// and checks after every step that the incrementally maintained flows equal a
+// full recompute of the current NB, and that the step's delta is exactly the
+// difference from the previous flows.
+func TestIncrementalEqualsRecompute(t *testing.T) {
+	names := slices.Sorted(maps.Keys(nbChanges))
+	rapid.Check(t, func(t *rapid.T) {
+		s, p := newNBState(), New()
+		var prev []Flow
+		for range rapid.IntRange(1, 12).Draw(t, "steps") {
+			for range rapid.IntRange(1, 4).Draw(t, "changes") {
+				nbChanges[rapid.SampledFrom(names).Draw(t, "change")](t, s, p)
+			}
+			p.Step()
+			full := s.load(t)
+			if d := cmp.Diff(full.Flows.Contents(), p.Flows.Contents()); d != "" {
+				t.Fatalf("incremental != recompute (-full +incremental):\n%s", d)
+			}
+			checkDelta(t, prev, p.Flows.Delta(), p.Flows.Contents())
+			prev = p.Flows.Contents()
+		}
+	})
+}
+
+// checkDelta asserts that prev plus delta is cur, with every change a real
+// insert or delete.
+func checkDelta(t *rapid.T, prev []Flow, delta []engine.Change[Flow], cur []Flow) {
+	have := map[Flow]bool{}
+	for _, f := range prev {
+		have[f] = true
+	}
+	for _, c := range delta {
+		switch {
+		case c.Weight == 1 && !have[c.Tuple]:
+			have[c.Tuple] = true
+		case c.Weight == -1 && have[c.Tuple]:
+			delete(have, c.Tuple)
+		default:
+			t.Fatalf("delta %+v does not apply to the previous flows", c)
+		}
+	}
+	if len(have) != len(cur) {
+		t.Fatalf("previous flows + delta has %d flows, current has %d", len(have), len(cur))
+	}
+	for _, f := range cur {
+		if !have[f] {
+			t.Fatalf("current flow %+v missing from previous flows + delta", f)
+		}
+	}
+}
