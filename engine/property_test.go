@@ -1,0 +1,384 @@
+package engine
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"pgregory.net/rapid"
+)
+
+// tup is the tuple of the property tests; small domains make keys collide,
+// groups grow past linearMax, and weights add up.
+type tup struct{ K, V int }
+
+const nK, nV = 4, 24
+
+var genTup = rapid.Custom(func(t *rapid.T) tup {
+	return tup{rapid.IntRange(0, nK-1).Draw(t, "k"), rapid.IntRange(0, nV-1).Draw(t, "v")}
+})
+
+func byKV(a, b tup) int { return cmp.Or(cmp.Compare(a.K, b.K), cmp.Compare(a.V, b.V)) }
+
+func byKey[K cmp.Ordered, V comparable](a, b KV[K, V]) int { return cmp.Compare(a.Key, b.Key) }
+
+func key(t tup) int { return t.K }
+func val(t tup) int { return t.V % nK }
+
+// scenario is a circuit over n tup inputs with one output.
+type scenario[O comparable] struct {
+	inputs int
+	build  func(in []Rel[tup]) Rel[O]
+	cmp    func(O, O) int
+	// naive, when set, computes the output directly from the input sets, as
+	// a second oracle besides the full recompute.
+	naive func(in [][]tup) []O
+	opts  []gocmp.Option
+}
+
+func (s scenario[O]) circuit() (*Circuit, []*Input[tup], *Output[O]) {
+	c := NewCircuit()
+	var ins []*Input[tup]
+	var rels []Rel[tup]
+	for i := range s.inputs {
+		in, r := NewInput[tup](c, fmt.Sprint("in", i))
+		ins, rels = append(ins, in), append(rels, r)
+	}
+	return c, ins, NewOutput(s.build(rels), s.cmp)
+}
+
+// prop checks s with random steps of inserts, deletes and updates: after every
+// step the incremental output must equal a full recompute (and the naive
+// oracle), and its delta must be the minimal change from the previous
+// contents.
+func prop[O comparable](t *testing.T, name string, s scenario[O]) {
+	t.Run(name, func(t *testing.T) {
+		rapid.Check(t, func(t *rapid.T) {
+			c, ins, out := s.circuit()
+			model := make([]map[tup]bool, s.inputs)
+			for i := range model {
+				model[i] = map[tup]bool{}
+			}
+			for step := range rapid.IntRange(1, 25).Draw(t, "steps") {
+				for range rapid.IntRange(0, 10).Draw(t, "changes") {
+					i := rapid.IntRange(0, s.inputs-1).Draw(t, "input")
+					x := genTup.Draw(t, "tuple")
+					rows := slices.SortedFunc(maps.Keys(model[i]), byKV)
+					op := rapid.IntRange(0, 3).Draw(t, "op")
+					if op >= 2 && len(rows) > 0 {
+						// Delete or update a present tuple (a random one is mostly absent).
+						x = rapid.SampledFrom(rows).Draw(t, "present")
+					}
+					switch op {
+					case 0:
+						ins[i].Insert(x)
+						model[i][x] = true
+					case 1, 2:
+						ins[i].Delete(x)
+						delete(model[i], x)
+					case 3:
+						y := genTup.Draw(t, "new")
+						ins[i].Update(x, y)
+						if x != y { // Update(x, x) is a no-op, even for an absent x.
+							delete(model[i], x)
+							model[i][y] = true
+						}
+					}
+				}
+				prev := out.Contents()
+				c.Step()
+				got := out.Contents()
+				checkDelta(t, step, prev, out.Delta(), got, s.cmp)
+
+				fc, fins, fout := s.circuit()
+				var sets [][]tup
+				for i, m := range model {
+					rows := slices.SortedFunc(maps.Keys(m), byKV)
+					sets = append(sets, rows)
+					for _, x := range rows {
+						fins[i].Insert(x)
+					}
+				}
+				fc.Step()
+				if d := gocmp.Diff(fout.Contents(), got, append(s.opts, cmpopts.EquateEmpty())...); d != "" {
+					t.Fatalf("step %d: incremental differs from recompute (-recompute +incremental):\n%s", step, d)
+				}
+				if s.naive != nil {
+					want := slices.Collect(maps.Keys(set(s.naive(sets))))
+					slices.SortFunc(want, s.cmp)
+					if d := gocmp.Diff(want, got, append(s.opts, cmpopts.EquateEmpty())...); d != "" {
+						t.Fatalf("step %d: incremental differs from naive (-naive +incremental):\n%s", step, d)
+					}
+				}
+			}
+		})
+	})
+}
+
+// checkDelta fails unless delta is sorted, names each tuple once, deletes
+// only present tuples, inserts only absent ones, and turns prev into cur.
+func checkDelta[O comparable](t *rapid.T, step int, prev []O, delta []Change[O], cur []O, cmp func(O, O) int) {
+	if !slices.IsSortedFunc(delta, func(a, b Change[O]) int { return cmp(a.Tuple, b.Tuple) }) {
+		t.Fatalf("step %d: delta not sorted: %v", step, delta)
+	}
+	s := set(prev)
+	seen := map[O]bool{}
+	for _, ch := range delta {
+		if seen[ch.Tuple] {
+			t.Fatalf("step %d: %v twice in delta %v", step, ch.Tuple, delta)
+		}
+		seen[ch.Tuple] = true
+		switch {
+		case ch.Weight == 1 && !s[ch.Tuple]:
+			s[ch.Tuple] = true
+		case ch.Weight == -1 && s[ch.Tuple]:
+			delete(s, ch.Tuple)
+		default:
+			t.Fatalf("step %d: change %v against previous contents %v", step, ch, prev)
+		}
+	}
+	if !maps.Equal(s, set(cur)) {
+		t.Fatalf("step %d: previous %v + delta %v != contents %v", step, prev, delta, cur)
+	}
+}
+
+func set[T comparable](ts []T) map[T]bool {
+	m := map[T]bool{}
+	for _, t := range ts {
+		m[t] = true
+	}
+	return m
+}
+
+func groups(rows []tup, key func(tup) int) map[int][]tup {
+	g := map[int][]tup{}
+	for _, x := range rows {
+		g[key(x)] = append(g[key(x)], x)
+	}
+	return g
+}
+
+func joined(a, b []tup, ka, kb func(tup) int) []tup {
+	var out []tup
+	for _, x := range a {
+		for _, y := range b {
+			if ka(x) == kb(y) {
+				out = append(out, tup{x.K, y.V})
+			}
+		}
+	}
+	return out
+}
+
+func pair(_ int, x, y tup) tup { return tup{x.K, y.V} }
+
+var showSorted = gocmp.Transformer("Sorted", func(s Sorted[tup]) []tup { return slices.Collect(s.All()) })
+
+func TestPropertyLinear(t *testing.T) {
+	squash := func(x tup) tup { return tup{x.K, x.V % 3} }
+	prop(t, "map", scenario[tup]{inputs: 1, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { return Map(in[0], squash) },
+		naive: func(in [][]tup) []tup {
+			var out []tup
+			for _, x := range in[0] {
+				out = append(out, squash(x))
+			}
+			return out
+		}})
+	odd := func(x tup) bool { return x.V%2 == 1 }
+	prop(t, "trymap", scenario[tup]{inputs: 1, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			return TryMap(in[0], "even", func(x tup) (tup, error) {
+				if odd(x) {
+					return tup{}, fmt.Errorf("odd")
+				}
+				return squash(x), nil
+			})
+		},
+		naive: func(in [][]tup) []tup {
+			var out []tup
+			for _, x := range in[0] {
+				if !odd(x) {
+					out = append(out, squash(x))
+				}
+			}
+			return out
+		}})
+	prop(t, "filter", scenario[tup]{inputs: 1, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { return Filter(in[0], odd) },
+		naive: func(in [][]tup) []tup {
+			var out []tup
+			for _, x := range in[0] {
+				if odd(x) {
+					out = append(out, x)
+				}
+			}
+			return out
+		}})
+	spread := func(x tup) []tup { return []tup{{x.K, 0}, {0, x.V}, {x.K, 0}} }
+	prop(t, "flatmap", scenario[tup]{inputs: 1, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { return FlatMap(in[0], spread) },
+		naive: func(in [][]tup) []tup {
+			var out []tup
+			for _, x := range in[0] {
+				out = append(out, spread(x)...)
+			}
+			return out
+		}})
+	prop(t, "distinct over union", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { return Distinct(Union(in[0], Map(in[1], squash), in[0])) },
+		naive: func(in [][]tup) []tup {
+			out := slices.Clone(in[0])
+			for _, x := range in[1] {
+				out = append(out, squash(x))
+			}
+			return out
+		}})
+	prop(t, "difference", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { return Distinct(Union(in[0], Negate(in[1]))) },
+		naive: func(in [][]tup) []tup {
+			b := set(in[1])
+			var out []tup
+			for _, x := range in[0] {
+				if !b[x] {
+					out = append(out, x)
+				}
+			}
+			return out
+		}})
+}
+
+func TestPropertyJoins(t *testing.T) {
+	prop(t, "join", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { return Join(IndexBy(in[0], val), IndexBy(in[1], key), pair) },
+		naive: func(in [][]tup) []tup { return joined(in[0], in[1], val, key) }})
+	prop(t, "self join", scenario[tup]{inputs: 1, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { i := IndexBy(in[0], key); return Join(i, i, pair) },
+		naive: func(in [][]tup) []tup { return joined(in[0], in[0], key, key) }})
+	semi := func(in [][]tup, want bool) []tup {
+		keys := set(slices.Collect(maps.Keys(groups(in[1], key))))
+		var out []tup
+		for _, x := range in[0] {
+			if keys[val(x)] == want {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	prop(t, "semijoin", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { return SemiJoin(IndexBy(in[0], val), IndexBy(in[1], key)) },
+		naive: func(in [][]tup) []tup { return semi(in, true) }})
+	prop(t, "antijoin", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { return AntiJoin(IndexBy(in[0], val), IndexBy(in[1], key)) },
+		naive: func(in [][]tup) []tup { return semi(in, false) }})
+	// Weights above one reach the antijoin's right side and the join's inputs.
+	prop(t, "antijoin over a join", scenario[tup]{inputs: 3, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			j := Join(IndexBy(in[0], val), IndexBy(in[1], key), pair)
+			return AntiJoin(IndexBy(in[2], key), IndexBy(j, val))
+		}})
+	prop(t, "chain of three joins", scenario[tup]{inputs: 4, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			ab := Join(IndexBy(in[0], val), IndexBy(in[1], key), pair)
+			abc := Join(IndexBy(ab, val), IndexBy(in[2], key), pair)
+			return Join(IndexBy(abc, val), IndexBy(in[3], key), pair)
+		},
+		naive: func(in [][]tup) []tup {
+			return joined(joined(joined(in[0], in[1], val, key), in[2], val, key), in[3], val, key)
+		}})
+	prop(t, "join, group-by, join", scenario[tup]{inputs: 3, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			j := Join(IndexBy(in[0], val), IndexBy(in[1], key), pair)
+			n := Map(Count(IndexBy(j, key)), func(kv KV[int, int]) tup { return tup{kv.Key, kv.Value % nK} })
+			return Join(IndexBy(n, val), IndexBy(in[2], key), pair)
+		}})
+}
+
+func TestPropertyAggregates(t *testing.T) {
+	byV := func(a, b tup) int { return cmp.Compare(a.V, b.V) }
+	each := func(in [][]tup, f func(k int, g []tup) []KV[int, tup]) []KV[int, tup] {
+		var out []KV[int, tup]
+		for k, g := range groups(in[0], key) {
+			out = append(out, f(k, g)...)
+		}
+		return out
+	}
+	prop(t, "count", scenario[KV[int, int]]{inputs: 1, cmp: byKey[int, int],
+		build: func(in []Rel[tup]) Rel[KV[int, int]] { return Count(IndexBy(in[0], key)) },
+		naive: func(in [][]tup) []KV[int, int] {
+			var out []KV[int, int]
+			for k, g := range groups(in[0], key) {
+				out = append(out, KV[int, int]{k, len(g)})
+			}
+			return out
+		}})
+	prop(t, "min", scenario[KV[int, tup]]{inputs: 1, cmp: byKey[int, tup],
+		build: func(in []Rel[tup]) Rel[KV[int, tup]] { return Min(IndexBy(in[0], key), byV) },
+		naive: func(in [][]tup) []KV[int, tup] {
+			return each(in, func(k int, g []tup) []KV[int, tup] { return []KV[int, tup]{{k, slices.MinFunc(g, byV)}} })
+		}})
+	prop(t, "max", scenario[KV[int, tup]]{inputs: 1, cmp: byKey[int, tup],
+		build: func(in []Rel[tup]) Rel[KV[int, tup]] { return Max(IndexBy(in[0], key), byV) },
+		naive: func(in [][]tup) []KV[int, tup] {
+			return each(in, func(k int, g []tup) []KV[int, tup] { return []KV[int, tup]{{k, slices.MaxFunc(g, byV)}} })
+		}})
+	prop(t, "fold", scenario[KV[int, int]]{inputs: 1, cmp: byKey[int, int],
+		build: func(in []Rel[tup]) Rel[KV[int, int]] {
+			return Fold(IndexBy(in[0], key), 0, func(s int, x tup) int { return s + x.V })
+		},
+		naive: func(in [][]tup) []KV[int, int] {
+			var out []KV[int, int]
+			for k, g := range groups(in[0], key) {
+				s := 0
+				for _, x := range g {
+					s += x.V
+				}
+				out = append(out, KV[int, int]{k, s})
+			}
+			return out
+		}})
+	prop(t, "collect", scenario[KV[int, Sorted[tup]]]{inputs: 1, cmp: byKey[int, Sorted[tup]], opts: []gocmp.Option{showSorted},
+		build: func(in []Rel[tup]) Rel[KV[int, Sorted[tup]]] { return Collect(IndexBy(in[0], key), byKV) }})
+	// A group-by with several outputs per group, over a relation whose
+	// weights go above one and below zero.
+	prop(t, "group-by", scenario[tup]{inputs: 3, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			u := Union(in[0], Map(in[1], func(x tup) tup { return tup{x.K, x.V % 5} }), Negate(in[2]))
+			return GroupBy(IndexBy(u, key), func(k int, g []tup) []tup {
+				return []tup{{k, -1}, {k, slices.MinFunc(g, byV).V}, {k, 100 + len(g)}}
+			})
+		}})
+}
+
+// TestPropertyGroup checks the arrangement's per-key group against a map,
+// through growth past linearMax and removals that move items.
+func TestPropertyGroup(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var g group[int]
+		want := map[int]Weight{}
+		for range rapid.IntRange(0, 200).Draw(t, "changes") {
+			x := rapid.IntRange(0, 40).Draw(t, "tuple")
+			d := rapid.SampledFrom([]Weight{-2, -1, 1, 2}).Draw(t, "weight")
+			g.add(x, d)
+			bump(want, x, d)
+			got := map[int]Weight{}
+			npos := 0
+			for i, it := range g.items {
+				got[it.Tuple] = it.Weight
+				if it.Weight > 0 {
+					npos++
+				}
+				if g.find(it.Tuple) != i {
+					t.Fatalf("find(%d) = %d, want %d", it.Tuple, g.find(it.Tuple), i)
+				}
+			}
+			if !maps.Equal(want, got) || len(got) != len(g.items) || npos != g.npos {
+				t.Fatalf("group %v (npos %d), want %v", g.items, g.npos, want)
+			}
+		}
+	})
+}
