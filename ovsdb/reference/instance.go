@@ -1,0 +1,411 @@
+package reference
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// Instance is a running reference: a private NB and SB ovsdb-server pair on
+// unix sockets and a real ovn-northd between them, all files in one
+// directory. An Instance is not safe for concurrent use; parallel tests
+// start one each.
+type Instance struct {
+	dir     string
+	env     []string
+	daemons []*daemon
+	// died is closed when any daemon exits, so a command waiting on northd
+	// fails at once instead of hanging.
+	died     chan struct{}
+	diedOnce sync.Once
+	// nbGlobal holds NB_Global's user-settable columns as they were after
+	// start, which Reset restores.
+	nbGlobal json.RawMessage
+	// dirty is set once a scenario ran since start or the last Reset.
+	dirty bool
+}
+
+// daemon is one long-running reference process.
+type daemon struct {
+	name string // ovsdb-server for NB, ... as used in error messages
+	log  string
+	cmd  *exec.Cmd
+	done chan struct{} // closed when the process has exited
+	err  error         // Wait's result, valid after done
+}
+
+// Start launches a reference in a fresh t.TempDir, stopped when the test
+// ends. It skips or fails the test as Require does when the reference is not
+// installed.
+func Start(t testing.TB) *Instance {
+	t.Helper()
+	Require(t)
+	r, err := Launch(t.Context(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(r.Close)
+	return r
+}
+
+// Launch creates empty NB and SB databases in dir, starts their servers and
+// ovn-northd, and waits until northd has synced the SB once. The caller
+// stops it with Close. ctx bounds the launch only, not the daemons' life.
+func Launch(ctx context.Context, dir string) (*Instance, error) {
+	if err := Available(); err != nil {
+		return nil, err
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	// A unix socket path holds at most 107 bytes; OVS works around longer
+	// ones but the readiness check below dials the socket directly.
+	if sock := filepath.Join(dir, "nb.sock"); len(sock) > 107 {
+		return nil, fmt.Errorf("reference: directory path too long for a unix socket: %s", sock)
+	}
+	r := &Instance{dir: dir, died: make(chan struct{})}
+	r.env = append(os.Environ(),
+		"OVS_RUNDIR="+dir, "OVN_RUNDIR="+dir, "OVS_LOGDIR="+dir, "OVN_LOGDIR="+dir,
+		"OVN_NB_DB="+r.NBRemote(), "OVN_SB_DB="+r.SBRemote())
+	if err := r.launch(ctx); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+func (r *Instance) launch(ctx context.Context) error {
+	for _, db := range []struct{ name, schema string }{{"nb", nbSchema}, {"sb", sbSchema}} {
+		file := filepath.Join(r.dir, db.name+".db")
+		if _, err := r.run(ctx, "ovsdb-tool", "create", file, db.schema); err != nil {
+			return err
+		}
+		d, err := r.startDaemon("ovsdb-server", db.name,
+			"--remote=punix:"+filepath.Join(r.dir, db.name+".sock"), file)
+		if err != nil {
+			return err
+		}
+		if err := r.waitListening(ctx, d, filepath.Join(r.dir, db.name+".sock")); err != nil {
+			return err
+		}
+	}
+	if _, err := r.run(ctx, "ovn-nbctl", "init"); err != nil {
+		return err
+	}
+	if _, err := r.startDaemon("ovn-northd", "northd",
+		"--ovnnb-db="+r.NBRemote(), "--ovnsb-db="+r.SBRemote()); err != nil {
+		return err
+	}
+	if err := r.Sync(ctx); err != nil {
+		return err
+	}
+	g, err := r.readNBGlobal(ctx)
+	r.nbGlobal = g
+	return err
+}
+
+// startDaemon starts program in the foreground, logging to DIR/base.log and
+// answering ovs-appctl on DIR/base.ctl.
+func (r *Instance) startDaemon(program, base string, args ...string) (*daemon, error) {
+	d := &daemon{name: program + " (" + base + ")", log: filepath.Join(r.dir, base+".log"), done: make(chan struct{})}
+	args = append([]string{
+		"--no-chdir", "-vconsole:off", "--log-file=" + d.log,
+		"--unixctl=" + filepath.Join(r.dir, base+".ctl"),
+	}, args...)
+	d.cmd = exec.Command(tool(program), args...)
+	d.cmd.Env = r.env
+	d.cmd.Dir = r.dir
+	dieWithParent(d.cmd)
+	if err := d.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("reference: start %s: %w", d.name, err)
+	}
+	r.daemons = append(r.daemons, d)
+	go func() {
+		d.err = d.cmd.Wait()
+		close(d.done)
+		r.diedOnce.Do(func() { close(r.died) })
+	}()
+	return d, nil
+}
+
+// waitListening returns once the server d accepts connections on sock.
+func (r *Instance) waitListening(ctx context.Context, d *daemon, sock string) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for {
+		if c, err := net.Dial("unix", sock); err == nil {
+			return c.Close()
+		}
+		select {
+		case <-d.done:
+			return r.deathError()
+		case <-ctx.Done():
+			return fmt.Errorf("reference: %s not listening on %s: %w", d.name, sock, ctx.Err())
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
+// Close stops ovn-northd and the servers (SIGTERM, then SIGKILL after 5 s)
+// and waits for them to exit. The files stay in the directory. Calling it
+// again does nothing.
+func (r *Instance) Close() {
+	for _, d := range slices.Backward(r.daemons) {
+		_ = d.cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-d.done:
+		case <-time.After(5 * time.Second):
+			_ = d.cmd.Process.Kill()
+			<-d.done
+		}
+	}
+	r.daemons = nil
+}
+
+// Dir is the directory holding the databases, sockets and logs
+// (nb.db, sb.db, nb.log, sb.log, northd.log).
+func (r *Instance) Dir() string { return r.dir }
+
+// NBRemote is the OVSDB remote of the NB server, unix:DIR/nb.sock.
+func (r *Instance) NBRemote() string { return "unix:" + filepath.Join(r.dir, "nb.sock") }
+
+// SBRemote is the OVSDB remote of the SB server, unix:DIR/sb.sock.
+func (r *Instance) SBRemote() string { return "unix:" + filepath.Join(r.dir, "sb.sock") }
+
+// NBFile is the NB database file, in OVSDB standalone format: a schema
+// record, then one record per committed transaction (OVS 3.1 writes them as
+// diffs, "_is_diff": true), until ovsdb-server compacts it into a snapshot.
+// After Sync returns, every transaction that Sync waited for, including
+// northd's own NB writes such as dynamic_addresses, is in the file: a
+// standalone ovsdb-server writes and flushes each commit before it reports
+// the commit to any client.
+func (r *Instance) NBFile() string { return filepath.Join(r.dir, "nb.db") }
+
+// Apply runs script, a scenario, with bash -euo pipefail and OVN_NB_DB and
+// OVN_SB_DB pointing at this instance, then Syncs. A failing command fails
+// Apply with its stderr.
+func (r *Instance) Apply(ctx context.Context, script string) error {
+	r.dirty = true
+	if _, err := r.run(ctx, "bash", "-e", "-u", "-o", "pipefail", "-c", script); err != nil {
+		return fmt.Errorf("reference: scenario failed: %w", err)
+	}
+	return r.Sync(ctx)
+}
+
+// Sync returns once ovn-northd has computed the SB from the current NB and
+// committed it (ovn-nbctl --wait=sb sync).
+func (r *Instance) Sync(ctx context.Context) error {
+	_, err := r.run(ctx, "ovn-nbctl", "--wait=sb", "sync")
+	return err
+}
+
+// Flows is the canonical dump of the SB's logical flows (see DumpFlows).
+func (r *Instance) Flows(ctx context.Context) ([]string, error) {
+	return DumpFlows(ctx, r.SBRemote())
+}
+
+// Run gives the reference flows of one scenario: Reset when an earlier
+// scenario ran on this instance, Apply, then Flows. NBFile then holds the NB
+// the flows were computed from.
+func (r *Instance) Run(ctx context.Context, script string) ([]string, error) {
+	if r.dirty {
+		if err := r.Reset(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if err := r.Apply(ctx, script); err != nil {
+		return nil, err
+	}
+	return r.Flows(ctx)
+}
+
+// controllerTables are the SB root tables that ovn-controller (or a scenario
+// using ovn-sbctl in its place) writes and northd does not own; Reset empties
+// them. Northd deletes its own SB rows once the NB is empty.
+var controllerTables = []string{"Chassis", "Chassis_Private", "MAC_Binding", "FDB", "Controller_Event", "IGMP_Group"}
+
+// Reset brings the instance back to its state after Launch without
+// restarting anything: every row of the NB root tables except NB_Global is
+// deleted (the other tables' rows go with them, being referenced only from
+// those), NB_Global's settable columns are restored, the SB rows northd does
+// not own are deleted, and northd has synced. NB and SB UUIDs and tunnel
+// keys differ from a fresh start; the NB file keeps the earlier transactions
+// before the reset.
+func (r *Instance) Reset(ctx context.Context) error {
+	s, err := nbSchemaInfo()
+	if err != nil {
+		return err
+	}
+	nbOps := []any{"OVN_Northbound"}
+	for _, t := range s.roots {
+		if t != "NB_Global" {
+			nbOps = append(nbOps, map[string]any{"op": "delete", "table": t, "where": []any{}})
+		}
+	}
+	nbOps = append(nbOps, map[string]any{"op": "update", "table": "NB_Global", "where": []any{}, "row": r.nbGlobal})
+	sbOps := []any{"OVN_Southbound"}
+	for _, t := range controllerTables {
+		sbOps = append(sbOps, map[string]any{"op": "delete", "table": t, "where": []any{}})
+	}
+	if _, err := r.transact(ctx, r.NBRemote(), nbOps); err != nil {
+		return err
+	}
+	if _, err := r.transact(ctx, r.SBRemote(), sbOps); err != nil {
+		return err
+	}
+	if err := r.Sync(ctx); err != nil {
+		return err
+	}
+	r.dirty = false
+	return nil
+}
+
+// readNBGlobal reads NB_Global's settable columns as an OVSDB row object.
+func (r *Instance) readNBGlobal(ctx context.Context) (json.RawMessage, error) {
+	s, err := nbSchemaInfo()
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.transact(ctx, r.NBRemote(), []any{"OVN_Northbound",
+		map[string]any{"op": "select", "table": "NB_Global", "where": []any{}, "columns": s.globalSettable}})
+	if err != nil {
+		return nil, err
+	}
+	var sel struct{ Rows []json.RawMessage }
+	if err := json.Unmarshal(res[0], &sel); err != nil || len(sel.Rows) != 1 {
+		return nil, fmt.Errorf("reference: want one NB_Global row, got %s (%v)", res[0], err)
+	}
+	return sel.Rows[0], nil
+}
+
+// transact runs one OVSDB transaction through ovsdb-client and returns the
+// per-operation results, failing if any operation failed.
+func (r *Instance) transact(ctx context.Context, remote string, ops []any) ([]json.RawMessage, error) {
+	req, err := json.Marshal(ops)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.run(ctx, "ovsdb-client", "transact", remote, string(req))
+	if err != nil {
+		return nil, err
+	}
+	var res []json.RawMessage
+	if err := json.Unmarshal(out, &res); err != nil {
+		return nil, fmt.Errorf("reference: transact on %s: %w", remote, err)
+	}
+	for _, x := range res {
+		var e struct{ Error, Details string }
+		if json.Unmarshal(x, &e) == nil && e.Error != "" {
+			return nil, fmt.Errorf("reference: transact on %s: %s: %s", remote, e.Error, e.Details)
+		}
+	}
+	return res, nil
+}
+
+// run runs program to completion with the instance's environment and
+// returns its stdout. If a daemon exits meanwhile, the command is stopped
+// and the error names the daemon and quotes its log.
+func (r *Instance) run(ctx context.Context, program string, args ...string) ([]byte, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-r.died:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	cmd := exec.CommandContext(ctx, tool(program), args...)
+	cmd.Env = r.env
+	cmd.Dir = r.dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		select {
+		case <-r.died:
+			return nil, r.deathError()
+		default:
+		}
+		return nil, fmt.Errorf("reference: %s %s: %w: %s", program, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return stdout.Bytes(), nil
+}
+
+// deathError describes the daemons that have exited, with their last log
+// lines.
+func (r *Instance) deathError() error {
+	var errs []error
+	for _, d := range r.daemons {
+		select {
+		case <-d.done:
+			errs = append(errs, fmt.Errorf("reference: %s exited (%v); end of %s:\n%s", d.name, d.err, d.log, logTail(d.log, 10)))
+		default:
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// logTail returns the last n lines of the file at path.
+func logTail(path string, n int) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// schemaInfo is what Reset needs to know of the NB schema.
+type schemaInfo struct {
+	roots          []string // root tables, sorted
+	globalSettable []string // NB_Global columns other than the cfg handshake
+}
+
+// nbSchemaInfo reads the installed NB schema once.
+var nbSchemaInfo = sync.OnceValues(func() (schemaInfo, error) {
+	b, err := os.ReadFile(nbSchema)
+	if err != nil {
+		return schemaInfo{}, err
+	}
+	var s struct {
+		Tables map[string]struct {
+			IsRoot  bool                       `json:"isRoot"`
+			Columns map[string]json.RawMessage `json:"columns"`
+		} `json:"tables"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return schemaInfo{}, fmt.Errorf("reference: %s: %w", nbSchema, err)
+	}
+	var info schemaInfo
+	for name, t := range s.Tables {
+		if t.IsRoot {
+			info.roots = append(info.roots, name)
+		}
+	}
+	// nb_cfg, sb_cfg, hv_cfg and their timestamps are the --wait
+	// handshake's counters; they only grow.
+	for col := range s.Tables["NB_Global"].Columns {
+		if !strings.HasSuffix(col, "_cfg") && !strings.HasSuffix(col, "_cfg_timestamp") {
+			info.globalSettable = append(info.globalSettable, col)
+		}
+	}
+	slices.Sort(info.roots)
+	slices.Sort(info.globalSettable)
+	return info, nil
+})

@@ -1,0 +1,222 @@
+package reference
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+)
+
+// TopologyOptions bounds what RandomTopology draws. Each count is a maximum;
+// the generator draws the actual number per seed. Counts are capped at 250
+// so every generated address stays unique and valid.
+type TopologyOptions struct {
+	// Switches is the most logical switches (at least one is drawn).
+	Switches int
+	// PortsPerSwitch is the most VIF ports on each switch (zero or more).
+	PortsPerSwitch int
+	// Routers is the most logical routers (zero or more).
+	Routers int
+	// RouterPorts is the most ports on each router (at least one is
+	// drawn); each attaches to a switch not yet on that router or, with no
+	// switch left or by chance, to no switch.
+	RouterPorts int
+}
+
+// DefaultTopology is a small topology: a handful of switches, ports and
+// routers, a few hundred flows.
+func DefaultTopology() TopologyOptions {
+	return TopologyOptions{Switches: 3, PortsPerSwitch: 4, Routers: 2, RouterPorts: 3}
+}
+
+// RandomTopology returns a scenario script (see Instance.Apply) building a
+// random topology within opts, the same script for the same seed and opts.
+//
+// Switch N is swN; with probability 1/2 it has other_config:subnet
+// 10.N.0.0/16 and with 1/3 other_config:ipv6_prefix fd00:N::, which allow
+// "dynamic" addresses. Its VIF ports swN-pI have one of several address
+// shapes (none, MAC only, MAC+IPv4, MAC+IPv4+IPv6, several IPs, IPv6 only,
+// "unknown", MAC+IPv4 and "unknown", two MAC+IP entries, "dynamic" or
+// "MAC dynamic" when the switch allows it), one of several port_security
+// shapes (none, MAC, MAC+IPv4, MAC+IPv4+IPv6, MAC+subnet), and one in ten is
+// disabled. Router M is lrM; its ports have IPv4, IPv6 or both networks; a
+// port attached to swN is lrM-swN at 10.N.0.(M+1)/16 and fd00:N::(M+1)/64,
+// with a router-type LSP swN-lrM (addresses "router",
+// options:router-port=lrM-swN) on the switch; an unattached port is lrM-extJ
+// on 100.M.J.1/24 and fd01:M:J::1/64. One router port in twenty is disabled.
+func RandomTopology(seed int64, opts TopologyOptions) string {
+	g := topologyGen{rng: rand.New(rand.NewPCG(uint64(seed), 0x6e6f7274686c6f67))}
+	nSwitches := 1 + g.rng.IntN(max(1, min(opts.Switches, 250)))
+	nRouters := g.rng.IntN(min(max(opts.Routers, 0), 250) + 1)
+	fmt.Fprintf(&g.script, "# Random topology: seed %d, at most %d switches of %d ports, %d routers of %d ports.\n",
+		seed, opts.Switches, opts.PortsPerSwitch, opts.Routers, opts.RouterPorts)
+	fmt.Fprintf(&g.script, "# Drawn: %d switches, %d routers.\n", nSwitches, nRouters)
+	for s := range nSwitches {
+		g.addSwitch(s, min(max(opts.PortsPerSwitch, 0), 250))
+	}
+	for r := range nRouters {
+		g.addRouter(r, nSwitches, min(max(opts.RouterPorts, 1), 250))
+	}
+	return g.script.String()
+}
+
+// topologyGen draws a topology and writes it as ovn-nbctl commands, one
+// invocation per switch or router.
+type topologyGen struct {
+	rng    *rand.Rand
+	macs   int // MACs handed out so far
+	script strings.Builder
+	cmd    [][]string // the nbctl commands of the invocation being built
+}
+
+// mac returns a unicast, locally administered MAC not used before.
+func (g *topologyGen) mac() string {
+	g.macs++
+	return fmt.Sprintf("0a:00:00:00:%02x:%02x", g.macs>>8, g.macs&0xff)
+}
+
+func (g *topologyGen) chance(n int) bool { return g.rng.IntN(n) == 0 }
+
+// add appends one nbctl command to the invocation being built.
+func (g *topologyGen) add(args ...string) { g.cmd = append(g.cmd, args) }
+
+// flush writes the invocation being built as one ovn-nbctl call.
+func (g *topologyGen) flush() {
+	for i, c := range g.cmd {
+		if i == 0 {
+			g.script.WriteString("ovn-nbctl")
+		} else {
+			g.script.WriteString(" \\\n  --")
+		}
+		for _, a := range c {
+			g.script.WriteString(" " + shellQuote(a))
+		}
+	}
+	g.script.WriteString("\n")
+	g.cmd = nil
+}
+
+// addSwitch writes switch s with up to maxPorts VIF ports.
+func (g *topologyGen) addSwitch(s, maxPorts int) {
+	sw := fmt.Sprintf("sw%d", s)
+	g.add("ls-add", sw)
+	subnet, v6prefix := g.chance(2), g.chance(3)
+	if subnet {
+		g.add("set", "Logical_Switch", sw, fmt.Sprintf("other_config:subnet=10.%d.0.0/16", s))
+	}
+	if v6prefix {
+		g.add("set", "Logical_Switch", sw, fmt.Sprintf("other_config:ipv6_prefix=fd00:%x::", s))
+	}
+	for i := range g.rng.IntN(maxPorts + 1) {
+		g.addVIF(sw, s, i, subnet || v6prefix)
+	}
+	g.flush()
+}
+
+// addVIF adds VIF port i of switch sw (number s).
+func (g *topologyGen) addVIF(sw string, s, i int, dynamic bool) {
+	port := fmt.Sprintf("%s-p%d", sw, i)
+	g.add("lsp-add", sw, port)
+	mac := g.mac()
+	ip4 := fmt.Sprintf("10.%d.1.%d", s, i+1)
+	ip6 := fmt.Sprintf("fd00:%x::1:%x", s, i+1)
+	// A second address of each family, for the shapes with several.
+	ip4b := fmt.Sprintf("10.%d.2.%d", s, i+1)
+	ip6b := fmt.Sprintf("fd00:%x::2:%x", s, i+1)
+	var addrs []string
+	switch shape := g.rng.IntN(11); {
+	case shape == 0:
+		// no addresses at all
+	case shape == 1:
+		addrs = []string{mac}
+	case shape == 2:
+		addrs = []string{mac + " " + ip4}
+	case shape == 3:
+		addrs = []string{mac + " " + ip4 + " " + ip6}
+	case shape == 4:
+		addrs = []string{mac + " " + ip4 + " " + ip4b + " " + ip6 + " " + ip6b}
+	case shape == 5:
+		addrs = []string{mac + " " + ip6}
+	case shape == 6:
+		addrs = []string{"unknown"}
+	case shape == 7:
+		addrs = []string{mac + " " + ip4, "unknown"}
+	case shape == 8:
+		addrs = []string{mac + " " + ip4, g.mac() + " " + ip4b}
+	case shape == 9 && dynamic:
+		addrs = []string{"dynamic"}
+	case shape == 10 && dynamic:
+		addrs = []string{mac + " dynamic"}
+	default: // a dynamic shape on a switch without subnet or prefix
+		addrs = []string{mac + " " + ip4}
+	}
+	if len(addrs) > 0 {
+		g.add(append([]string{"lsp-set-addresses", port}, addrs...)...)
+	}
+	var ps string
+	switch g.rng.IntN(6) {
+	case 0, 1:
+		// no port security
+	case 2:
+		ps = mac
+	case 3:
+		ps = mac + " " + ip4
+	case 4:
+		ps = mac + " " + ip4 + " " + ip6
+	case 5:
+		ps = fmt.Sprintf("%s 10.%d.0.0/16", mac, s)
+	}
+	if ps != "" {
+		g.add("lsp-set-port-security", port, ps)
+	}
+	if g.chance(10) {
+		g.add("lsp-set-enabled", port, "disabled")
+	}
+}
+
+// addRouter adds router r with 1..maxPorts ports, attached to some of the
+// nSwitches switches.
+func (g *topologyGen) addRouter(r, nSwitches, maxPorts int) {
+	lr := fmt.Sprintf("lr%d", r)
+	g.add("lr-add", lr)
+	free := g.rng.Perm(nSwitches) // switches not yet attached to lr, in draw order
+	var switchSide [][]string     // the router-type LSPs, added once their LRPs exist
+	for j := range 1 + g.rng.IntN(maxPorts) {
+		var lrp, v4, v6 string
+		if len(free) > 0 && !g.chance(4) {
+			s := free[0]
+			free = free[1:]
+			sw := fmt.Sprintf("sw%d", s)
+			lrp = fmt.Sprintf("%s-%s", lr, sw)
+			v4 = fmt.Sprintf("10.%d.0.%d/16", s, r+1)
+			v6 = fmt.Sprintf("fd00:%x::%x/64", s, r+1)
+			lsp := fmt.Sprintf("%s-%s", sw, lr)
+			switchSide = append(switchSide,
+				[]string{"lsp-add", sw, lsp},
+				[]string{"lsp-set-type", lsp, "router"},
+				[]string{"lsp-set-addresses", lsp, "router"},
+				[]string{"lsp-set-options", lsp, "router-port=" + lrp})
+		} else {
+			lrp = fmt.Sprintf("%s-ext%d", lr, j)
+			v4 = fmt.Sprintf("100.%d.%d.1/24", r, j)
+			v6 = fmt.Sprintf("fd01:%x:%x::1/64", r, j)
+		}
+		networks := [][]string{{v4}, {v6}, {v4, v6}}[g.rng.IntN(3)]
+		g.add(append([]string{"lrp-add", lr, lrp, g.mac()}, networks...)...)
+		if g.chance(20) {
+			g.add("lrp-set-enabled", lrp, "disabled")
+		}
+	}
+	g.cmd = append(g.cmd, switchSide...)
+	g.flush()
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_.:/=,@+-]+$`)
+
+// shellQuote quotes s for bash unless it needs none.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

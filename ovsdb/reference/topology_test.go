@@ -1,0 +1,135 @@
+package reference
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestRandomTopologyDeterministic(t *testing.T) {
+	opts := DefaultTopology()
+	distinct := map[string]bool{}
+	for seed := range int64(20) {
+		a, b := RandomTopology(seed, opts), RandomTopology(seed, opts)
+		if a != b {
+			t.Fatalf("seed %d: two different scripts:\n%s\n---\n%s", seed, a, b)
+		}
+		distinct[a] = true
+	}
+	if len(distinct) < 15 {
+		t.Errorf("20 seeds gave only %d distinct topologies", len(distinct))
+	}
+	big := TopologyOptions{Switches: 5, PortsPerSwitch: 10, Routers: 4, RouterPorts: 5}
+	if RandomTopology(1, big) == RandomTopology(1, opts) {
+		t.Error("options do not change the topology")
+	}
+}
+
+// TestRandomTopologyShapes checks that the generator, over a few seeds,
+// writes every shape its doc comment promises.
+func TestRandomTopologyShapes(t *testing.T) {
+	var all strings.Builder
+	for seed := range int64(50) {
+		all.WriteString(RandomTopology(seed, DefaultTopology()))
+	}
+	text := all.String()
+	for name, re := range map[string]string{
+		"MAC only":            `lsp-set-addresses \S+ 0a:[0-9a-f:]+\s`,
+		"MAC+IPv4":            `lsp-set-addresses \S+ '0a:[0-9a-f:]+ 10\.[0-9.]+'`,
+		"MAC+IPv4+IPv6":       `'0a:[0-9a-f:]+ 10\.[0-9.]+ fd00:[0-9a-f:]+'`,
+		"several IPs":         `'0a:[0-9a-f:]+ 10\.[0-9.]+ 10\.[0-9.]+ fd00:[0-9a-f:]+ fd00:[0-9a-f:]+'`,
+		"unknown":             `lsp-set-addresses \S+ unknown`,
+		"dynamic":             `lsp-set-addresses \S+ dynamic`,
+		"MAC dynamic":         `'0a:[0-9a-f:]+ dynamic'`,
+		"subnet":              `other_config:subnet=`,
+		"ipv6_prefix":         `other_config:ipv6_prefix=`,
+		"port security":       `lsp-set-port-security \S+ '0a:[0-9a-f:]+ 10\.`,
+		"disabled LSP":        `lsp-set-enabled \S+ disabled`,
+		"router LSP":          `lsp-set-addresses \S+ router`,
+		"router-port":         `lsp-set-options \S+ router-port=lr\d+-sw\d+`,
+		"dual-stack LRP":      `lrp-add lr\d+ \S+ 0a:[0-9a-f:]+ [0-9.]+/\d+ [0-9a-f:]+/64`,
+		"unattached LRP":      `lrp-add lr\d+ lr\d+-ext\d+ `,
+		"IPv6-only LRP":       `lrp-add lr\d+ \S+ 0a:[0-9a-f:]+ f[0-9a-f:]+/64\n`,
+		"disabled router LRP": `lrp-set-enabled \S+ disabled`,
+	} {
+		if !regexp.MustCompile(re).MatchString(text) {
+			t.Errorf("no %s (%s) in 50 topologies", name, re)
+		}
+	}
+}
+
+var datapathNames = regexp.MustCompile(`(?:ls|lr)-add (\S+)`)
+
+// TestRandomTopologyAccepted applies the topologies of seeds 1..20: every
+// script runs, northd logs no warning or error about it, every switch and
+// router has flows, and the stage names Compare infers are those northd
+// writes (external_ids:stage-name).
+func TestRandomTopologyAccepted(t *testing.T) {
+	t.Parallel()
+	ref := Start(t)
+	ctx := t.Context()
+	for seed := int64(1); seed <= 20; seed++ {
+		script := RandomTopology(seed, DefaultTopology())
+		lines, err := ref.Run(ctx, script)
+		if err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, script)
+		}
+		var want []string
+		for _, m := range datapathNames.FindAllStringSubmatch(script, -1) {
+			want = append(want, m[1])
+		}
+		slices.Sort(want)
+		if got := datapathsOf(lines); !slices.Equal(got, want) {
+			t.Errorf("seed %d: flows on %q, want %q", seed, got, want)
+		}
+		if names, err := stageNames(ctx, ref); err != nil {
+			t.Fatal(err)
+		} else {
+			var inferred []string
+			for _, s := range Compare(lines, nil).Stages {
+				inferred = append(inferred, fmt.Sprintf("%s %d %s", s.Pipeline, s.Table, s.Name))
+			}
+			slices.Sort(inferred)
+			if !slices.Equal(inferred, names) {
+				t.Errorf("seed %d: Compare's stages\n%q\nnorthd's\n%q", seed, inferred, names)
+			}
+		}
+	}
+	log, err := os.ReadFile(ref.Dir() + "/northd.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(log), "\n") {
+		if strings.Contains(l, "|WARN|") || strings.Contains(l, "|ERR|") {
+			t.Errorf("northd: %s", l)
+		}
+	}
+}
+
+// stageNames returns the distinct "PIPELINE TABLE STAGE-NAME" of the SB's
+// logical flows, sorted, from the stage-name northd writes in each flow's
+// external_ids.
+func stageNames(ctx context.Context, ref *Instance) ([]string, error) {
+	res, err := ref.transact(ctx, ref.SBRemote(), []any{"OVN_Southbound", map[string]any{
+		"op": "select", "table": "Logical_Flow", "where": []any{},
+		"columns": []string{"pipeline", "table_id", "external_ids"}}})
+	if err != nil {
+		return nil, err
+	}
+	var sel struct{ Rows []row }
+	if err := json.Unmarshal(res[0], &sel); err != nil {
+		return nil, err
+	}
+	var p parser
+	var names []string
+	for _, r := range sel.Rows {
+		names = append(names, fmt.Sprintf("%s %s %s", p.str(r, "pipeline"), p.integer(r, "table_id"), p.smap(r, "external_ids")["stage-name"]))
+	}
+	slices.Sort(names)
+	return slices.Compact(names), p.err
+}

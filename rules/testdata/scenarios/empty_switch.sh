@@ -1,0 +1,2 @@
+# One logical switch without ports: the flows every switch has.
+ovn-nbctl ls-add sw0
