@@ -1,0 +1,491 @@
+package embedded
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// startServers starts embedded servers in a fresh directory for one test.
+func startServers(t *testing.T) *Servers {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	s, err := Start(ctx, t.TempDir(), logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// rawClient speaks JSON-RPC to a server with no OVSDB logic of its own, so
+// the tests see the protocol exactly as a stock client does.
+type rawClient struct {
+	t       *testing.T
+	conn    net.Conn
+	mu      sync.Mutex
+	nextID  int
+	replies map[int]chan *message
+	notes   chan *message
+}
+
+func dialRaw(t *testing.T, remote string) *rawClient {
+	t.Helper()
+	conn, err := net.Dial("unix", strings.TrimPrefix(remote, "unix:"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &rawClient{t: t, conn: conn, replies: map[int]chan *message{}, notes: make(chan *message, 100)}
+	t.Cleanup(func() { conn.Close() })
+	go func() {
+		_ = readMessages(conn, func(m *message) {
+			if m.Method != "" {
+				c.notes <- m
+				return
+			}
+			var id int
+			if err := json.Unmarshal(m.ID, &id); err != nil {
+				return
+			}
+			c.mu.Lock()
+			ch := c.replies[id]
+			c.mu.Unlock()
+			if ch != nil {
+				ch <- m
+			}
+		})
+	}()
+	return c
+}
+
+// call sends a request and waits for its reply; it returns the result, or
+// the error the server answered with.
+func (c *rawClient) call(method string, params ...any) (json.RawMessage, error) {
+	c.t.Helper()
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	ch := make(chan *message, 1)
+	c.replies[id] = ch
+	c.mu.Unlock()
+	if params == nil {
+		params = []any{}
+	}
+	b, err := json.Marshal(map[string]any{"method": method, "params": params, "id": id})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if _, err := c.conn.Write(b); err != nil {
+		c.t.Fatal(err)
+	}
+	select {
+	case m := <-ch:
+		if !isNull(m.Error) {
+			return nil, fmt.Errorf("%s", m.Error)
+		}
+		return m.Result, nil
+	case <-time.After(10 * time.Second):
+		c.t.Fatalf("no reply to %s", method)
+		return nil, nil
+	}
+}
+
+// mustCall is call for requests that must succeed; it decodes the result
+// into a generic JSON value.
+func (c *rawClient) mustCall(method string, params ...any) any {
+	c.t.Helper()
+	raw, err := c.call(method, params...)
+	if err != nil {
+		c.t.Fatalf("%s: %v", method, err)
+	}
+	return decode(c.t, raw)
+}
+
+// note waits for the next notification and checks its method.
+func (c *rawClient) note(method string) []any {
+	c.t.Helper()
+	select {
+	case m := <-c.notes:
+		if m.Method != method {
+			c.t.Fatalf("got notification %s %s, want %s", m.Method, m.Params, method)
+		}
+		return decode(c.t, m.Params).([]any)
+	case <-time.After(10 * time.Second):
+		c.t.Fatalf("no %s notification", method)
+		return nil
+	}
+}
+
+func decode(t *testing.T, raw json.RawMessage) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("decoding %s: %v", raw, err)
+	}
+	return v
+}
+
+// jsonValue parses a JSON literal of a test.
+func jsonValue(t *testing.T, s string) any {
+	t.Helper()
+	return decode(t, json.RawMessage(s))
+}
+
+// insertSwitch inserts a Logical_Switch and returns its uuid.
+func insertSwitch(t *testing.T, c *rawClient, name string) string {
+	t.Helper()
+	res := c.mustCall("transact", "OVN_Northbound",
+		map[string]any{"op": "insert", "table": "Logical_Switch", "row": map[string]any{"name": name}})
+	return res.([]any)[0].(map[string]any)["uuid"].([]any)[1].(string)
+}
+
+func TestServerDatabaseDescribesDataDatabase(t *testing.T) {
+	s := startServers(t)
+	c := dialRaw(t, s.NBRemote())
+	if got, want := c.mustCall("list_dbs"), jsonValue(t, `["OVN_Northbound","_Server"]`); !cmp.Equal(got, want) {
+		t.Errorf("list_dbs = %v, want %v", got, want)
+	}
+	res := c.mustCall("transact", "_Server", map[string]any{
+		"op": "select", "table": "Database", "where": []any{[]any{"name", "==", "OVN_Northbound"}},
+		"columns": []string{"name", "model", "connected", "leader", "schema", "cid"},
+	})
+	rows := res.([]any)[0].(map[string]any)["rows"].([]any)
+	if len(rows) != 1 {
+		t.Fatalf("_Server rows for OVN_Northbound: %v", rows)
+	}
+	row := rows[0].(map[string]any)
+	for col, want := range map[string]any{"model": "standalone", "connected": true, "leader": true, "cid": jsonValue(t, `["set",[]]`)} {
+		if !cmp.Equal(row[col], want) {
+			t.Errorf("Database.%s = %v, want %v", col, row[col], want)
+		}
+	}
+	if row["schema"] != string(nbSchema) {
+		t.Errorf("Database.schema is not the NB schema text")
+	}
+	if got := c.mustCall("get_schema", "OVN_Northbound").(map[string]any)["cksum"]; got != "94023179 33468" {
+		t.Errorf("get_schema cksum = %v", got)
+	}
+	if _, err := c.call("transact", "_Server", map[string]any{"op": "delete", "table": "Database", "where": []any{}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := c.mustCall("transact", "_Server", map[string]any{"op": "select", "table": "Database", "where": []any{}, "columns": []string{"name"}}); len(got.([]any)[0].(map[string]any)["rows"].([]any)) != 2 {
+		t.Errorf("a client changed the read-only _Server database: %v", got)
+	}
+}
+
+func TestMonitorCondArrayRequests(t *testing.T) {
+	s := startServers(t)
+	c := dialRaw(t, s.NBRemote())
+	// The OVS IDL's form: an array of requests for one table, here with
+	// columns split between two of them.
+	initial := c.mustCall("monitor_cond", "OVN_Northbound", "m1", map[string]any{
+		"Logical_Switch": []any{
+			map[string]any{"columns": []string{"name"}},
+			map[string]any{"columns": []string{"ports"}},
+		},
+	})
+	if !cmp.Equal(initial, map[string]any{}) {
+		t.Errorf("initial contents of an empty database = %v", initial)
+	}
+	uuid := insertSwitch(t, c, "sw0")
+	want := jsonValue(t, fmt.Sprintf(`["m1", {"Logical_Switch": {%q: {"insert": {"name": "sw0"}}}}]`, uuid))
+	if got := c.note("update2"); !cmp.Equal(got, want) {
+		t.Errorf("insert update2 = %v, want %v", got, want)
+	}
+
+	// A change to a column nobody monitors sends nothing; the next
+	// notification is the one for the change after it.
+	c.mustCall("transact", "OVN_Northbound", map[string]any{
+		"op": "mutate", "table": "Logical_Switch", "where": []any{[]any{"_uuid", "==", []any{"uuid", uuid}}},
+		"mutations": []any{[]any{"other_config", "insert", []any{"map", []any{[]any{"k", "v"}}}}},
+	})
+	lsp := "11111111-2222-3333-4444-555555555555"
+	c.mustCall("transact", "OVN_Northbound",
+		map[string]any{"op": "insert", "table": "Logical_Switch_Port", "uuid": lsp, "row": map[string]any{"name": "p1"}},
+		map[string]any{"op": "update", "table": "Logical_Switch", "where": []any{[]any{"name", "==", "sw0"}},
+			"row": map[string]any{"name": "sw0-renamed", "ports": []any{"uuid", lsp}}},
+	)
+	want = jsonValue(t, fmt.Sprintf(`["m1", {"Logical_Switch": {%q: {"modify": {"name": "sw0-renamed", "ports": ["uuid", %q]}}}}]`, uuid, lsp))
+	if got := c.note("update2"); !cmp.Equal(got, want) {
+		t.Errorf("modify update2 = %v, want %v", got, want)
+	}
+}
+
+func TestMonitorV1AndDiffs(t *testing.T) {
+	s := startServers(t)
+	c := dialRaw(t, s.NBRemote())
+	uuid := insertSwitch(t, c, "sw0")
+	setOtherConfig := func(m string) {
+		c.mustCall("transact", "OVN_Northbound", map[string]any{
+			"op": "update", "table": "Logical_Switch", "where": []any{[]any{"_uuid", "==", []any{"uuid", uuid}}},
+			"row": map[string]any{"other_config": jsonValue(t, m)},
+		})
+	}
+	setOtherConfig(`["map", [["a", "1"], ["b", "2"]]]`)
+
+	v1 := c.mustCall("monitor", "OVN_Northbound", nil, map[string]any{"Logical_Switch": map[string]any{"columns": []string{"name", "other_config"}}})
+	want := jsonValue(t, fmt.Sprintf(`{"Logical_Switch": {%q: {"new": {"name": "sw0", "other_config": ["map", [["a", "1"], ["b", "2"]]]}}}}`, uuid))
+	if !cmp.Equal(v1, want, mapPairsUnordered) {
+		t.Errorf("monitor initial = %v, want %v", v1, want)
+	}
+	c.mustCall("monitor_cond", "OVN_Northbound", "v2", map[string]any{"Logical_Switch": []any{map[string]any{"columns": []string{"other_config"}}}})
+
+	// a changes, b goes, c comes: update2 carries a and c with their new
+	// values and b with its old one.
+	setOtherConfig(`["map", [["a", "10"], ["c", "3"]]]`)
+	got := map[string]any{}
+	for range 2 {
+		select {
+		case m := <-c.notes:
+			got[m.Method] = decode(t, m.Params)
+		case <-time.After(10 * time.Second):
+			t.Fatal("missing notifications")
+		}
+	}
+	want = map[string]any{
+		"update": jsonValue(t, fmt.Sprintf(`[null, {"Logical_Switch": {%q: {
+			"old": {"other_config": ["map", [["a", "1"], ["b", "2"]]]},
+			"new": {"name": "sw0", "other_config": ["map", [["a", "10"], ["c", "3"]]]}}}}]`, uuid)),
+		"update2": jsonValue(t, fmt.Sprintf(`["v2", {"Logical_Switch": {%q: {
+			"modify": {"other_config": ["map", [["a", "10"], ["b", "2"], ["c", "3"]]]}}}}]`, uuid)),
+	}
+	if diff := cmp.Diff(want, got, mapPairsUnordered); diff != "" {
+		t.Errorf("notifications (-want +got):\n%s", diff)
+	}
+}
+
+// mapPairsUnordered compares ["map", pairs] values whatever the order of
+// their pairs: the server builds them from Go maps.
+var mapPairsUnordered = cmp.FilterValues(func(a, b []any) bool { return isMapValue(a) && isMapValue(b) },
+	cmp.Transformer("mapPairs", func(v []any) map[string]any {
+		m := map[string]any{}
+		for _, p := range v[1].([]any) {
+			kv := p.([]any)
+			m[fmt.Sprint(kv[0])] = kv[1]
+		}
+		return m
+	}))
+
+func isMapValue(v []any) bool {
+	if len(v) != 2 || v[0] != "map" {
+		return false
+	}
+	_, ok := v[1].([]any)
+	return ok
+}
+
+func TestMonitorConditionsAndCondChange(t *testing.T) {
+	s := startServers(t)
+	c := dialRaw(t, s.NBRemote())
+	a := insertSwitch(t, c, "a")
+	b := insertSwitch(t, c, "b")
+	initial := c.mustCall("monitor_cond", "OVN_Northbound", 7, map[string]any{
+		"Logical_Switch": []any{map[string]any{"columns": []string{"name"}, "where": []any{[]any{"name", "==", "a"}}}},
+	})
+	want := jsonValue(t, fmt.Sprintf(`{"Logical_Switch": {%q: {"initial": {"name": "a"}}}}`, a))
+	if !cmp.Equal(initial, want) {
+		t.Errorf("initial = %v, want %v", initial, want)
+	}
+	c.mustCall("monitor_cond_change", 7, 8, map[string]any{
+		"Logical_Switch": []any{map[string]any{"where": []any{[]any{"name", "==", "b"}, false}}},
+	})
+	want = jsonValue(t, fmt.Sprintf(`[8, {"Logical_Switch": {%q: {"delete": null}, %q: {"insert": {"name": "b"}}}}]`, a, b))
+	if got := c.note("update2"); !cmp.Equal(got, want) {
+		t.Errorf("cond change update2 = %v, want %v", got, want)
+	}
+	// Renaming b to a makes it leave the condition: a delete.
+	c.mustCall("transact", "OVN_Northbound", map[string]any{
+		"op": "update", "table": "Logical_Switch", "where": []any{[]any{"name", "==", "b"}}, "row": map[string]any{"name": "a"},
+	})
+	want = jsonValue(t, fmt.Sprintf(`[8, {"Logical_Switch": {%q: {"delete": null}}}]`, b))
+	if got := c.note("update2"); !cmp.Equal(got, want) {
+		t.Errorf("update2 = %v, want %v", got, want)
+	}
+	if _, err := c.call("monitor_cond_change", 7, 9, map[string]any{}); err == nil {
+		t.Error("monitor_cond_change accepted a replaced monitor id")
+	}
+	c.mustCall("monitor_cancel", 8)
+	if _, err := c.call("monitor_cancel", 8); err == nil {
+		t.Error("monitor_cancel accepted a cancelled monitor")
+	}
+}
+
+func TestMonitorCondSince(t *testing.T) {
+	s := startServers(t)
+	c := dialRaw(t, s.SBRemote())
+	req := map[string]any{"SB_Global": []any{map[string]any{"columns": []string{"nb_cfg"}}}}
+	res := c.mustCall("monitor_cond_since", "OVN_Southbound", "m", req, zeroTxnID).([]any)
+	if res[0] != false || res[1] != zeroTxnID || !cmp.Equal(res[2], map[string]any{}) {
+		t.Errorf("monitor_cond_since on an empty database = %v", res)
+	}
+	c.mustCall("transact", "OVN_Southbound", map[string]any{"op": "insert", "table": "SB_Global", "row": map[string]any{"nb_cfg": 5}})
+	up := c.note("update3")
+	txn := up[1].(string)
+	if txn == zeroTxnID {
+		t.Fatalf("update3 carries no transaction id: %v", up)
+	}
+
+	// A client that saw the last transaction gets nothing again; one that
+	// did not gets everything.
+	c2 := dialRaw(t, s.SBRemote())
+	res = c2.mustCall("monitor_cond_since", "OVN_Southbound", "m", req, txn).([]any)
+	if res[0] != true || res[1] != txn || !cmp.Equal(res[2], map[string]any{}) {
+		t.Errorf("monitor_cond_since from the last transaction = %v", res)
+	}
+	res = c2.mustCall("monitor_cond_since", "OVN_Southbound", "m2", req, "aaaaaaaa-0000-0000-0000-000000000000").([]any)
+	rows := res[2].(map[string]any)["SB_Global"].(map[string]any)
+	if res[0] != false || len(rows) != 1 {
+		t.Errorf("monitor_cond_since from an unknown transaction = %v", res)
+	}
+	if _, err := c2.call("monitor_cond_since", "OVN_Southbound", "m", req, txn); err == nil {
+		t.Error("a duplicate monitor id was accepted")
+	}
+}
+
+func TestTransactOperations(t *testing.T) {
+	s := startServers(t)
+	c := dialRaw(t, s.NBRemote())
+	uuid := insertSwitch(t, c, "sw0")
+	byUUID := []any{[]any{"_uuid", "==", []any{"uuid", uuid}}}
+
+	// comment, a matching wait, select with every column, mutate and
+	// update counts.
+	res := c.mustCall("transact", "OVN_Northbound",
+		map[string]any{"op": "comment", "comment": "test"},
+		map[string]any{"op": "wait", "table": "Logical_Switch", "where": byUUID, "columns": []string{"name"},
+			"until": "==", "rows": []any{map[string]any{"name": "sw0"}}, "timeout": 0},
+		map[string]any{"op": "select", "table": "Logical_Switch", "where": byUUID},
+		map[string]any{"op": "mutate", "table": "Logical_Switch", "where": []any{[]any{"name", "==", "none"}},
+			"mutations": []any{[]any{"other_config", "insert", []any{"map", []any{[]any{"k", "v"}}}}}},
+		map[string]any{"op": "commit", "durable": false},
+	)
+	want := jsonValue(t, fmt.Sprintf(`[{}, {}, {"rows": [{"_uuid": ["uuid", %q], "name": "sw0", "acls": ["set", []],
+		"copp": ["set", []], "dns_records": ["set", []], "external_ids": ["map", []], "forwarding_groups": ["set", []],
+		"load_balancer": ["set", []], "load_balancer_group": ["set", []], "other_config": ["map", []],
+		"ports": ["set", []], "qos_rules": ["set", []]}]}, {"count": 0}, {}]`, uuid))
+	if !cmp.Equal(res, want) {
+		t.Errorf("transact = %v, want %v", res, want)
+	}
+
+	// A wait that does not hold fails at once, and nothing after it runs
+	// or commits.
+	res = c.mustCall("transact", "OVN_Northbound",
+		map[string]any{"op": "wait", "table": "Logical_Switch", "where": byUUID, "columns": []string{"name"},
+			"until": "==", "rows": []any{map[string]any{"name": "other"}}, "timeout": 10000},
+		map[string]any{"op": "delete", "table": "Logical_Switch", "where": byUUID},
+	)
+	if got := res.([]any); got[0].(map[string]any)["error"] != "timed out" || got[1] != nil {
+		t.Errorf("failed wait: %v", got)
+	}
+	// abort stops the transaction and undoes what came before it.
+	res = c.mustCall("transact", "OVN_Northbound",
+		map[string]any{"op": "delete", "table": "Logical_Switch", "where": byUUID},
+		map[string]any{"op": "abort"},
+		map[string]any{"op": "comment", "comment": "not reached"},
+	)
+	if got := res.([]any); !cmp.Equal(got[0], map[string]any{"count": 1.0}) || got[1].(map[string]any)["error"] != "aborted" || got[2] != nil {
+		t.Errorf("aborted transaction: %v", got)
+	}
+	res = c.mustCall("transact", "OVN_Northbound", map[string]any{"op": "select", "table": "Logical_Switch", "where": []any{}, "columns": []string{"name"}})
+	if got := res.([]any)[0].(map[string]any)["rows"]; !cmp.Equal(got, []any{map[string]any{"name": "sw0"}}) {
+		t.Errorf("after the failed transactions Logical_Switch = %v", got)
+	}
+	// Referential integrity: a port nobody references is not kept.
+	res = c.mustCall("transact", "OVN_Northbound", map[string]any{"op": "insert", "table": "Logical_Switch_Port", "row": map[string]any{"name": "orphan"}})
+	res = c.mustCall("transact", "OVN_Northbound", map[string]any{"op": "select", "table": "Logical_Switch_Port", "where": []any{}})
+	if got := res.([]any)[0].(map[string]any)["rows"]; len(got.([]any)) != 0 {
+		t.Errorf("an unreferenced Logical_Switch_Port was kept: %v", got)
+	}
+	if _, err := c.call("transact", "No_Such_DB"); err == nil {
+		t.Error("transact on an unknown database succeeded")
+	}
+	if _, err := c.call("no_such_method"); err == nil || !strings.Contains(err.Error(), "unknown method") {
+		t.Errorf("unknown method: %v", err)
+	}
+	if got := c.mustCall("echo", "x", 1); !cmp.Equal(got, []any{"x", 1.0}) {
+		t.Errorf("echo = %v", got)
+	}
+}
+
+func TestLocks(t *testing.T) {
+	s := startServers(t)
+	a, b := dialRaw(t, s.SBRemote()), dialRaw(t, s.SBRemote())
+	locked := func(v any) bool { return v.(map[string]any)["locked"].(bool) }
+	assertLock := func(c *rawClient) string {
+		res := c.mustCall("transact", "OVN_Southbound", map[string]any{"op": "assert", "lock": "northd"})
+		if e, ok := res.([]any)[0].(map[string]any)["error"]; ok {
+			return e.(string)
+		}
+		return ""
+	}
+
+	if !locked(a.mustCall("lock", "northd")) {
+		t.Fatal("first lock was not granted")
+	}
+	if locked(b.mustCall("lock", "northd")) {
+		t.Fatal("second lock was granted while held")
+	}
+	if got := assertLock(b); got != "not owner" {
+		t.Errorf("assert by a waiter: %q, want not owner", got)
+	}
+	if got := assertLock(a); got != "" {
+		t.Errorf("assert by the owner failed: %q", got)
+	}
+	if _, err := a.call("lock", "northd"); err == nil {
+		t.Error("a second lock by the same session was accepted")
+	}
+	a.mustCall("unlock", "northd")
+	if got := b.note("locked"); !cmp.Equal(got, []any{"northd"}) {
+		t.Errorf("locked notification = %v", got)
+	}
+	if !locked(a.mustCall("steal", "northd")) {
+		t.Fatal("steal was not granted")
+	}
+	if got := b.note("stolen"); !cmp.Equal(got, []any{"northd"}) {
+		t.Errorf("stolen notification = %v", got)
+	}
+	// b waited with "lock", so it queues again and gets the lock back when
+	// the thief goes away.
+	a.conn.Close()
+	b.note("locked")
+	if got := assertLock(b); got != "" {
+		t.Errorf("assert after the owner left: %q", got)
+	}
+	if _, err := b.call("unlock", "other"); err == nil {
+		t.Error("unlock of a lock never asked for was accepted")
+	}
+}
+
+func TestStartRefusesLiveSocket(t *testing.T) {
+	s := startServers(t)
+	dir := strings.TrimSuffix(strings.TrimPrefix(s.NBRemote(), "unix:"), "/nb.sock")
+	if _, err := Start(context.Background(), dir, nil); err == nil {
+		t.Fatal("a second Start on the same directory succeeded")
+	}
+	// The first servers still answer.
+	if got := dialRaw(t, s.NBRemote()).mustCall("echo"); !cmp.Equal(got, []any{}) {
+		t.Errorf("echo = %v", got)
+	}
+	s.Close()
+	// Their sockets are gone, so the directory can be used again.
+	s2, err := Start(context.Background(), dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2.Close()
+}
