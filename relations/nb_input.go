@@ -78,6 +78,15 @@ type NB struct {
 	RouterDatapaths engine.Rel[Router]
 	PortsOnSwitches engine.Rel[SwitchPort]
 	PortsOnRouters  engine.Rel[RouterPort]
+	SwitchACLs      engine.Rel[SwitchACL]      // derived_acl.go
+	SwitchACLFacts  engine.Rel[SwitchACLFacts] // derived_acl.go
+
+	// Router datapaths, ports and peers (derived_router.go).
+	RouterConfigs  engine.Rel[RouterConfig]
+	LRPs           engine.Rel[LRP]
+	LRPsByName     engine.Index[string, LRP]
+	LRPSwitchPeers engine.Rel[LRPSwitchPeer]
+	LRPRouterPeers engine.Rel[LRPRouterPeer]
 
 	feeds map[string]feed
 }
@@ -120,6 +129,9 @@ func NewNB(c *engine.Circuit) *NB {
 	n.RouterDatapaths = deriveRouters(n)
 	n.PortsOnSwitches = deriveSwitchPorts(n)
 	n.PortsOnRouters = deriveRouterPorts(n)
+	n.SwitchACLs = deriveSwitchACLs(n)
+	n.SwitchACLFacts = deriveSwitchACLFacts(n)
+	n.deriveRouterRelations()
 	return n
 }
 

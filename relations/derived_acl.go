@@ -1,0 +1,198 @@
+package relations
+
+import (
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// GlobalOptions are the NB_Global options that switch ACL flows read, with
+// 23.03's defaults. Being a value, a bump of nb_cfg or any other column
+// leaves it unchanged.
+type GlobalOptions struct {
+	// UseCtInvMatch is options:use_ct_inv_match (default true): whether ACL
+	// flows match on ct.inv.
+	UseCtInvMatch bool
+	// DefaultACLDrop is options:default_acl_drop (default false): whether
+	// traffic no ACL allows is dropped on switches that have ACLs.
+	DefaultACLDrop bool
+}
+
+// defaultGlobalOptions is what northd reads when NB_Global has no options
+// (or no row at all: northd then creates an empty one).
+var defaultGlobalOptions = GlobalOptions{UseCtInvMatch: true}
+
+// SwitchACL says that ACL applies to the switch: the switch lists it in
+// acls, or a port group that has a port on the switch lists it.
+type SwitchACL struct {
+	Switch string // NB _uuid of the switch
+	ACL    *nb.ACL
+}
+
+// SwitchACLFacts are a switch's datapath-level ACL and load-balancer facts
+// (northd.c ls_get_acl_flags, ls_has_lb_vip) and the NB_Global options that
+// go with them. One tuple per switch.
+type SwitchACLFacts struct {
+	Switch string // NB _uuid of the switch
+	// HasACLs: some ACL applies to the switch (od->has_acls).
+	HasACLs bool
+	// HasStatefulACL: one of them is allow-related (od->has_stateful_acl).
+	HasStatefulACL bool
+	// HasLBVIP: a load balancer with at least one VIP is attached to the
+	// switch directly or through a load balancer group (od->has_lb_vip).
+	HasLBVIP bool
+	GlobalOptions
+}
+
+// Stateful is has_stateful in northd.c build_acls: the switch sends traffic
+// through conntrack, for stateful ACLs or for load balancing.
+func (f SwitchACLFacts) Stateful() bool { return f.HasStatefulACL || f.HasLBVIP }
+
+// ref says that row Owner lists row Target in one of its reference columns.
+type ref struct {
+	Owner  string
+	Target string
+}
+
+func refs(owner string, targets []string) []ref {
+	out := make([]ref, len(targets))
+	for i, t := range targets {
+		out[i] = ref{Owner: owner, Target: t}
+	}
+	return out
+}
+
+func byOwner(r ref) string  { return r.Owner }
+func byTarget(r ref) string { return r.Target }
+
+// deriveGlobalOptions reads the NB_Global options (at most one row).
+func deriveGlobalOptions(n *NB) engine.Rel[GlobalOptions] {
+	return engine.Map(n.Global.Rows, func(g *nb.NBGlobal) GlobalOptions {
+		return GlobalOptions{
+			UseCtInvMatch:  SmapBool(g.Options, "use_ct_inv_match", true),
+			DefaultACLDrop: SmapBool(g.Options, "default_acl_drop", false),
+		}
+	})
+}
+
+// switchOfPort is a switch port as a value: (switch, port _uuid).
+func switchOfPort(n *NB) engine.Rel[ref] {
+	return engine.Map(n.PortsOnSwitches, func(sp SwitchPort) ref {
+		return ref{Owner: sp.Switch, Target: sp.Port.UUID}
+	})
+}
+
+// deriveSwitchACLs computes which ACLs apply to which switch. A port group
+// applies to the switches its ports are on (northd.c
+// build_port_group_lswitches); ports on no switch are ignored.
+func deriveSwitchACLs(n *NB) engine.Rel[SwitchACL] {
+	direct := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref {
+		return refs(ls.UUID, ls.ACLs)
+	})
+	pgPorts := engine.FlatMap(n.PortGroups.Rows, func(pg *nb.PortGroup) []ref {
+		return refs(pg.UUID, pg.Ports)
+	})
+	pgSwitches := engine.Distinct(engine.Join(
+		engine.IndexBy(pgPorts, byTarget),
+		engine.IndexBy(switchOfPort(n), byTarget),
+		func(_ string, pg, sw ref) ref { return ref{Owner: pg.Owner, Target: sw.Owner} }))
+	pgACLs := engine.FlatMap(n.PortGroups.Rows, func(pg *nb.PortGroup) []ref {
+		return refs(pg.UUID, pg.ACLs)
+	})
+	viaGroups := engine.Join(
+		engine.IndexBy(pgSwitches, byOwner),
+		engine.IndexBy(pgACLs, byOwner),
+		func(_ string, sw, acl ref) ref { return ref{Owner: sw.Target, Target: acl.Target} })
+	switchACLs := engine.Distinct(engine.Union(direct, viaGroups))
+	return engine.Join(
+		engine.IndexBy(switchACLs, byTarget),
+		engine.IndexBy(n.ACLs.Rows, func(a *nb.ACL) string { return a.UUID }),
+		func(_ string, r ref, a *nb.ACL) SwitchACL { return SwitchACL{Switch: r.Owner, ACL: a} })
+}
+
+// switchesWithLBVIP computes the switches that have a load balancer with a
+// VIP, directly or through a load balancer group.
+func switchesWithLBVIP(n *NB) engine.Rel[string] {
+	direct := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref {
+		return refs(ls.UUID, ls.LoadBalancer)
+	})
+	switchGroups := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref {
+		return refs(ls.UUID, ls.LoadBalancerGroup)
+	})
+	groupLBs := engine.FlatMap(n.LoadBalancerGroups.Rows, func(g *nb.LoadBalancerGroup) []ref {
+		return refs(g.UUID, g.LoadBalancer)
+	})
+	viaGroups := engine.Join(
+		engine.IndexBy(switchGroups, byTarget),
+		engine.IndexBy(groupLBs, byOwner),
+		func(_ string, sw, lb ref) ref { return ref{Owner: sw.Owner, Target: lb.Target} })
+	withVIP := engine.Map(
+		engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool { return len(lb.Vips) > 0 }),
+		func(lb *nb.LoadBalancer) string { return lb.UUID })
+	return engine.Distinct(engine.Join(
+		engine.IndexBy(engine.Union(direct, viaGroups), byTarget),
+		engine.IndexBy(withVIP, func(id string) string { return id }),
+		func(_ string, r ref, _ string) string { return r.Owner }))
+}
+
+// switchMark is one fact about a switch that SwitchACLFacts gathers.
+type switchMark struct {
+	Switch string
+	Kind   uint8
+}
+
+const (
+	markExists uint8 = iota
+	markACL
+	markStatefulACL
+	markLBVIP
+)
+
+// deriveSwitchACLFacts computes one SwitchACLFacts per switch.
+func deriveSwitchACLFacts(n *NB) engine.Rel[SwitchACLFacts] {
+	marks := engine.Union(
+		engine.Map(n.SwitchDatapaths, func(s Switch) switchMark { return switchMark{s.UUID, markExists} }),
+		engine.Map(n.SwitchACLs, func(sa SwitchACL) switchMark {
+			if sa.ACL.Action == nb.ACLActionAllowRelated {
+				return switchMark{sa.Switch, markStatefulACL}
+			}
+			return switchMark{sa.Switch, markACL}
+		}),
+		engine.Map(switchesWithLBVIP(n), func(sw string) switchMark { return switchMark{sw, markLBVIP} }),
+	)
+	facts := engine.GroupBy(
+		engine.IndexBy(marks, func(m switchMark) string { return m.Switch }),
+		func(sw string, ms []switchMark) []SwitchACLFacts {
+			f := SwitchACLFacts{Switch: sw}
+			exists := false
+			for _, m := range ms {
+				switch m.Kind {
+				case markExists:
+					exists = true
+				case markACL:
+					f.HasACLs = true
+				case markStatefulACL:
+					f.HasACLs, f.HasStatefulACL = true, true
+				case markLBVIP:
+					f.HasLBVIP = true
+				}
+			}
+			if !exists {
+				return nil
+			}
+			return []SwitchACLFacts{f}
+		})
+	// Every switch reads the one NB_Global row, or the defaults without one.
+	one := func(SwitchACLFacts) struct{} { return struct{}{} }
+	byOne := engine.IndexBy(facts, one)
+	opts := engine.IndexBy(deriveGlobalOptions(n), func(GlobalOptions) struct{} { return struct{}{} })
+	return engine.Union(
+		engine.Join(byOne, opts, func(_ struct{}, f SwitchACLFacts, o GlobalOptions) SwitchACLFacts {
+			f.GlobalOptions = o
+			return f
+		}),
+		engine.Map(engine.AntiJoin(byOne, opts), func(f SwitchACLFacts) SwitchACLFacts {
+			f.GlobalOptions = defaultGlobalOptions
+			return f
+		}),
+	)
+}

@@ -1,0 +1,144 @@
+package rules
+
+import (
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+)
+
+// SwitchPreLBFlows: ls_in_pre_lb and ls_out_pre_lb, the per-switch flows
+// (northd.c build_pre_lb). Multicast, ND/MLD, service monitor and stateless
+// (reg0[16]) packets skip conntrack; on a switch with a load balancer VIP
+// all other IP traffic goes to conntrack for un-NAT (reg0[2]).
+func SwitchPreLBFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) []Flow {
+		dp := on(f.Switch)
+		flows := []Flow{
+			dp.flow(LSInPreLB, 110, "eth.dst == $svc_monitor_mac", "next;"),
+			dp.flow(LSOutPreLB, 110, "eth.src == $svc_monitor_mac", "next;"),
+		}
+		for _, st := range []Stage{LSInPreLB, LSOutPreLB} {
+			flows = append(flows,
+				dp.flow(st, 110, "eth.mcast", "next;"),
+				dp.flow(st, 110, "nd || nd_rs || nd_ra || mldv1 || mldv2", "next;"),
+				dp.flow(st, 0, "1", "next;"),
+				dp.flow(st, 110, regACLStateless+" == 1", "next;"))
+			if f.HasLBVIP {
+				flows = append(flows, dp.flow(st, 100, "ip", regConntrackNAT+" = 1; next;"))
+			}
+		}
+		return flows
+	})
+}
+
+// conntrackSkipPort is a port of a switch whose traffic may bypass
+// conntrack: a router port (a "router" port whose router-port option names
+// an existing router port) or a localnet port.
+type conntrackSkipPort struct {
+	Switch string
+	Key    string // the port name as a JSON string
+	Router bool   // a router port; else a localnet port
+}
+
+// conntrackSkipPorts computes the router and localnet ports of switches,
+// as northd.c join_logical_ports records them in od->router_ports and
+// od->localnet_ports.
+func conntrackSkipPorts(nb *relations.NB) engine.Rel[conntrackSkipPort] {
+	type routerLink struct {
+		Peer string // the router port's name
+		Port conntrackSkipPort
+	}
+	links := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []routerLink {
+		peer, ok := sp.Port.Options["router-port"]
+		if sp.Port.Type != "router" || !ok {
+			return nil
+		}
+		return []routerLink{{peer, conntrackSkipPort{Switch: sp.Switch, Key: jsonKey(sp.Port.Name), Router: true}}}
+	})
+	routerPortNames := engine.Distinct(engine.Map(nb.PortsOnRouters, func(rp relations.RouterPort) string {
+		return rp.Port.Name
+	}))
+	routerPorts := engine.Join(
+		engine.IndexBy(links, func(l routerLink) string { return l.Peer }),
+		engine.IndexBy(routerPortNames, func(name string) string { return name }),
+		func(_ string, l routerLink, _ string) conntrackSkipPort { return l.Port })
+	localnetPorts := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []conntrackSkipPort {
+		if sp.Port.Type != "localnet" {
+			return nil
+		}
+		return []conntrackSkipPort{{Switch: sp.Switch, Key: jsonKey(sp.Port.Name)}}
+	})
+	return engine.Union(routerPorts, localnetPorts)
+}
+
+// SwitchConntrackSkipFlows: ls_in_pre_acl, ls_out_pre_acl, ls_in_pre_lb and
+// ls_out_pre_lb, priority 110, for router and localnet ports (northd.c
+// skip_port_from_conntrack). Conntrack zones are per chassis, and traffic
+// through a router port may have crossed the router on another chassis, so
+// it cannot be tracked here. Localnet traffic skips pre-LB conntrack only
+// when the switch has no load balancer VIP to serve it.
+func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
+	type portFacts struct {
+		Port  conntrackSkipPort
+		Facts relations.SwitchACLFacts
+	}
+	ports := engine.Join(
+		engine.IndexBy(conntrackSkipPorts(nb), func(p conntrackSkipPort) string { return p.Switch }),
+		switchFactsBySwitch(nb),
+		func(_ string, p conntrackSkipPort, f relations.SwitchACLFacts) portFacts { return portFacts{p, f} })
+	return engine.FlatMap(ports, func(x portFacts) []Flow {
+		dp := on(x.Port.Switch)
+		egress := "ct_clear; next;"
+		if x.Facts.HasStatefulACL {
+			egress = "next;"
+		}
+		in, out := "ip && inport == "+x.Port.Key, "ip && outport == "+x.Port.Key
+		var flows []Flow
+		if x.Facts.HasStatefulACL {
+			flows = append(flows, dp.flow(LSInPreACL, 110, in, "next;"), dp.flow(LSOutPreACL, 110, out, egress))
+		}
+		if x.Port.Router || !x.Facts.HasLBVIP {
+			flows = append(flows, dp.flow(LSInPreLB, 110, in, "next;"), dp.flow(LSOutPreLB, 110, out, egress))
+		}
+		return flows
+	})
+}
+
+// SwitchLBDefaultFlows: ls_in_lb_aff_check, ls_in_lb and ls_in_lb_aff_learn,
+// priority 0 (northd.c build_lb_affinity_default_flows, build_stateful):
+// traffic no load balancer VIP matches goes on.
+func SwitchLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
+		dp := on(sw.UUID)
+		return []Flow{
+			dp.flow(LSInLBAffCheck, 0, "1", "next;"),
+			dp.flow(LSInLB, 0, "1", "next;"),
+			dp.flow(LSInLBAffLearn, 0, "1", "next;"),
+		}
+	})
+}
+
+// SwitchHairpinFlows: ls_in_pre_hairpin, ls_in_nat_hairpin and
+// ls_in_hairpin (northd.c build_lb_hairpin). On a switch with a load
+// balancer VIP, a backend reaching itself through the VIP is SNATed to the
+// VIP and sent back out of its own port, and so are the replies.
+func SwitchHairpinFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) []Flow {
+		dp := on(f.Switch)
+		flows := []Flow{
+			dp.flow(LSInPreHairpin, 0, "1", "next;"),
+			dp.flow(LSInNATHairpin, 0, "1", "next;"),
+			dp.flow(LSInHairpin, 0, "1", "next;"),
+		}
+		if !f.HasLBVIP {
+			return flows
+		}
+		return append(flows,
+			dp.flow(LSInPreHairpin, 100, "ip && ct.trk",
+				"reg0[6] = chk_lb_hairpin(); reg0[12] = chk_lb_hairpin_reply(); next;"),
+			dp.flow(LSInNATHairpin, 100, "ip && ct.new && ct.trk && reg0[6] == 1", "ct_snat_to_vip; next;"),
+			dp.flow(LSInNATHairpin, 100, "ip && ct.est && ct.trk && reg0[6] == 1", "ct_snat;"),
+			dp.flow(LSInNATHairpin, 90, "ip && reg0[12] == 1", "ct_snat;"),
+			dp.flow(LSInHairpin, 1, "(reg0[6] == 1 || reg0[12] == 1)",
+				"eth.dst <-> eth.src; outport = inport; flags.loopback = 1; output;"))
+	})
+}

@@ -1,0 +1,44 @@
+package rules
+
+import (
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+)
+
+// SwitchPreStatefulFlows: ls_in_pre_stateful and ls_out_pre_stateful, the
+// per-switch flows (northd.c build_pre_stateful): packets the earlier stages
+// marked go to conntrack, with load-balancer NAT (reg0[2], ct_lb_mark) or
+// for tracking and defragmentation only (reg0[0], ct_next).
+func SwitchPreStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
+		dp := on(sw.UUID)
+		var flows []Flow
+		for _, st := range []Stage{LSInPreStateful, LSOutPreStateful} {
+			flows = append(flows,
+				dp.flow(st, 0, "1", "next;"),
+				dp.flow(st, 110, regConntrackNAT+" == 1", "ct_lb_mark;"),
+				dp.flow(st, 100, regConntrackDefrag+" == 1", "ct_next;"))
+		}
+		return flows
+	})
+}
+
+// SwitchStatefulFlows: ls_in_stateful and ls_out_stateful, the per-switch
+// flows (northd.c build_stateful): connections the ACL stages asked to
+// commit (reg0[1]) are committed unblocked, with the ACL label from reg3
+// when an ACL set one (reg0[13]).
+func SwitchStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
+		dp := on(sw.UUID)
+		var flows []Flow
+		for _, st := range []Stage{LSInStateful, LSOutStateful} {
+			flows = append(flows,
+				dp.flow(st, 0, "1", "next;"),
+				dp.flow(st, 100, regConntrackCommit+" == 1 && "+regACLLabel+" == 1",
+					"ct_commit { ct_mark.blocked = 0; ct_label.label = "+regLabel+"; }; next;"),
+				dp.flow(st, 100, regConntrackCommit+" == 1 && "+regACLLabel+" == 0",
+					"ct_commit { ct_mark.blocked = 0; }; next;"))
+		}
+		return flows
+	})
+}
