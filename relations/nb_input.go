@@ -81,13 +81,6 @@ type NB struct {
 	SwitchACLs      engine.Rel[SwitchACL]      // derived_acl.go
 	SwitchACLFacts  engine.Rel[SwitchACLFacts] // derived_acl.go
 
-	// Router datapaths, ports and peers (derived_router.go).
-	RouterConfigs  engine.Rel[RouterConfig]
-	LRPs           engine.Rel[LRP]
-	LRPsByName     engine.Index[string, LRP]
-	LRPSwitchPeers engine.Rel[LRPSwitchPeer]
-	LRPRouterPeers engine.Rel[LRPRouterPeer]
-
 	feeds map[string]feed
 }
 
@@ -131,7 +124,6 @@ func NewNB(c *engine.Circuit) *NB {
 	n.PortsOnRouters = deriveRouterPorts(n)
 	n.SwitchACLs = deriveSwitchACLs(n)
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
-	n.deriveRouterRelations()
 	return n
 }
 
