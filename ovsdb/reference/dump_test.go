@@ -61,6 +61,9 @@ func TestDumpFlowsMatchesScript(t *testing.T) {
 	if _, err := os.Stat(ovnRefScript); err != nil {
 		t.Skipf("no %s to compare with", ovnRefScript)
 	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skipf("%s needs python3", ovnRefScript)
+	}
 	ref := Start(t)
 	ctx := t.Context()
 	big := TopologyOptions{Switches: 4, PortsPerSwitch: 6, Routers: 3, RouterPorts: 4}

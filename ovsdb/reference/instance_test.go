@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/northlog/northlog/rules"
 )
 
 const scenarioDir = "../../rules/testdata/scenarios"
@@ -62,7 +64,8 @@ func TestEmptyDatapaths(t *testing.T) {
 		}},
 		{"empty_router", "lr0", func(t *testing.T, lines []string) {
 			for _, l := range lines {
-				if _, p, table, _ := splitLine(l); p.String() == "ingress" && table > 21 || table > 6 && p.String() == "egress" {
+				// lr_in_arp_request is ingress table 21, lr_out_delivery egress 6.
+				if _, p, table, _ := splitLine(l); p == rules.Ingress && table > 21 || p == rules.Egress && table > 6 {
 					t.Errorf("router flow beyond the router tables: %s", l)
 				}
 			}
