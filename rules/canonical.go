@@ -1,6 +1,10 @@
 package rules
 
 import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,4 +29,30 @@ func Canonical(flows []Flow, names map[string]string) []string {
 	}
 	slices.Sort(lines)
 	return lines
+}
+
+// WriteLflowList writes flows the way `ovn-sbctl lflow-list` prints them:
+// grouped by datapath (by name, then NB _uuid) and pipeline, then by table,
+// priority from high to low, and match.
+func WriteLflowList(w io.Writer, flows []Flow, names map[string]string) error {
+	sorted := slices.SortedFunc(slices.Values(flows), func(a, b Flow) int {
+		return cmp.Or(
+			cmp.Compare(names[a.Datapath], names[b.Datapath]),
+			cmp.Compare(a.Datapath, b.Datapath),
+			cmp.Compare(a.Stage.Pipeline(), b.Stage.Pipeline()),
+			cmp.Compare(a.Stage.Table(), b.Stage.Table()),
+			cmp.Compare(b.Priority, a.Priority),
+			cmp.Compare(a.Match, b.Match),
+			cmp.Compare(a.Actions, b.Actions),
+		)
+	})
+	bw := bufio.NewWriter(w)
+	for i, f := range sorted {
+		if i == 0 || f.Datapath != sorted[i-1].Datapath || f.Stage.Pipeline() != sorted[i-1].Stage.Pipeline() {
+			fmt.Fprintf(bw, "Datapath: %q (%s)  Pipeline: %s\n", names[f.Datapath], f.Datapath, f.Stage.Pipeline())
+		}
+		fmt.Fprintf(bw, "  table=%-2d(%-19s), priority=%-5d, match=(%s), action=(%s)\n",
+			f.Stage.Table(), f.Stage.Name(), f.Priority, f.Match, f.Actions)
+	}
+	return bw.Flush()
 }
