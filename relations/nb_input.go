@@ -80,6 +80,7 @@ type NB struct {
 	PortsOnRouters  engine.Rel[RouterPort]
 	SwitchACLs      engine.Rel[SwitchACL]      // derived_acl.go
 	SwitchACLFacts  engine.Rel[SwitchACLFacts] // derived_acl.go
+	SwitchPortDHCP  engine.Rel[PortDHCP]       // derived_dhcp.go
 
 	feeds map[string]feed
 }
@@ -124,6 +125,7 @@ func NewNB(c *engine.Circuit) *NB {
 	n.PortsOnRouters = deriveRouterPorts(n)
 	n.SwitchACLs = deriveSwitchACLs(n)
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
+	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
 	return n
 }
 

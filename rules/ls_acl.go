@@ -182,6 +182,10 @@ var switchStatefulRules = []Rule{
 	SwitchPreStatefulFlows,
 	SwitchStatefulFlows,
 	SwitchQoSFlows,
+	SwitchDHCPDNSDefaultFlows,
+	SwitchDHCPFlows,
+	SwitchDHCPReplyACLFlows,
+	SwitchDNSFlows,
 }
 
 // switchFactsBySwitch arranges the switch ACL facts by switch, for rules

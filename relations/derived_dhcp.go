@@ -1,0 +1,76 @@
+package relations
+
+import (
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// PortDHCP is a switch port with one of its DHCP_Options rows: the row its
+// dhcpv4_options (IPv6 false) or dhcpv6_options (IPv6 true) refers to.
+type PortDHCP struct {
+	Switch  string // NB _uuid of the switch
+	Port    *nb.LogicalSwitchPort
+	Options *nb.DHCPOptions
+	IPv6    bool
+}
+
+// deriveSwitchPortDHCP joins switch ports to the DHCP_Options rows they
+// refer to.
+func deriveSwitchPortDHCP(n *NB) engine.Rel[PortDHCP] {
+	type optionsRef struct {
+		Options string // DHCP_Options _uuid
+		IPv6    bool
+		Port    SwitchPort
+	}
+	refs := engine.FlatMap(n.PortsOnSwitches, func(sp SwitchPort) []optionsRef {
+		var out []optionsRef
+		if sp.Port.Dhcpv4Options != nil {
+			out = append(out, optionsRef{Options: *sp.Port.Dhcpv4Options, Port: sp})
+		}
+		if sp.Port.Dhcpv6Options != nil {
+			out = append(out, optionsRef{Options: *sp.Port.Dhcpv6Options, IPv6: true, Port: sp})
+		}
+		return out
+	})
+	return engine.Join(
+		engine.IndexBy(refs, func(r optionsRef) string { return r.Options }),
+		engine.IndexBy(n.DHCPOptions.Rows, func(o *nb.DHCPOptions) string { return o.UUID }),
+		func(_ string, r optionsRef, o *nb.DHCPOptions) PortDHCP {
+			return PortDHCP{Switch: r.Port.Switch, Port: r.Port.Port, Options: o, IPv6: r.IPv6}
+		})
+}
+
+// ParseIPv4Masked reads "IP", "IP/PLEN" or "IP/MASK" as OVS's
+// ip_parse_masked does (a DHCP_Options cidr, for one): the address and the
+// netmask, which need not be a CIDR mask. Nothing may follow.
+func ParseIPv4Masked(s string) (ip, mask uint32, err error) {
+	s = cString(s)
+	ip, mask, n, perr := ipParseMaskedLen(s, 0)
+	if perr == nil && n != len(s) {
+		perr = &parseError{n, "invalid IP address"}
+	}
+	if perr != nil {
+		return 0, 0, &AddressError{Field: "IPv4 network", Input: s, Offset: perr.offset, Reason: perr.reason, Ignored: true}
+	}
+	return ip, mask, nil
+}
+
+// ParseIPv6Masked reads "IPV6", "IPV6/PLEN" or "IPV6/MASK" as OVS's
+// ipv6_parse_masked does: the address and the mask. Nothing may follow.
+func ParseIPv6Masked(s string) (ip, mask [16]byte, err error) {
+	s = cString(s)
+	ip, mask, n, perr := ipv6ParseMaskedLen(s, 0)
+	if perr == nil && n != len(s) {
+		perr = &parseError{n, "invalid IPv6 address"}
+	}
+	if perr != nil {
+		return ip, mask, &AddressError{Field: "IPv6 network", Input: s, Offset: perr.offset, Reason: perr.reason, Ignored: true}
+	}
+	return ip, mask, nil
+}
+
+// FormatIPv4 prints an IPv4 address held in a uint32 (network order) as
+// northd's IP_FMT does.
+func FormatIPv4(ip uint32) string {
+	return addr4(ip).String()
+}

@@ -1,0 +1,296 @@
+package rules
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+)
+
+const regDHCPOptsResult = "reg0[3]"
+
+// SwitchDHCPDNSDefaultFlows: ls_in_dhcp_options, ls_in_dhcp_response,
+// ls_in_dns_lookup, ls_in_dns_response and ls_in_external_port, priority 0
+// (northd.c build_lswitch_dhcp_and_dns_defaults).
+func SwitchDHCPDNSDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
+		dp := on(sw.UUID)
+		return []Flow{
+			dp.flow(LSInDHCPOptions, 0, "1", "next;"),
+			dp.flow(LSInDHCPResponse, 0, "1", "next;"),
+			dp.flow(LSInDNSLookup, 0, "1", "next;"),
+			dp.flow(LSInDNSResponse, 0, "1", "next;"),
+			dp.flow(LSInExternalPort, 0, "1", "next;"),
+		}
+	})
+}
+
+// dhcpServer is a port's DHCP_Options as northd reads them to answer on its
+// behalf: the network offer addresses must lie in and the server identity.
+type dhcpServer struct {
+	relations.PortDHCP
+	// Net and Mask are the cidr column: IPv4 in the first four bytes, or IPv6.
+	Net, Mask [16]byte
+	ServerMAC string // server_mac (IPv4) or server_id (IPv6), as written
+	ServerIP  string // server_id (IPv4) or the link-local address of ServerMAC (IPv6)
+}
+
+// dhcpServerOf reads the DHCP_Options of a port (northd.c
+// build_dhcpv4_action, build_dhcpv6_action). A cidr that does not parse,
+// or options without the server's identity, give the port no DHCP flows.
+func dhcpServerOf(p relations.PortDHCP) (dhcpServer, error) {
+	s, err := readDHCPServer(p)
+	if err != nil {
+		return s, fmt.Errorf("port %s, DHCP_Options %s: %w", jsonKey(p.Port.Name), p.Options.UUID, err)
+	}
+	return s, nil
+}
+
+func readDHCPServer(p relations.PortDHCP) (dhcpServer, error) {
+	s := dhcpServer{PortDHCP: p}
+	o := p.Options.Options
+	if !p.IPv6 {
+		ip, mask, err := relations.ParseIPv4Masked(p.Options.Cidr)
+		if err != nil {
+			return s, err
+		}
+		binary.BigEndian.PutUint32(s.Net[:], ip)
+		binary.BigEndian.PutUint32(s.Mask[:], mask)
+		id, hasID := o["server_id"]
+		mac, hasMAC := o["server_mac"]
+		if _, hasLease := o["lease_time"]; !hasID || !hasMAC || !hasLease {
+			return s, errors.New("DHCPv4 options need server_id, server_mac and lease_time")
+		}
+		s.ServerMAC, s.ServerIP = mac, id
+		return s, nil
+	}
+	var err error
+	if s.Net, s.Mask, err = relations.ParseIPv6Masked(p.Options.Cidr); err != nil {
+		return s, err
+	}
+	ea, err := relations.ParseMAC(o["server_id"])
+	if err != nil {
+		return s, errors.New("DHCPv6 option server_id is missing or not a MAC address")
+	}
+	s.ServerMAC, s.ServerIP = o["server_id"], relations.FormatIPv6(ea.IPv6LLA())
+	return s, nil
+}
+
+// inNet reports whether the 4- or 16-byte address ip lies in s's network.
+func (s dhcpServer) inNet(ip []byte) bool {
+	for k := range ip {
+		if (ip[k]^s.Net[k])&s.Mask[k] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// dhcpInport is where a port's DHCP requests come in: the port itself, or
+// for an external port each localnet port of its switch.
+type dhcpInport struct {
+	Server dhcpServer
+	Key    string // the inport's name as a JSON string
+	// Resident is, for an external port, its own JSON name: the flows only
+	// run on the chassis that binds it.
+	Resident string
+}
+
+// SwitchDHCPFlows: ls_in_dhcp_options and ls_in_dhcp_response, priority 100
+// (northd.c build_lswitch_dhcp_options_and_response). For each address
+// entry of an enabled, non-router port with DHCP options, the first
+// address in the options' network gets DHCP answered by ovn-controller:
+// put_dhcp_opts/put_dhcpv6_opts fill in the reply, which goes back out of
+// the port. External ports are served through the switch's localnet ports,
+// on the chassis that binds them, when they have an HA chassis group.
+func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
+	served := engine.Filter(nb.SwitchPortDHCP, func(p relations.PortDHCP) bool {
+		return (p.Port.Enabled == nil || *p.Port.Enabled) && p.Port.Type != "router"
+	})
+	servers := engine.TryMap(served, "DHCP_Options", dhcpServerOf)
+	direct := engine.FlatMap(servers, func(s dhcpServer) []dhcpInport {
+		if s.Port.Type == "external" {
+			return nil
+		}
+		return []dhcpInport{{Server: s, Key: jsonKey(s.Port.Name)}}
+	})
+	external := engine.Filter(servers, func(s dhcpServer) bool {
+		return s.Port.Type == "external" && s.Port.HaChassisGroup != nil
+	})
+	localnets := engine.Filter(conntrackSkipPorts(nb), func(p conntrackSkipPort) bool { return !p.Router })
+	viaLocalnet := engine.Join(
+		engine.IndexBy(external, func(s dhcpServer) string { return s.Switch }),
+		engine.IndexBy(localnets, func(p conntrackSkipPort) string { return p.Switch }),
+		func(_ string, s dhcpServer, ln conntrackSkipPort) dhcpInport {
+			return dhcpInport{Server: s, Key: ln.Key, Resident: jsonKey(s.Port.Name)}
+		})
+	return engine.FlatMap(engine.Union(direct, viaLocalnet), dhcpFlows)
+}
+
+// dhcpFlows are the DHCP flows of one port and inport.
+func dhcpFlows(in dhcpInport) []Flow {
+	var flows []Flow
+	for _, entry := range in.Server.Port.Addresses {
+		if relations.IsSpecialAddress(entry) {
+			continue
+		}
+		addrs, err := relations.ParseLSPAddresses(entry)
+		if relations.Ignored(err) {
+			continue
+		}
+		if in.Server.IPv6 {
+			flows = append(flows, dhcpv6Flows(in, addrs)...)
+		} else {
+			flows = append(flows, dhcpv4Flows(in, addrs)...)
+		}
+	}
+	return flows
+}
+
+// withResident adds the chassis residency check of an external port.
+func (in dhcpInport) withResident(match string) string {
+	if in.Resident == "" {
+		return match
+	}
+	return match + " && is_chassis_resident(" + in.Resident + ")"
+}
+
+// dhcpv4Flows: the first IPv4 address of addrs in the options' network is
+// offered.
+func dhcpv4Flows(in dhcpInport, addrs relations.LPortAddresses) []Flow {
+	s := in.Server
+	for _, a := range addrs.IPv4 {
+		ip := a.Addr.As4()
+		if !s.inNet(ip[:]) {
+			continue
+		}
+		opts := maps.Clone(s.Options.Options)
+		// server_mac is not a DHCP option; the netmask comes from the cidr.
+		delete(opts, "server_mac")
+		netmask := relations.FormatIPv4(binary.BigEndian.Uint32(s.Mask[:4]))
+		if h, ok := s.Port.Options["hostname"]; ok {
+			opts["hostname"] = h
+		}
+		list := dhcpOptionList(opts)
+		list = append(list, dhcpOption{"netmask", netmask})
+		slices.SortStableFunc(list, func(x, y dhcpOption) int { return cmp.Compare(x.key, y.key) })
+		actions := regDHCPOptsResult + " = put_dhcp_opts(offerip = " + a.AddrS + ", " + joinDHCPOptions(list) + "); next;"
+		dp, mac := on(s.Switch), addrs.MAC.String()
+		base := "inport == " + in.Key + " && eth.src == " + mac
+		return []Flow{
+			dp.flow(LSInDHCPOptions, 100, in.withResident(base+
+				" && ip4.src == 0.0.0.0 && ip4.dst == 255.255.255.255 && udp.src == 68 && udp.dst == 67"), actions),
+			// Renewals come from the offered address, to the server or broadcast.
+			dp.flow(LSInDHCPOptions, 100, in.withResident(base+" && ip4.src == "+a.AddrS+
+				" && ip4.dst == {"+s.ServerIP+", 255.255.255.255} && udp.src == 68 && udp.dst == 67"), actions),
+			dp.flow(LSInDHCPResponse, 100, in.withResident(base+" && ip4 && udp.src == 68 && udp.dst == 67 && "+regDHCPOptsResult),
+				"eth.dst = eth.src; eth.src = "+s.ServerMAC+"; ip4.src = "+s.ServerIP+
+					"; udp.src = 67; udp.dst = 68; outport = inport; flags.loopback = 1; output;"),
+		}
+	}
+	return nil
+}
+
+// dhcpv6Flows: the first IPv6 address of addrs in the options' network is
+// offered (unless the options are stateless).
+func dhcpv6Flows(in dhcpInport, addrs relations.LPortAddresses) []Flow {
+	s := in.Server
+	for _, a := range addrs.IPv6 {
+		ip := a.Addr.As16()
+		if !s.inNet(ip[:]) {
+			continue
+		}
+		opts := maps.Clone(s.Options.Options)
+		stateless := relations.SmapBool(opts, "dhcpv6_stateless", false)
+		delete(opts, "dhcpv6_stateless")
+		text := joinDHCPOptions(dhcpOptionList(opts))
+		if !stateless {
+			text = "ia_addr = " + ipv6StringMapped(a) + ", " + text
+		}
+		dp := on(s.Switch)
+		match := in.withResident("inport == " + in.Key + " && eth.src == " + addrs.MAC.String() +
+			" && ip6.dst == ff02::1:2 && udp.src == 546 && udp.dst == 547")
+		return []Flow{
+			dp.flow(LSInDHCPOptions, 100, match, regDHCPOptsResult+" = put_dhcpv6_opts("+strings.TrimSuffix(text, ", ")+"); next;"),
+			dp.flow(LSInDHCPResponse, 100, match+" && "+regDHCPOptsResult,
+				"eth.dst = eth.src; eth.src = "+s.ServerMAC+"; ip6.dst = ip6.src; ip6.src = "+s.ServerIP+
+					"; udp.src = 547; udp.dst = 546; outport = inport; flags.loopback = 1; output;"),
+		}
+	}
+	return nil
+}
+
+// ipv6StringMapped prints an address as OVS's ipv6_string_mapped does: an
+// IPv4-mapped address as its IPv4 address.
+func ipv6StringMapped(a relations.IPv6NetAddr) string {
+	if a.Addr.Is4In6() {
+		return a.Addr.Unmap().String()
+	}
+	return a.AddrS
+}
+
+type dhcpOption struct{ key, value string }
+
+// dhcpOptionList is opts sorted by key, as northd's smap_sort orders them.
+func dhcpOptionList(opts map[string]string) []dhcpOption {
+	list := make([]dhcpOption, 0, len(opts))
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		list = append(list, dhcpOption{k, opts[k]})
+	}
+	return list
+}
+
+// joinDHCPOptions prints options as "k = v, k = v".
+func joinDHCPOptions(list []dhcpOption) string {
+	parts := make([]string, len(list))
+	for i, o := range list {
+		parts[i] = o.key + " = " + o.value
+	}
+	return strings.Join(parts, ", ")
+}
+
+// SwitchDHCPReplyACLFlows: ls_out_acl, priority 34000 (northd.c build_acls):
+// DHCP replies ovn-controller sends on behalf of the DHCP server pass the
+// egress ACLs of every non-external port with usable DHCP options (whatever
+// its cidr), committed to conntrack on a stateful switch.
+func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
+	type portFacts struct {
+		Port  relations.PortDHCP
+		Facts relations.SwitchACLFacts
+	}
+	ports := engine.Join(
+		engine.IndexBy(engine.Filter(nb.SwitchPortDHCP, func(p relations.PortDHCP) bool { return p.Port.Type != "external" }),
+			func(p relations.PortDHCP) string { return p.Switch }),
+		switchFactsBySwitch(nb),
+		func(_ string, p relations.PortDHCP, f relations.SwitchACLFacts) portFacts { return portFacts{p, f} })
+	return engine.FlatMap(ports, func(x portFacts) []Flow {
+		actions := "next;"
+		if x.Facts.Stateful() {
+			actions = "ct_commit; next;"
+		}
+		o, name := x.Port.Options.Options, x.Port.Port.Name
+		if !x.Port.IPv6 {
+			id, hasID := o["server_id"]
+			mac, hasMAC := o["server_mac"]
+			if _, hasLease := o["lease_time"]; !hasID || !hasMAC || !hasLease {
+				return nil
+			}
+			return []Flow{on(x.Port.Switch).flow(LSOutACL, 34000,
+				`outport == "`+name+`" && eth.src == `+mac+" && ip4.src == "+id+" && udp && udp.src == 67 && udp.dst == 68", actions)}
+		}
+		mac := o["server_id"]
+		ea, err := relations.ParseMAC(mac)
+		if err != nil {
+			return nil
+		}
+		return []Flow{on(x.Port.Switch).flow(LSOutACL, 34000,
+			`outport == "`+name+`" && eth.src == `+mac+" && ip6.src == "+relations.FormatIPv6(ea.IPv6LLA())+
+				" && udp && udp.src == 547 && udp.dst == 546", actions)}
+	})
+}
