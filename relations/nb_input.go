@@ -82,6 +82,14 @@ type NB struct {
 	SwitchACLFacts  engine.Rel[SwitchACLFacts] // derived_acl.go
 	SwitchPortDHCP  engine.Rel[PortDHCP]       // derived_dhcp.go
 
+	// Router datapaths, ports and peers (derived_router.go).
+	RouterConfigs  engine.Rel[RouterConfig]
+	LRPs           engine.Rel[LRP]
+	LRPsByName     engine.Index[string, LRP]
+	LRPSwitchPeers engine.Rel[LRPSwitchPeer]
+	LRPRouterPeers engine.Rel[LRPRouterPeer]
+	LRPGatewayMTUs engine.Rel[LRPGatewayMTU]
+
 	feeds map[string]feed
 }
 
@@ -126,6 +134,7 @@ func NewNB(c *engine.Circuit) *NB {
 	n.SwitchACLs = deriveSwitchACLs(n)
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
 	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
+	n.deriveRouterRelations()
 	return n
 }
 

@@ -1,6 +1,10 @@
 package relations
 
-import "strings"
+import (
+	"math"
+	"strconv"
+	"strings"
+)
 
 // SmapBool reads a boolean option the way OVS's smap_get_bool does: with
 // default false only a case-insensitive "true" is true; with default true
@@ -11,4 +15,33 @@ func SmapBool(m map[string]string, key string, def bool) bool {
 		return !strings.EqualFold(v, "false")
 	}
 	return strings.EqualFold(v, "true")
+}
+
+// SmapInt reads an integer option the way OVS's smap_get_int does: a whole
+// base-10 C int (leading spaces and a sign allowed), else def.
+func SmapInt(m map[string]string, key string, def int) int {
+	v, ok := m[key]
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(strings.TrimLeft(v, " \t\n\v\f\r"), 10, 64)
+	if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
+		return def
+	}
+	return int(n)
+}
+
+// SmapUint reads an unsigned option the way OVS's smap_get_uint does: a
+// whole base-10 C unsigned int (leading spaces and a sign allowed, negative
+// values refused), else def.
+func SmapUint(m map[string]string, key string, def uint32) uint32 {
+	v, ok := m[key]
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(strings.TrimLeft(v, " \t\n\v\f\r"), 10, 64)
+	if err != nil || n < 0 || n > math.MaxUint32 {
+		return def
+	}
+	return uint32(n)
 }

@@ -1,0 +1,277 @@
+package relations
+
+import (
+	"net/netip"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"weak"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// RouterConfig is a logical router that northd makes a datapath of (one
+// whose enabled column is not false), with the router options the router
+// rules read. Being a value, an update to columns no rule reads here (ports,
+// static_routes, nat...) leaves it unchanged.
+type RouterConfig struct {
+	UUID string
+	Name string
+	// LearnFromARPRequest is options:always_learn_from_arp_request (default
+	// true): learn MAC bindings from every ARP request, not only from those
+	// for the router's own addresses.
+	LearnFromARPRequest bool
+	// DynamicNeighRouters is options:dynamic_neigh_routers: the router
+	// learns its neighbour routers' MACs instead of having them resolved
+	// statically.
+	DynamicNeighRouters bool
+	// Gateway is options:chassis being present (od->is_gw_router): an L3
+	// gateway router bound to one chassis.
+	Gateway bool
+	// McastRelay is options:mcast_relay: IP multicast is routed between
+	// the router's ports.
+	McastRelay bool
+}
+
+// LRP is a logical router port that northd makes a port of: listed by an
+// enabled router, with a MAC it can read (join_logical_ports). Net is the
+// port's MAC and networks as northd reads them (op->lrp_networks): networks
+// it cannot read are left out (Step reports them) and the IPv6 link-local
+// address derived from the MAC comes last. Equal mac and networks share one
+// Net, so tuples made from the same row compare equal.
+type LRP struct {
+	Router string // NB _uuid of the router
+	Port   *nb.LogicalRouterPort
+	Net    *LPortAddresses
+	// OnGateway is true when the router is an L3 gateway router
+	// (RouterConfig.Gateway).
+	OnGateway bool
+}
+
+// DGP reports whether the port is a distributed gateway port (northd's
+// is_l3dgw_port): it names gateway chassis or an HA chassis group, on a
+// router that is not an L3 gateway router (northd logs that configuration
+// as bad and ignores the gateway settings). Its chassisredirect port is
+// "cr-" + Name.
+func (p LRP) DGP() bool {
+	return !p.OnGateway && (len(p.Port.GatewayChassis) > 0 || p.Port.HaChassisGroup != nil)
+}
+
+// Name is the port's name, its key in every flow.
+func (p LRP) Name() string { return p.Port.Name }
+
+// Enabled reports whether the port's enabled column is not false.
+func (p LRP) Enabled() bool { return p.Port.Enabled == nil || *p.Port.Enabled }
+
+// LRPSwitchPeer is a router port connected to a logical switch: a switch
+// port of type "router" whose options:router-port names it. Each is the
+// other's peer (op->peer), and the switch port is one of the switch's
+// router ports (od->router_ports).
+type LRPSwitchPeer struct {
+	LRP    LRP
+	Switch string // NB _uuid of the switch
+	LSP    *nb.LogicalSwitchPort
+}
+
+// LRPRouterPeer is a router port whose peer column names another router
+// port: a direct router-to-router link, seen from LRP's side.
+type LRPRouterPeer struct {
+	LRP  LRP
+	Peer LRP
+}
+
+// LRPGatewayMTU is a router port with options:gateway_mtu above zero
+// (northd.c build_gateway_mtu_flow): IP packets routed out of it larger than
+// MTU get an ICMP "fragmentation needed" or "packet too big" error.
+// CheckLen is the length check_pkt_larger() compares with: MTU plus the
+// Ethernet header, with a VLAN tag when the switch the port is connected to
+// has a localnet port that requests one.
+type LRPGatewayMTU struct {
+	LRP      LRP
+	MTU      int
+	CheckLen int
+}
+
+// Ethernet header lengths without and with an 802.1Q tag.
+const (
+	ethHeaderLen     = 14
+	vlanEthHeaderLen = 18
+)
+
+func deriveRouterConfigs(n *NB) engine.Rel[RouterConfig] {
+	enabled := engine.Filter(n.Routers.Rows, func(lr *nb.LogicalRouter) bool {
+		return lr.Enabled == nil || *lr.Enabled
+	})
+	return engine.Map(enabled, func(lr *nb.LogicalRouter) RouterConfig {
+		_, gateway := lr.Options["chassis"]
+		return RouterConfig{
+			UUID:                lr.UUID,
+			Name:                lr.Name,
+			LearnFromARPRequest: SmapBool(lr.Options, "always_learn_from_arp_request", true),
+			DynamicNeighRouters: SmapBool(lr.Options, "dynamic_neigh_routers", false),
+			Gateway:             gateway,
+			McastRelay:          SmapBool(lr.Options, "mcast_relay", false),
+		}
+	})
+}
+
+// lrpNetKey identifies what ParseLRPNetworks reads: the mac and the
+// networks, each quoted so that no two lists share a key.
+type lrpNetKey struct{ mac, networks string }
+
+func lrpNetKeyOf(p *nb.LogicalRouterPort) lrpNetKey {
+	quoted := make([]string, len(p.Networks))
+	for i, n := range p.Networks {
+		quoted[i] = strconv.Quote(n)
+	}
+	return lrpNetKey{p.MAC, strings.Join(quoted, ",")}
+}
+
+// routerGateway is whether a router is an L3 gateway router.
+type routerGateway struct {
+	router  string
+	gateway bool
+}
+
+// lrpRow is a port on an enabled router, before its networks are read.
+type lrpRow struct {
+	RouterPort
+	gateway bool
+}
+
+func deriveLRPs(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[LRP] {
+	// Only the gateway flag of the router goes into the port tuples: other
+	// option changes cancel out here.
+	gateway := engine.Map(routers, func(r RouterConfig) routerGateway { return routerGateway{r.UUID, r.Gateway} })
+	onEnabled := engine.Join(
+		engine.IndexBy(n.PortsOnRouters, func(rp RouterPort) string { return rp.Router }),
+		engine.IndexBy(gateway, func(g routerGateway) string { return g.router }),
+		func(_ string, rp RouterPort, g routerGateway) lrpRow { return lrpRow{rp, g.gateway} })
+	// northd logs the networks it cannot read and keeps the port: report
+	// them without touching the port.
+	engine.TryMap(onEnabled, "router port networks", func(r lrpRow) (struct{}, error) {
+		rp := r.RouterPort
+		if _, err := ParseLRPNetworks(rp.Port.MAC, rp.Port.Networks); err != nil && !Ignored(err) {
+			return struct{}{}, err
+		}
+		return struct{}{}, nil
+	})
+	nets := newInterner[lrpNetKey, LPortAddresses]()
+	return engine.TryMap(onEnabled, "router port mac", func(r lrpRow) (LRP, error) {
+		rp := r.RouterPort
+		a, err := ParseLRPNetworks(rp.Port.MAC, rp.Port.Networks)
+		if Ignored(err) {
+			return LRP{}, err
+		}
+		return LRP{Router: rp.Router, Port: rp.Port, Net: nets.get(lrpNetKeyOf(rp.Port), a), OnGateway: r.gateway}, nil
+	})
+}
+
+func lrpByName(p LRP) string { return p.Port.Name }
+
+func deriveLRPSwitchPeers(n *NB, lrps engine.Index[string, LRP]) engine.Rel[LRPSwitchPeer] {
+	routerLSPs := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
+		_, ok := sp.Port.Options["router-port"]
+		return sp.Port.Type == "router" && ok
+	})
+	return engine.Join(
+		engine.IndexBy(routerLSPs, func(sp SwitchPort) string { return sp.Port.Options["router-port"] }),
+		lrps,
+		func(_ string, sp SwitchPort, p LRP) LRPSwitchPeer {
+			return LRPSwitchPeer{LRP: p, Switch: sp.Switch, LSP: sp.Port}
+		})
+}
+
+func deriveLRPRouterPeers(lrps engine.Rel[LRP], byName engine.Index[string, LRP]) engine.Rel[LRPRouterPeer] {
+	withPeer := engine.Filter(lrps, func(p LRP) bool { return p.Port.Peer != nil })
+	return engine.Join(
+		engine.IndexBy(withPeer, func(p LRP) string { return *p.Port.Peer }),
+		byName,
+		func(_ string, p, peer LRP) LRPRouterPeer { return LRPRouterPeer{LRP: p, Peer: peer} })
+}
+
+func lrpByUUID(p LRP) string { return p.Port.UUID }
+
+func deriveLRPGatewayMTUs(n *NB) engine.Rel[LRPGatewayMTU] {
+	withMTU := engine.Filter(n.LRPs, func(p LRP) bool { return SmapInt(p.Port.Options, "gateway_mtu", 0) > 0 })
+	taggedLocalnet := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
+		return sp.Port.Type == "localnet" && sp.Port.TagRequest != nil
+	})
+	// (router port, switch) pairs, as values.
+	type portSwitch struct{ port, sw string }
+	peerSwitch := engine.Map(n.LRPSwitchPeers, func(sp LRPSwitchPeer) portSwitch { return portSwitch{sp.LRP.Port.UUID, sp.Switch} })
+	tagged := engine.SemiJoin(
+		engine.IndexBy(peerSwitch, func(ps portSwitch) string { return ps.sw }),
+		engine.IndexBy(taggedLocalnet, func(sp SwitchPort) string { return sp.Switch }))
+	byPort := engine.IndexBy(withMTU, lrpByUUID)
+	taggedIdx := engine.IndexBy(tagged, func(ps portSwitch) string { return ps.port })
+	mtu := func(hdr int) func(p LRP) LRPGatewayMTU {
+		return func(p LRP) LRPGatewayMTU {
+			m := SmapInt(p.Port.Options, "gateway_mtu", 0)
+			return LRPGatewayMTU{LRP: p, MTU: m, CheckLen: m + hdr}
+		}
+	}
+	return engine.Union(
+		engine.Map(engine.SemiJoin(byPort, taggedIdx), mtu(vlanEthHeaderLen)),
+		engine.Map(engine.AntiJoin(byPort, taggedIdx), mtu(ethHeaderLen)))
+}
+
+// interner hands out one shared *V per key for as long as anything holds
+// it, so that a value parsed again from the same input (as when a tuple is
+// retracted) is the very pointer an arrangement stored when it was
+// inserted. Entries go away with their last holder.
+type interner[K comparable, V any] struct {
+	mu sync.Mutex
+	m  map[K]weak.Pointer[V]
+}
+
+func newInterner[K comparable, V any]() *interner[K, V] {
+	return &interner[K, V]{m: map[K]weak.Pointer[V]{}}
+}
+
+// get returns the shared pointer for k, storing v as its value if there is
+// none. v must be what k always yields.
+func (in *interner[K, V]) get(k K, v V) *V {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if p := in.m[k].Value(); p != nil {
+		return p
+	}
+	p := &v
+	w := weak.Make(p)
+	in.m[k] = w
+	runtime.AddCleanup(p, func(k K) {
+		in.mu.Lock()
+		defer in.mu.Unlock()
+		if in.m[k] == w {
+			delete(in.m, k)
+		}
+	}, k)
+	return p
+}
+
+// deriveRouterRelations computes the router relations of n.
+func (n *NB) deriveRouterRelations() {
+	n.RouterConfigs = deriveRouterConfigs(n)
+	n.LRPs = deriveLRPs(n, n.RouterConfigs)
+	n.LRPsByName = engine.IndexBy(n.LRPs, lrpByName)
+	n.LRPSwitchPeers = deriveLRPSwitchPeers(n, n.LRPsByName)
+	n.LRPRouterPeers = deriveLRPRouterPeers(n.LRPs, n.LRPsByName)
+	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
+}
+
+// ParseIPv4 reads s as a whole IPv4 address the way OVS's ip_parse does
+// (inet_pton: four decimal octets, no leading zeros).
+func ParseIPv4(s string) (netip.Addr, bool) {
+	ip, ok := inetPton4(cString(s))
+	return netip.AddrFrom4(ip), ok
+}
+
+// ParseIPv6 reads s as a whole IPv6 address the way OVS's ipv6_parse does
+// (inet_pton).
+func ParseIPv6(s string) (netip.Addr, bool) {
+	ip, ok := inetPton6(cString(s))
+	return netip.AddrFrom16(ip), ok
+}

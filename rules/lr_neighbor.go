@@ -1,0 +1,93 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+)
+
+// RouterNeighborFlows: lr_in_lookup_neighbor and lr_in_learn_neighbor, the
+// flows every router has (northd.c build_neigh_learning_flows_for_lrouter).
+// ARP replies and ND advertisements and solicitations are looked up in the
+// MAC bindings (reg9[2]) and learned with put_arp/put_nd when the binding
+// is new; other packets skip learning. Unless the router has
+// always_learn_from_arp_request, a binding is learned only when its IP is
+// already known or the packet was addressed to the router (reg9[3]).
+func RouterNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.RouterConfigs, func(r relations.RouterConfig) []Flow {
+		dp := on(r.UUID)
+		known, nsKnown, skip := "", "", "reg9[2] == 1"
+		if !r.LearnFromARPRequest {
+			known, nsKnown, skip = "reg9[3] = 1; ", "reg9[3] = lookup_nd_ip(inport, ip6.src); ", "reg9[2] == 1 || reg9[3] == 0"
+		}
+		flows := []Flow{
+			dp.flow(LRInLookupNeighbor, 100, "arp.op == 2", "reg9[2] = lookup_arp(inport, arp.spa, arp.sha); "+known+"next;"),
+			dp.flow(LRInLookupNeighbor, 100, "nd_na", "reg9[2] = lookup_nd(inport, nd.target, nd.tll); "+known+"next;"),
+			dp.flow(LRInLookupNeighbor, 100, "nd_ns", "reg9[2] = lookup_nd(inport, ip6.src, nd.sll); "+nsKnown+"next;"),
+			dp.flow(LRInLookupNeighbor, 0, "1", "reg9[2] = 1; next;"),
+
+			dp.flow(LRInLearnNeighbor, 100, skip, "next;"),
+			dp.flow(LRInLearnNeighbor, 90, "arp", "put_arp(inport, arp.spa, arp.sha); next;"),
+			dp.flow(LRInLearnNeighbor, 95, "nd_ns && (ip6.src == 0 || nd.sll == 0)", "next;"),
+			dp.flow(LRInLearnNeighbor, 95, "nd_na && nd.tll == 0", "put_nd(inport, nd.target, eth.src); next;"),
+			dp.flow(LRInLearnNeighbor, 90, "nd_na", "put_nd(inport, nd.target, nd.tll); next;"),
+			dp.flow(LRInLearnNeighbor, 90, "nd_ns", "put_nd(inport, ip6.src, nd.sll); next;"),
+			dp.flow(LRInLearnNeighbor, 0, "1", drop),
+		}
+		if !r.LearnFromARPRequest {
+			// RFC 4861 4.4: an unsolicited advertisement from a link-local
+			// address to a multicast group is learned only if already known.
+			flows = append(flows, dp.flow(LRInLookupNeighbor, 110, "nd_na && ip6.src == fe80::/10 && ip6.dst == ff00::/8",
+				"reg9[2] = lookup_nd(inport, ip6.src, nd.tll); reg9[3] = lookup_nd_ip(inport, ip6.src); next;"))
+		}
+		return flows
+	})
+}
+
+// routerLearning is whether a router learns from every ARP request.
+type routerLearning struct {
+	Router string
+	All    bool
+}
+
+// RouterPortNeighborFlows: lr_in_lookup_neighbor for ARP requests from a
+// router port's IPv4 networks (northd.c
+// build_neigh_learning_flows_for_lrouter_port): they are looked up like
+// replies. Without always_learn_from_arp_request, only requests for the
+// router's own address are learned unconditionally (priority 110), others
+// only when the sender's IP is already known.
+func RouterPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
+	learning := engine.Map(nb.RouterConfigs, func(r relations.RouterConfig) routerLearning {
+		return routerLearning{r.UUID, r.LearnFromARPRequest}
+	})
+	type portLearning struct {
+		relations.LRP
+		all bool
+	}
+	ports := engine.Join(
+		engine.IndexBy(nb.LRPs, lrpRouter),
+		engine.IndexBy(learning, func(l routerLearning) string { return l.Router }),
+		func(_ string, p relations.LRP, l routerLearning) portLearning { return portLearning{p, l.All} })
+	return engine.FlatMap(ports, func(p portLearning) []Flow {
+		dp, key := on(p.Router), jsonKey(p.Name())
+		resident := ""
+		if p.DGP() {
+			resident = " && is_chassis_resident(" + crKey(p.LRP) + ")"
+		}
+		var flows []Flow
+		for _, a := range p.Net.IPv4 {
+			ipKnown := ""
+			if !p.all {
+				flows = append(flows, dp.flow(LRInLookupNeighbor, 110,
+					fmt.Sprintf("inport == %s && arp.spa == %s/%d && arp.tpa == %s && arp.op == 1%s", key, a.NetworkS, a.Plen, a.AddrS, resident),
+					"reg9[2] = lookup_arp(inport, arp.spa, arp.sha); reg9[3] = 1; next;"))
+				ipKnown = "reg9[3] = lookup_arp_ip(inport, arp.spa); "
+			}
+			flows = append(flows, dp.flow(LRInLookupNeighbor, 100,
+				fmt.Sprintf("inport == %s && arp.spa == %s/%d && arp.op == 1%s", key, a.NetworkS, a.Plen, resident),
+				"reg9[2] = lookup_arp(inport, arp.spa, arp.sha); "+ipKnown+"next;"))
+		}
+		return flows
+	})
+}

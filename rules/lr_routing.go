@@ -1,0 +1,136 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+)
+
+// RouterRoutingFlows: lr_in_ip_routing_pre, lr_in_ip_routing and
+// lr_in_ip_routing_ecmp, the flows every router has (northd.c
+// build_ip_routing_pre_flows_for_lrouter,
+// build_static_route_flows_for_lrouter and
+// build_mcast_lookup_flows_for_lrouter): packets use the main route table
+// unless their port selects another, unrouted packets are dropped, packets
+// that matched no ECMP route skip the ECMP stage, and router solicitations
+// and advertisements are never forwarded. A router that relays multicast
+// but floods it nowhere drops multicast that no IGMP/MLD group claims.
+func RouterRoutingFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.RouterConfigs, func(r relations.RouterConfig) []Flow {
+		dp := on(r.UUID)
+		flows := []Flow{
+			dp.flow(LRInIPRoutingPre, 0, "1", "reg7 = 0; next;"),
+			dp.flow(LRInIPRouting, 0, "1", drop),
+			dp.flow(LRInIPRouting, 10550, "nd_rs || nd_ra", drop),
+			dp.flow(LRInIPRoutingECMP, 150, "reg8[0..15] == 0", "next;"),
+			dp.flow(LRInIPRoutingECMP, 0, "1", drop),
+		}
+		if r.McastRelay {
+			flows = append(flows, dp.flow(LRInIPRouting, 10450, "ip4.mcast || ip6.mcast", drop))
+		}
+		return flows
+	})
+}
+
+// RouterPortConnectedRouteFlows: lr_in_ip_routing, a route for each network
+// of a router port (northd.c build_ip_routing_flows_for_lrouter_port):
+// packets to the network leave through the port straight to their
+// destination. Link-local networks are routed only back out of the port
+// they came in on.
+func RouterPortConnectedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.LRPs, func(p relations.LRP) []Flow {
+		var flows []Flow
+		for _, a := range p.Net.IPv4 {
+			flows = append(flows, route{
+				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, v4: true, offset: routeConnected,
+			}.flow())
+		}
+		for _, a := range p.Net.IPv6 {
+			flows = append(flows, route{
+				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, offset: routeConnected,
+				scoped: isLinkLocal(a.Network),
+			}.flow())
+		}
+		return flows
+	})
+}
+
+// Route priorities implement longest-prefix match: the prefix length times
+// routePrioMultiplier, plus an offset so that for the same prefix a
+// connected route beats a static one, which beats a source-IP route.
+const (
+	routePrioMultiplier = 3
+	routeSrcIP          = 0
+	routeStatic         = 1
+	routeConnected      = 2
+)
+
+// route is one lr_in_ip_routing flow (northd.c add_route).
+type route struct {
+	port    relations.LRP // the output port; unset for a discard route
+	srcIP   string        // the port address packets are routed from
+	network string        // the destination (or source) network, printed
+	plen    int
+	v4      bool
+	// gateway is the next hop; empty for a directly connected network,
+	// where the next hop is the packet's destination.
+	gateway string
+	// offset is routeSrcIP for a src-ip route, else routeStatic or
+	// routeConnected.
+	offset  int
+	table   int  // route table id (0: the main table)
+	scoped  bool // link-local: only for packets from the output port
+	discard bool
+	dp      on // the router; the output port's router when unset
+}
+
+// match is northd.c build_route_match, with the priority it implies.
+func (r route) match() (string, int) {
+	var b strings.Builder
+	if r.scoped {
+		fmt.Fprintf(&b, "inport == %s && ", jsonKey(r.port.Name()))
+	}
+	if r.table != 0 || r.offset == routeStatic {
+		fmt.Fprintf(&b, "reg7 == %d && ", r.table)
+	}
+	dir := "dst"
+	if r.offset == routeSrcIP {
+		dir = "src"
+	}
+	fmt.Fprintf(&b, "ip%s.%s == %s/%d", ipVersion(r.v4), dir, r.network, r.plen)
+	return b.String(), r.plen*routePrioMultiplier + r.offset
+}
+
+// flow is the route's lr_in_ip_routing flow: decrement the TTL, clear the
+// ECMP group, set the next hop and source address registers, the source
+// MAC and the output port.
+func (r route) flow() Flow {
+	match, prio := r.match()
+	dp := r.dp
+	if dp == "" {
+		dp = on(r.port.Router)
+	}
+	if r.discard {
+		return dp.flow(LRInIPRouting, prio, match, drop)
+	}
+	nextHop, srcReg := "reg0", "reg1"
+	if !r.v4 {
+		nextHop, srcReg = "xxreg0", "xxreg1"
+	}
+	gw := r.gateway
+	if gw == "" {
+		gw = "ip" + ipVersion(r.v4) + ".dst"
+	}
+	return dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
+		"ip.ttl--; reg8[0..15] = 0; %s = %s; %s = %s; eth.src = %s; outport = %s; flags.loopback = 1; next;",
+		nextHop, gw, srcReg, r.srcIP, r.port.Net.MAC, jsonKey(r.port.Name())))
+}
+
+func ipVersion(v4 bool) string {
+	if v4 {
+		return "4"
+	}
+	return "6"
+}
