@@ -486,16 +486,22 @@ func newRowInfo(db *database, m model.Model) (*rowInfo, error) {
 // value is a column's value in OVSDB notation (libovsdb's OvsSet, OvsMap,
 // UUID or a plain atom).
 func (r *rowInfo) value(column string) any {
+	v, _ := r.valueOrDefault(column)
+	return v
+}
+
+// valueOrDefault is value, and whether that is the column's default.
+func (r *rowInfo) valueOrDefault(column string) (any, bool) {
 	cs := r.table.Column(column)
 	v, err := r.info.FieldByColumn(column)
 	if err != nil {
-		return defaultValue(cs)
+		return defaultValue(cs), true
 	}
 	ovs, err := ovsdb.NativeToOvs(cs, v)
 	if err != nil {
-		return defaultValue(cs)
+		return defaultValue(cs), true
 	}
-	return ovs
+	return ovs, ovsdb.IsDefaultValue(cs, v)
 }
 
 // row is the monitored columns of the row, without those at their default
@@ -503,8 +509,8 @@ func (r *rowInfo) value(column string) any {
 func (r *rowInfo) row(tm *tableMonitor, skipDefaults bool) map[string]any {
 	out := make(map[string]any, len(tm.columns))
 	for _, c := range tm.columns {
-		v := r.value(c)
-		if skipDefaults && diff(tm.schema.Column(c), defaultValue(tm.schema.Column(c)), v) == nil {
+		v, isDefault := r.valueOrDefault(c)
+		if skipDefaults && isDefault {
 			continue
 		}
 		out[c] = v

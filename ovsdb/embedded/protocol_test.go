@@ -17,7 +17,7 @@ import (
 )
 
 // startServers starts embedded servers in a fresh directory for one test.
-func startServers(t *testing.T) *Servers {
+func startServers(t testing.TB) *Servers {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -36,7 +36,7 @@ func startServers(t *testing.T) *Servers {
 // rawClient speaks JSON-RPC to a server with no OVSDB logic of its own, so
 // the tests see the protocol exactly as a stock client does.
 type rawClient struct {
-	t       *testing.T
+	t       testing.TB
 	conn    net.Conn
 	mu      sync.Mutex
 	nextID  int
@@ -44,7 +44,7 @@ type rawClient struct {
 	notes   chan *message
 }
 
-func dialRaw(t *testing.T, remote string) *rawClient {
+func dialRaw(t testing.TB, remote string) *rawClient {
 	t.Helper()
 	conn, err := net.Dial("unix", strings.TrimPrefix(remote, "unix:"))
 	if err != nil {
@@ -131,7 +131,7 @@ func (c *rawClient) note(method string) []any {
 	}
 }
 
-func decode(t *testing.T, raw json.RawMessage) any {
+func decode(t testing.TB, raw json.RawMessage) any {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
