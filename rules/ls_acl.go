@@ -2,9 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
 )
 
 // Registers of the switch conntrack stages (northd.c REGBIT_* and REG_*).
@@ -28,65 +30,6 @@ const ipv6CTOmitMatch = "nd || nd_ra || nd_rs || mldv1 || mldv2"
 
 // maxPriority is UINT16_MAX, the highest logical flow priority.
 const maxPriority = 65535
-
-// SwitchPreACLFlows: ls_in_pre_acl and ls_out_pre_acl, the per-switch
-// flows (northd.c build_pre_acls). Packets go on by default; a switch with
-// an allow-related ACL sends IP traffic to conntrack (reg0[0], defragment
-// and track) except the ND/MLD/DHCPv6 and multicast packets conntrack
-// cannot follow. Service monitor packets never go to conntrack.
-func SwitchPreACLFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) []Flow {
-		dp := on(f.Switch)
-		flows := []Flow{
-			dp.flow(LSInPreACL, 0, "1", "next;"),
-			dp.flow(LSOutPreACL, 0, "1", "next;"),
-			dp.flow(LSInPreACL, 110, "eth.dst == $svc_monitor_mac", "next;"),
-			dp.flow(LSOutPreACL, 110, "eth.src == $svc_monitor_mac", "next;"),
-		}
-		if !f.HasStatefulACL {
-			return flows
-		}
-		const noCT = "nd || nd_rs || nd_ra || mldv1 || mldv2 || (udp && udp.src == 546 && udp.dst == 547)"
-		for _, st := range []Stage{LSInPreACL, LSOutPreACL} {
-			flows = append(flows,
-				dp.flow(st, 110, noCT, "next;"),
-				dp.flow(st, 110, "eth.mcast", "next;"),
-				dp.flow(st, 100, "ip", regConntrackDefrag+" = 1; next;"))
-		}
-		return flows
-	})
-}
-
-// SwitchACLHintFlows: ls_in_acl_hint and ls_out_acl_hint (northd.c
-// build_acl_hints). On a switch with ACLs or load balancers the hints
-// record, from the conntrack state, which kinds of ACL flows a packet may
-// hit (reg0[7..10]), so the ACL stage matches registers rather than ct
-// flags; elsewhere the stage is skipped at the highest priority.
-func SwitchACLHintFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) []Flow {
-		dp := on(f.Switch)
-		var flows []Flow
-		for _, st := range []Stage{LSInACLHint, LSOutACLHint} {
-			if !f.HasACLs && !f.HasLBVIP {
-				flows = append(flows, dp.flow(st, maxPriority, "1", "next;"))
-			} else {
-				flows = append(flows, dp.flow(st, 0, "1", "next;"))
-			}
-			if !f.Stateful() {
-				continue
-			}
-			flows = append(flows,
-				dp.flow(st, 7, "ct.new && !ct.est", regACLHintAllowNew+" = 1; "+regACLHintDrop+" = 1; next;"),
-				dp.flow(st, 6, "!ct.new && ct.est && !ct.rpl && ct_mark.blocked == 1", regACLHintAllowNew+" = 1; "+regACLHintDrop+" = 1; next;"),
-				dp.flow(st, 5, "!ct.trk", regACLHintAllow+" = 1; "+regACLHintDrop+" = 1; next;"),
-				dp.flow(st, 4, "!ct.new && ct.est && !ct.rpl && ct_mark.blocked == 0", regACLHintAllow+" = 1; "+regACLHintBlock+" = 1; next;"),
-				dp.flow(st, 3, "!ct.est", regACLHintDrop+" = 1; next;"),
-				dp.flow(st, 2, "ct.est && ct_mark.blocked == 1", regACLHintDrop+" = 1; next;"),
-				dp.flow(st, 1, "ct.est && ct_mark.blocked == 0", regACLHintBlock+" = 1; next;"))
-		}
-		return flows
-	})
-}
 
 // SwitchACLDefaultFlows: ls_in_acl, ls_out_acl and ls_in_acl_after_lb, the
 // flows a switch has whatever its ACLs (northd.c build_acls, before and
@@ -175,6 +118,8 @@ var switchStatefulRules = []Rule{
 	SwitchPreACLFlows,
 	SwitchACLHintFlows,
 	SwitchACLDefaultFlows,
+	SwitchACLFlows,
+	SwitchStatelessFilterFlows,
 	SwitchPreLBFlows,
 	SwitchConntrackSkipFlows,
 	SwitchLBDefaultFlows,
@@ -192,4 +137,188 @@ var switchStatefulRules = []Rule{
 // that join per-port tuples to their switch's facts.
 func switchFactsBySwitch(nb *relations.NB) engine.Index[string, relations.SwitchACLFacts] {
 	return engine.IndexBy(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) string { return f.Switch })
+}
+
+// aclOnSwitch is an ACL that applies to a switch, with the switch facts and
+// meters its flows read.
+type aclOnSwitch struct {
+	ACL   *nb.ACL
+	Facts relations.SwitchACLFacts
+	// FairMeter: the ACL's meter is a fair meter, so its log uses a meter
+	// of its own, named after the meter and the ACL.
+	FairMeter bool
+}
+
+// aclsOnSwitches joins each ACL that applies to a switch with the
+// switch's facts and the fairness of the ACL's meter.
+func aclsOnSwitches(n *relations.NB) engine.Rel[aclOnSwitch] {
+	withFacts := engine.Join(
+		engine.IndexBy(n.SwitchACLs, func(sa relations.SwitchACL) string { return sa.Switch }),
+		switchFactsBySwitch(n),
+		func(_ string, sa relations.SwitchACL, f relations.SwitchACLFacts) aclOnSwitch {
+			return aclOnSwitch{ACL: sa.ACL, Facts: f}
+		})
+	fairMeters := engine.Map(
+		engine.Filter(n.Meters.Rows, func(m *nb.Meter) bool { return m.Fair != nil && *m.Fair }),
+		func(m *nb.Meter) string { return m.Name })
+	metered := engine.Filter(n.ACLs.Rows, func(a *nb.ACL) bool { return a.Meter != nil })
+	fairACLs := engine.Distinct(engine.Join(
+		engine.IndexBy(metered, func(a *nb.ACL) string { return *a.Meter }),
+		engine.IndexBy(fairMeters, func(name string) string { return name }),
+		func(_ string, a *nb.ACL, _ string) *nb.ACL { return a }))
+	byACL := engine.IndexBy(withFacts, func(x aclOnSwitch) *nb.ACL { return x.ACL })
+	fair := engine.IndexBy(fairACLs, func(a *nb.ACL) *nb.ACL { return a })
+	return engine.Union(
+		engine.Join(byACL, fair, func(_ *nb.ACL, x aclOnSwitch, _ *nb.ACL) aclOnSwitch {
+			x.FairMeter = true
+			return x
+		}),
+		engine.AntiJoin(byACL, fair))
+}
+
+// SwitchACLFlows: ls_in_acl, ls_in_acl_after_lb and ls_out_acl, one set of
+// flows per ACL that applies to a switch, at the ACL's priority + 1000
+// (northd.c consider_acl). On a stateful switch an allow commits new
+// connections and a drop or reject also marks established ones blocked;
+// elsewhere they simply pass or drop.
+func SwitchACLFlows(n *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(aclsOnSwitches(n), aclFlows)
+}
+
+// aclStage is where an ACL's flows go.
+func aclStage(a *nb.ACL) Stage {
+	switch {
+	case a.Direction != nb.ACLDirectionFromLport:
+		return LSOutACL
+	case relations.SmapBool(a.Options, "apply-after-lb", false):
+		return LSInACLAfterLB
+	}
+	return LSInACL
+}
+
+func aclFlows(x aclOnSwitch) []Flow {
+	a, dp := x.ACL, on(x.Facts.Switch)
+	stage, prio := aclStage(a), a.Priority+1000
+	log := aclLog(x)
+	stateful := x.Facts.Stateful()
+	switch a.Action {
+	case nb.ACLActionAllowStateless:
+		return []Flow{dp.flow(stage, prio, a.Match, log+"next;")}
+	case nb.ACLActionAllow, nb.ACLActionAllowRelated:
+		if !stateful {
+			return []Flow{dp.flow(stage, prio, a.Match, log+"next;")}
+		}
+		label := ""
+		if a.Label != 0 {
+			label = fmt.Sprintf("%s = 1; %s = %d; ", regACLLabel, regLabel, a.Label)
+		}
+		flows := []Flow{
+			dp.flow(stage, prio, regACLHintAllowNew+" == 1 && ("+a.Match+")",
+				regConntrackCommit+" = 1; "+label+log+"next;"),
+		}
+		// Established connections are recommitted only to update a label.
+		recommit := ""
+		if label != "" {
+			recommit = regConntrackCommit + " = 1; " + label
+		}
+		flows = append(flows, dp.flow(stage, prio, regACLHintAllow+" == 1 && ("+a.Match+")", recommit+log+"next;"))
+		if a.Log && a.Label != 0 && relations.SmapBool(a.Options, "log-related", false) {
+			// Replies and related traffic pass at 65532 in the other
+			// direction; log them just above.
+			other := LSInACL
+			if a.Direction == nb.ACLDirectionFromLport {
+				other = LSOutACL
+			}
+			notInv := ""
+			if x.Facts.UseCtInvMatch {
+				notInv = " && !ct.inv"
+			}
+			flows = append(flows,
+				dp.flow(other, maxPriority-2, fmt.Sprintf(
+					"ct.est && !ct.rel && !ct.new%s && ct.rpl && ct_mark.blocked == 0 && ct_label.label == %d", notInv, a.Label), log+"next;"),
+				dp.flow(other, maxPriority-2, fmt.Sprintf(
+					"!ct.est && ct.rel && !ct.new%s && ct_mark.blocked == 0 && ct_label.label == %d", notInv, a.Label), log+"next;"))
+		}
+		return flows
+	case nb.ACLActionDrop, nb.ACLActionReject:
+		reject := a.Action == nb.ACLActionReject
+		if !stateful {
+			if reject {
+				return []Flow{rejectFlow(dp, stage, a, "", "", log)}
+			}
+			return []Flow{dp.flow(stage, prio, a.Match, log+implicitDrop)}
+		}
+		// New or untracked traffic is dropped; an established connection
+		// the policy now refuses is marked blocked, then dropped.
+		const block = "ct_commit { ct_mark.blocked = 1; }; "
+		if reject {
+			return []Flow{
+				rejectFlow(dp, stage, a, regACLHintDrop+" == 1", "", log),
+				rejectFlow(dp, stage, a, regACLHintBlock+" == 1", block, log),
+			}
+		}
+		return []Flow{
+			dp.flow(stage, prio, regACLHintDrop+" == 1 && ("+a.Match+")", log+implicitDrop),
+			dp.flow(stage, prio, regACLHintBlock+" == 1 && ("+a.Match+")", block+log+implicitDrop),
+		}
+	}
+	return nil
+}
+
+// implicitDrop is northd's debug_implicit_drop_action() with no debug drop
+// sampling configured.
+const implicitDrop = "/* drop */"
+
+// rejectFlow is a reject ACL's flow (northd.c build_reject_acl_rules): the
+// packet is answered (TCP RST or ICMP unreachable) and the answer goes to
+// the other pipeline, past the ACLs.
+func rejectFlow(dp on, stage Stage, a *nb.ACL, extraMatch, extraActions, log string) Flow {
+	next := fmt.Sprintf("next(pipeline=egress,table=%d);", LSOutQoSMark.Table())
+	if stage.Pipeline() == Egress {
+		next = fmt.Sprintf("next(pipeline=ingress,table=%d);", LSInL2Lkup.Table())
+	}
+	match := a.Match
+	if extraMatch != "" {
+		match = "(" + extraMatch + ") && " + a.Match
+	}
+	actions := log
+	if extraActions != "" {
+		actions += extraActions + " "
+	}
+	actions += "reg0 = 0; reject { /* eth.dst <-> eth.src; ip.dst <-> ip.src; is implicit. */ outport <-> inport; " + next + " };"
+	return dp.flow(stage, a.Priority+1000, match, actions)
+}
+
+// aclLog is the log() action of an ACL with log=true, else "" (northd.c
+// build_acl_log).
+func aclLog(x aclOnSwitch) string {
+	a := x.ACL
+	if !a.Log {
+		return ""
+	}
+	var parts []string
+	if a.Name != nil {
+		parts = append(parts, `name="`+*a.Name+`"`)
+	}
+	severity := "info"
+	if a.Severity != nil {
+		severity = *a.Severity
+	}
+	parts = append(parts, "severity="+severity)
+	switch a.Action {
+	case nb.ACLActionDrop:
+		parts = append(parts, "verdict=drop")
+	case nb.ACLActionReject:
+		parts = append(parts, "verdict=reject")
+	default:
+		parts = append(parts, "verdict=allow")
+	}
+	if a.Meter != nil {
+		meter := *a.Meter
+		if x.FairMeter {
+			meter += "__" + a.UUID
+		}
+		parts = append(parts, `meter="`+meter+`"`)
+	}
+	return "log(" + strings.Join(parts, ", ") + "); "
 }
