@@ -127,6 +127,7 @@ var switchStatefulRules = []Rule{
 	SwitchPreStatefulFlows,
 	SwitchStatefulFlows,
 	SwitchQoSFlows,
+	SwitchQoSRuleFlows,
 	SwitchDHCPDNSDefaultFlows,
 	SwitchDHCPFlows,
 	SwitchDHCPReplyACLFlows,

@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
 )
 
 // SwitchQoSFlows: ls_in_qos_mark, ls_in_qos_meter, ls_out_qos_mark and
@@ -17,5 +20,47 @@ func SwitchQoSFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LSInQoSMeter, 0, "1", "next;"),
 			dp.flow(LSOutQoSMeter, 0, "1", "next;"),
 		}
+	})
+}
+
+// SwitchQoSRuleFlows: the QoS mark and meter stages at each QoS rule's
+// priority (northd.c build_qos): a rule of a switch's qos_rules sets the
+// DSCP of matching IP traffic, or meters it to its bandwidth rate (and
+// burst), in the ingress stages for from-lport rules, else egress.
+func SwitchQoSRuleFlows(n *relations.NB) engine.Rel[Flow] {
+	type qosRef struct{ Switch, QoS string }
+	refs := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []qosRef {
+		out := make([]qosRef, len(ls.QOSRules))
+		for i, q := range ls.QOSRules {
+			out[i] = qosRef{ls.UUID, q}
+		}
+		return out
+	})
+	type switchQoS struct {
+		Switch string
+		QoS    *nb.QoS
+	}
+	rules := engine.Join(
+		engine.IndexBy(refs, func(r qosRef) string { return r.QoS }),
+		engine.IndexBy(n.QoS.Rows, func(q *nb.QoS) string { return q.UUID }),
+		func(_ string, r qosRef, q *nb.QoS) switchQoS { return switchQoS{r.Switch, q} })
+	return engine.FlatMap(rules, func(x switchQoS) []Flow {
+		q, dp := x.QoS, on(x.Switch)
+		mark, meter := LSOutQoSMark, LSOutQoSMeter
+		if q.Direction == nb.QoSDirectionFromLport {
+			mark, meter = LSInQoSMark, LSInQoSMeter
+		}
+		var flows []Flow
+		if dscp, ok := q.Action[nb.QoSActionDSCP]; ok {
+			flows = append(flows, dp.flow(mark, q.Priority, q.Match, fmt.Sprintf("ip.dscp = %d; next;", dscp)))
+		}
+		rate, burst := q.Bandwidth[nb.QoSBandwidthRate], q.Bandwidth[nb.QoSBandwidthBurst]
+		switch {
+		case rate != 0 && burst != 0:
+			flows = append(flows, dp.flow(meter, q.Priority, q.Match, fmt.Sprintf("set_meter(%d, %d); next;", rate, burst)))
+		case rate != 0:
+			flows = append(flows, dp.flow(meter, q.Priority, q.Match, fmt.Sprintf("set_meter(%d); next;", rate)))
+		}
+		return flows
 	})
 }
