@@ -1,0 +1,3 @@
+// Package ovsdb is northlog's bridge to OVSDB databases. ReadDatabaseFile
+// and LoadNB read a database file offline, as ovsdb-server would load it.
+package ovsdb
