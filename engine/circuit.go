@@ -87,9 +87,22 @@ func (s *stream[T]) add(t T, w Weight) {
 	bump(s.delta, t, w)
 }
 
-// clear drops the change; a fresh map per step keeps iteration cost
-// proportional to the next change, not to the largest one ever seen.
-func (s *stream[T]) clear() { s.delta = nil }
+// clear empties the change, keeping a small map for the next step (fewer
+// allocations, so fewer garbage collections of a large heap) but dropping a
+// large one, whose iteration would cost its capacity however few it holds.
+func (s *stream[T]) clear() { s.delta = reuse(s.delta) }
+
+// reuseMax is the largest map reuse keeps.
+const reuseMax = 64
+
+// reuse returns m emptied if it is small, nil if it is large.
+func reuse[M ~map[K]V, K comparable, V any](m M) M {
+	if len(m) > reuseMax {
+		return nil
+	}
+	clear(m)
+	return m
+}
 
 // Rel is a relation inside a circuit, seen by operators as its stream of
 // changes.
@@ -125,10 +138,11 @@ type Input[T comparable] struct {
 
 // NewInput adds an input to c and returns it with the relation it feeds.
 func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
-	in := &Input[T]{name: name, rows: map[T]struct{}{}, pending: ZSet[T]{}}
+	in := &Input[T]{name: name, rows: map[T]struct{}{}}
 	out := newRel[T](c)
 	c.add(func() {
-		out.s.delta, in.pending = in.pending, ZSet[T]{}
+		// The stream's emptied map from the last step takes pending's place.
+		out.s.delta, in.pending = in.pending, out.s.delta
 	}, func() {
 		for t, w := range out.s.delta {
 			if w > 0 {
@@ -153,15 +167,22 @@ func (in *Input[T]) Has(t T) bool {
 // Insert adds t at the next Step; a no-op if t is already present.
 func (in *Input[T]) Insert(t T) {
 	if !in.Has(t) {
-		bump(in.pending, t, 1)
+		in.change(t, 1)
 	}
 }
 
 // Delete removes t at the next Step; a no-op if t is absent.
 func (in *Input[T]) Delete(t T) {
 	if in.Has(t) {
-		bump(in.pending, t, -1)
+		in.change(t, -1)
 	}
+}
+
+func (in *Input[T]) change(t T, w Weight) {
+	if in.pending == nil {
+		in.pending = ZSet[T]{}
+	}
+	bump(in.pending, t, w)
 }
 
 // Update replaces old by new at the next Step; a no-op when old == new.

@@ -115,7 +115,7 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 				a.state[k] = g
 			}
 		}
-		a.delta = nil
+		a.delta = reuse(a.delta)
 	})
 	return Index[K, T]{r.c, a}
 }
