@@ -25,8 +25,6 @@ func (s *server) lockRequest(sess *session, method string, params []json.RawMess
 	if len(params) != 1 || json.Unmarshal(params[0], &name) != nil || name == "" {
 		return nil, fmt.Errorf("%s request params must be <id>", method)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if method == "unlock" {
 		if _, ok := sess.waiters[name]; !ok {
 			return nil, errors.New(`"unlock" without "lock" or "steal"`)

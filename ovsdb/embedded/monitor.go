@@ -224,8 +224,6 @@ func (s *server) monitor(sess *session, method string, params []json.RawMessage)
 		}
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	key := monitorKey(mon.id)
 	if _, dup := sess.monitors[key]; dup {
 		return nil, errors.New("duplicate monitor ID")
@@ -264,8 +262,6 @@ func (s *server) monitorCancel(sess *session, params []json.RawMessage) (any, er
 	if len(params) != 1 {
 		return nil, errors.New("monitor_cancel: expected one monitor id")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	key := monitorKey(params[0])
 	if _, ok := sess.monitors[key]; !ok {
 		return nil, errors.New("unknown monitor")
@@ -285,8 +281,6 @@ func (s *server) monitorCondChange(sess *session, params []json.RawMessage) (any
 	if err := json.Unmarshal(params[2], &changes); err != nil {
 		return nil, fmt.Errorf("monitor_cond_change: %w", err)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	oldKey, newKey := monitorKey(params[0]), monitorKey(params[1])
 	mon, ok := sess.monitors[oldKey]
 	if !ok {

@@ -40,8 +40,12 @@ type rawClient struct {
 	conn    net.Conn
 	mu      sync.Mutex
 	nextID  int
-	replies map[int]chan *message
+	replies map[int]chan *message // by request id, until the reply comes
 	notes   chan *message
+	// early lists the monitors (whose id is the id of the request that
+	// made them) that got an update before the reply with their initial
+	// contents.
+	early []int
 }
 
 func dialRaw(t testing.TB, remote string) *rawClient {
@@ -55,6 +59,15 @@ func dialRaw(t testing.TB, remote string) *rawClient {
 	go func() {
 		_ = readMessages(conn, func(m *message) {
 			if m.Method != "" {
+				var params []json.RawMessage
+				var monitorID int
+				if json.Unmarshal(m.Params, &params) == nil && len(params) > 0 && json.Unmarshal(params[0], &monitorID) == nil {
+					c.mu.Lock()
+					if _, pending := c.replies[monitorID]; pending {
+						c.early = append(c.early, monitorID)
+					}
+					c.mu.Unlock()
+				}
 				c.notes <- m
 				return
 			}
@@ -64,6 +77,7 @@ func dialRaw(t testing.TB, remote string) *rawClient {
 			}
 			c.mu.Lock()
 			ch := c.replies[id]
+			delete(c.replies, id)
 			c.mu.Unlock()
 			if ch != nil {
 				ch <- m
@@ -322,6 +336,47 @@ func TestMonitorConditionsAndCondChange(t *testing.T) {
 	c.mustCall("monitor_cancel", 8)
 	if _, err := c.call("monitor_cancel", 8); err == nil {
 		t.Error("monitor_cancel accepted a cancelled monitor")
+	}
+}
+
+// TestMonitorsAmidCommits creates monitors while another client commits
+// changes to the rows they watch: each monitor's initial contents must reach
+// the client before any update for it.
+func TestMonitorsAmidCommits(t *testing.T) {
+	s := startServers(t)
+	writer, watcher := dialRaw(t, s.NBRemote()), dialRaw(t, s.NBRemote())
+	insertSwitch(t, writer, "sw0")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 300 {
+			writer.mustCall("transact", "OVN_Northbound", map[string]any{
+				"op": "update", "table": "Logical_Switch", "where": []any{[]any{"name", "==", "sw0"}},
+				"row": map[string]any{"other_config": []any{"map", []any{[]any{"n", fmt.Sprint(i)}}}},
+			})
+		}
+	}()
+	// Drain notifications so the client never blocks.
+	go func() {
+		for range watcher.notes {
+		}
+	}()
+	for monitors := 0; ; monitors++ {
+		select {
+		case <-done:
+			watcher.mu.Lock()
+			defer watcher.mu.Unlock()
+			if len(watcher.early) > 0 {
+				t.Errorf("%d of %d monitors got updates before their initial contents", len(watcher.early), monitors)
+			}
+			return
+		default:
+		}
+		watcher.mu.Lock()
+		id := watcher.nextID + 1
+		watcher.mu.Unlock()
+		watcher.mustCall("monitor_cond", "OVN_Northbound", id, map[string]any{"Logical_Switch": map[string]any{}})
+		watcher.mustCall("monitor_cancel", id)
 	}
 }
 

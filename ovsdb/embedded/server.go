@@ -44,8 +44,11 @@ type server struct {
 	dbs    map[string]*database
 	names  []string // list_dbs answer: the data database, then _Server
 
-	// mu serialises transactions, monitor creation and changes, and locks,
-	// so that every monitor sees each commit exactly once and in order.
+	// mu is held while a request is handled and its reply queued, so
+	// requests run one at a time and every outbox holds messages in the
+	// order the server did things: a monitor's initial contents come
+	// before the updates of later commits, each commit reaches each
+	// monitor once.
 	mu       sync.Mutex
 	sessions map[*session]struct{}
 	locks    map[string][]*lockWaiter // lock name → waiters, owner first
@@ -252,6 +255,8 @@ func (sess *session) handle(m *message) {
 	if m.Method == "" || isNull(m.ID) {
 		return
 	}
+	sess.srv.mu.Lock()
+	defer sess.srv.mu.Unlock()
 	result, err := sess.call(m.Method, m.Params)
 	if err != nil {
 		sess.send(reply{ID: m.ID, Error: err.Error()})
@@ -260,7 +265,7 @@ func (sess *session) handle(m *message) {
 	sess.send(reply{ID: m.ID, Result: result})
 }
 
-// call runs one request. A malformed request that trips a panic in the code
+// call runs one request; the caller holds s.mu. A malformed request that trips a panic in the code
 // it reaches is answered with an error: one bad client must not stop the
 // server.
 func (sess *session) call(method string, rawParams json.RawMessage) (result any, err error) {
@@ -377,8 +382,6 @@ var writeOps = []string{ovsdb.OperationInsert, ovsdb.OperationUpdate, ovsdb.Oper
 // blocks: it is checked once, as if its timeout were 0, and fails with
 // "timed out" when its rows do not match. The _Server database is read-only.
 func (s *server) transact(sess *session, db *database, rawOps []json.RawMessage) []any {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	results := make([]any, len(rawOps))
 	var ops []ovsdb.Operation
 	var opIndex []int // position in rawOps of each element of ops

@@ -3,10 +3,12 @@ package embedded
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,10 +40,9 @@ type remotes interface {
 	SBRemote() string
 }
 
-// tool runs a stock tool against the databases and returns its output; the
-// command must exit 0 within 30 seconds.
-func tool(t *testing.T, s remotes, name string, args ...string) string {
-	t.Helper()
+// runTool runs a stock tool against the databases and returns its output,
+// or an error when it does not exit 0 within 30 seconds.
+func runTool(s remotes, name string, args ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, name, args...)
@@ -49,9 +50,19 @@ func tool(t *testing.T, s remotes, name string, args ...string) string {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), err, stdout.String(), stderr.String())
+		return "", fmt.Errorf("%s %s: %v\nstdout:\n%s\nstderr:\n%s", name, strings.Join(args, " "), err, stdout.String(), stderr.String())
 	}
-	return stdout.String()
+	return stdout.String(), nil
+}
+
+// tool is runTool for a command that must succeed.
+func tool(t *testing.T, s remotes, name string, args ...string) string {
+	t.Helper()
+	out, err := runTool(s, name, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // goClient connects a libovsdb client that monitors every table.
@@ -272,4 +283,33 @@ func TestStockSBTools(t *testing.T) {
 	eventually(t, "ch0 and its encap gone", func() bool {
 		return len(rows[sb.Chassis](t, g)) == 0 && len(rows[sb.Encap](t, g)) == 0
 	})
+}
+
+// TestStockNBToolsConcurrently runs ovn-nbctl commands in parallel, each
+// connecting while the others commit: all must succeed.
+func TestStockNBToolsConcurrently(t *testing.T) {
+	requireTools(t, "ovn-nbctl")
+	s := startServers(t)
+	tool(t, s, "ovn-nbctl", "ls-add", "sw0")
+	var wg sync.WaitGroup
+	for i := range 12 {
+		port := fmt.Sprint("p", i)
+		for _, args := range [][]string{
+			{"lsp-add", "sw0", port, "--", "lsp-set-addresses", port, fmt.Sprintf("00:00:00:00:00:%02x", i)},
+			{"set", "Logical_Switch", "sw0", fmt.Sprintf("external_ids:k%d=v", i)},
+		} {
+			wg.Go(func() {
+				if _, err := runTool(s, "ovn-nbctl", args...); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+	}
+	wg.Wait()
+	g := goClient(t, nb.FullDatabaseModel, s.NBRemote())
+	sw, _ := find(t, g, lsName, "sw0")
+	if len(sw.Ports) != 12 || len(sw.ExternalIDs) != 12 || len(rows[nb.LogicalSwitchPort](t, g)) != 12 {
+		t.Errorf("after 12 parallel lsp-add and set: %d ports, %d external_ids, %d Logical_Switch_Port rows",
+			len(sw.Ports), len(sw.ExternalIDs), len(rows[nb.LogicalSwitchPort](t, g)))
+	}
 }
