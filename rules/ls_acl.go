@@ -124,6 +124,7 @@ var switchStatefulRules = []Rule{
 	SwitchConntrackSkipFlows,
 	SwitchLBDefaultFlows,
 	SwitchHairpinFlows,
+	SwitchVTEPHairpinFlows,
 	SwitchPreStatefulFlows,
 	SwitchStatefulFlows,
 	SwitchQoSFlows,

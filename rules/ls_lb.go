@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 )
@@ -43,24 +45,9 @@ type conntrackSkipPort struct {
 // as northd.c join_logical_ports records them in od->router_ports and
 // od->localnet_ports.
 func conntrackSkipPorts(nb *relations.NB) engine.Rel[conntrackSkipPort] {
-	type routerLink struct {
-		Peer string // the router port's name
-		Port conntrackSkipPort
-	}
-	links := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []routerLink {
-		peer, ok := sp.Port.Options["router-port"]
-		if sp.Port.Type != "router" || !ok {
-			return nil
-		}
-		return []routerLink{{peer, conntrackSkipPort{Switch: sp.Switch, Key: jsonKey(sp.Port.Name), Router: true}}}
+	routerPorts := engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) conntrackSkipPort {
+		return conntrackSkipPort{Switch: p.Switch, Key: jsonKey(p.LSP.Name), Router: true}
 	})
-	routerPortNames := engine.Distinct(engine.Map(nb.PortsOnRouters, func(rp relations.RouterPort) string {
-		return rp.Port.Name
-	}))
-	routerPorts := engine.Join(
-		engine.IndexBy(links, func(l routerLink) string { return l.Peer }),
-		engine.IndexBy(routerPortNames, func(name string) string { return name }),
-		func(_ string, l routerLink, _ string) conntrackSkipPort { return l.Port })
 	localnetPorts := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []conntrackSkipPort {
 		if sp.Port.Type != "localnet" {
 			return nil
@@ -141,4 +128,35 @@ func SwitchHairpinFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LSInHairpin, 1, "(reg0[6] == 1 || reg0[12] == 1)",
 				"eth.dst <-> eth.src; outport = inport; flags.loopback = 1; output;"))
 	})
+}
+
+// SwitchVTEPHairpinFlows: ls_in_hairpin, priorities 1000 and 2000, on
+// switches with VTEP ports (northd.c build_vtep_hairpin). Packets from a
+// VTEP gateway (reg0[14], set in ls_in_check_port_sec) go straight to L2
+// lookup, except on the chassis where a distributed gateway port of a
+// connected router resides, which must answer their ARP/ND.
+func SwitchVTEPHairpinFlows(n *relations.NB) engine.Rel[Flow] {
+	vtepSwitches := engine.Distinct(engine.FlatMap(n.PortsOnSwitches, func(sp relations.SwitchPort) []string {
+		if sp.Port.Type != "vtep" {
+			return nil
+		}
+		return []string{sp.Switch}
+	}))
+	toL2 := engine.Map(vtepSwitches, func(sw string) Flow {
+		return on(sw).flow(LSInHairpin, 1000, "reg0[14] == 1", fmt.Sprintf("next(pipeline=ingress, table=%d);", LSInL2Lkup.Table()))
+	})
+	type gateway struct{ Switch, CRPort string }
+	gateways := engine.FlatMap(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) []gateway {
+		if !p.LRP.DGP() {
+			return nil
+		}
+		return []gateway{{p.Switch, jsonKey("cr-" + p.LRP.Name())}}
+	})
+	resident := engine.Join(
+		engine.IndexBy(vtepSwitches, func(sw string) string { return sw }),
+		engine.IndexBy(gateways, func(g gateway) string { return g.Switch }),
+		func(_ string, _ string, g gateway) Flow {
+			return on(g.Switch).flow(LSInHairpin, 2000, "reg0[14] == 1 && is_chassis_resident("+g.CRPort+")", "next;")
+		})
+	return engine.Union(toL2, resident)
 }
