@@ -121,6 +121,7 @@ var switchStatefulRules = []Rule{
 	SwitchACLFlows,
 	SwitchStatelessFilterFlows,
 	SwitchPreLBFlows,
+	SwitchInterconnMcastFlows,
 	SwitchConntrackSkipFlows,
 	SwitchLBDefaultFlows,
 	SwitchHairpinFlows,

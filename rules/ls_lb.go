@@ -5,6 +5,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
 )
 
 // SwitchPreLBFlows: ls_in_pre_lb and ls_out_pre_lb, the per-switch flows
@@ -159,4 +160,34 @@ func SwitchVTEPHairpinFlows(n *relations.NB) engine.Rel[Flow] {
 			return on(g.Switch).flow(LSInHairpin, 2000, "reg0[14] == 1 && is_chassis_resident("+g.CRPort+")", "next;")
 		})
 	return engine.Union(toL2, resident)
+}
+
+// SwitchInterconnMcastFlows: ls_out_pre_lb, priority 120, on a transit
+// switch of OVN interconnection (other_config:interconn-ts) with multicast
+// snooping (northd.c build_interconn_mcast_snoop_flows): IGMP and MLD
+// packets coming in from a remote port, i.e. from another availability
+// zone, are also punted to ovn-controller.
+func SwitchInterconnMcastFlows(n *relations.NB) engine.Rel[Flow] {
+	transit := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []string {
+		_, ts := ls.OtherConfig["interconn-ts"]
+		if !ts || !relations.SmapBool(ls.OtherConfig, "mcast_snoop", false) {
+			return nil
+		}
+		return []string{ls.UUID}
+	})
+	remote := engine.Filter(n.PortsOnSwitches, func(sp relations.SwitchPort) bool { return sp.Port.Type == "remote" })
+	type remotePort struct{ Switch, Key string }
+	ports := engine.Join(
+		engine.IndexBy(engine.Map(remote, func(sp relations.SwitchPort) remotePort {
+			return remotePort{sp.Switch, jsonKey(sp.Port.Name)}
+		}), func(p remotePort) string { return p.Switch }),
+		engine.IndexBy(transit, func(sw string) string { return sw }),
+		func(_ string, p remotePort, _ string) remotePort { return p })
+	return engine.FlatMap(ports, func(p remotePort) []Flow {
+		dp := on(p.Switch)
+		return []Flow{
+			dp.flow(LSOutPreLB, 120, "inport == "+p.Key+" && igmp", "clone { igmp; }; next;"),
+			dp.flow(LSOutPreLB, 120, "inport == "+p.Key+" && (mldv1 || mldv2)", "clone { igmp; }; next;"),
+		}
+	})
 }
