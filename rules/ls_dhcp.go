@@ -177,8 +177,10 @@ func dhcpv4Flows(in dhcpInport, addrs relations.LPortAddresses) []Flow {
 		if h, ok := s.Port.Options["hostname"]; ok {
 			opts["hostname"] = h
 		}
-		list := dhcpOptionList(opts)
-		list = append(list, dhcpOption{"netmask", netmask})
+		// northd adds its netmask to the options even when they have one;
+		// its own sorts first (smap_add puts it ahead in the hash bucket
+		// and the sort is stable).
+		list := append([]dhcpOption{{"netmask", netmask}}, dhcpOptionList(opts)...)
 		slices.SortStableFunc(list, func(x, y dhcpOption) int { return cmp.Compare(x.key, y.key) })
 		actions := regDHCPOptsResult + " = put_dhcp_opts(offerip = " + a.AddrS + ", " + joinDHCPOptions(list) + "); next;"
 		dp, mac := on(s.Switch), addrs.MAC.String()
