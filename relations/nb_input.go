@@ -90,6 +90,14 @@ type NB struct {
 	LRPRouterPeers engine.Rel[LRPRouterPeer]
 	LRPGatewayMTUs engine.Rel[LRPGatewayMTU]
 
+	// Switch ports and switch-level facts (derived_switch.go).
+	LSPs                    engine.Rel[LSP]
+	SwitchesWithUnknown     engine.Rel[string]
+	SwitchesWithLocalnet    engine.Rel[string]
+	SwitchesOnlyRouterPorts engine.Rel[string]
+	SwitchMcast             engine.Rel[SwitchMcast]
+	CheckLSPIsUp            engine.Rel[struct{}]
+
 	feeds map[string]feed
 }
 
@@ -135,6 +143,7 @@ func NewNB(c *engine.Circuit) *NB {
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
 	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
 	n.deriveRouterRelations()
+	n.deriveSwitchRelations()
 	return n
 }
 

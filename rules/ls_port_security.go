@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 )
@@ -34,8 +36,49 @@ func SwitchPortSecurityFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// SwitchPortSecurityPortFlows: the per-port flows of ls_in_check_port_sec
+// and the ls_in_l2_unknown drop of traffic to a disabled port (northd.c
+// build_lswitch_port_sec_op). Packets from a disabled port are marked for
+// the port-security drop; packets from a vtep port skip the ingress pipeline
+// up to the hairpin stage, as the VTEP gateway already did L2 lookup.
+// External ports are handled by their own rules. (northd also adds
+// set_queue() for ports whose SB Port_Binding has options:qdisc_queue_id;
+// it allocates those only for ports bound to a chassis, and northlog
+// computes flows from the NB alone.)
+func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
+		dp, key := on(p.Switch), jsonKey(p.Name())
+		switch {
+		case p.Port.Type == relations.LSPTypeExternal:
+			return nil
+		case !p.Enabled():
+			return []Flow{
+				dp.flow(LSInCheckPortSec, 100, "inport == "+key, "reg0[15] = 1; next;"),
+				dp.flow(LSInL2Unknown, 50, "outport == "+key, drop),
+			}
+		case p.Port.Type == relations.LSPTypeVTEP:
+			return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key,
+				fmt.Sprintf("reg0[14] = 1; next(pipeline=ingress, table=%d);", LSInHairpin.Table()))}
+		}
+		return nil
+	})
+}
+
 // switchPortRules are the switch flow families that follow a port: port
 // security, FDB, ARP/ND responder, L2 lookup.
 var switchPortRules = []Rule{
 	SwitchPortSecurityFlows,
+	SwitchPortSecurityPortFlows,
+	SwitchFDBDefaultFlows,
+	SwitchFDBPortFlows,
+	SwitchARPResponderDefaultFlows,
+	SwitchARPSkipLocalnetFlows,
+	SwitchARPResponderFlows,
+	SwitchRouterPortARPResponderFlows,
+	SwitchForwardingGroupFlows,
+	SwitchL2LookupDefaultFlows,
+	SwitchL2LookupMcastFlows,
+	SwitchL2UnknownFlows,
+	SwitchL2UnicastFlows,
+	SwitchRouterPortL2Flows,
 }

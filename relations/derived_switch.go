@@ -1,0 +1,262 @@
+package relations
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// LSP is a logical switch port on the switch that lists it, with its
+// addresses and port security as northd reads them (join_logical_ports).
+// Ports with the same addresses and port_security share one Addrs, so
+// tuples made from the same row compare equal.
+type LSP struct {
+	Switch string // NB _uuid of the switch
+	Port   *nb.LogicalSwitchPort
+	Addrs  *LSPAddresses
+}
+
+// LSPAddresses is what northd reads from a switch port's addresses and
+// port_security columns.
+type LSPAddresses struct {
+	// Static are the "MAC [IP...]" entries of addresses that northd could
+	// read, in column order (op->lsp_addrs up to n_lsp_non_router_addrs):
+	// "unknown", "router" and the dynamic forms are not among them, nor
+	// entries without a leading MAC.
+	Static []LPortAddresses
+	// PortSecurity are the port_security entries northd could read
+	// (op->ps_addrs).
+	PortSecurity []LPortAddresses
+	// HasUnknown is an "unknown" entry in addresses (op->has_unknown).
+	HasUnknown bool
+}
+
+// Name is the port's name, its key in every flow.
+func (p LSP) Name() string { return p.Port.Name }
+
+// Enabled reports whether the port's enabled column is not false
+// (lsp_is_enabled).
+func (p LSP) Enabled() bool { return p.Port.Enabled == nil || *p.Port.Enabled }
+
+// Up reports whether the port's up column is true (lsp_is_up).
+func (p LSP) Up() bool { return p.Port.Up != nil && *p.Port.Up }
+
+// Port types northd treats apart (the Logical_Switch_Port type column).
+const (
+	LSPTypeVIF       = ""
+	LSPTypeRouter    = "router"
+	LSPTypeLocalnet  = "localnet"
+	LSPTypeLocalport = "localport"
+	LSPTypeExternal  = "external"
+	LSPTypeVirtual   = "virtual"
+	LSPTypeVTEP      = "vtep"
+)
+
+// SwitchMcast is a switch's IP multicast configuration as its L2 lookup
+// flows read it (northd.c struct mcast_switch_info). One tuple per switch.
+type SwitchMcast struct {
+	Switch string // NB _uuid of the switch
+	// Snoop is other_config:mcast_snoop: IGMP/MLD snooping is on.
+	Snoop bool
+	// FloodUnregistered is other_config:mcast_flood_unregistered:
+	// unregistered IP multicast is flooded like other multicast.
+	FloodUnregistered bool
+	// FloodRelay: a router port of the switch connects to a router with
+	// options:mcast_relay, so IP multicast goes to _MC_mrouter_flood too.
+	FloodRelay bool
+	// FloodStatic: an enabled port of the switch has options:mcast_flood,
+	// so IP multicast goes to _MC_static too.
+	FloodStatic bool
+}
+
+// lspAddrKey identifies what a switch port's LSPAddresses are read from:
+// its addresses and port_security, each entry quoted so that no two lists
+// share a key.
+type lspAddrKey struct{ addresses, portSecurity string }
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ",")
+}
+
+// readLSPAddresses reads a switch port's addresses and port_security as
+// join_logical_ports does. Entries northd cannot read at all are skipped,
+// entries with unreadable trailing text keep what was read; both are
+// reported in the returned error.
+func readLSPAddresses(p *nb.LogicalSwitchPort) (LSPAddresses, error) {
+	var a LSPAddresses
+	var errs []error
+	for _, s := range p.Addresses {
+		switch {
+		case s == "unknown":
+			a.HasUnknown = true
+			continue
+		case IsSpecialAddress(s):
+			continue
+		}
+		parsed, err := ParseLSPAddresses(s)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if !Ignored(err) {
+			a.Static = append(a.Static, parsed)
+		}
+	}
+	for _, s := range p.PortSecurity {
+		parsed, err := ParseLSPAddresses(s)
+		if ae, ok := err.(*AddressError); ok {
+			ae.Field = "port_security"
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if !Ignored(err) {
+			a.PortSecurity = append(a.PortSecurity, parsed)
+		}
+	}
+	if len(errs) > 0 {
+		return a, fmt.Errorf("logical switch port %q: %w", p.Name, errors.Join(errs...))
+	}
+	return a, nil
+}
+
+func deriveLSPs(n *NB) engine.Rel[LSP] {
+	// northd logs the entries it cannot read and keeps the port: report
+	// them without touching the port.
+	engine.TryMap(n.PortsOnSwitches, "switch port addresses", func(sp SwitchPort) (struct{}, error) {
+		_, err := readLSPAddresses(sp.Port)
+		return struct{}{}, err
+	})
+	addrs := newInterner[lspAddrKey, LSPAddresses]()
+	return engine.Map(n.PortsOnSwitches, func(sp SwitchPort) LSP {
+		a, _ := readLSPAddresses(sp.Port)
+		k := lspAddrKey{quoteList(sp.Port.Addresses), quoteList(sp.Port.PortSecurity)}
+		return LSP{Switch: sp.Switch, Port: sp.Port, Addrs: addrs.get(k, a)}
+	})
+}
+
+func lspSwitch(p LSP) string { return p.Switch }
+
+// switchesOf computes the distinct switches of the ports that keep says yes to.
+func switchesOf(ports engine.Rel[LSP], keep func(LSP) bool) engine.Rel[string] {
+	return engine.Distinct(engine.Map(engine.Filter(ports, keep), lspSwitch))
+}
+
+// deriveSwitchesWithUnknown computes od->has_unknown: the switches with an
+// enabled, non-external port that has "unknown" among its addresses
+// (build_lswitch_ip_unicast_lookup).
+func deriveSwitchesWithUnknown(lsps engine.Rel[LSP]) engine.Rel[string] {
+	return switchesOf(lsps, func(p LSP) bool {
+		return p.Addrs.HasUnknown && p.Enabled() && p.Port.Type != LSPTypeExternal
+	})
+}
+
+// deriveSwitchesOnlyRouterPorts computes the switches all of whose ports are
+// router ports connected to a router port (od->n_router_ports ==
+// od->nbs->n_ports): ARP requests for a router's addresses then go to the
+// router alone, without flooding.
+func deriveSwitchesOnlyRouterPorts(n *NB) engine.Rel[string] {
+	// The number of ports is the length of the switch's ports column, a
+	// value read from the switch row alone: counting port tuples would cost
+	// a pass over all of a switch's ports for every port added.
+	nPorts := engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) engine.KV[string, int] {
+		return engine.KV[string, int]{Key: ls.UUID, Value: len(ls.Ports)}
+	})
+	nRouterPorts := engine.Count(engine.IndexBy(n.LRPSwitchPeers, func(p LRPSwitchPeer) string { return p.Switch }))
+	byKey := func(kv engine.KV[string, int]) string { return kv.Key }
+	both := engine.Join(engine.IndexBy(nPorts, byKey), engine.IndexBy(nRouterPorts, byKey),
+		func(sw string, all, routers engine.KV[string, int]) engine.KV[string, bool] {
+			return engine.KV[string, bool]{Key: sw, Value: all.Value == routers.Value}
+		})
+	return engine.Map(engine.Filter(both, func(kv engine.KV[string, bool]) bool { return kv.Value }),
+		func(kv engine.KV[string, bool]) string { return kv.Key })
+}
+
+// mcastMark is one fact about a switch that SwitchMcast gathers.
+type mcastMark struct {
+	Switch string
+	Kind   uint8
+}
+
+const (
+	mcastExists uint8 = iota
+	mcastSnoop
+	mcastFloodUnregistered
+	mcastFloodRelay
+	mcastFloodStatic
+)
+
+// deriveSwitchMcast computes one SwitchMcast per switch
+// (init_mcast_info_for_switch_datapath, join_logical_ports and
+// build_mcast_groups).
+func deriveSwitchMcast(n *NB, lsps engine.Rel[LSP]) engine.Rel[SwitchMcast] {
+	own := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []mcastMark {
+		ms := []mcastMark{{ls.UUID, mcastExists}}
+		if SmapBool(ls.OtherConfig, "mcast_snoop", false) {
+			ms = append(ms, mcastMark{ls.UUID, mcastSnoop})
+		}
+		if SmapBool(ls.OtherConfig, "mcast_flood_unregistered", false) {
+			ms = append(ms, mcastMark{ls.UUID, mcastFloodUnregistered})
+		}
+		return ms
+	})
+	relay := engine.Join(
+		engine.IndexBy(n.LRPSwitchPeers, func(p LRPSwitchPeer) string { return p.LRP.Router }),
+		engine.IndexBy(engine.Filter(n.RouterConfigs, func(r RouterConfig) bool { return r.McastRelay }),
+			func(r RouterConfig) string { return r.UUID }),
+		func(_ string, p LRPSwitchPeer, _ RouterConfig) mcastMark { return mcastMark{p.Switch, mcastFloodRelay} })
+	static := engine.Map(engine.Filter(lsps, func(p LSP) bool {
+		return p.Enabled() && SmapBool(p.Port.Options, "mcast_flood", false)
+	}), func(p LSP) mcastMark { return mcastMark{p.Switch, mcastFloodStatic} })
+	marks := engine.Union(own, relay, static)
+	return engine.GroupBy(
+		engine.IndexBy(marks, func(m mcastMark) string { return m.Switch }),
+		func(sw string, ms []mcastMark) []SwitchMcast {
+			m := SwitchMcast{Switch: sw}
+			exists := false
+			for _, mark := range ms {
+				switch mark.Kind {
+				case mcastExists:
+					exists = true
+				case mcastSnoop:
+					m.Snoop = true
+				case mcastFloodUnregistered:
+					m.FloodUnregistered = true
+				case mcastFloodRelay:
+					m.FloodRelay = true
+				case mcastFloodStatic:
+					m.FloodStatic = true
+				}
+			}
+			if !exists {
+				return nil
+			}
+			return []SwitchMcast{m}
+		})
+}
+
+// deriveCheckLSPIsUp holds one tuple when NB_Global options:ignore_lsp_down
+// is false: ARP/ND responders then answer only for ports that are up.
+func deriveCheckLSPIsUp(n *NB) engine.Rel[struct{}] {
+	return engine.Map(engine.Filter(n.Global.Rows, func(g *nb.NBGlobal) bool {
+		return !SmapBool(g.Options, "ignore_lsp_down", true)
+	}), func(*nb.NBGlobal) struct{} { return struct{}{} })
+}
+
+// deriveSwitchRelations computes the switch relations of n; the router
+// relations must be computed first.
+func (n *NB) deriveSwitchRelations() {
+	n.LSPs = deriveLSPs(n)
+	n.SwitchesWithUnknown = deriveSwitchesWithUnknown(n.LSPs)
+	n.SwitchesWithLocalnet = switchesOf(n.LSPs, func(p LSP) bool { return p.Port.Type == LSPTypeLocalnet })
+	n.SwitchesOnlyRouterPorts = deriveSwitchesOnlyRouterPorts(n)
+	n.SwitchMcast = deriveSwitchMcast(n, n.LSPs)
+	n.CheckLSPIsUp = deriveCheckLSPIsUp(n)
+}

@@ -1,0 +1,219 @@
+package rules
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// SwitchARPResponderDefaultFlows: the priority-0 flows of ls_in_arp_rsp and
+// ls_in_external_port that every switch has (northd.c
+// build_lswitch_arp_nd_responder_default, build_lswitch_dhcp_and_dns_defaults).
+func SwitchARPResponderDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
+		dp := on(sw.UUID)
+		return []Flow{
+			dp.flow(LSInARPRsp, 0, "1", "next;"),
+			dp.flow(LSInExternalPort, 0, "1", "next;"),
+		}
+	})
+}
+
+// SwitchARPSkipLocalnetFlows: ls_in_arp_rsp, priority 100 (northd.c
+// build_lswitch_arp_nd_responder_skip_local). ARP and ND requests that come
+// in from the physical network through a localnet port are not answered
+// locally: every chassis would answer, and the owner of the address is on
+// that network or reachable through it anyway.
+func SwitchARPSkipLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
+	localnet := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeLocalnet })
+	return engine.Map(localnet, func(p relations.LSP) Flow {
+		return on(p.Switch).flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
+	})
+}
+
+// SwitchARPResponderFlows: ls_in_arp_rsp, priorities 50 and 100, for the
+// addresses in a port's addresses column (northd.c
+// build_lswitch_arp_nd_responder_known_ips): the switch answers ARP requests
+// and IPv6 neighbour solicitations for them itself, except those from the
+// port that owns the address (a DHCP client's duplicate-address ARP, IPv6
+// DAD), which go on to be forwarded. No answers for ports with "unknown"
+// addresses (someone else may own the address), on switches that pass VLANs
+// through, or, with NB_Global options:ignore_lsp_down=false, for VIFs that
+// are down. Virtual ports have their own rules.
+func SwitchARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
+	ports := engine.Filter(nb.LSPs, func(p relations.LSP) bool {
+		return len(p.Addrs.Static) > 0 && !p.Addrs.HasUnknown &&
+			p.Port.Type != relations.LSPTypeVirtual && p.Port.Type != relations.LSPTypeExternal
+	})
+	ports = answeredPorts(nb, ports, func(p relations.LSP) string { return p.Switch })
+	ports = upOrNotChecked(nb, ports, func(p relations.LSP) bool {
+		return p.Up() || p.Port.Type == relations.LSPTypeRouter || p.Port.Type == relations.LSPTypeLocalport
+	})
+	return engine.FlatMap(ports, func(p relations.LSP) []Flow {
+		var flows []Flow
+		for _, a := range p.Addrs.Static {
+			flows = append(flows, arpNDResponses(on(p.Switch), p.Port, a)...)
+		}
+		return flows
+	})
+}
+
+// SwitchRouterPortARPResponderFlows: ls_in_arp_rsp, priorities 50 and 100,
+// for a switch port of type router connected to a router port (northd.c
+// build_lswitch_arp_nd_responder_known_ips): with "router" among its
+// addresses, the switch answers for the router port's networks (and its
+// IPv6 link-local address) as for any port's; with options:arp_proxy, it
+// answers ARP requests for the listed IPv4 addresses with the router port's
+// MAC, so hosts reach them through the router. Neither when the switch port
+// has "unknown" addresses or the switch passes VLANs through.
+func SwitchRouterPortARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
+	peers := engine.Filter(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) bool {
+		return !slices.Contains(p.LSP.Addresses, "unknown")
+	})
+	peers = answeredPorts(nb, peers, func(p relations.LRPSwitchPeer) string { return p.Switch })
+	return engine.FlatMap(peers, func(p relations.LRPSwitchPeer) []Flow {
+		dp := on(p.Switch)
+		var flows []Flow
+		if slices.Contains(p.LSP.Addresses, "router") {
+			flows = arpNDResponses(dp, p.LSP, *p.LRP.Net)
+		}
+		if proxy, ok := p.LSP.Options["arp_proxy"]; ok {
+			if a, err := relations.ParseIPAddresses(proxy); err == nil && len(a.IPv4) > 0 {
+				ips := make([]string, len(a.IPv4))
+				for i, ip := range a.IPv4 {
+					ips[i] = ip.AddrS
+				}
+				mac := p.LRP.Net.MAC.String()
+				flows = append(flows, dp.flow(LSInARPRsp, 50,
+					"arp.op == 1 && arp.tpa == {"+strings.Join(ips, ",")+"}",
+					"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
+						"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa <-> arp.spa; "+
+						"outport = inport; flags.loopback = 1; output;"))
+			}
+		}
+		return flows
+	})
+}
+
+// arpNDResponses are the ARP and ND responder flows for one address entry
+// of port p: a reply from the entry's MAC for each of its IPs, and a pass
+// for requests from p itself.
+func arpNDResponses(dp on, p *nb.LogicalSwitchPort, a relations.LPortAddresses) []Flow {
+	key, mac := jsonKey(p.Name), a.MAC.String()
+	var flows []Flow
+	for _, ip := range a.IPv4 {
+		match := "arp.tpa == " + ip.AddrS + " && arp.op == 1"
+		flows = append(flows,
+			dp.flow(LSInARPRsp, 50, match,
+				"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
+					"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa = arp.spa; arp.spa = "+ip.AddrS+"; "+
+					"outport = inport; flags.loopback = 1; output;"),
+			dp.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
+	}
+	na := "nd_na"
+	if p.Type == relations.LSPTypeRouter {
+		na = "nd_na_router"
+	}
+	for _, ip := range a.IPv6 {
+		match := "nd_ns && ip6.dst == {" + ip.AddrS + ", " + ip.SNAddrS + "} && nd.target == " + ip.AddrS
+		flows = append(flows,
+			dp.flow(LSInARPRsp, 50, match,
+				na+" { eth.src = "+mac+"; ip6.src = "+ip.AddrS+"; nd.target = "+ip.AddrS+"; "+
+					"nd.tll = "+mac+"; outport = inport; flags.loopback = 1; output; };"),
+			dp.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
+	}
+	return flows
+}
+
+// answeredPorts keeps the tuples of ports whose switch does not pass VLANs
+// through: ARP/ND responders assume untagged traffic.
+func answeredPorts[T comparable](nb *relations.NB, ports engine.Rel[T], switchOf func(T) string) engine.Rel[T] {
+	passthru := engine.Map(engine.Filter(nb.SwitchDatapaths, func(sw relations.Switch) bool { return sw.VLANPassthru }),
+		func(sw relations.Switch) string { return sw.UUID })
+	return engine.AntiJoin(engine.IndexBy(ports, switchOf), engine.IndexBy(passthru, func(s string) string { return s }))
+}
+
+// upOrNotChecked keeps the ports that are up (as isUp says), and the others
+// too unless NB_Global options:ignore_lsp_down is false.
+func upOrNotChecked[T comparable](nb *relations.NB, ports engine.Rel[T], isUp func(T) bool) engine.Rel[T] {
+	down := engine.Filter(ports, func(p T) bool { return !isUp(p) })
+	one := func(T) struct{} { return struct{}{} }
+	return engine.Union(
+		engine.Filter(ports, isUp),
+		engine.AntiJoin(engine.IndexBy(down, one), engine.IndexBy(nb.CheckLSPIsUp, func(s struct{}) struct{} { return s })))
+}
+
+// switchFwdGroup says that a switch lists a forwarding group.
+type switchFwdGroup struct {
+	Switch string
+	Group  *nb.ForwardingGroup
+}
+
+// SwitchForwardingGroupFlows: ls_in_arp_rsp and ls_in_l2_lkup, priority 50,
+// for a switch's forwarding groups (northd.c build_fwd_group_lflows): the
+// switch answers ARP for the group's virtual IP with its virtual MAC, and
+// sends traffic to that MAC to one live child port (fwd_group()). The flows
+// reproduce northd 23.03's loop exactly, quirks included: its match and
+// action buffers carry over from one group to the next, and the child-port
+// loop reuses the group index, so after a group with n child ports the next
+// group considered is the one at index n.
+func SwitchForwardingGroupFlows(n *relations.NB) engine.Rel[Flow] {
+	type ref struct{ Switch, Group string }
+	refs := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref {
+		out := make([]ref, len(ls.ForwardingGroups))
+		for i, g := range ls.ForwardingGroups {
+			out[i] = ref{Switch: ls.UUID, Group: g}
+		}
+		return out
+	})
+	groups := engine.Join(
+		engine.IndexBy(refs, func(r ref) string { return r.Group }),
+		engine.IndexBy(n.ForwardingGroups.Rows, func(g *nb.ForwardingGroup) string { return g.UUID }),
+		func(_ string, r ref, g *nb.ForwardingGroup) switchFwdGroup {
+			return switchFwdGroup{Switch: r.Switch, Group: g}
+		})
+	return engine.GroupBy(engine.IndexBy(groups, func(g switchFwdGroup) string { return g.Switch }),
+		func(sw string, gs []switchFwdGroup) []Flow {
+			// northd reads the groups in the IDL's order, by UUID.
+			gs = slices.SortedFunc(slices.Values(gs), func(a, b switchFwdGroup) int {
+				return cmp.Compare(a.Group.UUID, b.Group.UUID)
+			})
+			dp := on(sw)
+			var flows []Flow
+			var match, actions string
+			for i := 0; i < len(gs); i++ {
+				g := gs[i].Group
+				if len(g.ChildPort) == 0 {
+					continue
+				}
+				match += fmt.Sprintf("arp.tpa == %s && arp.op == 1", g.Vip)
+				actions += fmt.Sprintf("eth.dst = eth.src; eth.src = %s; arp.op = 2; /* ARP reply */ "+
+					"arp.tha = arp.sha; arp.sha = %s; arp.tpa = arp.spa; arp.spa = %s; "+
+					"outport = inport; flags.loopback = 1; output;", g.Vmac, g.Vmac, g.Vip)
+				flows = append(flows, dp.flow(LSInARPRsp, 50, match, actions))
+
+				children := slices.Sorted(slices.Values(g.ChildPort))
+				var ports strings.Builder
+				if g.Liveness {
+					ports.WriteString(`liveness="true",`)
+				}
+				ports.WriteString("childports=")
+				for j, c := range children {
+					if j > 0 {
+						ports.WriteByte(',')
+					}
+					ports.WriteString(`"` + c + `"`)
+				}
+				match = "eth.dst == " + g.Vmac
+				actions = "fwd_group(" + ports.String() + ");"
+				flows = append(flows, dp.flow(LSInL2Lkup, 50, match, actions))
+				i = len(children) - 1
+			}
+			return flows
+		})
+}

@@ -1,0 +1,46 @@
+package rules
+
+import (
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+)
+
+// SwitchFDBDefaultFlows: ls_in_lookup_fdb and ls_in_put_fdb, the flows every
+// switch has (northd.c build_lswitch_learn_fdb_od): without a port that
+// learns MACs, both stages pass.
+func SwitchFDBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
+		dp := on(sw.UUID)
+		return []Flow{
+			dp.flow(LSInLookupFDB, 0, "1", "next;"),
+			dp.flow(LSInPutFDB, 0, "1", "next;"),
+		}
+	})
+}
+
+// SwitchFDBPortFlows: ls_in_lookup_fdb and ls_in_put_fdb for the ports whose
+// source MACs the switch learns (northd.c build_lswitch_learn_fdb_op): a VIF
+// with "unknown" among its addresses and no port security, or such a
+// localnet port with options:localnet_learn_fdb. Traffic to a learnt MAC
+// then goes to that port instead of _MC_unknown (ls_in_l2_lkup's get_fdb).
+func SwitchFDBPortFlows(nb *relations.NB) engine.Rel[Flow] {
+	learning := engine.Filter(nb.LSPs, func(p relations.LSP) bool {
+		if !p.Addrs.HasUnknown || len(p.Addrs.PortSecurity) > 0 {
+			return false
+		}
+		switch p.Port.Type {
+		case relations.LSPTypeVIF:
+			return true
+		case relations.LSPTypeLocalnet:
+			return relations.SmapBool(p.Port.Options, "localnet_learn_fdb", false)
+		}
+		return false
+	})
+	return engine.FlatMap(learning, func(p relations.LSP) []Flow {
+		dp, in := on(p.Switch), "inport == "+jsonKey(p.Name())
+		return []Flow{
+			dp.flow(LSInLookupFDB, 100, in, "reg0[11] = lookup_fdb(inport, eth.src); next;"),
+			dp.flow(LSInPutFDB, 100, in+" && reg0[11] == 0", "put_fdb(inport, eth.src); next;"),
+		}
+	})
+}

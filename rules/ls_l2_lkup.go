@@ -1,0 +1,284 @@
+package rules
+
+import (
+	"slices"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// Multicast groups northd creates on every switch (northd.c MC_*).
+const (
+	mcFlood        = `"_MC_flood"`
+	mcFloodL2      = `"_MC_flood_l2"`
+	mcMrouterFlood = `"_MC_mrouter_flood"`
+	mcStatic       = `"_MC_static"`
+	mcUnknown      = `"_MC_unknown"`
+)
+
+// SwitchL2LookupDefaultFlows: ls_in_l2_lkup, the flows every switch has
+// (northd.c build_lswitch_destination_lookup_bmcast, build_lswitch_flows):
+// service monitor replies go to ovn-controller, broadcast and multicast are
+// flooded, and other unknown destinations are looked up in the FDB.
+func SwitchL2LookupDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
+		dp := on(sw.UUID)
+		return []Flow{
+			dp.flow(LSInL2Lkup, 110, "eth.dst == $svc_monitor_mac && (tcp || icmp || icmp6)", "handle_svc_check(inport);"),
+			dp.flow(LSInL2Lkup, 70, "eth.mcast", "outport = "+mcFlood+"; output;"),
+			dp.flow(LSInL2Lkup, 0, "1", "outport = get_fdb(eth.dst); next;"),
+		}
+	})
+}
+
+// SwitchL2LookupMcastFlows: ls_in_l2_lkup, priorities 80 to 100, on switches
+// with IGMP/MLD snooping (other_config:mcast_snoop; northd.c
+// build_lswitch_destination_lookup_bmcast): reports and queries go to
+// ovn-controller, link-local groups are flooded (RFC 4541, RFC 4291), and
+// unless other_config:mcast_flood_unregistered is set, IP multicast to groups
+// nobody joined goes only to multicast routers and to ports configured to
+// flood (options:mcast_flood), or is dropped.
+func SwitchL2LookupMcastFlows(nb *relations.NB) engine.Rel[Flow] {
+	snooping := engine.Filter(nb.SwitchMcast, func(m relations.SwitchMcast) bool { return m.Snoop })
+	return engine.FlatMap(snooping, func(m relations.SwitchMcast) []Flow {
+		dp := on(m.Switch)
+		flows := []Flow{
+			dp.flow(LSInL2Lkup, 100, "igmp", "igmp;"),
+			dp.flow(LSInL2Lkup, 100, "mldv1 || mldv2", "igmp;"),
+			dp.flow(LSInL2Lkup, 85, "ip4.mcast && ip4.dst == 224.0.0.0/24", "outport = "+mcFloodL2+"; output;"),
+			dp.flow(LSInL2Lkup, 85, "ip6.mcast_flood", "outport = "+mcFlood+"; output;"),
+		}
+		if !m.FloodUnregistered {
+			var actions string
+			if m.FloodRelay {
+				actions += "clone { outport = " + mcMrouterFlood + "; output; }; "
+			}
+			if m.FloodStatic {
+				actions += "outport =" + mcStatic + "; output;"
+			}
+			if !m.FloodRelay && !m.FloodStatic {
+				actions += drop
+			}
+			flows = append(flows, dp.flow(LSInL2Lkup, 80, "ip4.mcast || ip6.mcast", actions))
+		}
+		return flows
+	})
+}
+
+// SwitchL2UnknownFlows: ls_in_l2_unknown, the flows every switch has
+// (northd.c build_lswitch_flows): a packet whose destination neither L2
+// lookup nor the FDB found goes to the ports with "unknown" addresses
+// (_MC_unknown) if the switch has any, else it is dropped.
+func SwitchL2UnknownFlows(nb *relations.NB) engine.Rel[Flow] {
+	flows := func(toUnknown string) func(relations.Switch) []Flow {
+		return func(sw relations.Switch) []Flow {
+			dp := on(sw.UUID)
+			return []Flow{
+				dp.flow(LSInL2Unknown, 50, `outport == "none"`, toUnknown),
+				dp.flow(LSInL2Unknown, 0, "1", "output;"),
+			}
+		}
+	}
+	switches := engine.IndexBy(nb.SwitchDatapaths, func(sw relations.Switch) string { return sw.UUID })
+	withUnknown := engine.IndexBy(nb.SwitchesWithUnknown, func(s string) string { return s })
+	return engine.Union(
+		engine.FlatMap(engine.SemiJoin(switches, withUnknown), flows("outport = "+mcUnknown+"; output;")),
+		engine.FlatMap(engine.AntiJoin(switches, withUnknown), flows(drop)))
+}
+
+// SwitchL2UnicastFlows: ls_in_l2_lkup, priority 50, for the MACs in a port's
+// addresses column and, for "dynamic" entries, in its dynamic_addresses
+// (northd.c build_lswitch_ip_unicast_lookup): traffic to the MAC goes to the
+// port, or is dropped if the port is disabled. Like northd, only the leading
+// MAC of an entry is read here, whatever follows it. "router" entries are
+// SwitchRouterPortL2Flows'; external ports have their own rules.
+func SwitchL2UnicastFlows(nb *relations.NB) engine.Rel[Flow] {
+	ports := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeExternal })
+	return engine.FlatMap(ports, func(p relations.LSP) []Flow {
+		dp, actions := on(p.Switch), unicastActions(p.Enabled(), p.Name())
+		var flows []Flow
+		for _, a := range p.Port.Addresses {
+			mac, ok := relations.ScanMAC(a)
+			if !ok && relations.IsDynamicAddress(a) && p.Port.DynamicAddresses != nil {
+				mac, ok = relations.ScanMAC(*p.Port.DynamicAddresses)
+			}
+			if ok {
+				flows = append(flows, dp.flow(LSInL2Lkup, 50, "eth.dst == "+mac.String(), actions))
+			}
+		}
+		return flows
+	})
+}
+
+// unicastActions forwards to the port, or drops for a disabled port.
+func unicastActions(enabled bool, port string) string {
+	if !enabled {
+		return drop
+	}
+	return "outport = " + jsonKey(port) + "; output;"
+}
+
+// routerLink is a switch port of type router connected to a router port,
+// with the switch and router facts its L2 lookup flows depend on.
+type routerLink struct {
+	relations.LRPSwitchPeer
+	// OnlyRouters: the switch has no ports but router ports with a peer.
+	OnlyRouters bool
+	// Localnet: the switch has a localnet port.
+	Localnet bool
+	// DGPs are the router's distributed gateway ports.
+	DGPs routerDGPs
+}
+
+// routerDGPs counts a router's distributed gateway ports (od->n_l3dgw_ports)
+// and names the port when there is exactly one.
+type routerDGPs struct {
+	N    int
+	Only string
+}
+
+func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
+	links := engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) routerLink {
+		return routerLink{LRPSwitchPeer: p}
+	})
+	bySwitch := func(l routerLink) string { return l.Switch }
+	links = markBy(links, bySwitch, nb.SwitchesOnlyRouterPorts, func(l routerLink) routerLink {
+		l.OnlyRouters = true
+		return l
+	})
+	links = markBy(links, bySwitch, nb.SwitchesWithLocalnet, func(l routerLink) routerLink {
+		l.Localnet = true
+		return l
+	})
+	dgps := engine.GroupBy(
+		engine.IndexBy(engine.Filter(nb.LRPs, relations.LRP.DGP), func(p relations.LRP) string { return p.Router }),
+		func(router string, ps []relations.LRP) []engine.KV[string, routerDGPs] {
+			d := routerDGPs{N: len(ps)}
+			if len(ps) == 1 {
+				d.Only = ps[0].Name()
+			}
+			return []engine.KV[string, routerDGPs]{{Key: router, Value: d}}
+		})
+	byRouter := engine.IndexBy(links, func(l routerLink) string { return l.LRP.Router })
+	dgpsByRouter := engine.IndexBy(dgps, func(kv engine.KV[string, routerDGPs]) string { return kv.Key })
+	return engine.Union(
+		engine.Join(byRouter, dgpsByRouter, func(_ string, l routerLink, d engine.KV[string, routerDGPs]) routerLink {
+			l.DGPs = d.Value
+			return l
+		}),
+		engine.AntiJoin(byRouter, dgpsByRouter))
+}
+
+// SwitchRouterPortL2Flows: ls_in_l2_lkup for a switch port of type router
+// connected to a router port (northd.c build_lswitch_ip_unicast_lookup,
+// build_lswitch_rport_arp_req_flows):
+//   - priority 50: with "router" among its addresses, traffic to the router
+//     port's MAC goes to it. When the router has distributed gateway ports
+//     and the switch a localnet port, only the gateway chassis takes it if
+//     the router port is a distributed gateway port, or if it sets
+//     options:reside-on-redirect-chassis and the router has one such port;
+//   - priority 80: ARP requests and neighbour solicitations for the router
+//     port's addresses go to the router alone (and to the switch's other
+//     ports, if it has any), instead of being broadcast to every router on
+//     the switch;
+//   - priority 75: the router's own ARP requests and solicitations are
+//     flooded like any broadcast, not sent back to it.
+//
+// Packets that came over VXLAN already went through the router pipeline, so
+// the priority-80 flows skip them (flags[1]). For a distributed gateway
+// port, traffic to the external MACs of its router's distributed NAT rules
+// (dnat_and_snat with logical_port and external_mac) goes to the router too,
+// on the chassis of the NAT's logical port.
+func SwitchRouterPortL2Flows(nb *relations.NB) engine.Rel[Flow] {
+	links := routerLinks(nb)
+	return engine.Union(routerPortFlows(links), dgpNATFlows(nb, links))
+}
+
+func routerPortFlows(links engine.Rel[routerLink]) engine.Rel[Flow] {
+	return engine.FlatMap(links, func(l routerLink) []Flow {
+		dp, key := on(l.Switch), jsonKey(l.LSP.Name)
+		var flows []Flow
+		if slices.Contains(l.LSP.Addresses, "router") {
+			match := "eth.dst == " + l.LRP.Net.MAC.String()
+			if l.DGPs.N > 0 && l.Localnet {
+				switch {
+				case l.LRP.DGP():
+					match += " && is_chassis_resident(" + jsonKey("cr-"+l.LRP.Name()) + ")"
+				case relations.SmapBool(l.LRP.Port.Options, "reside-on-redirect-chassis", false) && l.DGPs.N == 1:
+					match += " && is_chassis_resident(" + jsonKey("cr-"+l.DGPs.Only) + ")"
+				}
+			}
+			flows = append(flows, dp.flow(LSInL2Lkup, 50, match, unicastActions(lspEnabled(l.LSP), l.LSP.Name)))
+		}
+		if !l.LRP.Enabled() {
+			return flows
+		}
+		toRouter := "clone {outport = " + key + "; output; }; outport = " + mcFloodL2 + "; output;"
+		if l.OnlyRouters {
+			toRouter = "outport = " + key + "; output;"
+		}
+		for _, ip := range l.LRP.Net.IPv4 {
+			flows = append(flows, dp.flow(LSInL2Lkup, 80, "flags[1] == 0 && arp.op == 1 && arp.tpa == "+ip.AddrS, toRouter))
+		}
+		for _, ip := range l.LRP.Net.IPv6 {
+			flows = append(flows, dp.flow(LSInL2Lkup, 80, "flags[1] == 0 && nd_ns && nd.target == "+ip.AddrS, toRouter))
+		}
+		if !l.OnlyRouters {
+			flows = append(flows, dp.flow(LSInL2Lkup, 75,
+				"eth.src == {"+l.LRP.Net.MAC.String()+"} && (arp.op == 1 || rarp.op == 3 || nd_ns)",
+				"outport = "+mcFloodL2+"; output;"))
+		}
+		return flows
+	})
+}
+
+// routerNAT is a NAT rule of a router.
+type routerNAT struct {
+	Router string
+	NAT    *nb.NAT
+}
+
+func dgpNATFlows(n *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow] {
+	type ref struct{ Router, NAT string }
+	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []ref {
+		out := make([]ref, len(lr.Nat))
+		for i, nat := range lr.Nat {
+			out[i] = ref{lr.UUID, nat}
+		}
+		return out
+	})
+	distributed := engine.Filter(n.NATs.Rows, func(nat *nb.NAT) bool {
+		if nat.Type != nb.NATTypeDNATAndSNAT || nat.LogicalPort == nil || nat.ExternalMAC == nil {
+			return false
+		}
+		_, err := relations.ParseMAC(*nat.ExternalMAC)
+		return err == nil
+	})
+	nats := engine.Join(
+		engine.IndexBy(refs, func(r ref) string { return r.NAT }),
+		engine.IndexBy(distributed, func(nat *nb.NAT) string { return nat.UUID }),
+		func(_ string, r ref, nat *nb.NAT) routerNAT { return routerNAT{r.Router, nat} })
+	dgpLinks := engine.Filter(links, func(l routerLink) bool {
+		return l.LRP.DGP() && slices.Contains(l.LSP.Addresses, "router")
+	})
+	return engine.Join(
+		engine.IndexBy(dgpLinks, func(l routerLink) string { return l.LRP.Router }),
+		engine.IndexBy(nats, func(r routerNAT) string { return r.Router }),
+		func(_ string, l routerLink, r routerNAT) Flow {
+			mac, _ := relations.ParseMAC(*r.NAT.ExternalMAC)
+			return on(l.Switch).flow(LSInL2Lkup, 50,
+				"eth.dst == "+mac.String()+` && is_chassis_resident("`+*r.NAT.LogicalPort+`")`,
+				unicastActions(lspEnabled(l.LSP), l.LSP.Name))
+		})
+}
+
+// lspEnabled reports whether a switch port's enabled column is not false.
+func lspEnabled(p *nb.LogicalSwitchPort) bool { return p.Enabled == nil || *p.Enabled }
+
+// markBy applies mark to the tuples of r whose key is in set.
+func markBy[T comparable](r engine.Rel[T], key func(T) string, set engine.Rel[string], mark func(T) T) engine.Rel[T] {
+	byKey := engine.IndexBy(r, key)
+	in := engine.IndexBy(set, func(s string) string { return s })
+	return engine.Union(engine.Map(engine.SemiJoin(byKey, in), mark), engine.AntiJoin(byKey, in))
+}
