@@ -1,0 +1,221 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/northlog/northlog/relations/nb"
+	"pgregory.net/rapid"
+)
+
+// The NB changes below join the program-level property test
+// (TestIncrementalEqualsRecompute): ACLs on switches and port groups, load
+// balancers directly and through groups, DHCP options, DNS records, QoS
+// rules and NB_Global options, the inputs of the switch conntrack, DHCP
+// and DNS stages.
+func init() {
+	for name, change := range map[string]nbChange{
+		"addACL":         addACL,
+		"delACL":         deleteRow(nb.ACLTable),
+		"addPortGroup":   addPortGroup,
+		"setGroupPorts":  setGroupPorts,
+		"addLB":          addLB,
+		"setVIPs":        setVIPs,
+		"addDHCPOptions": addDHCPOptions,
+		"editDHCP":       editDHCPOptions,
+		"setPortDHCP":    setPortDHCP,
+		"addDNS":         addDNS,
+		"addQoS":         addQoS,
+		"setGlobal":      setGlobal,
+		"addLocalnet":    addTypedPort,
+	} {
+		nbChanges[name] = change
+	}
+}
+
+// pick draws one row id of table, or "" when the table is empty.
+func pick(t *rapid.T, s *nbState, table, label string) string {
+	ids := s.ids(table)
+	if len(ids) == 0 {
+		return ""
+	}
+	return rapid.SampledFrom(ids).Draw(t, label)
+}
+
+func deleteRow(table string) nbChange {
+	return func(t *rapid.T, s *nbState, p *Program) {
+		if id := pick(t, s, table, "row"); id != "" {
+			s.set(t, p, table, id, nil)
+		}
+	}
+}
+
+// addRef appends id to a reference column of a switch or port group.
+func addRef(t *rapid.T, s *nbState, p *Program, id string, col func(*nb.LogicalSwitch) *[]string, pgCol func(*nb.PortGroup) *[]string) {
+	if pgCol != nil && rapid.Bool().Draw(t, "onGroup") {
+		if pgID := pick(t, s, nb.PortGroupTable, "pg"); pgID != "" {
+			pg := *s.rows[nb.PortGroupTable][pgID].(*nb.PortGroup)
+			*pgCol(&pg) = append(slices.Clone(*pgCol(&pg)), id)
+			s.set(t, p, nb.PortGroupTable, pgID, &pg)
+			return
+		}
+	}
+	if lsID := pick(t, s, nb.LogicalSwitchTable, "ls"); lsID != "" {
+		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
+		*col(&ls) = append(slices.Clone(*col(&ls)), id)
+		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+	}
+}
+
+func addACL(t *rapid.T, s *nbState, p *Program) {
+	id := s.uuid()
+	acl := &nb.ACL{
+		UUID:      id,
+		Action:    rapid.SampledFrom([]string{"allow", "allow-related", "allow-stateless", "drop", "reject"}).Draw(t, "action"),
+		Direction: rapid.SampledFrom([]string{"from-lport", "to-lport"}).Draw(t, "dir"),
+		Priority:  rapid.IntRange(0, 3).Draw(t, "prio"),
+		Match:     rapid.SampledFrom([]string{"ip4", "tcp", "udp.dst == 53"}).Draw(t, "match"),
+		Log:       rapid.Bool().Draw(t, "log"),
+		Label:     rapid.IntRange(0, 1).Draw(t, "label"),
+	}
+	if rapid.Bool().Draw(t, "afterLB") {
+		acl.Options = map[string]string{"apply-after-lb": "true"}
+	}
+	s.set(t, p, nb.ACLTable, id, acl)
+	addRef(t, s, p, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.ACLs }, func(pg *nb.PortGroup) *[]string { return &pg.ACLs })
+}
+
+func addPortGroup(t *rapid.T, s *nbState, p *Program) {
+	id := s.uuid()
+	s.set(t, p, nb.PortGroupTable, id, &nb.PortGroup{UUID: id, Name: "pg" + id[len(id)-3:]})
+}
+
+func setGroupPorts(t *rapid.T, s *nbState, p *Program) {
+	pgID := pick(t, s, nb.PortGroupTable, "pg")
+	ports := s.ids(nb.LogicalSwitchPortTable)
+	if pgID == "" || len(ports) == 0 {
+		return
+	}
+	pg := *s.rows[nb.PortGroupTable][pgID].(*nb.PortGroup)
+	pg.Ports = rapid.SliceOfNDistinct(rapid.SampledFrom(ports), 0, 2, func(id string) string { return id }).Draw(t, "ports")
+	s.set(t, p, nb.PortGroupTable, pgID, &pg)
+}
+
+func genVIPs(t *rapid.T) map[string]string {
+	if rapid.Bool().Draw(t, "empty") {
+		return nil
+	}
+	return map[string]string{fmt.Sprintf("10.9.0.%d:80", rapid.IntRange(1, 3).Draw(t, "vip")): "10.0.0.5:80"}
+}
+
+func addLB(t *rapid.T, s *nbState, p *Program) {
+	id := s.uuid()
+	s.set(t, p, nb.LoadBalancerTable, id, &nb.LoadBalancer{UUID: id, Name: "lb" + id[len(id)-3:], Vips: genVIPs(t)})
+	if rapid.Bool().Draw(t, "inGroup") {
+		gid := s.uuid()
+		s.set(t, p, nb.LoadBalancerGroupTable, gid, &nb.LoadBalancerGroup{UUID: gid, Name: "g" + gid[len(gid)-3:], LoadBalancer: []string{id}})
+		addRef(t, s, p, gid, func(ls *nb.LogicalSwitch) *[]string { return &ls.LoadBalancerGroup }, nil)
+		return
+	}
+	addRef(t, s, p, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.LoadBalancer }, nil)
+}
+
+func setVIPs(t *rapid.T, s *nbState, p *Program) {
+	if id := pick(t, s, nb.LoadBalancerTable, "lb"); id != "" {
+		lb := *s.rows[nb.LoadBalancerTable][id].(*nb.LoadBalancer)
+		lb.Vips = genVIPs(t)
+		s.set(t, p, nb.LoadBalancerTable, id, &lb)
+	}
+}
+
+func genDHCPOptions(t *rapid.T, id string) *nb.DHCPOptions {
+	if rapid.Bool().Draw(t, "v6") {
+		return &nb.DHCPOptions{UUID: id, Cidr: rapid.SampledFrom([]string{"fd00::/64", "fd00::/129"}).Draw(t, "cidr6"),
+			Options: map[string]string{"server_id": "00:00:00:00:10:01", "dhcpv6_stateless": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "stateless")}}
+	}
+	opts := map[string]string{"server_id": "10.0.0.1", "server_mac": "00:00:00:00:10:01", "router": "10.0.0.1"}
+	if rapid.Bool().Draw(t, "lease") {
+		opts["lease_time"] = "3600"
+	}
+	return &nb.DHCPOptions{UUID: id, Cidr: rapid.SampledFrom([]string{"10.0.0.0/16", "10.0.1.0/24", "10.0.0.0/33"}).Draw(t, "cidr"), Options: opts}
+}
+
+func addDHCPOptions(t *rapid.T, s *nbState, p *Program) {
+	id := s.uuid()
+	s.set(t, p, nb.DHCPOptionsTable, id, genDHCPOptions(t, id))
+}
+
+func editDHCPOptions(t *rapid.T, s *nbState, p *Program) {
+	if id := pick(t, s, nb.DHCPOptionsTable, "dhcp"); id != "" {
+		s.set(t, p, nb.DHCPOptionsTable, id, genDHCPOptions(t, id))
+	}
+}
+
+func setPortDHCP(t *rapid.T, s *nbState, p *Program) {
+	portID, optsID := pick(t, s, nb.LogicalSwitchPortTable, "lsp"), pick(t, s, nb.DHCPOptionsTable, "dhcp")
+	if portID == "" || optsID == "" {
+		return
+	}
+	lsp := *s.rows[nb.LogicalSwitchPortTable][portID].(*nb.LogicalSwitchPort)
+	if rapid.Bool().Draw(t, "v6col") {
+		lsp.Dhcpv6Options = &optsID
+	} else {
+		lsp.Dhcpv4Options = &optsID
+	}
+	if rapid.Bool().Draw(t, "hostname") {
+		lsp.Options = map[string]string{"hostname": "h"}
+	}
+	s.set(t, p, nb.LogicalSwitchPortTable, portID, &lsp)
+}
+
+func addDNS(t *rapid.T, s *nbState, p *Program) {
+	id := s.uuid()
+	var records map[string]string
+	if rapid.Bool().Draw(t, "records") {
+		records = map[string]string{"vm.ovn.org": "10.0.0.4"}
+	}
+	s.set(t, p, nb.DNSTable, id, &nb.DNS{UUID: id, Records: records})
+	addRef(t, s, p, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.DNSRecords }, nil)
+}
+
+func addQoS(t *rapid.T, s *nbState, p *Program) {
+	id := s.uuid()
+	q := &nb.QoS{UUID: id, Direction: rapid.SampledFrom([]string{"from-lport", "to-lport"}).Draw(t, "dir"),
+		Priority: rapid.IntRange(0, 2).Draw(t, "prio"), Match: "ip4",
+		Action: map[string]int{"dscp": rapid.IntRange(0, 2).Draw(t, "dscp")}}
+	if rapid.Bool().Draw(t, "rate") {
+		q.Bandwidth = map[string]int{"rate": 100}
+	}
+	s.set(t, p, nb.QoSTable, id, q)
+	addRef(t, s, p, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.QOSRules }, nil)
+}
+
+func setGlobal(t *rapid.T, s *nbState, p *Program) {
+	const id = "00000000-0000-0000-0000-00000000ffff"
+	if rapid.Bool().Draw(t, "noGlobal") {
+		s.set(t, p, nb.NBGlobalTable, id, nil)
+		return
+	}
+	s.set(t, p, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, NbCfg: rapid.IntRange(0, 9).Draw(t, "cfg"), Options: map[string]string{
+		"use_ct_inv_match": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "inv"),
+		"default_acl_drop": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "drop"),
+	}})
+}
+
+// addTypedPort adds a localnet, router, vtep, external or remote port.
+func addTypedPort(t *rapid.T, s *nbState, p *Program) {
+	lsID := pick(t, s, nb.LogicalSwitchTable, "ls")
+	if lsID == "" {
+		return
+	}
+	id := s.uuid()
+	lsp := &nb.LogicalSwitchPort{UUID: id, Name: "t" + id[len(id)-3:], Addresses: genAddresses.Draw(t, "addrs"),
+		Type: rapid.SampledFrom([]string{"localnet", "router", "vtep", "external", "remote"}).Draw(t, "type")}
+	if rp := pick(t, s, nb.LogicalRouterPortTable, "lrp"); lsp.Type == "router" && rp != "" {
+		lsp.Options = map[string]string{"router-port": s.rows[nb.LogicalRouterPortTable][rp].(*nb.LogicalRouterPort).Name}
+	}
+	s.set(t, p, nb.LogicalSwitchPortTable, id, lsp)
+	ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
+	ls.Ports = append(slices.Clone(ls.Ports), id)
+	s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+}
