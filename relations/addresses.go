@@ -258,7 +258,10 @@ func ScanMAC(s string) (EthAddr, bool) {
 // network whose address is 0.0.0.0, is left out and reported in the returned
 // error (joined, one *AddressError each), the rest kept. The port's IPv6
 // link-local address, derived from the MAC with prefix length 64, is always
-// appended last to IPv6, whatever the networks are.
+// appended last to IPv6, whatever the networks are. Networks are read in the
+// order given: pass the column as the nb model holds it (sorted, as OVSDB
+// orders a set and northd sees it), since the order shows in flows such as
+// lr_in_ip_input's "ip4.src == {ADDR, BCAST, ...}".
 func ParseLRPNetworks(mac string, networks []string) (LPortAddresses, error) {
 	ea, err := ParseMAC(mac)
 	if err != nil {
