@@ -1,0 +1,56 @@
+package ovsdb
+
+import (
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/rules"
+	"github.com/ovn-org/libovsdb/model"
+)
+
+// Offline is the result of computing logical flows from an NB database file
+// with no server running.
+type Offline struct {
+	Flows []rules.Flow
+	// Names maps each datapath's NB _uuid to its NB name.
+	Names map[string]string
+	// Rejected lists the NB rows the rules skipped as malformed.
+	Rejected []*engine.Rejected
+	// Warning is set when the file ended in a damaged record that was ignored.
+	Warning error
+}
+
+// Canonical is the flows in the canonical dump form (see rules.Canonical).
+func (o *Offline) Canonical() []string { return rules.Canonical(o.Flows, o.Names) }
+
+// ComputeFromFile loads a standalone OVN_Northbound database file into a
+// fresh program (the built-in rules plus extra) and computes its flows in one
+// step.
+func ComputeFromFile(path string, extra ...rules.Rule) (*Offline, error) {
+	contents, err := LoadNB(path)
+	if err != nil {
+		return nil, err
+	}
+	p := rules.New(extra...)
+	names := map[string]string{}
+	for table, row := range contents.All() {
+		if err := p.NB.Apply(table, nil, row); err != nil {
+			return nil, err
+		}
+		if uuid, name, ok := datapathName(row); ok {
+			names[uuid] = name
+		}
+	}
+	rejected := p.Step()
+	return &Offline{Flows: p.Flows.Contents(), Names: names, Rejected: rejected, Warning: contents.Warning}, nil
+}
+
+// datapathName is the NB name of a row that is a datapath.
+func datapathName(row model.Model) (uuid, name string, ok bool) {
+	switch dp := row.(type) {
+	case *nb.LogicalSwitch:
+		return dp.UUID, dp.Name, true
+	case *nb.LogicalRouter:
+		return dp.UUID, dp.Name, true
+	}
+	return "", "", false
+}
