@@ -477,6 +477,60 @@ func TestTransactOperations(t *testing.T) {
 	}
 }
 
+func TestWait(t *testing.T) {
+	s := startServers(t)
+	c := dialRaw(t, s.NBRemote())
+	a, b := "11111111-0000-0000-0000-000000000001", "11111111-0000-0000-0000-000000000002"
+	c.mustCall("transact", "OVN_Northbound",
+		map[string]any{"op": "insert", "table": "Logical_Switch_Port", "uuid": a, "row": map[string]any{"name": "a"}},
+		map[string]any{"op": "insert", "table": "Logical_Switch_Port", "uuid": b, "row": map[string]any{"name": "b"}},
+		map[string]any{"op": "insert", "table": "Logical_Switch", "row": map[string]any{"name": "sw",
+			"ports": []any{"set", []any{[]any{"uuid", a}, []any{"uuid", b}}}}})
+	wait := func(table string, where []any, until string, columns []string, rows ...map[string]any) map[string]any {
+		return map[string]any{"op": "wait", "table": table, "where": where, "columns": columns, "until": until, "rows": rows, "timeout": 0}
+	}
+	sw := []any{[]any{"name", "==", "sw"}}
+	for _, tc := range []struct {
+		name string
+		ops  []any
+		ok   bool
+	}{
+		{"set in another order", []any{wait("Logical_Switch", sw, "==", []string{"ports"},
+			map[string]any{"ports": []any{"set", []any{[]any{"uuid", b}, []any{"uuid", a}}}})}, true},
+		{"empty set against a full one", []any{wait("Logical_Switch", sw, "==", []string{"ports"},
+			map[string]any{"ports": []any{"set", []any{}}})}, false},
+		{"subset", []any{wait("Logical_Switch", sw, "==", []string{"ports"}, map[string]any{"ports": []any{"uuid", a}})}, false},
+		{"not equal", []any{wait("Logical_Switch", sw, "!=", []string{"name"}, map[string]any{"name": "other"})}, true},
+		{"no rows", []any{wait("Logical_Switch", []any{[]any{"name", "==", "none"}}, "==", []string{"name"})}, true},
+		{"two rows in any order", []any{wait("Logical_Switch_Port", []any{}, "==", []string{"name", "up"},
+			map[string]any{"name": "b"}, map[string]any{"name": "a", "up": []any{"set", []any{}}})}, true},
+		{"default integer", []any{wait("Logical_Switch_Port", []any{[]any{"name", "==", "a"}}, "==", []string{"tag_request"},
+			map[string]any{"tag_request": 5})}, false},
+		{"sees the transaction's own insert", []any{
+			map[string]any{"op": "insert", "table": "Logical_Switch", "row": map[string]any{"name": "sw2", "other_config": []any{"map", []any{[]any{"k", "v"}}}}},
+			wait("Logical_Switch", []any{[]any{"name", "==", "sw2"}}, "==", []string{"other_config"},
+				map[string]any{"other_config": []any{"map", []any{[]any{"k", "v"}}}}),
+			map[string]any{"op": "abort"}}, false},
+	} {
+		res := c.mustCall("transact", append([]any{"OVN_Northbound"}, tc.ops...)...).([]any)
+		var errs []any
+		for _, r := range res {
+			if r, ok := r.(map[string]any); ok && r["error"] != nil {
+				errs = append(errs, r["error"])
+			}
+		}
+		switch {
+		case tc.name == "sees the transaction's own insert":
+			// Only the abort fails.
+			if !cmp.Equal(errs, []any{"aborted"}) {
+				t.Errorf("%s: %v", tc.name, res)
+			}
+		case tc.ok && len(errs) > 0, !tc.ok && !cmp.Equal(errs, []any{"timed out"}):
+			t.Errorf("%s: %v", tc.name, res)
+		}
+	}
+}
+
 func TestLocks(t *testing.T) {
 	s := startServers(t)
 	a, b := dialRaw(t, s.SBRemote()), dialRaw(t, s.SBRemote())

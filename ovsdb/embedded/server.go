@@ -8,6 +8,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	dbase "github.com/ovn-org/libovsdb/database"
@@ -131,13 +132,14 @@ func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientD
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if results := s.commit(s.dbs[serverDBName], ops); firstError(results) != nil {
+	if results := s.commit(s.dbs[serverDBName], ops, true); firstError(results) != nil {
 		return nil, fmt.Errorf("filling %s: %s", serverDBName, firstError(results).Error)
 	}
 	return s, nil
 }
 
-// serve accepts connections on ln until close is called.
+// serve accepts connections on ln until close is called. A failed accept
+// (out of file descriptors, say) is logged and retried after a pause.
 func (s *server) serve(ln net.Listener) {
 	s.ln = ln
 	s.wg.Add(1)
@@ -145,16 +147,18 @@ func (s *server) serve(ln net.Listener) {
 		defer s.wg.Done()
 		for {
 			nc, err := ln.Accept()
-			if err != nil {
-				s.mu.Lock()
-				closed := s.closed
-				s.mu.Unlock()
-				if !closed {
-					s.logger.Error("ovsdb server stopped accepting", "listener", ln.Addr().String(), "err", err)
-				}
+			if err == nil {
+				s.startSession(nc)
+				continue
+			}
+			s.mu.Lock()
+			closed := s.closed
+			s.mu.Unlock()
+			if closed {
 				return
 			}
-			s.startSession(nc)
+			s.logger.Error("ovsdb server cannot accept a connection", "listener", ln.Addr().String(), "err", err)
+			time.Sleep(100 * time.Millisecond)
 		}
 	}()
 }
@@ -345,12 +349,38 @@ func firstError(results []*ovsdb.OperationResult) *ovsdb.OperationResult {
 	return nil
 }
 
-// commit runs ops as one libovsdb transaction on db and, when every
-// operation succeeds and something changed, applies it and sends the change
-// to every monitor of db. The caller holds s.mu.
-func (s *server) commit(db *database, ops []ovsdb.Operation) []*ovsdb.OperationResult {
-	results, update := s.store.NewTransaction(db.name).Transact(ops...)
-	if firstError(results) != nil || len(update.GetUpdatedTables()) == 0 {
+// commit runs ops as one libovsdb transaction on db and, when apply is set,
+// every operation succeeds and something changed, applies it and sends the
+// change to every monitor of db. The caller holds s.mu.
+//
+// The server checks "wait" operations itself: libovsdb compares sets in
+// order and skips the expected values that are a column's default, so an
+// IDL's verification of a set column could fail forever or pass wrongly.
+// Each wait runs as a select in its place in the transaction, which sees the
+// operations before it, and fails the transaction with "timed out" at once
+// when its rows do not match (as if its timeout were 0).
+func (s *server) commit(db *database, ops []ovsdb.Operation, apply bool) []*ovsdb.OperationResult {
+	lib := slices.Clone(ops)
+	for i, op := range lib {
+		if op.Op == ovsdb.OperationWait {
+			lib[i] = ovsdb.Operation{Op: ovsdb.OperationSelect, Table: op.Table, Where: op.Where}
+		}
+	}
+	results, update := s.store.NewTransaction(db.name).Transact(lib...)
+	for i, op := range ops {
+		if i >= len(results) || results[i] == nil || results[i].Error != "" {
+			break
+		}
+		if op.Op == ovsdb.OperationWait {
+			if !waitHolds(db.model.Schema.Table(op.Table), op, results[i].Rows) {
+				results = results[:i+1]
+				results[i] = &ovsdb.OperationResult{Error: "timed out", Details: "\"wait\" condition not met"}
+				return append(results, make([]*ovsdb.OperationResult, len(ops)-i-1)...)
+			}
+			results[i] = &ovsdb.OperationResult{}
+		}
+	}
+	if !apply || firstError(results) != nil || len(update.GetUpdatedTables()) == 0 {
 		return results
 	}
 	txnID := uuid.New()
@@ -368,6 +398,66 @@ func (s *server) commit(db *database, ops []ovsdb.Operation) []*ovsdb.OperationR
 	return results
 }
 
+// waitHolds reports whether the rows a "wait" operation's where selects
+// (RFC 7047, 5.2.6), projected on its columns, are (until "==") or are not
+// (until "!=") the rows it lists, in any order.
+func waitHolds(table *ovsdb.TableSchema, op ovsdb.Operation, rows []ovsdb.Row) bool {
+	project := func(row ovsdb.Row) []any {
+		values := make([]any, len(op.Columns))
+		for i, c := range op.Columns {
+			values[i] = canonicalValue(table.Column(c), row[c])
+		}
+		return values
+	}
+	equal := func(a, b []any) bool {
+		for i, c := range op.Columns {
+			if diff(table.Column(c), a[i], b[i]) != nil {
+				return false
+			}
+		}
+		return true
+	}
+	holds := len(rows) == len(op.Rows)
+	unmatched := make([][]any, 0, len(rows))
+	for _, r := range rows {
+		unmatched = append(unmatched, project(r))
+	}
+	for _, want := range op.Rows {
+		if !holds {
+			break
+		}
+		w := project(want)
+		i := slices.IndexFunc(unmatched, func(got []any) bool { return equal(got, w) })
+		if i < 0 {
+			holds = false
+			break
+		}
+		unmatched = slices.Delete(unmatched, i, i+1)
+	}
+	if op.Until == string(ovsdb.WaitConditionNotEqual) {
+		return !holds
+	}
+	return holds
+}
+
+// canonicalValue is a column value in the form the server builds from its
+// own rows, whatever form a client wrote it in (an atom for a one-element
+// set, a float for an integer); a missing value is the column's default.
+func canonicalValue(cs *ovsdb.ColumnSchema, v any) any {
+	if v == nil {
+		return defaultValue(cs)
+	}
+	native, err := ovsdb.OvsToNative(cs, v)
+	if err != nil {
+		return v
+	}
+	ovs, err := ovsdb.NativeToOvs(cs, native)
+	if err != nil {
+		return v
+	}
+	return ovs
+}
+
 // writeOps are the operations that change a database.
 var writeOps = []string{ovsdb.OperationInsert, ovsdb.OperationUpdate, ovsdb.OperationMutate, ovsdb.OperationDelete}
 
@@ -375,12 +465,11 @@ var writeOps = []string{ovsdb.OperationInsert, ovsdb.OperationUpdate, ovsdb.Oper
 // result array: one element per operation, null for those not run after a
 // failure, plus one error element when the commit itself fails.
 //
-// libovsdb's transaction runs insert, select, update, mutate, delete and
-// wait. The server answers the others itself: "comment" and "commit" succeed
-// (the databases live in memory, so durability is moot), "abort" fails the
-// transaction, "assert" checks that the session owns the lock. A "wait" never
-// blocks: it is checked once, as if its timeout were 0, and fails with
-// "timed out" when its rows do not match. The _Server database is read-only.
+// libovsdb's transaction runs insert, select, update, mutate and delete;
+// commit checks "wait". The server answers the others itself: "comment" and
+// "commit" succeed (the databases live in memory, so durability is moot),
+// "abort" fails the transaction, "assert" checks that the session owns the
+// lock. The _Server database is read-only.
 func (s *server) transact(sess *session, db *database, rawOps []json.RawMessage) []any {
 	results := make([]any, len(rawOps))
 	var ops []ovsdb.Operation
@@ -407,10 +496,13 @@ func (s *server) transact(sess *session, db *database, rawOps []json.RawMessage)
 			results[i] = opError("not owner", "the session does not own the asserted lock")
 		case db.name == serverDBName && slices.Contains(writeOps, op.Op):
 			results[i] = opError("not allowed", "the _Server database is read-only")
+		case op.Op == ovsdb.OperationWait && db.model.Schema.Table(op.Table) == nil:
+			results[i] = opError("unknown table", op.Table)
+		case op.Op == ovsdb.OperationWait && op.Until != string(ovsdb.WaitConditionEqual) && op.Until != string(ovsdb.WaitConditionNotEqual):
+			results[i] = opError("syntax error", fmt.Sprintf("wait: bad until %q", op.Until))
+		case op.Op == ovsdb.OperationWait && slices.ContainsFunc(op.Columns, func(c string) bool { return db.model.Schema.Table(op.Table).Column(c) == nil }):
+			results[i] = opError("syntax error", "wait: unknown column")
 		default:
-			if op.Op == ovsdb.OperationWait {
-				op.Timeout = new(int)
-			}
 			ops = append(ops, op)
 			opIndex = append(opIndex, i)
 			continue
@@ -419,14 +511,9 @@ func (s *server) transact(sess *session, db *database, rawOps []json.RawMessage)
 		break
 	}
 
-	var libResults []*ovsdb.OperationResult
-	if stopped {
-		// Run the operations before the failure for their results
-		// alone: nothing is committed.
-		libResults, _ = s.store.NewTransaction(db.name).Transact(ops...)
-	} else {
-		libResults = s.commit(db, ops)
-	}
+	// When an operation failed here, those before it run for their
+	// results alone: nothing is committed.
+	libResults := s.commit(db, ops, !stopped)
 
 	failedAt := len(rawOps)
 	for j, r := range libResults {
