@@ -33,13 +33,15 @@ type Database struct {
 	// string, int, float64, bool or lovsdb.UUID atoms; lovsdb.OvsSet for
 	// set columns, including optional (at most one element) ones;
 	// lovsdb.OvsMap for maps. Rows carry no "_uuid" column: the UUID is the
-	// key.
+	// key. Rows share values (empty defaults): treat them as read-only.
 	Tables map[string]map[string]lovsdb.Row
 	// Warning is set when the file ends in a damaged record (cut short,
 	// bad checksum, not JSON): like ovsdb-server, which takes such a file
 	// to have been truncated by a crash, the records before it are used and
 	// the rest is ignored.
 	Warning error
+
+	defaults map[string]lovsdb.Row // by table: a row of default values
 }
 
 // headerRE matches an OVSDB log record header: magic, JSON length, SHA-1.
@@ -86,9 +88,14 @@ func readDatabase(r *bufio.Reader) (*Database, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema record: %w", err)
 	}
-	db := &Database{Schema: schema, Tables: make(map[string]map[string]lovsdb.Row, len(schema.Tables))}
-	for name := range schema.Tables {
+	db := &Database{
+		Schema:   schema,
+		Tables:   make(map[string]map[string]lovsdb.Row, len(schema.Tables)),
+		defaults: make(map[string]lovsdb.Row, len(schema.Tables)),
+	}
+	for name, ts := range schema.Tables {
 		db.Tables[name] = map[string]lovsdb.Row{}
+		db.defaults[name] = defaultRow(&ts)
 	}
 	offset := first.next
 	for n := 1; ; n++ {
@@ -220,7 +227,7 @@ func (db *Database) applyRow(table string, ts *lovsdb.TableSchema, uuid string, 
 	}
 	row, ok := rows[uuid]
 	if !ok {
-		row = defaultRow(ts)
+		row = maps.Clone(db.defaults[table])
 	}
 	for _, name := range slices.Sorted(maps.Keys(cols)) {
 		col := ts.Column(name)

@@ -24,4 +24,4 @@ ovsdb-server --detach --no-chdir --pidfile="$dir/pid" --remote=punix:"$dir/sock"
   --unixctl="$dir/ctl" --log-file="$dir/log" "$dir/served.db"
 ovsdb-client -f json dump unix:"$dir/sock" Tiny > tiny.dump
 kill "$(cat "$dir/pid")"
-rm -rf "$dir"
+rm -rf "$dir" .tiny.db.~lock~
