@@ -119,7 +119,6 @@ var switchStatefulRules = []Rule{
 	SwitchACLHintFlows,
 	SwitchACLDefaultFlows,
 	SwitchACLFlows,
-	SwitchStatelessFilterFlows,
 	SwitchPreLBFlows,
 	SwitchInterconnMcastFlows,
 	SwitchConntrackSkipFlows,
@@ -183,9 +182,22 @@ func aclsOnSwitches(n *relations.NB) engine.Rel[aclOnSwitch] {
 // flows per ACL that applies to a switch, at the ACL's priority + 1000
 // (northd.c consider_acl). On a stateful switch an allow commits new
 // connections and a drop or reject also marks established ones blocked;
-// elsewhere they simply pass or drop.
+// elsewhere they simply pass or drop. On a switch that uses conntrack, an
+// allow-stateless ACL also marks the traffic it matches stateless (reg0[16])
+// in ls_in_pre_acl or ls_out_pre_acl (northd.c build_stateless_filters), so
+// that pre-LB and pre-stateful keep it out of conntrack.
 func SwitchACLFlows(n *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(aclsOnSwitches(n), aclFlows)
+	return engine.FlatMap(aclsOnSwitches(n), func(x aclOnSwitch) []Flow {
+		flows := aclFlows(x)
+		if x.ACL.Action == nb.ACLActionAllowStateless && x.Facts.Stateful() {
+			stage := LSOutPreACL
+			if x.ACL.Direction == nb.ACLDirectionFromLport {
+				stage = LSInPreACL
+			}
+			flows = append(flows, on(x.Facts.Switch).flow(stage, x.ACL.Priority+1000, x.ACL.Match, regACLStateless+" = 1; next;"))
+		}
+		return flows
+	})
 }
 
 // aclStage is where an ACL's flows go.

@@ -3,7 +3,6 @@ package rules
 import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
-	"github.com/northlog/northlog/relations/nb"
 )
 
 // SwitchPreACLFlows: ls_in_pre_acl and ls_out_pre_acl, the per-switch
@@ -62,23 +61,5 @@ func SwitchACLHintFlows(nb *relations.NB) engine.Rel[Flow] {
 				dp.flow(st, 1, "ct.est && ct_mark.blocked == 0", regACLHintBlock+" = 1; next;"))
 		}
 		return flows
-	})
-}
-
-// SwitchStatelessFilterFlows: ls_in_pre_acl and ls_out_pre_acl, at an
-// allow-stateless ACL's priority + 1000 (northd.c build_stateless_filters),
-// on switches that use conntrack (stateful ACLs or a load balancer VIP):
-// traffic such an ACL matches is marked stateless (reg0[16]) so that the
-// pre-LB and pre-stateful stages keep it out of conntrack.
-func SwitchStatelessFilterFlows(n *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(aclsOnSwitches(n), func(x aclOnSwitch) []Flow {
-		if x.ACL.Action != nb.ACLActionAllowStateless || !x.Facts.Stateful() {
-			return nil
-		}
-		stage := LSOutPreACL
-		if x.ACL.Direction == nb.ACLDirectionFromLport {
-			stage = LSInPreACL
-		}
-		return []Flow{on(x.Facts.Switch).flow(stage, x.ACL.Priority+1000, x.ACL.Match, regACLStateless+" = 1; next;")}
 	})
 }
