@@ -466,6 +466,23 @@ func TestTransactOperations(t *testing.T) {
 	if got := res.([]any)[0].(map[string]any)["rows"]; len(got.([]any)) != 0 {
 		t.Errorf("an unreferenced Logical_Switch_Port was kept: %v", got)
 	}
+	// Values the schema forbids and libovsdb lets through: an enum, an
+	// integer range.
+	for _, tc := range []struct {
+		table, column string
+		row           map[string]any
+	}{
+		{"ACL", "acls", map[string]any{"action": "bogus", "direction": "to-lport", "match": "1", "priority": 1}},
+		{"Logical_Switch_Port", "ports", map[string]any{"name": "x", "tag_request": 4096}},
+	} {
+		res := c.mustCall("transact", "OVN_Northbound",
+			map[string]any{"op": "insert", "table": tc.table, "uuid-name": "r", "row": tc.row},
+			map[string]any{"op": "mutate", "table": "Logical_Switch", "where": byUUID,
+				"mutations": []any{[]any{tc.column, "insert", []any{"named-uuid", "r"}}}})
+		if got := res.([]any); len(got) != 3 || got[2].(map[string]any)["error"] != "constraint violation" {
+			t.Errorf("insert of %s %v: %v", tc.table, tc.row, got)
+		}
+	}
 	if _, err := c.call("transact", "No_Such_DB"); err == nil {
 		t.Error("transact on an unknown database succeeded")
 	}

@@ -350,8 +350,9 @@ func firstError(results []*ovsdb.OperationResult) *ovsdb.OperationResult {
 }
 
 // commit runs ops as one libovsdb transaction on db and, when apply is set,
-// every operation succeeds and something changed, applies it and sends the
-// change to every monitor of db. The caller holds s.mu.
+// every operation succeeds, something changed and every value fits its
+// column, applies it and sends the change to every monitor of db. The
+// caller holds s.mu.
 //
 // The server checks "wait" operations itself: libovsdb compares sets in
 // order and skips the expected values that are a column's default, so an
@@ -382,6 +383,9 @@ func (s *server) commit(db *database, ops []ovsdb.Operation, apply bool) []*ovsd
 	}
 	if !apply || firstError(results) != nil || len(update.GetUpdatedTables()) == 0 {
 		return results
+	}
+	if err := checkConstraints(db, update); err != nil {
+		return append(results, &ovsdb.OperationResult{Error: "constraint violation", Details: err.Error()})
 	}
 	txnID := uuid.New()
 	if err := s.store.Commit(db.name, txnID, update); err != nil {
