@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
@@ -192,12 +194,14 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 // on the chassis of the NAT's logical port.
 func SwitchRouterPortL2Flows(nb *relations.NB) engine.Rel[Flow] {
 	links := routerLinks(nb)
-	return engine.Union(routerPortFlows(links), dgpNATFlows(nb, links))
+	nats := routerNATs(nb)
+	return engine.Union(routerPortFlows(links), selfOriginatedFlows(links, nats),
+		natARPFlows(links, nats), dgpNATFlows(links, nats))
 }
 
 func routerPortFlows(links engine.Rel[routerLink]) engine.Rel[Flow] {
 	return engine.FlatMap(links, func(l routerLink) []Flow {
-		dp, key := on(l.Switch), jsonKey(l.LSP.Name)
+		dp := on(l.Switch)
 		var flows []Flow
 		if slices.Contains(l.LSP.Addresses, "router") {
 			match := "eth.dst == " + l.LRP.Net.MAC.String()
@@ -214,20 +218,12 @@ func routerPortFlows(links engine.Rel[routerLink]) engine.Rel[Flow] {
 		if !l.LRP.Enabled() {
 			return flows
 		}
-		toRouter := "clone {outport = " + key + "; output; }; outport = " + mcFloodL2 + "; output;"
-		if l.OnlyRouters {
-			toRouter = "outport = " + key + "; output;"
-		}
+		toRouter := toRouterActions(l)
 		for _, ip := range l.LRP.Net.IPv4 {
 			flows = append(flows, dp.flow(LSInL2Lkup, 80, "flags[1] == 0 && arp.op == 1 && arp.tpa == "+ip.AddrS, toRouter))
 		}
 		for _, ip := range l.LRP.Net.IPv6 {
 			flows = append(flows, dp.flow(LSInL2Lkup, 80, "flags[1] == 0 && nd_ns && nd.target == "+ip.AddrS, toRouter))
-		}
-		if !l.OnlyRouters {
-			flows = append(flows, dp.flow(LSInL2Lkup, 75,
-				"eth.src == {"+l.LRP.Net.MAC.String()+"} && (arp.op == 1 || rarp.op == 3 || nd_ns)",
-				"outport = "+mcFloodL2+"; output;"))
 		}
 		return flows
 	})
@@ -239,7 +235,7 @@ type routerNAT struct {
 	NAT    *nb.NAT
 }
 
-func dgpNATFlows(n *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow] {
+func routerNATs(n *relations.NB) engine.Rel[routerNAT] {
 	type ref struct{ Router, NAT string }
 	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []ref {
 		out := make([]ref, len(lr.Nat))
@@ -248,23 +244,117 @@ func dgpNATFlows(n *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow]
 		}
 		return out
 	})
-	distributed := engine.Filter(n.NATs.Rows, func(nat *nb.NAT) bool {
+	return engine.Join(
+		engine.IndexBy(refs, func(r ref) string { return r.NAT }),
+		engine.IndexBy(n.NATs.Rows, func(nat *nb.NAT) string { return nat.UUID }),
+		func(_ string, r ref, nat *nb.NAT) routerNAT { return routerNAT{r.Router, nat} })
+}
+
+// answeredNAT reports whether northd answers ARP for the NAT rule's external
+// IP on the router's switches (nat_entry_is_valid, not snat), and whether
+// that IP is IPv6.
+func answeredNAT(nat *nb.NAT) (ok, v6 bool) {
+	a, err := relations.ParseIPAddresses(nat.ExternalIP)
+	if err != nil || len(a.IPv4)+len(a.IPv6) != 1 || nat.Type == nb.NATTypeSNAT {
+		return false, false
+	}
+	return true, len(a.IPv6) == 1
+}
+
+// natARPFlows: ls_in_l2_lkup, priority 80, ARP requests and neighbour
+// solicitations for the external IP of the router's NAT rules (but SNAT)
+// go to the router alone, as for its own addresses.
+func natARPFlows(links engine.Rel[routerLink], nats engine.Rel[routerNAT]) engine.Rel[Flow] {
+	answered := engine.Filter(nats, func(r routerNAT) bool {
+		ok, _ := answeredNAT(r.NAT)
+		return ok
+	})
+	enabled := engine.Filter(links, func(l routerLink) bool { return l.LRP.Enabled() })
+	return engine.Join(
+		engine.IndexBy(enabled, func(l routerLink) string { return l.LRP.Router }),
+		engine.IndexBy(answered, func(r routerNAT) string { return r.Router }),
+		func(_ string, l routerLink, r routerNAT) Flow {
+			// northd writes the external_ip column as it is.
+			match := "flags[1] == 0 && arp.op == 1 && arp.tpa == " + r.NAT.ExternalIP
+			if _, v6 := answeredNAT(r.NAT); v6 {
+				match = "flags[1] == 0 && nd_ns && nd.target == " + r.NAT.ExternalIP
+			}
+			return on(l.Switch).flow(LSInL2Lkup, 80, match, toRouterActions(l))
+		})
+}
+
+// toRouterActions sends a packet to the router port, and floods it to the
+// switch's other ports if it has any.
+func toRouterActions(l routerLink) string {
+	key := jsonKey(l.LSP.Name)
+	if l.OnlyRouters {
+		return "outport = " + key + "; output;"
+	}
+	return "clone {outport = " + key + "; output; }; outport = " + mcFloodL2 + "; output;"
+}
+
+// natMAC is the external MAC of a router's NAT rule, for the set of MACs the
+// router sends ARP requests from.
+type natMAC struct {
+	NAT string // NB _uuid of the NAT rule: northd reads the rules in _uuid order
+	MAC string
+}
+
+// selfOriginatedFlows: ls_in_l2_lkup, priority 75, on switches with ports
+// other than router ports: ARP requests and solicitations that the router
+// sends itself, from its port's MAC or the external MAC of one of its NAT
+// rules (but SNAT), are flooded as usual. northd lists the MACs in the
+// order of its string set.
+func selfOriginatedFlows(links engine.Rel[routerLink], nats engine.Rel[routerNAT]) engine.Rel[Flow] {
+	withMAC := engine.Filter(nats, func(r routerNAT) bool {
+		ok, _ := answeredNAT(r.NAT)
+		return ok && r.NAT.ExternalMAC != nil
+	})
+	macs := engine.Collect(
+		engine.IndexBy(engine.Map(withMAC, func(r routerNAT) engine.KV[string, natMAC] {
+			return engine.KV[string, natMAC]{Key: r.Router, Value: natMAC{r.NAT.UUID, *r.NAT.ExternalMAC}}
+		}), func(kv engine.KV[string, natMAC]) string { return kv.Key }),
+		func(a, b engine.KV[string, natMAC]) int { return cmp.Compare(a.Value.NAT, b.Value.NAT) })
+	flooding := engine.Filter(links, func(l routerLink) bool { return l.LRP.Enabled() && !l.OnlyRouters })
+	byRouter := engine.IndexBy(flooding, func(l routerLink) string { return l.LRP.Router })
+	macsByRouter := engine.IndexBy(macs, func(kv engine.KV[string, engine.Sorted[engine.KV[string, natMAC]]]) string { return kv.Key })
+	flow := func(l routerLink, natMACs engine.Sorted[engine.KV[string, natMAC]]) Flow {
+		all := []string{l.LRP.Net.MAC.String()}
+		for m := range natMACs.All() {
+			all = append(all, m.Value.MAC)
+		}
+		return on(l.Switch).flow(LSInL2Lkup, 75,
+			"eth.src == {"+strings.Join(ssetOrder(all), ", ")+"} && (arp.op == 1 || rarp.op == 3 || nd_ns)",
+			"outport = "+mcFloodL2+"; output;")
+	}
+	return engine.Union(
+		engine.Join(byRouter, macsByRouter, func(_ string, l routerLink, m engine.KV[string, engine.Sorted[engine.KV[string, natMAC]]]) Flow {
+			return flow(l, m.Value)
+		}),
+		engine.Map(engine.AntiJoin(byRouter, macsByRouter), func(l routerLink) Flow {
+			return flow(l, engine.Sorted[engine.KV[string, natMAC]]{})
+		}))
+}
+
+// dgpNATFlows: ls_in_l2_lkup, priority 50, traffic to the external MAC of a
+// distributed NAT rule (dnat_and_snat with logical_port and external_mac)
+// of a distributed gateway port's router goes to the router, on the chassis
+// of the NAT's logical port.
+func dgpNATFlows(links engine.Rel[routerLink], nats engine.Rel[routerNAT]) engine.Rel[Flow] {
+	distributed := engine.Filter(nats, func(r routerNAT) bool {
+		nat := r.NAT
 		if nat.Type != nb.NATTypeDNATAndSNAT || nat.LogicalPort == nil || nat.ExternalMAC == nil {
 			return false
 		}
 		_, err := relations.ParseMAC(*nat.ExternalMAC)
 		return err == nil
 	})
-	nats := engine.Join(
-		engine.IndexBy(refs, func(r ref) string { return r.NAT }),
-		engine.IndexBy(distributed, func(nat *nb.NAT) string { return nat.UUID }),
-		func(_ string, r ref, nat *nb.NAT) routerNAT { return routerNAT{r.Router, nat} })
 	dgpLinks := engine.Filter(links, func(l routerLink) bool {
 		return l.LRP.DGP() && slices.Contains(l.LSP.Addresses, "router")
 	})
 	return engine.Join(
 		engine.IndexBy(dgpLinks, func(l routerLink) string { return l.LRP.Router }),
-		engine.IndexBy(nats, func(r routerNAT) string { return r.Router }),
+		engine.IndexBy(distributed, func(r routerNAT) string { return r.Router }),
 		func(_ string, l routerLink, r routerNAT) Flow {
 			mac, _ := relations.ParseMAC(*r.NAT.ExternalMAC)
 			return on(l.Switch).flow(LSInL2Lkup, 50,
