@@ -253,7 +253,7 @@ func (r *Instance) Reset(ctx context.Context) error {
 		return err
 	}
 	nbOps := []any{"OVN_Northbound"}
-	for _, t := range s.roots {
+	for _, t := range s.tables {
 		if t != "NB_Global" {
 			nbOps = append(nbOps, map[string]any{"op": "delete", "table": t, "where": []any{}})
 		}
@@ -373,7 +373,7 @@ func logTail(path string, n int) string {
 
 // schemaInfo is what Reset needs to know of the NB schema.
 type schemaInfo struct {
-	roots          []string // root tables, sorted
+	tables         []string // every table, sorted
 	globalSettable []string // NB_Global columns other than the cfg handshake
 }
 
@@ -385,7 +385,6 @@ var nbSchemaInfo = sync.OnceValues(func() (schemaInfo, error) {
 	}
 	var s struct {
 		Tables map[string]struct {
-			IsRoot  bool                       `json:"isRoot"`
 			Columns map[string]json.RawMessage `json:"columns"`
 		} `json:"tables"`
 	}
@@ -393,10 +392,12 @@ var nbSchemaInfo = sync.OnceValues(func() (schemaInfo, error) {
 		return schemaInfo{}, fmt.Errorf("reference: %s: %w", nbSchema, err)
 	}
 	var info schemaInfo
-	for name, t := range s.Tables {
-		if t.IsRoot {
-			info.roots = append(info.roots, name)
-		}
+	// Reset deletes the rows of every table, not only of root tables: a
+	// root row (HA_Chassis_Group) may be referenced by a non-root one
+	// (Logical_Switch_Port) that garbage collection would remove only
+	// after the delete is refused.
+	for name := range s.Tables {
+		info.tables = append(info.tables, name)
 	}
 	// nb_cfg, sb_cfg, hv_cfg and their timestamps are the --wait
 	// handshake's counters; they only grow.
@@ -405,7 +406,7 @@ var nbSchemaInfo = sync.OnceValues(func() (schemaInfo, error) {
 			info.globalSettable = append(info.globalSettable, col)
 		}
 	}
-	slices.Sort(info.roots)
+	slices.Sort(info.tables)
 	slices.Sort(info.globalSettable)
 	return info, nil
 })
