@@ -376,19 +376,19 @@ func decodeDatum(t *lovsdb.ColumnType, value any, isDiff bool) (any, error) {
 		elems = inner
 	}
 	set := make([]any, 0, len(elems))
-	seen := make(map[any]bool, len(elems))
 	for _, e := range elems {
 		a, err := decodeAtom(t.Key, e)
 		if err != nil {
 			return nil, err
 		}
-		if seen[a] {
-			return nil, fmt.Errorf("duplicate set element %v", a)
-		}
-		seen[a] = true
 		set = append(set, a)
 	}
 	slices.SortFunc(set, compareAtoms)
+	for k := 1; k < len(set); k++ {
+		if set[k] == set[k-1] {
+			return nil, fmt.Errorf("duplicate set element %v", set[k])
+		}
+	}
 	if t.Min() == 1 && t.Max() == 1 {
 		if len(set) != 1 {
 			return nil, fmt.Errorf("want one value, got %v", value)
