@@ -402,6 +402,24 @@ func (s *server) commit(db *database, ops []ovsdb.Operation, apply bool) []*ovsd
 	return results
 }
 
+// checkWaitSyntax checks what waitHolds relies on: a known table and
+// columns, and "==" or "!=".
+func checkWaitSyntax(db *database, op ovsdb.Operation) error {
+	table := db.model.Schema.Table(op.Table)
+	if table == nil {
+		return fmt.Errorf("wait: unknown table %q", op.Table)
+	}
+	if op.Until != string(ovsdb.WaitConditionEqual) && op.Until != string(ovsdb.WaitConditionNotEqual) {
+		return fmt.Errorf("wait: bad until %q", op.Until)
+	}
+	for _, c := range op.Columns {
+		if table.Column(c) == nil {
+			return fmt.Errorf("wait: unknown column %q", c)
+		}
+	}
+	return nil
+}
+
 // waitHolds reports whether the rows a "wait" operation's where selects
 // (RFC 7047, 5.2.6), projected on its columns, are (until "==") or are not
 // (until "!=") the rows it lists, in any order.
@@ -500,13 +518,13 @@ func (s *server) transact(sess *session, db *database, rawOps []json.RawMessage)
 			results[i] = opError("not owner", "the session does not own the asserted lock")
 		case db.name == serverDBName && slices.Contains(writeOps, op.Op):
 			results[i] = opError("not allowed", "the _Server database is read-only")
-		case op.Op == ovsdb.OperationWait && db.model.Schema.Table(op.Table) == nil:
-			results[i] = opError("unknown table", op.Table)
-		case op.Op == ovsdb.OperationWait && op.Until != string(ovsdb.WaitConditionEqual) && op.Until != string(ovsdb.WaitConditionNotEqual):
-			results[i] = opError("syntax error", fmt.Sprintf("wait: bad until %q", op.Until))
-		case op.Op == ovsdb.OperationWait && slices.ContainsFunc(op.Columns, func(c string) bool { return db.model.Schema.Table(op.Table).Column(c) == nil }):
-			results[i] = opError("syntax error", "wait: unknown column")
 		default:
+			if op.Op == ovsdb.OperationWait {
+				if err := checkWaitSyntax(db, op); err != nil {
+					results[i] = opError("syntax error", err.Error())
+					break
+				}
+			}
 			ops = append(ops, op)
 			opIndex = append(opIndex, i)
 			continue
