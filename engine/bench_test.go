@@ -3,11 +3,10 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"github.com/northlog/northlog/internal/cputime"
 	"math/rand/v2"
 	"runtime"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/google/btree"
 )
@@ -45,7 +44,7 @@ func BenchmarkJoin3Step(b *testing.B) {
 			c.Step()
 			rng := rand.New(rand.NewPCG(1, 2))
 			b.ReportAllocs()
-			cpu := cpuTime()
+			cpu := cputime.Process()
 			for b.Loop() {
 				i := rng.IntN(n)
 				a.Update(row{i, i}, row{i, (i + 1) % n})
@@ -57,7 +56,7 @@ func BenchmarkJoin3Step(b *testing.B) {
 				}
 			}
 			// Each iteration is two steps.
-			b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(2*b.N), "cpu-ns/step")
+			b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(2*b.N), "cpu-ns/step")
 		})
 	}
 }
@@ -66,7 +65,7 @@ func BenchmarkJoin3Step(b *testing.B) {
 // afresh and fed its whole input in one step.
 func BenchmarkJoin3Recompute(b *testing.B) {
 	const n = 100_000
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		c, _, out := chainCircuit(n)
 		c.Step()
@@ -75,18 +74,7 @@ func BenchmarkJoin3Recompute(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(3*n*b.N)/b.Elapsed().Seconds(), "tuples/s")
-	b.ReportMetric(float64(3*n*b.N)/(cpuTime()-cpu).Seconds(), "tuples/cpu-s")
-}
-
-// cpuTime returns the CPU time the process has used: on a shared machine it
-// measures the work better than wall time does. It includes the garbage
-// collector's background work.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(3*n*b.N)/(cputime.Process()-cpu).Seconds(), "tuples/cpu-s")
 }
 
 func heap() uint64 {

@@ -36,12 +36,6 @@ type RouterPort struct {
 	Port   *nb.LogicalRouterPort
 }
 
-// portRef says that datapath Owner lists the row Port in its ports column.
-type portRef struct {
-	Owner string
-	Port  string
-}
-
 func deriveSwitches(n *NB) engine.Rel[Switch] {
 	return engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) Switch {
 		return Switch{
@@ -58,34 +52,26 @@ func deriveRouters(n *NB) engine.Rel[Router] {
 	})
 }
 
-func refsOf(ports []string, owner string) []portRef {
-	refs := make([]portRef, len(ports))
-	for i, p := range ports {
-		refs[i] = portRef{Owner: owner, Port: p}
-	}
-	return refs
-}
-
-func deriveSwitchPorts(n *NB) engine.Rel[SwitchPort] {
-	refs := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []portRef {
-		return refsOf(ls.Ports, ls.UUID)
-	})
+func deriveSwitchPorts(c *engine.Circuit, n *NB) engine.Rel[SwitchPort] {
+	refs := refsOf(c, n, nb.LogicalSwitchTable,
+		func(ls *nb.LogicalSwitch) string { return ls.UUID },
+		func(ls *nb.LogicalSwitch) []string { return ls.Ports })
 	return engine.Join(
-		engine.IndexBy(refs, func(r portRef) string { return r.Port }),
+		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
 		engine.IndexBy(n.SwitchPorts.Rows, func(p *nb.LogicalSwitchPort) string { return p.UUID }),
-		func(_ string, r portRef, p *nb.LogicalSwitchPort) SwitchPort {
+		func(_ string, r Ref, p *nb.LogicalSwitchPort) SwitchPort {
 			return SwitchPort{Switch: r.Owner, Port: p}
 		})
 }
 
-func deriveRouterPorts(n *NB) engine.Rel[RouterPort] {
-	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []portRef {
-		return refsOf(lr.Ports, lr.UUID)
-	})
+func deriveRouterPorts(c *engine.Circuit, n *NB) engine.Rel[RouterPort] {
+	refs := refsOf(c, n, nb.LogicalRouterTable,
+		func(lr *nb.LogicalRouter) string { return lr.UUID },
+		func(lr *nb.LogicalRouter) []string { return lr.Ports })
 	return engine.Join(
-		engine.IndexBy(refs, func(r portRef) string { return r.Port }),
+		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
 		engine.IndexBy(n.RouterPorts.Rows, func(p *nb.LogicalRouterPort) string { return p.UUID }),
-		func(_ string, r portRef, p *nb.LogicalRouterPort) RouterPort {
+		func(_ string, r Ref, p *nb.LogicalRouterPort) RouterPort {
 			return RouterPort{Router: r.Owner, Port: p}
 		})
 }
