@@ -159,7 +159,7 @@ func TestStockNorthdSameFlows(t *testing.T) {
 // embedded servers after its first computation: each NB change shows in the
 // SB once ovn-nbctl --wait=sb returns.
 func TestStockNorthdFollowsChanges(t *testing.T) {
-	requireTools(t, "ovn-northd", "ovn-nbctl", "ovn-sbctl")
+	requireTools(t, "ovn-northd", "ovn-nbctl", "ovn-sbctl", "ovn-trace")
 	s := startServers(t)
 	startNorthd(t, s)
 	wait := func(args ...string) {
@@ -167,8 +167,11 @@ func TestStockNorthdFollowsChanges(t *testing.T) {
 	}
 	wait("ls-add", "sw0")
 	wait("lsp-add", "sw0", "p1", "--", "lsp-set-addresses", "p1", "00:00:00:00:00:01 10.0.0.1")
+	wait("lsp-add", "sw0", "p2", "--", "lsp-set-addresses", "p2", "00:00:00:00:00:02 10.0.0.2")
 	out := tool(t, s, "ovn-sbctl", "lflow-list", "sw0")
 	mustContain(t, "lflow-list", out, `inport == "p1"`, `eth.dst == 00:00:00:00:00:01`)
+	mustContain(t, "ovn-trace", tool(t, s, "ovn-trace", "--minimal", "sw0",
+		`inport == "p1" && eth.src == 00:00:00:00:00:01 && eth.dst == 00:00:00:00:00:02`), `output("p2");`)
 	mustContain(t, "ovn-sbctl find Port_Binding", tool(t, s, "ovn-sbctl", "--columns=logical_port", "find", "Port_Binding"), "p1")
 	wait("lsp-del", "p1")
 	if out := tool(t, s, "ovn-sbctl", "lflow-list", "sw0"); strings.Contains(out, `"p1"`) {
