@@ -8,8 +8,7 @@ import (
 // PortDHCP is a switch port with one of its DHCP_Options rows: the row its
 // dhcpv4_options (IPv6 false) or dhcpv6_options (IPv6 true) refers to.
 type PortDHCP struct {
-	Switch  string // NB _uuid of the switch
-	Port    *nb.LogicalSwitchPort
+	LSP
 	Options *nb.DHCPOptions
 	IPv6    bool
 }
@@ -20,15 +19,15 @@ func deriveSwitchPortDHCP(n *NB) engine.Rel[PortDHCP] {
 	type optionsRef struct {
 		Options string // DHCP_Options _uuid
 		IPv6    bool
-		Port    SwitchPort
+		Port    LSP
 	}
-	refs := engine.FlatMap(n.PortsOnSwitches, func(sp SwitchPort) []optionsRef {
+	refs := engine.FlatMap(n.LSPs, func(p LSP) []optionsRef {
 		var out []optionsRef
-		if sp.Port.Dhcpv4Options != nil {
-			out = append(out, optionsRef{Options: *sp.Port.Dhcpv4Options, Port: sp})
+		if p.Port.Dhcpv4Options != nil {
+			out = append(out, optionsRef{Options: *p.Port.Dhcpv4Options, Port: p})
 		}
-		if sp.Port.Dhcpv6Options != nil {
-			out = append(out, optionsRef{Options: *sp.Port.Dhcpv6Options, IPv6: true, Port: sp})
+		if p.Port.Dhcpv6Options != nil {
+			out = append(out, optionsRef{Options: *p.Port.Dhcpv6Options, IPv6: true, Port: p})
 		}
 		return out
 	})
@@ -36,7 +35,7 @@ func deriveSwitchPortDHCP(n *NB) engine.Rel[PortDHCP] {
 		engine.IndexBy(refs, func(r optionsRef) string { return r.Options }),
 		engine.IndexBy(n.DHCPOptions.Rows, func(o *nb.DHCPOptions) string { return o.UUID }),
 		func(_ string, r optionsRef, o *nb.DHCPOptions) PortDHCP {
-			return PortDHCP{Switch: r.Port.Switch, Port: r.Port.Port, Options: o, IPv6: r.IPv6}
+			return PortDHCP{LSP: r.Port, Options: o, IPv6: r.IPv6}
 		})
 }
 

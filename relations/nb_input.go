@@ -137,13 +137,13 @@ func NewNB(c *engine.Circuit) *NB {
 	}
 	n.SwitchDatapaths = deriveSwitches(n)
 	n.RouterDatapaths = deriveRouters(n)
-	n.PortsOnSwitches = deriveSwitchPorts(c, n)
-	n.PortsOnRouters = deriveRouterPorts(c, n)
+	n.PortsOnSwitches = deriveSwitchPorts(n)
+	n.PortsOnRouters = deriveRouterPorts(n)
 	n.SwitchACLs = deriveSwitchACLs(n)
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
-	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
 	n.deriveRouterRelations()
 	n.deriveSwitchRelations()
+	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
 	return n
 }
 

@@ -136,14 +136,7 @@ func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
 // dhcpFlows are the DHCP flows of one port and inport.
 func dhcpFlows(in dhcpInport) []Flow {
 	var flows []Flow
-	for _, entry := range in.Server.Port.Addresses {
-		if relations.IsSpecialAddress(entry) {
-			continue
-		}
-		addrs, err := relations.ParseLSPAddresses(entry)
-		if relations.Ignored(err) {
-			continue
-		}
+	for _, addrs := range in.Server.Addrs.Static {
 		if in.Server.IPv6 {
 			flows = append(flows, dhcpv6Flows(in, addrs)...)
 		} else {
