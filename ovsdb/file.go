@@ -35,10 +35,13 @@ type Database struct {
 	// lovsdb.OvsMap for maps. Rows carry no "_uuid" column: the UUID is the
 	// key. Rows share values (empty defaults): treat them as read-only.
 	Tables map[string]map[string]lovsdb.Row
-	// Warning is set when the file ends in a damaged record (cut short,
-	// bad checksum, not JSON): like ovsdb-server, which takes such a file
-	// to have been truncated by a crash, the records before it are used and
-	// the rest is ignored.
+	// Warning reports what was ignored, as ovsdb-server ignores it when it
+	// loads the file (logging an error and serving the rest): a
+	// transaction that does not fit the schema (unknown table or column, a
+	// value of the wrong type, a delete of a missing row) is skipped as a
+	// whole and later ones still apply; a damaged record (cut short, bad
+	// checksum, not JSON), taken to be where a crash truncated the file,
+	// ends the reading. Several problems are joined (errors.Join).
 	Warning error
 
 	defaults map[string]lovsdb.Row // by table: a row of default values
@@ -54,8 +57,10 @@ const maxHeader = 128
 // 3.1 writes it: records "OVSDB JSON <length> <sha1>\n<json>\n", the first
 // the schema, each later one a transaction that inserts, modifies
 // ("_is_diff": columns hold new values, or for set and map columns the
-// difference to apply) or deletes (null) rows. A clustered database file is
-// an error that says how to convert it.
+// difference to apply) or deletes (null) rows. What ovsdb-server would
+// ignore in the file is reported in Database.Warning; a file it would not
+// load (not an OVSDB file, a bad schema) is an error, and so is a clustered
+// database file, with a hint on how to convert it.
 func ReadDatabaseFile(path string) (*Database, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -103,18 +108,23 @@ func readDatabase(r *bufio.Reader) (*Database, error) {
 		if errors.Is(err, io.EOF) {
 			return db, nil
 		}
+		if err == nil && rec.magic != "JSON" {
+			err = fmt.Errorf("%q record in a standalone database file", rec.magic)
+		}
 		if err != nil {
-			db.Warning = fmt.Errorf("record %d at byte %d ignored with the rest of the file: %w", n, offset, err)
+			db.warn(fmt.Errorf("record %d at byte %d ignored with the rest of the file: %w", n, offset, err))
 			return db, nil
 		}
-		if rec.magic != "JSON" {
-			return nil, fmt.Errorf("record %d at byte %d: %q record in a standalone database file", n, offset, rec.magic)
-		}
 		if err := db.apply(rec.value); err != nil {
-			return nil, fmt.Errorf("record %d at byte %d: %w", n, offset, err)
+			db.warn(fmt.Errorf("transaction in record %d at byte %d ignored: %w", n, offset, err))
 		}
 		offset = rec.next
 	}
+}
+
+// warn adds a problem to db.Warning.
+func (db *Database) warn(err error) {
+	db.Warning = errors.Join(db.Warning, err)
 }
 
 // record is one framed record of a database file.
@@ -172,7 +182,8 @@ func readRecord(r *bufio.Reader, offset int64) (record, error) {
 	return record{magic: magic, data: data, value: value, next: offset + n}, nil
 }
 
-// apply replays one transaction record on db.
+// apply replays one transaction record on db: all of it, or, on an error,
+// none of it.
 func (db *Database) apply(value any) error {
 	txn, ok := value.(map[string]any)
 	if !ok {
@@ -184,8 +195,10 @@ func (db *Database) apply(value any) error {
 			return fmt.Errorf("_is_diff is %v, not a boolean", v)
 		}
 	}
-	// Tables and rows in name order, so that the first error reported is
-	// stable.
+	// New rows by table and UUID, nil for a deleted row, committed once the
+	// whole transaction has been read. Tables and rows go in name order, so
+	// that the error reported is stable.
+	staged := map[string]map[string]lovsdb.Row{}
 	for _, table := range slices.Sorted(maps.Keys(txn)) {
 		if table == "" || table[0] == '_' {
 			continue // "_date", "_comment", "_is_diff"
@@ -198,55 +211,66 @@ func (db *Database) apply(value any) error {
 		if !ok {
 			return fmt.Errorf("table %s: rows are not a JSON object", table)
 		}
+		staged[table] = make(map[string]lovsdb.Row, len(rows))
 		for _, key := range slices.Sorted(maps.Keys(rows)) {
 			if !isUUID(key) {
 				return fmt.Errorf("table %s: bad row UUID %q", table, key)
 			}
 			uuid := strings.ToLower(key)
-			if err := db.applyRow(table, ts, uuid, rows[key], isDiff); err != nil {
+			row, err := db.newRow(table, ts, uuid, rows[key], isDiff)
+			if err != nil {
 				return fmt.Errorf("table %s row %s: %w", table, uuid, err)
+			}
+			staged[table][uuid] = row
+		}
+	}
+	for table, rows := range staged {
+		for uuid, row := range rows {
+			if row == nil {
+				delete(db.Tables[table], uuid)
+			} else {
+				db.Tables[table][uuid] = row
 			}
 		}
 	}
 	return nil
 }
 
-// applyRow inserts, modifies or deletes (value is null) one row.
-func (db *Database) applyRow(table string, ts *lovsdb.TableSchema, uuid string, value any, isDiff bool) error {
-	rows := db.Tables[table]
+// newRow is what a transaction makes of one row: nil for a delete (value
+// null), else the row inserted or modified.
+func (db *Database) newRow(table string, ts *lovsdb.TableSchema, uuid string, value any, isDiff bool) (lovsdb.Row, error) {
+	old, exists := db.Tables[table][uuid]
 	if value == nil {
-		if _, ok := rows[uuid]; !ok {
-			return errors.New("deletes a row that does not exist")
+		if !exists {
+			return nil, errors.New("deletes a row that does not exist")
 		}
-		delete(rows, uuid)
-		return nil
+		return nil, nil
 	}
 	cols, ok := value.(map[string]any)
 	if !ok {
-		return fmt.Errorf("row is not a JSON object: %v", value)
+		return nil, fmt.Errorf("row is not a JSON object: %v", value)
 	}
-	row, ok := rows[uuid]
-	if !ok {
-		row = maps.Clone(db.defaults[table])
+	if !exists {
+		old = db.defaults[table]
 	}
+	row := maps.Clone(old)
 	for _, name := range slices.Sorted(maps.Keys(cols)) {
 		col := ts.Column(name)
 		if col == nil || name == "_uuid" || name == "_version" {
-			return fmt.Errorf("unknown column %q", name)
+			return nil, fmt.Errorf("unknown column %q", name)
 		}
 		v, err := decodeDatum(col.TypeObj, cols[name], isDiff)
 		if err != nil {
-			return fmt.Errorf("column %s: %w", name, err)
+			return nil, fmt.Errorf("column %s: %w", name, err)
 		}
 		if isDiff {
 			if v, err = applyDiff(col.TypeObj, row[name], v); err != nil {
-				return fmt.Errorf("column %s: %w", name, err)
+				return nil, fmt.Errorf("column %s: %w", name, err)
 			}
 		}
 		row[name] = v
 	}
-	rows[uuid] = row
-	return nil
+	return row, nil
 }
 
 // defaultRow is a row of ts with every column at its OVSDB default.
@@ -610,7 +634,7 @@ func checkAtomic(t string) error {
 type NBContents struct {
 	// Tables holds each table's rows by table name, sorted by UUID.
 	Tables map[string][]model.Model
-	// Warning is the file's Database.Warning: records ignored at its end.
+	// Warning is the file's Database.Warning: what was ignored in it.
 	Warning error
 }
 

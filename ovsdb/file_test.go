@@ -3,6 +3,7 @@ package ovsdb
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha1"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"syscall"
@@ -104,9 +104,9 @@ func (s *server) nbctl(t testing.TB, args ...string) {
 // dumpModels reads every row of the NB served by s with `ovsdb-client -f
 // json dump`, decodes it with libovsdb's own row decoder and converts it to
 // nb models: an account of the database independent of ReadDatabaseFile.
-func dumpModels(t testing.TB, s *server) map[string][]model.Model {
+func dumpModels(t *testing.T, s *server) map[string][]model.Model {
 	t.Helper()
-	out := run(t, "ovsdb-client", "-f", "json", "dump", s.remote(), "OVN_Northbound")
+	dump := run(t, "ovsdb-client", "-f", "json", "dump", s.remote(), "OVN_Northbound")
 	clientModel, err := nb.FullDatabaseModel()
 	if err != nil {
 		t.Fatal(err)
@@ -116,56 +116,19 @@ func dumpModels(t testing.TB, s *server) map[string][]model.Model {
 		t.Fatal(errs)
 	}
 	tables := map[string][]model.Model{}
-	sc := bufio.NewScanner(strings.NewReader(out))
-	sc.Buffer(nil, 1<<30)
-	for sc.Scan() {
-		var tbl struct {
-			Caption  string            `json:"caption"`
-			Headings []string          `json:"headings"`
-			Data     []json.RawMessage `json:"data"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &tbl); err != nil {
-			t.Fatalf("dump line %q: %v", sc.Text(), err)
-		}
-		name := strings.Fields(tbl.Caption)[0]
+	for name, rows := range dumpRows(t, nb.Schema(), []byte(dump)) {
 		ms := []model.Model{}
-		for _, raw := range tbl.Data {
-			var cells []json.RawMessage
-			if err := json.Unmarshal(raw, &cells); err != nil {
-				t.Fatal(err)
-			}
-			obj := map[string]json.RawMessage{}
-			for k, h := range tbl.Headings {
-				obj[h] = cells[k]
-			}
-			uuid := obj["_uuid"]
-			delete(obj, "_uuid")
-			delete(obj, "_version")
-			b, _ := json.Marshal(obj)
-			var row lovsdb.Row
-			if err := json.Unmarshal(b, &row); err != nil {
-				t.Fatal(err)
-			}
-			var u lovsdb.UUID
-			if err := json.Unmarshal(uuid, &u); err != nil {
-				t.Fatal(err)
-			}
-			m, err := model.CreateModel(dbModel, name, &row, u.GoUUID)
+		for _, uuid := range slices.Sorted(maps.Keys(rows)) {
+			row := rows[uuid]
+			m, err := model.CreateModel(dbModel, name, &row, uuid)
 			if err != nil {
-				t.Fatalf("%s row %s: %v", name, u.GoUUID, err)
+				t.Fatalf("%s row %s: %v", name, uuid, err)
 			}
 			ms = append(ms, m)
 		}
-		slices.SortFunc(ms, func(a, b model.Model) int {
-			return strings.Compare(uuidOf(a), uuidOf(b))
-		})
 		tables[name] = ms
 	}
 	return tables
-}
-
-func uuidOf(m model.Model) string {
-	return reflect.ValueOf(m).Elem().FieldByName("UUID").String()
 }
 
 // sameAsDump fails unless got holds the rows of want.
@@ -337,39 +300,91 @@ func TestReadDatabaseFileDiffs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tbl struct {
-		Headings []string            `json:"headings"`
-		Data     [][]json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(dump, &tbl); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]map[string]lovsdb.Row{"T": {}}
-	ts := db.Schema.Table("T")
-	for _, cells := range tbl.Data {
-		obj := map[string]json.RawMessage{}
-		for k, h := range tbl.Headings {
-			obj[h] = cells[k]
-		}
-		var u lovsdb.UUID
-		if err := json.Unmarshal(obj["_uuid"], &u); err != nil {
-			t.Fatal(err)
-		}
-		delete(obj, "_uuid")
-		delete(obj, "_version")
-		b, _ := json.Marshal(obj)
-		var row lovsdb.Row
-		if err := json.Unmarshal(b, &row); err != nil {
-			t.Fatal(err)
-		}
-		for c, v := range row {
-			row[c] = normalize(ts.Columns[c].TypeObj, v)
-		}
-		want["T"][u.GoUUID] = row
-	}
+	want := dumpRows(t, db.Schema, dump)
 	if len(want["T"]) != 2 {
 		t.Fatalf("dump has %d rows; want 2", len(want["T"]))
 	}
+	if d := cmp.Diff(want, db.Tables); d != "" {
+		t.Errorf("rows differ from ovsdb-server's (-server +ReadDatabaseFile):\n%s", d)
+	}
+}
+
+// dumpRows reads the output of `ovsdb-client -f json dump` with libovsdb's
+// own row decoder, in the form ReadDatabaseFile gives rows.
+func dumpRows(t *testing.T, schema lovsdb.DatabaseSchema, dump []byte) map[string]map[string]lovsdb.Row {
+	t.Helper()
+	tables := map[string]map[string]lovsdb.Row{}
+	for line := range strings.Lines(string(dump)) {
+		var tbl struct {
+			Caption  string              `json:"caption"`
+			Headings []string            `json:"headings"`
+			Data     [][]json.RawMessage `json:"data"`
+		}
+		if err := json.Unmarshal([]byte(line), &tbl); err != nil {
+			t.Fatal(err)
+		}
+		name := strings.Fields(tbl.Caption)[0]
+		ts := schema.Table(name)
+		tables[name] = map[string]lovsdb.Row{}
+		for _, cells := range tbl.Data {
+			obj := map[string]json.RawMessage{}
+			for k, h := range tbl.Headings {
+				obj[h] = cells[k]
+			}
+			var u lovsdb.UUID
+			if err := json.Unmarshal(obj["_uuid"], &u); err != nil {
+				t.Fatal(err)
+			}
+			delete(obj, "_uuid")
+			delete(obj, "_version")
+			b, _ := json.Marshal(obj)
+			var row lovsdb.Row
+			if err := json.Unmarshal(b, &row); err != nil {
+				t.Fatal(err)
+			}
+			for c, v := range row {
+				row[c] = normalize(ts.Columns[c].TypeObj, v)
+			}
+			tables[name][u.GoUUID] = row
+		}
+	}
+	return tables
+}
+
+// appendRecord appends a record holding body, with its header, to data.
+func appendRecord(data []byte, body string) []byte {
+	body += "\n"
+	return fmt.Appendf(data, "OVSDB JSON %d %x\n%s", len(body), sha1.Sum([]byte(body)), body)
+}
+
+// A transaction that does not fit the schema is skipped whole, and the ones
+// after it apply, as ovsdb-server 3.1 does: it logs "syntax ... unknown
+// column" and serves the rest.
+func TestReadDatabaseFileSkipsBadTransaction(t *testing.T) {
+	needOVN(t)
+	data, err := os.ReadFile("testdata/tiny.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const a = "aa6c4f40-8bba-4e7a-9e99-0abff3e2223c"
+	data = appendRecord(data, `{"T":{"`+a+`":{"s":"partial","nosuch":1}},"_is_diff":true}`)
+	data = appendRecord(data, `{"T":{"`+a+`":{"i":42}},"_is_diff":true}`)
+	file := filepath.Join(t.TempDir(), "bad.db")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := ReadDatabaseFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if db.Warning == nil || !strings.Contains(db.Warning.Error(), `unknown column "nosuch"`) {
+		t.Errorf("warning %v; want one about the unknown column", db.Warning)
+	}
+	if row := db.Tables["T"][a]; row["s"] != "a" || row["i"] != 42 {
+		t.Errorf("row a has s=%v i=%v; want the bad transaction skipped (s=a) and the next applied (i=42)", row["s"], row["i"])
+	}
+	s := startServer(t, file)
+	want := dumpRows(t, db.Schema, []byte(run(t, "ovsdb-client", "-f", "json", "dump", s.remote(), "Tiny")))
 	if d := cmp.Diff(want, db.Tables); d != "" {
 		t.Errorf("rows differ from ovsdb-server's (-server +ReadDatabaseFile):\n%s", d)
 	}
