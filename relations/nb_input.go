@@ -137,8 +137,8 @@ func NewNB(c *engine.Circuit) *NB {
 	}
 	n.SwitchDatapaths = deriveSwitches(n)
 	n.RouterDatapaths = deriveRouters(n)
-	n.PortsOnSwitches = deriveSwitchPorts(n)
-	n.PortsOnRouters = deriveRouterPorts(n)
+	n.PortsOnSwitches = deriveSwitchPorts(c, n)
+	n.PortsOnRouters = deriveRouterPorts(c, n)
 	n.SwitchACLs = deriveSwitchACLs(n)
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
 	n.deriveRouterRelations()
