@@ -280,6 +280,12 @@ func TestReadDatabaseFileErrors(t *testing.T) {
 			t.Errorf("LoadNB(%s) = %v; want an error containing %q", filepath.Base(tt.file), err, tt.want)
 		}
 	}
+	// The conversion the error names gives a file LoadNB reads.
+	standalone := filepath.Join(dir, "standalone.db")
+	run(t, "ovsdb-tool", "cluster-to-standalone", standalone, clustered)
+	if _, err := LoadNB(standalone); err != nil {
+		t.Errorf("LoadNB(converted clustered file): %v", err)
+	}
 	if db, err := ReadDatabaseFile(sb); err != nil || db.Schema.Name != "OVN_Southbound" || len(db.Tables["SB_Global"]) != 0 {
 		t.Errorf("ReadDatabaseFile(sb.db) = %v, %v; want an empty OVN_Southbound", db, err)
 	}
