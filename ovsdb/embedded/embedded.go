@@ -5,7 +5,8 @@
 //
 // The data lives in memory (libovsdb's database/inmemory, whose transaction
 // code checks and applies every transaction, referential integrity and
-// garbage collection included); it is gone when the servers stop. This
+// garbage collection included) and in OVSDB standalone database files in the
+// state directory, which stock ovsdb-tool and ovsdb-server read too. This
 // package speaks the protocol: JSON-RPC framing, transact, monitor,
 // monitor_cond (one request or an array of them per table), monitor_cond_since,
 // monitor_cond_change, monitor_cancel, the _Server database, lock, steal,
@@ -53,9 +54,10 @@ type Servers struct {
 }
 
 // Start serves an OVN Northbound database on DIR/nb.sock and a Southbound one
-// on DIR/sb.sock, both empty, until ctx ends or Close is called. It creates
-// dir if needed and replaces stale sockets, but fails if another server
-// answers on them.
+// on DIR/sb.sock until ctx ends or Close is called. Their data lives in
+// DIR/nb.db and DIR/sb.db, OVSDB standalone database files: Start loads them
+// when they exist and each commit is appended. It creates dir if needed and
+// replaces stale sockets, but fails if another server answers on them.
 func Start(ctx context.Context, dir string, logger *slog.Logger) (*Servers, error) {
 	if logger == nil {
 		logger = slog.Default()
@@ -73,22 +75,26 @@ func Start(ctx context.Context, dir string, logger *slog.Logger) (*Servers, erro
 		schema []byte
 		model  func() (model.ClientDBModel, error)
 		socket string
+		file   string
 	}{
-		{&s.nb, nbSchema, nb.FullDatabaseModel, "nb.sock"},
-		{&s.sb, sbSchema, sb.FullDatabaseModel, "sb.sock"},
+		{&s.nb, nbSchema, nb.FullDatabaseModel, "nb.sock", "nb.db"},
+		{&s.sb, sbSchema, sb.FullDatabaseModel, "sb.sock", "sb.db"},
 	} {
 		clientModel, err := d.model()
 		if err != nil {
 			s.Close()
 			return nil, err
 		}
-		srv, err := newServer(logger.With("db", clientModel.Name()), d.schema, clientModel)
+		// Listen first: a server already running on the directory owns
+		// its files.
+		ln, err := listenUnix(filepath.Join(dir, d.socket))
 		if err != nil {
 			s.Close()
 			return nil, err
 		}
-		ln, err := listenUnix(filepath.Join(dir, d.socket))
+		srv, err := newServer(logger.With("db", clientModel.Name()), d.schema, clientModel, filepath.Join(dir, d.file))
 		if err != nil {
+			ln.Close()
 			s.Close()
 			return nil, err
 		}
@@ -127,8 +133,8 @@ func (s *Servers) NBRemote() string { return "unix:" + filepath.Join(s.dir, "nb.
 func (s *Servers) SBRemote() string { return "unix:" + filepath.Join(s.dir, "sb.sock") }
 
 // Close stops both servers and disconnects their clients; closing the
-// listeners removes the sockets. The data is discarded. Calling it again does
-// nothing.
+// listeners removes the sockets. The database files stay. Calling it again
+// does nothing.
 func (s *Servers) Close() {
 	s.closeOnce.Do(func() {
 		if s.stopCtx != nil {

@@ -429,9 +429,9 @@ func (mon *monitor) rowUpdate(tm *tableMonitor, kind string, old, new *rowInfo) 
 	if mon.version == 1 {
 		switch kind {
 		case "initial", "insert":
-			return map[string]any{"new": new.row(tm, false)}
+			return map[string]any{"new": new.row(tm.columns, false)}
 		case "delete":
-			return map[string]any{"old": old.row(tm, false)}
+			return map[string]any{"old": old.row(tm.columns, false)}
 		}
 		changed := map[string]any{}
 		for _, c := range tm.columns {
@@ -443,11 +443,11 @@ func (mon *monitor) rowUpdate(tm *tableMonitor, kind string, old, new *rowInfo) 
 		if len(changed) == 0 {
 			return nil
 		}
-		return map[string]any{"old": changed, "new": new.row(tm, false)}
+		return map[string]any{"old": changed, "new": new.row(tm.columns, false)}
 	}
 	switch kind {
 	case "initial", "insert":
-		return map[string]any{kind: new.row(tm, true)}
+		return map[string]any{kind: new.row(tm.columns, true)}
 	case "delete":
 		return map[string]any{"delete": nil}
 	}
@@ -498,11 +498,11 @@ func (r *rowInfo) valueOrDefault(column string) (any, bool) {
 	return ovs, ovsdb.IsDefaultValue(cs, v)
 }
 
-// row is the monitored columns of the row, without those at their default
-// value when skipDefaults is set (as ovsdb-server does in update2 inserts).
-func (r *rowInfo) row(tm *tableMonitor, skipDefaults bool) map[string]any {
-	out := make(map[string]any, len(tm.columns))
-	for _, c := range tm.columns {
+// row is the given columns of the row, without those at their default value
+// when skipDefaults is set (as ovsdb-server does in update2 inserts).
+func (r *rowInfo) row(columns []string, skipDefaults bool) map[string]any {
+	out := make(map[string]any, len(columns))
+	for _, c := range columns {
 		v, isDefault := r.valueOrDefault(c)
 		if skipDefaults && isDefault {
 			continue

@@ -30,7 +30,8 @@ type database struct {
 	name       string
 	schemaJSON json.RawMessage // sent as is for get_schema and in _Server
 	model      model.DatabaseModel
-	lastTxn    string // id of the last committed transaction
+	lastTxn    string  // id of the last committed transaction
+	file       *dbFile // where commits are logged; nil for _Server
 }
 
 // server answers the OVSDB JSON-RPC protocol (RFC 7047 and ovsdb-server(7):
@@ -60,8 +61,9 @@ type server struct {
 }
 
 // newServer makes a server for the database that schemaJSON describes and
-// clientModel maps to Go types, plus its _Server database.
-func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientDBModel) (*server, error) {
+// clientModel maps to Go types, kept in the file at path, plus its _Server
+// database.
+func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientDBModel, path string) (*server, error) {
 	var schema ovsdb.DatabaseSchema
 	if err := json.Unmarshal(schemaJSON, &schema); err != nil {
 		return nil, fmt.Errorf("parsing schema: %w", err)
@@ -135,6 +137,9 @@ func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientD
 	if results := s.commit(s.dbs[serverDBName], ops, true); firstError(results) != nil {
 		return nil, fmt.Errorf("filling %s: %s", serverDBName, firstError(results).Error)
 	}
+	if err := s.openFile(s.dbs[schema.Name], path); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -180,6 +185,13 @@ func (s *server) close() {
 		sess.nc.Close()
 	}
 	s.wg.Wait()
+	for _, db := range s.dbs {
+		if db.file != nil && db.file.f != nil {
+			if err := db.file.f.Close(); err != nil {
+				s.logger.Error("ovsdb: closing the database file", "file", db.file.path, "err", err)
+			}
+		}
+	}
 }
 
 // session is one client connection.
@@ -351,8 +363,8 @@ func firstError(results []*ovsdb.OperationResult) *ovsdb.OperationResult {
 
 // commit runs ops as one libovsdb transaction on db and, when apply is set,
 // every operation succeeds, something changed and every value fits its
-// column, applies it and sends the change to every monitor of db. The
-// caller holds s.mu.
+// column, logs it to db's file, applies it and sends the change to every
+// monitor of db. The caller holds s.mu.
 //
 // The server checks "wait" operations itself: libovsdb compares sets in
 // order and skips the expected values that are a column's default, so an
@@ -387,11 +399,19 @@ func (s *server) commit(db *database, ops []ovsdb.Operation, apply bool) []*ovsd
 	if err := checkConstraints(db, update); err != nil {
 		return append(results, &ovsdb.OperationResult{Error: "constraint violation", Details: err.Error()})
 	}
+	if db.file != nil {
+		if err := s.logCommit(db, update); err != nil {
+			return append(results, &ovsdb.OperationResult{Error: "I/O error", Details: err.Error()})
+		}
+	}
 	txnID := uuid.New()
 	if err := s.store.Commit(db.name, txnID, update); err != nil {
 		return append(results, &ovsdb.OperationResult{Error: "commit failed", Details: err.Error()})
 	}
 	db.lastTxn = txnID.String()
+	if db.file != nil {
+		s.maybeCompact(db)
+	}
 	for sess := range s.sessions {
 		for _, mon := range sess.monitors {
 			if mon.db == db {

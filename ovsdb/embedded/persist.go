@@ -1,0 +1,301 @@
+package embedded
+
+import (
+	"bufio"
+	"crypto/sha1"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	dbase "github.com/ovn-org/libovsdb/database"
+	"github.com/ovn-org/libovsdb/model"
+	"github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// A server keeps its data database in a file in OVSDB's standalone format
+// (ovsdb(5)): the schema as the first record, then one record per committed
+// transaction, each row as its new column values or null when deleted. Stock
+// ovsdb-tool and ovsdb-server read it. On start the server replays the file
+// and rewrites it as the schema and one record of every row; it does so
+// again when the file has grown past compactMinSize and four times its size
+// after the last rewrite. Records are not fsynced: a commit survives the
+// process, not the machine. A truncated or corrupt record, as a crash while
+// writing can leave at the end, ends the replay with a warning.
+
+// compactMinSize is the file size below which the server never rewrites it.
+const compactMinSize = 16 << 20
+
+// maxRecordSize bounds the length a record header may claim.
+const maxRecordSize = 1 << 30
+
+// dbFile is a database file that commits are appended to.
+type dbFile struct {
+	path          string
+	f             *os.File
+	size          int64 // bytes written
+	compactedSize int64 // size after the last rewrite
+}
+
+// writeRecord writes one record: "OVSDB JSON <length> <sha1>\n", then the
+// JSON text and a newline, which the length and SHA-1 cover.
+func writeRecord(w io.Writer, v any) (int64, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return 0, err
+	}
+	data = append(data, '\n')
+	sum := sha1.Sum(data)
+	n, err := fmt.Fprintf(w, "OVSDB JSON %d %s\n", len(data), hex.EncodeToString(sum[:]))
+	if err != nil {
+		return int64(n), err
+	}
+	m, err := w.Write(data)
+	return int64(n + m), err
+}
+
+// readRecords reads a database file's records up to the first truncated or
+// corrupt one; bad says what was wrong with that one.
+func readRecords(r io.Reader) (records []json.RawMessage, bad error) {
+	br := bufio.NewReader(r)
+	for {
+		header, err := br.ReadString('\n')
+		if err == io.EOF && header == "" {
+			return records, nil
+		}
+		if err != nil {
+			return records, fmt.Errorf("record %d: truncated header", len(records)+1)
+		}
+		var length int
+		var sum string
+		if n, _ := fmt.Sscanf(header, "OVSDB JSON %d %s\n", &length, &sum); n != 2 || length <= 0 || length > maxRecordSize {
+			return records, fmt.Errorf("record %d: bad header %q", len(records)+1, strings.TrimSpace(header))
+		}
+		data := make([]byte, length)
+		if _, err := io.ReadFull(br, data); err != nil {
+			return records, fmt.Errorf("record %d: truncated", len(records)+1)
+		}
+		if got := sha1.Sum(data); hex.EncodeToString(got[:]) != sum {
+			return records, fmt.Errorf("record %d: SHA-1 mismatch", len(records)+1)
+		}
+		records = append(records, json.RawMessage(data))
+	}
+}
+
+// openFile fills db from its file, if there is one, then rewrites the file
+// compacted and keeps it open for appending. The caller holds s.mu.
+func (s *server) openFile(db *database, path string) error {
+	f, err := os.Open(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err == nil {
+		records, bad := readRecords(f)
+		f.Close()
+		if bad != nil {
+			s.logger.Warn("ovsdb: ignoring the end of a damaged database file", "file", path, "records", len(records), "err", bad)
+		}
+		if len(records) > 0 {
+			if err := s.replay(db, records); err != nil {
+				return fmt.Errorf("%s: %w", path, err)
+			}
+		}
+	}
+	db.file = &dbFile{path: path}
+	return s.compact(db)
+}
+
+// replay loads the rows that a file's records leave into db.
+func (s *server) replay(db *database, records []json.RawMessage) error {
+	var head struct{ Name, Version string }
+	if err := json.Unmarshal(records[0], &head); err != nil {
+		return fmt.Errorf("first record is not a schema: %w", err)
+	}
+	if head.Name != db.name || head.Version != db.model.Schema.Version {
+		return fmt.Errorf("holds %s schema %s, the server serves %s schema %s; move the file away to start empty",
+			head.Name, head.Version, db.name, db.model.Schema.Version)
+	}
+	rows := map[string]map[string]map[string]json.RawMessage{} // table → uuid → column → value
+	for i, rec := range records[1:] {
+		var txn map[string]json.RawMessage
+		if err := json.Unmarshal(rec, &txn); err != nil {
+			return fmt.Errorf("record %d: %w", i+2, err)
+		}
+		if string(txn["_is_diff"]) == "true" {
+			return fmt.Errorf("record %d holds column differences (written by ovsdb-server), which this server does not read", i+2)
+		}
+		for table, raw := range txn {
+			if strings.HasPrefix(table, "_") {
+				continue
+			}
+			var changes map[string]map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &changes); err != nil {
+				return fmt.Errorf("record %d, table %s: %w", i+2, table, err)
+			}
+			if rows[table] == nil {
+				rows[table] = map[string]map[string]json.RawMessage{}
+			}
+			for uuid, columns := range changes {
+				if columns == nil {
+					delete(rows[table], uuid)
+					continue
+				}
+				if rows[table][uuid] == nil {
+					rows[table][uuid] = map[string]json.RawMessage{}
+				}
+				maps.Copy(rows[table][uuid], columns)
+			}
+		}
+	}
+	var ops []ovsdb.Operation
+	for _, table := range slices.Sorted(maps.Keys(rows)) {
+		for _, uuid := range slices.Sorted(maps.Keys(rows[table])) {
+			b, err := json.Marshal(rows[table][uuid])
+			if err != nil {
+				return err
+			}
+			var row ovsdb.Row
+			if err := json.Unmarshal(b, &row); err != nil {
+				return fmt.Errorf("table %s row %s: %w", table, uuid, err)
+			}
+			ops = append(ops, ovsdb.Operation{Op: ovsdb.OperationInsert, Table: table, UUID: uuid, Row: row})
+		}
+	}
+	if failed := firstError(s.commit(db, ops, true)); failed != nil {
+		return fmt.Errorf("loading its rows: %s: %s", failed.Error, failed.Details)
+	}
+	return nil
+}
+
+// compact rewrites db's file as its schema and one record of every row, and
+// reopens it for appending. The caller holds s.mu.
+func (s *server) compact(db *database) error {
+	df := db.file
+	tmp := df.path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	size, err := writeRecord(f, db.schemaJSON)
+	if err == nil {
+		var snap map[string]any
+		if snap, err = s.snapshot(db); err == nil && len(snap) > 1 {
+			var n int64
+			n, err = writeRecord(f, snap)
+			size += n
+		}
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, df.path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if df.f != nil {
+		df.f.Close()
+	}
+	df.f, err = os.OpenFile(df.path, os.O_WRONLY|os.O_APPEND, 0)
+	df.size, df.compactedSize = size, size
+	return err
+}
+
+// snapshot is a transaction record that inserts every row of db.
+func (s *server) snapshot(db *database) (map[string]any, error) {
+	rec := map[string]any{"_date": time.Now().UnixMilli()}
+	for name, ts := range db.model.Schema.Tables {
+		rows, err := s.store.List(db.name, name)
+		if err != nil {
+			return nil, err
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		columns := allColumns(&ts)
+		table := make(map[string]any, len(rows))
+		for uuid, m := range rows {
+			info, err := newRowInfo(db, m)
+			if err != nil {
+				return nil, err
+			}
+			table[uuid] = info.row(columns, true)
+		}
+		rec[name] = table
+	}
+	return rec, nil
+}
+
+// logCommit appends the record of a transaction to db's file. The caller
+// holds s.mu.
+func (s *server) logCommit(db *database, update dbase.Update) error {
+	if db.file.f == nil {
+		return errors.New("the database file is not open")
+	}
+	rec := map[string]any{"_date": time.Now().UnixMilli()}
+	for _, table := range update.GetUpdatedTables() {
+		ts := db.model.Schema.Table(table)
+		columns := allColumns(ts)
+		changes := map[string]any{}
+		err := update.ForEachModelUpdate(table, func(uuid string, old, new model.Model) error {
+			if new == nil {
+				changes[uuid] = nil
+				return nil
+			}
+			newInfo, err := newRowInfo(db, new)
+			if err != nil {
+				return err
+			}
+			if old == nil {
+				changes[uuid] = newInfo.row(columns, true)
+				return nil
+			}
+			oldInfo, err := newRowInfo(db, old)
+			if err != nil {
+				return err
+			}
+			changed := map[string]any{}
+			for _, c := range columns {
+				if v := newInfo.value(c); diff(ts.Column(c), oldInfo.value(c), v) != nil {
+					changed[c] = v
+				}
+			}
+			if len(changed) > 0 {
+				changes[uuid] = changed
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(changes) > 0 {
+			rec[table] = changes
+		}
+	}
+	n, err := writeRecord(db.file.f, rec)
+	db.file.size += n
+	return err
+}
+
+// maybeCompact rewrites db's file once it has grown past compactMinSize and
+// four times its size after the last rewrite. The caller holds s.mu.
+func (s *server) maybeCompact(db *database) {
+	if db.file.size <= compactMinSize || db.file.size <= 4*db.file.compactedSize {
+		return
+	}
+	if err := s.compact(db); err != nil {
+		s.logger.Error("ovsdb: cannot compact the database file", "file", db.file.path, "err", err)
+	}
+}
