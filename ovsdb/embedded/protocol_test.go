@@ -461,7 +461,7 @@ func TestTransactOperations(t *testing.T) {
 		t.Errorf("after the failed transactions Logical_Switch = %v", got)
 	}
 	// Referential integrity: a port nobody references is not kept.
-	res = c.mustCall("transact", "OVN_Northbound", map[string]any{"op": "insert", "table": "Logical_Switch_Port", "row": map[string]any{"name": "orphan"}})
+	c.mustCall("transact", "OVN_Northbound", map[string]any{"op": "insert", "table": "Logical_Switch_Port", "row": map[string]any{"name": "orphan"}})
 	res = c.mustCall("transact", "OVN_Northbound", map[string]any{"op": "select", "table": "Logical_Switch_Port", "where": []any{}})
 	if got := res.([]any)[0].(map[string]any)["rows"]; len(got.([]any)) != 0 {
 		t.Errorf("an unreferenced Logical_Switch_Port was kept: %v", got)
