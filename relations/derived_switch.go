@@ -3,6 +3,7 @@ package relations
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -242,6 +243,60 @@ func deriveSwitchMcast(n *NB, lsps engine.Rel[LSP]) engine.Rel[SwitchMcast] {
 		})
 }
 
+// LSPDynamic is a switch port's dynamic addresses as northd reads them
+// (build_ipam): on a switch with IPAM, the dynamic_addresses northd
+// allocated for the first dynamic entry of addresses ("dynamic", "MAC
+// dynamic", ...) of a port not connected to a router. northd appends them to
+// the port's addresses (op->lsp_addrs) for the ARP responder and DHCP.
+type LSPDynamic struct {
+	LSP   LSP
+	Addrs *LPortAddresses
+}
+
+// hasIPAM reports whether a switch's other_config asks northd to allocate
+// addresses (init_ipam_info): a readable IPv4 subnet that is not a host
+// route, a readable /64 ipv6_prefix, or mac_only without either key.
+func hasIPAM(config map[string]string) bool {
+	subnet, hasSubnet := config["subnet"]
+	prefix, hasPrefix := config["ipv6_prefix"]
+	if hasSubnet {
+		if _, mask, err := ParseIPv4Masked(subnet); err == nil && mask != 0xffffffff && (^mask)&(^mask+1) == 0 {
+			return true
+		}
+	}
+	if hasPrefix {
+		if strings.Contains(prefix, "/") {
+			if _, mask, err := ParseIPv6Masked(prefix); err == nil && mask == prefixMask128(64) {
+				return true
+			}
+		} else if _, ok := ParseIPv6(prefix); ok {
+			return true
+		}
+	}
+	return !hasSubnet && !hasPrefix && SmapBool(config, "mac_only", false)
+}
+
+func deriveLSPDynamic(n *NB, lsps engine.Rel[LSP]) engine.Rel[LSPDynamic] {
+	withDynamic := engine.Filter(lsps, func(p LSP) bool {
+		return p.Port.DynamicAddresses != nil && slices.ContainsFunc(p.Port.Addresses, IsDynamicAddress)
+	})
+	ipam := engine.Map(engine.Filter(n.Switches.Rows, func(ls *nb.LogicalSwitch) bool { return hasIPAM(ls.OtherConfig) }),
+		func(ls *nb.LogicalSwitch) string { return ls.UUID })
+	onIPAM := engine.SemiJoin(engine.IndexBy(withDynamic, lspSwitch), engine.IndexBy(ipam, func(s string) string { return s }))
+	// northd allocates nothing for ports connected to a router.
+	unpeered := engine.AntiJoin(
+		engine.IndexBy(onIPAM, func(p LSP) string { return p.Port.UUID }),
+		engine.IndexBy(n.LRPSwitchPeers, func(p LRPSwitchPeer) string { return p.LSP.UUID }))
+	addrs := newInterner[string, LPortAddresses]()
+	return engine.TryMap(unpeered, "switch port dynamic_addresses", func(p LSP) (LSPDynamic, error) {
+		a, err := ParseLSPAddresses(*p.Port.DynamicAddresses)
+		if Ignored(err) {
+			return LSPDynamic{}, fmt.Errorf("logical switch port %q: %w", p.Name(), err)
+		}
+		return LSPDynamic{LSP: p, Addrs: addrs.get(*p.Port.DynamicAddresses, a)}, nil
+	})
+}
+
 // deriveCheckLSPIsUp holds one tuple when NB_Global options:ignore_lsp_down
 // is false: ARP/ND responders then answer only for ports that are up.
 func deriveCheckLSPIsUp(n *NB) engine.Rel[struct{}] {
@@ -259,4 +314,5 @@ func (n *NB) deriveSwitchRelations() {
 	n.SwitchesOnlyRouterPorts = deriveSwitchesOnlyRouterPorts(n)
 	n.SwitchMcast = deriveSwitchMcast(n, n.LSPs)
 	n.CheckLSPIsUp = deriveCheckLSPIsUp(n)
+	n.LSPDynamicAddrs = deriveLSPDynamic(n, n.LSPs)
 }

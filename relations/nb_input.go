@@ -97,6 +97,7 @@ type NB struct {
 	SwitchesOnlyRouterPorts engine.Rel[string]
 	SwitchMcast             engine.Rel[SwitchMcast]
 	CheckLSPIsUp            engine.Rel[struct{}]
+	LSPDynamicAddrs         engine.Rel[LSPDynamic]
 
 	feeds map[string]feed
 }

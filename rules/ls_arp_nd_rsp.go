@@ -36,30 +36,44 @@ func SwitchARPSkipLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// lspEntry is one "MAC [IP...]" entry of a switch port's addresses, or its
+// dynamic addresses.
+type lspEntry struct {
+	Port  relations.LSP
+	Addrs *relations.LPortAddresses
+}
+
 // SwitchARPResponderFlows: ls_in_arp_rsp, priorities 50 and 100, for the
-// addresses in a port's addresses column (northd.c
-// build_lswitch_arp_nd_responder_known_ips): the switch answers ARP requests
-// and IPv6 neighbour solicitations for them itself, except those from the
-// port that owns the address (a DHCP client's duplicate-address ARP, IPv6
-// DAD), which go on to be forwarded. No answers for ports with "unknown"
-// addresses (someone else may own the address), on switches that pass VLANs
-// through, or, with NB_Global options:ignore_lsp_down=false, for VIFs that
-// are down. Virtual ports have their own rules.
+// addresses in a port's addresses column and the dynamic addresses northd
+// allocated it (northd.c build_lswitch_arp_nd_responder_known_ips): the
+// switch answers ARP requests and IPv6 neighbour solicitations for them
+// itself, except those from the port that owns the address (a DHCP client's
+// duplicate-address ARP, IPv6 DAD), which go on to be forwarded. No answers
+// for ports with "unknown" addresses (someone else may own the address), on
+// switches that pass VLANs through, or, with NB_Global
+// options:ignore_lsp_down=false, for VIFs that are down. Virtual ports have
+// their own rules.
 func SwitchARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
-	ports := engine.Filter(nb.LSPs, func(p relations.LSP) bool {
-		return len(p.Addrs.Static) > 0 && !p.Addrs.HasUnknown &&
-			p.Port.Type != relations.LSPTypeVirtual && p.Port.Type != relations.LSPTypeExternal
+	entries := engine.Union(
+		engine.FlatMap(nb.LSPs, func(p relations.LSP) []lspEntry {
+			out := make([]lspEntry, len(p.Addrs.Static))
+			for i := range p.Addrs.Static {
+				out[i] = lspEntry{p, &p.Addrs.Static[i]}
+			}
+			return out
+		}),
+		engine.Map(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) lspEntry { return lspEntry{d.LSP, d.Addrs} }))
+	entries = engine.Filter(entries, func(e lspEntry) bool {
+		t := e.Port.Port.Type
+		return !e.Port.Addrs.HasUnknown && t != relations.LSPTypeVirtual && t != relations.LSPTypeExternal
 	})
-	ports = answeredPorts(nb, ports, func(p relations.LSP) string { return p.Switch })
-	ports = upOrNotChecked(nb, ports, func(p relations.LSP) bool {
-		return p.Up() || p.Port.Type == relations.LSPTypeRouter || p.Port.Type == relations.LSPTypeLocalport
+	entries = answeredPorts(nb, entries, func(e lspEntry) string { return e.Port.Switch })
+	entries = upOrNotChecked(nb, entries, func(e lspEntry) bool {
+		t := e.Port.Port.Type
+		return e.Port.Up() || t == relations.LSPTypeRouter || t == relations.LSPTypeLocalport
 	})
-	return engine.FlatMap(ports, func(p relations.LSP) []Flow {
-		var flows []Flow
-		for _, a := range p.Addrs.Static {
-			flows = append(flows, arpNDResponses(on(p.Switch), p.Port, a)...)
-		}
-		return flows
+	return engine.FlatMap(entries, func(e lspEntry) []Flow {
+		return arpNDResponses(on(e.Port.Switch), e.Port.Port, *e.Addrs)
 	})
 }
 
