@@ -111,17 +111,17 @@ type dhcpInport struct {
 // on the chassis that binds them, when they have an HA chassis group.
 func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
 	served := engine.Filter(nb.SwitchPortDHCP, func(p relations.PortDHCP) bool {
-		return (p.Port.Enabled == nil || *p.Port.Enabled) && p.Port.Type != "router"
+		return p.Enabled() && p.Port.Type != relations.LSPTypeRouter
 	})
 	servers := engine.TryMap(served, "DHCP_Options", dhcpServerOf)
 	direct := engine.FlatMap(servers, func(s dhcpServer) []dhcpInport {
-		if s.Port.Type == "external" {
+		if s.Port.Type == relations.LSPTypeExternal {
 			return nil
 		}
 		return []dhcpInport{{Server: s, Key: jsonKey(s.Port.Name)}}
 	})
 	external := engine.Filter(servers, func(s dhcpServer) bool {
-		return s.Port.Type == "external" && s.Port.HaChassisGroup != nil
+		return s.Port.Type == relations.LSPTypeExternal && s.Port.HaChassisGroup != nil
 	})
 	localnets := engine.Filter(conntrackSkipPorts(nb), func(p conntrackSkipPort) bool { return !p.Router })
 	viaLocalnet := engine.Join(
@@ -260,7 +260,7 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 		Facts relations.SwitchACLFacts
 	}
 	ports := engine.Join(
-		engine.IndexBy(engine.Filter(nb.SwitchPortDHCP, func(p relations.PortDHCP) bool { return p.Port.Type != "external" }),
+		engine.IndexBy(engine.Filter(nb.SwitchPortDHCP, func(p relations.PortDHCP) bool { return p.Port.Type != relations.LSPTypeExternal }),
 			func(p relations.PortDHCP) string { return p.Switch }),
 		switchFactsBySwitch(nb),
 		func(_ string, p relations.PortDHCP, f relations.SwitchACLFacts) portFacts { return portFacts{p, f} })

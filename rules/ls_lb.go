@@ -50,7 +50,7 @@ func conntrackSkipPorts(nb *relations.NB) engine.Rel[conntrackSkipPort] {
 		return conntrackSkipPort{Switch: p.Switch, Key: jsonKey(p.LSP.Name), Router: true}
 	})
 	localnetPorts := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []conntrackSkipPort {
-		if sp.Port.Type != "localnet" {
+		if sp.Port.Type != relations.LSPTypeLocalnet {
 			return nil
 		}
 		return []conntrackSkipPort{{Switch: sp.Switch, Key: jsonKey(sp.Port.Name)}}
@@ -138,7 +138,7 @@ func SwitchHairpinFlows(nb *relations.NB) engine.Rel[Flow] {
 // connected router resides, which must answer their ARP/ND.
 func SwitchVTEPHairpinFlows(n *relations.NB) engine.Rel[Flow] {
 	vtepSwitches := engine.Distinct(engine.FlatMap(n.PortsOnSwitches, func(sp relations.SwitchPort) []string {
-		if sp.Port.Type != "vtep" {
+		if sp.Port.Type != relations.LSPTypeVTEP {
 			return nil
 		}
 		return []string{sp.Switch}
