@@ -92,11 +92,18 @@ func (s dhcpServer) inNet(ip []byte) bool {
 	return true
 }
 
-// dhcpInport is where a port's DHCP requests come in: the port itself, or
-// for an external port each localnet port of its switch.
-type dhcpInport struct {
+// dhcpAddrs is one address entry of a port with DHCP options: an entry of
+// its addresses column, or its dynamic addresses (op->lsp_addrs).
+type dhcpAddrs struct {
 	Server dhcpServer
-	Key    string // the inport's name as a JSON string
+	Addrs  *relations.LPortAddresses
+}
+
+// dhcpInport is where the DHCP requests of one address entry come in: the
+// port itself, or for an external port each localnet port of its switch.
+type dhcpInport struct {
+	dhcpAddrs
+	Key string // the inport's name as a JSON string
 	// Resident is, for an external port, its own JSON name: the flows only
 	// run on the chassis that binds it.
 	Resident string
@@ -104,46 +111,52 @@ type dhcpInport struct {
 
 // SwitchDHCPFlows: ls_in_dhcp_options and ls_in_dhcp_response, priority 100
 // (northd.c build_lswitch_dhcp_options_and_response). For each address
-// entry of an enabled, non-router port with DHCP options, the first
-// address in the options' network gets DHCP answered by ovn-controller:
-// put_dhcp_opts/put_dhcpv6_opts fill in the reply, which goes back out of
-// the port. External ports are served through the switch's localnet ports,
-// on the chassis that binds them, when they have an HA chassis group.
+// entry of an enabled, non-router port with DHCP options (its dynamic
+// addresses included), the first address in the options' network gets
+// DHCP answered by ovn-controller: put_dhcp_opts/put_dhcpv6_opts fill in
+// the reply, which goes back out of the port. External ports are served
+// through the switch's localnet ports, on the chassis that binds them,
+// when they have an HA chassis group.
 func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
 	served := engine.Filter(nb.SwitchPortDHCP, func(p relations.PortDHCP) bool {
-		return p.Enabled() && p.Port.Type != relations.LSPTypeRouter
+		return p.Enabled() && p.Port.Type != relations.LSPTypeRouter &&
+			(p.Port.Type != relations.LSPTypeExternal || p.Port.HaChassisGroup != nil)
 	})
 	servers := engine.TryMap(served, "DHCP_Options", dhcpServerOf)
-	direct := engine.FlatMap(servers, func(s dhcpServer) []dhcpInport {
-		if s.Port.Type == relations.LSPTypeExternal {
+	static := engine.FlatMap(servers, func(s dhcpServer) []dhcpAddrs {
+		out := make([]dhcpAddrs, len(s.Addrs.Static))
+		for i := range s.Addrs.Static {
+			out[i] = dhcpAddrs{Server: s, Addrs: &s.Addrs.Static[i]}
+		}
+		return out
+	})
+	dynamic := engine.Join(
+		engine.IndexBy(servers, func(s dhcpServer) string { return s.Port.UUID }),
+		engine.IndexBy(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) string { return d.LSP.Port.UUID }),
+		func(_ string, s dhcpServer, d relations.LSPDynamic) dhcpAddrs {
+			return dhcpAddrs{Server: s, Addrs: d.Addrs}
+		})
+	entries := engine.Union(static, dynamic)
+	direct := engine.FlatMap(entries, func(e dhcpAddrs) []dhcpInport {
+		if e.Server.Port.Type == relations.LSPTypeExternal {
 			return nil
 		}
-		return []dhcpInport{{Server: s, Key: jsonKey(s.Port.Name)}}
+		return []dhcpInport{{dhcpAddrs: e, Key: jsonKey(e.Server.Port.Name)}}
 	})
-	external := engine.Filter(servers, func(s dhcpServer) bool {
-		return s.Port.Type == relations.LSPTypeExternal && s.Port.HaChassisGroup != nil
-	})
+	external := engine.Filter(entries, func(e dhcpAddrs) bool { return e.Server.Port.Type == relations.LSPTypeExternal })
 	localnets := engine.Filter(conntrackSkipPorts(nb), func(p conntrackSkipPort) bool { return !p.Router })
 	viaLocalnet := engine.Join(
-		engine.IndexBy(external, func(s dhcpServer) string { return s.Switch }),
+		engine.IndexBy(external, func(e dhcpAddrs) string { return e.Server.Switch }),
 		engine.IndexBy(localnets, func(p conntrackSkipPort) string { return p.Switch }),
-		func(_ string, s dhcpServer, ln conntrackSkipPort) dhcpInport {
-			return dhcpInport{Server: s, Key: ln.Key, Resident: jsonKey(s.Port.Name)}
+		func(_ string, e dhcpAddrs, ln conntrackSkipPort) dhcpInport {
+			return dhcpInport{dhcpAddrs: e, Key: ln.Key, Resident: jsonKey(e.Server.Port.Name)}
 		})
-	return engine.FlatMap(engine.Union(direct, viaLocalnet), dhcpFlows)
-}
-
-// dhcpFlows are the DHCP flows of one port and inport.
-func dhcpFlows(in dhcpInport) []Flow {
-	var flows []Flow
-	for _, addrs := range in.Server.Addrs.Static {
+	return engine.FlatMap(engine.Union(direct, viaLocalnet), func(in dhcpInport) []Flow {
 		if in.Server.IPv6 {
-			flows = append(flows, dhcpv6Flows(in, addrs)...)
-		} else {
-			flows = append(flows, dhcpv4Flows(in, addrs)...)
+			return dhcpv6Flows(in)
 		}
-	}
-	return flows
+		return dhcpv4Flows(in)
+	})
 }
 
 // withResident adds the chassis residency check of an external port.
@@ -154,10 +167,10 @@ func (in dhcpInport) withResident(match string) string {
 	return match + " && is_chassis_resident(" + in.Resident + ")"
 }
 
-// dhcpv4Flows: the first IPv4 address of addrs in the options' network is
+// dhcpv4Flows: the first IPv4 address of the entry in the options' network is
 // offered.
-func dhcpv4Flows(in dhcpInport, addrs relations.LPortAddresses) []Flow {
-	s := in.Server
+func dhcpv4Flows(in dhcpInport) []Flow {
+	s, addrs := in.Server, in.Addrs
 	for _, a := range addrs.IPv4 {
 		ip := a.Addr.As4()
 		if !s.inNet(ip[:]) {
@@ -192,10 +205,10 @@ func dhcpv4Flows(in dhcpInport, addrs relations.LPortAddresses) []Flow {
 	return nil
 }
 
-// dhcpv6Flows: the first IPv6 address of addrs in the options' network is
+// dhcpv6Flows: the first IPv6 address of the entry in the options' network is
 // offered (unless the options are stateless).
-func dhcpv6Flows(in dhcpInport, addrs relations.LPortAddresses) []Flow {
-	s := in.Server
+func dhcpv6Flows(in dhcpInport) []Flow {
+	s, addrs := in.Server, in.Addrs
 	for _, a := range addrs.IPv6 {
 		ip := a.Addr.As16()
 		if !s.inNet(ip[:]) {
