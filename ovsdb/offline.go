@@ -20,7 +20,9 @@ type Offline struct {
 }
 
 // Canonical is the flows in the canonical dump form (see rules.Canonical).
-func (o *Offline) Canonical() []string { return rules.Canonical(o.Flows, o.Names) }
+func (o *Offline) Canonical() []string {
+	return rules.Canonical(rules.ResolveFlowKeys(o.Flows, func(id string) string { return o.Names[id] }), o.Names)
+}
 
 // ComputeFromFile loads a standalone OVN_Northbound database file into a
 // fresh program (the built-in rules plus extra) and computes its flows in one

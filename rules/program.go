@@ -27,6 +27,7 @@ var builtinRules = slices.Concat(
 	switchPortRules,     // ls_port_security.go: port security, FDB, ARP/ND, L2 lookup
 	switchStatefulRules, // ls_acl.go: ACL, QoS, LB, hairpin and stateful stages; DHCP, DNS
 	routerRules,         // lr_admission.go: the router pipeline
+	loadBalancerRules,   // ls_lb_vips.go: load balancer VIPs on switches and routers
 )
 
 // New builds the program: the built-in rules plus extra, whose flows are

@@ -1,0 +1,799 @@
+package relations
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"net/netip"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// LBNeighborMode is a load balancer's options:neighbor_responder: which of
+// its VIPs the routers it is attached to answer ARP and ND for.
+type LBNeighborMode uint8
+
+const (
+	// LBNeighborReachable answers for VIPs in a subnet of a router port
+	// (the default).
+	LBNeighborReachable LBNeighborMode = iota
+	// LBNeighborAll answers for every VIP.
+	LBNeighborAll
+	// LBNeighborNone answers for none.
+	LBNeighborNone
+)
+
+// LBOptions are a load balancer's settings that its flows read (lib/lb.c
+// ovn_northd_lb_create), with 23.03's defaults.
+type LBOptions struct {
+	// Proto is the protocol column: "tcp" (the default), "udp" or "sctp".
+	Proto string
+	// HashFields is selection_fields as northd writes it in
+	// ct_lb_mark(...; hash_fields="..."): tp_src and tp_dst named after the
+	// protocol when the protocol column is set. Empty without fields.
+	HashFields string
+	// SkipSNAT is options:skip_snat: routers do not SNAT its traffic even
+	// when they force SNAT for load balancers.
+	SkipSNAT bool
+	// Reject is options:reject: a VIP without backends rejects instead of
+	// dropping.
+	Reject bool
+	// Event is options:event: a VIP without backends raises an
+	// empty_lb_backends controller event.
+	Event bool
+	// AffinityTimeout is options:affinity_timeout in seconds (at most
+	// 65535): new connections from a client go to the backend it reached
+	// last within that time. Zero disables affinity.
+	AffinityTimeout int
+	// Neighbor is options:neighbor_responder.
+	Neighbor LBNeighborMode
+	// Routable is options:add_route: routers advertise the VIPs as routes.
+	Routable bool
+}
+
+// LoadBalancer is a load balancer northd builds flows for, as a value:
+// changing its VIPs leaves it unchanged.
+type LoadBalancer struct {
+	UUID string
+	LBOptions
+}
+
+// LBBackend is one backend of a VIP as northd parsed it, with the service
+// monitor settings that ip_port_mappings give it.
+type LBBackend struct {
+	IP   string // the address as northd prints it (ip_str)
+	Port string // the port (port_str), "" when it has none
+	// MonitorPort is the logical port ip_port_mappings names for the
+	// backend, "" when there is no mapping.
+	MonitorPort string
+	// MonitorSrcIP is the source address of health check probes from the
+	// mapping, "" when it is missing or not an address.
+	MonitorSrcIP string
+}
+
+// LBBackends is a VIP's list of backends in an encoding that keeps LBVIP
+// comparable; All decodes it.
+type LBBackends string
+
+// Field and record separators of LBBackends: no parsed backend or port name
+// of a mapping holds them.
+const (
+	lbFieldSep  = "\x1f"
+	lbRecordSep = "\x1e"
+)
+
+func encodeBackends(bs []LBBackend) LBBackends {
+	recs := make([]string, len(bs))
+	for i, b := range bs {
+		recs[i] = strings.Join([]string{b.IP, b.Port, b.MonitorPort, b.MonitorSrcIP}, lbFieldSep)
+	}
+	return LBBackends(strings.Join(recs, lbRecordSep))
+}
+
+// All returns the backends in the order of the vips value.
+func (b LBBackends) All() []LBBackend {
+	if b == "" {
+		return nil
+	}
+	recs := strings.Split(string(b), lbRecordSep)
+	out := make([]LBBackend, len(recs))
+	for i, r := range recs {
+		f := strings.SplitN(r, lbFieldSep, 4)
+		out[i] = LBBackend{IP: f[0], Port: f[1], MonitorPort: f[2], MonitorSrcIP: f[3]}
+	}
+	return out
+}
+
+// LBVIP is one VIP of a load balancer as northd reads it (lib/lb.c
+// ovn_lb_vip_init): "IP[:PORT]" or "[IPv6]:PORT" mapped to a comma-separated
+// list of backends of the same form. A VIP with a backend northd cannot read
+// is left out whole (Step reports it).
+type LBVIP struct {
+	LB   string // NB _uuid of the load balancer
+	Key  string // the vips key as written
+	IP   string // the VIP address as northd prints it (vip_str)
+	Port string // the VIP port (port_str), "" when it has none
+	IPv6 bool   // the VIP is an IPv6 address
+	// BackendIPs is the vips value as written: the backends of ct_lb_mark
+	// when the VIP has no health check.
+	BackendIPs string
+	Backends   LBBackends
+	// NBackends is the number of backends northd read.
+	NBackends int
+	// HealthCheck: a Load_Balancer_Health_Check of the load balancer names
+	// this VIP (northd ignores health checks of SCTP load balancers).
+	HealthCheck bool
+	// Targets is what ct_lb_mark balances over (backends=...): BackendIPs,
+	// or with a health check the backends whose monitor can run (see
+	// deriveLBVIPs), and NTargets how many there are.
+	Targets  string
+	NTargets int
+	LBOptions
+}
+
+// LBDatapath says that a load balancer applies to a datapath.
+type LBDatapath struct {
+	LB       string // NB _uuid of the load balancer
+	Datapath string // NB _uuid of the switch or router
+}
+
+// LBGlobalOptions are the NB_Global options that load balancer flows read.
+type LBGlobalOptions struct {
+	// SvcMonitorMAC is options:svc_monitor_mac as northd prints it, the
+	// source MAC of health check probes; "" when missing or unreadable
+	// (northd then makes one up and stores it in NB_Global).
+	SvcMonitorMAC string
+	// ControllerEvent is options:controller_event: every load balancer
+	// raises empty_lb_backends events.
+	ControllerEvent bool
+	// InstallLSLBFromRouter is options:install_ls_lb_from_router: the load
+	// balancers of a router apply to the switches its ports connect to.
+	InstallLSLBFromRouter bool
+}
+
+// RouterLBConfig is what a router's load balancer flows read of the router
+// (one tuple per enabled router).
+type RouterLBConfig struct {
+	Router string // NB _uuid of the router
+	// Gateway: the router is an L3 gateway router (options:chassis).
+	Gateway bool
+	// DGPs counts the router's distributed gateway ports; DGP names the
+	// one northd uses for load balancing (the first by NB _uuid), "" when
+	// there is none.
+	DGPs int
+	DGP  string
+	// ForceSNATRouterIP is options:lb_force_snat_ip=router_ip on a gateway
+	// router: load-balanced traffic is SNATed to the IP of the port it
+	// leaves from.
+	ForceSNATRouterIP bool
+	// ForceSNATIPv4 and ForceSNATIPv6 are the addresses of
+	// options:lb_force_snat_ip otherwise, as northd prints them; "" when
+	// unset.
+	ForceSNATIPv4, ForceSNATIPv6 string
+	// HasLBVIP: a load balancer with a VIP applies to the router directly or
+	// through a group (od->has_lb_vip).
+	HasLBVIP bool
+}
+
+// ForceSNAT reports whether load-balanced traffic leaving the router is
+// SNATed (lb_force_snat_addrs or lb_force_snat_router_ip).
+func (r RouterLBConfig) ForceSNAT() bool {
+	return r.ForceSNATRouterIP || r.ForceSNATIPv4 != "" || r.ForceSNATIPv6 != ""
+}
+
+// RouterLBIP is a VIP address of a load balancer of a router
+// (od->lb_ips): Reachable when the router answers ARP or ND for it.
+type RouterLBIP struct {
+	Router    string // NB _uuid of the router
+	IP        string // as northd prints it
+	IPv6      bool
+	Reachable bool
+}
+
+// lbRow is one VIP of a load balancer row, before it is read.
+type lbRow struct {
+	LB  *nb.LoadBalancer
+	Key string
+}
+
+// lbKey names a VIP of a load balancer.
+type lbKey struct{ LB, Key string }
+
+func (v LBVIP) key() lbKey { return lbKey{v.LB, v.Key} }
+
+// errLBTemplate is why template load balancers are left out.
+var errLBTemplate = errors.New("template load balancers (options:template=true) are not supported")
+
+// readLBOptions reads a load balancer's options as ovn_northd_lb_create
+// does. The error lists the values northd logs and corrects.
+func readLBOptions(lb *nb.LoadBalancer) (LBOptions, error) {
+	o := LBOptions{Proto: "tcp"}
+	proto := ""
+	if lb.Protocol != nil {
+		proto = string(*lb.Protocol)
+	}
+	if proto == "udp" || proto == "sctp" {
+		o.Proto = proto
+	}
+	if len(lb.SelectionFields) > 0 {
+		fields := make([]string, len(lb.SelectionFields))
+		for i, f := range lb.SelectionFields {
+			fields[i] = string(f)
+		}
+		// OVSDB sets are sorted: northd reads them in that order.
+		slices.Sort(fields)
+		for i, f := range fields {
+			if proto != "" && (f == "tp_src" || f == "tp_dst") {
+				fields[i] = proto + f[2:]
+			}
+		}
+		o.HashFields = strings.Join(fields, ",")
+	}
+	o.SkipSNAT = SmapBool(lb.Options, "skip_snat", false)
+	o.Reject = SmapBool(lb.Options, "reject", false)
+	o.Event = SmapBool(lb.Options, "event", false)
+	o.Routable = SmapBool(lb.Options, "add_route", false)
+	var errs []error
+	t := SmapUint(lb.Options, "affinity_timeout", 0)
+	if t > math.MaxUint16 {
+		errs = append(errs, fmt.Errorf("max affinity_timeout timeout value is %d", math.MaxUint16))
+		t = math.MaxUint16
+	}
+	o.AffinityTimeout = int(t)
+	switch mode, ok := lb.Options["neighbor_responder"]; {
+	case !ok || mode == "reachable":
+		o.Neighbor = LBNeighborReachable
+	case mode == "all":
+		o.Neighbor = LBNeighborAll
+	case mode == "none":
+		o.Neighbor = LBNeighborNone
+	default:
+		errs = append(errs, fmt.Errorf("invalid neighbor responder mode %s, forcing it to reachable", mode))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return o, fmt.Errorf("load balancer %s: %w", lb.UUID, err)
+	}
+	return o, nil
+}
+
+// lbAddress is an address and port as OVS's inet_parse_active reads a load
+// balancer key ("host[:port]", IPv6 hosts with a port in brackets).
+type lbAddress struct {
+	IP   string // as ss_format_address_nobracks prints it
+	Port uint16 // 0 when there is none
+	IPv6 bool
+}
+
+// unbracket strips the brackets around s as OVS's unbracket does: a
+// leading '[' and, after it, a trailing ']'.
+func unbracket(s string) string {
+	if strings.HasPrefix(s, "[") {
+		s = s[1:]
+		s, _ = strings.CutSuffix(s, "]")
+	}
+	return s
+}
+
+// parseLBAddress reads s as OVS's inet_parse_active(s, 0, ..., false) does:
+// a single colon outside brackets separates the port, more colons make the
+// whole string an IPv6 host.
+func parseLBAddress(s string) (lbAddress, error) {
+	s = cString(s)
+	colons, colon, inBrackets := 0, -1, false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			inBrackets = true
+		case ']':
+			inBrackets = false
+		case ':':
+			if !inBrackets {
+				colons++
+				colon = i
+			}
+		}
+	}
+	host, port := s, ""
+	hasPort := false
+	if colons <= 1 {
+		if colon >= 0 {
+			host, port, hasPort = s[:colon], unbracket(s[colon+1:]), true
+		}
+		host = unbracket(host)
+	}
+	var a lbAddress
+	if hasPort && port != "" {
+		p, ok := strToInt(port)
+		if !ok || p < 0 || p > math.MaxUint16 {
+			return a, fmt.Errorf("bad port number %q", port)
+		}
+		a.Port = uint16(p)
+	}
+	ip, err := parseSockaddrHost(host)
+	if err != nil {
+		return a, err
+	}
+	a.IP, a.IPv6 = formatLBIP(ip), ip.Is6()
+	return a, nil
+}
+
+// parseSockaddrHost reads a host as OVS's parse_sockaddr_components does
+// without name resolution: an IPv6 address when it holds a colon (a scope
+// after '%' is not supported here), else an IPv4 address.
+func parseSockaddrHost(host string) (netip.Addr, error) {
+	if strings.Contains(host, ":") {
+		addr, scope, _ := strings.Cut(host, "%")
+		if scope != "" {
+			return netip.Addr{}, fmt.Errorf("IPv6 scope %q is not supported", scope)
+		}
+		ip, ok := ParseIPv6(addr)
+		if addr == "" || !ok {
+			return netip.Addr{}, fmt.Errorf("bad IPv6 address %q", addr)
+		}
+		return ip, nil
+	}
+	ip, ok := ParseIPv4(host)
+	if !ok {
+		return netip.Addr{}, fmt.Errorf("bad IP address %q", host)
+	}
+	return ip, nil
+}
+
+func formatLBIP(ip netip.Addr) string {
+	if ip.Is4() {
+		return ip.String()
+	}
+	return FormatIPv6(ip)
+}
+
+// strToInt is OVS's str_to_int(s, 10): strtoll on the whole string (leading
+// white space and a sign allowed), within the range of a C int.
+func strToInt(s string) (int64, bool) {
+	t := strings.TrimLeft(s, " \t\n\v\f\r")
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
+		return 0, false
+	}
+	return n, true
+}
+
+// parseLBVIP reads one VIP of a load balancer as ovn_lb_vip_init does; any
+// unreadable backend leaves the whole VIP out.
+func parseLBVIP(r lbRow) (LBVIP, error) {
+	lb := r.LB
+	vip, err := parseLBAddress(r.Key)
+	if err != nil {
+		return LBVIP{}, fmt.Errorf("load balancer %s: VIP %q: should be an IP address (or an IP address and a port number with : as a separator): %w", lb.UUID, r.Key, err)
+	}
+	v := LBVIP{
+		LB:         lb.UUID,
+		Key:        r.Key,
+		IP:         vip.IP,
+		IPv6:       vip.IPv6,
+		BackendIPs: lb.Vips[r.Key],
+	}
+	v.LBOptions, _ = readLBOptions(lb)
+	if vip.Port != 0 {
+		v.Port = strconv.Itoa(int(vip.Port))
+	}
+	var backends []LBBackend
+	var errs []string
+	for _, token := range strings.Split(cString(v.BackendIPs), ",") {
+		if token == "" {
+			continue
+		}
+		b, err := parseLBAddress(token)
+		if err == nil && b.IPv6 != v.IPv6 {
+			errs = append(errs, fmt.Sprintf("%s: IP address family is different from VIP %s", token, v.IP))
+			continue
+		}
+		if err != nil || (v.Port != "") != (b.Port != 0) {
+			if v.Port != "" {
+				errs = append(errs, token+": should be an IP address and a port number with : as a separator")
+			} else {
+				errs = append(errs, token+": should be an IP address")
+			}
+			continue
+		}
+		be := LBBackend{IP: b.IP}
+		if b.Port != 0 {
+			be.Port = strconv.Itoa(int(b.Port))
+		}
+		be.MonitorPort, be.MonitorSrcIP = lbMonitorMapping(lb, be.IP, v.IPv6)
+		backends = append(backends, be)
+	}
+	if len(errs) > 0 {
+		return LBVIP{}, fmt.Errorf("load balancer %s: VIP %q: %s", lb.UUID, r.Key, strings.Join(errs, ", "))
+	}
+	v.Backends, v.NBackends = encodeBackends(backends), len(backends)
+	v.Targets, v.NTargets = v.BackendIPs, v.NBackends
+	return v, nil
+}
+
+// lbMonitorMapping reads the ip_port_mappings entry of a backend ("PORT:SRC_IP",
+// keyed by the backend IP, in brackets for IPv6 VIPs) as northd's
+// ovn_lb_svc_create does: the logical port and the probes' source address.
+func lbMonitorMapping(lb *nb.LoadBalancer, ip string, v6 bool) (port, srcIP string) {
+	key := ip
+	if v6 {
+		key = "[" + ip + "]"
+	}
+	m, ok := lb.IPPortMappings[key]
+	if !ok {
+		return "", ""
+	}
+	port, src, ok := strings.Cut(cString(m), ":")
+	if !ok {
+		return "", ""
+	}
+	addr, err := parseSockaddrHost(unbracket(src))
+	if err != nil {
+		// northd logs "Invalid svc mon src IP" and monitors nothing.
+		return port, ""
+	}
+	return port, formatLBIP(addr)
+}
+
+// deriveLoadBalancers reads the load balancer rows northd builds flows for,
+// and reports the options northd corrects.
+func deriveLoadBalancers(n *NB) engine.Rel[LoadBalancer] {
+	engine.TryMap(n.LoadBalancers.Rows, "load balancer options", func(lb *nb.LoadBalancer) (struct{}, error) {
+		_, err := readLBOptions(lb)
+		return struct{}{}, err
+	})
+	return engine.TryMap(n.LoadBalancers.Rows, "load balancer", func(lb *nb.LoadBalancer) (LoadBalancer, error) {
+		if SmapBool(lb.Options, "template", false) {
+			return LoadBalancer{}, fmt.Errorf("load balancer %s: %w", lb.UUID, errLBTemplate)
+		}
+		o, _ := readLBOptions(lb)
+		return LoadBalancer{UUID: lb.UUID, LBOptions: o}, nil
+	})
+}
+
+// monitoredPort is a logical port that a load balancer's ip_port_mappings
+// name for a health-checked backend, with whether northd can monitor
+// through it: it is on a switch and enabled.
+type monitoredPort struct {
+	LB, Port string
+	Enabled  bool
+}
+
+// deriveLBVIPs reads the VIPs of every non-template load balancer and
+// decides what each balances over. A VIP with a health check balances only
+// over the backends northd creates a Service_Monitor for (ovn_lb_svc_create:
+// a mapping to an enabled switch port and a readable source IP); their
+// status, which only ovn-controller sets, is taken as online.
+func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
+	rows := engine.FlatMap(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) []lbRow {
+		if SmapBool(lb.Options, "template", false) {
+			return nil
+		}
+		out := make([]lbRow, 0, len(lb.Vips))
+		for k := range lb.Vips {
+			out = append(out, lbRow{lb, k})
+		}
+		return out
+	})
+	vips := engine.TryMap(rows, "load balancer VIP", parseLBVIP)
+
+	// The VIPs that a health check of their load balancer names.
+	checkRefs := engine.FlatMap(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) []ref {
+		if lb.Protocol != nil && *lb.Protocol == nb.LoadBalancerProtocolSCTP {
+			return nil
+		}
+		return refs(lb.UUID, lb.HealthCheck)
+	})
+	checked := engine.Distinct(engine.Join(
+		engine.IndexBy(checkRefs, byTarget),
+		engine.IndexBy(n.LoadBalancerChecks.Rows, func(c *nb.LoadBalancerHealthCheck) string { return c.UUID }),
+		func(_ string, r ref, c *nb.LoadBalancerHealthCheck) lbKey { return lbKey{r.Owner, c.Vip} }))
+	byKey := engine.IndexBy(vips, LBVIP.key)
+	checkedIdx := engine.IndexBy(checked, func(k lbKey) lbKey { return k })
+	plain := engine.AntiJoin(byKey, checkedIdx)
+	withCheck := engine.Map(engine.SemiJoin(byKey, checkedIdx), func(v LBVIP) LBVIP {
+		v.HealthCheck = true
+		return v
+	})
+
+	// The mapped ports of health-checked backends, and whether each is an
+	// enabled port on a switch.
+	mapped := engine.Distinct(engine.FlatMap(withCheck, func(v LBVIP) []ref {
+		var out []ref
+		for _, b := range v.Backends.All() {
+			if b.MonitorPort != "" && b.MonitorSrcIP != "" {
+				out = append(out, ref{v.LB, b.MonitorPort})
+			}
+		}
+		return out
+	}))
+	ports := engine.Join(
+		engine.IndexBy(mapped, byTarget),
+		engine.IndexBy(n.PortsOnSwitches, func(sp SwitchPort) string { return sp.Port.Name }),
+		func(_ string, r ref, sp SwitchPort) monitoredPort {
+			return monitoredPort{r.Owner, r.Target, sp.Port.Enabled == nil || *sp.Port.Enabled}
+		})
+	usable := engine.Collect(
+		engine.IndexBy(engine.Filter(ports, func(p monitoredPort) bool { return p.Enabled }),
+			func(p monitoredPort) string { return p.LB }),
+		func(a, b monitoredPort) int { return cmp.Compare(a.Port, b.Port) })
+	checkedByLB := engine.IndexBy(withCheck, func(v LBVIP) string { return v.LB })
+	usableByLB := engine.IndexBy(usable, func(kv engine.KV[string, engine.Sorted[monitoredPort]]) string { return kv.Key })
+	return engine.Union(
+		plain,
+		engine.Join(checkedByLB, usableByLB, func(_ string, v LBVIP, u engine.KV[string, engine.Sorted[monitoredPort]]) LBVIP {
+			ok := map[string]bool{}
+			for p := range u.Value.All() {
+				ok[p.Port] = true
+			}
+			return withMonitoredTargets(v, func(port string) bool { return ok[port] })
+		}),
+		engine.Map(engine.AntiJoin(checkedByLB, usableByLB), func(v LBVIP) LBVIP {
+			return withMonitoredTargets(v, func(string) bool { return false })
+		}))
+}
+
+// withMonitoredTargets sets the targets of a health-checked VIP to its
+// backends whose mapped port is usable, as build_lb_vip_actions lists them.
+func withMonitoredTargets(v LBVIP, usable func(port string) bool) LBVIP {
+	var ts []string
+	for _, b := range v.Backends.All() {
+		if b.MonitorPort == "" || b.MonitorSrcIP == "" || !usable(b.MonitorPort) {
+			continue
+		}
+		port := b.Port
+		if port == "" {
+			port = "0"
+		}
+		if v.IPv6 {
+			ts = append(ts, "["+b.IP+"]:"+port)
+		} else {
+			ts = append(ts, b.IP+":"+port)
+		}
+	}
+	v.Targets, v.NTargets = strings.Join(ts, ","), len(ts)
+	return v
+}
+
+// lbAttachments computes which load balancers apply to which of the given
+// datapaths (switches or routers): those listed in the datapath's
+// load_balancer column and those of the groups in its load_balancer_group
+// column.
+func lbAttachments(n *NB, direct, groups engine.Rel[ref]) engine.Rel[LBDatapath] {
+	groupLBs := engine.FlatMap(n.LoadBalancerGroups.Rows, func(g *nb.LoadBalancerGroup) []ref {
+		return refs(g.UUID, g.LoadBalancer)
+	})
+	viaGroups := engine.Join(
+		engine.IndexBy(groups, byTarget),
+		engine.IndexBy(groupLBs, byOwner),
+		func(_ string, dp, lb ref) ref { return ref{Owner: dp.Owner, Target: lb.Target} })
+	return engine.Map(engine.Distinct(engine.Union(direct, viaGroups)), func(r ref) LBDatapath {
+		return LBDatapath{LB: r.Target, Datapath: r.Owner}
+	})
+}
+
+// deriveLBGlobalOptions reads the NB_Global options of load balancing.
+func deriveLBGlobalOptions(n *NB) engine.Rel[LBGlobalOptions] {
+	return engine.Map(n.Global.Rows, func(g *nb.NBGlobal) LBGlobalOptions {
+		o := LBGlobalOptions{
+			ControllerEvent:       SmapBool(g.Options, "controller_event", false),
+			InstallLSLBFromRouter: SmapBool(g.Options, "install_ls_lb_from_router", false),
+		}
+		if m, ok := g.Options["svc_monitor_mac"]; ok {
+			if mac, err := ParseMAC(m); err == nil {
+				o.SvcMonitorMAC = mac.String()
+			}
+		}
+		return o
+	})
+}
+
+// deriveRouterLBs computes the load balancers of enabled routers.
+func deriveRouterLBs(n *NB) engine.Rel[LBDatapath] {
+	enabled := engine.Filter(n.Routers.Rows, func(lr *nb.LogicalRouter) bool { return lr.Enabled == nil || *lr.Enabled })
+	return lbAttachments(n,
+		engine.FlatMap(enabled, func(lr *nb.LogicalRouter) []ref { return refs(lr.UUID, lr.LoadBalancer) }),
+		engine.FlatMap(enabled, func(lr *nb.LogicalRouter) []ref { return refs(lr.UUID, lr.LoadBalancerGroup) }))
+}
+
+// deriveSwitchLBs computes the load balancers of switches, with those of
+// the routers they connect to when NB_Global asks for it
+// (build_lswitch_lbs_from_lrouter).
+func deriveSwitchLBs(n *NB) engine.Rel[LBDatapath] {
+	own := lbAttachments(n,
+		engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref { return refs(ls.UUID, ls.LoadBalancer) }),
+		engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref { return refs(ls.UUID, ls.LoadBalancerGroup) }))
+	install := engine.Map(engine.Filter(n.LBGlobal, func(o LBGlobalOptions) bool { return o.InstallLSLBFromRouter }),
+		func(LBGlobalOptions) struct{} { return struct{}{} })
+	peers := engine.Distinct(engine.Map(n.LRPSwitchPeers, func(p LRPSwitchPeer) ref { return ref{p.LRP.Router, p.Switch} }))
+	installedPeers := engine.Join(
+		engine.IndexBy(peers, func(ref) struct{} { return struct{}{} }),
+		engine.IndexBy(install, func(struct{}) struct{} { return struct{}{} }),
+		func(_ struct{}, r ref, _ struct{}) ref { return r })
+	fromRouters := engine.Join(
+		engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.Datapath }),
+		engine.IndexBy(installedPeers, byOwner),
+		func(_ string, a LBDatapath, r ref) LBDatapath { return LBDatapath{LB: a.LB, Datapath: r.Target} })
+	return engine.Distinct(engine.Union(own, fromRouters))
+}
+
+// routerLBOption is a router's options:lb_force_snat_ip.
+type routerLBOption struct {
+	Router    string
+	ForceSNAT string
+	HasOption bool
+}
+
+// routerDGPs is a router's distributed gateway ports: how many, and the
+// first by NB _uuid (od->l3dgw_ports[0]).
+type routerDGPs struct {
+	Router string
+	N      int
+	First  string
+}
+
+// readLBForceSNAT reads options:lb_force_snat_ip as init_nat_entries does:
+// "router_ip" on a gateway router, else at most one IPv4 and one IPv6 host
+// address (extract_ip_address).
+func readLBForceSNAT(c *RouterLBConfig, o routerLBOption) error {
+	switch {
+	case !o.HasOption:
+		return nil
+	case o.ForceSNAT == "router_ip" && c.Gateway:
+		c.ForceSNATRouterIP = true
+		return nil
+	}
+	a, err := ParseIPAddresses(o.ForceSNAT)
+	if err != nil || len(a.IPv4) > 1 || len(a.IPv6) > 1 ||
+		len(a.IPv4) == 1 && a.IPv4[0].Plen != 32 || len(a.IPv6) == 1 && a.IPv6[0].Plen != 128 {
+		return fmt.Errorf("router %s: bad ip %s in options:lb_force_snat_ip", c.Router, o.ForceSNAT)
+	}
+	if len(a.IPv4) == 1 {
+		c.ForceSNATIPv4 = a.IPv4[0].AddrS
+	}
+	if len(a.IPv6) == 1 {
+		c.ForceSNATIPv6 = a.IPv6[0].AddrS
+	}
+	return nil
+}
+
+// deriveRouterLBConfigs computes one RouterLBConfig per enabled router.
+func deriveRouterLBConfigs(n *NB) engine.Rel[RouterLBConfig] {
+	opts := engine.Map(n.Routers.Rows, func(lr *nb.LogicalRouter) routerLBOption {
+		v, ok := lr.Options["lb_force_snat_ip"]
+		return routerLBOption{lr.UUID, v, ok}
+	})
+	type configOption struct {
+		Config RouterLBConfig
+		Option routerLBOption
+	}
+	joined := engine.Join(
+		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }),
+		engine.IndexBy(opts, func(o routerLBOption) string { return o.Router }),
+		func(_ string, r RouterConfig, o routerLBOption) configOption {
+			return configOption{RouterLBConfig{Router: r.UUID, Gateway: r.Gateway}, o}
+		})
+	// northd logs the addresses it cannot read and forces no SNAT.
+	engine.TryMap(joined, "router options", func(x configOption) (struct{}, error) {
+		return struct{}{}, readLBForceSNAT(&x.Config, x.Option)
+	})
+	base := engine.Map(joined, func(x configOption) RouterLBConfig {
+		c := x.Config
+		_ = readLBForceSNAT(&c, x.Option) // sets nothing when it fails
+		return c
+	})
+	dgps := engine.GroupBy(
+		engine.IndexBy(engine.Filter(n.LRPs, LRP.DGP), func(p LRP) string { return p.Router }),
+		func(router string, ps []LRP) []routerDGPs {
+			first := slices.MinFunc(ps, func(a, b LRP) int { return cmp.Compare(a.Port.UUID, b.Port.UUID) })
+			return []routerDGPs{{router, len(ps), first.Name()}}
+		})
+	byRouter := engine.IndexBy(base, func(c RouterLBConfig) string { return c.Router })
+	dgpIdx := engine.IndexBy(dgps, func(d routerDGPs) string { return d.Router })
+	withDGPs := engine.Union(
+		engine.Join(byRouter, dgpIdx, func(_ string, c RouterLBConfig, d routerDGPs) RouterLBConfig {
+			c.DGPs, c.DGP = d.N, d.First
+			return c
+		}),
+		engine.AntiJoin(byRouter, dgpIdx))
+	// has_lb_vip reads the NB rows: a VIP counts even if northd cannot read it.
+	withVIP := engine.Map(
+		engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool { return len(lb.Vips) > 0 }),
+		func(lb *nb.LoadBalancer) string { return lb.UUID })
+	vipRouters := engine.Distinct(engine.Join(
+		engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.LB }),
+		engine.IndexBy(withVIP, func(id string) string { return id }),
+		func(_ string, a LBDatapath, _ string) string { return a.Datapath }))
+	all := engine.IndexBy(withDGPs, func(c RouterLBConfig) string { return c.Router })
+	vipIdx := engine.IndexBy(vipRouters, func(r string) string { return r })
+	return engine.Union(
+		engine.Map(engine.SemiJoin(all, vipIdx), func(c RouterLBConfig) RouterLBConfig {
+			c.HasLBVIP = true
+			return c
+		}),
+		engine.AntiJoin(all, vipIdx))
+}
+
+// routerVIP is a VIP address of one of a router's load balancers.
+type routerVIP struct {
+	Router   string
+	IP       string
+	IPv6     bool
+	Neighbor LBNeighborMode
+}
+
+// deriveRouterLBIPs computes the VIP addresses of each router's load
+// balancers and which of them the router answers ARP/ND for
+// (build_lrouter_lb_reachable_ips): all of them, none, or by default those
+// in a subnet of one of the router's ports.
+func deriveRouterLBIPs(n *NB) engine.Rel[RouterLBIP] {
+	vips := engine.Distinct(engine.Join(
+		engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.LB }),
+		engine.IndexBy(n.LBVIPs, func(v LBVIP) string { return v.LB }),
+		func(_ string, a LBDatapath, v LBVIP) routerVIP {
+			return routerVIP{a.Datapath, v.IP, v.IPv6, v.Neighbor}
+		}))
+	toIP := func(v routerVIP) RouterLBIP { return RouterLBIP{Router: v.Router, IP: v.IP, IPv6: v.IPv6} }
+	reachable := engine.Union(
+		engine.Map(engine.Filter(vips, func(v routerVIP) bool { return v.Neighbor == LBNeighborAll }), toIP),
+		engine.Distinct(engine.FlatMap(engine.Join(
+			engine.IndexBy(engine.Filter(vips, func(v routerVIP) bool { return v.Neighbor == LBNeighborReachable }),
+				func(v routerVIP) string { return v.Router }),
+			engine.IndexBy(n.LRPs, func(p LRP) string { return p.Router }),
+			func(_ string, v routerVIP, p LRP) engine.KV[routerVIP, bool] {
+				return engine.KV[routerVIP, bool]{Key: v, Value: PortReaches(p.Net, v.IP)}
+			}), func(kv engine.KV[routerVIP, bool]) []RouterLBIP {
+			if !kv.Value {
+				return nil
+			}
+			return []RouterLBIP{toIP(kv.Key)}
+		})))
+	reachable = engine.Distinct(reachable)
+	all := engine.IndexBy(engine.Distinct(engine.Map(vips, toIP)), func(ip RouterLBIP) RouterLBIP { return ip })
+	reachIdx := engine.IndexBy(reachable, func(ip RouterLBIP) RouterLBIP { return ip })
+	return engine.Union(
+		engine.Map(engine.SemiJoin(all, reachIdx), func(ip RouterLBIP) RouterLBIP {
+			ip.Reachable = true
+			return ip
+		}),
+		engine.AntiJoin(all, reachIdx))
+}
+
+// PortReaches reports whether the address ip (as northd prints it) is in a
+// subnet of the router port networks net (lrouter_port_ipv4_reachable,
+// lrouter_port_ipv6_reachable).
+func PortReaches(net *LPortAddresses, ip string) bool {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return false
+	}
+	if a.Is4() {
+		for _, n := range net.IPv4 {
+			if p, err := a.Prefix(n.Plen); err == nil && p.Addr() == n.Network {
+				return true
+			}
+		}
+		return false
+	}
+	for _, n := range net.IPv6 {
+		if p, err := a.Prefix(n.Plen); err == nil && p.Addr() == n.Network {
+			return true
+		}
+	}
+	return false
+}
+
+// deriveLBRelations computes the load balancer relations of n.
+func (n *NB) deriveLBRelations() {
+	n.LBGlobal = deriveLBGlobalOptions(n)
+	n.LoadBalancerConfigs = deriveLoadBalancers(n)
+	n.LBVIPs = deriveLBVIPs(n)
+	n.RouterLBs = deriveRouterLBs(n)
+	n.SwitchLBs = deriveSwitchLBs(n)
+	n.RouterLBConfigs = deriveRouterLBConfigs(n)
+	n.RouterLBIPs = deriveRouterLBIPs(n)
+}

@@ -1,0 +1,384 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+)
+
+// Tunnel keys in flow text. northd writes a router's tunnel key into the
+// names of its load balancer address sets ($_rtr_lb_KEY_ip4/6), but keys
+// are chosen only when the SB is written. Rules write KeyRef(NB _uuid)
+// where a key goes; the SB writer replaces it with the datapath's tunnel
+// key, and the canonical form of offline flows with the datapath's name, as
+// the reference dump names keys (ResolveKeys).
+const keyRefOpen, keyRefClose = "${key:", "}"
+
+// KeyRef stands for the tunnel key of the row with NB _uuid uuid in flow
+// text.
+func KeyRef(uuid string) string { return keyRefOpen + uuid + keyRefClose }
+
+// ResolveKeys replaces every KeyRef in text with key(uuid).
+func ResolveKeys(text string, key func(uuid string) string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, keyRefOpen)
+		if i < 0 {
+			break
+		}
+		rest := text[i+len(keyRefOpen):]
+		j := strings.Index(rest, keyRefClose)
+		if j < 0 {
+			break
+		}
+		b.WriteString(text[:i])
+		b.WriteString(key(rest[:j]))
+		text = rest[j+len(keyRefClose):]
+	}
+	if b.Len() == 0 {
+		return text
+	}
+	b.WriteString(text)
+	return b.String()
+}
+
+// ResolveFlowKeys returns flows with ResolveKeys applied to their match and
+// actions.
+func ResolveFlowKeys(flows []Flow, key func(uuid string) string) []Flow {
+	out := make([]Flow, len(flows))
+	for i, f := range flows {
+		f.Match, f.Actions = ResolveKeys(f.Match, key), ResolveKeys(f.Actions, key)
+		out[i] = f
+	}
+	return out
+}
+
+// routerLBAddressSet is the SB address set of the VIPs a router answers
+// ARP (ip4) or ND (ip6) for (lr_lb_address_set_ref).
+func routerLBAddressSet(router string, v6 bool) string {
+	if v6 {
+		return "$_rtr_lb_" + KeyRef(router) + "_ip6"
+	}
+	return "$_rtr_lb_" + KeyRef(router) + "_ip4"
+}
+
+// vipOnRouter is a VIP of a load balancer that applies to a router, with
+// the router's facts.
+type vipOnRouter struct {
+	Router relations.RouterLBConfig
+	VIP    relations.LBVIP
+}
+
+func vipsOnRouters(nb *relations.NB) engine.Rel[vipOnRouter] {
+	return engine.Join(
+		engine.IndexBy(vipsOn(nb, nb.RouterLBs), func(x vipOnDatapath) string { return x.Datapath }),
+		engine.IndexBy(nb.RouterLBConfigs, func(c relations.RouterLBConfig) string { return c.Router }),
+		func(_ string, x vipOnDatapath, c relations.RouterLBConfig) vipOnRouter { return vipOnRouter{c, x.VIP} })
+}
+
+// snatFlag is how a router marks load-balanced traffic for SNAT: the load
+// balancer's skip_snat, else the router's lb_force_snat_ip, else nothing.
+func snatFlag(r relations.RouterLBConfig, v relations.LBVIP) string {
+	switch {
+	case v.SkipSNAT:
+		return "skip_snat"
+	case r.ForceSNAT():
+		return "force_snat"
+	}
+	return ""
+}
+
+// RouterLBVIPFlows: lr_in_defrag priority 100, lr_in_dnat priority 110
+// (VIP without port) or 120, lr_out_undnat priority 120 on routers with a
+// distributed gateway port, and the affinity stages, for every VIP of a
+// load balancer that applies to the router (northd.c
+// build_lrouter_defrag_flows_for_lb, build_lrouter_nat_flows_for_lb,
+// build_lb_affinity_lr_flows). Defrag sends traffic to the VIP through
+// conntrack; DNAT picks a backend for a new connection and flags it for
+// SNAT as the load balancer and router ask; on a distributed router this
+// happens on the gateway chassis, where replies from the backends are
+// unDNATed.
+func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(vipsOnRouters(nb), func(x vipOnRouter) []Flow {
+		r, v := x.Router, x.VIP
+		dp, ip := on(r.Router), ipMatch(v)
+		match, prio := fmt.Sprintf("ct.new && !ct.rel && %s && %s.dst == %s", ip, ip, v.IP), 110
+		if v.Port != "" {
+			match += fmt.Sprintf(" && %s && %s.dst == %s", v.Proto, v.Proto, v.Port)
+			prio = 120
+		}
+		flag := snatFlag(r, v)
+		action, balances := vipAction(v, LROutSNAT.Table())
+		switch {
+		case flag != "" && balances:
+			action = "flags." + flag + "_for_lb = 1; " + action + "; " + flag + ");"
+		case flag != "":
+			action = "flags." + flag + "_for_lb = 1; " + action
+		case balances:
+			action += ");"
+		}
+		flows := []Flow{dp.flow(LRInDefrag, 100, fmt.Sprintf("ip && %s.dst == %s", ip, v.IP), "ct_dnat;")}
+		newMatch := match
+		if r.DGPs > 0 && (v.NBackends > 0 || !v.Reject) {
+			newMatch += " && is_chassis_resident(" + jsonKey("cr-"+r.DGP) + ")"
+		}
+		flows = append(flows, dp.flow(LRInDNAT, prio, newMatch, action))
+		if r.DGPs > 0 && v.NBackends > 0 {
+			flows = append(flows, dp.flow(LROutUnDNAT, 120, undnatMatch(r, v), undnatAction(flag)))
+		}
+		return append(flows, routerAffinityFlows(dp, r, v, match)...)
+	})
+}
+
+// undnatMatch matches replies from the VIP's backends leaving through the
+// router's distributed gateway port on its gateway chassis.
+func undnatMatch(r relations.RouterLBConfig, v relations.LBVIP) string {
+	ip := ipMatch(v)
+	var srcs []string
+	for _, b := range v.Backends.All() {
+		if b.Port != "" {
+			srcs = append(srcs, fmt.Sprintf("(%s.src == %s && %s.src == %s)", ip, b.IP, v.Proto, b.Port))
+		} else {
+			srcs = append(srcs, fmt.Sprintf("(%s.src == %s)", ip, b.IP))
+		}
+	}
+	return fmt.Sprintf("%s && (%s) && outport == %s && is_chassis_resident(%s)",
+		ip, strings.Join(srcs, " || "), jsonKey(r.DGP), jsonKey("cr-"+r.DGP))
+}
+
+// undnatAction unDNATs replies in the gateway chassis' zone, or passes them
+// on flagged for SNAT.
+func undnatAction(flag string) string {
+	if flag != "" {
+		return "flags." + flag + "_for_lb = 1; next;"
+	}
+	return "ct_dnat_in_czone;"
+}
+
+// routerAffinityFlows are the flows of a VIP with options:affinity_timeout
+// on a router (northd.c build_lb_affinity_lr_flows): lr_in_lb_aff_check
+// looks up the client's last backend for new connections matching
+// newMatch, lr_in_dnat (priority 150) sends the connection there, and
+// lr_in_lb_aff_learn records the backend a new connection got. The router's
+// lb_force_snat_ip comes before the load balancer's skip_snat here.
+func routerAffinityFlows(dp on, r relations.RouterLBConfig, v relations.LBVIP, newMatch string) []Flow {
+	if v.AffinityTimeout == 0 {
+		return nil
+	}
+	ip := ipMatch(v)
+	regVIP, regBackend := "reg0", regLBAffBackend4
+	if v.IPv6 {
+		regVIP, regBackend = "xxreg0", regLBL3AffBackend6
+	}
+	flag := ""
+	switch {
+	case r.ForceSNAT():
+		flag = "force_snat"
+	case v.SkipSNAT:
+		flag = "skip_snat"
+	}
+	check := fmt.Sprintf("%s = %s.dst; ", regVIP, ip)
+	learnMatch := fmt.Sprintf("%s == 0 && ct.new && %s && %s == %s", regKnownLBSession, ip, regVIP, v.IP)
+	if v.Port != "" {
+		check += fmt.Sprintf("reg9[16..31] = %s.dst; ", v.Proto)
+		learnMatch += " && reg9[16..31] == " + v.Port
+	}
+	dnatAction := regVIP + " = " + v.IP + "; "
+	ctFlag := ""
+	if flag != "" {
+		dnatAction += "flags." + flag + "_for_lb = 1; "
+		ctFlag = "; " + flag
+	}
+	flows := []Flow{dp.flow(LRInLBAffCheck, 100, newMatch, check+regKnownLBSession+" = chk_lb_aff(); next;")}
+	for _, b := range v.Backends.All() {
+		learn, match := learnMatch+" && "+ip+".dst == "+b.IP, fmt.Sprintf("%s == 1 && ct.new && %s && %s == %s", regKnownLBSession, ip, regBackend, b.IP)
+		if b.Port != "" {
+			learn += " && " + v.Proto + ".dst == " + b.Port
+			match += " && " + regLBAffMatchPort + " == " + b.Port
+		}
+		flows = append(flows,
+			dp.flow(LRInLBAffLearn, 100, learn, commitLBAff(v, b)),
+			dp.flow(LRInDNAT, 150, match, dnatAction+"ct_lb_mark(backends="+vipPort(b.IP, b.Port, v.IPv6)+ctFlag+");"))
+	}
+	return flows
+}
+
+// RouterLBEventFlows: lr_in_dnat priority 130 (northd.c
+// build_lrouter_flows_for_lb): traffic to a VIP without backends raises an
+// empty_lb_backends event for the CMS, when the load balancer or NB_Global
+// asks for events.
+func RouterLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
+	enabled := engine.SemiJoin(
+		engine.IndexBy(nb.RouterLBs, func(a relations.LBDatapath) string { return a.Datapath }),
+		engine.IndexBy(nb.RouterLBConfigs, func(c relations.RouterLBConfig) string { return c.Router }))
+	return engine.Join(
+		engine.IndexBy(enabled, func(a relations.LBDatapath) string { return a.LB }),
+		engine.IndexBy(eventVIPs(nb), func(v relations.LBVIP) string { return v.LB }),
+		func(_ string, a relations.LBDatapath, v relations.LBVIP) Flow {
+			return eventFlow(on(a.Datapath), LRInDNAT, v)
+		})
+}
+
+// RouterLBNATOverlapFlows: lr_in_unsnat priority 120 (northd.c
+// build_lrouter_nat_flows_for_lb): when a VIP is also the external IP of
+// one of the router's NAT rules, traffic to the VIP skips unSNAT, whose
+// conntrack pass would spoil the state the DNAT stage reads.
+func RouterLBNATOverlapFlows(nb *relations.NB) engine.Rel[Flow] {
+	type routerIP struct{ Router, IP string }
+	external := engine.Distinct(engine.Map(routerNATs(nb), func(r routerNAT) routerIP {
+		return routerIP{r.Router, r.NAT.ExternalIP}
+	}))
+	return engine.Join(
+		engine.IndexBy(vipsOn(nb, nb.RouterLBs), func(x vipOnDatapath) routerIP { return routerIP{x.Datapath, x.VIP.IP} }),
+		engine.IndexBy(external, func(r routerIP) routerIP { return r }),
+		func(_ routerIP, x vipOnDatapath, _ routerIP) Flow {
+			v, ip := x.VIP, ipMatch(x.VIP)
+			match := fmt.Sprintf("%s && %s.dst == %s && %s", ip, ip, v.IP, v.Proto)
+			if v.Port != "" {
+				match += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
+			}
+			return on(x.Datapath).flow(LRInUnSNAT, 120, match, "next;")
+		})
+}
+
+// RouterLBDefaultFlows: lr_in_dnat priorities 70 and 50 on routers with a
+// load balancer VIP, and lr_out_undnat and lr_out_post_undnat on such
+// gateway routers (northd.c build_lrouter_nat_defrag_and_lb). Related and
+// established load-balanced traffic keeps the SNAT flags conntrack
+// recorded; a gateway router sends all traffic back through its DNAT zone
+// so replies get unDNATed, and commits connections started from the other
+// side.
+func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.RouterLBConfigs, func(r relations.RouterLBConfig) []Flow {
+		if !r.HasLBVIP {
+			return nil
+		}
+		dp := on(r.Router)
+		const rel, est = "ct.rel && !ct.est && !ct.new", "ct.est && !ct.rel && !ct.new && ct_mark.natted"
+		flows := []Flow{
+			dp.flow(LRInDNAT, 70, rel+" && ct_mark.skip_snat == 1", "flags.skip_snat_for_lb = 1; ct_commit_nat;"),
+			dp.flow(LRInDNAT, 70, rel+" && ct_mark.force_snat == 1", "flags.force_snat_for_lb = 1; ct_commit_nat;"),
+			dp.flow(LRInDNAT, 50, rel, "ct_commit_nat;"),
+			dp.flow(LRInDNAT, 70, est+" && ct_mark.skip_snat == 1", "flags.skip_snat_for_lb = 1; next;"),
+			dp.flow(LRInDNAT, 70, est+" && ct_mark.force_snat == 1", "flags.force_snat_for_lb = 1; next;"),
+			dp.flow(LRInDNAT, 50, est, "next;"),
+		}
+		if r.Gateway {
+			flows = append(flows,
+				dp.flow(LROutUnDNAT, 100, "nd || nd_rs || nd_ra", "next;"),
+				dp.flow(LROutUnDNAT, 50, "ip", "flags.loopback = 1; ct_dnat;"),
+				dp.flow(LROutPostUnDNAT, 50, "ip && ct.new", "ct_commit { } ; next; "))
+		}
+		return flows
+	})
+}
+
+// RouterLBSkipSNATFlows: lr_out_snat priority 120 on routers with a load
+// balancer that sets options:skip_snat (northd.c
+// build_lrouter_flows_for_lb): traffic it flagged is not SNATed.
+func RouterLBSkipSNATFlows(nb *relations.NB) engine.Rel[Flow] {
+	skip := engine.Filter(nb.LoadBalancerConfigs, func(lb relations.LoadBalancer) bool { return lb.SkipSNAT })
+	onRouters := engine.SemiJoin(
+		engine.IndexBy(nb.RouterLBs, func(a relations.LBDatapath) string { return a.LB }),
+		engine.IndexBy(skip, func(lb relations.LoadBalancer) string { return lb.UUID }))
+	return engine.Distinct(engine.Map(onRouters, func(a relations.LBDatapath) Flow {
+		return on(a.Datapath).flow(LROutSNAT, 120, "flags.skip_snat_for_lb == 1 && ip", "next;")
+	}))
+}
+
+// RouterLBForceSNATFlows: lr_in_unsnat priority 110 and lr_out_snat
+// priority 100 on a gateway router with options:lb_force_snat_ip set to
+// addresses (northd.c build_lrouter_force_snat_flows): load-balanced
+// traffic is SNATed to the address of its family, and traffic to that
+// address unSNATed.
+func RouterLBForceSNATFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.RouterLBConfigs, func(r relations.RouterLBConfig) []Flow {
+		if !r.Gateway {
+			return nil
+		}
+		dp := on(r.Router)
+		var flows []Flow
+		for _, a := range []struct{ ver, ip string }{{"4", r.ForceSNATIPv4}, {"6", r.ForceSNATIPv6}} {
+			if a.ip == "" {
+				continue
+			}
+			flows = append(flows,
+				dp.flow(LRInUnSNAT, 110, fmt.Sprintf("ip%s && ip%s.dst == %s", a.ver, a.ver, a.ip), "ct_snat;"),
+				dp.flow(LROutSNAT, 100, "flags.force_snat_for_lb == 1 && ip"+a.ver, "ct_snat("+a.ip+");"))
+		}
+		return flows
+	})
+}
+
+// RouterLBForceSNATPortFlows: lr_in_unsnat priority 110 and lr_out_snat
+// priority 110 for each connected port of a gateway router with
+// options:lb_force_snat_ip=router_ip (northd.c
+// build_lrouter_force_snat_flows_op): load-balanced traffic leaving a port
+// is SNATed to the port's first address of its family, and traffic to that
+// address coming in on the port unSNATed.
+func RouterLBForceSNATPortFlows(nb *relations.NB) engine.Rel[Flow] {
+	connected := engine.Distinct(engine.Union(
+		engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) relations.LRP { return p.LRP }),
+		engine.Map(nb.LRPRouterPeers, func(p relations.LRPRouterPeer) relations.LRP { return p.LRP })))
+	routerIP := engine.Filter(nb.RouterLBConfigs, func(r relations.RouterLBConfig) bool { return r.ForceSNATRouterIP })
+	ports := engine.SemiJoin(
+		engine.IndexBy(connected, lrpRouter),
+		engine.IndexBy(routerIP, func(r relations.RouterLBConfig) string { return r.Router }))
+	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
+		dp, key := on(p.Router), jsonKey(p.Name())
+		var flows []Flow
+		add := func(ver, ip string) {
+			flows = append(flows,
+				dp.flow(LRInUnSNAT, 110, fmt.Sprintf("inport == %s && ip%s.dst == %s", key, ver, ip), "ct_snat;"),
+				dp.flow(LROutSNAT, 110, fmt.Sprintf("flags.force_snat_for_lb == 1 && ip%s && outport == %s", ver, key), "ct_snat("+ip+");"))
+		}
+		if len(p.Net.IPv4) > 0 {
+			add("4", p.Net.IPv4[0].AddrS)
+		}
+		// The link-local address comes last: only other addresses count.
+		if len(p.Net.IPv6) > 1 {
+			add("6", p.Net.IPv6[0].AddrS)
+		}
+		return flows
+	})
+}
+
+// RouterLBVIPNeighborFlows: lr_in_ip_input priority 90 on every port of a
+// router whose load balancers have VIPs it answers for (northd.c
+// build_lrouter_ipv4_ip_input, build_ipv6_input_flows_for_lrouter_port):
+// ARP requests and neighbour solicitations for any of them, named by the
+// router's $_rtr_lb address sets, get the port's MAC; on a distributed
+// gateway port only on its gateway chassis.
+func RouterLBVIPNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
+	type family struct {
+		Router string
+		IPv6   bool
+	}
+	answered := engine.Distinct(engine.FlatMap(nb.RouterLBIPs, func(ip relations.RouterLBIP) []family {
+		if !ip.Reachable {
+			return nil
+		}
+		return []family{{ip.Router, ip.IPv6}}
+	}))
+	return engine.Join(
+		engine.IndexBy(nb.LRPs, lrpRouter),
+		engine.IndexBy(answered, func(f family) string { return f.Router }),
+		func(_ string, p relations.LRP, f family) Flow {
+			set, resident := routerLBAddressSet(p.Router, f.IPv6), ""
+			if p.DGP() {
+				resident = "is_chassis_resident(" + crKey(p) + ")"
+			}
+			if !f.IPv6 {
+				return arpReply(p, set, resident)
+			}
+			match := "inport == " + jsonKey(p.Name()) + " && nd_ns && nd.target == " + set
+			if resident != "" {
+				match += " && " + resident
+			}
+			return on(p.Router).flow(LRInIPInput, 90, match,
+				"nd_na { eth.src = xreg0[0..47]; ip6.src = nd.target; nd.tll = xreg0[0..47]; "+
+					"outport = inport; flags.loopback = 1; output; };")
+		})
+}

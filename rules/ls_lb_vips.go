@@ -1,0 +1,296 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+)
+
+// loadBalancerRules are the flows of load balancer VIPs, on switches and
+// routers (this file and lr_lb.go).
+var loadBalancerRules = []Rule{
+	SwitchLBVIPFlows,
+	SwitchLBEventFlows,
+	SwitchLBServiceMonitorFlows,
+	SwitchLBRouterVIPFlows,
+	RouterLBVIPFlows,
+	RouterLBEventFlows,
+	RouterLBNATOverlapFlows,
+	RouterLBDefaultFlows,
+	RouterLBSkipSNATFlows,
+	RouterLBForceSNATFlows,
+	RouterLBForceSNATPortFlows,
+	RouterLBVIPNeighborFlows,
+}
+
+// Registers the load balancer stages read and write (northd.c REG_*).
+const (
+	regOrigDIPv4       = "reg1"
+	regOrigDIPv6       = "xxreg1"
+	regOrigTPDport     = "reg2[0..15]"
+	regKnownLBSession  = "reg9[6]"
+	regLBAffBackend4   = "reg4"
+	regLBL2AffBackend6 = "xxreg0"
+	regLBL3AffBackend6 = "xxreg1"
+	regLBAffMatchPort  = "reg8[0..15]"
+)
+
+// vipOnDatapath is a VIP of a load balancer that applies to a datapath.
+type vipOnDatapath struct {
+	Datapath string
+	VIP      relations.LBVIP
+}
+
+// vipsOn joins the VIPs with the load balancers' datapaths.
+func vipsOn(nb *relations.NB, lbs engine.Rel[relations.LBDatapath]) engine.Rel[vipOnDatapath] {
+	return engine.Join(
+		engine.IndexBy(lbs, func(a relations.LBDatapath) string { return a.LB }),
+		engine.IndexBy(nb.LBVIPs, func(v relations.LBVIP) string { return v.LB }),
+		func(_ string, a relations.LBDatapath, v relations.LBVIP) vipOnDatapath {
+			return vipOnDatapath{a.Datapath, v}
+		})
+}
+
+// ipMatch is the match prefix of the VIP's family.
+func ipMatch(v relations.LBVIP) string {
+	if v.IPv6 {
+		return "ip6"
+	}
+	return "ip4"
+}
+
+// vipAction is northd.c build_lb_vip_actions without its prefix and
+// closing: how a new connection to the VIP is handled. It returns
+// "ct_lb_mark(backends=...[; hash_fields=...]" (to be closed) when the VIP
+// has targets; with none it rejects (options:reject, the ICMP error or TCP
+// reset coming back through egress table rejectTable) or drops.
+func vipAction(v relations.LBVIP, rejectTable int) (action string, balances bool) {
+	switch {
+	case v.NTargets == 0 && v.Reject:
+		return fmt.Sprintf("reg0 = 0; reject { outport <-> inport; next(pipeline=egress,table=%d);};", rejectTable), false
+	case v.NTargets == 0:
+		return drop, false
+	}
+	action = "ct_lb_mark(backends=" + v.Targets
+	if v.HashFields != "" {
+		action += `; hash_fields="` + v.HashFields + `"`
+	}
+	return action, true
+}
+
+// vipPort is the VIP as commit_lb_aff and trigger_event name it: "IP",
+// "IP:PORT" or "[IP]:PORT".
+func vipPort(ip, port string, v6 bool) string {
+	switch {
+	case port == "":
+		return ip
+	case v6:
+		return "[" + ip + "]:" + port
+	}
+	return ip + ":" + port
+}
+
+// SwitchLBVIPFlows: ls_in_pre_stateful priority 120, ls_in_lb priority 110
+// (VIP without port) or 120, and the affinity stages, for every VIP of a
+// load balancer that applies to the switch (northd.c
+// build_lb_rules_pre_stateful, build_lb_rules, build_lb_affinity_ls_flows).
+// Pre-stateful keeps the original destination in registers for the hairpin
+// stages and sends the packet to conntrack; ls_in_lb picks a backend for a
+// new connection (or rejects or drops it when the VIP has none). With
+// options:affinity_timeout a client that reached a backend recently goes
+// back to it.
+func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(vipsOn(nb, nb.SwitchLBs), func(x vipOnDatapath) []Flow {
+		v, dp := x.VIP, on(x.Datapath)
+		ip, reg := ipMatch(v), regOrigDIPv4
+		if v.IPv6 {
+			reg = regOrigDIPv6
+		}
+		preMatch := fmt.Sprintf("%s == 1 && %s.dst == %s", regConntrackNAT, ip, v.IP)
+		preAction := reg + " = " + v.IP + "; "
+		lbMatch := fmt.Sprintf("ct.new && %s.dst == %s", ip, v.IP)
+		prio := 110
+		if v.Port != "" {
+			preMatch += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
+			preAction += regOrigTPDport + " = " + v.Port + "; "
+			lbMatch += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
+			prio = 120
+		}
+		action, balances := vipAction(v, LSOutQoSMark.Table())
+		if balances {
+			action = regConntrackCommit + " = 0; " + action + ");"
+		}
+		flows := []Flow{
+			dp.flow(LSInPreStateful, 120, preMatch, preAction+"ct_lb_mark;"),
+			dp.flow(LSInLB, prio, lbMatch, action),
+		}
+		return append(flows, switchAffinityFlows(dp, v, reg)...)
+	})
+}
+
+// switchAffinityFlows are the flows of a VIP with options:affinity_timeout
+// on a switch (northd.c build_lb_affinity_ls_flows): ls_in_lb_aff_check
+// looks up the client's last backend, ls_in_lb (priority 150) sends the
+// connection there, and ls_in_lb_aff_learn records the backend a new
+// connection got.
+func switchAffinityFlows(dp on, v relations.LBVIP, regVIP string) []Flow {
+	if v.AffinityTimeout == 0 {
+		return nil
+	}
+	ip := ipMatch(v)
+	regBackend := regLBAffBackend4
+	if v.IPv6 {
+		regBackend = regLBL2AffBackend6
+	}
+	check := fmt.Sprintf("ct.new && %s && %s == %s", ip, regVIP, v.IP)
+	learnMatch := fmt.Sprintf("%s == 0 && ct.new && %s && %s == %s", regKnownLBSession, ip, regVIP, v.IP)
+	lbAction := fmt.Sprintf("%s = 0; %s = %s; ", regConntrackCommit, regVIP, v.IP)
+	if v.Port != "" {
+		check += " && " + regOrigTPDport + " == " + v.Port
+		learnMatch += " && " + regOrigTPDport + " == " + v.Port
+		lbAction += regOrigTPDport + " = " + v.Port + "; "
+	}
+	flows := []Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")}
+	for _, b := range v.Backends.All() {
+		learn, match := learnMatch+" && "+ip+".dst == "+b.IP, fmt.Sprintf("%s == 1 && ct.new && %s && %s == %s", regKnownLBSession, ip, regBackend, b.IP)
+		if b.Port != "" {
+			learn += " && " + v.Proto + ".dst == " + b.Port
+			match += " && " + regLBAffMatchPort + " == " + b.Port
+		}
+		flows = append(flows,
+			dp.flow(LSInLBAffLearn, 100, learn, commitLBAff(v, b)),
+			dp.flow(LSInLB, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, b.Port, v.IPv6)+");"))
+	}
+	return flows
+}
+
+// commitLBAff is the action that records backend b as the client's choice
+// for VIP v.
+func commitLBAff(v relations.LBVIP, b relations.LBBackend) string {
+	proto := ""
+	if v.Port != "" {
+		proto = ", proto = " + v.Proto
+	}
+	return fmt.Sprintf(`commit_lb_aff(vip = "%s", backend = "%s"%s, timeout = %d); /* drop */`,
+		vipPort(v.IP, v.Port, v.IPv6), vipPort(b.IP, b.Port, v.IPv6), proto, v.AffinityTimeout)
+}
+
+// eventVIPs are the VIPs without backends that raise an empty_lb_backends
+// controller event instead of dropping (northd.c build_empty_lb_event_flow):
+// their load balancer sets options:event, or NB_Global
+// options:controller_event is set, and they do not reject.
+func eventVIPs(nb *relations.NB) engine.Rel[relations.LBVIP] {
+	empty := engine.Filter(nb.LBVIPs, func(v relations.LBVIP) bool { return v.NBackends == 0 && !v.Reject })
+	global := engine.Filter(nb.LBGlobal, func(o relations.LBGlobalOptions) bool { return o.ControllerEvent })
+	byGlobal := engine.Join(
+		engine.IndexBy(engine.Filter(empty, func(v relations.LBVIP) bool { return !v.Event }),
+			func(relations.LBVIP) struct{} { return struct{}{} }),
+		engine.IndexBy(global, func(relations.LBGlobalOptions) struct{} { return struct{}{} }),
+		func(_ struct{}, v relations.LBVIP, _ relations.LBGlobalOptions) relations.LBVIP { return v })
+	return engine.Union(engine.Filter(empty, func(v relations.LBVIP) bool { return v.Event }), byGlobal)
+}
+
+// eventFlow is the controller event flow of VIP v in stage st.
+func eventFlow(dp on, st Stage, v relations.LBVIP) Flow {
+	match := fmt.Sprintf("%s.dst == %s && %s", ipMatch(v), v.IP, v.Proto)
+	if v.Port != "" {
+		match += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
+	}
+	return dp.flow(st, 130, match, fmt.Sprintf(
+		`trigger_event(event = "empty_lb_backends", vip = "%s", protocol = "%s", load_balancer = "%s");`,
+		vipPort(v.IP, v.Port, v.IPv6), v.Proto, v.LB))
+}
+
+// SwitchLBEventFlows: ls_in_pre_lb priority 130 (northd.c
+// build_lswitch_flows_for_lb): traffic to a VIP without backends raises an
+// empty_lb_backends event for the CMS, when the load balancer or NB_Global
+// asks for events.
+func SwitchLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.Join(
+		engine.IndexBy(nb.SwitchLBs, func(a relations.LBDatapath) string { return a.LB }),
+		engine.IndexBy(eventVIPs(nb), func(v relations.LBVIP) string { return v.LB }),
+		func(_ string, a relations.LBDatapath, v relations.LBVIP) Flow {
+			return eventFlow(on(a.Datapath), LSInPreLB, v)
+		})
+}
+
+// monitorSource is a health-checked backend's monitoring source address on
+// the switch of the port its ip_port_mappings entry names.
+type monitorSource struct {
+	Switch string
+	SrcIP  string
+	IPv4   bool // the VIP is IPv4: probes use ARP, else ND
+}
+
+// SwitchLBServiceMonitorFlows: ls_in_arp_rsp priority 110 (northd.c
+// build_lswitch_arp_nd_service_monitor): on the switch of a health-checked
+// backend's monitored port, ARP requests and neighbour solicitations for
+// the probes' source address are answered with NB_Global's
+// svc_monitor_mac, whether the load balancer applies anywhere or not.
+func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
+	type source struct {
+		Port, SrcIP string
+		IPv4        bool
+	}
+	sources := engine.Distinct(engine.FlatMap(nb.LBVIPs, func(v relations.LBVIP) []source {
+		if !v.HealthCheck {
+			return nil
+		}
+		var out []source
+		for _, b := range v.Backends.All() {
+			if b.MonitorPort != "" && b.MonitorSrcIP != "" {
+				out = append(out, source{b.MonitorPort, b.MonitorSrcIP, !v.IPv6})
+			}
+		}
+		return out
+	}))
+	onSwitch := engine.Distinct(engine.Join(
+		engine.IndexBy(sources, func(s source) string { return s.Port }),
+		engine.IndexBy(nb.PortsOnSwitches, func(sp relations.SwitchPort) string { return sp.Port.Name }),
+		func(_ string, s source, sp relations.SwitchPort) monitorSource {
+			return monitorSource{sp.Switch, s.SrcIP, s.IPv4}
+		}))
+	return engine.Join(
+		engine.IndexBy(onSwitch, func(monitorSource) struct{} { return struct{}{} }),
+		engine.IndexBy(engine.Filter(nb.LBGlobal, func(o relations.LBGlobalOptions) bool { return o.SvcMonitorMAC != "" }),
+			func(relations.LBGlobalOptions) struct{} { return struct{}{} }),
+		func(_ struct{}, s monitorSource, o relations.LBGlobalOptions) Flow {
+			mac, dp := o.SvcMonitorMAC, on(s.Switch)
+			if s.IPv4 {
+				return dp.flow(LSInARPRsp, 110, "arp.tpa == "+s.SrcIP+" && arp.op == 1",
+					"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ arp.tha = arp.sha; "+
+						"arp.sha = "+mac+"; arp.tpa = arp.spa; arp.spa = "+s.SrcIP+"; "+
+						"outport = inport; flags.loopback = 1; output;")
+			}
+			return dp.flow(LSInARPRsp, 110, "nd_ns && nd.target == "+s.SrcIP,
+				"nd_na { eth.dst = eth.src; eth.src = "+mac+"; ip6.src = "+s.SrcIP+"; nd.target = "+s.SrcIP+"; "+
+					"nd.tll = "+mac+"; outport = inport; flags.loopback = 1; output; };")
+		})
+}
+
+// SwitchLBRouterVIPFlows: ls_in_l2_lkup priority 80 (northd.c
+// build_lswitch_rport_arp_req_flows): on a switch connected to an enabled
+// router port, ARP requests and neighbour solicitations for a VIP of the
+// router's load balancers that is in a subnet of that port go to the
+// router alone (and to the switch's other ports, if it has any), like
+// those for the router's own addresses.
+func SwitchLBRouterVIPFlows(nb *relations.NB) engine.Rel[Flow] {
+	links := engine.Filter(routerLinks(nb), func(l routerLink) bool { return l.LRP.Enabled() })
+	return engine.FlatMap(engine.Join(
+		engine.IndexBy(links, func(l routerLink) string { return l.LRP.Router }),
+		engine.IndexBy(nb.RouterLBIPs, func(ip relations.RouterLBIP) string { return ip.Router }),
+		func(_ string, l routerLink, ip relations.RouterLBIP) engine.KV[routerLink, relations.RouterLBIP] {
+			return engine.KV[routerLink, relations.RouterLBIP]{Key: l, Value: ip}
+		}), func(kv engine.KV[routerLink, relations.RouterLBIP]) []Flow {
+		l, ip := kv.Key, kv.Value
+		if !relations.PortReaches(l.LRP.Net, ip.IP) {
+			return nil
+		}
+		match := "flags[1] == 0 && arp.op == 1 && arp.tpa == " + ip.IP
+		if ip.IPv6 {
+			match = "flags[1] == 0 && nd_ns && nd.target == " + ip.IP
+		}
+		return []Flow{on(l.Switch).flow(LSInL2Lkup, 80, match, toRouterActions(l))}
+	})
+}
