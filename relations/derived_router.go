@@ -3,6 +3,7 @@ package relations
 import (
 	"net/netip"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +34,11 @@ type RouterConfig struct {
 	// McastRelay is options:mcast_relay: IP multicast is routed between
 	// the router's ports.
 	McastRelay bool
+	// NATOrLB is true when the router lists NAT rules or load balancers,
+	// or sets options:dnat_force_snat_ip or lb_force_snat_ip: some of its
+	// own addresses may then be SNAT or load balancer addresses, which
+	// northd treats apart.
+	NATOrLB bool
 }
 
 // LRP is a logical router port that northd makes a port of: listed by an
@@ -113,8 +119,15 @@ func deriveRouterConfigs(n *NB) engine.Rel[RouterConfig] {
 			DynamicNeighRouters: SmapBool(lr.Options, "dynamic_neigh_routers", false),
 			Gateway:             gateway,
 			McastRelay:          SmapBool(lr.Options, "mcast_relay", false),
+			NATOrLB:             natOrLB(lr),
 		}
 	})
+}
+
+func natOrLB(lr *nb.LogicalRouter) bool {
+	_, dnat := lr.Options["dnat_force_snat_ip"]
+	_, lb := lr.Options["lb_force_snat_ip"]
+	return dnat || lb || len(lr.Nat) > 0 || len(lr.LoadBalancer) > 0 || len(lr.LoadBalancerGroup) > 0
 }
 
 // lrpNetKey identifies what ParseLRPNetworks reads: the mac and the
@@ -123,10 +136,19 @@ type lrpNetKey struct{ mac, networks string }
 
 func lrpNetKeyOf(p *nb.LogicalRouterPort) lrpNetKey {
 	quoted := make([]string, len(p.Networks))
-	for i, n := range p.Networks {
+	for i, n := range setOrder(p.Networks) {
 		quoted[i] = strconv.Quote(n)
 	}
 	return lrpNetKey{p.MAC, strings.Join(quoted, ",")}
+}
+
+// setOrder is a string set column in the order northd sees it: OVSDB
+// keeps sets sorted, and northd reads them in that order.
+func setOrder(set []string) []string {
+	if slices.IsSorted(set) {
+		return set
+	}
+	return slices.Sorted(slices.Values(set))
 }
 
 // routerGateway is whether a router is an L3 gateway router.
@@ -153,7 +175,7 @@ func deriveLRPs(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[LRP] {
 	// them without touching the port.
 	engine.TryMap(onEnabled, "router port networks", func(r lrpRow) (struct{}, error) {
 		rp := r.RouterPort
-		if _, err := ParseLRPNetworks(rp.Port.MAC, rp.Port.Networks); err != nil && !Ignored(err) {
+		if _, err := ParseLRPNetworks(rp.Port.MAC, setOrder(rp.Port.Networks)); err != nil && !Ignored(err) {
 			return struct{}{}, err
 		}
 		return struct{}{}, nil
@@ -161,7 +183,7 @@ func deriveLRPs(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[LRP] {
 	nets := newInterner[lrpNetKey, LPortAddresses]()
 	return engine.TryMap(onEnabled, "router port mac", func(r lrpRow) (LRP, error) {
 		rp := r.RouterPort
-		a, err := ParseLRPNetworks(rp.Port.MAC, rp.Port.Networks)
+		a, err := ParseLRPNetworks(rp.Port.MAC, setOrder(rp.Port.Networks))
 		if Ignored(err) {
 			return LRP{}, err
 		}
@@ -260,6 +282,7 @@ func (n *NB) deriveRouterRelations() {
 	n.LRPSwitchPeers = deriveLRPSwitchPeers(n, n.LRPsByName)
 	n.LRPRouterPeers = deriveLRPRouterPeers(n.LRPs, n.LRPsByName)
 	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
+	n.deriveRouteRelations()
 }
 
 // ParseIPv4 reads s as a whole IPv4 address the way OVS's ip_parse does

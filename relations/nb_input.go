@@ -89,6 +89,12 @@ type NB struct {
 	LRPSwitchPeers engine.Rel[LRPSwitchPeer]
 	LRPRouterPeers engine.Rel[LRPRouterPeer]
 	LRPGatewayMTUs engine.Rel[LRPGatewayMTU]
+	RouterRoutes   engine.Rel[RouterRoute] // derived_routes.go
+	Routes         engine.Rel[StaticRoute]
+	RouteSlots     engine.Rel[StaticRouteSlot]
+	RouteTableIDs  engine.Rel[RouteTableID]
+	RouterPolicies engine.Rel[RouterPolicy]
+	PolicyNexthops engine.Rel[PolicyNexthop]
 
 	// Switch ports and switch-level facts (derived_switch.go).
 	LSPs                    engine.Rel[LSP]
@@ -98,15 +104,6 @@ type NB struct {
 	SwitchMcast             engine.Rel[SwitchMcast]
 	CheckLSPIsUp            engine.Rel[struct{}]
 	LSPDynamicAddrs         engine.Rel[LSPDynamic]
-
-	// Load balancers (derived_lb.go).
-	LBGlobal            engine.Rel[LBGlobalOptions]
-	LoadBalancerConfigs engine.Rel[LoadBalancer]
-	LBVIPs              engine.Rel[LBVIP]
-	SwitchLBs           engine.Rel[LBDatapath]
-	RouterLBs           engine.Rel[LBDatapath]
-	RouterLBConfigs     engine.Rel[RouterLBConfig]
-	RouterLBIPs         engine.Rel[RouterLBIP]
 
 	feeds map[string]feed
 }
@@ -153,7 +150,6 @@ func NewNB(c *engine.Circuit) *NB {
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
 	n.deriveRouterRelations()
 	n.deriveSwitchRelations()
-	n.deriveLBRelations()
 	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
 	return n
 }

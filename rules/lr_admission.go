@@ -24,9 +24,8 @@ func RouterAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 // RouterPortAdmissionFlows: lr_in_admission, per enabled router port
 // (northd.c build_adm_ctrl_flows_for_lrouter_port): multicast frames and
 // frames to the port's MAC are admitted, and the MAC is saved in
-// xreg0[0..47] so later stages need not match on inport. A distributed
-// gateway port admits unicast only on the chassis of its chassisredirect
-// port. Ports with a gateway_mtu get their flows from
+// xreg0[0..47] so later stages need not match on inport. Ports with a
+// gateway_mtu get their flows from
 // RouterPortGatewayMTUAdmissionFlows instead.
 func RouterPortAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 	ports := engine.Filter(nb.LRPs, func(p relations.LRP) bool {
@@ -57,13 +56,16 @@ func RouterPortGatewayMTUAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// admissionMatches are the frames a port admits: multicast, and unicast
+// to its MAC except on a distributed gateway port, whose unicast admission
+// depends on where its peer's VTEP ports are and is left to the gateway
+// rules.
 func admissionMatches(p relations.LRP) []string {
 	key := jsonKey(p.Name())
-	unicast := fmt.Sprintf("eth.dst == %s && inport == %s", p.Net.MAC, key)
 	if p.DGP() {
-		unicast += " && is_chassis_resident(" + crKey(p) + ")"
+		return []string{"eth.mcast && inport == " + key}
 	}
-	return []string{"eth.mcast && inport == " + key, unicast}
+	return []string{"eth.mcast && inport == " + key, fmt.Sprintf("eth.dst == %s && inport == %s", p.Net.MAC, key)}
 }
 
 // saveInportMAC stores the receiving port's MAC in REG_INPORT_ETH_ADDR.
@@ -97,6 +99,7 @@ var routerRules = []Rule{
 	RouterPortNeighborFlows,
 	RouterIPInputFlows,
 	RouterPortIPv4InputFlows,
+	RouterPortARPReplyFlows,
 	RouterPortIPv6InputFlows,
 	RouterPortUnreachableFlows,
 	RouterPortOwnIPDropFlows,
@@ -116,4 +119,11 @@ var routerRules = []Rule{
 	RouterARPRequestFlows,
 	RouterPortDeliveryFlows,
 	RouterNATStageDefaultFlows,
+	RouterStaticRouteFlows,
+	RouterECMPRouteFlows,
+	RouterRouteTableFlows,
+	RouterStaticRouteNSFlows,
+	RouterPolicyRuleFlows,
+	RouterPolicyRerouteFlows,
+	RouterPolicyECMPFlows,
 }

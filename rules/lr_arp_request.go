@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"net/netip"
+
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 )
@@ -19,5 +22,26 @@ func RouterARPRequestFlows(nb *relations.NB) engine.Rel[Flow] {
 				"nd_ns { nd.target = xxreg0; output; };"),
 			dp.flow(LRInARPRequest, 0, "1", "output;"),
 		}
+	})
+}
+
+// RouterStaticRouteNSFlows: lr_in_arp_request, priority 200, for each
+// static route of a router whose next hop is a single IPv6 address,
+// accepted or not (northd.c build_arp_request_flows_for_lrouter): the
+// neighbour solicitation for that next hop goes to its solicited-node
+// multicast address rather than the one nd_ns picks.
+func RouterStaticRouteNSFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.RouterRoutes, func(r relations.RouterRoute) []Flow {
+		nh := r.Route.Nexthop
+		ip, plen, ok := relations.ParseCIDR(nh)
+		if !ok || ip.Is4() || plen != 128 {
+			return nil
+		}
+		b := ip.As16()
+		sn := netip.AddrFrom16([16]byte{0xff, 0x02, 11: 0x01, 12: 0xff, 13: b[13], 14: b[14], 15: b[15]})
+		return []Flow{on(r.Router).flow(LRInARPRequest, 200,
+			"eth.dst == 00:00:00:00:00:00 && ip6 && xxreg0 == "+nh,
+			fmt.Sprintf("nd_ns { eth.dst = 33:33:ff:%02x:%02x:%02x; ip6.dst = %s; nd.target = %s; output; };",
+				b[13], b[14], b[15], relations.FormatIPv6(sn), nh))}
 	})
 }

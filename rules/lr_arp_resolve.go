@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"net/netip"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -28,45 +27,49 @@ func RouterARPResolveFlows(nb *relations.NB) engine.Rel[Flow] {
 // SwitchPortNeighborFlows: lr_in_arp_resolve, priority 100, for the
 // addresses of the ports behind a router port (northd.c
 // build_arp_resolve_flows_for_lrouter_port, the VIF case): each IP address
-// of an enabled switch port (not a router or virtual port) that lies in a
-// network of a router port connected to the switch resolves statically to
-// the switch port's MAC on that router.
+// of an enabled switch port (not a router or virtual port), static or
+// allocated by IPAM, that lies in a network of a router port connected to
+// the switch resolves statically to the switch port's MAC on that router.
 func SwitchPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
-	vifs := engine.Filter(nb.PortsOnSwitches, func(sp relations.SwitchPort) bool {
-		lsp := sp.Port
-		return (lsp.Enabled == nil || *lsp.Enabled) && lsp.Type != "router" && lsp.Type != "virtual" && len(lsp.Addresses) > 0
+	// One tuple per address entry ("MAC IP...") of such a port.
+	type vifAddrs struct {
+		Switch string
+		Addrs  *relations.LPortAddresses
+	}
+	isVIF := func(p relations.LSP) bool {
+		return p.Enabled() && p.Port.Type != relations.LSPTypeRouter && p.Port.Type != relations.LSPTypeVirtual
+	}
+	static := engine.FlatMap(engine.Filter(nb.LSPs, isVIF), func(p relations.LSP) []vifAddrs {
+		out := make([]vifAddrs, len(p.Addrs.Static))
+		for i := range p.Addrs.Static {
+			out[i] = vifAddrs{p.Switch, &p.Addrs.Static[i]}
+		}
+		return out
 	})
+	dynamic := engine.Map(engine.Filter(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) bool { return isVIF(d.LSP) }),
+		func(d relations.LSPDynamic) vifAddrs { return vifAddrs{d.LSP.Switch, d.Addrs} })
 	type vifBehindLRP struct {
-		vif relations.SwitchPort
-		lrp relations.LRP
+		addrs *relations.LPortAddresses
+		lrp   relations.LRP
 	}
 	pairs := engine.Join(
-		engine.IndexBy(vifs, func(sp relations.SwitchPort) string { return sp.Switch }),
+		engine.IndexBy(engine.Union(static, dynamic), func(v vifAddrs) string { return v.Switch }),
 		engine.IndexBy(nb.LRPSwitchPeers, func(sp relations.LRPSwitchPeer) string { return sp.Switch }),
-		func(_ string, vif relations.SwitchPort, peer relations.LRPSwitchPeer) vifBehindLRP {
-			return vifBehindLRP{vif, peer.LRP}
+		func(_ string, v vifAddrs, peer relations.LRPSwitchPeer) vifBehindLRP {
+			return vifBehindLRP{v.Addrs, peer.LRP}
 		})
 	return engine.FlatMap(pairs, func(x vifBehindLRP) []Flow {
 		dp, key := on(x.lrp.Router), jsonKey(x.lrp.Name())
+		set := fmt.Sprintf("eth.dst = %s; next;", x.addrs.MAC)
 		var flows []Flow
-		for _, entry := range x.vif.Port.Addresses {
-			if relations.IsSpecialAddress(entry) {
-				continue
+		for _, ip := range x.addrs.IPv4 {
+			if _, ok := relations.MemberIP(x.lrp.Net, ip.Addr); ok {
+				flows = append(flows, dp.flow(LRInARPResolve, 100, "outport == "+key+" && reg0 == "+ip.AddrS, set))
 			}
-			a, err := relations.ParseLSPAddresses(entry)
-			if relations.Ignored(err) {
-				continue
-			}
-			set := fmt.Sprintf("eth.dst = %s; next;", a.MAC)
-			for _, ip := range a.IPv4 {
-				if _, ok := lrpMemberIP(x.lrp.Net, ip.Addr); ok {
-					flows = append(flows, dp.flow(LRInARPResolve, 100, "outport == "+key+" && reg0 == "+ip.AddrS, set))
-				}
-			}
-			for _, ip := range a.IPv6 {
-				if _, ok := lrpMemberIP(x.lrp.Net, ip.Addr); ok {
-					flows = append(flows, dp.flow(LRInARPResolve, 100, "outport == "+key+" && xxreg0 == "+ip.AddrS, set))
-				}
+		}
+		for _, ip := range x.addrs.IPv6 {
+			if _, ok := relations.MemberIP(x.lrp.Net, ip.Addr); ok {
+				flows = append(flows, dp.flow(LRInARPResolve, 100, "outport == "+key+" && xxreg0 == "+ip.AddrS, set))
 			}
 		}
 		return flows
@@ -98,16 +101,16 @@ func VirtualPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 		})
 	return engine.FlatMap(pairs, func(x vipBehindLRP) []Flow {
 		// The address family is told by the presence of a dot, as northd does.
-		reg := "xxreg0"
-		if strings.Contains(x.vip, ".") {
-			reg = "reg0"
-		}
-		ip, ok := parseIP(x.vip, reg == "reg0")
+		ip, ok := relations.ParseIPByDot(x.vip)
 		if !ok {
 			return nil
 		}
-		if _, ok := lrpMemberIP(x.lrp.Net, ip); !ok {
+		if _, ok := relations.MemberIP(x.lrp.Net, ip); !ok {
 			return nil
+		}
+		reg := "xxreg0"
+		if strings.Contains(x.vip, ".") {
+			reg = "reg0"
 		}
 		return []Flow{on(x.lrp.Router).flow(LRInARPResolve, 100,
 			fmt.Sprintf("outport == %s && %s == %s", jsonKey(x.lrp.Name()), reg, x.vip),
@@ -163,32 +166,4 @@ func neighborLRPFlows(out, neighbor relations.LRP, v4eq string) []Flow {
 		flows = append(flows, dp.flow(LRInARPResolve, 100, "outport == "+key+" && reg0"+v4eq+v4Networks(neighbor.Net, false), set))
 	}
 	return append(flows, dp.flow(LRInARPResolve, 100, "outport == "+key+" && xxreg0 == "+v6Networks(neighbor.Net), set))
-}
-
-// lrpMemberIP is northd's find_lrp_member_ip: the address of the first of
-// the port's networks (IPv4 or IPv6 as ip is) that contains ip.
-func lrpMemberIP(n *relations.LPortAddresses, ip netip.Addr) (string, bool) {
-	if ip.Is4() {
-		for _, a := range n.IPv4 {
-			if netip.PrefixFrom(a.Network, a.Plen).Contains(ip) {
-				return a.AddrS, true
-			}
-		}
-		return "", false
-	}
-	for _, a := range n.IPv6 {
-		if netip.PrefixFrom(a.Network, a.Plen).Contains(ip) {
-			return a.AddrS, true
-		}
-	}
-	return "", false
-}
-
-// parseIP reads s as a whole IPv4 (v4) or IPv6 address the way inet_pton
-// does (OVS ip_parse, ipv6_parse).
-func parseIP(s string, v4 bool) (netip.Addr, bool) {
-	if v4 {
-		return relations.ParseIPv4(s)
-	}
-	return relations.ParseIPv6(s)
 }

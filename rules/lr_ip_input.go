@@ -46,8 +46,8 @@ func RouterIPInputFlows(nb *relations.NB) engine.Rel[Flow] {
 // RouterPortIPv4InputFlows: lr_in_ip_input for a router port's IPv4
 // networks (northd.c build_lrouter_ipv4_ip_input): drop packets that claim
 // to come from the router's own or broadcast addresses, answer ICMP echo
-// and ARP requests for the router's addresses, send ICMP time exceeded for
-// expiring packets that came in on the port.
+// for the router's addresses, send ICMP time exceeded for expiring packets
+// that came in on the port.
 func RouterPortIPv4InputFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.LRPs, func(p relations.LRP) []Flow {
 		v4 := p.Net.IPv4
@@ -71,8 +71,24 @@ func RouterPortIPv4InputFlows(nb *relations.NB) engine.Rel[Flow] {
 				dp.flow(LRInIPInput, 31, "inport == "+key+" && ip4 && ip.ttl == {0, 1} && !ip.later_frag",
 					"icmp4 {eth.dst <-> eth.src; icmp4.type = 11; /* Time exceeded */ "+
 						"icmp4.code = 0; /* TTL exceeded in transit */ "+src+" ; ip.ttl = 254; "+
-						"outport = "+key+"; flags.loopback = 1; output; };"),
-				arpReply(p, a.AddrS, fmt.Sprintf("arp.spa == %s/%d", a.NetworkS, a.Plen)))
+						"outport = "+key+"; flags.loopback = 1; output; };"))
+		}
+		return flows
+	})
+}
+
+// RouterPortARPReplyFlows: lr_in_ip_input, priority 90, for the IPv4
+// addresses of the ports of routers without distributed gateway ports
+// (northd.c build_lrouter_ipv4_ip_input): ARP requests for a port's
+// address from its networks are answered with the port's MAC. With a
+// distributed gateway port, where the answer comes from depends on the
+// gateway chassis, which the gateway rules handle.
+func RouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
+	ports := engine.AntiJoin(engine.IndexBy(nb.LRPs, lrpRouter), dgpRouters(nb))
+	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
+		flows := make([]Flow, len(p.Net.IPv4))
+		for i, a := range p.Net.IPv4 {
+			flows[i] = arpReply(p, a.AddrS, fmt.Sprintf("arp.spa == %s/%d", a.NetworkS, a.Plen))
 		}
 		return flows
 	})
@@ -125,7 +141,7 @@ func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterPortUnreachableFlows(nb *relations.NB) engine.Rel[Flow] {
 	ports := engine.AntiJoin(
 		engine.IndexBy(engine.Filter(nb.LRPs, func(p relations.LRP) bool { return !p.OnGateway }), lrpRouter),
-		engine.IndexBy(engine.Filter(nb.LRPs, relations.LRP.DGP), lrpRouter))
+		dgpRouters(nb))
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
 		dp := on(p.Router)
 		var flows []Flow
@@ -154,9 +170,13 @@ func RouterPortUnreachableFlows(nb *relations.NB) engine.Rel[Flow] {
 
 // RouterPortOwnIPDropFlows: lr_in_ip_input priority 60 (northd.c
 // build_lrouter_drop_own_dest): IP traffic to the router's own addresses
-// that no earlier flow answered is dropped here.
+// that no earlier flow answered is dropped here. Only on routers without
+// NAT or load balancers: there, addresses that are also SNAT or load
+// balancer addresses are left to later stages, which the NAT rules handle.
 func RouterPortOwnIPDropFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.LRPs, func(p relations.LRP) []Flow {
+	plain := engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return !r.NATOrLB })
+	ports := engine.SemiJoin(engine.IndexBy(nb.LRPs, lrpRouter), engine.IndexBy(plain, routerUUID))
+	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
 		dp := on(p.Router)
 		var flows []Flow
 		if len(p.Net.IPv4) > 0 {
@@ -172,6 +192,14 @@ func RouterPortOwnIPDropFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		return append(flows, dp.flow(LRInIPInput, 60, "ip6.dst == {"+strings.Join(ips, ", ")+"}", drop))
 	})
+}
+
+func routerUUID(r relations.RouterConfig) string { return r.UUID }
+
+// dgpRouters are the routers that have a distributed gateway port.
+func dgpRouters(nb *relations.NB) engine.Index[string, string] {
+	routers := engine.Distinct(engine.Map(engine.Filter(nb.LRPs, relations.LRP.DGP), lrpRouter))
+	return engine.IndexBy(routers, func(r string) string { return r })
 }
 
 func lrpRouter(p relations.LRP) string { return p.Router }

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 )
@@ -18,4 +21,93 @@ func RouterPolicyFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LRInPolicyECMP, 0, "1", drop),
 		}
 	})
+}
+
+// RouterPolicyRuleFlows: lr_in_policy for allow and drop policies (northd.c
+// build_routing_policy_flow): the policy's match, at its priority, passes
+// the packet on to resolution (marking it with options:pkt_mark if set) or
+// drops it. The match is copied as written.
+func RouterPolicyRuleFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.FlatMap(nb.RouterPolicies, func(p relations.RouterPolicy) []Flow {
+		var actions string
+		switch p.Policy.Action {
+		case "allow":
+			actions = pktMark(p) + "reg8[0..15] = 0; next;"
+		case "drop":
+			actions = drop
+		default:
+			return nil
+		}
+		return []Flow{on(p.Router).flow(LRInPolicy, p.Policy.Priority, p.Policy.Match, actions)}
+	})
+}
+
+// RouterPolicyRerouteFlows: lr_in_policy for reroute policies with one next
+// hop (northd.c build_routing_policy_flow): matching packets are routed to
+// the next hop through the first router port whose networks hold it; a
+// next hop no port reaches gets no flow.
+func RouterPolicyRerouteFlows(nb *relations.NB) engine.Rel[Flow] {
+	single := engine.Filter(nb.PolicyNexthops, func(h relations.PolicyNexthop) bool { return !h.Policy.ECMP() })
+	return engine.Map(single, func(h relations.PolicyNexthop) Flow {
+		return on(h.Policy.Router).flow(LRInPolicy, h.Policy.Policy.Priority, h.Policy.Policy.Match,
+			pktMark(h.Policy)+rerouteTo(h)+" flags.loopback = 1; reg8[0..15] = 0; next;")
+	})
+}
+
+// RouterPolicyECMPFlows: lr_in_policy and lr_in_policy_ecmp for reroute
+// policies with several next hops (northd.c
+// build_ecmp_routing_policy_flows): the policy flow picks a member of the
+// policy's ECMP group with select(), then a flow per member reroutes to its
+// next hop. Next hops of different address families void the policy. Like
+// northd, which stops at the first next hop no port reaches, the members
+// before it keep their flows but the policy gets none.
+func RouterPolicyECMPFlows(nb *relations.NB) engine.Rel[Flow] {
+	ecmp := engine.Filter(nb.PolicyNexthops, func(h relations.PolicyNexthop) bool { return h.Policy.ECMP() })
+	return engine.GroupBy(engine.IndexBy(ecmp, func(h relations.PolicyNexthop) string { return h.Policy.Policy.UUID }),
+		func(_ string, hs []relations.PolicyNexthop) []Flow {
+			p := hs[0].Policy
+			nexthops := p.Nexthops()
+			for _, nh := range nexthops {
+				if strings.Contains(nh, ".") != strings.Contains(nexthops[0], ".") {
+					return nil
+				}
+			}
+			reached := make([]*relations.PolicyNexthop, len(nexthops))
+			for i := range hs {
+				reached[hs[i].Index] = &hs[i]
+			}
+			dp := on(p.Router)
+			var flows []Flow
+			members := make([]string, len(nexthops))
+			for i, h := range reached {
+				if h == nil {
+					return flows
+				}
+				flows = append(flows, dp.flow(LRInPolicyECMP, 100,
+					fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", p.ECMPGroup, i+1),
+					pktMark(p)+rerouteTo(*h)+" flags.loopback = 1; next;"))
+				members[i] = fmt.Sprint(i + 1)
+			}
+			return append(flows, dp.flow(LRInPolicy, p.Policy.Priority, p.Policy.Match,
+				fmt.Sprintf("reg8[0..15] = %d; reg8[16..31] = select(%s);", p.ECMPGroup, strings.Join(members, ", "))))
+		})
+}
+
+// pktMark is the action that sets options:pkt_mark, if it is set.
+func pktMark(p relations.RouterPolicy) string {
+	if m := relations.SmapUint(p.Policy.Options, "pkt_mark", 0); m != 0 {
+		return fmt.Sprintf("pkt.mark = %d; ", m)
+	}
+	return ""
+}
+
+// rerouteTo sets the next hop and source registers, the source MAC and the
+// output port for next hop h. The family is told by a dot, as northd does.
+func rerouteTo(h relations.PolicyNexthop) string {
+	nh := h.Policy.Nexthops()[h.Index]
+	nextHop, srcReg := "xxreg0", "xxreg1"
+	if strings.Contains(nh, ".") {
+		nextHop, srcReg = "reg0", "reg1"
+	}
+	return fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s;", nextHop, nh, srcReg, h.Addr, h.Port.Net.MAC, jsonKey(h.Port.Name()))
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -133,4 +134,105 @@ func ipVersion(v4 bool) string {
 		return "4"
 	}
 	return "6"
+}
+
+// RouterStaticRouteFlows: lr_in_ip_routing for a static route alone in its
+// ECMP group (northd.c build_static_route_flow): packets to (or, for a
+// src-ip route, from) the prefix leave through the route's port towards
+// its next hop, or are dropped by a discard route. The flow goes to the
+// datapath of the output port, another router's when output_port names
+// one.
+func RouterStaticRouteFlows(nb *relations.NB) engine.Rel[Flow] {
+	alone := engine.Filter(nb.RouteSlots, func(s relations.StaticRouteSlot) bool { return s.Size == 1 })
+	return engine.Map(alone, func(s relations.StaticRouteSlot) Flow {
+		r := staticRoute(s.Route)
+		if s.Route.Discard {
+			r.dp, r.discard = on(s.Route.Router), true
+			return r.flow()
+		}
+		r.port, r.srcIP, r.gateway = s.Route.Out, s.Route.OutIP, s.Route.Route.Nexthop
+		network, _ := s.Route.Prefix.Prefix(s.Route.Plen)
+		r.scoped = !r.v4 && isLinkLocal(network.Addr())
+		return r.flow()
+	})
+}
+
+// RouterECMPRouteFlows: lr_in_ip_routing and lr_in_ip_routing_ecmp for the
+// static routes that share a prefix, policy and route table (northd.c
+// build_ecmp_route_flow): the routing flow picks one member with select(),
+// then a flow per member sets the next hop and output port like a single
+// route. A discard member keeps its number but has no flow.
+func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
+	grouped := engine.Filter(nb.RouteSlots, func(s relations.StaticRouteSlot) bool { return s.Size > 1 })
+	return engine.FlatMap(grouped, func(s relations.StaticRouteSlot) []Flow {
+		dp, rt := on(s.Route.Router), s.Route
+		var flows []Flow
+		if s.Member == 1 {
+			// The group is routed with the first route's origin.
+			match, prio := staticRoute(rt).match()
+			members := make([]string, s.Size)
+			for i := range members {
+				members[i] = fmt.Sprint(i + 1)
+			}
+			flows = append(flows, dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
+				"ip.ttl--; flags.loopback = 1; reg8[0..15] = %d; reg8[16..31] = select(%s);", s.Group, strings.Join(members, ", "))))
+		}
+		if rt.Discard {
+			return flows
+		}
+		nextHop, srcReg := "reg0", "reg1"
+		if !rt.V4() {
+			nextHop, srcReg = "xxreg0", "xxreg1"
+		}
+		return append(flows, dp.flow(LRInIPRoutingECMP, 100,
+			fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", s.Group, s.Member),
+			fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s; next;",
+				nextHop, rt.Route.Nexthop, srcReg, rt.OutIP, rt.Out.Net.MAC, jsonKey(rt.Out.Name()))))
+	})
+}
+
+// staticRoute is the part of a static route's flow that does not depend on
+// its output port: the printed prefix, priority offset and route table.
+func staticRoute(sr relations.StaticRoute) route {
+	offset := routeStatic
+	switch {
+	case sr.Src:
+		offset = routeSrcIP
+	case sr.Route.Options["origin"] == "connected":
+		offset = routeConnected
+	}
+	network, _ := sr.Prefix.Prefix(sr.Plen)
+	return route{network: printAddr(network.Addr()), plen: sr.Plen, v4: sr.V4(), offset: offset, table: sr.TableID}
+}
+
+// printAddr prints an address as northd does: dotted quad, or glibc's
+// inet_ntop for IPv6.
+func printAddr(a netip.Addr) string {
+	if a.Is4() {
+		return a.String()
+	}
+	return relations.FormatIPv6(a)
+}
+
+// RouterRouteTableFlows: lr_in_ip_routing_pre for each router port with
+// options:route_table (northd.c build_route_table_lflow): packets from the
+// port are routed with that route table's routes.
+func RouterRouteTableFlows(nb *relations.NB) engine.Rel[Flow] {
+	type portTable struct {
+		router, port, table string
+	}
+	ports := engine.FlatMap(nb.PortsOnRouters, func(rp relations.RouterPort) []portTable {
+		if name := rp.Port.Options["route_table"]; name != "" {
+			return []portTable{{rp.Router, rp.Port.Name, name}}
+		}
+		return nil
+	})
+	type tableKey struct{ router, name string }
+	return engine.Join(
+		engine.IndexBy(ports, func(p portTable) tableKey { return tableKey{p.router, p.table} }),
+		engine.IndexBy(nb.RouteTableIDs, func(t relations.RouteTableID) tableKey { return tableKey{t.Router, t.Name} }),
+		func(_ tableKey, p portTable, t relations.RouteTableID) Flow {
+			// northd quotes the port name here without escaping it.
+			return on(p.router).flow(LRInIPRoutingPre, 100, `inport == "`+p.port+`"`, fmt.Sprintf("reg7 = %d; next;", t.ID))
+		})
 }

@@ -1,0 +1,549 @@
+package relations
+
+import (
+	"cmp"
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// StaticRoute is a static route northd accepts (northd.c parsed_routes_add
+// and find_static_route_outport): listed by an enabled router, with a
+// readable prefix and a next hop that is "discard" or an address of the
+// prefix's family reachable through one of the router's ports (or through
+// its output_port). Routes northd rejects are reported by Step.
+type StaticRoute struct {
+	Router string // NB _uuid of the router that lists the route
+	Route  *nb.LogicalRouterStaticRoute
+	// Prefix is ip_prefix's address as written, not masked, and Plen its
+	// length.
+	Prefix netip.Addr
+	Plen   int
+	// Src is policy src-ip: the prefix matches source addresses.
+	Src bool
+	// Discard is next hop "discard": matching packets are dropped.
+	Discard bool
+	// Table is route_table ("" for the main table) and TableID the number
+	// northd gives it (0 for the main table).
+	Table   string
+	TableID int
+	// Out is the port the route leaves through and OutIP the port address
+	// packets are routed from; both unset for a discard route. Out may be
+	// on another router when output_port names one.
+	Out   LRP
+	OutIP string
+}
+
+// V4 reports whether the route is an IPv4 route.
+func (r StaticRoute) V4() bool { return r.Prefix.Is4() }
+
+// StaticRouteSlot places an accepted static route in its ECMP group: the
+// routes of one router with the same prefix as written, prefix length,
+// policy and route table (northd.c ecmp_groups_find). A route alone is
+// routed by its own flow (Size 1); a group of Size routes gets ECMP group
+// id Group and members numbered 1 to Size in route _uuid order.
+type StaticRouteSlot struct {
+	Route  StaticRoute
+	Group  int
+	Member int
+	Size   int
+}
+
+// RouteTableID is the number northd gives a router's named route table
+// (northd.c get_route_table_id): route tables are numbered from 1 in the
+// order they are first named, first by the router's ports'
+// options:route_table in port _uuid order, then by its accepted static
+// routes in route _uuid order.
+type RouteTableID struct {
+	Router string
+	Name   string
+	ID     int
+}
+
+// parsedRoute is a static route whose prefix and next hop northd can read.
+type parsedRoute struct {
+	Router  string
+	Route   *nb.LogicalRouterStaticRoute
+	Prefix  netip.Addr
+	Plen    int
+	Src     bool
+	Discard bool
+	// Nexthop is the next hop address; invalid when there is none
+	// (discard, empty, or an output_port route whose next hop only
+	// ip46_parse_cidr reads).
+	Nexthop netip.Addr
+}
+
+// RouterRoute is a static route listed by an enabled router, accepted or
+// not.
+type RouterRoute struct {
+	Router string
+	Route  *nb.LogicalRouterStaticRoute
+}
+
+// parseRoute follows the checks of northd.c parsed_routes_add that need
+// no port: the next hop is "discard", empty, or an IP address with an
+// all-ones mask; the prefix is a CIDR of the next hop's family.
+func parseRoute(r RouterRoute) (parsedRoute, error) {
+	rt := r.Route
+	p := parsedRoute{Router: r.Router, Route: rt, Discard: rt.Nexthop == "discard",
+		Src: rt.Policy != nil && *rt.Policy == nb.LogicalRouterStaticRoutePolicySrcIP}
+	valid := rt.Nexthop != "" && !p.Discard
+	var nh netip.Addr
+	if valid {
+		ip, plen, ok := ParseCIDR(rt.Nexthop)
+		if !ok {
+			return p, fmt.Errorf("static route %s: bad 'nexthop' %s", rt.UUID, rt.Nexthop)
+		}
+		if ip.Is4() && plen != 32 || !ip.Is4() && plen != 128 {
+			return p, fmt.Errorf("static route %s: bad next hop mask %s", rt.UUID, rt.Nexthop)
+		}
+		nh = ip
+	}
+	prefix, plen, ok := ParseCIDR(rt.IPPrefix)
+	if !ok {
+		return p, fmt.Errorf("static route %s: bad 'ip_prefix' %s", rt.UUID, rt.IPPrefix)
+	}
+	if valid && prefix.Is4() != nh.Is4() {
+		return p, fmt.Errorf("static route %s: address family doesn't match between 'ip_prefix' %s and 'nexthop' %s",
+			rt.UUID, rt.IPPrefix, rt.Nexthop)
+	}
+	p.Prefix, p.Plen = prefix, plen
+	// The port lookup reads the next hop with inet_pton, its family told by
+	// a dot (find_lport_address).
+	if valid {
+		p.Nexthop, _ = ParseIPByDot(rt.Nexthop)
+	}
+	return p, nil
+}
+
+// ParseCIDR is OVN's ip46_parse_cidr: a whole IPv4 or IPv6 address
+// with an optional CIDR prefix length or mask.
+func ParseCIDR(s string) (netip.Addr, int, bool) {
+	s = cString(s)
+	if ip, plen, next, err := ipParseCIDRLen(s, 0); err == nil && next == len(s) {
+		return addr4(ip), plen, true
+	}
+	if ip, plen, next, err := ipv6ParseCIDRLen(s, 0); err == nil && next == len(s) {
+		return netip.AddrFrom16(ip), plen, true
+	}
+	return netip.Addr{}, 0, false
+}
+
+// ParseIPByDot reads s the way find_lport_address does: as an IPv4
+// address if it has a dot, else as an IPv6 address, with inet_pton.
+func ParseIPByDot(s string) (netip.Addr, bool) {
+	if strings.Contains(s, ".") {
+		return ParseIPv4(s)
+	}
+	return ParseIPv6(s)
+}
+
+// NexthopQuery asks which port of Router has a network holding IP.
+type NexthopQuery struct {
+	Router string
+	IP     netip.Addr
+}
+
+// NexthopPort answers a NexthopQuery as northd's find_lrp_member_ip over
+// the router's ports in _uuid order does: the first port with a network
+// holding the address, and the port's address in the first such network.
+type NexthopPort struct {
+	Query NexthopQuery
+	Port  LRP
+	Addr  string
+}
+
+// netKey is one network of a router's port, as a lookup key.
+type netKey struct {
+	Router string
+	Net    netip.Prefix
+}
+
+// lrpNet is the Index'th network of its family on a router port.
+type lrpNet struct {
+	Key   netKey
+	Port  LRP
+	Index int
+	Addr  string
+}
+
+func deriveLRPNets(lrps engine.Rel[LRP]) engine.Index[netKey, lrpNet] {
+	nets := engine.FlatMap(lrps, func(p LRP) []lrpNet {
+		var out []lrpNet
+		for i, a := range p.Net.IPv4 {
+			out = append(out, lrpNet{netKey{p.Router, netip.PrefixFrom(a.Network, a.Plen)}, p, i, a.AddrS})
+		}
+		for i, a := range p.Net.IPv6 {
+			out = append(out, lrpNet{netKey{p.Router, netip.PrefixFrom(a.Network, a.Plen)}, p, i, a.AddrS})
+		}
+		return out
+	})
+	return engine.IndexBy(nets, func(n lrpNet) netKey { return n.Key })
+}
+
+// resolveNexthops answers each distinct query by looking its address up
+// under every prefix length among the router's port networks and keeping
+// the first port in _uuid order, then its first network, so that the cost
+// of a query does not grow with the number of ports.
+func resolveNexthops(queries engine.Rel[NexthopQuery], nets engine.Index[netKey, lrpNet]) engine.Rel[NexthopPort] {
+	type probe struct {
+		key netKey
+		q   NexthopQuery
+	}
+	type match struct {
+		q NexthopQuery
+		n lrpNet
+	}
+	probes := engine.FlatMap(engine.Distinct(queries), func(q NexthopQuery) []probe {
+		bits := q.IP.BitLen()
+		out := make([]probe, 0, bits+1)
+		for plen := 0; plen <= bits; plen++ {
+			pfx, _ := q.IP.Prefix(plen)
+			out = append(out, probe{netKey{q.Router, pfx}, q})
+		}
+		return out
+	})
+	found := engine.Join(engine.IndexBy(probes, func(p probe) netKey { return p.key }), nets,
+		func(_ netKey, p probe, n lrpNet) match { return match{p.q, n} })
+	return engine.GroupBy(engine.IndexBy(found, func(m match) NexthopQuery { return m.q }),
+		func(q NexthopQuery, ms []match) []NexthopPort {
+			first := slices.MinFunc(ms, func(a, b match) int {
+				return cmp.Or(cmp.Compare(a.n.Port.Port.UUID, b.n.Port.Port.UUID), cmp.Compare(a.n.Index, b.n.Index))
+			})
+			return []NexthopPort{{q, first.n.Port, first.n.Addr}}
+		})
+}
+
+// tableKey names a route table of a router.
+type tableKey struct{ Router, Name string }
+
+// tableUse is a place that names a route table: a router port's
+// options:route_table or an accepted static route's route_table.
+type tableUse struct {
+	tableKey
+	ByRoute bool
+	UUID    string
+}
+
+func compareTableUses(a, b tableUse) int {
+	if a.ByRoute != b.ByRoute {
+		if a.ByRoute {
+			return 1
+		}
+		return -1
+	}
+	return cmp.Compare(a.UUID, b.UUID)
+}
+
+// ecmpKey is what the routes of one ECMP group share.
+type ecmpKey struct {
+	Router string
+	Prefix netip.Addr
+	Plen   int
+	Src    bool
+	Table  string
+}
+
+func ecmpKeyOf(r StaticRoute) ecmpKey {
+	return ecmpKey{r.Router, r.Prefix, r.Plen, r.Src, r.Table}
+}
+
+// deriveRouterRoutes computes the static routes of enabled routers.
+func deriveRouterRoutes(n *NB) engine.Rel[RouterRoute] {
+	enabled := engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID })
+	type listed struct{ Router, Route string }
+	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []listed {
+		out := make([]listed, len(lr.StaticRoutes))
+		for i, r := range lr.StaticRoutes {
+			out[i] = listed{lr.UUID, r}
+		}
+		return out
+	})
+	refs = engine.SemiJoin(engine.IndexBy(refs, func(l listed) string { return l.Router }), enabled)
+	onRouter := engine.Join(
+		engine.IndexBy(refs, func(l listed) string { return l.Route }),
+		engine.IndexBy(n.StaticRoutes.Rows, func(r *nb.LogicalRouterStaticRoute) string { return r.UUID }),
+		func(_ string, l listed, r *nb.LogicalRouterStaticRoute) RouterRoute {
+			return RouterRoute{l.Router, r}
+		})
+	return onRouter
+}
+
+// deriveStaticRoutes computes the accepted static routes with their route
+// table ids, and the route table ids.
+func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[StaticRoute], engine.Rel[RouteTableID]) {
+	enabled := engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID })
+	parsed := engine.TryMap(n.RouterRoutes, "static route", parseRoute)
+
+	accept := func(p parsedRoute, out LRP, outIP string) StaticRoute {
+		return StaticRoute{Router: p.Router, Route: p.Route, Prefix: p.Prefix, Plen: p.Plen, Src: p.Src,
+			Discard: p.Discard, Table: p.Route.RouteTable, Out: out, OutIP: outIP}
+	}
+	noPath := func(p parsedRoute) error {
+		return fmt.Errorf("static route %s: no path for %s; next hop %s", p.Route.UUID, p.Route.IPPrefix, p.Route.Nexthop)
+	}
+	discard := engine.Map(engine.Filter(parsed, func(p parsedRoute) bool { return p.Discard }),
+		func(p parsedRoute) StaticRoute { return accept(p, LRP{}, "") })
+
+	// output_port names the port; the next hop only picks its address.
+	viaPort := engine.IndexBy(engine.Filter(parsed, func(p parsedRoute) bool { return !p.Discard && p.Route.OutputPort != nil }),
+		func(p parsedRoute) string { return *p.Route.OutputPort })
+	engine.TryMap(engine.AntiJoin(viaPort, n.LRPsByName), "static route", func(p parsedRoute) (struct{}, error) {
+		return struct{}{}, fmt.Errorf("static route %s: bad out port %s", p.Route.UUID, *p.Route.OutputPort)
+	})
+	type withPort struct {
+		p   parsedRoute
+		out LRP
+	}
+	outPorts := engine.Join(viaPort, n.LRPsByName, func(_ string, p parsedRoute, out LRP) withPort { return withPort{p, out} })
+	byOutPort := engine.TryMap(outPorts, "static route", func(x withPort) (StaticRoute, error) {
+		if addr, ok := MemberIP(x.out.Net, x.p.Nexthop); ok {
+			return accept(x.p, x.out, addr), nil
+		}
+		// Not in any of the port's networks: routed from the port's first
+		// address of the family all the same.
+		if x.p.Prefix.Is4() && len(x.out.Net.IPv4) > 0 {
+			return accept(x.p, x.out, x.out.Net.IPv4[0].AddrS), nil
+		}
+		if !x.p.Prefix.Is4() && len(x.out.Net.IPv6) > 0 {
+			return accept(x.p, x.out, x.out.Net.IPv6[0].AddrS), nil
+		}
+		return StaticRoute{}, noPath(x.p)
+	})
+
+	// Otherwise the first port whose networks hold the next hop.
+	viaNexthop := engine.Filter(parsed, func(p parsedRoute) bool { return !p.Discard && p.Route.OutputPort == nil })
+	queryOf := func(p parsedRoute) NexthopQuery { return NexthopQuery{p.Router, p.Nexthop} }
+	answers := engine.IndexBy(resolveNexthops(engine.Map(engine.Filter(viaNexthop, func(p parsedRoute) bool { return p.Nexthop.IsValid() }), queryOf), nets),
+		func(a NexthopPort) NexthopQuery { return a.Query })
+	byQuery := engine.IndexBy(viaNexthop, queryOf)
+	engine.TryMap(engine.AntiJoin(byQuery, answers), "static route", func(p parsedRoute) (struct{}, error) {
+		return struct{}{}, noPath(p)
+	})
+	byNexthop := engine.Join(byQuery, answers, func(_ NexthopQuery, p parsedRoute, a NexthopPort) StaticRoute {
+		return accept(p, a.Port, a.Addr)
+	})
+	routes := engine.Union(discard, byOutPort, byNexthop)
+
+	ids := deriveRouteTableIDs(n, enabled, routes)
+	main := engine.Filter(routes, func(r StaticRoute) bool { return r.Table == "" })
+	named := engine.Join(
+		engine.IndexBy(engine.Filter(routes, func(r StaticRoute) bool { return r.Table != "" }),
+			func(r StaticRoute) tableKey { return tableKey{r.Router, r.Table} }),
+		engine.IndexBy(ids, func(t RouteTableID) tableKey { return tableKey{t.Router, t.Name} }),
+		func(_ tableKey, r StaticRoute, t RouteTableID) StaticRoute {
+			r.TableID = t.ID
+			return r
+		})
+	return engine.Union(main, named), ids
+}
+
+// deriveRouteTableIDs numbers the route tables of each router by their
+// first use.
+func deriveRouteTableIDs(n *NB, enabled engine.Index[string, RouterConfig], routes engine.Rel[StaticRoute]) engine.Rel[RouteTableID] {
+	ports := engine.SemiJoin(engine.IndexBy(n.PortsOnRouters, func(rp RouterPort) string { return rp.Router }), enabled)
+	portUses := engine.FlatMap(ports, func(rp RouterPort) []tableUse {
+		if name := rp.Port.Options["route_table"]; name != "" {
+			return []tableUse{{tableKey{rp.Router, name}, false, rp.Port.UUID}}
+		}
+		return nil
+	})
+	routeUses := engine.FlatMap(routes, func(r StaticRoute) []tableUse {
+		if r.Table != "" {
+			return []tableUse{{tableKey{r.Router, r.Table}, true, r.Route.UUID}}
+		}
+		return nil
+	})
+	first := engine.Min(engine.IndexBy(engine.Union(portUses, routeUses), func(u tableUse) tableKey { return u.tableKey }), compareTableUses)
+	return engine.GroupBy(engine.IndexBy(first, func(kv engine.KV[tableKey, tableUse]) string { return kv.Key.Router }),
+		func(router string, fs []engine.KV[tableKey, tableUse]) []RouteTableID {
+			slices.SortFunc(fs, func(a, b engine.KV[tableKey, tableUse]) int { return compareTableUses(a.Value, b.Value) })
+			out := make([]RouteTableID, len(fs))
+			for i, f := range fs {
+				out[i] = RouteTableID{router, f.Key.Name, i + 1}
+			}
+			return out
+		})
+}
+
+// deriveStaticRouteSlots groups the accepted routes into ECMP groups and
+// numbers the groups of each router in the order northd creates them: when
+// it meets a group's second route in _uuid order.
+func deriveStaticRouteSlots(routes engine.Rel[StaticRoute]) engine.Rel[StaticRouteSlot] {
+	type slot struct {
+		StaticRouteSlot
+		key    ecmpKey
+		second string // _uuid of the group's second route
+	}
+	slots := engine.GroupBy(engine.IndexBy(routes, ecmpKeyOf), func(k ecmpKey, rs []StaticRoute) []slot {
+		slices.SortFunc(rs, func(a, b StaticRoute) int { return cmp.Compare(a.Route.UUID, b.Route.UUID) })
+		out := make([]slot, len(rs))
+		for i, r := range rs {
+			out[i] = slot{StaticRouteSlot{Route: r, Member: i + 1, Size: len(rs)}, k, ""}
+			if len(rs) > 1 {
+				out[i].second = rs[1].Route.UUID
+			}
+		}
+		return out
+	})
+	alone := engine.Map(engine.Filter(slots, func(s slot) bool { return s.Size == 1 }),
+		func(s slot) StaticRouteSlot { return s.StaticRouteSlot })
+	grouped := engine.Filter(slots, func(s slot) bool { return s.Size > 1 })
+	type groupID struct {
+		key ecmpKey
+		id  int
+	}
+	heads := engine.Filter(grouped, func(s slot) bool { return s.Member == 1 })
+	ids := engine.GroupBy(engine.IndexBy(heads, func(s slot) string { return s.key.Router }), func(_ string, hs []slot) []groupID {
+		slices.SortFunc(hs, func(a, b slot) int { return cmp.Compare(a.second, b.second) })
+		out := make([]groupID, len(hs))
+		for i, h := range hs {
+			out[i] = groupID{h.key, i + 1}
+		}
+		return out
+	})
+	members := engine.Join(engine.IndexBy(grouped, func(s slot) ecmpKey { return s.key }),
+		engine.IndexBy(ids, func(g groupID) ecmpKey { return g.key }),
+		func(_ ecmpKey, s slot, g groupID) StaticRouteSlot {
+			s.Group = g.id
+			return s.StaticRouteSlot
+		})
+	return engine.Union(alone, members)
+}
+
+// MemberIP is northd's find_lrp_member_ip: the address of the first of the
+// port's networks of ip's family that holds ip.
+func MemberIP(n *LPortAddresses, ip netip.Addr) (string, bool) {
+	if !ip.IsValid() {
+		return "", false
+	}
+	if ip.Is4() {
+		for _, a := range n.IPv4 {
+			if netip.PrefixFrom(a.Network, a.Plen).Contains(ip) {
+				return a.AddrS, true
+			}
+		}
+		return "", false
+	}
+	for _, a := range n.IPv6 {
+		if netip.PrefixFrom(a.Network, a.Plen).Contains(ip) {
+			return a.AddrS, true
+		}
+	}
+	return "", false
+}
+
+// RouterPolicy is a Logical_Router_Policy listed by an enabled router.
+// ECMPGroup is the group id northd gives a reroute policy with several
+// next hops: 1 plus the number of such policies of the router before it in
+// _uuid order (0 for other policies).
+type RouterPolicy struct {
+	Router    string
+	Policy    *nb.LogicalRouterPolicy
+	ECMPGroup int
+}
+
+// Nexthops are the next hops of a reroute policy as northd reads them:
+// nexthops (a set, so in sorted order), or the older nexthop column when
+// nexthops is empty.
+func (p RouterPolicy) Nexthops() []string {
+	if len(p.Policy.Nexthops) > 0 {
+		return setOrder(p.Policy.Nexthops)
+	}
+	if p.Policy.Nexthop != nil {
+		return []string{*p.Policy.Nexthop}
+	}
+	return nil
+}
+
+// ECMP reports whether the policy reroutes over several next hops.
+func (p RouterPolicy) ECMP() bool {
+	return p.Policy.Action == nb.LogicalRouterPolicyActionReroute && len(p.Policy.Nexthops) > 1
+}
+
+// PolicyNexthop is next hop Index of a reroute policy that a port of the
+// router reaches (northd.c get_outport_for_routing_policy_nexthop): Port is
+// the first port in _uuid order with a network holding it and Addr the
+// port's address in that network. Next hops no port reaches are reported
+// by Step.
+type PolicyNexthop struct {
+	Policy RouterPolicy
+	Index  int
+	Port   LRP
+	Addr   string
+}
+
+func deriveRouterPolicies(n *NB) engine.Rel[RouterPolicy] {
+	type listed struct{ Router, Policy string }
+	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []listed {
+		out := make([]listed, len(lr.Policies))
+		for i, p := range lr.Policies {
+			out[i] = listed{lr.UUID, p}
+		}
+		return out
+	})
+	refs = engine.SemiJoin(engine.IndexBy(refs, func(l listed) string { return l.Router }),
+		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
+	policies := engine.Join(
+		engine.IndexBy(refs, func(l listed) string { return l.Policy }),
+		engine.IndexBy(n.Policies.Rows, func(p *nb.LogicalRouterPolicy) string { return p.UUID }),
+		func(_ string, l listed, p *nb.LogicalRouterPolicy) RouterPolicy {
+			return RouterPolicy{Router: l.Router, Policy: p}
+		})
+	ecmp := engine.Filter(policies, RouterPolicy.ECMP)
+	numbered := engine.GroupBy(engine.IndexBy(ecmp, func(p RouterPolicy) string { return p.Router }),
+		func(_ string, ps []RouterPolicy) []RouterPolicy {
+			slices.SortFunc(ps, func(a, b RouterPolicy) int { return cmp.Compare(a.Policy.UUID, b.Policy.UUID) })
+			out := make([]RouterPolicy, len(ps))
+			for i, p := range ps {
+				p.ECMPGroup = i + 1
+				out[i] = p
+			}
+			return out
+		})
+	return engine.Union(engine.Filter(policies, func(p RouterPolicy) bool { return !p.ECMP() }), numbered)
+}
+
+func derivePolicyNexthops(policies engine.Rel[RouterPolicy], nets engine.Index[netKey, lrpNet]) engine.Rel[PolicyNexthop] {
+	type hop struct {
+		Policy RouterPolicy
+		Index  int
+		Query  NexthopQuery
+	}
+	reroutes := engine.Filter(policies, func(p RouterPolicy) bool {
+		return p.Policy.Action == nb.LogicalRouterPolicyActionReroute
+	})
+	hops := engine.FlatMap(reroutes, func(p RouterPolicy) []hop {
+		var out []hop
+		for i, nh := range p.Nexthops() {
+			ip, _ := ParseIPByDot(nh)
+			out = append(out, hop{p, i, NexthopQuery{p.Router, ip}})
+		}
+		return out
+	})
+	answers := engine.IndexBy(resolveNexthops(engine.Map(engine.Filter(hops, func(h hop) bool { return h.Query.IP.IsValid() }),
+		func(h hop) NexthopQuery { return h.Query }), nets), func(a NexthopPort) NexthopQuery { return a.Query })
+	byQuery := engine.IndexBy(hops, func(h hop) NexthopQuery { return h.Query })
+	engine.TryMap(engine.AntiJoin(byQuery, answers), "router policy", func(h hop) (struct{}, error) {
+		return struct{}{}, fmt.Errorf("router policy %s: no path for priority %d; next hop %s",
+			h.Policy.Policy.UUID, h.Policy.Policy.Priority, h.Policy.Nexthops()[h.Index])
+	})
+	return engine.Join(byQuery, answers, func(_ NexthopQuery, h hop, a NexthopPort) PolicyNexthop {
+		return PolicyNexthop{h.Policy, h.Index, a.Port, a.Addr}
+	})
+}
+
+// deriveRouteRelations computes the static route and policy relations of n.
+func (n *NB) deriveRouteRelations() {
+	nets := deriveLRPNets(n.LRPs)
+	n.RouterRoutes = deriveRouterRoutes(n)
+	n.Routes, n.RouteTableIDs = deriveStaticRoutes(n, nets)
+	n.RouteSlots = deriveStaticRouteSlots(n.Routes)
+	n.RouterPolicies = deriveRouterPolicies(n)
+	n.PolicyNexthops = derivePolicyNexthops(n.RouterPolicies, nets)
+}
