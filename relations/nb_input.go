@@ -105,6 +105,15 @@ type NB struct {
 	CheckLSPIsUp            engine.Rel[struct{}]
 	LSPDynamicAddrs         engine.Rel[LSPDynamic]
 
+	// Load balancers (derived_lb.go).
+	LBGlobal            engine.Rel[LBGlobalOptions]
+	LoadBalancerConfigs engine.Rel[LoadBalancer]
+	LBVIPs              engine.Rel[LBVIP]
+	SwitchLBs           engine.Rel[LBDatapath]
+	RouterLBs           engine.Rel[LBDatapath]
+	RouterLBConfigs     engine.Rel[RouterLBConfig]
+	RouterLBIPs         engine.Rel[RouterLBIP]
+
 	feeds map[string]feed
 }
 
@@ -150,6 +159,7 @@ func NewNB(c *engine.Circuit) *NB {
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
 	n.deriveRouterRelations()
 	n.deriveSwitchRelations()
+	n.deriveLBRelations()
 	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
 	return n
 }
