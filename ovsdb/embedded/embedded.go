@@ -20,7 +20,6 @@ package embedded
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"log/slog"
 	"net"
@@ -30,16 +29,8 @@ import (
 
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/ovn-org/libovsdb/model"
-)
-
-// The schemas as OVN 23.03.1 installs them in /usr/share/ovn; they match the
-// models in relations/nb and relations/sb.
-var (
-	//go:embed ovn-nb.ovsschema
-	nbSchema []byte
-	//go:embed ovn-sb.ovsschema
-	sbSchema []byte
 )
 
 // maxSocketPath is the longest unix socket path Linux accepts.
@@ -77,8 +68,8 @@ func Start(ctx context.Context, dir string, logger *slog.Logger) (*Servers, erro
 		socket string
 		file   string
 	}{
-		{&s.nb, nbSchema, nb.FullDatabaseModel, "nb.sock", "nb.db"},
-		{&s.sb, sbSchema, sb.FullDatabaseModel, "sb.sock", "sb.db"},
+		{&s.nb, schema.NB, nb.FullDatabaseModel, "nb.sock", "nb.db"},
+		{&s.sb, schema.SB, sb.FullDatabaseModel, "sb.sock", "sb.db"},
 	} {
 		clientModel, err := d.model()
 		if err != nil {

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"fmt"
+	"github.com/northlog/northlog/relations/schema"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,7 +44,7 @@ func startRefServers(t *testing.T) refServers {
 	for _, d := range []struct {
 		name   string
 		schema []byte
-	}{{"nb", nbSchema}, {"sb", sbSchema}} {
+	}{{"nb", schema.NB}, {"sb", schema.SB}} {
 		schemaFile := filepath.Join(dir, d.name+".ovsschema")
 		if err := os.WriteFile(schemaFile, d.schema, 0o644); err != nil {
 			t.Fatal(err)
