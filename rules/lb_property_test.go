@@ -1,0 +1,270 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/ovn-org/libovsdb/model"
+	"pgregory.net/rapid"
+)
+
+// The NB changes below join the program-level property test
+// (TestIncrementalEqualsRecompute) with the inputs of the load balancer
+// flows: VIPs of both families with and without ports, backends (malformed
+// ones included), options, health checks and port mappings, attachment to
+// and detachment from switches, routers and groups, and the router options
+// the router flows read (gateway chassis, lb_force_snat_ip, distributed
+// gateway ports).
+func init() {
+	for name, change := range map[string]nbChange{
+		"lbAdd":           lbAdd,
+		"lbEdit":          lbEdit,
+		"lbAttach":        lbAttach,
+		"lbDetach":        lbDetach,
+		"lbGroupEdit":     lbGroupEdit,
+		"lbHealthCheck":   lbHealthCheck,
+		"lbRouterOptions": lbRouterOptions,
+		"lbGatewayPort":   lbGatewayPort,
+	} {
+		nbChanges[name] = change
+	}
+}
+
+// genLBVIPs draws a vips column: IPv4 and IPv6 VIPs with and without ports,
+// with zero to two backends, now and then a malformed key or backend.
+func genLBVIPs(t *rapid.T) map[string]string {
+	vips := map[string]string{}
+	for range rapid.IntRange(0, 3).Draw(t, "nvips") {
+		host := rapid.IntRange(1, 3).Draw(t, "vip")
+		v6 := rapid.Bool().Draw(t, "v6")
+		port := rapid.SampledFrom([]string{"", "80"}).Draw(t, "port")
+		key, backend := fmt.Sprintf("10.0.0.%d", 100+host), "10.0.0.%d"
+		if v6 {
+			key, backend = fmt.Sprintf("fd00::%d", 100+host), "fd00::%d"
+		}
+		if port != "" {
+			if v6 {
+				key, backend = "["+key+"]", "["+backend+"]"
+			}
+			key, backend = key+":"+port, backend+":8080"
+		}
+		var backends []string
+		for range rapid.IntRange(0, 2).Draw(t, "nbackends") {
+			backends = append(backends, fmt.Sprintf(backend, rapid.IntRange(5, 7).Draw(t, "backend")))
+		}
+		switch rapid.IntRange(0, 9).Draw(t, "malformed") {
+		case 0:
+			key = "not-an-ip:80"
+		case 1:
+			backends = append(backends, "fd00::9")
+		}
+		vips[key] = strings.Join(backends, ",")
+	}
+	return vips
+}
+
+// genLB draws a load balancer's protocol, options, selection fields and
+// port mappings around vips.
+func genLB(t *rapid.T, id string, vips map[string]string) *nb.LoadBalancer {
+	lb := &nb.LoadBalancer{UUID: id, Name: "lb" + id[len(id)-3:], Vips: vips, Options: map[string]string{}}
+	if proto := rapid.SampledFrom([]string{"", "tcp", "udp", "sctp"}).Draw(t, "proto"); proto != "" {
+		p := nb.LoadBalancerProtocol(proto)
+		lb.Protocol = &p
+	}
+	for _, o := range []struct{ key, value string }{
+		{"skip_snat", "true"}, {"reject", "true"}, {"event", "true"}, {"affinity_timeout", "60"},
+		{"neighbor_responder", rapid.SampledFrom([]string{"all", "none", "bogus"}).Draw(t, "neigh")},
+	} {
+		if rapid.IntRange(0, 3).Draw(t, o.key) == 0 {
+			lb.Options[o.key] = o.value
+		}
+	}
+	if rapid.Bool().Draw(t, "selection") {
+		lb.SelectionFields = []nb.LoadBalancerSelectionFields{"ip_src", "tp_dst"}
+	}
+	// Port names of the property test (p001...), and one that never exists.
+	ports := []string{fmt.Sprintf("p%03d", rapid.IntRange(1, 30).Draw(t, "portname")), "nope"}
+	lb.IPPortMappings = map[string]string{}
+	for _, b := range []string{"10.0.0.5", "10.0.0.6", "[fd00::5]"} {
+		if rapid.Bool().Draw(t, "mapped") {
+			src := "10.0.0.2"
+			if b[0] == '[' {
+				src = "[fd00::2]"
+			}
+			lb.IPPortMappings[b] = rapid.SampledFrom(ports).Draw(t, "mapport") + ":" + src
+		}
+	}
+	return lb
+}
+
+// lbAdd adds a load balancer, alone or in a new group, and applies it (or
+// the group) to a switch and a router, when there are some.
+func lbAdd(t *rapid.T, s *nbState, p *Program) {
+	id := s.uuid()
+	s.set(t, p, nb.LoadBalancerTable, id, genLB(t, id, genLBVIPs(t)))
+	ref, group := id, rapid.Bool().Draw(t, "grouped")
+	if group {
+		ref = s.uuid()
+		s.set(t, p, nb.LoadBalancerGroupTable, ref, &nb.LoadBalancerGroup{UUID: ref, Name: "g" + ref[len(ref)-3:], LoadBalancer: []string{id}})
+	}
+	for _, table := range []string{nb.LogicalSwitchTable, nb.LogicalRouterTable} {
+		if dpID := pick(t, s, table, "dp"); dpID != "" && rapid.Bool().Draw(t, "attach") {
+			row := cloneDatapath(s.rows[table][dpID])
+			refs := lbRefs(row, group)
+			*refs = append(slices.Clone(*refs), ref)
+			s.set(t, p, table, dpID, row)
+		}
+	}
+}
+
+func lbEdit(t *rapid.T, s *nbState, p *Program) {
+	id := pick(t, s, nb.LoadBalancerTable, "lb")
+	if id == "" {
+		return
+	}
+	old := s.rows[nb.LoadBalancerTable][id].(*nb.LoadBalancer)
+	vips := old.Vips
+	if rapid.Bool().Draw(t, "newVIPs") {
+		vips = genLBVIPs(t)
+	}
+	lb := genLB(t, id, vips)
+	lb.HealthCheck = old.HealthCheck
+	s.set(t, p, nb.LoadBalancerTable, id, lb)
+}
+
+// lbRefs returns a load balancer reference column of a switch or router
+// row: load_balancer_group when group, else load_balancer.
+func lbRefs(row model.Model, group bool) *[]string {
+	switch r := row.(type) {
+	case *nb.LogicalSwitch:
+		if group {
+			return &r.LoadBalancerGroup
+		}
+		return &r.LoadBalancer
+	case *nb.LogicalRouter:
+		if group {
+			return &r.LoadBalancerGroup
+		}
+		return &r.LoadBalancer
+	}
+	return nil
+}
+
+// cloneDatapath copies a switch or router row.
+func cloneDatapath(row model.Model) model.Model {
+	switch r := row.(type) {
+	case *nb.LogicalSwitch:
+		c := *r
+		return &c
+	case *nb.LogicalRouter:
+		c := *r
+		return &c
+	}
+	return nil
+}
+
+// drawDatapathColumn picks a switch or router and one of its load balancer
+// columns, and tells the table of rows that column refers to.
+func drawDatapathColumn(t *rapid.T, s *nbState) (table, id string, group bool, target string) {
+	table = rapid.SampledFrom([]string{nb.LogicalSwitchTable, nb.LogicalRouterTable}).Draw(t, "dpTable")
+	group = rapid.Bool().Draw(t, "group")
+	target = nb.LoadBalancerTable
+	if group {
+		target = nb.LoadBalancerGroupTable
+	}
+	return table, pick(t, s, table, "dp"), group, target
+}
+
+func lbAttach(t *rapid.T, s *nbState, p *Program) {
+	table, dpID, group, target := drawDatapathColumn(t, s)
+	ref := pick(t, s, target, "ref")
+	if dpID == "" || ref == "" {
+		return
+	}
+	row := cloneDatapath(s.rows[table][dpID])
+	refs := lbRefs(row, group)
+	if slices.Contains(*refs, ref) {
+		return
+	}
+	*refs = append(slices.Clone(*refs), ref)
+	s.set(t, p, table, dpID, row)
+}
+
+func lbDetach(t *rapid.T, s *nbState, p *Program) {
+	table, dpID, group, _ := drawDatapathColumn(t, s)
+	if dpID == "" {
+		return
+	}
+	row := cloneDatapath(s.rows[table][dpID])
+	refs := lbRefs(row, group)
+	if len(*refs) == 0 {
+		return
+	}
+	i := rapid.IntRange(0, len(*refs)-1).Draw(t, "i")
+	*refs = slices.Delete(slices.Clone(*refs), i, i+1)
+	s.set(t, p, table, dpID, row)
+}
+
+// lbGroupEdit replaces the load balancers of a group.
+func lbGroupEdit(t *rapid.T, s *nbState, p *Program) {
+	gid := pick(t, s, nb.LoadBalancerGroupTable, "lbg")
+	lbs := s.ids(nb.LoadBalancerTable)
+	if gid == "" || len(lbs) == 0 {
+		return
+	}
+	g := *s.rows[nb.LoadBalancerGroupTable][gid].(*nb.LoadBalancerGroup)
+	g.LoadBalancer = rapid.SliceOfNDistinct(rapid.SampledFrom(lbs), 0, 3, func(id string) string { return id }).Draw(t, "lbs")
+	s.set(t, p, nb.LoadBalancerGroupTable, gid, &g)
+}
+
+// lbHealthCheck adds a health check for one of a load balancer's VIPs (or
+// a VIP it does not have).
+func lbHealthCheck(t *rapid.T, s *nbState, p *Program) {
+	id := pick(t, s, nb.LoadBalancerTable, "lb")
+	if id == "" {
+		return
+	}
+	lb := *s.rows[nb.LoadBalancerTable][id].(*nb.LoadBalancer)
+	keys := append(slices.Sorted(maps.Keys(lb.Vips)), "10.0.0.99:80")
+	hid := s.uuid()
+	s.set(t, p, nb.LoadBalancerHealthCheckTable, hid, &nb.LoadBalancerHealthCheck{UUID: hid, Vip: rapid.SampledFrom(keys).Draw(t, "hcvip")})
+	lb.HealthCheck = append(slices.Clone(lb.HealthCheck), hid)
+	s.set(t, p, nb.LoadBalancerTable, id, &lb)
+}
+
+// lbRouterOptions sets a router's gateway chassis and lb_force_snat_ip.
+func lbRouterOptions(t *rapid.T, s *nbState, p *Program) {
+	id := pick(t, s, nb.LogicalRouterTable, "lr")
+	if id == "" {
+		return
+	}
+	lr := *s.rows[nb.LogicalRouterTable][id].(*nb.LogicalRouter)
+	lr.Options = map[string]string{}
+	if rapid.Bool().Draw(t, "gateway") {
+		lr.Options["chassis"] = "hv1"
+	}
+	if snat := rapid.SampledFrom([]string{"", "router_ip", "172.16.0.1", "172.16.0.1 fd10::1", "bogus"}).Draw(t, "forceSNAT"); snat != "" {
+		lr.Options["lb_force_snat_ip"] = snat
+	}
+	s.set(t, p, nb.LogicalRouterTable, id, &lr)
+}
+
+// lbGatewayPort gives a router port gateway chassis (a distributed gateway
+// port unless its router is a gateway router) or takes them away.
+func lbGatewayPort(t *rapid.T, s *nbState, p *Program) {
+	id := pick(t, s, nb.LogicalRouterPortTable, "lrp")
+	if id == "" {
+		return
+	}
+	lrp := *s.rows[nb.LogicalRouterPortTable][id].(*nb.LogicalRouterPort)
+	lrp.GatewayChassis = nil
+	if rapid.Bool().Draw(t, "dgp") {
+		gc := s.uuid()
+		s.set(t, p, nb.GatewayChassisTable, gc, &nb.GatewayChassis{UUID: gc, Name: lrp.Name + "-hv1", ChassisName: "hv1", Priority: 10})
+		lrp.GatewayChassis = []string{gc}
+	}
+	s.set(t, p, nb.LogicalRouterPortTable, id, &lrp)
+}
