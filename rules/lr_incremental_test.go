@@ -1,0 +1,260 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/northlog/northlog/relations/nb"
+	"pgregory.net/rapid"
+)
+
+// The router changes join TestIncrementalEqualsRecompute's random steps.
+func init() {
+	for name, change := range routerChanges {
+		nbChanges["router/"+name] = change
+	}
+}
+
+var (
+	// genRouterNet draws a router port network, a few of them overlapping
+	// or malformed.
+	genRouterNet = rapid.Custom(func(t *rapid.T) string {
+		n := rapid.IntRange(0, 3).Draw(t, "net")
+		switch rapid.IntRange(0, 5).Draw(t, "shape") {
+		case 0:
+			return fmt.Sprintf("fd00:%d::1/64", n)
+		case 1:
+			return fmt.Sprintf("10.%d.0.1/16", n)
+		case 2:
+			return "10.0.0.300/24"
+		default:
+			return fmt.Sprintf("10.%d.0.1/24", n)
+		}
+	})
+	// genNexthop draws a next hop: in a port network, outside every one,
+	// IPv6, malformed or discard.
+	genNexthop = rapid.Custom(func(t *rapid.T) string {
+		switch rapid.IntRange(0, 5).Draw(t, "shape") {
+		case 0:
+			return "discard"
+		case 1:
+			return fmt.Sprintf("fd00:%d::fe", rapid.IntRange(0, 3).Draw(t, "n"))
+		case 2:
+			return "192.0.2.1"
+		case 3:
+			return "10.0.0.1/24"
+		default:
+			return fmt.Sprintf("10.%d.0.%d", rapid.IntRange(0, 3).Draw(t, "n"), rapid.IntRange(2, 4).Draw(t, "h"))
+		}
+	})
+	genPrefix = rapid.SampledFrom([]string{"0.0.0.0/0", "192.168.0.0/16", "192.168.1.0/24", "192.168.1.1", "::/0", "fd99::/64", "bad"})
+)
+
+// updateRouter replaces router id's row by what change makes of a copy.
+func updateRouter(t *rapid.T, s *nbState, p *Program, id string, change func(*nb.LogicalRouter)) {
+	lr := *s.rows[nb.LogicalRouterTable][id].(*nb.LogicalRouter)
+	change(&lr)
+	s.set(t, p, nb.LogicalRouterTable, id, &lr)
+}
+
+// updateRouterPort replaces router port id's row by what change makes of a
+// copy.
+func updateRouterPort(t *rapid.T, s *nbState, p *Program, id string, change func(*nb.LogicalRouterPort)) {
+	lrp := *s.rows[nb.LogicalRouterPortTable][id].(*nb.LogicalRouterPort)
+	lrp.Options = maps.Clone(lrp.Options)
+	if lrp.Options == nil {
+		lrp.Options = map[string]string{}
+	}
+	change(&lrp)
+	s.set(t, p, nb.LogicalRouterPortTable, id, &lrp)
+}
+
+var routerChanges = map[string]nbChange{
+	"setRouterOptions": func(t *rapid.T, s *nbState, p *Program) {
+		id := pick(t, s, nb.LogicalRouterTable, "LogicalRouterTable")
+		if id == "" {
+			return
+		}
+		updateRouter(t, s, p, id, func(lr *nb.LogicalRouter) {
+			lr.Options = map[string]string{}
+			for _, k := range []string{"always_learn_from_arp_request", "dynamic_neigh_routers", "mcast_relay"} {
+				if rapid.Bool().Draw(t, k) {
+					lr.Options[k] = fmt.Sprint(k == "always_learn_from_arp_request" != rapid.Bool().Draw(t, "v"))
+				}
+			}
+			if rapid.IntRange(0, 4).Draw(t, "chassis") == 0 {
+				lr.Options["chassis"] = "hv1"
+			}
+			if rapid.IntRange(0, 5).Draw(t, "disabled") == 0 {
+				off := false
+				lr.Enabled = &off
+			} else {
+				lr.Enabled = nil
+			}
+		})
+	},
+	"setPortNetworks": func(t *rapid.T, s *nbState, p *Program) {
+		id := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+		if id == "" {
+			return
+		}
+		updateRouterPort(t, s, p, id, func(lrp *nb.LogicalRouterPort) {
+			lrp.Networks = rapid.SliceOfNDistinct(genRouterNet, 0, 3, func(s string) string { return s }).Draw(t, "nets")
+			if rapid.IntRange(0, 6).Draw(t, "badmac") == 0 {
+				lrp.MAC = "zz"
+			}
+		})
+	},
+	"setPortOptions": func(t *rapid.T, s *nbState, p *Program) {
+		id := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+		if id == "" {
+			return
+		}
+		updateRouterPort(t, s, p, id, func(lrp *nb.LogicalRouterPort) {
+			lrp.Options = map[string]string{}
+			if rapid.Bool().Draw(t, "rtb") {
+				lrp.Options["route_table"] = rapid.SampledFrom([]string{"t1", "t2"}).Draw(t, "table")
+			}
+			if rapid.Bool().Draw(t, "mtu") {
+				lrp.Options["gateway_mtu"] = rapid.SampledFrom([]string{"1400", "0", "x"}).Draw(t, "gateway_mtu")
+			}
+			lrp.Ipv6RaConfigs = nil
+			if rapid.Bool().Draw(t, "ra") {
+				lrp.Ipv6RaConfigs = map[string]string{"address_mode": rapid.SampledFrom([]string{"slaac", "bogus"}).Draw(t, "mode")}
+			}
+			lrp.GatewayChassis = nil
+			if rapid.IntRange(0, 4).Draw(t, "dgp") == 0 {
+				lrp.GatewayChassis = []string{"gc"}
+			}
+			if rapid.IntRange(0, 4).Draw(t, "off") == 0 {
+				off := false
+				lrp.Enabled = &off
+			} else {
+				lrp.Enabled = nil
+			}
+		})
+	},
+	"delRouterPort": func(t *rapid.T, s *nbState, p *Program) {
+		id := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+		if id == "" {
+			return
+		}
+		for _, lrID := range s.ids(nb.LogicalRouterTable) {
+			if i := slices.Index(s.rows[nb.LogicalRouterTable][lrID].(*nb.LogicalRouter).Ports, id); i >= 0 {
+				updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.Ports = slices.Delete(slices.Clone(lr.Ports), i, i+1) })
+			}
+		}
+		s.set(t, p, nb.LogicalRouterPortTable, id, nil)
+	},
+	"peerRouterPorts": func(t *rapid.T, s *nbState, p *Program) {
+		a, b := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable"), pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+		if a == "" {
+			return
+		}
+		peer := s.rows[nb.LogicalRouterPortTable][b].(*nb.LogicalRouterPort).Name
+		updateRouterPort(t, s, p, a, func(lrp *nb.LogicalRouterPort) { lrp.Peer = &peer })
+	},
+	"connectSwitch": func(t *rapid.T, s *nbState, p *Program) {
+		lsID, lrpID := pick(t, s, nb.LogicalSwitchTable, "LogicalSwitchTable"), pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+		if lsID == "" || lrpID == "" {
+			return
+		}
+		id := s.uuid()
+		lsp := &nb.LogicalSwitchPort{UUID: id, Name: "rsp" + id[len(id)-3:], Type: "router", Addresses: []string{"router"},
+			Options: map[string]string{"router-port": s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort).Name}}
+		s.set(t, p, nb.LogicalSwitchPortTable, id, lsp)
+		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
+		ls.Ports = append(slices.Clone(ls.Ports), id)
+		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+	},
+	"addRoute": func(t *rapid.T, s *nbState, p *Program) {
+		lrID := pick(t, s, nb.LogicalRouterTable, "LogicalRouterTable")
+		if lrID == "" {
+			return
+		}
+		id := s.uuid()
+		r := &nb.LogicalRouterStaticRoute{UUID: id, IPPrefix: genPrefix.Draw(t, "prefix"), Nexthop: genNexthop.Draw(t, "nexthop")}
+		if rapid.IntRange(0, 3).Draw(t, "src") == 0 {
+			src := nb.LogicalRouterStaticRoutePolicySrcIP
+			r.Policy = &src
+		}
+		if rapid.IntRange(0, 3).Draw(t, "rtb") == 0 {
+			r.RouteTable = rapid.SampledFrom([]string{"t1", "t2", "t3"}).Draw(t, "table")
+		}
+		if lrpID := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable"); lrpID != "" && rapid.IntRange(0, 3).Draw(t, "out") == 0 {
+			out := s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort).Name
+			r.OutputPort = &out
+		}
+		s.set(t, p, nb.LogicalRouterStaticRouteTable, id, r)
+		updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.StaticRoutes = append(slices.Clone(lr.StaticRoutes), id) })
+	},
+	"delRoute": func(t *rapid.T, s *nbState, p *Program) {
+		id := pick(t, s, nb.LogicalRouterStaticRouteTable, "LogicalRouterStaticRouteTable")
+		if id == "" {
+			return
+		}
+		for _, lrID := range s.ids(nb.LogicalRouterTable) {
+			if i := slices.Index(s.rows[nb.LogicalRouterTable][lrID].(*nb.LogicalRouter).StaticRoutes, id); i >= 0 {
+				updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.StaticRoutes = slices.Delete(slices.Clone(lr.StaticRoutes), i, i+1) })
+			}
+		}
+		s.set(t, p, nb.LogicalRouterStaticRouteTable, id, nil)
+	},
+	"addPolicy": func(t *rapid.T, s *nbState, p *Program) {
+		lrID := pick(t, s, nb.LogicalRouterTable, "LogicalRouterTable")
+		if lrID == "" {
+			return
+		}
+		id := s.uuid()
+		pol := &nb.LogicalRouterPolicy{UUID: id, Priority: rapid.IntRange(1, 3).Draw(t, "prio"), Match: "ip4",
+			Action: rapid.SampledFrom([]string{"allow", "drop", "reroute"}).Draw(t, "action")}
+		if pol.Action == "reroute" {
+			pol.Nexthops = rapid.SliceOfNDistinct(genNexthop, 1, 3, func(s string) string { return s }).Draw(t, "nexthops")
+		}
+		if rapid.Bool().Draw(t, "mark") {
+			pol.Options = map[string]string{"pkt_mark": "7"}
+		}
+		s.set(t, p, nb.LogicalRouterPolicyTable, id, pol)
+		updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.Policies = append(slices.Clone(lr.Policies), id) })
+	},
+	"setPolicyPriority": func(t *rapid.T, s *nbState, p *Program) {
+		id := pick(t, s, nb.LogicalRouterPolicyTable, "LogicalRouterPolicyTable")
+		if id == "" {
+			return
+		}
+		pol := *s.rows[nb.LogicalRouterPolicyTable][id].(*nb.LogicalRouterPolicy)
+		pol.Priority = rapid.IntRange(1, 3).Draw(t, "prio")
+		s.set(t, p, nb.LogicalRouterPolicyTable, id, &pol)
+	},
+}
+
+// TestRouterIncrementalEqualsRecompute is TestIncrementalEqualsRecompute
+// restricted to the changes that build routers, their ports, peers, routes
+// and policies, so that random sequences reach the interesting states (a
+// route resolved through a port that then goes away, an ECMP group that
+// loses a member) often.
+func TestRouterIncrementalEqualsRecompute(t *testing.T) {
+	names := []string{"addSwitch", "addRouter", "addRouterPort", "delRouter"}
+	for name := range routerChanges {
+		names = append(names, "router/"+name)
+	}
+	slices.Sort(names)
+	rapid.Check(t, func(t *rapid.T) {
+		s, p := newNBState(), New()
+		var prev []Flow
+		for range rapid.IntRange(1, 20).Draw(t, "steps") {
+			for range rapid.IntRange(1, 3).Draw(t, "changes") {
+				nbChanges[rapid.SampledFrom(names).Draw(t, "change")](t, s, p)
+			}
+			p.Step()
+			if d := cmp.Diff(s.load(t).Flows.Contents(), p.Flows.Contents()); d != "" {
+				t.Fatalf("incremental != recompute (-full +incremental):\n%s", d)
+			}
+			checkDelta(t, prev, p.Flows.Delta(), p.Flows.Contents())
+			prev = p.Flows.Contents()
+		}
+	})
+}
