@@ -168,6 +168,10 @@ type switchFwdGroup struct {
 	Group  *nb.ForwardingGroup
 }
 
+// switchFwdGroups are a switch's forwarding groups in _uuid order, the order
+// northd reads them in.
+type switchFwdGroups = engine.KV[string, engine.Sorted[switchFwdGroup]]
+
 // SwitchForwardingGroupFlows: ls_in_arp_rsp and ls_in_l2_lkup, priority 50,
 // for a switch's forwarding groups (northd.c build_fwd_group_lflows): the
 // switch answers ARP for the group's virtual IP with its virtual MAC, and
@@ -175,7 +179,9 @@ type switchFwdGroup struct {
 // reproduce northd 23.03's loop exactly, quirks included: its match and
 // action buffers carry over from one group to the next, and the child-port
 // loop reuses the group index, so after a group with n child ports the next
-// group considered is the one at index n.
+// group considered is the one at index n. When that index is not past the
+// group just done, northd 23.03 loops forever and never writes the SB; here
+// the loop stops there, and Step reports the switch.
 func SwitchForwardingGroupFlows(n *relations.NB) engine.Rel[Flow] {
 	type ref struct{ Switch, Group string }
 	refs := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref {
@@ -191,43 +197,55 @@ func SwitchForwardingGroupFlows(n *relations.NB) engine.Rel[Flow] {
 		func(_ string, r ref, g *nb.ForwardingGroup) switchFwdGroup {
 			return switchFwdGroup{Switch: r.Switch, Group: g}
 		})
-	return engine.GroupBy(engine.IndexBy(groups, func(g switchFwdGroup) string { return g.Switch }),
-		func(sw string, gs []switchFwdGroup) []Flow {
-			// northd reads the groups in the IDL's order, by UUID.
-			gs = slices.SortedFunc(slices.Values(gs), func(a, b switchFwdGroup) int {
-				return cmp.Compare(a.Group.UUID, b.Group.UUID)
-			})
-			dp := on(sw)
-			var flows []Flow
-			var match, actions string
-			for i := 0; i < len(gs); i++ {
-				g := gs[i].Group
-				if len(g.ChildPort) == 0 {
-					continue
-				}
-				match += fmt.Sprintf("arp.tpa == %s && arp.op == 1", g.Vip)
-				actions += fmt.Sprintf("eth.dst = eth.src; eth.src = %s; arp.op = 2; /* ARP reply */ "+
-					"arp.tha = arp.sha; arp.sha = %s; arp.tpa = arp.spa; arp.spa = %s; "+
-					"outport = inport; flags.loopback = 1; output;", g.Vmac, g.Vmac, g.Vip)
-				flows = append(flows, dp.flow(LSInARPRsp, 50, match, actions))
+	bySwitch := engine.Collect(engine.IndexBy(groups, func(g switchFwdGroup) string { return g.Switch }),
+		func(a, b switchFwdGroup) int { return cmp.Compare(a.Group.UUID, b.Group.UUID) })
+	engine.TryMap(bySwitch, "forwarding groups", func(gs switchFwdGroups) (struct{}, error) {
+		_, err := fwdGroupFlows(gs)
+		return struct{}{}, err
+	})
+	return engine.FlatMap(bySwitch, func(gs switchFwdGroups) []Flow {
+		flows, _ := fwdGroupFlows(gs)
+		return flows
+	})
+}
 
-				children := slices.Sorted(slices.Values(g.ChildPort))
-				var ports strings.Builder
-				if g.Liveness {
-					ports.WriteString(`liveness="true",`)
-				}
-				ports.WriteString("childports=")
-				for j, c := range children {
-					if j > 0 {
-						ports.WriteByte(',')
-					}
-					ports.WriteString(`"` + c + `"`)
-				}
-				match = "eth.dst == " + g.Vmac
-				actions = "fwd_group(" + ports.String() + ");"
-				flows = append(flows, dp.flow(LSInL2Lkup, 50, match, actions))
-				i = len(children) - 1
+// fwdGroupFlows runs build_fwd_group_lflows' loop over one switch's groups.
+func fwdGroupFlows(gs switchFwdGroups) ([]Flow, error) {
+	dp := on(gs.Key)
+	var flows []Flow
+	var match, actions string
+	for i := 0; i < gs.Value.Len(); i++ {
+		g := gs.Value.At(i).Group
+		if len(g.ChildPort) == 0 {
+			continue
+		}
+		match += fmt.Sprintf("arp.tpa == %s && arp.op == 1", g.Vip)
+		actions += fmt.Sprintf("eth.dst = eth.src; eth.src = %s; arp.op = 2; /* ARP reply */ "+
+			"arp.tha = arp.sha; arp.sha = %s; arp.tpa = arp.spa; arp.spa = %s; "+
+			"outport = inport; flags.loopback = 1; output;", g.Vmac, g.Vmac, g.Vip)
+		flows = append(flows, dp.flow(LSInARPRsp, 50, match, actions))
+
+		children := slices.Sorted(slices.Values(g.ChildPort))
+		var ports strings.Builder
+		if g.Liveness {
+			ports.WriteString(`liveness="true",`)
+		}
+		ports.WriteString("childports=")
+		for j, c := range children {
+			if j > 0 {
+				ports.WriteByte(',')
 			}
-			return flows
-		})
+			ports.WriteString(`"` + c + `"`)
+		}
+		match = "eth.dst == " + g.Vmac
+		actions = "fwd_group(" + ports.String() + ");"
+		flows = append(flows, dp.flow(LSInL2Lkup, 50, match, actions))
+		if len(children)-1 < i {
+			return flows, fmt.Errorf("forwarding group %q (%d child ports) at index %d sends ovn-northd 23.03's "+
+				"build_fwd_group_lflows back to index %d: it loops forever there; later groups left out",
+				g.Name, len(children), i, len(children))
+		}
+		i = len(children) - 1
+	}
+	return flows, nil
 }

@@ -1,0 +1,169 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/northlog/northlog/relations/nb"
+	"pgregory.net/rapid"
+)
+
+// The NB changes below join TestIncrementalEqualsRecompute's random steps:
+// they reach the facts the switch port rules read (port types and options,
+// router links, NAT rules, gateway ports, switch and global options,
+// dynamic addresses, forwarding groups), so that incremental and full
+// computation of those rules are compared after every step.
+func init() {
+	for name, change := range switchPortChanges {
+		nbChanges[name] = change
+	}
+}
+
+// sample draws one _uuid of table, or reports that the table is empty.
+func sample(t *rapid.T, s *nbState, table string) (string, bool) {
+	ids := s.ids(table)
+	if len(ids) == 0 {
+		return "", false
+	}
+	return rapid.SampledFrom(ids).Draw(t, table), true
+}
+
+// genOptions draws a map with some of keys set to one of values.
+func genOptions(t *rapid.T, keys []string, values ...string) map[string]string {
+	m := map[string]string{}
+	for _, k := range keys {
+		if rapid.Bool().Draw(t, "set "+k) {
+			m[k] = rapid.SampledFrom(values).Draw(t, k)
+		}
+	}
+	return m
+}
+
+func boolPtr(t *rapid.T, label string) *bool {
+	switch rapid.IntRange(0, 2).Draw(t, label) {
+	case 0:
+		return nil
+	case 1:
+		v := true
+		return &v
+	}
+	v := false
+	return &v
+}
+
+var switchPortChanges = map[string]nbChange{
+	"setPortType": func(t *rapid.T, s *nbState, p *Program) {
+		id, ok := sample(t, s, nb.LogicalSwitchPortTable)
+		if !ok {
+			return
+		}
+		lsp := *s.rows[nb.LogicalSwitchPortTable][id].(*nb.LogicalSwitchPort)
+		lsp.Type = rapid.SampledFrom([]string{"", "", "localnet", "localport", "vtep", "external", "virtual", "router"}).Draw(t, "type")
+		lsp.Options = genOptions(t, []string{"localnet_learn_fdb", "mcast_flood"}, "true", "false")
+		lsp.Up = boolPtr(t, "up")
+		lsp.Enabled = boolPtr(t, "enabled")
+		if rapid.Bool().Draw(t, "dynamic") {
+			d := genMAC.Draw(t, "dmac") + " " + genIPv4.Draw(t, "dip")
+			lsp.DynamicAddresses = &d
+		}
+		s.set(t, p, nb.LogicalSwitchPortTable, id, &lsp)
+	},
+	"linkRouterPort": func(t *rapid.T, s *nbState, p *Program) {
+		lsID, ok := sample(t, s, nb.LogicalSwitchTable)
+		lrpID, ok2 := sample(t, s, nb.LogicalRouterPortTable)
+		if !ok || !ok2 {
+			return
+		}
+		lrp := s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort)
+		id := s.uuid()
+		lsp := &nb.LogicalSwitchPort{
+			UUID: id, Name: "rl" + id[len(id)-3:], Type: "router",
+			Addresses: rapid.SampledFrom([][]string{{"router"}, {}, {"router", "unknown"}, {genMAC.Draw(t, "mac")}}).Draw(t, "addrs"),
+			Options:   genOptions(t, []string{"arp_proxy"}, "169.254.0.1", "169.254.0.1 169.254.0.2", "fd00::1"),
+			Enabled:   boolPtr(t, "enabled"),
+		}
+		lsp.Options["router-port"] = lrp.Name
+		s.set(t, p, nb.LogicalSwitchPortTable, id, lsp)
+		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
+		ls.Ports = append(slices.Clone(ls.Ports), id)
+		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+	},
+	"setRouterPort": func(t *rapid.T, s *nbState, p *Program) {
+		id, ok := sample(t, s, nb.LogicalRouterPortTable)
+		if !ok {
+			return
+		}
+		lrp := *s.rows[nb.LogicalRouterPortTable][id].(*nb.LogicalRouterPort)
+		lrp.Enabled = boolPtr(t, "enabled")
+		lrp.Options = genOptions(t, []string{"reside-on-redirect-chassis"}, "true")
+		lrp.GatewayChassis = nil
+		if rapid.Bool().Draw(t, "gateway") {
+			lrp.GatewayChassis = []string{"00000000-0000-0000-0000-00000000gw00"}
+		}
+		s.set(t, p, nb.LogicalRouterPortTable, id, &lrp)
+	},
+	"setRouterOptions": func(t *rapid.T, s *nbState, p *Program) {
+		id, ok := sample(t, s, nb.LogicalRouterTable)
+		if !ok {
+			return
+		}
+		lr := *s.rows[nb.LogicalRouterTable][id].(*nb.LogicalRouter)
+		lr.Options = genOptions(t, []string{"mcast_relay"}, "true", "false")
+		lr.Enabled = boolPtr(t, "enabled")
+		s.set(t, p, nb.LogicalRouterTable, id, &lr)
+	},
+	"addNAT": func(t *rapid.T, s *nbState, p *Program) {
+		lrID, ok := sample(t, s, nb.LogicalRouterTable)
+		if !ok {
+			return
+		}
+		id := s.uuid()
+		nat := &nb.NAT{
+			UUID:       id,
+			Type:       rapid.SampledFrom([]string{nb.NATTypeDNAT, nb.NATTypeSNAT, nb.NATTypeDNATAndSNAT}).Draw(t, "type"),
+			ExternalIP: rapid.SampledFrom([]string{"10.0.0.100", "10.1.0.100", "172.16.0.1", "fd00::100", "bad", "10.0.0.1 10.0.0.2"}).Draw(t, "ext"),
+			LogicalIP:  genIPv4.Draw(t, "logical"),
+		}
+		if rapid.Bool().Draw(t, "mac") {
+			mac := genMAC.Draw(t, "extmac")
+			nat.ExternalMAC = &mac
+			port := "p" + fmt.Sprint(rapid.IntRange(0, 9).Draw(t, "lport"))
+			nat.LogicalPort = &port
+		}
+		s.set(t, p, nb.NATTable, id, nat)
+		lr := *s.rows[nb.LogicalRouterTable][lrID].(*nb.LogicalRouter)
+		lr.Nat = append(slices.Clone(lr.Nat), id)
+		s.set(t, p, nb.LogicalRouterTable, lrID, &lr)
+	},
+	"setSwitchConfig": func(t *rapid.T, s *nbState, p *Program) {
+		id, ok := sample(t, s, nb.LogicalSwitchTable)
+		if !ok {
+			return
+		}
+		ls := *s.rows[nb.LogicalSwitchTable][id].(*nb.LogicalSwitch)
+		ls.OtherConfig = genOptions(t, []string{"mcast_snoop", "mcast_flood_unregistered", "vlan-passthru", "mac_only"}, "true", "false")
+		if rapid.Bool().Draw(t, "subnet") {
+			ls.OtherConfig["subnet"] = rapid.SampledFrom([]string{"10.0.0.0/24", "10.0.0.0/32", "bad"}).Draw(t, "cidr")
+		}
+		s.set(t, p, nb.LogicalSwitchTable, id, &ls)
+	},
+	"setGlobal": func(t *rapid.T, s *nbState, p *Program) {
+		const id = "00000000-0000-0000-0000-0000000000gl"
+		s.set(t, p, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, Options: genOptions(t, []string{"ignore_lsp_down"}, "true", "false")})
+	},
+	"addForwardingGroup": func(t *rapid.T, s *nbState, p *Program) {
+		lsID, ok := sample(t, s, nb.LogicalSwitchTable)
+		if !ok {
+			return
+		}
+		id := s.uuid()
+		s.set(t, p, nb.ForwardingGroupTable, id, &nb.ForwardingGroup{
+			UUID: id, Name: "fg" + id[len(id)-3:], Vip: genIPv4.Draw(t, "vip"), Vmac: genMAC.Draw(t, "vmac"),
+			ChildPort: rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"p1", "p2", "p3"}), 0, 3, rapid.ID[string]).Draw(t, "children"),
+			Liveness:  rapid.Bool().Draw(t, "liveness"),
+		})
+		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
+		ls.ForwardingGroups = append(slices.Clone(ls.ForwardingGroups), id)
+		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+	},
+}
