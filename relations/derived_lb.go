@@ -54,10 +54,14 @@ type LBOptions struct {
 	Neighbor LBNeighborMode
 	// Routable is options:add_route: routers advertise the VIPs as routes.
 	Routable bool
+	// Template is options:template: VIPs and backends are written with
+	// ^variables that ovn-controller expands per chassis
+	// (Chassis_Template_Var), so northd copies them as they are.
+	Template bool
 }
 
-// LoadBalancer is a load balancer northd builds flows for, as a value:
-// changing its VIPs leaves it unchanged.
+// LoadBalancer is a load balancer's settings, as a value: changing its VIPs
+// leaves it unchanged.
 type LoadBalancer struct {
 	UUID string
 	LBOptions
@@ -112,21 +116,27 @@ func (b LBBackends) All() []LBBackend {
 // LBVIP is one VIP of a load balancer as northd reads it (lib/lb.c
 // ovn_lb_vip_init): "IP[:PORT]" or "[IPv6]:PORT" mapped to a comma-separated
 // list of backends of the same form. A VIP with a backend northd cannot read
-// is left out whole (Step reports it).
+// is left out whole (Step reports it). A template load balancer's VIP is
+// "VIP[:PORT]" and its backends "IP[:PORT]", each part a ^variable or
+// literal text, copied as written; its family is options:address-family.
 type LBVIP struct {
 	LB   string // NB _uuid of the load balancer
 	Key  string // the vips key as written
 	IP   string // the VIP address as northd prints it (vip_str)
 	Port string // the VIP port (port_str), "" when it has none
-	IPv6 bool   // the VIP is an IPv6 address
+	IPv6 bool   // the VIP is an IPv6 address (address_family AF_INET6)
 	// BackendIPs is the vips value as written: the backends of ct_lb_mark
 	// when the VIP has no health check.
 	BackendIPs string
 	Backends   LBBackends
 	// NBackends is the number of backends northd read.
 	NBackends int
+	// TemplateBackends: the backends were read as templates, so northd
+	// knows no numeric port of theirs (affinity flows match none).
+	TemplateBackends bool
 	// HealthCheck: a Load_Balancer_Health_Check of the load balancer names
-	// this VIP (northd ignores health checks of SCTP load balancers).
+	// this VIP (northd ignores health checks of SCTP and template load
+	// balancers).
 	HealthCheck bool
 	// Targets is what ct_lb_mark balances over (backends=...): BackendIPs,
 	// or with a health check the backends whose monitor can run (see
@@ -206,8 +216,10 @@ type lbKey struct{ LB, Key string }
 
 func (v LBVIP) key() lbKey { return lbKey{v.LB, v.Key} }
 
-// errLBTemplate is why template load balancers are left out.
-var errLBTemplate = errors.New("template load balancers (options:template=true) are not supported")
+// V4Mapped is northd's IN6_IS_ADDR_V4MAPPED test of the VIP address, which
+// some flows use instead of the family: true for IPv4 VIPs, false for IPv6
+// and for template VIPs, whose address northd leaves unparsed (all zeros).
+func (v LBVIP) V4Mapped() bool { return !v.IPv6 && !v.Template }
 
 // readLBOptions reads a load balancer's options as ovn_northd_lb_create
 // does. The error lists the values northd logs and corrects.
@@ -237,23 +249,37 @@ func readLBOptions(lb *nb.LoadBalancer) (LBOptions, error) {
 	o.SkipSNAT = SmapBool(lb.Options, "skip_snat", false)
 	o.Reject = SmapBool(lb.Options, "reject", false)
 	o.Event = SmapBool(lb.Options, "event", false)
-	o.Routable = SmapBool(lb.Options, "add_route", false)
+	o.Template = SmapBool(lb.Options, "template", false)
 	var errs []error
+	o.Routable = SmapBool(lb.Options, "add_route", false)
+	if o.Template && o.Routable {
+		errs = append(errs, errors.New("template load balancers do not support option 'add_route', forcing it to disabled"))
+		o.Routable = false
+	}
 	t := SmapUint(lb.Options, "affinity_timeout", 0)
 	if t > math.MaxUint16 {
 		errs = append(errs, fmt.Errorf("max affinity_timeout timeout value is %d", math.MaxUint16))
 		t = math.MaxUint16
 	}
 	o.AffinityTimeout = int(t)
+	// Templates answer for no VIP unless asked, and cannot check which
+	// ones are reachable.
+	def, defName := LBNeighborReachable, "reachable"
+	if o.Template {
+		def, defName = LBNeighborNone, "none"
+	}
 	switch mode, ok := lb.Options["neighbor_responder"]; {
-	case !ok || mode == "reachable":
+	case !ok:
+		o.Neighbor = def
+	case mode == "reachable" && !o.Template:
 		o.Neighbor = LBNeighborReachable
 	case mode == "all":
 		o.Neighbor = LBNeighborAll
 	case mode == "none":
 		o.Neighbor = LBNeighborNone
 	default:
-		errs = append(errs, fmt.Errorf("invalid neighbor responder mode %s, forcing it to reachable", mode))
+		o.Neighbor = def
+		errs = append(errs, fmt.Errorf("invalid neighbor responder mode %s, forcing it to %s", mode, defName))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return o, fmt.Errorf("load balancer %s: %w", lb.UUID, err)
@@ -366,27 +392,61 @@ func strToInt(s string) (int64, bool) {
 // unreadable backend leaves the whole VIP out.
 func parseLBVIP(r lbRow) (LBVIP, error) {
 	lb := r.LB
-	vip, err := parseLBAddress(r.Key)
-	if err != nil {
-		return LBVIP{}, fmt.Errorf("load balancer %s: VIP %q: should be an IP address (or an IP address and a port number with : as a separator): %w", lb.UUID, r.Key, err)
-	}
-	v := LBVIP{
-		LB:         lb.UUID,
-		Key:        r.Key,
-		IP:         vip.IP,
-		IPv6:       vip.IPv6,
-		BackendIPs: lb.Vips[r.Key],
-	}
+	v := LBVIP{LB: lb.UUID, Key: r.Key, BackendIPs: lb.Vips[r.Key]}
 	v.LBOptions, _ = readLBOptions(lb)
-	if vip.Port != 0 {
-		v.Port = strconv.Itoa(int(vip.Port))
+	fail := func(err error) (LBVIP, error) {
+		return LBVIP{}, fmt.Errorf("load balancer %s: VIP %q: %w", lb.UUID, r.Key, err)
 	}
 	var backends []LBBackend
-	var errs []string
-	for _, token := range strings.Split(cString(v.BackendIPs), ",") {
-		if token == "" {
-			continue
+	var err error
+	if v.Template {
+		parts := cTokens(r.Key, ":")
+		if len(parts) == 0 || len(parts) > 2 {
+			return fail(errors.New("should be a template of the form: '^vip_variable[:^port_variable|:port]'"))
 		}
+		family := lb.Options["address-family"]
+		v.IP, v.IPv6 = parts[0], family != "" && family != "ipv4"
+		if len(parts) == 2 {
+			v.Port = parts[1]
+		}
+		// Backends are templates, or else explicit addresses.
+		var ok bool
+		if backends, ok = templateBackends(v.BackendIPs); ok {
+			v.TemplateBackends = true
+		} else if backends, err = explicitBackends(lb, v); err != nil {
+			return fail(fmt.Errorf("invalid backend: neither a template nor explicit (%w)", err))
+		}
+	} else {
+		vip, err := parseLBAddress(r.Key)
+		if err != nil {
+			return fail(fmt.Errorf("should be an IP address (or an IP address and a port number with : as a separator): %w", err))
+		}
+		v.IP, v.IPv6 = vip.IP, vip.IPv6
+		if vip.Port != 0 {
+			v.Port = strconv.Itoa(int(vip.Port))
+		}
+		if backends, err = explicitBackends(lb, v); err != nil {
+			return fail(err)
+		}
+	}
+	v.Backends, v.NBackends = encodeBackends(backends), len(backends)
+	v.Targets, v.NTargets = v.BackendIPs, v.NBackends
+	return v, nil
+}
+
+// cTokens splits s at any byte of sep as strtok does: empty fields are
+// dropped.
+func cTokens(s, sep string) []string {
+	return strings.FieldsFunc(cString(s), func(r rune) bool { return strings.ContainsRune(sep, r) })
+}
+
+// explicitBackends reads the backends of a VIP as
+// ovn_lb_backends_init_explicit does: addresses of the VIP's family, with a
+// port exactly when the VIP has one.
+func explicitBackends(lb *nb.LoadBalancer, v LBVIP) ([]LBBackend, error) {
+	var backends []LBBackend
+	var errs []string
+	for _, token := range cTokens(v.BackendIPs, ",") {
 		b, err := parseLBAddress(token)
 		if err == nil && b.IPv6 != v.IPv6 {
 			errs = append(errs, fmt.Sprintf("%s: IP address family is different from VIP %s", token, v.IP))
@@ -404,15 +464,62 @@ func parseLBVIP(r lbRow) (LBVIP, error) {
 		if b.Port != 0 {
 			be.Port = strconv.Itoa(int(b.Port))
 		}
-		be.MonitorPort, be.MonitorSrcIP = lbMonitorMapping(lb, be.IP, v.IPv6)
+		if !v.Template {
+			be.MonitorPort, be.MonitorSrcIP = lbMonitorMapping(lb, be.IP, v.IPv6)
+		}
 		backends = append(backends, be)
 	}
 	if len(errs) > 0 {
-		return LBVIP{}, fmt.Errorf("load balancer %s: VIP %q: %s", lb.UUID, r.Key, strings.Join(errs, ", "))
+		return nil, errors.New(strings.Join(errs, ", "))
 	}
-	v.Backends, v.NBackends = encodeBackends(backends), len(backends)
-	v.Targets, v.NTargets = v.BackendIPs, v.NBackends
-	return v, nil
+	return backends, nil
+}
+
+// templateBackends reads the backends of a template VIP as
+// ovn_lb_backends_init_template does: "IP[:PORT]" parts copied as they are.
+func templateBackends(value string) ([]LBBackend, bool) {
+	var backends []LBBackend
+	for _, token := range cTokens(value, ",") {
+		parts := cTokens(token, ":")
+		if len(parts) == 0 || len(parts) > 2 {
+			return nil, false
+		}
+		b := LBBackend{IP: parts[0]}
+		if len(parts) == 2 {
+			b.Port = parts[1]
+		}
+		backends = append(backends, b)
+	}
+	return backends, true
+}
+
+// SBVIPs is the vips column northd writes to a load balancer's SB row
+// (ovn_northd_lb_get_vips): the NB column, except for an IPv6 template load
+// balancer with readable VIPs, whose ^variable addresses get brackets (as
+// ovn-controller expects them) and whose unreadable VIPs are left out.
+func SBVIPs(lb *nb.LoadBalancer) map[string]string {
+	if !SmapBool(lb.Options, "template", false) || lb.Options["address-family"] == "" || lb.Options["address-family"] == "ipv4" {
+		return lb.Vips
+	}
+	out := map[string]string{}
+	for k, value := range lb.Vips {
+		v, err := parseLBVIP(lbRow{lb, k})
+		if err != nil {
+			continue
+		}
+		key := v.IP
+		if strings.HasPrefix(key, "^") {
+			key = "[" + key + "]"
+		}
+		if v.Port != "" {
+			key += ":" + v.Port
+		}
+		out[key] = value
+	}
+	if len(out) == 0 {
+		return lb.Vips
+	}
+	return out
 }
 
 // lbMonitorMapping reads the ip_port_mappings entry of a backend ("PORT:SRC_IP",
@@ -439,19 +546,16 @@ func lbMonitorMapping(lb *nb.LoadBalancer, ip string, v6 bool) (port, srcIP stri
 	return port, formatLBIP(addr)
 }
 
-// deriveLoadBalancers reads the load balancer rows northd builds flows for,
-// and reports the options northd corrects.
+// deriveLoadBalancers reads the load balancer rows' settings, and reports
+// the options northd corrects.
 func deriveLoadBalancers(n *NB) engine.Rel[LoadBalancer] {
 	engine.TryMap(n.LoadBalancers.Rows, "load balancer options", func(lb *nb.LoadBalancer) (struct{}, error) {
 		_, err := readLBOptions(lb)
 		return struct{}{}, err
 	})
-	return engine.TryMap(n.LoadBalancers.Rows, "load balancer", func(lb *nb.LoadBalancer) (LoadBalancer, error) {
-		if SmapBool(lb.Options, "template", false) {
-			return LoadBalancer{}, fmt.Errorf("load balancer %s: %w", lb.UUID, errLBTemplate)
-		}
+	return engine.Map(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) LoadBalancer {
 		o, _ := readLBOptions(lb)
-		return LoadBalancer{UUID: lb.UUID, LBOptions: o}, nil
+		return LoadBalancer{UUID: lb.UUID, LBOptions: o}
 	})
 }
 
@@ -463,16 +567,13 @@ type monitoredPort struct {
 	Enabled  bool
 }
 
-// deriveLBVIPs reads the VIPs of every non-template load balancer and
+// deriveLBVIPs reads the VIPs of every load balancer and
 // decides what each balances over. A VIP with a health check balances only
 // over the backends northd creates a Service_Monitor for (ovn_lb_svc_create:
 // a mapping to an enabled switch port and a readable source IP); their
 // status, which only ovn-controller sets, is taken as online.
 func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 	rows := engine.FlatMap(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) []lbRow {
-		if SmapBool(lb.Options, "template", false) {
-			return nil
-		}
 		out := make([]lbRow, 0, len(lb.Vips))
 		for k := range lb.Vips {
 			out = append(out, lbRow{lb, k})
@@ -481,9 +582,10 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 	})
 	vips := engine.TryMap(rows, "load balancer VIP", parseLBVIP)
 
-	// The VIPs that a health check of their load balancer names.
+	// The VIPs that a health check of their load balancer names; northd
+	// ignores health checks of SCTP and template load balancers.
 	checkRefs := engine.FlatMap(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) []ref {
-		if lb.Protocol != nil && *lb.Protocol == nb.LoadBalancerProtocolSCTP {
+		if lb.Protocol != nil && *lb.Protocol == nb.LoadBalancerProtocolSCTP || SmapBool(lb.Options, "template", false) {
 			return nil
 		}
 		return refs(lb.UUID, lb.HealthCheck)

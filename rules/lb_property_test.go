@@ -17,7 +17,7 @@ import (
 // ones included), options, health checks and port mappings, attachment to
 // and detachment from switches, routers and groups, and the router options
 // the router flows read (gateway chassis, lb_force_snat_ip, distributed
-// gateway ports).
+// gateway ports). Some load balancers are templates.
 func init() {
 	for name, change := range map[string]nbChange{
 		"lbAdd":           lbAdd,
@@ -55,11 +55,14 @@ func genLBVIPs(t *rapid.T) map[string]string {
 		for range rapid.IntRange(0, 2).Draw(t, "nbackends") {
 			backends = append(backends, fmt.Sprintf(backend, rapid.IntRange(5, 7).Draw(t, "backend")))
 		}
-		switch rapid.IntRange(0, 9).Draw(t, "malformed") {
+		switch rapid.IntRange(0, 9).Draw(t, "odd") {
 		case 0:
 			key = "not-an-ip:80"
 		case 1:
 			backends = append(backends, "fd00::9")
+		case 2:
+			// A template VIP (or for a plain load balancer, a bad one).
+			key, backends = "^vip:^vport", []string{"^backends", "^b2:80"}
 		}
 		vips[key] = strings.Join(backends, ",")
 	}
@@ -81,6 +84,10 @@ func genLB(t *rapid.T, id string, vips map[string]string) *nb.LoadBalancer {
 		if rapid.IntRange(0, 3).Draw(t, o.key) == 0 {
 			lb.Options[o.key] = o.value
 		}
+	}
+	if rapid.IntRange(0, 3).Draw(t, "template") == 0 {
+		lb.Options["template"] = "true"
+		lb.Options["address-family"] = rapid.SampledFrom([]string{"ipv4", "ipv6"}).Draw(t, "family")
 	}
 	if rapid.Bool().Draw(t, "selection") {
 		lb.SelectionFields = []nb.LoadBalancerSelectionFields{"ip_src", "tp_dst"}

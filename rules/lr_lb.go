@@ -162,15 +162,15 @@ func undnatAction(flag string) string {
 // looks up the client's last backend for new connections matching
 // newMatch, lr_in_dnat (priority 150) sends the connection there, and
 // lr_in_lb_aff_learn records the backend a new connection got. The router's
-// lb_force_snat_ip comes before the load balancer's skip_snat here.
+// lb_force_snat_ip comes before the load balancer's skip_snat here, and the
+// family is V4Mapped's.
 func routerAffinityFlows(dp on, r relations.RouterLBConfig, v relations.LBVIP, newMatch string) []Flow {
 	if v.AffinityTimeout == 0 {
 		return nil
 	}
-	ip := ipMatch(v)
-	regVIP, regBackend := "reg0", regLBAffBackend4
-	if v.IPv6 {
-		regVIP, regBackend = "xxreg0", regLBL3AffBackend6
+	ip, regVIP, regBackend := "ip4", "reg0", regLBAffBackend4
+	if !v.V4Mapped() {
+		ip, regVIP, regBackend = "ip6", "xxreg0", regLBL3AffBackend6
 	}
 	flag := ""
 	switch {
@@ -193,14 +193,15 @@ func routerAffinityFlows(dp on, r relations.RouterLBConfig, v relations.LBVIP, n
 	}
 	flows := []Flow{dp.flow(LRInLBAffCheck, 100, newMatch, check+regKnownLBSession+" = chk_lb_aff(); next;")}
 	for _, b := range v.Backends.All() {
+		port := affinityPort(v, b)
 		learn, match := learnMatch+" && "+ip+".dst == "+b.IP, fmt.Sprintf("%s == 1 && ct.new && %s && %s == %s", regKnownLBSession, ip, regBackend, b.IP)
-		if b.Port != "" {
-			learn += " && " + v.Proto + ".dst == " + b.Port
-			match += " && " + regLBAffMatchPort + " == " + b.Port
+		if port != "" {
+			learn += " && " + v.Proto + ".dst == " + port
+			match += " && " + regLBAffMatchPort + " == " + port
 		}
 		flows = append(flows,
 			dp.flow(LRInLBAffLearn, 100, learn, commitLBAff(v, b)),
-			dp.flow(LRInDNAT, 150, match, dnatAction+"ct_lb_mark(backends="+vipPort(b.IP, b.Port, v.IPv6)+ctFlag+");"))
+			dp.flow(LRInDNAT, 150, match, dnatAction+"ct_lb_mark(backends="+vipPort(b.IP, port, !v.V4Mapped())+ctFlag+");"))
 	}
 	return flows
 }

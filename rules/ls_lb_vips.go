@@ -125,7 +125,7 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LSInPreStateful, 120, preMatch, preAction+"ct_lb_mark;"),
 			dp.flow(LSInLB, prio, lbMatch, action),
 		}
-		return append(flows, switchAffinityFlows(dp, v, reg)...)
+		return append(flows, switchAffinityFlows(dp, v)...)
 	})
 }
 
@@ -133,15 +133,14 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 // on a switch (northd.c build_lb_affinity_ls_flows): ls_in_lb_aff_check
 // looks up the client's last backend, ls_in_lb (priority 150) sends the
 // connection there, and ls_in_lb_aff_learn records the backend a new
-// connection got.
-func switchAffinityFlows(dp on, v relations.LBVIP, regVIP string) []Flow {
+// connection got. northd picks the family here by V4Mapped.
+func switchAffinityFlows(dp on, v relations.LBVIP) []Flow {
 	if v.AffinityTimeout == 0 {
 		return nil
 	}
-	ip := ipMatch(v)
-	regBackend := regLBAffBackend4
-	if v.IPv6 {
-		regBackend = regLBL2AffBackend6
+	ip, regVIP, regBackend := "ip4", regOrigDIPv4, regLBAffBackend4
+	if !v.V4Mapped() {
+		ip, regVIP, regBackend = "ip6", regOrigDIPv6, regLBL2AffBackend6
 	}
 	check := fmt.Sprintf("ct.new && %s && %s == %s", ip, regVIP, v.IP)
 	learnMatch := fmt.Sprintf("%s == 0 && ct.new && %s && %s == %s", regKnownLBSession, ip, regVIP, v.IP)
@@ -153,16 +152,26 @@ func switchAffinityFlows(dp on, v relations.LBVIP, regVIP string) []Flow {
 	}
 	flows := []Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")}
 	for _, b := range v.Backends.All() {
+		port := affinityPort(v, b)
 		learn, match := learnMatch+" && "+ip+".dst == "+b.IP, fmt.Sprintf("%s == 1 && ct.new && %s && %s == %s", regKnownLBSession, ip, regBackend, b.IP)
-		if b.Port != "" {
-			learn += " && " + v.Proto + ".dst == " + b.Port
-			match += " && " + regLBAffMatchPort + " == " + b.Port
+		if port != "" {
+			learn += " && " + v.Proto + ".dst == " + port
+			match += " && " + regLBAffMatchPort + " == " + port
 		}
 		flows = append(flows,
 			dp.flow(LSInLBAffLearn, 100, learn, commitLBAff(v, b)),
-			dp.flow(LSInLB, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, b.Port, v.IPv6)+");"))
+			dp.flow(LSInLB, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, !v.V4Mapped())+");"))
 	}
 	return flows
+}
+
+// affinityPort is the port of backend b that affinity flows use: none for
+// template backends, whose port northd does not read as a number.
+func affinityPort(v relations.LBVIP, b relations.LBBackend) string {
+	if v.TemplateBackends {
+		return ""
+	}
+	return b.Port
 }
 
 // commitLBAff is the action that records backend b as the client's choice
@@ -172,8 +181,9 @@ func commitLBAff(v relations.LBVIP, b relations.LBBackend) string {
 	if v.Port != "" {
 		proto = ", proto = " + v.Proto
 	}
+	v6 := !v.V4Mapped()
 	return fmt.Sprintf(`commit_lb_aff(vip = "%s", backend = "%s"%s, timeout = %d); /* drop */`,
-		vipPort(v.IP, v.Port, v.IPv6), vipPort(b.IP, b.Port, v.IPv6), proto, v.AffinityTimeout)
+		vipPort(v.IP, v.Port, v6), vipPort(b.IP, affinityPort(v, b), v6), proto, v.AffinityTimeout)
 }
 
 // eventVIPs are the VIPs without backends that raise an empty_lb_backends
