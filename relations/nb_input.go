@@ -157,7 +157,7 @@ func NewNB(c *engine.Circuit) *NB {
 	n.PortsOnRouters = deriveRouterPorts(c, n)
 	n.SwitchACLs = deriveSwitchACLs(n)
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
-	n.deriveRouterRelations(c)
+	n.deriveRouterRelations()
 	n.deriveSwitchRelations()
 	n.deriveLBRelations()
 	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
