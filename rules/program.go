@@ -19,6 +19,10 @@ type Program struct {
 	Circuit *engine.Circuit
 	NB      *relations.NB
 	Flows   *engine.Output[Flow]
+	// The other SB rows northd owns (sb_*.go).
+	Datapaths       *engine.Output[Datapath]
+	PortBindings    *engine.Output[PortBinding]
+	MulticastGroups *engine.Output[MulticastGroup]
 }
 
 // builtinRules are the flow families ovn-northd 23.03 writes: each group is
@@ -43,6 +47,10 @@ func New(extra ...Rule) *Program {
 		Circuit: c,
 		NB:      nb,
 		Flows:   engine.NewOutput(engine.Union(flows...), CompareFlows),
+
+		Datapaths:       engine.NewOutput(SBDatapaths(nb), CompareDatapaths),
+		PortBindings:    engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
+		MulticastGroups: engine.NewOutput(SBMulticastGroups(nb), CompareMulticastGroups),
 	}
 }
 

@@ -1,0 +1,505 @@
+package ovsdb
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/rules"
+	"github.com/ovn-org/libovsdb/model"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// Config configures a live northd.
+type Config struct {
+	// NBRemote and SBRemote are the databases, in OVS remote syntax
+	// ("unix:PATH" or "tcp:HOST:PORT", several separated by commas).
+	NBRemote, SBRemote string
+	// Rules are added to the built-in ones (see rules.New).
+	Rules []rules.Rule
+	// Logger receives progress at info level and per-step detail at debug
+	// level; nil discards.
+	Logger *slog.Logger
+	// Probe is the interval of the echo sent to each server to detect a
+	// dead connection; 0 means 5 s, a negative value none.
+	Probe time.Duration
+	// MaxBackoff bounds the wait between reconnection attempts, which
+	// starts at 100 ms and doubles; 0 means 8 s.
+	MaxBackoff time.Duration
+	// OnStep, when set, is called after every iteration that did work,
+	// from the northd's goroutine.
+	OnStep func(StepStats)
+}
+
+// StepStats describes one iteration of the live northd.
+type StepStats struct {
+	// NBRows is the number of NB rows changed since the last step.
+	NBRows int
+	// FlowsAdded and FlowsRemoved count the program's logical flow changes
+	// (per datapath, before datapath groups).
+	FlowsAdded, FlowsRemoved int
+	// Engine is the time the program took.
+	Engine time.Duration
+	// SB counts the SB rows inserted, updated and deleted, per table.
+	SB map[string][3]int
+	// SBTxn is the time the SB transaction took, from request to reply.
+	SBTxn time.Duration
+	// Err is set when the SB transaction failed (it is retried).
+	Err error
+}
+
+// Totals are the SB rows a northd inserted, updated and deleted since it
+// started, per table.
+type Totals map[string][3]int
+
+// Northd is northlog's live northd: it computes the SB from the NB with
+// the rules program, incrementally, and keeps the SB in step, like
+// ovn-northd 23.03 but doing on each NB change only the work the change
+// needs.
+//
+// One goroutine runs everything. NB updates are applied to the program
+// one committed transaction at a time; updates that arrive while an SB
+// transaction is in flight are taken together in the next step. The SB
+// transaction of a step writes only the rows that differ from what the SB
+// holds. Only one northd may write an SB: there is no SB lock yet.
+type Northd struct {
+	cfg  Config
+	log  *slog.Logger
+	prog *rules.Program
+	feed *nbFeed
+	w    *sbWriter
+
+	nb, sb          *conn
+	nbLoaded        bool // the NB contents have been read once
+	macPrefix       string
+	svcMAC          string
+	cfgDone         int  // the nb_cfg the SB reflects, -1 before the first write
+	upAll           bool // every switch port's up column needs a check
+	coldStart       time.Time
+	coldStartLogged bool
+	// again is a reconnector for the SB transaction: set after a failed
+	// one, so that it is retried even if nothing else happens.
+	again reconnector
+
+	mu     sync.Mutex
+	totals Totals
+}
+
+// NewNorthd builds a northd; Run runs it.
+func NewNorthd(cfg Config) *Northd {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Probe == 0 {
+		cfg.Probe = 5 * time.Second
+	}
+	if cfg.MaxBackoff == 0 {
+		cfg.MaxBackoff = 8 * time.Second
+	}
+	mac := randomMAC()
+	d := &Northd{
+		cfg:       cfg,
+		log:       cfg.Logger,
+		prog:      rules.New(cfg.Rules...),
+		feed:      newNBFeed(),
+		w:         newSBWriter(cfg.Logger),
+		macPrefix: fmt.Sprintf("%02x:%02x:%02x", mac[0], mac[1], mac[2]),
+		svcMAC:    randomMAC().String(),
+		cfgDone:   -1,
+		totals:    Totals{},
+	}
+	d.w.portName = d.feed.portName
+	return d
+}
+
+// totalRows is the number of SB rows written since Run started.
+func (d *Northd) totalRows() int {
+	n := 0
+	for _, c := range d.Totals() {
+		n += c[0] + c[1] + c[2]
+	}
+	return n
+}
+
+// Totals returns the SB rows written since Run started.
+func (d *Northd) Totals() Totals {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return maps.Clone(d.totals)
+}
+
+// reconnector dials one database again and again, waiting longer after
+// each failure.
+type reconnector struct {
+	name    string
+	next    time.Time
+	backoff time.Duration
+}
+
+func (r *reconnector) failed(limit time.Duration) {
+	r.backoff = min(limit, max(100*time.Millisecond, 2*r.backoff))
+	r.next = time.Now().Add(r.backoff)
+}
+
+// Run runs the northd until ctx ends; it returns ctx's error. Lost
+// connections are retried forever, with backoff; after a reconnection the
+// NB is compared with what the program has and the SB with what it should
+// hold, and only the differences are applied.
+func (d *Northd) Run(ctx context.Context) error {
+	d.coldStart = time.Now()
+	nbModel, err := nb.FullDatabaseModel()
+	if err != nil {
+		return err
+	}
+	sbModel, err := sb.FullDatabaseModel()
+	if err != nil {
+		return err
+	}
+	nbTables := slices.Sorted(maps.Keys(nb.Schema().Tables))
+	nbR, sbR := &reconnector{name: "NB"}, &reconnector{name: "SB"}
+	defer func() {
+		if d.nb != nil {
+			d.nb.Close()
+		}
+		if d.sb != nil {
+			d.sb.Close()
+		}
+	}()
+	for {
+		d.dial(ctx, &d.nb, nbR, d.cfg.NBRemote, nbModel, nbTables)
+		d.dial(ctx, &d.sb, sbR, d.cfg.SBRemote, sbModel, sbTables)
+		d.iterate(ctx, nbR, sbR)
+		var nbReady, sbReady <-chan struct{}
+		if d.nb != nil {
+			nbReady = d.nb.Ready()
+		}
+		if d.sb != nil {
+			sbReady = d.sb.Ready()
+		}
+		var retry <-chan time.Time
+		var next []time.Time
+		if d.nb == nil {
+			next = append(next, nbR.next)
+		}
+		if d.sb == nil {
+			next = append(next, sbR.next)
+		}
+		if d.again.backoff > 0 {
+			next = append(next, d.again.next)
+		}
+		if len(next) > 0 {
+			retry = time.After(time.Until(slices.MinFunc(next, time.Time.Compare)))
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-nbReady:
+		case <-sbReady:
+		case <-retry:
+		}
+	}
+}
+
+// dial connects one database when it is down and its backoff has passed.
+func (d *Northd) dial(ctx context.Context, c **conn, r *reconnector, remote string, m model.ClientDBModel, tables []string) {
+	if *c != nil || time.Now().Before(r.next) {
+		return
+	}
+	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	name := m.Name()
+	nc, err := dialConn(dctx, remote, name, m, tables, d.cfg.Probe)
+	if err != nil {
+		if ctx.Err() == nil {
+			d.log.Warn("cannot connect", "database", name, "remote", remote, "err", err, "retry", r.backoff)
+		}
+		r.failed(d.cfg.MaxBackoff)
+		return
+	}
+	d.log.Info("connected", "database", name, "remote", remote)
+	r.backoff = 0
+	*c = nc
+}
+
+// lost drops a connection that ended.
+func (d *Northd) lost(c **conn, r *reconnector, err error) {
+	d.log.Warn("connection lost", "database", r.name, "err", err)
+	(*c).Close()
+	*c = nil
+	r.failed(d.cfg.MaxBackoff)
+}
+
+// iterate takes what the servers sent, steps the program, and writes the
+// SB and NB.
+func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
+	var st StepStats
+	if d.nb != nil {
+		bs, err := d.nb.Take()
+		n, ferr := d.feed.apply(d.prog.NB, bs)
+		if ferr != nil {
+			d.log.Error("cannot apply NB update", "err", ferr)
+		}
+		for _, b := range bs {
+			d.nbLoaded = d.nbLoaded || b.initial
+		}
+		st.NBRows = n
+		if err != nil {
+			d.lost(&d.nb, nbR, err)
+		}
+	}
+	if d.sb != nil {
+		bs, err := d.sb.Take()
+		d.w.applySB(bs)
+		if err != nil {
+			d.lost(&d.sb, sbR, err)
+		}
+	}
+	if st.NBRows > 0 {
+		start := time.Now()
+		for _, r := range d.prog.Step() {
+			d.log.Info("NB row skipped", "reason", r.Error())
+		}
+		st.Engine = time.Since(start)
+		for _, c := range d.prog.Flows.Delta() {
+			if c.Weight > 0 {
+				st.FlowsAdded++
+			} else {
+				st.FlowsRemoved++
+			}
+		}
+		d.w.applyProgram(d.prog)
+	}
+	if !d.nbLoaded || d.feed.global == nil {
+		return
+	}
+	nbCfg := d.feed.global.NbCfg
+	options := globalOptions(d.feed.global, d.macPrefix, d.svcMAC)
+	nbCols := lovsdb.Row{"options": options}
+	if d.sb != nil && (d.again.backoff == 0 || !time.Now().Before(d.again.next)) {
+		if d.writeSB(ctx, &st, nbCfg, options, nbCols) {
+			d.cfgDone = nbCfg
+			d.again.backoff = 0
+			if !d.coldStartLogged {
+				d.coldStartLogged = true
+				d.log.Info("cold start done", "nb_rows", d.feed.count(), "flows", d.prog.Flows.Len(),
+					"sb_rows_written", d.totalRows(),
+					"seconds", time.Since(d.coldStart).Seconds())
+			}
+		} else {
+			d.again.failed(d.cfg.MaxBackoff)
+		}
+	}
+	if d.cfgDone >= 0 {
+		nbCols["sb_cfg"] = d.cfgDone
+		if d.feed.global.SbCfg != d.cfgDone {
+			nbCols["sb_cfg_timestamp"] = int(time.Now().UnixMilli())
+		}
+	}
+	if d.sb != nil {
+		hv, ts := d.hvCfg(nbCfg)
+		nbCols["hv_cfg"] = hv
+		if d.feed.global.HvCfg != hv {
+			nbCols["hv_cfg_timestamp"] = ts
+		}
+	}
+	if d.nb != nil {
+		d.writeNB(ctx, nbCols)
+	}
+	if st.NBRows > 0 || st.SB != nil || st.Err != nil {
+		d.report(st)
+	}
+}
+
+// writeSB reconciles the SB and commits the result; it reports whether
+// the SB now reflects the program (the transaction succeeded or was not
+// needed).
+func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options map[string]string, nbCols lovsdb.Row) bool {
+	t := d.w.reconcile()
+	g := d.w.m.global
+	sbOptions := maps.Clone(options)
+	delete(sbOptions, "lb_hairpin_use_ct_mark")
+	switch {
+	case g == nil:
+		t.insert(sb.SBGlobalTable, lovsdb.Row{"nb_cfg": nbCfg, "options": strMap(sbOptions), "ipsec": d.feed.global.Ipsec})
+		nbCols["nb_cfg_timestamp"] = int(time.Now().UnixMilli())
+	default:
+		row := lovsdb.Row{}
+		if g.NbCfg != nbCfg {
+			row["nb_cfg"] = nbCfg
+			nbCols["nb_cfg_timestamp"] = int(time.Now().UnixMilli())
+		}
+		if !sameMap(g.Options, sbOptions) {
+			row["options"] = strMap(sbOptions)
+		}
+		if g.Ipsec != d.feed.global.Ipsec {
+			row["ipsec"] = d.feed.global.Ipsec
+		}
+		t.update(sb.SBGlobalTable, g.UUID, row)
+	}
+	if t.Empty() {
+		return true
+	}
+	start := time.Now()
+	_, err := d.sb.Transact(ctx, t.ops)
+	st.SBTxn = time.Since(start)
+	st.SB = t.Summary()
+	d.w.m.dropNamed(t)
+	if err != nil {
+		st.Err = err
+		// What the SB holds is known again from the monitor; reconcile
+		// everything against it at the next step.
+		d.w.m.rebuildKeys()
+		d.w.markAll()
+		return false
+	}
+	d.mu.Lock()
+	for table, n := range st.SB {
+		tot := d.totals[table]
+		d.totals[table] = [3]int{tot[0] + n[0], tot[1] + n[1], tot[2] + n[2]}
+	}
+	d.mu.Unlock()
+	return true
+}
+
+// hvCfg is the nb_cfg every chassis has caught up with, and when the last
+// of them did (update_sequence_numbers); nbCfg when there is no chassis.
+func (d *Northd) hvCfg(nbCfg int) (int, int) {
+	hv, ts := nbCfg, 0
+	for _, cp := range d.w.m.chassisPrivate {
+		if cp.Chassis != nil {
+			if ch := d.w.m.chassis[*cp.Chassis]; ch != nil && relations.SmapBool(ch.OtherConfig, "is-remote", false) {
+				continue
+			}
+		}
+		delta := cp.NbCfg - hv
+		switch {
+		case cp.NbCfg < hv || delta > 1<<31-1:
+			hv, ts = cp.NbCfg, cp.NbCfgTimestamp
+		case cp.NbCfg == hv && cp.NbCfgTimestamp > ts:
+			ts = cp.NbCfgTimestamp
+		}
+	}
+	return hv, ts
+}
+
+// writeNB writes NB_Global's columns that northd owns and the up column of
+// the switch ports whose binding or row changed.
+func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row) {
+	var ops []lovsdb.Operation
+	if op := nbGlobalUpdate(d.feed.global, cols); op != nil {
+		ops = append(ops, *op)
+	}
+	ops = append(ops, d.portUpOps()...)
+	if len(ops) == 0 {
+		return
+	}
+	if _, err := d.nb.Transact(ctx, ops); err != nil && ctx.Err() == nil {
+		d.log.Warn("NB transaction failed; retrying at the next step", "err", err)
+		d.upAll = true
+	}
+}
+
+// portUpOps sets the Logical_Switch_Port columns northd owns, for each
+// switch port that has a Port_Binding (handle_port_binding_changes,
+// build_ports): up, true for router ports, for ports bound to a chassis
+// true or, when the chassis reports port status (port-up-notif), the
+// binding's up, and false for unbound ports; tag, from tag_request.
+func (d *Northd) portUpOps() []lovsdb.Operation {
+	names := d.feed.takePorts()
+	for name := range d.w.portsChanged {
+		names[name] = true
+	}
+	d.w.portsChanged = map[string]bool{}
+	if d.upAll || d.w.chassisChanged {
+		for name := range d.w.m.pbByName {
+			names[name] = true
+		}
+		d.upAll, d.w.chassisChanged = false, false
+	}
+	var ops []lovsdb.Operation
+	for _, name := range slices.Sorted(maps.Keys(names)) {
+		lsp := d.feed.lspByName[name]
+		pbID, ok := d.w.m.pbByName[name]
+		if lsp == nil || !ok {
+			continue
+		}
+		pb := d.w.m.pbs[pbID]
+		up := false
+		switch {
+		case lsp.Type == relations.LSPTypeRouter:
+			up = true
+		case pb.Chassis != nil:
+			up = true
+			if ch := d.w.m.chassis[*pb.Chassis]; ch != nil && relations.SmapBool(ch.OtherConfig, "port-up-notif", false) {
+				up = pb.Up != nil && *pb.Up
+			}
+		}
+		row := lovsdb.Row{}
+		if lsp.Up == nil || *lsp.Up != up {
+			row["up"] = optBool(up)
+		}
+		if tag, ok := d.newTag(lsp); ok {
+			row["tag"] = optInt(tag, true)
+		}
+		if len(row) > 0 {
+			ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.LogicalSwitchPortTable,
+				Row: row, Where: whereUUID(lsp.UUID)})
+		}
+	}
+	return ops
+}
+
+// maxTag bounds the VLAN tags of container ports.
+const maxTag = 4095
+
+// newTag is the tag a switch port should get from its tag_request
+// (tag_alloc_create_new_tag): the request itself, or for a container port
+// requesting 0 the lowest tag no other container of its parent has.
+func (d *Northd) newTag(lsp *nb.LogicalSwitchPort) (int, bool) {
+	switch {
+	case lsp.TagRequest == nil:
+		return 0, false
+	case *lsp.TagRequest != 0:
+		return *lsp.TagRequest, lsp.Tag == nil || *lsp.Tag != *lsp.TagRequest
+	case lsp.ParentName == nil || *lsp.ParentName == "" || lsp.Tag != nil:
+		return 0, false
+	}
+	used := map[int]bool{}
+	for _, other := range d.feed.lspByName {
+		if other.ParentName != nil && *other.ParentName == *lsp.ParentName && other.Tag != nil {
+			used[*other.Tag] = true
+		}
+	}
+	for tag := 1; tag <= maxTag; tag++ {
+		if !used[tag] {
+			return tag, true
+		}
+	}
+	d.log.Error("out of VLAN tags for container ports", "parent", *lsp.ParentName)
+	return 0, false
+}
+
+// report logs a step at debug level.
+func (d *Northd) report(st StepStats) {
+	if d.cfg.OnStep != nil {
+		d.cfg.OnStep(st)
+	}
+	if st.Err != nil {
+		d.log.Warn("SB transaction failed; reconciling again at the next step", "err", st.Err)
+		return
+	}
+	attrs := []any{"nb_rows", st.NBRows, "flows_added", st.FlowsAdded, "flows_removed", st.FlowsRemoved,
+		"engine", st.Engine, "sb_txn", st.SBTxn}
+	for _, table := range slices.Sorted(maps.Keys(st.SB)) {
+		n := st.SB[table]
+		attrs = append(attrs, table, fmt.Sprintf("+%d ~%d -%d", n[0], n[1], n[2]))
+	}
+	d.log.Debug("step", attrs...)
+}

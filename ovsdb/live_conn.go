@@ -1,0 +1,328 @@
+package ovsdb
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cenkalti/rpc2"
+	"github.com/cenkalti/rpc2/jsonrpc"
+	"github.com/ovn-org/libovsdb/model"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+	"github.com/ovn-org/libovsdb/updates"
+)
+
+// conn is one connection to an OVSDB server with one monitor on one
+// database: libovsdb's wire types, models and update arithmetic over
+// libovsdb's JSON-RPC transport.
+//
+// libovsdb v0.7.0's client is not used because northd needs what it does
+// not give: it hands cache changes to handlers one row at a time through a
+// bounded buffer that drops events when full, with no sign of where one
+// server transaction ends, so a `--wait=sb` answered from it could be
+// answered before the rest of the NB transaction was computed; on reconnect
+// it refills its cache without reporting the rows that went away; and it
+// panics when its reconnect backoff gives up. conn hands over each update
+// notification — one committed transaction — whole and in order, and a lost
+// connection is the caller's to redo.
+type conn struct {
+	rpc    *rpc2.Client
+	dbName string
+	client model.ClientDBModel
+	model  model.DatabaseModel
+	probe  time.Duration
+	// started is closed once the initial contents are in rows: update
+	// notifications, which the read loop handles, wait for it.
+	started chan struct{}
+
+	// rows is the monitored contents, kept by the read loop to apply the
+	// next update notification's differences to.
+	rows map[string]map[string]model.Model
+
+	mu      sync.Mutex
+	batches []batch
+	err     error         // why the connection ended, once it has
+	ready   chan struct{} // holds a token when batches or err are new
+	done    chan struct{} // closed when the connection has ended
+}
+
+// change is one row change: old nil for an insert, new nil for a delete.
+// Models are never modified once handed over.
+type change struct {
+	table, uuid string
+	old, new    model.Model
+}
+
+// batch is the row changes of one committed transaction, or the whole
+// contents when initial.
+type batch struct {
+	initial bool
+	changes []change
+}
+
+// dialConn connects to the first server of remote (OVS remote syntax:
+// "unix:PATH" or "tcp:HOST:PORT", several separated by commas) that
+// answers, checks that its schema of database dbName fits the models, and
+// monitors the given tables (all their modelled columns). The initial
+// contents are the first batch. The connection ends when ctx does, on
+// Close, or when the server goes away or fails an echo within probe.
+func dialConn(ctx context.Context, remote, dbName string, client model.ClientDBModel, tables []string, probe time.Duration) (*conn, error) {
+	var errs []error
+	for r := range strings.SplitSeq(remote, ",") {
+		c, err := dialOne(ctx, strings.TrimSpace(r), dbName, client, tables, probe)
+		if err == nil {
+			return c, nil
+		}
+		errs = append(errs, err)
+	}
+	return nil, errors.Join(errs...)
+}
+
+func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBModel, tables []string, probe time.Duration) (*conn, error) {
+	network, addr, ok := strings.Cut(remote, ":")
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%s: not an OVSDB remote (unix:PATH or tcp:HOST:PORT)", remote)
+	case network != "unix" && network != "tcp":
+		return nil, fmt.Errorf("%s: only unix: and tcp: remotes are supported", remote)
+	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	c := &conn{
+		rpc:     rpc2.NewClientWithCodec(jsonrpc.NewJSONCodec(nc)),
+		dbName:  dbName,
+		client:  client,
+		probe:   probe,
+		started: make(chan struct{}),
+		rows:    map[string]map[string]model.Model{},
+		ready:   make(chan struct{}, 1),
+		done:    make(chan struct{}),
+	}
+	// Notifications are handled in the read loop, in order, each before
+	// any later message: a reply to a call comes after the updates the
+	// server sent before it.
+	c.rpc.SetBlocking(true)
+	c.rpc.Handle("echo", func(_ *rpc2.Client, args []any, reply *[]any) error {
+		*reply = args
+		return nil
+	})
+	c.rpc.Handle("update2", func(_ *rpc2.Client, params []json.RawMessage, reply *[]any) error {
+		*reply = []any{}
+		var tu lovsdb.TableUpdates2
+		if len(params) != 2 {
+			return c.fail(fmt.Errorf("%s: update2 with %d parameters", remote, len(params)))
+		}
+		if err := json.Unmarshal(params[1], &tu); err != nil {
+			return c.fail(fmt.Errorf("%s: update2: %w", remote, err))
+		}
+		select {
+		case <-c.started:
+		case <-c.done:
+			return nil
+		}
+		return c.apply(tu, false)
+	})
+	go c.rpc.Run()
+	go func() {
+		select {
+		case <-c.rpc.DisconnectNotify():
+			c.fail(fmt.Errorf("%s: connection closed", remote))
+		case <-c.done:
+		}
+		c.rpc.Close()
+	}()
+	if err := c.start(ctx, tables); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%s: %w", remote, err)
+	}
+	go c.prober(remote)
+	return c, nil
+}
+
+// start reads the schema and sets up the monitor.
+func (c *conn) start(ctx context.Context, tables []string) error {
+	var schema lovsdb.DatabaseSchema
+	if err := c.rpc.CallWithContext(ctx, "get_schema", lovsdb.NewGetSchemaArgs(c.dbName), &schema); err != nil {
+		return fmt.Errorf("get_schema %s: %w", c.dbName, err)
+	}
+	dbModel, errs := model.NewDatabaseModel(schema, c.client)
+	if len(errs) > 0 {
+		return fmt.Errorf("schema of %s does not fit: %w", c.dbName, errors.Join(errs...))
+	}
+	c.model = dbModel
+	requests := map[string]lovsdb.MonitorRequest{}
+	for _, t := range tables {
+		cols, err := modelColumns(dbModel, t)
+		if err != nil {
+			return err
+		}
+		requests[t] = lovsdb.MonitorRequest{Columns: cols, Select: lovsdb.NewDefaultMonitorSelect()}
+	}
+	var initial lovsdb.TableUpdates2
+	if err := c.rpc.CallWithContext(ctx, lovsdb.ConditionalMonitorRPC,
+		lovsdb.NewMonitorArgs(c.dbName, nil, requests), &initial); err != nil {
+		return fmt.Errorf("monitor_cond %s: %w", c.dbName, err)
+	}
+	err := c.apply(initial, true)
+	close(c.started)
+	return err
+}
+
+// modelColumns lists the columns of table that its model has.
+func modelColumns(dbModel model.DatabaseModel, table string) ([]string, error) {
+	typ, ok := dbModel.Types()[table]
+	if !ok {
+		return nil, fmt.Errorf("no model for table %s", table)
+	}
+	if dbModel.Schema.Table(table) == nil {
+		return nil, fmt.Errorf("server has no table %s", table)
+	}
+	var cols []string
+	for i := range typ.Elem().NumField() {
+		if col := typ.Elem().Field(i).Tag.Get("ovsdb"); col != "" && col != "_uuid" {
+			cols = append(cols, col)
+		}
+	}
+	slices.Sort(cols)
+	return cols, nil
+}
+
+// apply turns one update (or the initial contents) into a batch.
+func (c *conn) apply(tu lovsdb.TableUpdates2, initial bool) error {
+	var mu updates.ModelUpdates
+	for table, rows := range tu {
+		current := c.rows[table]
+		for uuid, ru := range rows {
+			switch {
+			case ru.Modify != nil && current[uuid] == nil:
+				return c.fail(fmt.Errorf("%s: update modifies unknown %s row %s", c.dbName, table, uuid))
+			case ru.Initial == nil && ru.Insert == nil && ru.Modify == nil && current[uuid] == nil:
+				continue // a delete of a row never seen
+			}
+			if err := mu.AddRowUpdate2(c.model, table, uuid, current[uuid], *ru); err != nil {
+				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
+			}
+		}
+	}
+	b := batch{initial: initial}
+	for _, table := range mu.GetUpdatedTables() {
+		if c.rows[table] == nil {
+			c.rows[table] = map[string]model.Model{}
+		}
+		_ = mu.ForEachModelUpdate(table, func(uuid string, old, new model.Model) error {
+			if new == nil {
+				delete(c.rows[table], uuid)
+			} else {
+				c.rows[table][uuid] = new
+			}
+			b.changes = append(b.changes, change{table, uuid, old, new})
+			return nil
+		})
+	}
+	if len(b.changes) == 0 && !initial {
+		return nil
+	}
+	c.mu.Lock()
+	c.batches = append(c.batches, b)
+	c.mu.Unlock()
+	c.signal()
+	return nil
+}
+
+func (c *conn) signal() {
+	select {
+	case c.ready <- struct{}{}:
+	default:
+	}
+}
+
+// fail ends the connection with err, the first reason given; it returns err.
+func (c *conn) fail(err error) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err == nil {
+		c.err = err
+		close(c.done)
+		c.signal()
+	}
+	return err
+}
+
+// Close ends the connection.
+func (c *conn) Close() { c.fail(errClosed) }
+
+var errClosed = errors.New("connection closed")
+
+// Ready is signalled when Take has something new.
+func (c *conn) Ready() <-chan struct{} { return c.ready }
+
+// Take returns the batches received since the last call, and, once the
+// connection has ended, why.
+func (c *conn) Take() ([]batch, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	bs := c.batches
+	c.batches = nil
+	return bs, c.err
+}
+
+// Transact runs ops as one transaction and checks every result. The update
+// notifications the transaction causes are taken before Transact returns.
+func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) ([]lovsdb.OperationResult, error) {
+	var reply []lovsdb.OperationResult
+	if err := c.rpc.CallWithContext(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), &reply); err != nil {
+		if errors.Is(err, rpc2.ErrShutdown) {
+			return nil, errClosed
+		}
+		return nil, err
+	}
+	if _, err := lovsdb.CheckOperationResults(reply, ops); err != nil {
+		return reply, fmt.Errorf("%w: %s", err, resultErrors(reply))
+	}
+	return reply, nil
+}
+
+// resultErrors describes the failed operations of a transaction.
+func resultErrors(reply []lovsdb.OperationResult) string {
+	var b strings.Builder
+	for i, r := range reply {
+		if r.Error != "" {
+			fmt.Fprintf(&b, "[op %d: %s: %s]", i, r.Error, r.Details)
+		}
+	}
+	return b.String()
+}
+
+// prober sends an echo every probe interval and ends the connection when
+// the server does not answer within another.
+func (c *conn) prober(remote string) {
+	if c.probe <= 0 {
+		return
+	}
+	t := time.NewTicker(c.probe)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), c.probe)
+		var reply []any
+		err := c.rpc.CallWithContext(ctx, "echo", lovsdb.NewEchoArgs(), &reply)
+		cancel()
+		if err != nil {
+			c.fail(fmt.Errorf("%s: no answer to echo: %w", remote, err))
+			return
+		}
+	}
+}

@@ -1,0 +1,223 @@
+package ovsdb
+
+import (
+	"crypto/rand"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strconv"
+
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/rules"
+	"github.com/ovn-org/libovsdb/model"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// nbFeed is the NB contents the program was fed, by table and row UUID,
+// with the lookups the live northd needs besides.
+type nbFeed struct {
+	rows      map[string]map[string]model.Model
+	global    *nb.NBGlobal
+	lspByName map[string]*nb.LogicalSwitchPort
+	// portsChanged are the names of switch ports added, changed or
+	// deleted since the last call to takePorts.
+	portsChanged map[string]bool
+}
+
+func newNBFeed() *nbFeed {
+	return &nbFeed{
+		rows:         map[string]map[string]model.Model{},
+		lspByName:    map[string]*nb.LogicalSwitchPort{},
+		portsChanged: map[string]bool{},
+	}
+}
+
+// apply feeds batches to the program's NB inputs and returns the number of
+// rows changed. An initial batch (a new connection) is the whole NB: it is
+// compared with what was fed, and only the differences are fed.
+func (f *nbFeed) apply(n *relations.NB, bs []batch) (int, error) {
+	changed := 0
+	for _, b := range bs {
+		changes := b.changes
+		if b.initial {
+			changes = f.resync(b.changes)
+		}
+		for _, c := range changes {
+			// The feed's own row is the one the program holds; the
+			// connection's old row may be an equal copy from an
+			// earlier connection.
+			old := f.rows[c.table][c.uuid]
+			if old == nil && c.new == nil {
+				continue
+			}
+			if err := n.Apply(c.table, old, c.new); err != nil {
+				return changed, err
+			}
+			f.set(c.table, c.uuid, old, c.new)
+			changed++
+		}
+	}
+	return changed, nil
+}
+
+// resync is the changes that turn what was fed into contents.
+func (f *nbFeed) resync(contents []change) []change {
+	var out []change
+	seen := map[string]map[string]bool{}
+	for _, c := range contents {
+		if seen[c.table] == nil {
+			seen[c.table] = map[string]bool{}
+		}
+		seen[c.table][c.uuid] = true
+		old := f.rows[c.table][c.uuid]
+		if old == nil || !equalModels(old, c.new) {
+			out = append(out, change{table: c.table, uuid: c.uuid, old: old, new: c.new})
+		}
+	}
+	for table, rows := range f.rows {
+		for uuid, old := range rows {
+			if !seen[table][uuid] {
+				out = append(out, change{table: table, uuid: uuid, old: old})
+			}
+		}
+	}
+	return out
+}
+
+func equalModels(a, b model.Model) bool {
+	if e, ok := a.(interface{ EqualsModel(model.Model) bool }); ok {
+		return e.EqualsModel(b)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func (f *nbFeed) set(table, uuid string, old, new model.Model) {
+	if f.rows[table] == nil {
+		f.rows[table] = map[string]model.Model{}
+	}
+	if new == nil {
+		delete(f.rows[table], uuid)
+	} else {
+		f.rows[table][uuid] = new
+	}
+	switch table {
+	case nb.NBGlobalTable:
+		f.global = nil
+		for _, g := range f.rows[table] {
+			f.global = g.(*nb.NBGlobal)
+		}
+	case nb.LogicalSwitchPortTable:
+		if o, ok := old.(*nb.LogicalSwitchPort); ok {
+			if f.lspByName[o.Name] == o {
+				delete(f.lspByName, o.Name)
+			}
+			f.portsChanged[o.Name] = true
+		}
+		if n, ok := new.(*nb.LogicalSwitchPort); ok {
+			f.lspByName[n.Name] = n
+			f.portsChanged[n.Name] = true
+		}
+	}
+}
+
+// portName names the switch or router port with NB _uuid u.
+func (f *nbFeed) portName(u string) (string, bool) {
+	if p, ok := f.rows[nb.LogicalSwitchPortTable][u].(*nb.LogicalSwitchPort); ok {
+		return p.Name, true
+	}
+	if p, ok := f.rows[nb.LogicalRouterPortTable][u].(*nb.LogicalRouterPort); ok {
+		return p.Name, true
+	}
+	return "", false
+}
+
+// count is the number of NB rows fed.
+func (f *nbFeed) count() int {
+	n := 0
+	for _, rows := range f.rows {
+		n += len(rows)
+	}
+	return n
+}
+
+// takePorts returns the switch ports changed since the last call.
+func (f *nbFeed) takePorts() map[string]bool {
+	p := f.portsChanged
+	f.portsChanged = map[string]bool{}
+	return p
+}
+
+// northdVersion is the NB_Global options:northd_internal_version that
+// ovn-northd 23.03.1 writes (OVN version, SB schema version, number of
+// OVN actions, internal minor version); northlog writes the same flows.
+const northdVersion = "23.03.1-20.27.0-70.6"
+
+// globalOptions are the NB_Global options as northd writes them back
+// (ovnnb_db_run): options:mac_prefix made valid (random when missing or
+// unreadable), svc_monitor_mac set (random when missing or unreadable),
+// max_tunid and northd_internal_version. macPrefix and svcMAC are the
+// random values to use, chosen once per process. The SB_Global options are
+// the same.
+func globalOptions(g *nb.NBGlobal, macPrefix, svcMAC string) map[string]string {
+	options := maps.Clone(g.Options)
+	if options == nil {
+		options = map[string]string{}
+	}
+	prefix, ok := scanMACPrefix(options["mac_prefix"])
+	if !ok {
+		prefix = macPrefix
+	}
+	options["mac_prefix"] = prefix
+	if _, err := relations.ParseMAC(options["svc_monitor_mac"]); err != nil {
+		options["svc_monitor_mac"] = svcMAC
+	}
+	options["max_tunid"] = strconv.Itoa(rules.MaxDatapathKey)
+	options["northd_internal_version"] = northdVersion
+	return options
+}
+
+// scanMACPrefix reads a MAC prefix as set_mac_prefix does ("%hhx:%hhx:%hhx"
+// and anything after), normalized; false when unreadable or zero.
+func scanMACPrefix(s string) (string, bool) {
+	var a, b, c uint8
+	if _, err := fmt.Sscanf(s, "%x:%x:%x", &a, &b, &c); err != nil || a|b|c == 0 {
+		return "", false
+	}
+	return fmt.Sprintf("%02x:%02x:%02x", a, b, c), true
+}
+
+// randomMAC is a random locally administered unicast MAC (eth_addr_random).
+func randomMAC() relations.EthAddr {
+	var e relations.EthAddr
+	_, _ = rand.Read(e[:])
+	e[0] = e[0]&^1 | 2
+	return e
+}
+
+// nbGlobalUpdate is the update of NB_Global's columns that differ from
+// cols, or nil when none does.
+func nbGlobalUpdate(g *nb.NBGlobal, cols lovsdb.Row) *lovsdb.Operation {
+	cur := map[string]any{
+		"nb_cfg_timestamp": g.NbCfgTimestamp, "sb_cfg": g.SbCfg, "sb_cfg_timestamp": g.SbCfgTimestamp,
+		"hv_cfg": g.HvCfg, "hv_cfg_timestamp": g.HvCfgTimestamp,
+	}
+	row := lovsdb.Row{}
+	for _, col := range slices.Sorted(maps.Keys(cols)) {
+		v := cols[col]
+		if col == "options" {
+			if !sameMap(g.Options, v.(map[string]string)) {
+				row[col] = strMap(v.(map[string]string))
+			}
+			continue
+		}
+		if cur[col] != v {
+			row[col] = v
+		}
+	}
+	if len(row) == 0 {
+		return nil
+	}
+	return &lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.NBGlobalTable, Row: row, Where: whereUUID(g.UUID)}
+}

@@ -1,0 +1,336 @@
+package ovsdb
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/rules"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// flowPlan is what one flow key needs: its kept row ("" to insert one) and
+// the datapath rows it must be on, sorted.
+type flowPlan struct {
+	key    flowKey
+	row    string
+	target []string
+}
+
+func compareFlowKeys(a, b flowKey) int {
+	return cmp.Or(cmp.Compare(a.Stage, b.Stage), cmp.Compare(a.Priority, b.Priority),
+		cmp.Compare(a.Match, b.Match), cmp.Compare(a.Actions, b.Actions),
+		cmp.Compare(a.Meter, b.Meter), boolCmp(a.HasMeter, b.HasMeter))
+}
+
+func boolCmp(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// reconcileFlows: one Logical_Flow per desired flow key, as 23.03 writes
+// it: on its datapath's row (logical_datapath) when it has one datapath,
+// else on a Logical_DP_Group holding exactly its datapaths, shared by all
+// the flows on those datapaths. A row already there stays whatever wrote
+// it; only its datapath columns change when its datapaths do. When every
+// flow of a group moves to the same new set of datapaths (a switch added or
+// removed), the group row itself is changed instead of every flow.
+func (w *sbWriter) reconcileFlows(t *sbTxn) {
+	var plans []flowPlan
+	for _, k := range slices.SortedFunc(maps.Keys(w.resolveDirty(t)), compareFlowKeys) {
+		var target []string
+		for _, nb := range w.wantLF[k] {
+			if ref := w.dpRef(t, nb); ref != "" {
+				target = append(target, ref)
+			}
+		}
+		for u := range w.byResolved[k] {
+			for _, nb := range w.wantLF[u] {
+				if ref := w.dpRef(t, nb); ref != "" {
+					target = append(target, ref)
+				}
+			}
+		}
+		slices.Sort(target)
+		target = slices.Compact(target)
+		rows := w.m.flowsByKey[k]
+		keep := ""
+		if len(target) > 0 && len(rows) > 0 {
+			keep = rows[0]
+		}
+		for _, u := range rows {
+			if u != keep {
+				t.delete(sb.LogicalFlowTable, u)
+			}
+		}
+		if len(target) > 0 {
+			plans = append(plans, flowPlan{k, keep, target})
+		}
+	}
+	effective := map[string][]string{}
+	effectiveOf := func(g string) []string {
+		if e, ok := effective[g]; ok {
+			return e
+		}
+		var e []string
+		if grp := w.m.groups[g]; grp != nil {
+			for _, u := range grp.Datapaths {
+				if w.keptDP(t, u) {
+					e = append(e, u)
+				}
+			}
+		}
+		slices.Sort(e)
+		effective[g] = e
+		return e
+	}
+	w.mutateGroups(t, plans, effectiveOf)
+	for _, p := range plans {
+		if p.row == "" {
+			w.insertFlow(t, p)
+			continue
+		}
+		f := w.m.flows[p.row]
+		dp, group := ptrOr(f.LogicalDatapath, ""), ptrOr(f.LogicalDpGroup, "")
+		if len(p.target) == 1 {
+			if dp != p.target[0] || group != "" {
+				t.update(sb.LogicalFlowTable, p.row, lovsdb.Row{
+					"logical_datapath": optUUID(p.target[0]), "logical_dp_group": optUUID("")})
+			}
+			continue
+		}
+		if dp == "" && group != "" {
+			after, mutated := t.mutated[group]
+			if !mutated {
+				after = strings.Join(effectiveOf(group), ",")
+			}
+			if after == strings.Join(p.target, ",") {
+				continue
+			}
+		}
+		t.update(sb.LogicalFlowTable, p.row, lovsdb.Row{
+			"logical_datapath": optUUID(""), "logical_dp_group": optUUID(w.groupFor(t, p.target))})
+	}
+}
+
+// keptDP reports whether SB datapath row u stays, for a desired datapath.
+func (w *sbWriter) keptDP(t *sbTxn, u string) bool {
+	dp := w.m.dps[u]
+	if dp == nil || t.deletedDP[u] {
+		return false
+	}
+	nb, _, ok := dpNB(dp)
+	return ok && w.dpRef(t, nb) == u
+}
+
+// mutateGroups changes the datapaths of each group whose flows all move
+// to the same new set, when no group holds that set yet.
+func (w *sbWriter) mutateGroups(t *sbTxn, plans []flowPlan, effectiveOf func(string) []string) {
+	type move struct {
+		target []string
+		n      int
+		mixed  bool
+	}
+	moves := map[string]*move{}
+	for _, p := range plans {
+		if p.row == "" || len(p.target) < 2 {
+			continue
+		}
+		f := w.m.flows[p.row]
+		if f.LogicalDatapath != nil || f.LogicalDpGroup == nil {
+			continue
+		}
+		g := *f.LogicalDpGroup
+		if slices.Equal(effectiveOf(g), p.target) {
+			continue
+		}
+		m := moves[g]
+		switch {
+		case m == nil:
+			moves[g] = &move{target: p.target, n: 1}
+		case slices.Equal(m.target, p.target):
+			m.n++
+		default:
+			m.mixed = true
+		}
+	}
+	for _, g := range slices.Sorted(maps.Keys(moves)) {
+		m := moves[g]
+		content := strings.Join(m.target, ",")
+		if m.mixed || m.n != len(w.m.groupFlows[g]) || t.newGroups[content] != "" || w.existingGroup(t, m.target) != "" {
+			continue
+		}
+		old := w.m.groups[g].Datapaths
+		var add, del []string
+		for _, u := range m.target {
+			if !slices.Contains(old, u) {
+				add = append(add, u)
+			}
+		}
+		for _, u := range old {
+			if !slices.Contains(m.target, u) {
+				del = append(del, u)
+			}
+		}
+		var muts []lovsdb.Mutation
+		if len(del) > 0 {
+			muts = append(muts, *lovsdb.NewMutation("datapaths", lovsdb.MutateOperationDelete, uuidSet(del)))
+		}
+		if len(add) > 0 {
+			muts = append(muts, *lovsdb.NewMutation("datapaths", lovsdb.MutateOperationInsert, uuidSet(add)))
+		}
+		t.mutate(sb.LogicalDPGroupTable, g, muts...)
+		t.newGroups[content] = g
+		t.mutated[g] = content
+	}
+}
+
+// existingGroup is a group row in the SB that holds exactly dps and is not
+// being changed, or "".
+func (w *sbWriter) existingGroup(t *sbTxn, dps []string) string {
+	for _, g := range w.m.groupsByContent[strings.Join(dps, ",")] {
+		if _, changed := t.mutated[g]; !changed {
+			return g
+		}
+	}
+	return ""
+}
+
+// groupFor is the group row that holds exactly dps in the transaction: one
+// being changed to hold them, one already holding them, or a new one.
+func (w *sbWriter) groupFor(t *sbTxn, dps []string) string {
+	content := strings.Join(dps, ",")
+	if g, ok := t.newGroups[content]; ok {
+		return g
+	}
+	g := w.existingGroup(t, dps)
+	if g == "" {
+		g = t.insert(sb.LogicalDPGroupTable, lovsdb.Row{"datapaths": uuidSet(dps)})
+	}
+	t.newGroups[content] = g
+	return g
+}
+
+func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
+	row := lovsdb.Row{
+		"pipeline":     p.key.Stage.Pipeline().String(),
+		"table_id":     p.key.Stage.Table(),
+		"priority":     p.key.Priority,
+		"match":        p.key.Match,
+		"actions":      p.key.Actions,
+		"external_ids": strMap(map[string]string{"stage-name": p.key.Stage.Name()}),
+	}
+	if len(p.target) == 1 {
+		row["logical_datapath"] = optUUID(p.target[0])
+	} else {
+		row["logical_dp_group"] = optUUID(w.groupFor(t, p.target))
+	}
+	t.insert(sb.LogicalFlowTable, row)
+}
+
+// keyRefs lists the NB _uuids whose tunnel keys a flow's text holds
+// (rules.KeyRef).
+func keyRefs(k flowKey) []string {
+	var refs []string
+	collect := func(u string) string {
+		refs = append(refs, u)
+		return ""
+	}
+	rules.ResolveKeys(k.Match, collect)
+	rules.ResolveKeys(k.Actions, collect)
+	return refs
+}
+
+// markKeyUsers marks the flows that hold the tunnel key of NB row u.
+func (w *sbWriter) markKeyUsers(u string) {
+	for k := range w.keyUsers[u] {
+		w.dirtyLF[k] = true
+	}
+}
+
+// markPortKeyUsers marks the flows that hold the tunnel key of a port.
+func (w *sbWriter) markPortKeyUsers(name string) {
+	for u := range w.keyUsers {
+		if n, ok := w.portName(u); ok && n == name {
+			w.markKeyUsers(u)
+		}
+	}
+}
+
+// resolve is the SB key of a desired flow: its text with the tunnel keys
+// it holds written in (those given in the transaction, else those in the
+// SB); false when a key is unknown.
+func (w *sbWriter) resolve(t *sbTxn, k flowKey) (flowKey, bool) {
+	ok := true
+	key := func(u string) string {
+		if n := w.tunnelKey(t, u); n != 0 {
+			return strconv.Itoa(n)
+		}
+		ok = false
+		return ""
+	}
+	k.Match, k.Actions = rules.ResolveKeys(k.Match, key), rules.ResolveKeys(k.Actions, key)
+	return k, ok
+}
+
+// tunnelKey is the tunnel key of the datapath or port with NB _uuid u, 0
+// when it has none.
+func (w *sbWriter) tunnelKey(t *sbTxn, u string) int {
+	if n, ok := t.dpKey[u]; ok {
+		return n
+	}
+	if ref := w.dpRef(t, u); ref != "" {
+		return w.m.dps[ref].TunnelKey
+	}
+	name, ok := w.portName(u)
+	if !ok {
+		return 0
+	}
+	if n, ok := t.pbKey[name]; ok {
+		return n
+	}
+	if ref := w.pbRef(t, name); ref != "" && w.m.pbs[ref] != nil {
+		return w.m.pbs[ref].TunnelKey
+	}
+	return 0
+}
+
+// resolveDirty turns the dirty flow keys into SB keys: a flow that holds
+// tunnel keys is written under its text with the keys in, and the SB key it
+// was written under before, if another, is dirty too.
+func (w *sbWriter) resolveDirty(t *sbTxn) map[flowKey]bool {
+	out := map[flowKey]bool{}
+	for k := range w.dirtyLF {
+		if len(keyRefs(k)) == 0 {
+			out[k] = true
+			continue
+		}
+		if old, ok := w.resolved[k]; ok {
+			out[old] = true
+			delete(w.byResolved[old], k)
+			if len(w.byResolved[old]) == 0 {
+				delete(w.byResolved, old)
+			}
+			delete(w.resolved, k)
+		}
+		rk, ok := w.resolve(t, k)
+		if !ok || len(w.wantLF[k]) == 0 {
+			continue
+		}
+		out[rk] = true
+		w.resolved[k] = rk
+		if w.byResolved[rk] == nil {
+			w.byResolved[rk] = map[flowKey]bool{}
+		}
+		w.byResolved[rk][k] = true
+	}
+	return out
+}

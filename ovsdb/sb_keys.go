@@ -1,0 +1,50 @@
+package ovsdb
+
+// keySpace is a set of tunnel keys in use (datapath keys, or the port keys
+// of one datapath), held by owner, an SB row or a row being inserted.
+type keySpace struct {
+	min, max int
+	owner    map[int]string
+	// hint is where the next search starts: 23.03 allocates upwards from
+	// the last key it gave (datapaths) or the highest key in use (ports),
+	// wrapping around.
+	hint int
+}
+
+func newKeySpace(min, max int) *keySpace {
+	return &keySpace{min: min, max: max, owner: map[int]string{}, hint: min - 1}
+}
+
+// take records that owner holds key.
+func (k *keySpace) take(key int, owner string) {
+	k.owner[key] = owner
+	if key > k.hint {
+		k.hint = key
+	}
+}
+
+// release frees key if owner holds it.
+func (k *keySpace) release(key int, owner string) {
+	if k.owner[key] == owner {
+		delete(k.owner, key)
+	}
+}
+
+// free reports whether no one holds key.
+func (k *keySpace) free(key int) bool {
+	_, held := k.owner[key]
+	return !held
+}
+
+// allocate gives owner the first free key after the hint, wrapping around
+// (ovn_allocate_tnlid), or 0 when all are taken.
+func (k *keySpace) allocate(owner string) int {
+	for i := range k.max - k.min + 1 {
+		key := k.min + (k.hint-k.min+1+i)%(k.max-k.min+1)
+		if k.free(key) {
+			k.take(key, owner)
+			return key
+		}
+	}
+	return 0
+}

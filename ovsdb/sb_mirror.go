@@ -1,0 +1,352 @@
+package ovsdb
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/rules"
+	"github.com/ovn-org/libovsdb/model"
+)
+
+// sbTables are the SB tables the live northd monitors: those it writes and
+// those it reads (Chassis and Chassis_Private for requested-chassis, port
+// up and hv_cfg).
+var sbTables = []string{
+	sb.SBGlobalTable, sb.DatapathBindingTable, sb.PortBindingTable, sb.MulticastGroupTable,
+	sb.LogicalDPGroupTable, sb.LogicalFlowTable, sb.ChassisTable, sb.ChassisPrivateTable,
+}
+
+// flowKey is what identifies a logical flow in 23.03's eyes
+// (ovn_lflow_equal): the SB row is found again by these alone, whatever its
+// datapaths.
+type flowKey struct {
+	Stage    rules.Stage
+	Priority int
+	Match    string
+	Actions  string
+	// Meter is controller_meter, HasMeter whether it is set.
+	Meter    string
+	HasMeter bool
+}
+
+func keyOfFlow(f rules.Flow) flowKey {
+	return flowKey{Stage: f.Stage, Priority: f.Priority, Match: f.Match, Actions: f.Actions}
+}
+
+// mcKey identifies a multicast group: its datapath's NB _uuid and its name.
+type mcKey struct{ Datapath, Name string }
+
+// stageOf maps a datapath kind, pipeline and table number back to a stage.
+var stageOf = func() map[[3]int]rules.Stage {
+	m := map[[3]int]rules.Stage{}
+	for _, kind := range []rules.DatapathKind{rules.Switch, rules.Router} {
+		for _, s := range rules.Stages(kind) {
+			m[[3]int{int(kind), int(s.Pipeline()), s.Table()}] = s
+		}
+	}
+	return m
+}()
+
+// sbMirror is the SB contents northd owns or reads, indexed the ways the
+// writer looks rows up. Rows are the monitor's models, never modified.
+type sbMirror struct {
+	global         *sb.SBGlobal
+	chassis        map[string]*sb.Chassis
+	chassisPrivate map[string]*sb.ChassisPrivate
+
+	dps    map[string]*sb.DatapathBinding
+	dpByNB map[string][]string // NB _uuid -> SB rows, sorted
+	dpKeys *keySpace
+
+	pbs      map[string]*sb.PortBinding
+	pbByName map[string]string
+	pbByDP   map[string]map[string]bool // SB datapath -> port rows
+	pbKeys   map[string]*keySpace       // SB datapath -> its port keys
+
+	mcs    map[string]*sb.MulticastGroup
+	mcByDP map[string]map[string]bool // SB datapath -> group rows
+
+	groups          map[string]*sb.LogicalDPGroup
+	groupFlows      map[string]map[string]bool // group -> flow rows using it
+	groupsByContent map[string][]string        // groupContent -> groups
+
+	flows      map[string]*sb.LogicalFlow
+	flowKeys   map[string]flowKey // flow row -> key, for rows that have one
+	flowsByKey map[flowKey][]string
+	flowsByDP  map[string]map[string]bool // SB datapath -> rows with it as logical_datapath
+}
+
+func newSBMirror() *sbMirror {
+	return &sbMirror{
+		chassis:         map[string]*sb.Chassis{},
+		chassisPrivate:  map[string]*sb.ChassisPrivate{},
+		dps:             map[string]*sb.DatapathBinding{},
+		dpByNB:          map[string][]string{},
+		dpKeys:          newKeySpace(1, rules.MaxDatapathKey),
+		pbs:             map[string]*sb.PortBinding{},
+		pbByName:        map[string]string{},
+		pbByDP:          map[string]map[string]bool{},
+		pbKeys:          map[string]*keySpace{},
+		mcs:             map[string]*sb.MulticastGroup{},
+		mcByDP:          map[string]map[string]bool{},
+		groups:          map[string]*sb.LogicalDPGroup{},
+		groupFlows:      map[string]map[string]bool{},
+		groupsByContent: map[string][]string{},
+		flows:           map[string]*sb.LogicalFlow{},
+		flowKeys:        map[string]flowKey{},
+		flowsByKey:      map[flowKey][]string{},
+		flowsByDP:       map[string]map[string]bool{},
+	}
+}
+
+// groupContent identifies a set of datapath rows: their UUIDs sorted.
+func groupContent(dps []string) string {
+	return strings.Join(slices.Sorted(slices.Values(dps)), ",")
+}
+
+// dpNB is the NB _uuid a Datapath_Binding row stands for, and its kind;
+// ok is false for a row that names neither a switch nor a router.
+func dpNB(dp *sb.DatapathBinding) (nb string, kind rules.DatapathKind, ok bool) {
+	if u, ok := dp.ExternalIDs["logical-switch"]; ok {
+		return u, rules.Switch, true
+	}
+	if u, ok := dp.ExternalIDs["logical-router"]; ok {
+		return u, rules.Router, true
+	}
+	return "", 0, false
+}
+
+// portKeys is the key space of the ports of SB datapath dp.
+func (m *sbMirror) portKeys(dp string) *keySpace {
+	k := m.pbKeys[dp]
+	if k == nil {
+		k = newKeySpace(1, rules.MaxPortKey)
+		m.pbKeys[dp] = k
+	}
+	return k
+}
+
+func addTo(idx map[string]map[string]bool, k, v string) {
+	if idx[k] == nil {
+		idx[k] = map[string]bool{}
+	}
+	idx[k][v] = true
+}
+
+func removeFrom(idx map[string]map[string]bool, k, v string) {
+	delete(idx[k], v)
+	if len(idx[k]) == 0 {
+		delete(idx, k)
+	}
+}
+
+func insertSorted(s []string, v string) []string {
+	i, found := slices.BinarySearch(s, v)
+	if found {
+		return s
+	}
+	return slices.Insert(s, i, v)
+}
+
+func deleteSorted(s []string, v string) []string {
+	if i, found := slices.BinarySearch(s, v); found {
+		return slices.Delete(s, i, i+1)
+	}
+	return s
+}
+
+// sbTableOrder is the order in which the changes of one batch are applied:
+// a row before the rows that refer to it, so that a flow's key can be read
+// from its datapaths.
+var sbTableOrder = map[string]int{
+	sb.DatapathBindingTable: 1, sb.PortBindingTable: 2, sb.MulticastGroupTable: 3,
+	sb.LogicalDPGroupTable: 4, sb.LogicalFlowTable: 5,
+}
+
+// apply records one row change. Rows of the tables it indexes replace
+// their old version whole. A changed datapath or datapath group may change
+// the key of the flows on it: they are keyed again, and returned.
+func (m *sbMirror) apply(c change) (rekeyed []string) {
+	if c.old != nil {
+		m.remove(c.table, c.uuid, c.old)
+	}
+	if c.new != nil {
+		m.add(c.table, c.uuid, c.new)
+	}
+	var flows map[string]bool
+	switch c.table {
+	case sb.DatapathBindingTable:
+		flows = m.flowsByDP[c.uuid]
+	case sb.LogicalDPGroupTable:
+		flows = m.groupFlows[c.uuid]
+	}
+	rekeyed = slices.Collect(maps.Keys(flows))
+	for _, u := range rekeyed {
+		f := m.flows[u]
+		m.remove(sb.LogicalFlowTable, u, f)
+		m.add(sb.LogicalFlowTable, u, f)
+	}
+	return rekeyed
+}
+
+func (m *sbMirror) add(table, uuid string, row model.Model) {
+	switch r := row.(type) {
+	case *sb.SBGlobal:
+		m.global = r
+	case *sb.Chassis:
+		m.chassis[uuid] = r
+	case *sb.ChassisPrivate:
+		m.chassisPrivate[uuid] = r
+	case *sb.DatapathBinding:
+		m.dps[uuid] = r
+		if nb, _, ok := dpNB(r); ok {
+			m.dpByNB[nb] = insertSorted(m.dpByNB[nb], uuid)
+		}
+		m.dpKeys.take(r.TunnelKey, uuid)
+	case *sb.PortBinding:
+		m.pbs[uuid] = r
+		m.pbByName[r.LogicalPort] = uuid
+		addTo(m.pbByDP, r.Datapath, uuid)
+		m.portKeys(r.Datapath).take(r.TunnelKey, uuid)
+	case *sb.MulticastGroup:
+		m.mcs[uuid] = r
+		addTo(m.mcByDP, r.Datapath, uuid)
+	case *sb.LogicalDPGroup:
+		m.groups[uuid] = r
+		k := groupContent(r.Datapaths)
+		m.groupsByContent[k] = insertSorted(m.groupsByContent[k], uuid)
+	case *sb.LogicalFlow:
+		m.flows[uuid] = r
+		if r.LogicalDpGroup != nil {
+			addTo(m.groupFlows, *r.LogicalDpGroup, uuid)
+		}
+		if r.LogicalDatapath != nil {
+			addTo(m.flowsByDP, *r.LogicalDatapath, uuid)
+		}
+		if k, ok := m.keyOf(r); ok {
+			m.flowKeys[uuid] = k
+			m.flowsByKey[k] = insertSorted(m.flowsByKey[k], uuid)
+		}
+	}
+}
+
+func (m *sbMirror) remove(table, uuid string, row model.Model) {
+	switch r := row.(type) {
+	case *sb.SBGlobal:
+		if m.global != nil && m.global.UUID == uuid {
+			m.global = nil
+		}
+	case *sb.Chassis:
+		delete(m.chassis, uuid)
+	case *sb.ChassisPrivate:
+		delete(m.chassisPrivate, uuid)
+	case *sb.DatapathBinding:
+		delete(m.dps, uuid)
+		if nb, _, ok := dpNB(r); ok {
+			if m.dpByNB[nb] = deleteSorted(m.dpByNB[nb], uuid); len(m.dpByNB[nb]) == 0 {
+				delete(m.dpByNB, nb)
+			}
+		}
+		m.dpKeys.release(r.TunnelKey, uuid)
+	case *sb.PortBinding:
+		delete(m.pbs, uuid)
+		if m.pbByName[r.LogicalPort] == uuid {
+			delete(m.pbByName, r.LogicalPort)
+		}
+		removeFrom(m.pbByDP, r.Datapath, uuid)
+		m.portKeys(r.Datapath).release(r.TunnelKey, uuid)
+		if len(m.pbKeys[r.Datapath].owner) == 0 {
+			delete(m.pbKeys, r.Datapath)
+		}
+	case *sb.MulticastGroup:
+		delete(m.mcs, uuid)
+		removeFrom(m.mcByDP, r.Datapath, uuid)
+	case *sb.LogicalDPGroup:
+		delete(m.groups, uuid)
+		k := groupContent(r.Datapaths)
+		if m.groupsByContent[k] = deleteSorted(m.groupsByContent[k], uuid); len(m.groupsByContent[k]) == 0 {
+			delete(m.groupsByContent, k)
+		}
+	case *sb.LogicalFlow:
+		delete(m.flows, uuid)
+		if r.LogicalDpGroup != nil {
+			removeFrom(m.groupFlows, *r.LogicalDpGroup, uuid)
+		}
+		if r.LogicalDatapath != nil {
+			removeFrom(m.flowsByDP, *r.LogicalDatapath, uuid)
+		}
+		if k, ok := m.flowKeys[uuid]; ok {
+			delete(m.flowKeys, uuid)
+			if m.flowsByKey[k] = deleteSorted(m.flowsByKey[k], uuid); len(m.flowsByKey[k]) == 0 {
+				delete(m.flowsByKey, k)
+			}
+		}
+	}
+}
+
+// keyOf is a flow row's key. Its stage is found from the kind of its first
+// datapath that names a switch or router; a row with none, or whose table
+// is no stage, has no key (23.03 deletes such rows).
+func (m *sbMirror) keyOf(f *sb.LogicalFlow) (flowKey, bool) {
+	kind, ok := m.flowKind(f)
+	if !ok {
+		return flowKey{}, false
+	}
+	pipeline := rules.Ingress
+	if f.Pipeline == sb.LogicalFlowPipelineEgress {
+		pipeline = rules.Egress
+	}
+	stage, ok := stageOf[[3]int{int(kind), int(pipeline), f.TableID}]
+	if !ok {
+		return flowKey{}, false
+	}
+	k := flowKey{Stage: stage, Priority: f.Priority, Match: f.Match, Actions: f.Actions}
+	if f.ControllerMeter != nil {
+		k.Meter, k.HasMeter = *f.ControllerMeter, true
+	}
+	return k, true
+}
+
+func (m *sbMirror) flowKind(f *sb.LogicalFlow) (rules.DatapathKind, bool) {
+	var dps []string
+	if f.LogicalDatapath != nil {
+		dps = append(dps, *f.LogicalDatapath)
+	}
+	if f.LogicalDpGroup != nil {
+		if g := m.groups[*f.LogicalDpGroup]; g != nil {
+			dps = append(dps, g.Datapaths...)
+		}
+	}
+	for _, u := range dps {
+		if dp := m.dps[u]; dp != nil {
+			if _, kind, ok := dpNB(dp); ok {
+				return kind, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// rebuildKeys recomputes the tunnel keys in use from the rows, dropping
+// what a transaction that failed had taken.
+func (m *sbMirror) rebuildKeys() {
+	m.dpKeys = newKeySpace(1, rules.MaxDatapathKey)
+	for u, dp := range m.dps {
+		m.dpKeys.take(dp.TunnelKey, u)
+	}
+	m.pbKeys = map[string]*keySpace{}
+	for u, pb := range m.pbs {
+		m.portKeys(pb.Datapath).take(pb.TunnelKey, u)
+	}
+}
+
+// dropNamed forgets the port key spaces of the datapaths a transaction
+// inserted, known by their names in it: the inserted rows' own key spaces
+// come with their UUIDs from the monitor.
+func (m *sbMirror) dropNamed(t *sbTxn) {
+	for _, named := range t.newDP {
+		delete(m.pbKeys, named)
+	}
+}

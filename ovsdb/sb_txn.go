@@ -1,0 +1,146 @@
+package ovsdb
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// sbTxn is one SB transaction being built: its operations and what they
+// do to the rows northd owns, so that later operations of the same
+// transaction can refer to rows inserted or deleted earlier.
+type sbTxn struct {
+	ops   []lovsdb.Operation
+	named int
+	// Counts of inserted, updated and deleted rows per table.
+	Inserted, Updated, Deleted map[string]int
+
+	newDP     map[string]string // NB datapath -> named row
+	deletedDP map[string]bool   // SB datapath rows deleted
+	newPB     map[string]string // logical_port -> named row
+	deletedPB map[string]bool
+	// Tunnel keys given in the transaction, to datapaths by NB _uuid and
+	// to ports by name.
+	dpKey map[string]int
+	pbKey map[string]int
+	newGroups map[string]string // group contents -> named or mutated row
+	mutated   map[string]string // group row -> its contents after mutation
+}
+
+func newSBTxn() *sbTxn {
+	return &sbTxn{
+		Inserted: map[string]int{}, Updated: map[string]int{}, Deleted: map[string]int{},
+		newDP: map[string]string{}, deletedDP: map[string]bool{},
+		newPB: map[string]string{}, deletedPB: map[string]bool{},
+		dpKey: map[string]int{}, pbKey: map[string]int{},
+		newGroups: map[string]string{}, mutated: map[string]string{},
+	}
+}
+
+// insert adds an insert operation and returns the row's named UUID.
+func (t *sbTxn) insert(table string, row lovsdb.Row) string {
+	t.named++
+	name := fmt.Sprintf("row%d", t.named)
+	t.ops = append(t.ops, lovsdb.Operation{Op: lovsdb.OperationInsert, Table: table, Row: row, UUIDName: name})
+	t.Inserted[table]++
+	return name
+}
+
+func whereUUID(uuid string) []lovsdb.Condition {
+	return []lovsdb.Condition{lovsdb.NewCondition("_uuid", lovsdb.ConditionEqual, lovsdb.UUID{GoUUID: uuid})}
+}
+
+// update sets the columns of row to the values given; nothing when row is
+// empty.
+func (t *sbTxn) update(table, uuid string, row lovsdb.Row) {
+	if len(row) == 0 {
+		return
+	}
+	t.ops = append(t.ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: table, Row: row, Where: whereUUID(uuid)})
+	t.Updated[table]++
+}
+
+func (t *sbTxn) mutate(table, uuid string, muts ...lovsdb.Mutation) {
+	t.ops = append(t.ops, lovsdb.Operation{Op: lovsdb.OperationMutate, Table: table, Mutations: muts, Where: whereUUID(uuid)})
+	t.Updated[table]++
+}
+
+func (t *sbTxn) delete(table, uuid string) {
+	t.ops = append(t.ops, lovsdb.Operation{Op: lovsdb.OperationDelete, Table: table, Where: whereUUID(uuid)})
+	t.Deleted[table]++
+}
+
+// Empty reports whether the transaction has no operation.
+func (t *sbTxn) Empty() bool { return len(t.ops) == 0 }
+
+// Summary counts the rows changed per table, for logs.
+func (t *sbTxn) Summary() map[string][3]int {
+	s := map[string][3]int{}
+	for _, m := range []map[string]int{t.Inserted, t.Updated, t.Deleted} {
+		for table := range m {
+			s[table] = [3]int{t.Inserted[table], t.Updated[table], t.Deleted[table]}
+		}
+	}
+	return s
+}
+
+// OVSDB values of the column types northd writes.
+
+func strSet(ss []string) lovsdb.OvsSet {
+	set := make([]any, len(ss))
+	for i, s := range ss {
+		set[i] = s
+	}
+	return lovsdb.OvsSet{GoSet: set}
+}
+
+func uuidSet(us []string) lovsdb.OvsSet {
+	set := make([]any, len(us))
+	for i, u := range us {
+		set[i] = lovsdb.UUID{GoUUID: u}
+	}
+	return lovsdb.OvsSet{GoSet: set}
+}
+
+// optUUID is an optional reference: none for "".
+func optUUID(u string) lovsdb.OvsSet {
+	if u == "" {
+		return lovsdb.OvsSet{GoSet: []any{}}
+	}
+	return uuidSet([]string{u})
+}
+
+func optString(s string, ok bool) lovsdb.OvsSet {
+	if !ok {
+		return lovsdb.OvsSet{GoSet: []any{}}
+	}
+	return strSet([]string{s})
+}
+
+func optInt(n int, ok bool) lovsdb.OvsSet {
+	if !ok {
+		return lovsdb.OvsSet{GoSet: []any{}}
+	}
+	return lovsdb.OvsSet{GoSet: []any{n}}
+}
+
+func strMap(m map[string]string) lovsdb.OvsMap {
+	gm := make(map[any]any, len(m))
+	for k, v := range m {
+		gm[k] = v
+	}
+	return lovsdb.OvsMap{GoMap: gm}
+}
+
+// sameSet reports whether a and b hold the same strings, in any order.
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
+}
+
+// sameMap reports whether a and b are equal, nil and empty alike.
+func sameMap(a, b map[string]string) bool { return maps.Equal(a, b) }

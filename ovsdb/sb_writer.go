@@ -1,0 +1,697 @@
+package ovsdb
+
+import (
+	"cmp"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/rules"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// sbWriter keeps the SB rows that northd owns equal to what the program
+// computes: Datapath_Binding, Port_Binding (northd's columns only),
+// Multicast_Group, Logical_DP_Group and Logical_Flow.
+//
+// It holds the desired rows (from the program's output changes) and a
+// mirror of the SB (from the SB monitor), and reconciles the two by
+// content for the keys marked dirty: a datapath's NB _uuid, a port's name,
+// a multicast group's datapath and name, a flow's stage, priority, match,
+// actions and meter. Each program step and each SB change marks the keys
+// it touches, so a step costs what it changes; a new or renewed SB
+// connection marks every key, which is how an SB written by someone else
+// (23.03 itself, say) is taken over without rewriting rows that are
+// already right.
+type sbWriter struct {
+	log *slog.Logger
+	m   *sbMirror
+
+	wantDP map[string]rules.Datapath
+	wantPB map[string][]rules.PortBinding // by name; more than one is a conflict
+	wantMC map[mcKey]rules.MulticastGroup
+	wantLF map[flowKey][]string // sorted NB datapaths
+
+	// Flows whose text holds tunnel keys (rules.KeyRef): the rows whose
+	// keys they hold (NB _uuid of a datapath or port), the SB key each
+	// flow was last written under, and the flows written under an SB key.
+	keyUsers   map[string]map[flowKey]bool
+	resolved   map[flowKey]flowKey
+	byResolved map[flowKey]map[flowKey]bool
+	// portName names the switch or router port with an NB _uuid.
+	portName func(uuid string) (string, bool)
+
+	dirtyDP map[string]bool
+	dirtyPB map[string]bool
+	dirtyMC map[mcKey]bool
+	dirtyLF map[flowKey]bool
+	// garbage are SB rows that belong to no key (a datapath that names no
+	// switch or router, a flow with no datapath left...): deleted.
+	garbage map[string]string // row -> table
+	// portsChanged are the ports whose Port_Binding changed in the SB, for
+	// the switch ports' up column.
+	portsChanged map[string]bool
+	// chassisChanged is set when Chassis or Chassis_Private rows changed.
+	chassisChanged bool
+}
+
+func newSBWriter(log *slog.Logger) *sbWriter {
+	return &sbWriter{
+		log:    log,
+		m:      newSBMirror(),
+		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
+		wantMC: map[mcKey]rules.MulticastGroup{}, wantLF: map[flowKey][]string{},
+		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
+		byResolved: map[flowKey]map[flowKey]bool{},
+		portName:   func(string) (string, bool) { return "", false },
+		dirtyDP: map[string]bool{}, dirtyPB: map[string]bool{},
+		dirtyMC: map[mcKey]bool{}, dirtyLF: map[flowKey]bool{},
+		garbage: map[string]string{}, portsChanged: map[string]bool{},
+	}
+}
+
+// applyProgram takes the last step's output changes as the new desired
+// rows.
+func (w *sbWriter) applyProgram(p *rules.Program) {
+	for _, pass := range []engine.Weight{-1, 1} {
+		for _, c := range p.Datapaths.Delta() {
+			if c.Weight != pass {
+				continue
+			}
+			d := c.Tuple
+			if pass < 0 {
+				if w.wantDP[d.NB] == d {
+					delete(w.wantDP, d.NB)
+				}
+			} else {
+				w.wantDP[d.NB] = d
+			}
+			w.dirtyDP[d.NB] = true
+		}
+	}
+	for _, c := range p.PortBindings.Delta() {
+		pb := c.Tuple
+		cands := w.wantPB[pb.Name]
+		if c.Weight < 0 {
+			cands = slices.DeleteFunc(cands, func(x rules.PortBinding) bool { return x == pb })
+		} else {
+			cands = append(cands, pb)
+			slices.SortFunc(cands, rules.ComparePortBindings)
+		}
+		if len(cands) == 0 {
+			delete(w.wantPB, pb.Name)
+		} else {
+			w.wantPB[pb.Name] = cands
+		}
+		w.dirtyPB[pb.Name] = true
+	}
+	for _, pass := range []engine.Weight{-1, 1} {
+		for _, c := range p.MulticastGroups.Delta() {
+			if c.Weight != pass {
+				continue
+			}
+			g := c.Tuple
+			k := mcKey{g.Datapath, g.Name}
+			if pass < 0 {
+				if w.wantMC[k] == g {
+					delete(w.wantMC, k)
+				}
+			} else {
+				w.wantMC[k] = g
+			}
+			w.dirtyMC[k] = true
+		}
+	}
+	for _, c := range p.Flows.Delta() {
+		k := keyOfFlow(c.Tuple)
+		dps := w.wantLF[k]
+		if c.Weight < 0 {
+			dps = deleteSorted(dps, c.Tuple.Datapath)
+		} else {
+			dps = insertSorted(dps, c.Tuple.Datapath)
+		}
+		if len(dps) == 0 {
+			delete(w.wantLF, k)
+		} else {
+			w.wantLF[k] = dps
+		}
+		w.dirtyLF[k] = true
+		if refs := keyRefs(k); len(refs) > 0 {
+			for _, u := range refs {
+				if len(dps) == 0 {
+					delete(w.keyUsers[u], k)
+					if len(w.keyUsers[u]) == 0 {
+						delete(w.keyUsers, u)
+					}
+				} else {
+					if w.keyUsers[u] == nil {
+						w.keyUsers[u] = map[flowKey]bool{}
+					}
+					w.keyUsers[u][k] = true
+				}
+			}
+		}
+	}
+}
+
+// applySB records the SB changes of some batches and marks the keys they
+// touch.
+func (w *sbWriter) applySB(bs []batch) {
+	for _, b := range bs {
+		if b.initial {
+			w.m = newSBMirror()
+			w.garbage = map[string]string{}
+		}
+		changes := slices.Clone(b.changes)
+		slices.SortStableFunc(changes, func(a, b change) int {
+			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
+		})
+		for _, c := range changes {
+			w.markRow(c.table, c.uuid, c.old)
+			rekeyed := w.m.apply(c)
+			w.markRow(c.table, c.uuid, c.new)
+			for _, u := range rekeyed {
+				w.markRow(sb.LogicalFlowTable, u, w.m.flows[u])
+			}
+		}
+		if b.initial {
+			w.markAll()
+		}
+	}
+}
+
+// markRow marks the key of an SB row (as the mirror now indexes it) dirty,
+// or the row as garbage when it has none.
+func (w *sbWriter) markRow(table, uuid string, row any) {
+	switch r := row.(type) {
+	case nil:
+		if table == sb.LogicalFlowTable {
+			if k, ok := w.m.flowKeys[uuid]; ok {
+				w.dirtyLF[k] = true
+			}
+		}
+	case *sb.DatapathBinding:
+		if nb, _, ok := dpNB(r); ok {
+			w.dirtyDP[nb] = true
+		} else {
+			w.garbage[uuid] = table
+		}
+	case *sb.PortBinding:
+		w.dirtyPB[r.LogicalPort] = true
+		w.portsChanged[r.LogicalPort] = true
+	case *sb.MulticastGroup:
+		if dp := w.m.dps[r.Datapath]; dp != nil {
+			if nb, _, ok := dpNB(dp); ok {
+				w.dirtyMC[mcKey{nb, r.Name}] = true
+				return
+			}
+		}
+		w.garbage[uuid] = table
+	case *sb.LogicalFlow:
+		if k, ok := w.m.flowKeys[uuid]; ok {
+			w.dirtyLF[k] = true
+			delete(w.garbage, uuid)
+		} else if w.m.flows[uuid] != nil {
+			w.garbage[uuid] = table
+		}
+	case *sb.Chassis, *sb.ChassisPrivate:
+		w.chassisChanged = true
+	}
+}
+
+// markAll marks every key, desired or in the SB.
+func (w *sbWriter) markAll() {
+	for nb := range w.wantDP {
+		w.dirtyDP[nb] = true
+	}
+	for nb := range w.m.dpByNB {
+		w.dirtyDP[nb] = true
+	}
+	for name := range w.wantPB {
+		w.dirtyPB[name] = true
+	}
+	for name := range w.m.pbByName {
+		w.dirtyPB[name] = true
+		w.portsChanged[name] = true
+	}
+	for k := range w.wantMC {
+		w.dirtyMC[k] = true
+	}
+	for u, mc := range w.m.mcs {
+		w.markRow(sb.MulticastGroupTable, u, mc)
+	}
+	for k := range w.wantLF {
+		w.dirtyLF[k] = true
+	}
+	for k := range w.m.flowsByKey {
+		w.dirtyLF[k] = true
+	}
+	for u := range w.m.flows {
+		if _, ok := w.m.flowKeys[u]; !ok {
+			w.garbage[u] = sb.LogicalFlowTable
+		}
+	}
+	for u, dp := range w.m.dps {
+		w.markRow(sb.DatapathBindingTable, u, dp)
+	}
+	w.chassisChanged = true
+}
+
+// pending reports whether some key is dirty.
+func (w *sbWriter) pending() bool {
+	return len(w.dirtyDP)+len(w.dirtyPB)+len(w.dirtyMC)+len(w.dirtyLF)+len(w.garbage) > 0
+}
+
+// reconcile builds the transaction that brings the dirty keys' SB rows to
+// their desired contents, and clears the marks.
+func (w *sbWriter) reconcile() *sbTxn {
+	t := newSBTxn()
+	w.reconcileDatapaths(t)
+	w.reconcilePorts(t)
+	w.reconcileMulticast(t)
+	w.reconcileFlows(t)
+	for u, table := range w.garbage {
+		if w.exists(table, u) && !t.deletedDP[u] && !t.deletedPB[u] {
+			t.delete(table, u)
+		}
+	}
+	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = map[string]bool{}, map[string]bool{}, map[mcKey]bool{}, map[flowKey]bool{}
+	w.garbage = map[string]string{}
+	return t
+}
+
+func (w *sbWriter) exists(table, u string) bool {
+	switch table {
+	case sb.DatapathBindingTable:
+		return w.m.dps[u] != nil
+	case sb.MulticastGroupTable:
+		return w.m.mcs[u] != nil
+	case sb.LogicalFlowTable:
+		_, keyed := w.m.flowKeys[u]
+		return w.m.flows[u] != nil && !keyed
+	}
+	return false
+}
+
+// dpRef is the SB row a desired datapath has in the transaction: the row
+// kept or the row inserted; "" when it has none.
+func (w *sbWriter) dpRef(t *sbTxn, nb string) string {
+	if named, ok := t.newDP[nb]; ok {
+		return named
+	}
+	if _, ok := w.wantDP[nb]; !ok {
+		return ""
+	}
+	for _, u := range w.m.dpByNB[nb] {
+		if !t.deletedDP[u] {
+			return u
+		}
+	}
+	return ""
+}
+
+// reconcileDatapaths: one Datapath_Binding per desired datapath, the first
+// of several by UUID kept; its tunnel key kept unless another is
+// requested.
+func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
+	for _, nb := range slices.Sorted(maps.Keys(w.dirtyDP)) {
+		want, ok := w.wantDP[nb]
+		rows := w.m.dpByNB[nb]
+		keep := ""
+		if ok && len(rows) > 0 {
+			keep = rows[0]
+		}
+		for _, u := range rows {
+			if u != keep {
+				w.deleteDatapath(t, u)
+			}
+		}
+		if !ok {
+			continue
+		}
+		ids := want.ExternalIDs.Map()
+		if keep == "" {
+			key := w.datapathKey(t, want, "")
+			if key == 0 {
+				w.log.Warn("all datapath tunnel keys are in use", "datapath", ids["name"])
+				continue
+			}
+			named := t.insert(sb.DatapathBindingTable, lovsdb.Row{"external_ids": strMap(ids), "tunnel_key": key})
+			w.m.dpKeys.take(key, named)
+			t.newDP[nb] = named
+			t.dpKey[nb] = key
+			w.markKeyUsers(nb)
+			continue
+		}
+		dp := w.m.dps[keep]
+		row := lovsdb.Row{}
+		if !sameMap(dp.ExternalIDs, ids) {
+			row["external_ids"] = strMap(ids)
+		}
+		if want.RequestedKey != 0 && want.RequestedKey != dp.TunnelKey {
+			if key := w.datapathKey(t, want, keep); key == want.RequestedKey {
+				w.m.dpKeys.release(dp.TunnelKey, keep)
+				row["tunnel_key"] = key
+				t.dpKey[nb] = key
+				w.markKeyUsers(nb)
+			}
+		}
+		t.update(sb.DatapathBindingTable, keep, row)
+	}
+}
+
+// datapathKey is the tunnel key for a datapath without one, or the
+// requested one for a datapath (row) that has another: the requested key
+// when free or held by a datapath that does not request it (which then
+// gets a new key, as 23.03 assigns requested keys first), else a free one.
+func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
+	keys := w.m.dpKeys
+	if r := want.RequestedKey; r != 0 {
+		holder, held := keys.owner[r]
+		if !held {
+			keys.take(r, row)
+			return r
+		}
+		if hdp := w.m.dps[holder]; hdp != nil {
+			hnb, _, _ := dpNB(hdp)
+			if w.wantDP[hnb].RequestedKey != r {
+				key := keys.allocate(holder)
+				if key != 0 {
+					t.update(sb.DatapathBindingTable, holder, lovsdb.Row{"tunnel_key": key})
+					t.dpKey[hnb] = key
+					w.markKeyUsers(hnb)
+					keys.take(r, row)
+					return r
+				}
+			}
+		}
+		w.log.Warn("datapath requests a tunnel key another one holds", "datapath", want.ExternalIDs.Map()["name"], "key", r)
+	}
+	if row != "" {
+		return 0
+	}
+	return keys.allocate("")
+}
+
+// deleteDatapath deletes a Datapath_Binding row and marks the rows that
+// refer to it, which must go or move in the same transaction.
+func (w *sbWriter) deleteDatapath(t *sbTxn, u string) {
+	if t.deletedDP[u] {
+		return
+	}
+	t.delete(sb.DatapathBindingTable, u)
+	t.deletedDP[u] = true
+	for pb := range w.m.pbByDP[u] {
+		w.dirtyPB[w.m.pbs[pb].LogicalPort] = true
+	}
+	for mc := range w.m.mcByDP[u] {
+		w.markRow(sb.MulticastGroupTable, mc, w.m.mcs[mc])
+	}
+	for f := range w.m.flowsByDP[u] {
+		w.markRow(sb.LogicalFlowTable, f, w.m.flows[f])
+	}
+	delete(w.garbage, u)
+}
+
+// routerPortTypes are the Port_Binding types of router ports and of switch
+// ports of type "router": their options are all northd's but
+// ipv6_ra_pd_list, which ovn-controller writes.
+var routerPortTypes = []string{"patch", "l3gateway", "chassisredirect"}
+
+// reconcilePorts: one Port_Binding per desired port, on its datapath's
+// row.
+func (w *sbWriter) reconcilePorts(t *sbTxn) {
+	for _, name := range slices.Sorted(maps.Keys(w.dirtyPB)) {
+		cands := w.wantPB[name]
+		var want *rules.PortBinding
+		if len(cands) > 0 {
+			want = &cands[0]
+			if len(cands) > 1 {
+				w.log.Warn("duplicate logical port", "port", name)
+			}
+		}
+		dpRef := ""
+		if want != nil {
+			if dpRef = w.dpRef(t, want.Datapath); dpRef == "" {
+				want = nil
+			}
+		}
+		rowID := w.m.pbByName[name]
+		if rowID != "" && !t.deletedPB[rowID] {
+			pb := w.m.pbs[rowID]
+			if want == nil || pb.Datapath != dpRef || typeChanged(pb, want) {
+				t.delete(sb.PortBindingTable, rowID)
+				t.deletedPB[rowID] = true
+				w.m.portKeys(pb.Datapath).release(pb.TunnelKey, rowID)
+				w.markGroupsOf(pb.Datapath)
+				rowID = ""
+			}
+		} else {
+			rowID = ""
+		}
+		if want == nil {
+			continue
+		}
+		if rowID == "" {
+			key := w.portKey(dpRef, want.RequestedKey, "")
+			if key == 0 {
+				w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
+				continue
+			}
+			row := w.portColumns(want, nil)
+			row["logical_port"] = name
+			row["datapath"] = lovsdb.UUID{GoUUID: dpRef}
+			row["tunnel_key"] = key
+			row["up"] = optBool(false)
+			named := t.insert(sb.PortBindingTable, row)
+			w.m.portKeys(dpRef).take(key, named)
+			t.newPB[name] = named
+			t.pbKey[name] = key
+			w.markPortKeyUsers(name)
+			w.markGroups(want.Datapath)
+			continue
+		}
+		pb := w.m.pbs[rowID]
+		row := w.portColumns(want, pb)
+		if r := want.RequestedKey; r != 0 && r != pb.TunnelKey {
+			if key := w.portKey(dpRef, r, rowID); key == r {
+				w.m.portKeys(dpRef).release(pb.TunnelKey, rowID)
+				row["tunnel_key"] = key
+				t.pbKey[name] = key
+				w.markPortKeyUsers(name)
+			}
+		}
+		t.update(sb.PortBindingTable, rowID, row)
+	}
+}
+
+// portKey is like datapathKey for ports, within datapath dp; a requested
+// key held by another port is refused, as 23.03 gives it to whichever
+// port it meets first.
+func (w *sbWriter) portKey(dp string, requested int, row string) int {
+	keys := w.m.portKeys(dp)
+	if requested != 0 {
+		if keys.free(requested) {
+			keys.take(requested, row)
+			return requested
+		}
+		if row != "" {
+			return 0
+		}
+	}
+	if row != "" {
+		return 0
+	}
+	return keys.allocate("")
+}
+
+// typeChanged is 23.03's lsp_is_type_changed with update_sbrec: a switch
+// port that became or stopped being a container port (parent_port) or a
+// virtual port gets a new Port_Binding.
+func typeChanged(pb *sb.PortBinding, want *rules.PortBinding) bool {
+	if pb.Type == "" && want.Type == "" {
+		return (pb.ParentPort == nil) != (want.ParentPort == "")
+	}
+	return pb.Type != want.Type && (pb.Type == "virtual" || want.Type == "virtual")
+}
+
+// portColumns are the columns of a Port_Binding northd sets: all of them
+// for a new row (pb nil), else those that differ from pb.
+func (w *sbWriter) portColumns(want *rules.PortBinding, pb *sb.PortBinding) lovsdb.Row {
+	row := lovsdb.Row{}
+	set := func(col string, differs bool, v any) {
+		if pb == nil || differs {
+			row[col] = v
+		}
+	}
+	options := want.Options.Map()
+	router := slices.Contains(routerPortTypes, want.Type)
+	if pb != nil {
+		// Keys of options that ovn-controller writes and northd keeps.
+		if v, ok := pb.Options["ipv6_ra_pd_list"]; ok && router {
+			options["ipv6_ra_pd_list"] = v
+		}
+		if v, ok := pb.Options["additional-chassis-activated"]; ok && !router && len(pb.RequestedAdditionalChassis) > 0 {
+			options["additional-chassis-activated"] = v
+		}
+	}
+	mac, ps, nat := want.MAC.Slice(), want.PortSecurity.Slice(), want.NATAddresses.Slice()
+	ids := want.ExternalIDs.Map()
+	if pb == nil {
+		set("type", false, want.Type)
+		set("options", false, strMap(options))
+		set("mac", false, strSet(mac))
+		set("port_security", false, strSet(ps))
+		set("nat_addresses", false, strSet(nat))
+		set("external_ids", false, strMap(ids))
+		set("parent_port", false, optString(want.ParentPort, want.ParentPort != ""))
+		set("tag", false, optInt(want.Tag, want.Tag != 0))
+	} else {
+		set("type", pb.Type != want.Type, want.Type)
+		set("options", !sameMap(pb.Options, options), strMap(options))
+		set("mac", !sameSet(pb.MAC, mac), strSet(mac))
+		set("port_security", !sameSet(pb.PortSecurity, ps), strSet(ps))
+		set("nat_addresses", !sameSet(pb.NatAddresses, nat), strSet(nat))
+		set("external_ids", !sameMap(pb.ExternalIDs, ids), strMap(ids))
+		set("parent_port", ptrOr(pb.ParentPort, "") != want.ParentPort, optString(want.ParentPort, want.ParentPort != ""))
+		set("tag", ptrOr(pb.Tag, 0) != want.Tag, optInt(want.Tag, want.Tag != 0))
+		if pb.Up == nil {
+			row["up"] = optBool(false)
+		}
+	}
+	if !router {
+		first, more := w.requestedChassis(options["requested-chassis"])
+		if pb == nil {
+			set("requested_chassis", false, optUUID(first))
+			set("requested_additional_chassis", false, uuidSet(more))
+		} else {
+			set("requested_chassis", ptrOr(pb.RequestedChassis, "") != first, optUUID(first))
+			set("requested_additional_chassis", !sameSet(pb.RequestedAdditionalChassis, more), uuidSet(more))
+		}
+	}
+	return row
+}
+
+// requestedChassis resolves options:requested-chassis, a comma-separated
+// list of chassis names or hostnames, to Chassis rows: the first, and the
+// others (ovn_port_update_sbrec_chassis). Unknown chassis are left out.
+func (w *sbWriter) requestedChassis(list string) (string, []string) {
+	var found []string
+	for name := range strings.SplitSeq(list, ",") {
+		if name == "" {
+			continue
+		}
+		if u := w.chassisNamed(name); u != "" {
+			found = append(found, u)
+		}
+	}
+	if len(found) == 0 {
+		return "", nil
+	}
+	return found[0], found[1:]
+}
+
+func (w *sbWriter) chassisNamed(name string) string {
+	var byHost []string
+	for u, ch := range w.m.chassis {
+		if ch.Name == name {
+			return u
+		}
+		if ch.Hostname == name {
+			byHost = append(byHost, u)
+		}
+	}
+	if len(byHost) > 0 {
+		return slices.Min(byHost)
+	}
+	return ""
+}
+
+func optBool(b bool) lovsdb.OvsSet { return lovsdb.OvsSet{GoSet: []any{b}} }
+
+func ptrOr[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// markGroups marks the fixed multicast groups of an NB datapath, whose
+// port references follow the Port_Binding rows.
+func (w *sbWriter) markGroups(nb string) {
+	for name := range mcKeyNames {
+		w.dirtyMC[mcKey{nb, name}] = true
+	}
+}
+
+// markGroupsOf is markGroups for an SB datapath row.
+func (w *sbWriter) markGroupsOf(dp string) {
+	if row := w.m.dps[dp]; row != nil {
+		if nb, _, ok := dpNB(row); ok {
+			w.markGroups(nb)
+		}
+	}
+}
+
+var mcKeyNames = map[string]bool{rules.MCFlood: true, rules.MCUnknown: true, rules.MCMrouterFlood: true, rules.MCStatic: true, rules.MCFloodL2: true}
+
+// reconcileMulticast: one Multicast_Group per desired group, on its
+// datapath's row, with the tunnel key its name fixes.
+func (w *sbWriter) reconcileMulticast(t *sbTxn) {
+	for _, k := range slices.SortedFunc(maps.Keys(w.dirtyMC), func(a, b mcKey) int {
+		return cmp.Or(cmp.Compare(a.Datapath, b.Datapath), cmp.Compare(a.Name, b.Name))
+	}) {
+		want, ok := w.wantMC[k]
+		dpRef := ""
+		if ok {
+			dpRef = w.dpRef(t, k.Datapath)
+		}
+		keep := ""
+		for _, dp := range w.m.dpByNB[k.Datapath] {
+			for u := range w.m.mcByDP[dp] {
+				mc := w.m.mcs[u]
+				switch {
+				case mc.Name != k.Name:
+				case keep == "" && dp == dpRef && mc.TunnelKey == want.Key:
+					keep = u
+				default:
+					// Also when its datapath goes: the reference is strong.
+					t.delete(sb.MulticastGroupTable, u)
+				}
+			}
+		}
+		if !ok || dpRef == "" {
+			continue
+		}
+		var ports []string
+		for _, name := range want.Ports.Slice() {
+			if ref := w.pbRef(t, name); ref != "" {
+				ports = append(ports, ref)
+			}
+		}
+		if keep == "" {
+			t.insert(sb.MulticastGroupTable, lovsdb.Row{
+				"datapath": lovsdb.UUID{GoUUID: dpRef}, "name": k.Name,
+				"tunnel_key": want.Key, "ports": uuidSet(ports),
+			})
+			continue
+		}
+		if !sameSet(w.m.mcs[keep].Ports, ports) {
+			t.update(sb.MulticastGroupTable, keep, lovsdb.Row{"ports": uuidSet(ports)})
+		}
+	}
+}
+
+// pbRef is the Port_Binding row of a port in the transaction.
+func (w *sbWriter) pbRef(t *sbTxn, name string) string {
+	if named, ok := t.newPB[name]; ok {
+		return named
+	}
+	if u, ok := w.m.pbByName[name]; ok && !t.deletedPB[u] {
+		return u
+	}
+	return ""
+}

@@ -1,0 +1,85 @@
+package rules
+
+import (
+	"cmp"
+	"strconv"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// Datapath is one SB Datapath_Binding row as ovn-northd 23.03 writes it
+// (northd.c build_datapaths, ovn_datapath_update_external_ids): one per
+// logical switch and per enabled logical router. The tunnel key is left to
+// whoever writes the SB, which allocates it and keeps it stable.
+type Datapath struct {
+	// NB is the _uuid of the Logical_Switch or Logical_Router, the value of
+	// external_ids:logical-switch or logical-router.
+	NB   string
+	Kind DatapathKind
+	// ExternalIDs: logical-switch or logical-router, name, name2 (from
+	// neutron:network_name or neutron:router_name), interconn-ts for
+	// switches, snat-ct-zone and always_learn_from_arp_request=false for
+	// routers.
+	ExternalIDs Smap
+	// RequestedKey is other_config:requested-tnl-key (switches) or
+	// options:requested-tnl-key (routers), 0 when absent or not a valid
+	// datapath tunnel key.
+	RequestedKey int
+}
+
+// MaxDatapathKey is the largest datapath tunnel key ovn-northd allocates
+// outside VXLAN mode (OVN_MAX_DP_KEY_LOCAL: keys above it are reserved for
+// interconnection).
+const MaxDatapathKey = 1<<24 - 1 - (1<<16 - 1)
+
+// CompareDatapaths orders datapaths by NB _uuid, then contents.
+func CompareDatapaths(a, b Datapath) int {
+	return cmp.Or(cmp.Compare(a.NB, b.NB), cmp.Compare(a.Kind, b.Kind),
+		cmp.Compare(a.ExternalIDs, b.ExternalIDs), cmp.Compare(a.RequestedKey, b.RequestedKey))
+}
+
+// SBDatapaths computes the Datapath_Binding rows. A switch or router row
+// update that leaves these columns alone (a port added, say) yields the same
+// tuple, which cancels.
+func SBDatapaths(n *relations.NB) engine.Rel[Datapath] {
+	switches := engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) Datapath {
+		ids := map[string]string{"logical-switch": ls.UUID, "name": ls.Name}
+		if name2 := ls.ExternalIDs["neutron:network_name"]; name2 != "" {
+			ids["name2"] = name2
+		}
+		if ts, ok := ls.OtherConfig["interconn-ts"]; ok {
+			ids["interconn-ts"] = ts
+		}
+		return Datapath{NB: ls.UUID, Kind: Switch, ExternalIDs: SmapOf(ids),
+			RequestedKey: requestedKey(ls.OtherConfig, MaxDatapathKey)}
+	})
+	enabled := engine.Filter(n.Routers.Rows, func(lr *nb.LogicalRouter) bool { return lr.Enabled == nil || *lr.Enabled })
+	routers := engine.Map(enabled, func(lr *nb.LogicalRouter) Datapath {
+		ids := map[string]string{"logical-router": lr.UUID, "name": lr.Name}
+		if name2 := lr.ExternalIDs["neutron:router_name"]; name2 != "" {
+			ids["name2"] = name2
+		}
+		if zone := relations.SmapInt(lr.Options, "snat-ct-zone", -1); zone >= 0 {
+			ids["snat-ct-zone"] = strconv.Itoa(zone)
+		}
+		if !relations.SmapBool(lr.Options, "always_learn_from_arp_request", true) {
+			ids["always_learn_from_arp_request"] = "false"
+		}
+		return Datapath{NB: lr.UUID, Kind: Router, ExternalIDs: SmapOf(ids),
+			RequestedKey: requestedKey(lr.Options, MaxDatapathKey)}
+	})
+	return engine.Union(switches, routers)
+}
+
+// requestedKey reads options:requested-tnl-key as smap_get_int does; 0 when
+// absent, unreadable or outside 1..max (northd would send the bad key to the
+// SB, which refuses the whole transaction).
+func requestedKey(options map[string]string, max int) int {
+	k := relations.SmapInt(options, "requested-tnl-key", 0)
+	if k < 1 || k > max {
+		return 0
+	}
+	return k
+}

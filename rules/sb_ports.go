@@ -1,0 +1,416 @@
+package rules
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// PortBinding is the part of one SB Port_Binding row that ovn-northd 23.03
+// owns (northd.c join_logical_ports, ovn_port_update_sbrec): one per switch
+// port, per router port and per chassisredirect port of a distributed
+// gateway port. Columns ovn-controller writes (chassis, encap, up after
+// creation, virtual_parent...) are not here, nor the tunnel key, which the
+// SB writer allocates.
+type PortBinding struct {
+	Name     string // logical_port
+	Datapath string // NB _uuid of the switch or router
+	Type     string
+	Options  Smap
+	MAC      Strings
+	// PortSecurity, ParentPort (empty for none) and Tag (0 for none) are
+	// copied from a switch port; router ports have none.
+	PortSecurity Strings
+	ParentPort   string
+	Tag          int
+	ExternalIDs  Smap
+	NATAddresses Strings
+	// RequestedKey is options:requested-tnl-key, 0 when absent or invalid.
+	RequestedKey int
+}
+
+// MaxPortKey is the largest port tunnel key outside VXLAN mode (15 bits).
+const MaxPortKey = 1<<15 - 1
+
+// ComparePortBindings orders port bindings by name, then contents.
+func ComparePortBindings(a, b PortBinding) int {
+	return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Datapath, b.Datapath),
+		cmp.Compare(a.Type, b.Type), cmp.Compare(a.Options, b.Options), cmp.Compare(a.MAC, b.MAC),
+		cmp.Compare(a.PortSecurity, b.PortSecurity), cmp.Compare(a.ParentPort, b.ParentPort),
+		cmp.Compare(a.Tag, b.Tag), cmp.Compare(a.ExternalIDs, b.ExternalIDs),
+		cmp.Compare(a.NATAddresses, b.NATAddresses), cmp.Compare(a.RequestedKey, b.RequestedKey))
+}
+
+// knownLSPTypes are the switch port types northd copies to the SB
+// (ovn_is_known_nb_lsp_type); "router" ports get their own.
+var knownLSPTypes = []string{"", "l2gateway", "localnet", "localport", "router", "vtep", "external", "virtual", "remote"}
+
+// SBPortBindings computes the Port_Binding rows of switch ports, router
+// ports and chassisredirect ports.
+func SBPortBindings(n *relations.NB) engine.Rel[PortBinding] {
+	routers := routerPortFacts(n)
+	return engine.Union(
+		switchPortBindings(n),
+		routerTypePortBindings(n, routers),
+		routerPortBindings(n, routers))
+}
+
+// switchPortBindings: switch ports of every type but "router". Their
+// options are the NB ones, plus vlan-passthru=true on a switch that passes
+// VLANs through.
+func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
+	ports := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter })
+	return engine.Join(
+		engine.IndexBy(ports, func(p relations.LSP) string { return p.Switch }),
+		engine.IndexBy(n.SwitchDatapaths, func(s relations.Switch) string { return s.UUID }),
+		func(_ string, p relations.LSP, sw relations.Switch) PortBinding {
+			options := p.Port.Options
+			if sw.VLANPassthru {
+				options = maps.Clone(options)
+				if options == nil {
+					options = map[string]string{}
+				}
+				options["vlan-passthru"] = "true"
+			}
+			pb := lspBinding(p.Switch, p.Port)
+			pb.Options = SmapOf(options)
+			// northd leaves the type of a port of unknown type alone (it
+			// logs it); a new binding has the default, "".
+			if slices.Contains(knownLSPTypes, p.Port.Type) {
+				pb.Type = p.Port.Type
+			}
+			return pb
+		})
+}
+
+// lspBinding is what every switch port's binding copies from the NB row.
+func lspBinding(sw string, p *nb.LogicalSwitchPort) PortBinding {
+	ids := p.ExternalIDs
+	if name := ids["neutron:port_name"]; name != "" {
+		ids = maps.Clone(ids)
+		ids["name"] = name
+	}
+	pb := PortBinding{
+		Name:         p.Name,
+		Datapath:     sw,
+		MAC:          StringsOf(p.Addresses...),
+		PortSecurity: StringsOf(p.PortSecurity...),
+		ExternalIDs:  SmapOf(ids),
+		RequestedKey: requestedKey(p.Options, MaxPortKey),
+	}
+	if p.ParentName != nil {
+		pb.ParentPort = *p.ParentName
+	}
+	if p.Tag != nil {
+		pb.Tag = *p.Tag
+	}
+	return pb
+}
+
+// routerFacts is what the bindings of a router's ports and of the switch
+// ports connected to them read from the router, as a value.
+type routerFacts struct {
+	Router string
+	// Chassis is options:chassis (HasChassis: present), which makes the
+	// router an L3 gateway router and its ports "l3gateway" ports.
+	Chassis    string
+	HasChassis bool
+	// DGPs counts the distributed gateway ports (od->n_l3dgw_ports);
+	// OnlyDGP names the one when there is exactly one.
+	DGPs    int
+	OnlyDGP string
+	// DistributedNAT: a dnat_and_snat rule with logical_port and
+	// external_mac (od->has_distributed_nat).
+	DistributedNAT bool
+}
+
+// routerMark is one fact about a router that routerFacts gathers.
+type routerMark struct {
+	Router     string
+	Chassis    string
+	HasChassis bool
+	Exists     bool
+	DGP        string
+	DistNAT    bool
+}
+
+// routerPortFacts computes one routerFacts per enabled router.
+func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
+	enabled := engine.Filter(n.Routers.Rows, func(lr *nb.LogicalRouter) bool { return lr.Enabled == nil || *lr.Enabled })
+	own := engine.Map(enabled, func(lr *nb.LogicalRouter) routerMark {
+		chassis, ok := lr.Options["chassis"]
+		return routerMark{Router: lr.UUID, Chassis: chassis, HasChassis: ok, Exists: true}
+	})
+	dgps := engine.Map(engine.Filter(n.LRPs, relations.LRP.DGP), func(p relations.LRP) routerMark {
+		return routerMark{Router: p.Router, DGP: p.Name()}
+	})
+	type natRef struct{ router, nat string }
+	refs := engine.FlatMap(enabled, func(lr *nb.LogicalRouter) []natRef {
+		out := make([]natRef, len(lr.Nat))
+		for i, u := range lr.Nat {
+			out[i] = natRef{lr.UUID, u}
+		}
+		return out
+	})
+	distributed := engine.Filter(n.NATs.Rows, func(nat *nb.NAT) bool {
+		return nat.Type == nb.NATTypeDNATAndSNAT && nat.LogicalPort != nil && nat.ExternalMAC != nil &&
+			validNATExternalIP(nat.ExternalIP)
+	})
+	distNAT := engine.Join(
+		engine.IndexBy(refs, func(r natRef) string { return r.nat }),
+		engine.IndexBy(distributed, func(nat *nb.NAT) string { return nat.UUID }),
+		func(_ string, r natRef, _ *nb.NAT) routerMark { return routerMark{Router: r.router, DistNAT: true} })
+	facts := engine.GroupBy(
+		engine.IndexBy(engine.Union(own, dgps, distNAT), func(m routerMark) string { return m.Router }),
+		func(router string, ms []routerMark) []routerFacts {
+			f := routerFacts{Router: router}
+			exists := false
+			var dgpNames []string
+			for _, m := range ms {
+				switch {
+				case m.Exists:
+					exists = true
+					f.Chassis, f.HasChassis = m.Chassis, m.HasChassis
+				case m.DGP != "":
+					dgpNames = append(dgpNames, m.DGP)
+				case m.DistNAT:
+					f.DistributedNAT = true
+				}
+			}
+			if !exists {
+				return nil
+			}
+			f.DGPs = len(dgpNames)
+			if f.DGPs == 1 {
+				f.OnlyDGP = dgpNames[0]
+			}
+			return []routerFacts{f}
+		})
+	return engine.IndexBy(facts, func(f routerFacts) string { return f.Router })
+}
+
+// validNATExternalIP is whether northd reads a NAT rule's external_ip as a
+// single address (init_nat_entries skips the rules it cannot read).
+func validNATExternalIP(ip string) bool {
+	a, err := relations.ParseIPAddresses(ip)
+	return err == nil && len(a.IPv4)+len(a.IPv6) == 1
+}
+
+// routerTypeMark is one fact about a switch port of type "router".
+type routerTypeMark struct {
+	LSP relations.LSP
+	// Peer (HasPeer) is the router port that options:router-port names,
+	// with its router's facts.
+	Peer    relations.LRP
+	HasPeer bool
+	Router  routerFacts
+	// IsBase marks the port itself, IsLocalnet a switch with a localnet
+	// port.
+	IsBase     bool
+	IsLocalnet bool
+}
+
+// routerTypePortBindings: switch ports of type "router". They are patch
+// ports (l3gateway ones when the peer router is a gateway router) whose
+// options name the peer; their nat_addresses hold the router port's MAC and
+// IPv4 addresses for gratuitous ARPs when the peer is a distributed gateway
+// port (or its router's only one, with reside-on-redirect-chassis), or when
+// the peer is on a gateway router and the switch has a localnet port.
+// (options:nat-addresses is not read yet.)
+func routerTypePortBindings(n *relations.NB, routers engine.Index[string, routerFacts]) engine.Rel[PortBinding] {
+	ports := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeRouter })
+	base := engine.Map(ports, func(p relations.LSP) routerTypeMark { return routerTypeMark{LSP: p, IsBase: true} })
+	localnet := engine.SemiJoin(
+		engine.IndexBy(ports, func(p relations.LSP) string { return p.Switch }),
+		engine.IndexBy(n.SwitchesWithLocalnet, func(sw string) string { return sw }))
+	localnetMarks := engine.Map(localnet, func(p relations.LSP) routerTypeMark { return routerTypeMark{LSP: p, IsLocalnet: true} })
+	peers := engine.Join(
+		engine.IndexBy(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.LRP.Router }),
+		routers,
+		func(_ string, p relations.LRPSwitchPeer, f routerFacts) routerTypeMark {
+			return routerTypeMark{LSP: relations.LSP{Switch: p.Switch, Port: p.LSP}, Peer: p.LRP, HasPeer: true, Router: f}
+		})
+	return engine.GroupBy(
+		engine.IndexBy(engine.Union(base, localnetMarks, peers), func(m routerTypeMark) string { return m.LSP.Port.UUID }),
+		func(_ string, ms []routerTypeMark) []PortBinding {
+			var lsp *relations.LSP
+			var peer *routerTypeMark
+			localnet := false
+			for i := range ms {
+				switch m := &ms[i]; {
+				case m.IsBase:
+					lsp = &m.LSP
+				case m.IsLocalnet:
+					localnet = true
+				case m.HasPeer && (peer == nil || m.Peer.Name() < peer.Peer.Name()):
+					peer = m
+				}
+			}
+			if lsp == nil {
+				return nil
+			}
+			return []PortBinding{routerTypeBinding(lsp, peer, localnet)}
+		})
+}
+
+func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool) PortBinding {
+	pb := lspBinding(lsp.Switch, lsp.Port)
+	pb.Type = "patch"
+	options := map[string]string{}
+	if rp, ok := lsp.Port.Options["router-port"]; ok {
+		options["peer"] = rp
+	}
+	if peer != nil && peer.Router.HasChassis {
+		pb.Type = "l3gateway"
+		options["l3gateway-chassis"] = peer.Router.Chassis
+	}
+	pb.Options = SmapOf(options)
+	if peer == nil {
+		return pb
+	}
+	rp, r := peer.Peer, peer.Router
+	garp := false
+	switch {
+	case r.DGPs > 0:
+		garp = rp.DGP() || relations.SmapBool(rp.Port.Options, "reside-on-redirect-chassis", false) && r.DGPs == 1
+	case r.HasChassis && localnet:
+		garp = true
+	}
+	if garp {
+		parts := []string{rp.Net.MAC.String()}
+		for _, a := range rp.Net.IPv4 {
+			parts = append(parts, a.Addr.String())
+		}
+		if r.DGPs > 0 {
+			dgp := r.OnlyDGP
+			if rp.DGP() {
+				dgp = rp.Name()
+			}
+			parts = append(parts, "is_chassis_resident("+jsonKey(chassisRedirectName(dgp))+")")
+		}
+		pb.NATAddresses = StringsOf(strings.Join(parts, " "))
+	}
+	return pb
+}
+
+// chassisRedirectName is the name of a distributed gateway port's
+// chassisredirect port (ovn_chassis_redirect_name).
+func chassisRedirectName(port string) string { return "cr-" + port }
+
+// lrpMark is one fact about a router port.
+type lrpMark struct {
+	LRP    relations.LRP
+	Router routerFacts
+	IsBase bool
+	// Peer is the name of a peer: a switch port (PeerRank 0) or, through
+	// the peer column, a router port (PeerRank 1).
+	Peer     string
+	PeerRank int
+	// VTEPPeer: the switch the port connects to has a vtep port.
+	VTEPPeer bool
+}
+
+// routerPortBindings: router ports, patch ports (l3gateway ones on a
+// gateway router) naming their peer, and the chassisredirect port of each
+// distributed gateway port. A port connected both to a switch port and,
+// through its peer column, to a router port names the switch port.
+func routerPortBindings(n *relations.NB, routers engine.Index[string, routerFacts]) engine.Rel[PortBinding] {
+	base := engine.Join(
+		engine.IndexBy(n.LRPs, func(p relations.LRP) string { return p.Router }),
+		routers,
+		func(_ string, p relations.LRP, f routerFacts) lrpMark {
+			return lrpMark{LRP: p, Router: f, IsBase: true}
+		})
+	swPeers := engine.Map(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) lrpMark {
+		return lrpMark{LRP: p.LRP, Peer: p.LSP.Name}
+	})
+	rtPeers := engine.Map(n.LRPRouterPeers, func(p relations.LRPRouterPeer) lrpMark {
+		return lrpMark{LRP: p.LRP, Peer: p.Peer.Name(), PeerRank: 1}
+	})
+	vtepSwitches := switchesOfType(n, relations.LSPTypeVTEP)
+	vtep := engine.Map(engine.SemiJoin(
+		engine.IndexBy(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.Switch }),
+		engine.IndexBy(vtepSwitches, func(sw string) string { return sw })),
+		func(p relations.LRPSwitchPeer) lrpMark { return lrpMark{LRP: p.LRP, VTEPPeer: true} })
+	return engine.GroupBy(
+		engine.IndexBy(engine.Union(base, swPeers, rtPeers, vtep), func(m lrpMark) string { return m.LRP.Port.UUID }),
+		func(_ string, ms []lrpMark) []PortBinding {
+			var b *lrpMark
+			peer, peerRank, vtepPeer := "", 2, false
+			for i := range ms {
+				switch m := &ms[i]; {
+				case m.IsBase:
+					b = m
+				case m.VTEPPeer:
+					vtepPeer = true
+				case m.PeerRank < peerRank || m.PeerRank == peerRank && m.Peer < peer:
+					peer, peerRank = m.Peer, m.PeerRank
+				}
+			}
+			if b == nil {
+				return nil
+			}
+			return lrpBindings(b.LRP, b.Router, peer, vtepPeer)
+		})
+}
+
+// switchesOfType computes the switches with a port of type t.
+func switchesOfType(n *relations.NB, t string) engine.Rel[string] {
+	return engine.Distinct(engine.Map(
+		engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == t }),
+		func(p relations.LSP) string { return p.Switch }))
+}
+
+// lrpBindings is a router port's binding and, for a distributed gateway
+// port, its chassisredirect port's.
+func lrpBindings(p relations.LRP, r routerFacts, peer string, vtepPeer bool) []PortBinding {
+	mac := p.Port.MAC
+	for _, net := range p.Port.Networks {
+		mac += " " + net
+	}
+	pb := PortBinding{
+		Name:         p.Name(),
+		Datapath:     p.Router,
+		Type:         "patch",
+		MAC:          StringsOf(mac),
+		ExternalIDs:  SmapOf(p.Port.ExternalIDs),
+		RequestedKey: requestedKey(p.Port.Options, MaxPortKey),
+	}
+	options := map[string]string{}
+	if peer != "" {
+		options["peer"] = peer
+		if p.Port.HaChassisGroup != nil || len(p.Port.GatewayChassis) > 0 {
+			options["chassis-redirect-port"] = chassisRedirectName(p.Name())
+		}
+	}
+	if r.HasChassis {
+		pb.Type = "l3gateway"
+		options["l3gateway-chassis"] = r.Chassis
+	}
+	pb.Options = SmapOf(options)
+	if !p.DGP() {
+		return []PortBinding{pb}
+	}
+	cr := pb
+	cr.Name = chassisRedirectName(p.Name())
+	cr.Type = "chassisredirect"
+	cr.RequestedKey = 0
+	crOptions := map[string]string{"distributed-port": p.Name()}
+	alwaysRedirect := !r.DistributedNAT && !vtepPeer
+	if rt, ok := p.Port.Options["redirect-type"]; ok {
+		crOptions["redirect-type"] = rt
+		if rt == "bridged" {
+			alwaysRedirect = false
+		}
+	}
+	if alwaysRedirect {
+		crOptions["always-redirect"] = "true"
+	}
+	cr.Options = SmapOf(crOptions)
+	return []PortBinding{pb, cr}
+}
