@@ -23,8 +23,8 @@ type sbTxn struct {
 	deletedPB map[string]bool
 	// Tunnel keys given in the transaction, to datapaths by NB _uuid and
 	// to ports by name.
-	dpKey map[string]int
-	pbKey map[string]int
+	dpKey     map[string]int
+	pbKey     map[string]int
 	newGroups map[string]string // group contents -> named or mutated row
 	mutated   map[string]string // group row -> its contents after mutation
 }

@@ -67,7 +67,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
 		portName:   func(string) (string, bool) { return "", false },
-		dirtyDP: map[string]bool{}, dirtyPB: map[string]bool{},
+		dirtyDP:    map[string]bool{}, dirtyPB: map[string]bool{},
 		dirtyMC: map[mcKey]bool{}, dirtyLF: map[flowKey]bool{},
 		garbage: map[string]string{}, portsChanged: map[string]bool{},
 	}
