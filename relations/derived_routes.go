@@ -254,24 +254,16 @@ func ecmpKeyOf(r StaticRoute) ecmpKey {
 }
 
 // deriveRouterRoutes computes the static routes of enabled routers.
-func deriveRouterRoutes(n *NB) engine.Rel[RouterRoute] {
-	enabled := engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID })
-	type listed struct{ Router, Route string }
-	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []listed {
-		out := make([]listed, len(lr.StaticRoutes))
-		for i, r := range lr.StaticRoutes {
-			out[i] = listed{lr.UUID, r}
-		}
-		return out
-	})
-	refs = engine.SemiJoin(engine.IndexBy(refs, func(l listed) string { return l.Router }), enabled)
-	onRouter := engine.Join(
-		engine.IndexBy(refs, func(l listed) string { return l.Route }),
+func deriveRouterRoutes(c *engine.Circuit, n *NB) engine.Rel[RouterRoute] {
+	refs := engine.SemiJoin(
+		engine.IndexBy(refsOf(c, n, nb.LogicalRouterTable,
+			func(lr *nb.LogicalRouter) string { return lr.UUID },
+			func(lr *nb.LogicalRouter) []string { return lr.StaticRoutes }), func(r Ref) string { return r.Owner }),
+		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
+	return engine.Join(
+		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
 		engine.IndexBy(n.StaticRoutes.Rows, func(r *nb.LogicalRouterStaticRoute) string { return r.UUID }),
-		func(_ string, l listed, r *nb.LogicalRouterStaticRoute) RouterRoute {
-			return RouterRoute{l.Router, r}
-		})
-	return onRouter
+		func(_ string, r Ref, rt *nb.LogicalRouterStaticRoute) RouterRoute { return RouterRoute{r.Owner, rt} })
 }
 
 // deriveStaticRoutes computes the accepted static routes with their route
@@ -478,22 +470,17 @@ type PolicyNexthop struct {
 	Addr   string
 }
 
-func deriveRouterPolicies(n *NB) engine.Rel[RouterPolicy] {
-	type listed struct{ Router, Policy string }
-	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []listed {
-		out := make([]listed, len(lr.Policies))
-		for i, p := range lr.Policies {
-			out[i] = listed{lr.UUID, p}
-		}
-		return out
-	})
-	refs = engine.SemiJoin(engine.IndexBy(refs, func(l listed) string { return l.Router }),
+func deriveRouterPolicies(c *engine.Circuit, n *NB) engine.Rel[RouterPolicy] {
+	refs := engine.SemiJoin(
+		engine.IndexBy(refsOf(c, n, nb.LogicalRouterTable,
+			func(lr *nb.LogicalRouter) string { return lr.UUID },
+			func(lr *nb.LogicalRouter) []string { return lr.Policies }), func(r Ref) string { return r.Owner }),
 		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
 	policies := engine.Join(
-		engine.IndexBy(refs, func(l listed) string { return l.Policy }),
+		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
 		engine.IndexBy(n.Policies.Rows, func(p *nb.LogicalRouterPolicy) string { return p.UUID }),
-		func(_ string, l listed, p *nb.LogicalRouterPolicy) RouterPolicy {
-			return RouterPolicy{Router: l.Router, Policy: p}
+		func(_ string, r Ref, p *nb.LogicalRouterPolicy) RouterPolicy {
+			return RouterPolicy{Router: r.Owner, Policy: p}
 		})
 	ecmp := engine.Filter(policies, RouterPolicy.ECMP)
 	numbered := engine.GroupBy(engine.IndexBy(ecmp, func(p RouterPolicy) string { return p.Router }),
@@ -539,11 +526,11 @@ func derivePolicyNexthops(policies engine.Rel[RouterPolicy], nets engine.Index[n
 }
 
 // deriveRouteRelations computes the static route and policy relations of n.
-func (n *NB) deriveRouteRelations() {
+func (n *NB) deriveRouteRelations(c *engine.Circuit) {
 	nets := deriveLRPNets(n.LRPs)
-	n.RouterRoutes = deriveRouterRoutes(n)
+	n.RouterRoutes = deriveRouterRoutes(c, n)
 	n.Routes, n.RouteTableIDs = deriveStaticRoutes(n, nets)
 	n.RouteSlots = deriveStaticRouteSlots(n.Routes)
-	n.RouterPolicies = deriveRouterPolicies(n)
+	n.RouterPolicies = deriveRouterPolicies(c, n)
 	n.PolicyNexthops = derivePolicyNexthops(n.RouterPolicies, nets)
 }

@@ -157,7 +157,7 @@ func NewNB(c *engine.Circuit) *NB {
 	n.PortsOnRouters = deriveRouterPorts(c, n)
 	n.SwitchACLs = deriveSwitchACLs(n)
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
-	n.deriveRouterRelations()
+	n.deriveRouterRelations(c)
 	n.deriveSwitchRelations()
 	n.deriveLBRelations()
 	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
