@@ -1,0 +1,478 @@
+//go:build linux
+
+// Command compare runs northlog's northd and the reference ovn-northd 23.03
+// side by side on the same ovn-kubernetes-like topology and prints what each
+// costs, as a Markdown table:
+//
+//	go run ./bench/cmd/compare                 # issue 6's size: 100 nodes × 50 pods, 500 LBs, 200 policies
+//	go run ./bench/cmd/compare -preset small   # 10 × 10, a quick run
+//
+// In a temporary directory it starts two NB/SB ovsdb-server pairs (stock,
+// from ovn-central) on unix sockets, loads the topology (bench/topology)
+// into both NBs with ovsdb-client, and measures, for each northd:
+//
+//   - cold start: from starting the northd on the loaded NB and an empty SB
+//     until `ovn-nbctl --wait=sb sync` returns;
+//   - the wall time of `ovn-nbctl --wait=sb lsp-add` (a pod port with
+//     addresses and port security) and `lsp-del`, over -changes changes of
+//     each, median and p90, the two sides alternating;
+//   - the northd's CPU time per change (per change from the threads'
+//     schedstat; over the whole change phase from /proc/PID/stat), and the
+//     SB server's;
+//   - the northd's and the SB server's peak RSS (VmHWM);
+//   - the SB's logical flows: rows, canonical lines, and the difference
+//     between the two SBs by stage.
+//
+// The client's own cost is the same commands with --wait=none on the loaded
+// NB before any northd runs. After each change the programs are left to go
+// idle before the next one, so every change is measured on a quiet system.
+// Everything started is stopped on exit, on SIGINT and on -timeout.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/northlog/northlog/bench/topology"
+	"github.com/northlog/northlog/ovsdb/reference"
+)
+
+func main() {
+	topo := topology.Flags(flag.CommandLine)
+	var c config
+	flag.IntVar(&c.changes, "changes", 20, "lsp-add and lsp-del changes measured on each side")
+	flag.DurationVar(&c.timeout, "timeout", 45*time.Minute, "bound on the whole run")
+	flag.DurationVar(&c.cmdTimeout, "cmd-timeout", 5*time.Minute, "bound on each ovn-nbctl command (a cold start included)")
+	flag.StringVar(&c.northd, "northd", "", "northlog northd binary (default: go build ./examples/northd into the run directory)")
+	flag.BoolVar(&c.refOnly, "ref-only", false, "run the reference side only (northlog's northd not needed)")
+	flag.StringVar(&c.dir, "dir", "", "run directory (default: a new temporary directory, removed at the end unless -keep)")
+	flag.BoolVar(&c.keep, "keep", false, "keep the run directory (databases and logs)")
+	flag.Parse()
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	opts, err := topo()
+	if err == nil {
+		c.topo = opts
+		err = run(c, log, os.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "compare:", err)
+		os.Exit(1)
+	}
+}
+
+type config struct {
+	topo       topology.Options
+	changes    int
+	timeout    time.Duration
+	cmdTimeout time.Duration
+	northd     string
+	refOnly    bool
+	dir        string
+	keep       bool
+}
+
+// side is one NB/SB pair and the northd between them.
+type side struct {
+	name   string
+	dir    string
+	env    []string
+	argv   func(s *side) []string // the northd's command line
+	nb, sb *daemon
+	northd *daemon
+	cmdTO  time.Duration
+	res    result
+}
+
+// result is what was measured on one side.
+type result struct {
+	load, cold, coldCPU time.Duration
+	add, del            []time.Duration // wall of ovn-nbctl --wait=sb
+	northdCPU, sbCPU    []time.Duration // per change, add and del alike
+	phaseCPU            time.Duration   // northd, whole change phase, /proc/PID/stat
+	rss, sbRSS          int64
+	flows               []string
+	lflowRows           int
+}
+
+func (s *side) nbRemote() string { return "unix:" + filepath.Join(s.dir, "nb.sock") }
+func (s *side) sbRemote() string { return "unix:" + filepath.Join(s.dir, "sb.sock") }
+
+func (s *side) daemons() []*daemon {
+	var ds []*daemon
+	for _, d := range []*daemon{s.northd, s.sb, s.nb} {
+		if d != nil {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+func (s *side) stop() {
+	for _, d := range s.daemons() {
+		d.stop()
+	}
+}
+
+func run(c config, log *slog.Logger, out io.Writer) error {
+	if err := reference.Available(); err != nil {
+		return err
+	}
+	if c.changes < 1 {
+		return fmt.Errorf("-changes %d: want at least 1", c.changes)
+	}
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	ctx, cancelT := context.WithTimeout(ctx, c.timeout)
+	defer cancelT()
+
+	loadStart := loadAverage()
+	topo, err := topology.Generate(c.topo)
+	if err != nil {
+		return err
+	}
+	dir := c.dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "northlog-bench-"); err != nil {
+			return err
+		}
+		if !c.keep {
+			defer os.RemoveAll(dir)
+		}
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return err
+	}
+	log.Info("run directory", "dir", dir, "topology", fmt.Sprintf("%+v", topo.Options), "transactions", len(topo.Transactions))
+
+	ovnNorthd, err := exec.LookPath("ovn-northd")
+	if err != nil {
+		return err
+	}
+	sides := []*side{{name: "ovn-northd 23.03", dir: filepath.Join(dir, "ref"), argv: func(s *side) []string {
+		return []string{ovnNorthd, "--no-chdir", "-vconsole:off", "--log-file=" + filepath.Join(s.dir, "northd.log"),
+			"--unixctl=" + filepath.Join(s.dir, "northd.ctl"), "--ovnnb-db=" + s.nbRemote(), "--ovnsb-db=" + s.sbRemote()}
+	}}}
+	if !c.refOnly {
+		bin := c.northd
+		if bin == "" {
+			if bin, err = buildNorthd(ctx, dir, log); err != nil {
+				return err
+			}
+		}
+		sides = append(sides, &side{name: "northlog", dir: filepath.Join(dir, "northlog"), argv: func(s *side) []string {
+			return []string{bin, "--ovnnb-db=" + s.nbRemote(), "--ovnsb-db=" + s.sbRemote(), "--log-file=" + filepath.Join(s.dir, "northd.log")}
+		}})
+	}
+	for _, s := range sides {
+		s.cmdTO = c.cmdTimeout
+		defer s.stop()
+	}
+
+	for _, s := range sides {
+		if err := s.startServers(ctx); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		log.Info("loading NB", "side", s.name)
+		if s.res.load, err = s.load(ctx, topo); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+	}
+
+	log.Info("client cost: ovn-nbctl --wait=none, no northd", "changes", c.changes)
+	var clientAdd, clientDel []time.Duration
+	for i := range c.changes {
+		p := topo.SparePort(i)
+		add, err := sides[0].nbctl(ctx, append([]string{"--wait=none"}, addPort(p)...)...)
+		if err != nil {
+			return err
+		}
+		del, err := sides[0].nbctl(ctx, append([]string{"--wait=none"}, delPort(p)...)...)
+		if err != nil {
+			return err
+		}
+		clientAdd, clientDel = append(clientAdd, add), append(clientDel, del)
+	}
+
+	for _, s := range sides {
+		log.Info("cold start", "side", s.name)
+		if err := s.coldStart(ctx); err != nil {
+			return fmt.Errorf("%s: %w", s.name, err)
+		}
+		log.Info("cold start done", "side", s.name, "seconds", s.res.cold.Seconds())
+	}
+
+	log.Info("changes", "count", c.changes)
+	phase0 := make([]time.Duration, len(sides))
+	for i, s := range sides {
+		if phase0[i], err = cpuTotal(s.northd.pid()); err != nil {
+			return err
+		}
+	}
+	for i := range c.changes {
+		order := slices.Clone(sides)
+		if i%2 == 1 {
+			slices.Reverse(order)
+		}
+		for _, s := range order {
+			if err := s.measuredChange(ctx, topo.SparePort(i)); err != nil {
+				return fmt.Errorf("%s: change %d: %w", s.name, i, err)
+			}
+		}
+	}
+	for i, s := range sides {
+		end, err := cpuTotal(s.northd.pid())
+		if err != nil {
+			return err
+		}
+		s.res.phaseCPU = end - phase0[i]
+		if s.res.rss, err = peakRSS(s.northd.pid()); err != nil {
+			return err
+		}
+		if s.res.sbRSS, err = peakRSS(s.sb.pid()); err != nil {
+			return err
+		}
+		log.Info("dumping SB flows", "side", s.name)
+		if s.res.flows, err = reference.DumpFlows(ctx, s.sbRemote()); err != nil {
+			return err
+		}
+		if s.res.lflowRows, err = s.countRows(ctx, "Logical_Flow"); err != nil {
+			return err
+		}
+	}
+	report(out, topo, sides, clientAdd, clientDel, loadStart)
+	if c.keep {
+		fmt.Fprintf(out, "\nRun directory (databases, logs): %s\n", dir)
+	}
+	return nil
+}
+
+// buildNorthd builds examples/northd of the module in the working directory
+// into dir.
+func buildNorthd(ctx context.Context, dir string, log *slog.Logger) (string, error) {
+	mod, err := exec.CommandContext(ctx, "go", "list", "-m").Output()
+	if err != nil || strings.TrimSpace(string(mod)) != "github.com/northlog/northlog" {
+		return "", fmt.Errorf("run from the northlog module or pass -northd (go list -m: %q, %v)", strings.TrimSpace(string(mod)), err)
+	}
+	bin := filepath.Join(dir, "northlog-northd")
+	log.Info("building northlog's northd", "binary", bin)
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "./examples/northd")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./examples/northd: %w\n%s(pass -ref-only to measure the reference alone)", err, b)
+	}
+	return bin, nil
+}
+
+// startServers creates empty NB and SB databases and starts their servers,
+// and initialises the NB (ovn-nbctl init).
+func (s *side) startServers(ctx context.Context) error {
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return err
+	}
+	s.env = append(os.Environ(), "OVS_RUNDIR="+s.dir, "OVN_RUNDIR="+s.dir, "OVS_LOGDIR="+s.dir, "OVN_LOGDIR="+s.dir,
+		"OVN_NB_DB="+s.nbRemote(), "OVN_SB_DB="+s.sbRemote())
+	server, err := lookTool("ovsdb-server")
+	if err != nil {
+		return err
+	}
+	for _, db := range []struct {
+		name, schema string
+		d            **daemon
+	}{{"nb", "/usr/share/ovn/ovn-nb.ovsschema", &s.nb}, {"sb", "/usr/share/ovn/ovn-sb.ovsschema", &s.sb}} {
+		file, sock := filepath.Join(s.dir, db.name+".db"), filepath.Join(s.dir, db.name+".sock")
+		if b, err := exec.CommandContext(ctx, "ovsdb-tool", "create", file, db.schema).CombinedOutput(); err != nil {
+			return fmt.Errorf("ovsdb-tool create %s: %w: %s", file, err, b)
+		}
+		d, err := startDaemon(s.name+" "+db.name+" server", s.dir, filepath.Join(s.dir, db.name+".out"), s.env,
+			server, "--no-chdir", "-vconsole:off", "--log-file="+filepath.Join(s.dir, db.name+".log"),
+			"--unixctl="+filepath.Join(s.dir, db.name+".ctl"), "--remote=punix:"+sock, file)
+		if err != nil {
+			return err
+		}
+		*db.d = d
+		if err := waitListening(ctx, d, sock); err != nil {
+			return err
+		}
+	}
+	_, err = s.nbctl(ctx, "init")
+	return err
+}
+
+// lookTool finds program in PATH or in the sbin directories Debian installs
+// ovsdb-server into, which a non-root PATH often lacks.
+func lookTool(program string) (string, error) {
+	p, err := exec.LookPath(program)
+	for _, dir := range []string{"/usr/sbin", "/usr/local/sbin", "/sbin"} {
+		if err == nil {
+			break
+		}
+		p, err = exec.LookPath(filepath.Join(dir, program))
+	}
+	return p, err
+}
+
+// command runs argv with the side's environment, bounded by the command
+// timeout and cut short if one of the side's daemons exits; it returns the
+// wall time and stdout.
+func (s *side) command(ctx context.Context, argv ...string) (time.Duration, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.cmdTO)
+	defer cancel()
+	watch := make(chan struct{})
+	defer close(watch)
+	for _, d := range s.daemons() {
+		go func() {
+			select {
+			case <-d.done:
+				cancel()
+			case <-watch:
+			}
+		}()
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = s.dir, s.env
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	start := time.Now()
+	stdout, err := cmd.Output()
+	wall := time.Since(start)
+	if err != nil {
+		for _, d := range s.daemons() {
+			if d.exited() {
+				return 0, nil, d.deathError()
+			}
+		}
+		return 0, nil, fmt.Errorf("%s: %w: %s", strings.Join(argv, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return wall, stdout, nil
+}
+
+func (s *side) nbctl(ctx context.Context, args ...string) (time.Duration, error) {
+	wall, _, err := s.command(ctx, append([]string{"ovn-nbctl", "--db=" + s.nbRemote()}, args...)...)
+	return wall, err
+}
+
+// transact runs one OVSDB transaction with ovsdb-client and fails if any
+// operation failed.
+func (s *side) transact(ctx context.Context, remote string, tx json.RawMessage) ([]json.RawMessage, error) {
+	_, out, err := s.command(ctx, "ovsdb-client", "transact", remote, string(tx))
+	if err != nil {
+		return nil, err
+	}
+	var res []json.RawMessage
+	if err := json.Unmarshal(out, &res); err != nil {
+		return nil, fmt.Errorf("transact on %s: %w", remote, err)
+	}
+	for _, r := range res {
+		var e struct{ Error, Details string }
+		if json.Unmarshal(r, &e) == nil && e.Error != "" {
+			return nil, fmt.Errorf("transact on %s: %s: %s", remote, e.Error, e.Details)
+		}
+	}
+	return res, nil
+}
+
+// load applies the topology's transactions to the NB, one ovsdb-client
+// call each, and returns the time it took.
+func (s *side) load(ctx context.Context, t *topology.Topology) (time.Duration, error) {
+	start := time.Now()
+	for _, tx := range t.Transactions {
+		if _, err := s.transact(ctx, s.nbRemote(), tx); err != nil {
+			return 0, err
+		}
+	}
+	return time.Since(start), nil
+}
+
+// countRows counts the rows of an SB table.
+func (s *side) countRows(ctx context.Context, table string) (int, error) {
+	q, err := json.Marshal([]any{"OVN_Southbound", map[string]any{"op": "select", "table": table, "where": []any{}, "columns": []string{"_uuid"}}})
+	if err != nil {
+		return 0, err
+	}
+	res, err := s.transact(ctx, s.sbRemote(), q)
+	if err != nil {
+		return 0, err
+	}
+	var sel struct{ Rows []json.RawMessage }
+	if err := json.Unmarshal(res[0], &sel); err != nil {
+		return 0, err
+	}
+	return len(sel.Rows), nil
+}
+
+// coldStart starts the northd on the loaded NB and empty SB and measures
+// the time until ovn-nbctl --wait=sb sync returns, then waits for quiet.
+func (s *side) coldStart(ctx context.Context) error {
+	argv := s.argv(s)
+	start := time.Now()
+	d, err := startDaemon(s.name+" northd", s.dir, filepath.Join(s.dir, "northd.out"), s.env, argv...)
+	if err != nil {
+		return err
+	}
+	s.northd = d
+	if _, err := s.nbctl(ctx, "--wait=sb", "sync"); err != nil {
+		return err
+	}
+	s.res.cold = time.Since(start)
+	if s.res.coldCPU, err = cpuTotal(d.pid()); err != nil {
+		return err
+	}
+	return waitIdle(ctx, s.northd.pid(), s.sb.pid(), s.nb.pid())
+}
+
+// addPort and delPort are the measured changes: a pod's port added with
+// its addresses and port security in one ovn-nbctl call, and deleted.
+func addPort(p topology.Port) []string {
+	return []string{"lsp-add", p.Switch, p.Name, "--", "lsp-set-addresses", p.Name, p.Addresses, "--", "lsp-set-port-security", p.Name, p.Addresses}
+}
+
+func delPort(p topology.Port) []string { return []string{"lsp-del", p.Name} }
+
+// measuredChange makes one --wait=sb lsp-add and one lsp-del of p, each
+// followed by a wait for quiet, and records their wall times and the CPU
+// the northd and the SB server used for each.
+func (s *side) measuredChange(ctx context.Context, p topology.Port) error {
+	for _, c := range []struct {
+		args  []string
+		walls *[]time.Duration
+	}{{addPort(p), &s.res.add}, {delPort(p), &s.res.del}} {
+		n0, err := cpuFine(s.northd.pid())
+		if err != nil {
+			return err
+		}
+		sb0, err := cpuFine(s.sb.pid())
+		if err != nil {
+			return err
+		}
+		wall, err := s.nbctl(ctx, append([]string{"--wait=sb"}, c.args...)...)
+		if err != nil {
+			return err
+		}
+		if err := waitIdle(ctx, s.northd.pid(), s.sb.pid(), s.nb.pid()); err != nil {
+			return err
+		}
+		n1, err := cpuFine(s.northd.pid())
+		if err != nil {
+			return err
+		}
+		sb1, err := cpuFine(s.sb.pid())
+		if err != nil {
+			return err
+		}
+		*c.walls = append(*c.walls, wall)
+		s.res.northdCPU = append(s.res.northdCPU, n1-n0)
+		s.res.sbCPU = append(s.res.sbCPU, sb1-sb0)
+	}
+	return nil
+}

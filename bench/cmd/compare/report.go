@@ -1,0 +1,178 @@
+//go:build linux
+
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/northlog/northlog/bench/topology"
+	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/rules"
+)
+
+// percentile is the nearest-rank p-th percentile (0 < p ≤ 100) of xs.
+func percentile(xs []time.Duration, p int) time.Duration {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(xs))
+	return s[max(0, (p*len(s)+99)/100-1)]
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "-" + fmtDur(-d)
+	case d < 10*time.Millisecond:
+		return fmt.Sprintf("%.2f ms", d.Seconds()*1e3)
+	case d < time.Second:
+		return fmt.Sprintf("%.0f ms", d.Seconds()*1e3)
+	default:
+		return fmt.Sprintf("%.2f s", d.Seconds())
+	}
+}
+
+func fmtMiB(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+
+// line is one row of the table: a label, a cell per side, and the values
+// whose ratio (last side over first) the last column shows.
+type line struct {
+	label  string
+	cells  []string
+	ratios []float64
+}
+
+// loadAverage is the first three fields of /proc/loadavg.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	return strings.Join(strings.Fields(string(b))[:3], " ")
+}
+
+// report prints the side-by-side table and the flow comparison in
+// Markdown.
+func report(w io.Writer, topo *topology.Topology, sides []*side, clientAdd, clientDel []time.Duration, loadStart string) {
+	o := topo.Options
+	fmt.Fprintf(w, "Topology: %d nodes × %d pods (%d switch ports), %d load balancers × %d backends in one group, %d network policies of %d pods over %d namespaces; %d NB transactions.\n",
+		o.Nodes, o.PodsPerNode, topo.Rows["Logical_Switch_Port"], o.LoadBalancers, o.Backends, o.Policies, o.PolicyPods, o.Namespaces, len(topo.Transactions))
+	fmt.Fprintf(w, "Machine: %d CPUs, load average %s at start, %s at end. %d lsp-add and %d lsp-del per side.\n\n",
+		runtime.NumCPU(), loadStart, loadAverage(), len(sides[0].res.add), len(sides[0].res.del))
+
+	clientAddMed, clientDelMed := percentile(clientAdd, 50), percentile(clientDel, 50)
+	dur := func(label string, f func(r *result) time.Duration) line {
+		l := line{label: label}
+		for _, s := range sides {
+			d := f(&s.res)
+			l.cells = append(l.cells, fmtDur(d))
+			l.ratios = append(l.ratios, float64(d))
+		}
+		return l
+	}
+	medP90 := func(label string, f func(r *result) []time.Duration) line {
+		l := line{label: label}
+		for _, s := range sides {
+			xs := f(&s.res)
+			l.cells = append(l.cells, fmtDur(percentile(xs, 50))+" ("+fmtDur(percentile(xs, 90))+")")
+			l.ratios = append(l.ratios, float64(percentile(xs, 50)))
+		}
+		return l
+	}
+	num := func(label string, f func(r *result) int64, format func(int64) string) line {
+		l := line{label: label}
+		for _, s := range sides {
+			v := f(&s.res)
+			l.cells = append(l.cells, format(v))
+			l.ratios = append(l.ratios, float64(v))
+		}
+		return l
+	}
+	count := func(v int64) string { return fmt.Sprint(v) }
+	changes := func(r *result) int { return len(r.add) + len(r.del) }
+	lines := []line{
+		dur(fmt.Sprintf("NB load (%d × ovsdb-client transact)", len(topo.Transactions)), func(r *result) time.Duration { return r.load }),
+		dur("cold start until `--wait=sb sync` returns", func(r *result) time.Duration { return r.cold }),
+		dur("northd CPU during cold start", func(r *result) time.Duration { return r.coldCPU }),
+		medP90("`--wait=sb lsp-add` wall, median (p90)", func(r *result) []time.Duration { return r.add }),
+		medP90("`--wait=sb lsp-del` wall, median (p90)", func(r *result) []time.Duration { return r.del }),
+		dur("lsp-add wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.add, 50) - clientAddMed }),
+		dur("lsp-del wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.del, 50) - clientDelMed }),
+		medP90("northd CPU per change, median (p90)", func(r *result) []time.Duration { return r.northdCPU }),
+		dur("northd CPU per change, mean (utime+stime)", func(r *result) time.Duration { return r.phaseCPU / time.Duration(max(1, changes(r))) }),
+		medP90("SB ovsdb-server CPU per change, median (p90)", func(r *result) []time.Duration { return r.sbCPU }),
+		num("northd peak RSS (VmHWM)", func(r *result) int64 { return r.rss }, fmtMiB),
+		num("SB ovsdb-server peak RSS (VmHWM)", func(r *result) int64 { return r.sbRSS }, fmtMiB),
+		num("SB Logical_Flow rows", func(r *result) int64 { return int64(r.lflowRows) }, count),
+		num("logical flows, one per datapath (canonical lines)", func(r *result) int64 { return int64(len(r.flows)) }, count),
+	}
+	fmt.Fprint(w, "| |")
+	for _, s := range sides {
+		fmt.Fprintf(w, " %s |", s.name)
+	}
+	if len(sides) > 1 {
+		fmt.Fprintf(w, " %s / %s |", sides[len(sides)-1].name, sides[0].name)
+	}
+	fmt.Fprint(w, "\n|---|")
+	for range sides {
+		fmt.Fprint(w, "---:|")
+	}
+	if len(sides) > 1 {
+		fmt.Fprint(w, "---:|")
+	}
+	fmt.Fprintln(w)
+	for _, l := range lines {
+		fmt.Fprintf(w, "| %s | %s |", l.label, strings.Join(l.cells, " | "))
+		if len(sides) > 1 {
+			a, b := l.ratios[0], l.ratios[len(l.ratios)-1]
+			if a > 0 && b >= 0 {
+				fmt.Fprintf(w, " %.3g |", b/a)
+			} else {
+				fmt.Fprint(w, " |")
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\nClient's own cost (ovn-nbctl --wait=none on the loaded NB, no northd): lsp-add %s (p90 %s), lsp-del %s (p90 %s).\n",
+		fmtDur(clientAddMed), fmtDur(percentile(clientAdd, 90)), fmtDur(clientDelMed), fmtDur(percentile(clientDel, 90)))
+	if len(sides) > 1 {
+		flowDifference(w, sides[0], sides[len(sides)-1])
+	}
+}
+
+// maxStages is how many differing stages flowDifference lists.
+const maxStages = 15
+
+// flowDifference prints how the second side's canonical flows differ from
+// the first's, by stage, most differing stages first.
+func flowDifference(w io.Writer, ref, other *side) {
+	r := reference.Compare(ref.res.flows, other.res.flows)
+	fmt.Fprintf(w, "\nFlows: %s has %d of %s's %d canonical lines; %d missing, %d extra.\n",
+		other.name, r.Matched, ref.name, r.Expected, r.Missing, r.Extra)
+	if r.Equal() {
+		return
+	}
+	stages := slices.DeleteFunc(slices.Clone(r.Stages), func(s reference.StageCount) bool { return s.Missing+s.Extra == 0 })
+	slices.SortStableFunc(stages, func(a, b reference.StageCount) int { return cmp.Compare(b.Missing+b.Extra, a.Missing+a.Extra) })
+	fmt.Fprintf(w, "\n| stage | %s | matched | missing | extra |\n|---|---:|---:|---:|---:|\n", ref.name)
+	for _, s := range stages[:min(len(stages), maxStages)] {
+		fmt.Fprintf(w, "| %s %s %d %s | %d | %d | %d | %d |\n", kind(s), s.Pipeline, s.Table, s.Name, s.Expected, s.Matched, s.Missing, s.Extra)
+	}
+	if len(stages) > maxStages {
+		fmt.Fprintf(w, "| … %d more stages | | | | |\n", len(stages)-maxStages)
+	}
+}
+
+func kind(s reference.StageCount) string {
+	if s.Kind == rules.Router {
+		return "router"
+	}
+	return "switch"
+}
