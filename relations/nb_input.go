@@ -114,6 +114,16 @@ type NB struct {
 	RouterLBConfigs     engine.Rel[RouterLBConfig]
 	RouterLBIPs         engine.Rel[RouterLBIP]
 
+	// Gateway routers, distributed gateway ports and NAT
+	// (derived_gateway.go, derived_nat.go).
+	DGPs                      engine.Rel[DGP]
+	RouterGateways            engine.Rel[RouterGateway]
+	RouterNATs                engine.Rel[RouterNAT]
+	NATRules                  engine.Rel[NATRule]
+	RouterForceSNATs          engine.Rel[RouterForceSNAT]
+	RouterSNATIPs             engine.Rel[RouterSNATIP]
+	RoutersWithDistributedNAT engine.Rel[string]
+
 	feeds map[string]feed
 }
 
@@ -159,6 +169,7 @@ func NewNB(c *engine.Circuit) *NB {
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
 	n.deriveRouterRelations(c)
 	n.deriveSwitchRelations()
+	n.deriveGatewayRelations()
 	n.deriveLBRelations()
 	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
 	return n

@@ -32,6 +32,7 @@ var builtinRules = slices.Concat(
 	switchStatefulRules, // ls_acl.go: ACL, QoS, LB, hairpin and stateful stages; DHCP, DNS
 	routerRules,         // lr_admission.go: the router pipeline
 	loadBalancerRules,   // ls_lb_vips.go: load balancer VIPs on switches and routers
+	routerNATRules,      // lr_nat.go: gateway routers, distributed gateway ports, NAT
 )
 
 // New builds the program: the built-in rules plus extra, whose flows are
