@@ -228,7 +228,7 @@ func RouterLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
 // conntrack pass would spoil the state the DNAT stage reads.
 func RouterLBNATOverlapFlows(nb *relations.NB) engine.Rel[Flow] {
 	type routerIP struct{ Router, IP string }
-	external := engine.Distinct(engine.Map(routerNATs(nb), func(r routerNAT) routerIP {
+	external := engine.Distinct(engine.Map(nb.RouterNATs, func(r relations.RouterNAT) routerIP {
 		return routerIP{r.Router, r.NAT.ExternalIP}
 	}))
 	return engine.Join(

@@ -181,9 +181,10 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 //     the router port is a distributed gateway port, or if it sets
 //     options:reside-on-redirect-chassis and the router has one such port;
 //   - priority 80: ARP requests and neighbour solicitations for the router
-//     port's addresses go to the router alone (and to the switch's other
-//     ports, if it has any), instead of being broadcast to every router on
-//     the switch;
+//     port's addresses and its router's NAT external IPs go to the router
+//     alone (and to the switch's other ports, if it has any), instead of
+//     being broadcast to every router on the switch (SwitchLBRouterVIPFlows
+//     does the same for load balancer VIPs);
 //   - priority 75: the router's own ARP requests and solicitations are
 //     flooded like any broadcast, not sent back to it.
 //
@@ -194,9 +195,8 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 // on the chassis of the NAT's logical port.
 func SwitchRouterPortL2Flows(nb *relations.NB) engine.Rel[Flow] {
 	links := routerLinks(nb)
-	nats := routerNATs(nb)
-	return engine.Union(routerPortFlows(links), selfOriginatedFlows(links, nats),
-		natARPFlows(links, nats), dgpNATFlows(links, nats))
+	return engine.Union(routerPortFlows(links), selfOriginatedFlows(links, nb.RouterNATs),
+		natARPFlows(links, nb.RouterNATs, nb.RouterLBIPs), dgpNATFlows(links, nb.RouterNATs))
 }
 
 func routerPortFlows(links engine.Rel[routerLink]) engine.Rel[Flow] {
@@ -220,67 +220,54 @@ func routerPortFlows(links engine.Rel[routerLink]) engine.Rel[Flow] {
 		}
 		toRouter := toRouterActions(l)
 		for _, ip := range l.LRP.Net.IPv4 {
-			flows = append(flows, dp.flow(LSInL2Lkup, 80, "flags[1] == 0 && arp.op == 1 && arp.tpa == "+ip.AddrS, toRouter))
+			flows = append(flows, dp.flow(LSInL2Lkup, 80, arpNSMatch(ip.AddrS, false), toRouter))
 		}
 		for _, ip := range l.LRP.Net.IPv6 {
-			flows = append(flows, dp.flow(LSInL2Lkup, 80, "flags[1] == 0 && nd_ns && nd.target == "+ip.AddrS, toRouter))
+			flows = append(flows, dp.flow(LSInL2Lkup, 80, arpNSMatch(ip.AddrS, true), toRouter))
 		}
 		return flows
 	})
 }
 
-// routerNAT is a NAT rule of a router.
-type routerNAT struct {
-	Router string
-	NAT    *nb.NAT
+// arpAnswered reports whether the router answers ARP or ND for the NAT
+// rule's external IP on its switches: the rule has one readable external
+// address (nat_entry_is_valid) and is not SNAT.
+func arpAnswered(r relations.RouterNAT) bool {
+	return r.Valid() && r.Type() != nb.NATTypeSNAT
 }
 
-func routerNATs(n *relations.NB) engine.Rel[routerNAT] {
-	type ref struct{ Router, NAT string }
-	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []ref {
-		out := make([]ref, len(lr.Nat))
-		for i, nat := range lr.Nat {
-			out[i] = ref{lr.UUID, nat}
-		}
-		return out
-	})
-	return engine.Join(
-		engine.IndexBy(refs, func(r ref) string { return r.NAT }),
-		engine.IndexBy(n.NATs.Rows, func(nat *nb.NAT) string { return nat.UUID }),
-		func(_ string, r ref, nat *nb.NAT) routerNAT { return routerNAT{r.Router, nat} })
-}
-
-// answeredNAT reports whether northd answers ARP for the NAT rule's external
-// IP on the router's switches (nat_entry_is_valid, not snat), and whether
-// that IP is IPv6.
-func answeredNAT(nat *nb.NAT) (ok, v6 bool) {
-	a, err := relations.ParseIPAddresses(nat.ExternalIP)
-	if err != nil || len(a.IPv4)+len(a.IPv6) != 1 || nat.Type == nb.NATTypeSNAT {
-		return false, false
-	}
-	return true, len(a.IPv6) == 1
-}
+// routerIP is an address of a router as a string, to match NAT external IPs
+// with load balancer VIPs the way northd's string sets do.
+type routerIP struct{ Router, IP string }
 
 // natARPFlows: ls_in_l2_lkup, priority 80, ARP requests and neighbour
 // solicitations for the external IP of the router's NAT rules (but SNAT)
-// go to the router alone, as for its own addresses.
-func natARPFlows(links engine.Rel[routerLink], nats engine.Rel[routerNAT]) engine.Rel[Flow] {
-	answered := engine.Filter(nats, func(r routerNAT) bool {
-		ok, _ := answeredNAT(r.NAT)
-		return ok
-	})
-	enabled := engine.Filter(links, func(l routerLink) bool { return l.LRP.Enabled() })
+// go to the router alone, as for its own addresses, unless a load balancer
+// VIP of the router has the same address (written as the VIP is).
+func natARPFlows(links engine.Rel[routerLink], nats engine.Rel[relations.RouterNAT], lbIPs engine.Rel[relations.RouterLBIP]) engine.Rel[Flow] {
+	answered := engine.AntiJoin(
+		engine.IndexBy(engine.Filter(nats, arpAnswered), func(r relations.RouterNAT) routerIP {
+			return routerIP{r.Router, r.NAT.ExternalIP}
+		}),
+		engine.IndexBy(lbIPs, func(ip relations.RouterLBIP) routerIP { return routerIP{ip.Router, ip.IP} }))
+	forwarding := engine.Filter(links, func(l routerLink) bool { return l.LRP.Enabled() })
 	return engine.Join(
-		engine.IndexBy(enabled, func(l routerLink) string { return l.LRP.Router }),
-		engine.IndexBy(answered, func(r routerNAT) string { return r.Router }),
-		func(_ string, l routerLink, r routerNAT) Flow {
+		engine.IndexBy(forwarding, func(l routerLink) string { return l.LRP.Router }),
+		engine.IndexBy(answered, func(r relations.RouterNAT) string { return r.Router }),
+		func(_ string, l routerLink, r relations.RouterNAT) Flow {
 			// northd writes the external_ip column as it is.
-			match := "flags[1] == 0 && arp.op == 1 && arp.tpa == " + r.NAT.ExternalIP
-			if _, v6 := answeredNAT(r.NAT); v6 {
-				match = "flags[1] == 0 && nd_ns && nd.target == " + r.NAT.ExternalIP
-			}
-			return on(l.Switch).flow(LSInL2Lkup, 80, match, toRouterActions(l))
+			return on(l.Switch).flow(LSInL2Lkup, 80, arpNSMatch(r.NAT.ExternalIP, r.ExtV6), toRouterActions(l))
 		})
+}
+
+// arpNSMatch matches ARP requests (or for IPv6 neighbour solicitations) for
+// ip that did not come over VXLAN: those already went through the router
+// pipeline.
+func arpNSMatch(ip string, v6 bool) string {
+	if v6 {
+		return "flags[1] == 0 && nd_ns && nd.target == " + ip
+	}
+	return "flags[1] == 0 && arp.op == 1 && arp.tpa == " + ip
 }
 
 // toRouterActions sends a packet to the router port, and floods it to the
@@ -296,8 +283,9 @@ func toRouterActions(l routerLink) string {
 // natMAC is the external MAC of a router's NAT rule, for the set of MACs the
 // router sends ARP requests from.
 type natMAC struct {
-	NAT string // NB _uuid of the NAT rule: northd reads the rules in _uuid order
-	MAC string
+	Router string
+	NAT    string // NB _uuid of the rule: northd reads the rules in _uuid order
+	MAC    string
 }
 
 // selfOriginatedFlows: ls_in_l2_lkup, priority 75, on switches with ports
@@ -305,43 +293,37 @@ type natMAC struct {
 // sends itself, from its port's MAC or the external MAC of one of its NAT
 // rules (but SNAT), are flooded as usual. northd lists the MACs in the
 // order of its string set.
-func selfOriginatedFlows(links engine.Rel[routerLink], nats engine.Rel[routerNAT]) engine.Rel[Flow] {
-	withMAC := engine.Filter(nats, func(r routerNAT) bool {
-		ok, _ := answeredNAT(r.NAT)
-		return ok && r.NAT.ExternalMAC != nil
-	})
+func selfOriginatedFlows(links engine.Rel[routerLink], nats engine.Rel[relations.RouterNAT]) engine.Rel[Flow] {
+	withMAC := engine.Filter(nats, func(r relations.RouterNAT) bool { return arpAnswered(r) && r.NAT.ExternalMAC != nil })
+	type routerMACs = engine.KV[string, engine.Sorted[natMAC]]
 	macs := engine.Collect(
-		engine.IndexBy(engine.Map(withMAC, func(r routerNAT) engine.KV[string, natMAC] {
-			return engine.KV[string, natMAC]{Key: r.Router, Value: natMAC{r.NAT.UUID, *r.NAT.ExternalMAC}}
-		}), func(kv engine.KV[string, natMAC]) string { return kv.Key }),
-		func(a, b engine.KV[string, natMAC]) int { return cmp.Compare(a.Value.NAT, b.Value.NAT) })
+		engine.IndexBy(engine.Map(withMAC, func(r relations.RouterNAT) natMAC {
+			return natMAC{r.Router, r.NAT.UUID, *r.NAT.ExternalMAC}
+		}), func(m natMAC) string { return m.Router }),
+		func(a, b natMAC) int { return cmp.Compare(a.NAT, b.NAT) })
 	flooding := engine.Filter(links, func(l routerLink) bool { return l.LRP.Enabled() && !l.OnlyRouters })
 	byRouter := engine.IndexBy(flooding, func(l routerLink) string { return l.LRP.Router })
-	macsByRouter := engine.IndexBy(macs, func(kv engine.KV[string, engine.Sorted[engine.KV[string, natMAC]]]) string { return kv.Key })
-	flow := func(l routerLink, natMACs engine.Sorted[engine.KV[string, natMAC]]) Flow {
+	macsByRouter := engine.IndexBy(macs, func(kv routerMACs) string { return kv.Key })
+	flow := func(l routerLink, natMACs engine.Sorted[natMAC]) Flow {
 		all := []string{l.LRP.Net.MAC.String()}
 		for m := range natMACs.All() {
-			all = append(all, m.Value.MAC)
+			all = append(all, m.MAC)
 		}
 		return on(l.Switch).flow(LSInL2Lkup, 75,
 			"eth.src == {"+strings.Join(ssetOrder(all), ", ")+"} && (arp.op == 1 || rarp.op == 3 || nd_ns)",
 			"outport = "+mcFloodL2+"; output;")
 	}
 	return engine.Union(
-		engine.Join(byRouter, macsByRouter, func(_ string, l routerLink, m engine.KV[string, engine.Sorted[engine.KV[string, natMAC]]]) Flow {
-			return flow(l, m.Value)
-		}),
-		engine.Map(engine.AntiJoin(byRouter, macsByRouter), func(l routerLink) Flow {
-			return flow(l, engine.Sorted[engine.KV[string, natMAC]]{})
-		}))
+		engine.Join(byRouter, macsByRouter, func(_ string, l routerLink, m routerMACs) Flow { return flow(l, m.Value) }),
+		engine.Map(engine.AntiJoin(byRouter, macsByRouter), func(l routerLink) Flow { return flow(l, engine.Sorted[natMAC]{}) }))
 }
 
 // dgpNATFlows: ls_in_l2_lkup, priority 50, traffic to the external MAC of a
 // distributed NAT rule (dnat_and_snat with logical_port and external_mac)
 // of a distributed gateway port's router goes to the router, on the chassis
 // of the NAT's logical port.
-func dgpNATFlows(links engine.Rel[routerLink], nats engine.Rel[routerNAT]) engine.Rel[Flow] {
-	distributed := engine.Filter(nats, func(r routerNAT) bool {
+func dgpNATFlows(links engine.Rel[routerLink], nats engine.Rel[relations.RouterNAT]) engine.Rel[Flow] {
+	distributed := engine.Filter(nats, func(r relations.RouterNAT) bool {
 		nat := r.NAT
 		if nat.Type != nb.NATTypeDNATAndSNAT || nat.LogicalPort == nil || nat.ExternalMAC == nil {
 			return false
@@ -354,8 +336,8 @@ func dgpNATFlows(links engine.Rel[routerLink], nats engine.Rel[routerNAT]) engin
 	})
 	return engine.Join(
 		engine.IndexBy(dgpLinks, func(l routerLink) string { return l.LRP.Router }),
-		engine.IndexBy(distributed, func(r routerNAT) string { return r.Router }),
-		func(_ string, l routerLink, r routerNAT) Flow {
+		engine.IndexBy(distributed, func(r relations.RouterNAT) string { return r.Router }),
+		func(_ string, l routerLink, r relations.RouterNAT) Flow {
 			mac, _ := relations.ParseMAC(*r.NAT.ExternalMAC)
 			return on(l.Switch).flow(LSInL2Lkup, 50,
 				"eth.dst == "+mac.String()+` && is_chassis_resident("`+*r.NAT.LogicalPort+`")`,
