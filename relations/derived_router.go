@@ -286,15 +286,22 @@ func (n *NB) deriveRouterRelations(c *engine.Circuit) {
 }
 
 // ParseIPv4 reads s as a whole IPv4 address the way OVS's ip_parse does
-// (inet_pton: four decimal octets, no leading zeros).
+// (inet_pton: four decimal octets, no leading zeros); the zero Addr when it
+// cannot.
 func ParseIPv4(s string) (netip.Addr, bool) {
 	ip, ok := inetPton4(cString(s))
-	return netip.AddrFrom4(ip), ok
+	if !ok {
+		return netip.Addr{}, false
+	}
+	return netip.AddrFrom4(ip), true
 }
 
 // ParseIPv6 reads s as a whole IPv6 address the way OVS's ipv6_parse does
-// (inet_pton).
+// (inet_pton); the zero Addr when it cannot.
 func ParseIPv6(s string) (netip.Addr, bool) {
 	ip, ok := inetPton6(cString(s))
-	return netip.AddrFrom16(ip), ok
+	if !ok {
+		return netip.Addr{}, false
+	}
+	return netip.AddrFrom16(ip), true
 }
