@@ -217,10 +217,10 @@ func (d *Northd) dial(ctx context.Context, c **conn, r *reconnector, remote stri
 	name := m.Name()
 	nc, err := dialConn(dctx, remote, name, m, tables, d.cfg.Probe)
 	if err != nil {
+		r.failed(d.cfg.MaxBackoff)
 		if ctx.Err() == nil {
 			d.log.Warn("cannot connect", "database", name, "remote", remote, "err", err, "retry", r.backoff)
 		}
-		r.failed(d.cfg.MaxBackoff)
 		return
 	}
 	d.log.Info("connected", "database", name, "remote", remote)
@@ -276,7 +276,16 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 		}
 		d.w.applyProgram(d.prog)
 	}
-	if !d.nbLoaded || d.feed.global == nil {
+	if !d.nbLoaded {
+		return
+	}
+	if d.feed.global == nil {
+		// An NB nobody initialised: northd creates its NB_Global row.
+		if d.nb != nil {
+			if _, err := d.nb.Transact(ctx, initNBOps()); err != nil && ctx.Err() == nil {
+				d.log.Warn("cannot create NB_Global", "err", err)
+			}
+		}
 		return
 	}
 	nbCfg := d.feed.global.NbCfg
@@ -502,4 +511,32 @@ func (d *Northd) report(st StepStats) {
 		attrs = append(attrs, table, fmt.Sprintf("+%d ~%d -%d", n[0], n[1], n[2]))
 	}
 	d.log.Debug("step", attrs...)
+}
+
+// initNBOps create the NB_Global row.
+func initNBOps() []lovsdb.Operation {
+	return []lovsdb.Operation{{Op: lovsdb.OperationInsert, Table: nb.NBGlobalTable, Row: lovsdb.Row{}}}
+}
+
+// InitNB creates the NB_Global row of the NB at remote if it has none, as
+// `ovn-nbctl init` does.
+func InitNB(ctx context.Context, remote string) error {
+	m, err := nb.FullDatabaseModel()
+	if err != nil {
+		return err
+	}
+	c, err := dialConn(ctx, remote, m.Name(), m, []string{nb.NBGlobalTable}, -1)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	bs, err := c.Take()
+	if err != nil {
+		return err
+	}
+	if len(bs) > 0 && len(bs[0].changes) > 0 {
+		return nil
+	}
+	_, err = c.Transact(ctx, initNBOps())
+	return err
 }

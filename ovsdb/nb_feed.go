@@ -104,9 +104,12 @@ func (f *nbFeed) set(table, uuid string, old, new model.Model) {
 	}
 	switch table {
 	case nb.NBGlobalTable:
+		// There should be one; of several (two clients that each created
+		// one), the first by UUID.
 		f.global = nil
-		for _, g := range f.rows[table] {
-			f.global = g.(*nb.NBGlobal)
+		for _, u := range slices.Sorted(maps.Keys(f.rows[table])) {
+			f.global = f.rows[table][u].(*nb.NBGlobal)
+			break
 		}
 	case nb.LogicalSwitchPortTable:
 		if o, ok := old.(*nb.LogicalSwitchPort); ok {
