@@ -11,7 +11,9 @@ import (
 // with no server running.
 type Offline struct {
 	Flows []rules.Flow
-	// Names maps each datapath's NB _uuid to its NB name.
+	// Names maps each datapath's NB _uuid to its NB name, and each router
+	// port's, whose tunnel keys flows may hold (rules.KeyRef): the canonical
+	// form names keys.
 	Names map[string]string
 	// Rejected lists the NB rows the rules skipped as malformed.
 	Rejected []*engine.Rejected
@@ -46,12 +48,14 @@ func ComputeFromFile(path string, extra ...rules.Rule) (*Offline, error) {
 	return &Offline{Flows: p.Flows.Contents(), Names: names, Rejected: rejected, Warning: contents.Warning}, nil
 }
 
-// datapathName is the NB name of a row that is a datapath.
+// datapathName is the NB name of a row that is a datapath or a router port.
 func datapathName(row model.Model) (uuid, name string, ok bool) {
 	switch dp := row.(type) {
 	case *nb.LogicalSwitch:
 		return dp.UUID, dp.Name, true
 	case *nb.LogicalRouter:
+		return dp.UUID, dp.Name, true
+	case *nb.LogicalRouterPort:
 		return dp.UUID, dp.Name, true
 	}
 	return "", "", false

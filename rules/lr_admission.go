@@ -121,6 +121,7 @@ var routerRules = []Rule{
 	RouterNATStageDefaultFlows,
 	RouterStaticRouteFlows,
 	RouterECMPRouteFlows,
+	RouterECMPSymmetricReplyFlows,
 	RouterRouteTableFlows,
 	RouterStaticRouteNSFlows,
 	RouterPolicyRuleFlows,

@@ -236,3 +236,65 @@ func RouterRouteTableFlows(nb *relations.NB) engine.Rel[Flow] {
 			return on(p.router).flow(LRInIPRoutingPre, 100, `inport == "`+p.port+`"`, fmt.Sprintf("reg7 = %d; next;", t.ID))
 		})
 }
+
+// RouterECMPSymmetricReplyFlows: the flows that send replies back over the
+// ECMP route their request came in on, for the routes of a gateway router
+// with options:ecmp_symmetric_reply (northd.c
+// add_ecmp_symmetric_reply_flows), once per ECMP group and output port,
+// from the first such member: lr_in_defrag sends traffic from or over the
+// route through conntrack, lr_in_ecmp_stateful commits the next hop's MAC
+// and the port's tunnel key (KeyRef) to the connection, and replies that
+// carry them skip routing (lr_in_ip_routing), policies (lr_in_policy) and
+// resolution (lr_in_arp_resolve, eth.dst from ct_label).
+func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
+	symmetric := engine.Filter(nb.RouteSlots, func(s relations.StaticRouteSlot) bool {
+		return s.Size > 1 && !s.Route.Discard && relations.SmapBool(s.Route.Route.Options, "ecmp_symmetric_reply", false)
+	})
+	gateways := engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return r.Gateway })
+	onGateway := engine.SemiJoin(engine.IndexBy(symmetric, func(s relations.StaticRouteSlot) string { return s.Route.Router }),
+		engine.IndexBy(gateways, routerUUID))
+	type groupPort struct {
+		router string
+		group  int
+		port   string
+	}
+	first := engine.Min(engine.IndexBy(onGateway, func(s relations.StaticRouteSlot) groupPort {
+		return groupPort{s.Route.Router, s.Group, s.Route.Out.Port.UUID}
+	}), func(a, b relations.StaticRouteSlot) int { return a.Member - b.Member })
+	return engine.FlatMap(first, func(kv engine.KV[groupPort, relations.StaticRouteSlot]) []Flow {
+		rt := kv.Value.Route
+		dp, out := on(rt.Router), jsonKey(rt.Out.Name())
+		routeMatch, _ := staticRoute(rt).match()
+		dir, ipv6, srcReg := "src", "false", "reg1"
+		if rt.Src {
+			dir = "dst"
+		}
+		if !rt.V4() {
+			ipv6, srcReg = "true", "xxreg1"
+		}
+		network, _ := rt.Prefix.Prefix(rt.Plen)
+		cidr := printAddr(network.Addr())
+		if rt.Plen != rt.Prefix.BitLen() {
+			cidr += fmt.Sprintf("/%d", rt.Plen)
+		}
+		base := fmt.Sprintf("inport == %s && ip%s.%s == %s", out, ipVersion(rt.V4()), dir, cidr)
+		key := KeyRef(rt.Out.Port.UUID)
+		reply := "ct.rpl && reg9[5] == 1 && ct_mark.ecmp_reply_port == " + key
+		flows := []Flow{
+			dp.flow(LRInDefrag, 100, base, "reg9[5] = chk_ecmp_nh_mac(); ct_next;"),
+			dp.flow(LRInDefrag, 100, routeMatch, "reg9[5] = chk_ecmp_nh(); ct_next;"),
+			dp.flow(LRInIPRouting, 10300, reply+" && "+routeMatch, fmt.Sprintf(
+				"ip.ttl--; flags.loopback = 1; eth.src = %s; %s = %s; outport = %s; next;", rt.Out.Net.MAC, srcReg, rt.OutIP, out)),
+			dp.flow(LRInPolicy, 65535, reply, "next;"),
+			dp.flow(LRInARPResolve, 200, reply, "push(xxreg1); xxreg1 = ct_label; eth.dst = xxreg1[32..79]; pop(xxreg1); next;"),
+		}
+		for _, proto := range []string{"tcp", "udp", "sctp"} {
+			commit := fmt.Sprintf("ct_commit { ct_label.ecmp_reply_eth = eth.src;  ct_mark.ecmp_reply_port = %s;}; "+
+				"commit_ecmp_nh(ipv6 = %s, proto = %s); next;", key, ipv6, proto)
+			flows = append(flows,
+				dp.flow(LRInECMPStateful, 100, base+" && (ct.new && !ct.est) && "+proto, commit),
+				dp.flow(LRInECMPStateful, 100, base+" && (!ct.rpl && ct.est) && "+proto+" && reg9[5] == 0", commit))
+		}
+		return flows
+	})
+}
