@@ -97,13 +97,14 @@ type side struct {
 
 // result is what was measured on one side.
 type result struct {
-	load, cold, coldCPU time.Duration
-	add, del            []time.Duration // wall of ovn-nbctl --wait=sb
-	northdCPU, sbCPU    []time.Duration // per change, add and del alike
-	phaseCPU            time.Duration   // northd, whole change phase, /proc/PID/stat
-	rss, sbRSS          int64
-	flows               []string
-	lflowRows           int
+	load, cold         time.Duration
+	coldCPU, coldSBCPU time.Duration   // northd's and the SB server's CPU by the end of the cold start
+	add, del           []time.Duration // wall of ovn-nbctl --wait=sb
+	northdCPU, sbCPU   []time.Duration // per change, add and del alike
+	phaseCPU           time.Duration   // northd, whole change phase, /proc/PID/stat
+	rss, sbRSS         int64
+	flows              []string
+	lflowRows          int
 }
 
 func (s *side) nbRemote() string { return "unix:" + filepath.Join(s.dir, "nb.sock") }
@@ -426,6 +427,9 @@ func (s *side) coldStart(ctx context.Context) error {
 	}
 	s.res.cold = time.Since(start)
 	if s.res.coldCPU, err = cpuTotal(d.pid()); err != nil {
+		return err
+	}
+	if s.res.coldSBCPU, err = cpuTotal(s.sb.pid()); err != nil {
 		return err
 	}
 	return waitIdle(ctx, s.northd.pid(), s.sb.pid(), s.nb.pid())

@@ -101,6 +101,7 @@ func report(w io.Writer, topo *topology.Topology, sides []*side, clientAdd, clie
 		dur(fmt.Sprintf("NB load (%d × ovsdb-client transact)", len(topo.Transactions)), func(r *result) time.Duration { return r.load }),
 		dur("cold start until `--wait=sb sync` returns", func(r *result) time.Duration { return r.cold }),
 		dur("northd CPU during cold start", func(r *result) time.Duration { return r.coldCPU }),
+		dur("SB ovsdb-server CPU during cold start", func(r *result) time.Duration { return r.coldSBCPU }),
 		medP90("`--wait=sb lsp-add` wall, median (p90)", func(r *result) []time.Duration { return r.add }),
 		medP90("`--wait=sb lsp-del` wall, median (p90)", func(r *result) []time.Duration { return r.del }),
 		dur("lsp-add wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.add, 50) - clientAddMed }),
