@@ -118,7 +118,8 @@ func (s *servers) run(prog string, args ...string) string {
 }
 
 func (s *servers) try(prog string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	// A bound against hangs: ovn-nbctl's own --timeout is the real one.
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tool(prog), args...)
 	cmd.Env = s.env()

@@ -24,8 +24,9 @@ type liveNorthd struct {
 	done   chan struct{}
 }
 
-// runNorthd starts a live northd on s; it stops when the test ends.
-func runNorthd(t testing.TB, s *servers) *liveNorthd {
+// runNorthd starts a live northd on s, with its configuration changed by
+// opts; it stops when the test ends.
+func runNorthd(t testing.TB, s *servers, opts ...func(*Config)) *liveNorthd {
 	t.Helper()
 	level := slog.LevelWarn
 	if testing.Verbose() {
@@ -33,8 +34,12 @@ func runNorthd(t testing.TB, s *servers) *liveNorthd {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, cancel := context.WithCancel(context.Background())
+	cfg := Config{NBRemote: s.NB(), SBRemote: s.SB(), Logger: log, MaxBackoff: 200 * time.Millisecond}
+	for _, o := range opts {
+		o(&cfg)
+	}
 	l := &liveNorthd{
-		Northd: NewNorthd(Config{NBRemote: s.NB(), SBRemote: s.SB(), Logger: log, MaxBackoff: 200 * time.Millisecond}),
+		Northd: NewNorthd(cfg),
 		cancel: cancel,
 		done:   make(chan struct{}),
 	}
@@ -500,4 +505,86 @@ func TestLiveFaults(t *testing.T) {
 			t.Errorf("SB rows not repaired:\n%s", r)
 		}
 	})
+}
+
+// TestLiveChassis: what northd reads from ovn-controller's rows. A port
+// bound to a chassis is up; with port-up-notif, up follows the binding's
+// up. options:requested-chassis names the Chassis row in requested_chassis.
+// Requested tunnel keys are honoured. `ovn-nbctl --wait=hv` returns once
+// every chassis has caught up with nb_cfg.
+func TestLiveChassis(t *testing.T) {
+	t.Parallel()
+	s := startServers(t)
+	runNorthd(t, s)
+	s.script(`ovn-nbctl ls-add sw0 -- set Logical_Switch sw0 other_config:requested-tnl-key=100
+ovn-nbctl lsp-add sw0 p1 -- lsp-set-options p1 requested-chassis=hv1 requested-tnl-key=7
+ovn-nbctl lsp-add sw0 p2
+ovn-sbctl chassis-add hv1 geneve 192.0.2.1
+ovn-sbctl chassis-add hv2 geneve 192.0.2.2 -- set Chassis hv2 other_config:port-up-notif=true
+for hv in hv1 hv2; do ovn-sbctl create Chassis_Private name=$hv chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=$hv); done`)
+	s.sync()
+	rows := readSB(t, s.SB())
+	var hv1 string
+	for u, ch := range rows[sb.ChassisTable] {
+		if ch.(*sb.Chassis).Name == "hv1" {
+			hv1 = u
+		}
+	}
+	for _, m := range rows[sb.PortBindingTable] {
+		if pb := m.(*sb.PortBinding); pb.LogicalPort == "p1" && (deref(pb.RequestedChassis) != hv1 || pb.TunnelKey != 7) {
+			t.Errorf("p1: requested_chassis %v, tunnel key %d; want %s, 7", deref(pb.RequestedChassis), pb.TunnelKey, hv1)
+		}
+	}
+	for _, m := range rows[sb.DatapathBindingTable] {
+		if dp := m.(*sb.DatapathBinding); dp.TunnelKey != 100 {
+			t.Errorf("sw0 tunnel key %d, want 100", dp.TunnelKey)
+		}
+	}
+	up := func(port string) string {
+		t.Helper()
+		return strings.TrimSpace(s.run("ovn-nbctl", "get", "Logical_Switch_Port", port, "up"))
+	}
+	waitUp := func(port, want string) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); up(port) != want; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: up is %s, want %s", port, up(port), want)
+			}
+		}
+	}
+	waitUp("p1", "false")
+	s.run("ovn-sbctl", "lsp-bind", "p1", "hv1")
+	waitUp("p1", "true")
+	s.run("ovn-sbctl", "lsp-bind", "p2", "hv2")
+	s.run("ovn-sbctl", "set", "Port_Binding", "p2", "up=false")
+	s.sync()
+	waitUp("p2", "false")
+	s.run("ovn-sbctl", "set", "Port_Binding", "p2", "up=true")
+	waitUp("p2", "true")
+
+	// --wait=hv waits for both chassis' Chassis_Private nb_cfg.
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.try("ovn-nbctl", "--timeout=20", "--wait=hv", "sync")
+		done <- err
+	}()
+	var cfg string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if cfg = strings.TrimSpace(s.run("ovn-sbctl", "get", "SB_Global", ".", "nb_cfg")); cfg != "0" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("SB_Global nb_cfg not set")
+		}
+	}
+	s.run("ovn-sbctl", "set", "Chassis_Private", "hv1", "nb_cfg="+cfg)
+	select {
+	case err := <-done:
+		t.Fatalf("--wait=hv returned before hv2 caught up (%v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	s.run("ovn-sbctl", "set", "Chassis_Private", "hv2", "nb_cfg="+cfg)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }

@@ -217,7 +217,16 @@ func (w *sbWriter) markRow(table, uuid string, row any) {
 		} else if w.m.flows[uuid] != nil {
 			w.garbage[uuid] = table
 		}
-	case *sb.Chassis, *sb.ChassisPrivate:
+	case *sb.Chassis:
+		w.chassisChanged = true
+		// Ports that name a chassis in options:requested-chassis refer
+		// to its row.
+		for name, pbs := range w.wantPB {
+			if _, ok := pbs[0].Options.Map()["requested-chassis"]; ok {
+				w.dirtyPB[name] = true
+			}
+		}
+	case *sb.ChassisPrivate:
 		w.chassisChanged = true
 	}
 }
