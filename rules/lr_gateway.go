@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -164,4 +165,118 @@ func DGPAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 		return on(d.LRP.Router).flow(LRInAdmission, 50, match(d), saveInportMAC(d.LRP))
 	})
 	return engine.Union(withMTU, plain)
+}
+
+// routable is one group of a distributed gateway port's routable NAT
+// addresses (northd.c assign_routable_addresses): the external IPs of its
+// rules with options:add_route, reached through MAC: a distributed rule's
+// own external MAC, or the gateway port's MAC for the centralized ones.
+type routable struct {
+	DGP relations.DGP
+	MAC string
+	IPs string // ", "-separated, in rule _uuid order
+}
+
+// natOnPort is a NAT rule considered for one distributed gateway port.
+type natOnPort struct {
+	nat  relations.RouterNAT
+	dgp  relations.DGP
+	dgps int
+}
+
+// dgpRoutables computes the routable NAT addresses of each distributed
+// gateway port (northd.c get_nat_addresses with routable_only): rules other
+// than snat with options:add_route and an IPv4 external address that apply
+// on the port; distributed rules with a readable external MAC each make a
+// group, the others one group with the port's MAC, without the port's own
+// addresses.
+func dgpRoutables(nb *relations.NB) engine.Rel[routable] {
+	candidates := engine.Filter(nb.RouterNATs, func(r relations.RouterNAT) bool {
+		_, ok := relations.ParseIPv4(r.NAT.ExternalIP)
+		return !r.IsSNAT() && relations.SmapBool(r.NAT.Options, "add_route", false) && ok
+	})
+	counts := engine.IndexBy(engine.Filter(nb.RouterGateways, func(g relations.RouterGateway) bool { return g.DGPs > 0 }),
+		func(g relations.RouterGateway) string { return g.Router })
+	type natCount struct {
+		nat  relations.RouterNAT
+		dgps int
+	}
+	counted := engine.Join(engine.IndexBy(candidates, func(r relations.RouterNAT) string { return r.Router }), counts,
+		func(_ string, r relations.RouterNAT, g relations.RouterGateway) natCount { return natCount{r, g.DGPs} })
+	pairs := engine.Filter(engine.Join(
+		engine.IndexBy(counted, func(c natCount) string { return c.nat.Router }),
+		engine.IndexBy(nb.DGPs, func(d relations.DGP) string { return d.LRP.Router }),
+		func(_ string, c natCount, d relations.DGP) natOnPort { return natOnPort{c.nat, d, c.dgps} }),
+		func(x natOnPort) bool { return natOnGatewayPort(natOnDGP{x.nat, x.dgp, x.dgps}) })
+	return engine.GroupBy(engine.IndexBy(pairs, func(x natOnPort) relations.DGP { return x.dgp }),
+		func(d relations.DGP, xs []natOnPort) []routable {
+			slices.SortFunc(xs, func(a, b natOnPort) int { return cmp.Compare(a.nat.NAT.UUID, b.nat.NAT.UUID) })
+			var out []routable
+			var central []string
+			for _, x := range xs {
+				nat := x.nat.NAT
+				if x.nat.DistributedConfig() {
+					if mac, err := relations.ParseMAC(*nat.ExternalMAC); err == nil {
+						ip, _ := relations.ParseIPv4(nat.ExternalIP)
+						out = append(out, routable{d, mac.String(), ip.String()})
+					}
+					continue
+				}
+				ip, _ := relations.ParseIPv4(nat.ExternalIP)
+				if !slices.ContainsFunc(d.LRP.Net.IPv4, func(a relations.IPv4NetAddr) bool { return a.AddrS == nat.ExternalIP }) {
+					central = append(central, ip.String())
+				}
+			}
+			if len(central) > 0 {
+				out = append(out, routable{d, d.LRP.Net.MAC.String(), strings.Join(central, ", ")})
+			}
+			return out
+		})
+}
+
+// RoutableNATFlows: the routes and neighbours that routers on a switch
+// get for the routable NAT addresses of a distributed gateway port on the
+// same switch (northd.c build_ip_routing_flows_for_lrouter_port and
+// routable_addresses_to_lflows): each address is a connected /32 route
+// through the router's port (lr_in_ip_routing) and, on a gateway router or
+// through a distributed gateway port, resolves to the group's MAC
+// (lr_in_arp_resolve) unless the router learns its neighbour routers.
+func RoutableNATFlows(nb *relations.NB) engine.Rel[Flow] {
+	type onSwitch struct {
+		peer relations.LRPSwitchPeer
+		r    routable
+	}
+	bySwitch := func(p relations.LRPSwitchPeer) string { return p.Switch }
+	dgpOnSwitch := engine.Join(
+		engine.IndexBy(dgpRoutables(nb), func(r routable) string { return r.DGP.LRP.Port.UUID }),
+		engine.IndexBy(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.LRP.Port.UUID }),
+		func(_ string, r routable, p relations.LRPSwitchPeer) onSwitch { return onSwitch{p, r} })
+	pairs := engine.Filter(engine.Join(engine.IndexBy(nb.LRPSwitchPeers, bySwitch),
+		engine.IndexBy(dgpOnSwitch, func(x onSwitch) string { return x.peer.Switch }),
+		func(_ string, p relations.LRPSwitchPeer, x onSwitch) onSwitch { return onSwitch{p, x.r} }),
+		func(x onSwitch) bool { return x.peer.LRP.Port.UUID != x.r.DGP.LRP.Port.UUID })
+	routes := engine.FlatMap(pairs, func(x onSwitch) []Flow {
+		if len(x.peer.LRP.Net.IPv4) == 0 {
+			return nil
+		}
+		p := x.peer.LRP
+		var flows []Flow
+		for _, ip := range strings.Split(x.r.IPs, ", ") {
+			flows = append(flows, route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: ip, plen: 32, v4: true, offset: routeConnected}.flow())
+		}
+		return flows
+	})
+	// Neighbours: on gateway routers and through gateway ports, from an
+	// enabled switch port, unless the router learns its neighbour routers.
+	static := engine.IndexBy(engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return !r.DynamicNeighRouters }),
+		func(r relations.RouterConfig) string { return r.UUID })
+	resolving := engine.SemiJoin(engine.IndexBy(engine.Filter(pairs, func(x onSwitch) bool {
+		return x.peer.LRP.OnGateway || x.peer.LRP.DGP()
+	}), func(x onSwitch) string { return x.peer.LRP.Router }), static)
+	neighbors := engine.Map(engine.Filter(resolving, func(x onSwitch) bool { return x.peer.LSP.Enabled == nil || *x.peer.LSP.Enabled }),
+		func(x onSwitch) Flow {
+			return on(x.peer.LRP.Router).flow(LRInARPResolve, 100,
+				fmt.Sprintf("outport == %s && reg0 == {%s}", jsonKey(x.peer.LRP.Name()), x.r.IPs), "eth.dst = "+x.r.MAC+"; next;")
+		})
+	return engine.Union(routes, neighbors)
 }

@@ -465,4 +465,5 @@ var routerNATRules = []Rule{
 	DGPRouterPortARPReplyFlows,
 	DGPAdmissionFlows,
 	RouterDNATForceSNATFlows,
+	RoutableNATFlows,
 }
