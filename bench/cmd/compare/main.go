@@ -120,6 +120,17 @@ func (s *side) daemons() []*daemon {
 	return ds
 }
 
+// why returns err, or the exit of one of the side's daemons if one has
+// exited: that is the cause of whatever failed after it.
+func (s *side) why(err error) error {
+	for _, d := range s.daemons() {
+		if d.exited() {
+			return d.deathError()
+		}
+	}
+	return err
+}
+
 func (s *side) stop() {
 	for _, d := range s.daemons() {
 		d.stop()
@@ -209,7 +220,7 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 	for _, s := range sides {
 		log.Info("cold start", "side", s.name)
 		if err := s.coldStart(ctx); err != nil {
-			return fmt.Errorf("%s: %w", s.name, err)
+			return fmt.Errorf("%s: %w", s.name, s.why(err))
 		}
 		log.Info("cold start done", "side", s.name, "seconds", s.res.cold.Seconds())
 	}
@@ -228,28 +239,13 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 		}
 		for _, s := range order {
 			if err := s.measuredChange(ctx, topo.SparePort(i)); err != nil {
-				return fmt.Errorf("%s: change %d: %w", s.name, i, err)
+				return fmt.Errorf("%s: change %d: %w", s.name, i, s.why(err))
 			}
 		}
 	}
 	for i, s := range sides {
-		end, err := cpuTotal(s.northd.pid())
-		if err != nil {
-			return err
-		}
-		s.res.phaseCPU = end - phase0[i]
-		if s.res.rss, err = peakRSS(s.northd.pid()); err != nil {
-			return err
-		}
-		if s.res.sbRSS, err = peakRSS(s.sb.pid()); err != nil {
-			return err
-		}
-		log.Info("dumping SB flows", "side", s.name)
-		if s.res.flows, err = reference.DumpFlows(ctx, s.sbRemote()); err != nil {
-			return err
-		}
-		if s.res.lflowRows, err = s.countRows(ctx, "Logical_Flow"); err != nil {
-			return err
+		if err := s.finish(ctx, phase0[i], log); err != nil {
+			return fmt.Errorf("%s: %w", s.name, s.why(err))
 		}
 	}
 	report(out, topo, sides, clientAdd, clientDel, loadStart)
@@ -257,6 +253,28 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 		fmt.Fprintf(out, "\nRun directory (databases, logs): %s\n", dir)
 	}
 	return nil
+}
+
+// finish reads what is measured at the end: the northd's CPU over the
+// change phase (which started at phase0), the peak RSSs and the SB's flows.
+func (s *side) finish(ctx context.Context, phase0 time.Duration, log *slog.Logger) error {
+	end, err := cpuTotal(s.northd.pid())
+	if err != nil {
+		return err
+	}
+	s.res.phaseCPU = end - phase0
+	if s.res.rss, err = peakRSS(s.northd.pid()); err != nil {
+		return err
+	}
+	if s.res.sbRSS, err = peakRSS(s.sb.pid()); err != nil {
+		return err
+	}
+	log.Info("dumping SB flows", "side", s.name)
+	if s.res.flows, err = reference.DumpFlows(ctx, s.sbRemote()); err != nil {
+		return err
+	}
+	s.res.lflowRows, err = s.countRows(ctx, "Logical_Flow")
+	return err
 }
 
 // buildNorthd builds examples/northd of the module in the working directory
@@ -348,12 +366,7 @@ func (s *side) command(ctx context.Context, argv ...string) (time.Duration, []by
 	stdout, err := cmd.Output()
 	wall := time.Since(start)
 	if err != nil {
-		for _, d := range s.daemons() {
-			if d.exited() {
-				return 0, nil, d.deathError()
-			}
-		}
-		return 0, nil, fmt.Errorf("%s: %w: %s", strings.Join(argv, " "), err, strings.TrimSpace(stderr.String()))
+		return 0, nil, s.why(fmt.Errorf("%s: %w: %s", strings.Join(argv, " "), err, strings.TrimSpace(stderr.String())))
 	}
 	return wall, stdout, nil
 }
