@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"iter"
 	"slices"
 )
 
@@ -64,11 +63,45 @@ func Max[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, T]] {
 }
 
 // Collect computes, for each key of a, its distinct tuples of positive weight
-// sorted by cmp. Each change of a group yields a new Sorted handle.
+// sorted by cmp. Each change of a group yields a new Sorted handle. It edits
+// the group's last Sorted rather than sorting the group again: k tuples
+// entering or leaving a group of n cost O(k log n) comparisons and copies of
+// the chunks they fall in and of the list of chunks (see Sorted), not a copy
+// of the n tuples.
 func Collect[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, Sorted[T]]] {
-	return GroupBy(a, func(k K, ts []T) []KV[K, Sorted[T]] {
-		return []KV[K, Sorted[T]]{{k, SortedOf(ts, cmp)}}
-	})
+	out := newRel[KV[K, Sorted[T]]](a.c)
+	emitted := map[K]Sorted[T]{}
+	a.c.add(func() {
+		for k, changes := range a.a.delta {
+			// The tuples whose weight crosses zero: a delta holds each tuple
+			// once per key.
+			g := a.a.state[k]
+			var ins, del []T
+			for _, ch := range changes {
+				w := g.weight(ch.Tuple)
+				if was, is := w > 0, w+ch.Weight > 0; is && !was {
+					ins = append(ins, ch.Tuple)
+				} else if was && !is {
+					del = append(del, ch.Tuple)
+				}
+			}
+			if len(ins) == 0 && len(del) == 0 {
+				continue
+			}
+			old := emitted[k]
+			if old.Len() > 0 {
+				out.s.add(KV[K, Sorted[T]]{k, old}, -1)
+			}
+			next := editSorted(old, ins, del, cmp, chunkSize)
+			if next.Len() == 0 {
+				delete(emitted, k)
+				continue
+			}
+			emitted[k] = next
+			out.s.add(KV[K, Sorted[T]]{k, next}, 1)
+		}
+	}, nil)
+	return out
 }
 
 // Fold computes, for each key of a, add folded over its distinct tuples of
@@ -82,37 +115,4 @@ func Fold[K, T, S comparable](a Index[K, T], init S, add func(S, T) S) Rel[KV[K,
 		}
 		return []KV[K, S]{{k, s}}
 	})
-}
-
-// Sorted is an immutable sorted slice behind a comparable handle: two handles
-// are equal when they are the same slice, not when their contents are.
-type Sorted[T any] struct{ s *[]T }
-
-// SortedOf returns a handle to a sorted copy of ts.
-func SortedOf[T any](ts []T, cmp func(T, T) int) Sorted[T] {
-	s := slices.Clone(ts)
-	slices.SortFunc(s, cmp)
-	return Sorted[T]{&s}
-}
-
-// Len returns the number of elements.
-func (s Sorted[T]) Len() int {
-	if s.s == nil {
-		return 0
-	}
-	return len(*s.s)
-}
-
-// At returns the i'th element.
-func (s Sorted[T]) At(i int) T { return (*s.s)[i] }
-
-// All iterates over the elements in order.
-func (s Sorted[T]) All() iter.Seq[T] {
-	return func(yield func(T) bool) {
-		for i := range s.Len() {
-			if !yield((*s.s)[i]) {
-				return
-			}
-		}
-	}
 }

@@ -343,6 +343,22 @@ func TestPropertyAggregates(t *testing.T) {
 		}})
 	prop(t, "collect", scenario[KV[int, Sorted[tup]]]{inputs: 1, cmp: byKey[int, Sorted[tup]], opts: []gocmp.Option{showSorted},
 		build: func(in []Rel[tup]) Rel[KV[int, Sorted[tup]]] { return Collect(IndexBy(in[0], key), byKV) }})
+	// Collect with a cmp that ties distinct tuples, over a relation whose
+	// weights go above one and below zero: each group must hold its tuples
+	// of positive weight, in cmp order (any order among ties).
+	byVDiv4 := func(a, b tup) int { return cmp.Compare(a.V/4, b.V/4) }
+	prop(t, "collect with ties", scenario[string]{inputs: 3, cmp: cmp.Compare[string],
+		build: func(in []Rel[tup]) Rel[string] {
+			u := Union(in[0], Map(in[1], func(x tup) tup { return tup{x.K, x.V % 5} }), Negate(in[2]))
+			return Map(Collect(IndexBy(u, key), byVDiv4), func(kv KV[int, Sorted[tup]]) string {
+				g := slices.Collect(kv.Value.All())
+				if !slices.IsSortedFunc(g, byVDiv4) {
+					return fmt.Sprint(kv.Key, " unsorted ", g)
+				}
+				slices.SortFunc(g, byKV)
+				return fmt.Sprint(kv.Key, g)
+			})
+		}})
 	// A group-by with several outputs per group, over a relation whose
 	// weights go above one and below zero.
 	prop(t, "group-by", scenario[tup]{inputs: 3, cmp: byKV,
@@ -378,6 +394,68 @@ func TestPropertyGroup(t *testing.T) {
 			}
 			if !maps.Equal(want, got) || len(got) != len(g.items) || npos != g.npos {
 				t.Fatalf("group %v (npos %d), want %v", g.items, g.npos, want)
+			}
+		}
+	})
+}
+
+// TestPropertySorted checks editSorted against a set through rounds of
+// random inserts and deletes, with chunks small enough that edits grow,
+// split, empty and rebuild them, and a cmp that ties distinct tuples. The
+// edited handle must leave the previous one as it was.
+func TestPropertySorted(t *testing.T) {
+	byV3 := func(a, b tup) int { return cmp.Compare(a.V/3, b.V/3) }
+	rapid.Check(t, func(t *rapid.T) {
+		size := rapid.IntRange(1, 6).Draw(t, "size")
+		model := map[tup]bool{}
+		var s Sorted[tup]
+		for range rapid.IntRange(1, 30).Draw(t, "rounds") {
+			var ins, del []tup
+			touched := map[tup]bool{}
+			for range rapid.IntRange(0, 12).Draw(t, "changes") {
+				x := tup{rapid.IntRange(0, 3).Draw(t, "k"), rapid.IntRange(0, 150).Draw(t, "v")}
+				if touched[x] {
+					continue
+				}
+				touched[x] = true
+				if model[x] {
+					del = append(del, x)
+					delete(model, x)
+				} else {
+					ins = append(ins, x)
+					model[x] = true
+				}
+			}
+			before := slices.Collect(s.All())
+			prev := s
+			s = editSorted(s, ins, del, byV3, size)
+			if got := slices.Collect(prev.All()); !slices.Equal(got, before) {
+				t.Fatalf("edit changed the previous handle: %v, was %v", got, before)
+			}
+			got := slices.Collect(s.All())
+			if !slices.IsSortedFunc(got, byV3) {
+				t.Fatalf("not sorted: %v", got)
+			}
+			if want := slices.SortedFunc(maps.Keys(model), byKV); !slices.Equal(slices.SortedFunc(slices.Values(got), byKV), want) {
+				t.Fatalf("holds %v, want %v", got, want)
+			}
+			if s.Len() != len(got) {
+				t.Fatalf("Len %d, want %d", s.Len(), len(got))
+			}
+			for i, x := range got {
+				if s.At(i) != x {
+					t.Fatalf("At(%d) = %v, want %v", i, s.At(i), x)
+				}
+			}
+			if s.s != nil {
+				for _, c := range s.s.chunks {
+					if len(c) == 0 || len(c) > 2*size {
+						t.Fatalf("chunk of %d with size %d", len(c), size)
+					}
+				}
+				if len(s.s.chunks) > 2*(len(got)/size+1) {
+					t.Fatalf("%d chunks for %d tuples of size %d", len(s.s.chunks), len(got), size)
+				}
 			}
 		}
 	})

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"cmp"
+	"slices"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
@@ -17,7 +18,33 @@ type MulticastGroup struct {
 	Name     string
 	Key      int // tunnel_key, fixed per group name
 	// Ports are the logical_port names of the members.
-	Ports Strings
+	Ports PortNames
+}
+
+// PortNames are the port names of a multicast group's members, sorted. It
+// is a handle on the members as the engine collects them (engine.Sorted), so
+// it compares equal only to itself and a change of membership gives a new
+// one: adding a port to a switch of n ports copies no n names.
+type PortNames struct{ members engine.Sorted[mcMember] }
+
+// Slice returns the names in order.
+func (p PortNames) Slice() []string {
+	names := make([]string, 0, p.members.Len())
+	for m := range p.members.All() {
+		names = append(names, m.Port)
+	}
+	return names
+}
+
+// comparePortNames orders name lists by length, then by their names.
+func comparePortNames(a, b PortNames) int {
+	if a == b {
+		return 0
+	}
+	if c := cmp.Compare(a.members.Len(), b.members.Len()); c != 0 {
+		return c
+	}
+	return slices.Compare(a.Slice(), b.Slice())
 }
 
 // The fixed multicast groups and their tunnel keys (lib/mcast-group-index.h).
@@ -39,8 +66,10 @@ var mcKeys = map[string]int{
 
 // CompareMulticastGroups orders groups by datapath and name, then ports.
 func CompareMulticastGroups(a, b MulticastGroup) int {
-	return cmp.Or(cmp.Compare(a.Datapath, b.Datapath), cmp.Compare(a.Name, b.Name),
-		cmp.Compare(a.Key, b.Key), cmp.Compare(a.Ports, b.Ports))
+	if c := cmp.Or(cmp.Compare(a.Datapath, b.Datapath), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Key, b.Key)); c != 0 {
+		return c
+	}
+	return comparePortNames(a.Ports, b.Ports)
 }
 
 // mcMember says that port is in group on datapath.
@@ -90,13 +119,11 @@ func SBMulticastGroups(n *relations.NB) engine.Rel[MulticastGroup] {
 	})
 	type groupKey struct{ datapath, group string }
 	members := engine.Union(switchMembers, relay, routerStatic)
-	return engine.GroupBy(
+	// Members of one group differ by port name, so none is listed twice.
+	groups := engine.Collect(
 		engine.IndexBy(members, func(m mcMember) groupKey { return groupKey{m.Datapath, m.Group} }),
-		func(k groupKey, ms []mcMember) []MulticastGroup {
-			ports := make([]string, len(ms))
-			for i, m := range ms {
-				ports[i] = m.Port
-			}
-			return []MulticastGroup{{Datapath: k.datapath, Name: k.group, Key: mcKeys[k.group], Ports: StringsOf(ports...)}}
-		})
+		func(a, b mcMember) int { return cmp.Compare(a.Port, b.Port) })
+	return engine.Map(groups, func(g engine.KV[groupKey, engine.Sorted[mcMember]]) MulticastGroup {
+		return MulticastGroup{Datapath: g.Key.datapath, Name: g.Key.group, Key: mcKeys[g.Key.group], Ports: PortNames{g.Value}}
+	})
 }
