@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cenkalti/rpc2"
@@ -32,11 +33,14 @@ import (
 // notification — one committed transaction — whole and in order, and a lost
 // connection is the caller's to redo.
 type conn struct {
-	rpc    *rpc2.Client
-	dbName string
-	client model.ClientDBModel
-	model  model.DatabaseModel
-	probe  time.Duration
+	conn *activityConn
+	rpc  *rpc2.Client
+	// inFlight counts the transactions waiting for their reply.
+	inFlight atomic.Int32
+	dbName   string
+	client   model.ClientDBModel
+	model    model.DatabaseModel
+	probe    time.Duration
 	// started is closed once the initial contents are in rows: update
 	// notifications, which the read loop handles, wait for it.
 	started chan struct{}
@@ -71,7 +75,7 @@ type batch struct {
 // answers, checks that its schema of database dbName fits the models, and
 // monitors the given tables (all their modelled columns). The initial
 // contents are the first batch. The connection ends when ctx does, on
-// Close, or when the server goes away or fails an echo within probe.
+// Close, or when the server goes away or stays silent (see prober).
 func dialConn(ctx context.Context, remote, dbName string, client model.ClientDBModel, tables []string, probe time.Duration) (*conn, error) {
 	var errs []error
 	for r := range strings.SplitSeq(remote, ",") {
@@ -97,8 +101,11 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 	if err != nil {
 		return nil, err
 	}
+	ac := &activityConn{Conn: nc}
+	ac.lastRead.Store(time.Now().UnixNano())
 	c := &conn{
-		rpc:     rpc2.NewClientWithCodec(jsonrpc.NewJSONCodec(nc)),
+		conn:    ac,
+		rpc:     rpc2.NewClientWithCodec(jsonrpc.NewJSONCodec(ac)),
 		dbName:  dbName,
 		client:  client,
 		probe:   probe,
@@ -278,6 +285,8 @@ func (c *conn) Take() ([]batch, error) {
 // Transact runs ops as one transaction and checks every result. The update
 // notifications the transaction causes are taken before Transact returns.
 func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) ([]lovsdb.OperationResult, error) {
+	c.inFlight.Add(1)
+	defer c.inFlight.Add(-1)
 	var reply []lovsdb.OperationResult
 	if err := c.rpc.CallWithContext(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), &reply); err != nil {
 		if errors.Is(err, rpc2.ErrShutdown) {
@@ -302,27 +311,48 @@ func resultErrors(reply []lovsdb.OperationResult) string {
 	return b.String()
 }
 
-// prober sends an echo every probe interval and ends the connection when
-// the server does not answer within another.
+// prober watches the connection as OVS's inactivity probe does: after
+// probe with nothing received it sends an echo, and it ends the connection
+// when another probe passes with nothing received still. A transaction in
+// flight does not count as inactivity: a single-threaded server answers
+// nothing while it commits a big one.
 func (c *conn) prober(remote string) {
 	if c.probe <= 0 {
 		return
 	}
-	t := time.NewTicker(c.probe)
+	t := time.NewTicker(c.probe / 2)
 	defer t.Stop()
+	echoSent := time.Time{}
 	for {
 		select {
 		case <-c.done:
 			return
 		case <-t.C:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), c.probe)
-		var reply []any
-		err := c.rpc.CallWithContext(ctx, "echo", lovsdb.NewEchoArgs(), &reply)
-		cancel()
-		if err != nil {
-			c.fail(fmt.Errorf("%s: no answer to echo: %w", remote, err))
+		last := time.Unix(0, c.conn.lastRead.Load())
+		switch {
+		case c.inFlight.Load() > 0 || time.Since(last) < c.probe:
+			echoSent = time.Time{}
+		case echoSent.IsZero():
+			echoSent = time.Now()
+			c.rpc.Go("echo", lovsdb.NewEchoArgs(), &[]any{}, nil)
+		case last.Before(echoSent) && time.Since(echoSent) >= c.probe:
+			c.fail(fmt.Errorf("%s: nothing received for %v", remote, time.Since(last).Round(time.Second)))
 			return
 		}
 	}
+}
+
+// activityConn records when it last read something.
+type activityConn struct {
+	net.Conn
+	lastRead atomic.Int64 // UnixNano
+}
+
+func (a *activityConn) Read(b []byte) (int, error) {
+	n, err := a.Conn.Read(b)
+	if n > 0 {
+		a.lastRead.Store(time.Now().UnixNano())
+	}
+	return n, err
 }

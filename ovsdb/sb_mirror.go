@@ -170,10 +170,10 @@ var sbTableOrder = map[string]int{
 // the key of the flows on it: they are keyed again, and returned.
 func (m *sbMirror) apply(c change) (rekeyed []string) {
 	if c.old != nil {
-		m.remove(c.table, c.uuid, c.old)
+		m.remove(c.uuid, c.old)
 	}
 	if c.new != nil {
-		m.add(c.table, c.uuid, c.new)
+		m.add(c.uuid, c.new)
 	}
 	var flows map[string]bool
 	switch c.table {
@@ -185,13 +185,13 @@ func (m *sbMirror) apply(c change) (rekeyed []string) {
 	rekeyed = slices.Collect(maps.Keys(flows))
 	for _, u := range rekeyed {
 		f := m.flows[u]
-		m.remove(sb.LogicalFlowTable, u, f)
-		m.add(sb.LogicalFlowTable, u, f)
+		m.remove(u, f)
+		m.add(u, f)
 	}
 	return rekeyed
 }
 
-func (m *sbMirror) add(table, uuid string, row model.Model) {
+func (m *sbMirror) add(uuid string, row model.Model) {
 	switch r := row.(type) {
 	case *sb.SBGlobal:
 		m.global = r
@@ -232,7 +232,7 @@ func (m *sbMirror) add(table, uuid string, row model.Model) {
 	}
 }
 
-func (m *sbMirror) remove(table, uuid string, row model.Model) {
+func (m *sbMirror) remove(uuid string, row model.Model) {
 	switch r := row.(type) {
 	case *sb.SBGlobal:
 		if m.global != nil && m.global.UUID == uuid {

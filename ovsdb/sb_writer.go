@@ -502,16 +502,11 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 // port it meets first.
 func (w *sbWriter) portKey(dp string, requested int, row string) int {
 	keys := w.m.portKeys(dp)
-	if requested != 0 {
-		if keys.free(requested) {
-			keys.take(requested, row)
-			return requested
-		}
-		if row != "" {
-			return 0
-		}
-	}
-	if row != "" {
+	switch {
+	case requested != 0 && keys.free(requested):
+		keys.take(requested, row)
+		return requested
+	case row != "":
 		return 0
 	}
 	return keys.allocate("")
