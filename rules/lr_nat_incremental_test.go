@@ -93,6 +93,9 @@ var natChanges = map[string]nbChange{
 		}
 		nat := *s.rows[nb.NATTable][id].(*nb.NAT)
 		nat.Options = maps.Clone(nat.Options)
+		if nat.Options == nil { // maps.Clone(nil) is nil
+			nat.Options = map[string]string{}
+		}
 		nat.Options["stateless"] = fmt.Sprint(rapid.Bool().Draw(t, "stateless"))
 		s.set(t, p, nb.NATTable, id, &nat)
 	},
