@@ -173,7 +173,7 @@ type RouterLBConfig struct {
 	// Gateway: the router is an L3 gateway router (options:chassis).
 	Gateway bool
 	// DGPs counts the router's distributed gateway ports; DGP names the
-	// one northd uses for load balancing (the first by NB _uuid), "" when
+	// one northd uses for load balancing (RouterGateway.FirstDGP), "" when
 	// there is none.
 	DGPs int
 	DGP  string
@@ -203,6 +203,10 @@ type RouterLBIP struct {
 	IP        string // as northd prints it
 	IPv6      bool
 	Reachable bool
+	// Routable: a load balancer with options:add_route has the VIP, so the
+	// routers sharing a switch with the router's distributed gateway port
+	// route it there.
+	Routable bool
 }
 
 // lbRow is one VIP of a load balancer row, before it is read.
@@ -723,85 +727,21 @@ func deriveSwitchLBs(n *NB) engine.Rel[LBDatapath] {
 	return engine.Distinct(engine.Union(own, fromRouters))
 }
 
-// routerLBOption is a router's options:lb_force_snat_ip.
-type routerLBOption struct {
-	Router    string
-	ForceSNAT string
-	HasOption bool
-}
-
-// routerDGPs is a router's distributed gateway ports: how many, and the
-// first by NB _uuid (od->l3dgw_ports[0]).
-type routerDGPs struct {
-	Router string
-	N      int
-	First  string
-}
-
-// readLBForceSNAT reads options:lb_force_snat_ip as init_nat_entries does:
-// "router_ip" on a gateway router, else at most one IPv4 and one IPv6 host
-// address (extract_ip_address).
-func readLBForceSNAT(c *RouterLBConfig, o routerLBOption) error {
-	switch {
-	case !o.HasOption:
-		return nil
-	case o.ForceSNAT == "router_ip" && c.Gateway:
-		c.ForceSNATRouterIP = true
-		return nil
-	}
-	a, err := ParseIPAddresses(o.ForceSNAT)
-	if err != nil || len(a.IPv4) > 1 || len(a.IPv6) > 1 ||
-		len(a.IPv4) == 1 && a.IPv4[0].Plen != 32 || len(a.IPv6) == 1 && a.IPv6[0].Plen != 128 {
-		return fmt.Errorf("router %s: bad ip %s in options:lb_force_snat_ip", c.Router, o.ForceSNAT)
-	}
-	if len(a.IPv4) == 1 {
-		c.ForceSNATIPv4 = a.IPv4[0].AddrS
-	}
-	if len(a.IPv6) == 1 {
-		c.ForceSNATIPv6 = a.IPv6[0].AddrS
-	}
-	return nil
-}
-
-// deriveRouterLBConfigs computes one RouterLBConfig per enabled router.
+// deriveRouterLBConfigs computes one RouterLBConfig per enabled router from
+// its gateway and force SNAT facts (derived_gateway.go, derived_nat.go).
 func deriveRouterLBConfigs(n *NB) engine.Rel[RouterLBConfig] {
-	opts := engine.Map(n.Routers.Rows, func(lr *nb.LogicalRouter) routerLBOption {
-		v, ok := lr.Options["lb_force_snat_ip"]
-		return routerLBOption{lr.UUID, v, ok}
-	})
-	type configOption struct {
-		Config RouterLBConfig
-		Option routerLBOption
+	gws := engine.IndexBy(n.RouterGateways, func(g RouterGateway) string { return g.Router })
+	force := engine.IndexBy(n.RouterForceSNATs, func(f RouterForceSNAT) string { return f.Router })
+	fromGateway := func(g RouterGateway) RouterLBConfig {
+		return RouterLBConfig{Router: g.Router, Gateway: g.Gateway, DGPs: g.DGPs, DGP: g.FirstDGP}
 	}
-	joined := engine.Join(
-		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }),
-		engine.IndexBy(opts, func(o routerLBOption) string { return o.Router }),
-		func(_ string, r RouterConfig, o routerLBOption) configOption {
-			return configOption{RouterLBConfig{Router: r.UUID, Gateway: r.Gateway}, o}
-		})
-	// northd logs the addresses it cannot read and forces no SNAT.
-	engine.TryMap(joined, "router options", func(x configOption) (struct{}, error) {
-		return struct{}{}, readLBForceSNAT(&x.Config, x.Option)
-	})
-	base := engine.Map(joined, func(x configOption) RouterLBConfig {
-		c := x.Config
-		_ = readLBForceSNAT(&c, x.Option) // sets nothing when it fails
-		return c
-	})
-	dgps := engine.GroupBy(
-		engine.IndexBy(engine.Filter(n.LRPs, LRP.DGP), func(p LRP) string { return p.Router }),
-		func(router string, ps []LRP) []routerDGPs {
-			first := slices.MinFunc(ps, func(a, b LRP) int { return cmp.Compare(a.Port.UUID, b.Port.UUID) })
-			return []routerDGPs{{router, len(ps), first.Name()}}
-		})
-	byRouter := engine.IndexBy(base, func(c RouterLBConfig) string { return c.Router })
-	dgpIdx := engine.IndexBy(dgps, func(d routerDGPs) string { return d.Router })
-	withDGPs := engine.Union(
-		engine.Join(byRouter, dgpIdx, func(_ string, c RouterLBConfig, d routerDGPs) RouterLBConfig {
-			c.DGPs, c.DGP = d.N, d.First
+	base := engine.Union(
+		engine.Join(gws, force, func(_ string, g RouterGateway, f RouterForceSNAT) RouterLBConfig {
+			c := fromGateway(g)
+			c.ForceSNATRouterIP, c.ForceSNATIPv4, c.ForceSNATIPv6 = f.LBRouterIP, f.LB4, f.LB6
 			return c
 		}),
-		engine.AntiJoin(byRouter, dgpIdx))
+		engine.Map(engine.AntiJoin(gws, force), fromGateway))
 	// has_lb_vip reads the NB rows: a VIP counts even if northd cannot read it.
 	withVIP := engine.Map(
 		engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool { return len(lb.Vips) > 0 }),
@@ -810,7 +750,7 @@ func deriveRouterLBConfigs(n *NB) engine.Rel[RouterLBConfig] {
 		engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.LB }),
 		engine.IndexBy(withVIP, func(id string) string { return id }),
 		func(_ string, a LBDatapath, _ string) string { return a.Datapath }))
-	all := engine.IndexBy(withDGPs, func(c RouterLBConfig) string { return c.Router })
+	all := engine.IndexBy(base, func(c RouterLBConfig) string { return c.Router })
 	vipIdx := engine.IndexBy(vipRouters, func(r string) string { return r })
 	return engine.Union(
 		engine.Map(engine.SemiJoin(all, vipIdx), func(c RouterLBConfig) RouterLBConfig {
@@ -826,23 +766,25 @@ type routerVIP struct {
 	IP       string
 	IPv6     bool
 	Neighbor LBNeighborMode
+	Routable bool
 }
 
 // deriveRouterLBIPs computes the VIP addresses of each router's load
-// balancers and which of them the router answers ARP/ND for
+// balancers (od->lb_ips), which of them the router answers ARP/ND for
 // (build_lrouter_lb_reachable_ips): all of them, none, or by default those
-// in a subnet of one of the router's ports.
+// in a subnet of one of the router's ports; and which it advertises as
+// routes.
 func deriveRouterLBIPs(n *NB) engine.Rel[RouterLBIP] {
 	vips := engine.Distinct(engine.Join(
 		engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.LB }),
 		engine.IndexBy(n.LBVIPs, func(v LBVIP) string { return v.LB }),
 		func(_ string, a LBDatapath, v LBVIP) routerVIP {
-			return routerVIP{a.Datapath, v.IP, v.IPv6, v.Neighbor}
+			return routerVIP{a.Datapath, v.IP, v.IPv6, v.Neighbor, v.Routable}
 		}))
 	toIP := func(v routerVIP) RouterLBIP { return RouterLBIP{Router: v.Router, IP: v.IP, IPv6: v.IPv6} }
-	reachable := engine.Union(
+	reachable := engine.Distinct(engine.Union(
 		engine.Map(engine.Filter(vips, func(v routerVIP) bool { return v.Neighbor == LBNeighborAll }), toIP),
-		engine.Distinct(engine.FlatMap(engine.Join(
+		engine.FlatMap(engine.Join(
 			engine.IndexBy(engine.Filter(vips, func(v routerVIP) bool { return v.Neighbor == LBNeighborReachable }),
 				func(v routerVIP) string { return v.Router }),
 			engine.IndexBy(n.LRPs, func(p LRP) string { return p.Router }),
@@ -854,15 +796,28 @@ func deriveRouterLBIPs(n *NB) engine.Rel[RouterLBIP] {
 			}
 			return []RouterLBIP{toIP(kv.Key)}
 		})))
-	reachable = engine.Distinct(reachable)
-	all := engine.IndexBy(engine.Distinct(engine.Map(vips, toIP)), func(ip RouterLBIP) RouterLBIP { return ip })
-	reachIdx := engine.IndexBy(reachable, func(ip RouterLBIP) RouterLBIP { return ip })
+	routable := engine.Distinct(engine.Map(engine.Filter(vips, func(v routerVIP) bool { return v.Routable }), toIP))
+	all := engine.Distinct(engine.Map(vips, toIP))
+	all = markIPs(all, reachable, func(ip *RouterLBIP) { ip.Reachable = true })
+	return markIPs(all, routable, func(ip *RouterLBIP) { ip.Routable = true })
+}
+
+// markIPs applies mark to the addresses of ips that are in set (compared
+// without their marks).
+func markIPs(ips, set engine.Rel[RouterLBIP], mark func(*RouterLBIP)) engine.Rel[RouterLBIP] {
+	type key struct {
+		Router, IP string
+		IPv6       bool
+	}
+	keyOf := func(ip RouterLBIP) key { return key{ip.Router, ip.IP, ip.IPv6} }
+	byKey := engine.IndexBy(ips, keyOf)
+	in := engine.IndexBy(set, keyOf)
 	return engine.Union(
-		engine.Map(engine.SemiJoin(all, reachIdx), func(ip RouterLBIP) RouterLBIP {
-			ip.Reachable = true
+		engine.Map(engine.SemiJoin(byKey, in), func(ip RouterLBIP) RouterLBIP {
+			mark(&ip)
 			return ip
 		}),
-		engine.AntiJoin(all, reachIdx))
+		engine.AntiJoin(byKey, in))
 }
 
 // PortReaches reports whether the address ip (as northd prints it) is in a

@@ -78,7 +78,7 @@ func genLB(t *rapid.T, id string, vips map[string]string) *nb.LoadBalancer {
 		lb.Protocol = &p
 	}
 	for _, o := range []struct{ key, value string }{
-		{"skip_snat", "true"}, {"reject", "true"}, {"event", "true"}, {"affinity_timeout", "60"},
+		{"skip_snat", "true"}, {"reject", "true"}, {"event", "true"}, {"affinity_timeout", "60"}, {"add_route", "true"},
 		{"neighbor_responder", rapid.SampledFrom([]string{"all", "none", "bogus"}).Draw(t, "neigh")},
 	} {
 		if rapid.IntRange(0, 3).Draw(t, o.key) == 0 {

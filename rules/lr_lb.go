@@ -2,10 +2,12 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
 )
 
 // Tunnel keys in flow text. northd writes a router's tunnel key into the
@@ -382,4 +384,124 @@ func RouterLBVIPNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 				"nd_na { eth.src = xreg0[0..47]; ip6.src = nd.target; nd.tll = xreg0[0..47]; "+
 					"outport = inport; flags.loopback = 1; output; };")
 		})
+}
+
+// RouterLBRouteFlows: lr_in_ip_routing, as a connected /32 route, on a
+// router whose port shares a switch with the distributed gateway port of a
+// router with load balancers that set options:add_route (northd.c
+// build_ip_routing_flows_for_lrouter_port for the switch's router ports,
+// assign_routable_addresses): the router sends traffic to those IPv4 VIPs
+// out of that port, straight to the gateway port.
+func RouterLBRouteFlows(nb *relations.NB) engine.Rel[Flow] {
+	type dgpVIP struct {
+		Switch, DGP, IP string
+	}
+	routable := engine.Filter(nb.RouterLBIPs, func(ip relations.RouterLBIP) bool { return ip.Routable && !ip.IPv6 })
+	vips := engine.Join(
+		engine.IndexBy(engine.Filter(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) bool { return p.LRP.DGP() }),
+			func(p relations.LRPSwitchPeer) string { return p.LRP.Router }),
+		engine.IndexBy(routable, func(ip relations.RouterLBIP) string { return ip.Router }),
+		func(_ string, p relations.LRPSwitchPeer, ip relations.RouterLBIP) dgpVIP {
+			return dgpVIP{p.Switch, p.LRP.Port.UUID, ip.IP}
+		})
+	withIPv4 := engine.Filter(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) bool { return len(p.LRP.Net.IPv4) > 0 })
+	return engine.Distinct(engine.FlatMap(engine.Join(
+		engine.IndexBy(withIPv4, func(p relations.LRPSwitchPeer) string { return p.Switch }),
+		engine.IndexBy(vips, func(v dgpVIP) string { return v.Switch }),
+		func(_ string, p relations.LRPSwitchPeer, v dgpVIP) engine.KV[relations.LRP, dgpVIP] {
+			return engine.KV[relations.LRP, dgpVIP]{Key: p.LRP, Value: v}
+		}), func(kv engine.KV[relations.LRP, dgpVIP]) []Flow {
+		p, v := kv.Key, kv.Value
+		if p.Port.UUID == v.DGP {
+			return nil
+		}
+		return []Flow{route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: v.IP, plen: 32, v4: true, offset: routeConnected}.flow()}
+	}))
+}
+
+// RouterLBRoutableARPFlows: lr_in_arp_resolve priority 100 on a gateway
+// router, or through a distributed gateway port, whose port shares a switch
+// with the distributed gateway port of a router with load balancers that
+// set options:add_route (northd.c routable_addresses_to_lflows): the next
+// hops among those VIPs resolve to the gateway port's MAC. northd lists the
+// VIPs in its string set's order, with the routable external IPs of NAT
+// rules first: routers whose NAT rules set add_route are left to the NAT
+// rules.
+func RouterLBRoutableARPFlows(nb *relations.NB) engine.Rel[Flow] {
+	type routableSet struct {
+		Router string
+		IPv4   string // the IPv4 VIPs, as a set "{...}"
+	}
+	routable := engine.Filter(nb.RouterLBIPs, func(ip relations.RouterLBIP) bool { return ip.Routable })
+	sets := engine.GroupBy(engine.IndexBy(routable, func(ip relations.RouterLBIP) string { return ip.Router }),
+		func(router string, ips []relations.RouterLBIP) []routableSet {
+			var v4 []string
+			for _, ip := range ips {
+				if !ip.IPv6 {
+					v4 = append(v4, ip.IP)
+				}
+			}
+			slices.Sort(v4)
+			return []routableSet{{router, "{" + strings.Join(ssetOrder(v4), ", ") + "}"}}
+		})
+	sets = engine.AntiJoin(engine.IndexBy(sets, func(r routableSet) string { return r.Router }),
+		engine.IndexBy(routersWithRoutableNAT(nb), func(r string) string { return r }))
+	type gateway struct {
+		Switch string
+		DGP    relations.LRP
+		IPv4   string
+	}
+	gateways := engine.Join(
+		engine.IndexBy(engine.Filter(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) bool { return p.LRP.DGP() }),
+			func(p relations.LRPSwitchPeer) string { return p.LRP.Router }),
+		engine.IndexBy(sets, func(r routableSet) string { return r.Router }),
+		func(_ string, p relations.LRPSwitchPeer, r routableSet) gateway {
+			return gateway{p.Switch, p.LRP, r.IPv4}
+		})
+	// The ports that resolve next hops this way: on a gateway router or
+	// distributed gateway ports, of routers that do not learn their
+	// neighbour routers' MACs, through an enabled switch port.
+	learning := engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return !r.DynamicNeighRouters })
+	resolving := engine.Join(
+		engine.IndexBy(engine.Filter(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) bool { return lspEnabled(p.LSP) }),
+			func(p relations.LRPSwitchPeer) string { return p.LRP.Router }),
+		engine.IndexBy(learning, func(r relations.RouterConfig) string { return r.UUID }),
+		func(_ string, p relations.LRPSwitchPeer, r relations.RouterConfig) engine.KV[relations.LRPSwitchPeer, bool] {
+			return engine.KV[relations.LRPSwitchPeer, bool]{Key: p, Value: r.Gateway || p.LRP.DGP()}
+		})
+	resolvingPorts := engine.Map(engine.Filter(resolving, func(kv engine.KV[relations.LRPSwitchPeer, bool]) bool { return kv.Value }),
+		func(kv engine.KV[relations.LRPSwitchPeer, bool]) relations.LRPSwitchPeer { return kv.Key })
+	return engine.Distinct(engine.FlatMap(engine.Join(
+		engine.IndexBy(resolvingPorts, func(p relations.LRPSwitchPeer) string { return p.Switch }),
+		engine.IndexBy(gateways, func(g gateway) string { return g.Switch }),
+		func(_ string, p relations.LRPSwitchPeer, g gateway) engine.KV[relations.LRP, gateway] {
+			return engine.KV[relations.LRP, gateway]{Key: p.LRP, Value: g}
+		}), func(kv engine.KV[relations.LRP, gateway]) []Flow {
+		p, g := kv.Key, kv.Value
+		if p.Port.UUID == g.DGP.Port.UUID {
+			return nil
+		}
+		return []Flow{on(p.Router).flow(LRInARPResolve, 100,
+			"outport == "+jsonKey(p.Name())+" && reg0 == "+g.IPv4, "eth.dst = "+g.DGP.Net.MAC.String()+"; next;")}
+	}))
+}
+
+// routersWithRoutableNAT are the routers with a NAT rule other than snat
+// that sets options:add_route.
+func routersWithRoutableNAT(n *relations.NB) engine.Rel[string] {
+	type natRef struct{ Router, NAT string }
+	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []natRef {
+		out := make([]natRef, len(lr.Nat))
+		for i, nat := range lr.Nat {
+			out[i] = natRef{lr.UUID, nat}
+		}
+		return out
+	})
+	routable := engine.Filter(n.NATs.Rows, func(nat *nb.NAT) bool {
+		return nat.Type != nb.NATTypeSNAT && relations.SmapBool(nat.Options, "add_route", false)
+	})
+	return engine.Distinct(engine.Join(
+		engine.IndexBy(refs, func(r natRef) string { return r.NAT }),
+		engine.IndexBy(routable, func(nat *nb.NAT) string { return nat.UUID }),
+		func(_ string, r natRef, _ *nb.NAT) string { return r.Router }))
 }

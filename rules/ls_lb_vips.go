@@ -22,6 +22,8 @@ var loadBalancerRules = []Rule{
 	RouterLBForceSNATFlows,
 	RouterLBForceSNATPortFlows,
 	RouterLBVIPNeighborFlows,
+	RouterLBRouteFlows,
+	RouterLBRoutableARPFlows,
 }
 
 // Registers the load balancer stages read and write (northd.c REG_*).

@@ -1,0 +1,192 @@
+package rules_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/ovsdb"
+	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/rules"
+)
+
+// TestSBLoadBalancerRows compares, for every load balancer scenario, the SB
+// Load_Balancer rows and the router load balancer Address_Set rows that the
+// real ovn-northd writes with those northlog computes from the same NB.
+func TestSBLoadBalancerRows(t *testing.T) {
+	ref := reference.Start(t)
+	scenarios, err := reference.LoadScenarios("testdata/scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range scenarios {
+		if !strings.HasPrefix(sc.Name, "lb_") && !strings.HasPrefix(sc.Name, "lss_lb") {
+			continue
+		}
+		t.Run(sc.Name, func(t *testing.T) {
+			if _, err := ref.Run(t.Context(), sc.Script); err != nil {
+				t.Fatal(err)
+			}
+			want := referenceLBRows(t, ref.SBRemote())
+			got := northlogLBRows(t, ref.NBFile())
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("%s\nSB load balancer rows differ (-ovn-northd +northlog):\n%s", sc.Description, d)
+			}
+		})
+	}
+}
+
+// northlogLBRows computes the rows offline from an NB file, in the form of
+// referenceLBRows.
+func northlogLBRows(t *testing.T, nbFile string) []string {
+	contents, err := ovsdb.LoadNB(nbFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := rules.New()
+	lbs := engine.NewOutput(rules.SBLoadBalancers(p.NB), rules.CompareSBLoadBalancers)
+	sets := engine.NewOutput(rules.SBRouterLBAddressSets(p.NB), rules.CompareSBAddressSets)
+	names := map[string]string{}
+	for table, row := range contents.All() {
+		if err := p.NB.Apply(table, nil, row); err != nil {
+			t.Fatal(err)
+		}
+		switch dp := row.(type) {
+		case *nb.LogicalSwitch:
+			names[dp.UUID] = dp.Name
+		case *nb.LogicalRouter:
+			names[dp.UUID] = dp.Name
+		}
+	}
+	p.Step()
+	var out []string
+	for _, lb := range lbs.Contents() {
+		var dps []string
+		for _, id := range lb.Switches.Slice() {
+			dps = append(dps, names[id])
+		}
+		out = append(out, lbLine(lb.LB, lb.Name, lb.Protocol, lb.VIPs.Map(), lb.Options.Map(), dps))
+	}
+	for _, s := range sets.Contents() {
+		name := rules.ResolveKeys(s.Name, func(id string) string { return names[id] })
+		out = append(out, setLine(name, s.Addresses.Slice()))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func lbLine(id, name, proto string, vips, options map[string]string, dps []string) string {
+	slices.Sort(dps)
+	return fmt.Sprintf("Load_Balancer %s name=%q protocol=%q vips=%v options=%v datapaths=%v", id, name, proto, vips, options, dps)
+}
+
+func setLine(name string, addrs []string) string {
+	slices.Sort(addrs)
+	return fmt.Sprintf("Address_Set %s %v", name, addrs)
+}
+
+// referenceLBRows reads the SB Load_Balancer rows (with their datapath
+// group's datapaths by name) and the _rtr_lb address sets (with the tunnel
+// key in the name replaced by the router's name) of the SB at remote.
+func referenceLBRows(t *testing.T, remote string) []string {
+	cmd := exec.CommandContext(t.Context(), "ovsdb-client", "-f", "json", "dump", remote, "OVN_Southbound")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("dump %s: %v: %s", remote, err, stderr.String())
+	}
+	tables := map[string][]map[string]any{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<26)
+	for sc.Scan() {
+		var tbl struct {
+			Caption  string   `json:"caption"`
+			Headings []string `json:"headings"`
+			Data     [][]any  `json:"data"`
+		}
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		if err := json.Unmarshal(sc.Bytes(), &tbl); err != nil {
+			t.Fatal(err)
+		}
+		name, _, _ := strings.Cut(tbl.Caption, " ")
+		for _, d := range tbl.Data {
+			r := map[string]any{}
+			for i, h := range tbl.Headings {
+				r[h] = d[i]
+			}
+			tables[name] = append(tables[name], r)
+		}
+	}
+	dpName, dpByKey := map[string]string{}, map[string]string{}
+	for _, r := range tables["Datapath_Binding"] {
+		name := ovsMap(r["external_ids"])["name"]
+		dpName[ovsUUID(r["_uuid"])] = name
+		dpByKey[fmt.Sprint(r["tunnel_key"])] = name
+	}
+	groups := map[string][]string{}
+	for _, r := range tables["Logical_DP_Group"] {
+		for _, id := range ovsSet(r["datapaths"]) {
+			groups[ovsUUID(r["_uuid"])] = append(groups[ovsUUID(r["_uuid"])], dpName[ovsUUID(id)])
+		}
+	}
+	var rows []string
+	for _, r := range tables["Load_Balancer"] {
+		var dps []string
+		for _, g := range ovsSet(r["datapath_group"]) {
+			dps = append(dps, groups[ovsUUID(g)]...)
+		}
+		proto := ""
+		if p := ovsSet(r["protocol"]); len(p) == 1 {
+			proto = p[0].(string)
+		}
+		rows = append(rows, lbLine(ovsMap(r["external_ids"])["lb_id"], r["name"].(string), proto,
+			ovsMap(r["vips"]), ovsMap(r["options"]), dps))
+	}
+	for _, r := range tables["Address_Set"] {
+		name := r["name"].(string)
+		key, ok := strings.CutPrefix(name, "_rtr_lb_")
+		if !ok {
+			continue
+		}
+		key, family, _ := strings.Cut(key, "_")
+		var addrs []string
+		for _, a := range ovsSet(r["addresses"]) {
+			addrs = append(addrs, a.(string))
+		}
+		rows = append(rows, setLine("_rtr_lb_"+dpByKey[key]+"_"+family, addrs))
+	}
+	slices.Sort(rows)
+	return rows
+}
+
+// ovsSet reads an OVSDB JSON set: ["set", [...]] or a single atom.
+func ovsSet(v any) []any {
+	if a, ok := v.([]any); ok && len(a) == 2 && a[0] == "set" {
+		return a[1].([]any)
+	}
+	return []any{v}
+}
+
+// ovsMap reads an OVSDB JSON string map: ["map", [[k, v], ...]].
+func ovsMap(v any) map[string]string {
+	m := map[string]string{}
+	for _, kv := range v.([]any)[1].([]any) {
+		p := kv.([]any)
+		m[p[0].(string)] = p[1].(string)
+	}
+	return m
+}
+
+// ovsUUID reads an OVSDB JSON uuid: ["uuid", "..."].
+func ovsUUID(v any) string { return v.([]any)[1].(string) }
