@@ -177,7 +177,8 @@ type routable struct {
 	IPs string // ", "-separated, in rule _uuid order
 }
 
-// natOnPort is a NAT rule considered for one distributed gateway port.
+// natOnPort is a NAT rule considered for one distributed gateway port, as
+// if the router had dgps gateway ports.
 type natOnPort struct {
 	nat  relations.RouterNAT
 	dgp  relations.DGP
@@ -189,24 +190,31 @@ type natOnPort struct {
 // than snat with options:add_route and an IPv4 external address that apply
 // on the port; distributed rules with a readable external MAC each make a
 // group, the others one group with the port's MAC, without the port's own
-// addresses.
+// addresses. northd computes them while it counts the router's gateway
+// ports, so whether a rule applies on the port is decided as if the ports
+// after it (in _uuid order) did not exist: the first one gets every rule.
 func dgpRoutables(nb *relations.NB) engine.Rel[routable] {
 	candidates := engine.Filter(nb.RouterNATs, func(r relations.RouterNAT) bool {
 		_, ok := relations.ParseIPv4(r.NAT.ExternalIP)
 		return !r.IsSNAT() && relations.SmapBool(r.NAT.Options, "add_route", false) && ok
 	})
-	counts := engine.IndexBy(engine.Filter(nb.RouterGateways, func(g relations.RouterGateway) bool { return g.DGPs > 0 }),
-		func(g relations.RouterGateway) string { return g.Router })
-	type natCount struct {
-		nat  relations.RouterNAT
-		dgps int
+	type ranked struct {
+		dgp  relations.DGP
+		rank int
 	}
-	counted := engine.Join(engine.IndexBy(candidates, func(r relations.RouterNAT) string { return r.Router }), counts,
-		func(_ string, r relations.RouterNAT, g relations.RouterGateway) natCount { return natCount{r, g.DGPs} })
+	ranks := engine.GroupBy(engine.IndexBy(nb.DGPs, func(d relations.DGP) string { return d.LRP.Router }),
+		func(_ string, ds []relations.DGP) []ranked {
+			slices.SortFunc(ds, func(a, b relations.DGP) int { return cmp.Compare(a.LRP.Port.UUID, b.LRP.Port.UUID) })
+			out := make([]ranked, len(ds))
+			for i, d := range ds {
+				out[i] = ranked{d, i + 1}
+			}
+			return out
+		})
 	pairs := engine.Filter(engine.Join(
-		engine.IndexBy(counted, func(c natCount) string { return c.nat.Router }),
-		engine.IndexBy(nb.DGPs, func(d relations.DGP) string { return d.LRP.Router }),
-		func(_ string, c natCount, d relations.DGP) natOnPort { return natOnPort{c.nat, d, c.dgps} }),
+		engine.IndexBy(candidates, func(r relations.RouterNAT) string { return r.Router }),
+		engine.IndexBy(ranks, func(r ranked) string { return r.dgp.LRP.Router }),
+		func(_ string, r relations.RouterNAT, d ranked) natOnPort { return natOnPort{r, d.dgp, d.rank} }),
 		func(x natOnPort) bool { return natOnGatewayPort(natOnDGP{x.nat, x.dgp, x.dgps}) })
 	return engine.GroupBy(engine.IndexBy(pairs, func(x natOnPort) relations.DGP { return x.dgp }),
 		func(d relations.DGP, xs []natOnPort) []routable {
