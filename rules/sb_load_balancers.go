@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"maps"
+	"strconv"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
@@ -94,4 +95,110 @@ func SBRouterLBAddressSets(n *relations.NB) engine.Rel[SBAddressSet] {
 			// The set's name is the flows' reference without the "$".
 			return []SBAddressSet{{Name: routerLBAddressSet(f.Router, f.IPv6)[1:], Addresses: StringsOf(addrs...)}}
 		})
+}
+
+// SBServiceMonitor is one SB Service_Monitor row as ovn-northd 23.03 writes
+// it (northd.c ovn_lb_svc_create): one per health-checked backend that
+// ovn-controller can probe, that is whose ip_port_mappings entry names an
+// enabled switch port and a readable source address. Its status column
+// belongs to ovn-controller.
+type SBServiceMonitor struct {
+	IP          string // the backend address
+	Port        int    // the backend port, 0 without one
+	LogicalPort string // the port the probes go through
+	// Protocol is the load balancer's protocol column, "tcp" when unset
+	// (SCTP load balancers have no health checks).
+	Protocol string
+	// Options are the options of the VIP's Load_Balancer_Health_Check.
+	Options Smap
+	// SrcMAC is NB_Global options:svc_monitor_mac, SrcIP the mapping's
+	// source address.
+	SrcMAC, SrcIP string
+}
+
+// CompareSBServiceMonitors orders service monitors by their key (IP, port,
+// logical port, protocol), then contents.
+func CompareSBServiceMonitors(a, b SBServiceMonitor) int {
+	return cmp.Or(cmp.Compare(a.IP, b.IP), cmp.Compare(a.Port, b.Port), cmp.Compare(a.LogicalPort, b.LogicalPort),
+		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.Options, b.Options), cmp.Compare(a.SrcMAC, b.SrcMAC),
+		cmp.Compare(a.SrcIP, b.SrcIP))
+}
+
+// SBServiceMonitors computes the Service_Monitor rows. When several VIPs
+// monitor the same backend, port and protocol with different health check
+// options or source addresses, northd keeps whichever it handled last;
+// here the row is the greatest by CompareSBServiceMonitors, so that the
+// choice is stable.
+func SBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
+	// The options of each VIP's health check: northd takes the first of the
+	// load balancer's health_check column (in _uuid order) that names it.
+	type check struct {
+		LB, VIP, UUID string
+		Options       Smap
+	}
+	type checkRef struct{ LB, Check string }
+	refs := engine.FlatMap(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) []checkRef {
+		out := make([]checkRef, len(lb.HealthCheck))
+		for i, hc := range lb.HealthCheck {
+			out[i] = checkRef{lb.UUID, hc}
+		}
+		return out
+	})
+	checks := engine.Join(
+		engine.IndexBy(refs, func(r checkRef) string { return r.Check }),
+		engine.IndexBy(n.LoadBalancerChecks.Rows, func(hc *nb.LoadBalancerHealthCheck) string { return hc.UUID }),
+		func(_ string, r checkRef, hc *nb.LoadBalancerHealthCheck) check {
+			return check{r.LB, hc.Vip, hc.UUID, SmapOf(hc.Options)}
+		})
+	type vipKey struct{ LB, VIP string }
+	first := engine.Min(engine.IndexBy(checks, func(c check) vipKey { return vipKey{c.LB, c.VIP} }),
+		func(a, b check) int { return cmp.Compare(a.UUID, b.UUID) })
+	// The monitorable backends of health-checked VIPs.
+	type monitored struct {
+		Key  vipKey
+		Row  SBServiceMonitor
+		Port string // the logical port
+	}
+	backends := engine.FlatMap(engine.Filter(n.LBVIPs, func(v relations.LBVIP) bool { return v.HealthCheck }),
+		func(v relations.LBVIP) []monitored {
+			var out []monitored
+			for _, b := range v.Backends.All() {
+				if b.MonitorPort == "" || b.MonitorSrcIP == "" {
+					continue
+				}
+				port, _ := strconv.Atoi(b.Port)
+				out = append(out, monitored{vipKey{v.LB, v.Key},
+					SBServiceMonitor{IP: b.IP, Port: port, LogicalPort: b.MonitorPort, Protocol: v.Proto, SrcIP: b.MonitorSrcIP}, b.MonitorPort})
+			}
+			return out
+		})
+	enabled := engine.Filter(n.PortsOnSwitches, func(sp relations.SwitchPort) bool {
+		return sp.Port.Enabled == nil || *sp.Port.Enabled
+	})
+	onPorts := engine.SemiJoin(
+		engine.IndexBy(backends, func(m monitored) string { return m.Port }),
+		engine.IndexBy(enabled, func(sp relations.SwitchPort) string { return sp.Port.Name }))
+	withOptions := engine.Join(
+		engine.IndexBy(onPorts, func(m monitored) vipKey { return m.Key }),
+		engine.IndexBy(first, func(kv engine.KV[vipKey, check]) vipKey { return kv.Key }),
+		func(_ vipKey, m monitored, c engine.KV[vipKey, check]) SBServiceMonitor {
+			m.Row.Options = c.Value.Options
+			return m.Row
+		})
+	withMAC := engine.Join(
+		engine.IndexBy(withOptions, func(SBServiceMonitor) struct{} { return struct{}{} }),
+		engine.IndexBy(n.LBGlobal, func(relations.LBGlobalOptions) struct{} { return struct{}{} }),
+		func(_ struct{}, m SBServiceMonitor, o relations.LBGlobalOptions) SBServiceMonitor {
+			m.SrcMAC = o.SvcMonitorMAC
+			return m
+		})
+	type monitorKey struct {
+		IP          string
+		Port        int
+		LogicalPort string
+		Protocol    string
+	}
+	return engine.Map(engine.Max(
+		engine.IndexBy(withMAC, func(m SBServiceMonitor) monitorKey { return monitorKey{m.IP, m.Port, m.LogicalPort, m.Protocol} }),
+		CompareSBServiceMonitors), func(kv engine.KV[monitorKey, SBServiceMonitor]) SBServiceMonitor { return kv.Value })
 }

@@ -19,8 +19,9 @@ import (
 )
 
 // TestSBLoadBalancerRows compares, for every load balancer scenario, the SB
-// Load_Balancer rows and the router load balancer Address_Set rows that the
-// real ovn-northd writes with those northlog computes from the same NB.
+// Load_Balancer rows, the router load balancer Address_Set rows and the
+// Service_Monitor rows that the real ovn-northd writes with those northlog
+// computes from the same NB.
 func TestSBLoadBalancerRows(t *testing.T) {
 	ref := reference.Start(t)
 	scenarios, err := reference.LoadScenarios("testdata/scenarios")
@@ -54,6 +55,7 @@ func northlogLBRows(t *testing.T, nbFile string) []string {
 	p := rules.New()
 	lbs := engine.NewOutput(rules.SBLoadBalancers(p.NB), rules.CompareSBLoadBalancers)
 	sets := engine.NewOutput(rules.SBRouterLBAddressSets(p.NB), rules.CompareSBAddressSets)
+	monitors := engine.NewOutput(rules.SBServiceMonitors(p.NB), rules.CompareSBServiceMonitors)
 	names := map[string]string{}
 	for table, row := range contents.All() {
 		if err := p.NB.Apply(table, nil, row); err != nil {
@@ -79,8 +81,15 @@ func northlogLBRows(t *testing.T, nbFile string) []string {
 		name := rules.ResolveKeys(s.Name, func(id string) string { return names[id] })
 		out = append(out, setLine(name, s.Addresses.Slice()))
 	}
+	for _, m := range monitors.Contents() {
+		out = append(out, monitorLine(m.IP, m.Port, m.LogicalPort, m.Protocol, m.Options.Map(), m.SrcMAC, m.SrcIP))
+	}
 	slices.Sort(out)
 	return out
+}
+
+func monitorLine(ip string, port int, lport, proto string, options map[string]string, mac, src string) string {
+	return fmt.Sprintf("Service_Monitor %s:%d %s %s options=%v src=%s %s", ip, port, lport, proto, options, mac, src)
 }
 
 func lbLine(id, name, proto string, vips, options map[string]string, dps []string) string {
@@ -166,8 +175,22 @@ func referenceLBRows(t *testing.T, remote string) []string {
 		}
 		rows = append(rows, setLine("_rtr_lb_"+dpByKey[key]+"_"+family, addrs))
 	}
+	for _, r := range tables["Service_Monitor"] {
+		port, _ := r["port"].(float64)
+		rows = append(rows, monitorLine(r["ip"].(string), int(port), r["logical_port"].(string), ovsString(r["protocol"]),
+			ovsMap(r["options"]), ovsString(r["src_mac"]), ovsString(r["src_ip"])))
+	}
 	slices.Sort(rows)
 	return rows
+}
+
+// ovsString reads an optional OVSDB JSON string: the string, or "" for an
+// empty set.
+func ovsString(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	return ""
 }
 
 // ovsSet reads an OVSDB JSON set: ["set", [...]] or a single atom.
