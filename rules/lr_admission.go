@@ -106,6 +106,8 @@ var routerRules = []Rule{
 	RouterNDRAFlows,
 	RouterPortNDRAFlows,
 	RouterRoutingFlows,
+	RouterMcastRoutingFlows,
+	RouterMcastFloodInputFlows,
 	RouterPortConnectedRouteFlows,
 	RouterARPResolveFlows,
 	SwitchPortNeighborFlows,

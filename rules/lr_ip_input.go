@@ -43,6 +43,20 @@ func RouterIPInputFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// RouterMcastFloodInputFlows: lr_in_ip_input, priority 120, on routers
+// that flood multicast statically (northd.c
+// build_misc_local_traffic_drop_flows_for_lrouter): IGMP and MLD, whose
+// TTL is 1, escape the TTL drop.
+func RouterMcastFloodInputFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.GroupBy(floodStaticRouters(nb), func(router string, _ []string) []Flow {
+		dp := on(router)
+		return []Flow{
+			dp.flow(LRInIPInput, 120, "igmp && ip.ttl == 1", "next;"),
+			dp.flow(LRInIPInput, 120, "(mldv1 || mldv2) && ip.ttl == 1", "next;"),
+		}
+	})
+}
+
 // RouterPortIPv4InputFlows: lr_in_ip_input for a router port's IPv4
 // networks (northd.c build_lrouter_ipv4_ip_input): drop packets that claim
 // to come from the router's own or broadcast addresses, answer ICMP echo

@@ -16,23 +16,61 @@ import (
 // build_mcast_lookup_flows_for_lrouter): packets use the main route table
 // unless their port selects another, unrouted packets are dropped, packets
 // that matched no ECMP route skip the ECMP stage, and router solicitations
-// and advertisements are never forwarded. A router that relays multicast
-// but floods it nowhere drops multicast that no IGMP/MLD group claims.
+// and advertisements are never forwarded.
 func RouterRoutingFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.RouterConfigs, func(r relations.RouterConfig) []Flow {
 		dp := on(r.UUID)
-		flows := []Flow{
+		return []Flow{
 			dp.flow(LRInIPRoutingPre, 0, "1", "reg7 = 0; next;"),
 			dp.flow(LRInIPRouting, 0, "1", drop),
 			dp.flow(LRInIPRouting, 10550, "nd_rs || nd_ra", drop),
 			dp.flow(LRInIPRoutingECMP, 150, "reg8[0..15] == 0", "next;"),
 			dp.flow(LRInIPRoutingECMP, 0, "1", drop),
 		}
-		if r.McastRelay {
-			flows = append(flows, dp.flow(LRInIPRouting, 10450, "ip4.mcast || ip6.mcast", drop))
-		}
-		return flows
 	})
+}
+
+// floodStaticRouters are the routers with an enabled port that has
+// options:mcast_flood (od->mcast_info.rtr.flood_static): IP multicast is
+// flooded to those ports (the _MC_static group).
+func floodStaticRouters(nb *relations.NB) engine.Index[string, string] {
+	flooding := engine.Filter(nb.LRPs, func(p relations.LRP) bool {
+		return p.Enabled() && relations.SmapBool(p.Port.Options, "mcast_flood", false)
+	})
+	return engine.IndexBy(engine.Distinct(engine.Map(flooding, lrpRouter)), func(r string) string { return r })
+}
+
+// RouterMcastRoutingFlows: lr_in_ip_routing for the IP multicast that a
+// router relays (options:mcast_relay) and no IGMP/MLD group claims (northd.c
+// build_mcast_lookup_flows_for_lrouter): it is dropped, unless some port
+// floods multicast statically. Then it is cloned to those ports (with the
+// TTL decremented, except for IGMP and MLD, whose TTL is always 1), and
+// IGMP and MLD from the router's own MACs are dropped so that floods do not
+// loop.
+func RouterMcastRoutingFlows(nb *relations.NB) engine.Rel[Flow] {
+	relay := engine.IndexBy(engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return r.McastRelay }), routerUUID)
+	static := floodStaticRouters(nb)
+	dropping := engine.Map(engine.AntiJoin(relay, static), func(r relations.RouterConfig) Flow {
+		return on(r.UUID).flow(LRInIPRouting, 10450, "ip4.mcast || ip6.mcast", drop)
+	})
+	const toStatic = `clone { outport = "_MC_static"; `
+	flooding := engine.FlatMap(engine.SemiJoin(relay, static), func(r relations.RouterConfig) []Flow {
+		dp := on(r.UUID)
+		return []Flow{
+			dp.flow(LRInIPRouting, 10460, "igmp", toStatic+"next; };"),
+			dp.flow(LRInIPRouting, 10460, "mldv1 || mldv2", toStatic+"next; };"),
+			dp.flow(LRInIPRouting, 10450, "ip4.mcast || ip6.mcast", toStatic+"ip.ttl--; next; };"),
+		}
+	})
+	ports := engine.SemiJoin(engine.IndexBy(engine.SemiJoin(engine.IndexBy(nb.LRPs, lrpRouter), relay), lrpRouter), static)
+	loops := engine.FlatMap(ports, func(p relations.LRP) []Flow {
+		dp := on(p.Router)
+		return []Flow{
+			dp.flow(LRInIPRouting, 10550, fmt.Sprintf("eth.src == %s && igmp", p.Net.MAC), drop),
+			dp.flow(LRInIPRouting, 10550, fmt.Sprintf("eth.src == %s && (mldv1 || mldv2)", p.Net.MAC), drop),
+		}
+	})
+	return engine.Union(dropping, flooding, loops)
 }
 
 // RouterPortConnectedRouteFlows: lr_in_ip_routing, a route for each network

@@ -21,6 +21,10 @@ type TopologyOptions struct {
 	// drawn); each attaches to a switch not yet on that router or, with no
 	// switch left or by chance, to no switch.
 	RouterPorts int
+	// Routes and Policies are the most static routes and
+	// Logical_Router_Policy rows on each router (zero or more; zero draws
+	// nothing, so topologies without them do not change).
+	Routes, Policies int
 }
 
 // DefaultTopology is a small topology: a handful of switches, ports and
@@ -55,7 +59,8 @@ func RandomTopology(seed int64, opts TopologyOptions) string {
 		g.addSwitch(s, min(max(opts.PortsPerSwitch, 0), 250))
 	}
 	for r := range nRouters {
-		g.addRouter(r, nSwitches, min(max(opts.RouterPorts, 1), 250))
+		ports := g.addRouter(r, nSwitches, min(max(opts.RouterPorts, 1), 250))
+		g.addRoutes(fmt.Sprintf("lr%d", r), ports, min(max(opts.Routes, 0), 250), min(max(opts.Policies, 0), 250))
 	}
 	return g.script.String()
 }
@@ -174,9 +179,16 @@ func (g *topologyGen) addVIF(sw string, s, i int, dynamic bool) {
 	}
 }
 
+// routerPort is a router port as drawn: its name and networks.
+type routerPort struct {
+	name     string
+	networks []string
+}
+
 // addRouter adds router r with 1..maxPorts ports, attached to some of the
-// nSwitches switches.
-func (g *topologyGen) addRouter(r, nSwitches, maxPorts int) {
+// nSwitches switches, and returns the ports.
+func (g *topologyGen) addRouter(r, nSwitches, maxPorts int) []routerPort {
+	var ports []routerPort
 	lr := fmt.Sprintf("lr%d", r)
 	g.add("lr-add", lr)
 	free := g.rng.Perm(nSwitches) // switches not yet attached to lr, in draw order
@@ -202,12 +214,107 @@ func (g *topologyGen) addRouter(r, nSwitches, maxPorts int) {
 			v6 = fmt.Sprintf("fd01:%x:%x::1/64", r, j)
 		}
 		networks := [][]string{{v4}, {v6}, {v4, v6}}[g.rng.IntN(3)]
+		ports = append(ports, routerPort{lrp, networks})
 		g.add(append([]string{"lrp-add", lr, lrp, g.mac()}, networks...)...)
 		if g.chance(20) {
 			g.add("lrp-set-enabled", lrp, "disabled")
 		}
 	}
 	g.cmd = append(g.cmd, switchSide...)
+	g.flush()
+	return ports
+}
+
+// addRoutes adds up to maxRoutes static routes and maxPolicies policies to
+// router lr. Next hops are mostly on a port's network, sometimes on none or
+// "discard"; routes are dst-ip or src-ip, some in ECMP groups, some in a
+// route table that a port selects, some with an output_port, some with
+// symmetric ECMP replies (the router is a gateway router one time in four);
+// policies allow, drop or reroute to one or several next hops, some with
+// pkt_mark.
+func (g *topologyGen) addRoutes(lr string, ports []routerPort, maxRoutes, maxPolicies int) {
+	if maxRoutes == 0 && maxPolicies == 0 {
+		return
+	}
+	nexthop := func(v6 bool) string {
+		var nets []string
+		for _, p := range ports {
+			for _, n := range p.networks {
+				if strings.Contains(n, ":") == v6 {
+					nets = append(nets, n)
+				}
+			}
+		}
+		if len(nets) == 0 || g.chance(8) {
+			return map[bool]string{false: "192.0.2.1", true: "fd99::1"}[v6]
+		}
+		n := nets[g.rng.IntN(len(nets))]
+		host := g.rng.IntN(200) + 10
+		if v6 {
+			return fmt.Sprintf("%s%x", n[:strings.LastIndex(n, ":")+1], host)
+		}
+		return fmt.Sprintf("%s%d", n[:strings.LastIndex(n, ".")+1], host)
+	}
+	if g.chance(4) {
+		// An L3 gateway router: ECMP symmetric replies apply.
+		g.add("set", "Logical_Router", lr, "options:chassis=hv1")
+	}
+	if g.chance(3) {
+		g.add("set", "Logical_Router_Port", ports[0].name, "options:route_table=rtb1")
+	}
+	for i := range g.rng.IntN(maxRoutes + 1) {
+		v6 := g.chance(3)
+		prefix := fmt.Sprintf("192.168.%d.0/24", g.rng.IntN(4))
+		if v6 {
+			prefix = fmt.Sprintf("fd10:%x::/64", g.rng.IntN(4))
+		}
+		if g.chance(6) {
+			prefix = map[bool]string{false: "0.0.0.0/0", true: "::/0"}[v6]
+		}
+		cmd := []string{"lr-route-add", lr, prefix, nexthop(v6)}
+		switch g.rng.IntN(8) {
+		case 0:
+			cmd[3] = "discard"
+		case 1:
+			cmd = append(cmd, ports[g.rng.IntN(len(ports))].name)
+		}
+		opts := []string{"--may-exist"}
+		if g.chance(2) && cmd[3] != "discard" {
+			opts = append(opts, "--ecmp")
+		}
+		if g.chance(4) {
+			opts = append(opts, "--policy=src-ip")
+		}
+		if g.chance(4) {
+			opts = append(opts, "--route-table=rtb1")
+		}
+		if i%2 == 1 && cmd[3] != "discard" && g.chance(3) {
+			opts = append(opts, "--ecmp-symmetric-reply")
+		}
+		g.add(append(opts, cmd...)...)
+	}
+	for range g.rng.IntN(maxPolicies + 1) {
+		v6 := g.chance(3)
+		match := fmt.Sprintf("ip4.src == 10.%d.0.0/16", g.rng.IntN(4))
+		if v6 {
+			match = fmt.Sprintf("ip6.src == fd00:%x::/64", g.rng.IntN(4))
+		}
+		cmd := []string{"lr-policy-add", lr, fmt.Sprint(g.rng.IntN(5) * 100), match}
+		switch g.rng.IntN(4) {
+		case 0:
+			cmd = append(cmd, "allow")
+		case 1:
+			cmd = append(cmd, "drop")
+		case 2:
+			cmd = append(cmd, "reroute", nexthop(v6))
+		case 3:
+			cmd = append(cmd, "reroute", nexthop(v6)+","+nexthop(v6))
+		}
+		if cmd[4] != "drop" && g.chance(3) {
+			cmd = append(cmd, "pkt_mark=5")
+		}
+		g.add(append([]string{"--may-exist"}, cmd...)...)
+	}
 	g.flush()
 }
 

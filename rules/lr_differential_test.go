@@ -1,0 +1,39 @@
+package rules_test
+
+import (
+	"flag"
+	"fmt"
+	"testing"
+
+	"github.com/northlog/northlog/ovsdb/reference"
+)
+
+var routingSeeds = flag.Int("routing-seeds", 50, "random routed topologies compared with the reference in TestDifferentialRandomRouting")
+
+// routingTopology is DefaultTopology with more routers, and static routes
+// and policies on each.
+func routingTopology() reference.TopologyOptions {
+	o := reference.DefaultTopology()
+	o.Routers, o.Routes, o.Policies = 3, 6, 4
+	return o
+}
+
+// TestDifferentialRandomRouting compares random topologies whose routers
+// have static routes (ECMP, src-ip, route tables, output ports, discard)
+// and policies (allow, drop, reroute, ECMP reroute), a fixed list of seeds
+// (-routing-seeds sets how many).
+func TestDifferentialRandomRouting(t *testing.T) {
+	ref := reference.Start(t)
+	pending := loadPending(t)
+	var total reference.Report
+	for seed := range *routingSeeds {
+		name := fmt.Sprint("seed", seed+1)
+		t.Run(name, func(t *testing.T) {
+			script := reference.RandomTopology(int64(seed+1), routingTopology())
+			r := compareScenario(t, ref, script)
+			addTotals(&total, r)
+			checkReport(t, r, "random-routing/"+name, pending, "topology:\n"+script)
+		})
+	}
+	t.Logf("random routed topologies: %s", summary(total))
+}
