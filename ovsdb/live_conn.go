@@ -124,7 +124,7 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 	})
 	c.rpc.Handle("update2", func(_ *rpc2.Client, params []json.RawMessage, reply *[]any) error {
 		*reply = []any{}
-		var tu lovsdb.TableUpdates2
+		var tu rawUpdates
 		if len(params) != 2 {
 			return c.fail(fmt.Errorf("%s: update2 with %d parameters", remote, len(params)))
 		}
@@ -174,7 +174,7 @@ func (c *conn) start(ctx context.Context, tables []string) error {
 		}
 		requests[t] = lovsdb.MonitorRequest{Columns: cols, Select: lovsdb.NewDefaultMonitorSelect()}
 	}
-	var initial lovsdb.TableUpdates2
+	var initial rawUpdates
 	if err := c.rpc.CallWithContext(ctx, lovsdb.ConditionalMonitorRPC,
 		lovsdb.NewMonitorArgs(c.dbName, nil, requests), &initial); err != nil {
 		return fmt.Errorf("monitor_cond %s: %w", c.dbName, err)
@@ -203,24 +203,65 @@ func modelColumns(dbModel model.DatabaseModel, table string) ([]string, error) {
 	return cols, nil
 }
 
-// apply turns one update (or the initial contents) into a batch.
-func (c *conn) apply(tu lovsdb.TableUpdates2, initial bool) error {
+// rawUpdates is a table-updates2 object with the row updates not decoded
+// yet.
+type rawUpdates map[string]map[string]json.RawMessage
+
+// rawRowUpdate is a row-update2 with its row not decoded yet.
+type rawRowUpdate struct {
+	Initial, Insert json.RawMessage
+}
+
+// apply turns one update (or the initial contents) into a batch. Whole
+// rows of the tables in fastDecoders are decoded by them; the rest goes
+// through libovsdb's models and update arithmetic.
+func (c *conn) apply(tu rawUpdates, initial bool) error {
 	var mu updates.ModelUpdates
+	var fast []change
 	for table, rows := range tu {
 		current := c.rows[table]
-		for uuid, ru := range rows {
+		decode := fastDecoders[table]
+		for uuid, raw := range rows {
+			if decode != nil {
+				var r rawRowUpdate
+				if err := json.Unmarshal(raw, &r); err != nil {
+					return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
+				}
+				row := r.Initial
+				if row == nil {
+					row = r.Insert
+				}
+				if row != nil && current[uuid] == nil {
+					m, err := decode(row, uuid)
+					if err != nil {
+						return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
+					}
+					fast = append(fast, change{table: table, uuid: uuid, new: m})
+					continue
+				}
+			}
+			var ru lovsdb.RowUpdate2
+			if err := json.Unmarshal(raw, &ru); err != nil {
+				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
+			}
 			switch {
 			case ru.Modify != nil && current[uuid] == nil:
 				return c.fail(fmt.Errorf("%s: update modifies unknown %s row %s", c.dbName, table, uuid))
 			case ru.Initial == nil && ru.Insert == nil && ru.Modify == nil && current[uuid] == nil:
 				continue // a delete of a row never seen
 			}
-			if err := mu.AddRowUpdate2(c.model, table, uuid, current[uuid], *ru); err != nil {
+			if err := mu.AddRowUpdate2(c.model, table, uuid, current[uuid], ru); err != nil {
 				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 			}
 		}
 	}
-	b := batch{initial: initial}
+	b := batch{initial: initial, changes: fast}
+	for _, c2 := range fast {
+		if c.rows[c2.table] == nil {
+			c.rows[c2.table] = map[string]model.Model{}
+		}
+		c.rows[c2.table][c2.uuid] = c2.new
+	}
 	for _, table := range mu.GetUpdatedTables() {
 		if c.rows[table] == nil {
 			c.rows[table] = map[string]model.Model{}
