@@ -53,6 +53,8 @@ type StepStats struct {
 	SBTxn time.Duration
 	// Err is set when the SB transaction failed (it is retried).
 	Err error
+	// Flows is the number of logical flows (per datapath) after the step.
+	Flows int
 }
 
 // Totals are the SB rows a northd inserted, updated and deleted since it
@@ -497,6 +499,7 @@ func (d *Northd) newTag(lsp *nb.LogicalSwitchPort) (int, bool) {
 
 // report logs a step at debug level.
 func (d *Northd) report(st StepStats) {
+	st.Flows = d.prog.Flows.Len()
 	if d.cfg.OnStep != nil {
 		d.cfg.OnStep(st)
 	}

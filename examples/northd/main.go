@@ -89,6 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	pidfile := &optionalValue{def: "northlog-northd.pid"}
 	fs.Var(pidfile, "pidfile", "write the process id to `FILE` (default northlog-northd.pid)")
+	metricsAddr := fs.String("metrics-address", "", "serve Prometheus metrics on `ADDRESS` (host:port), at /metrics")
 	logFile := &optionalValue{def: "northlog-northd.log"}
 	fs.Var(logFile, "log-file", "log to `FILE` instead of stderr (default northlog-northd.log)")
 	fs.Usage = func() {
@@ -154,7 +155,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	log.Info("northd starting", "nb", *nbDB, "sb", *sbDB)
-	d := ovsdb.NewNorthd(ovsdb.Config{NBRemote: *nbDB, SBRemote: *sbDB, Logger: log})
+	cfg := ovsdb.Config{NBRemote: *nbDB, SBRemote: *sbDB, Logger: log}
+	if *metricsAddr != "" {
+		onStep, err := serveMetrics(ctx, *metricsAddr, log)
+		if err != nil {
+			log.Error("cannot serve metrics", "err", err)
+			return 1
+		}
+		cfg.OnStep = onStep
+	}
+	d := ovsdb.NewNorthd(cfg)
 	if err := d.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("northd stopped", "err", err)
 		return 1

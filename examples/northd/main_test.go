@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"net"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -25,7 +28,7 @@ type daemon struct {
 
 // startDaemon runs the northd on embedded databases in a temporary
 // directory and checks the export line it prints.
-func startDaemon(t *testing.T) *daemon {
+func startDaemon(t *testing.T, args ...string) *daemon {
 	t.Helper()
 	reference.Require(t)
 	d := &daemon{dir: t.TempDir(), done: make(chan int, 1)}
@@ -33,7 +36,7 @@ func startDaemon(t *testing.T) *daemon {
 	d.cancel = cancel
 	pr, pw := io.Pipe()
 	go func() {
-		d.done <- run(ctx, []string{"--state-dir", d.dir, "--log-level", "warn"}, pw, io.Discard)
+		d.done <- run(ctx, append([]string{"--state-dir", d.dir, "--log-level", "warn"}, args...), pw, io.Discard)
 		pw.Close()
 	}()
 	t.Cleanup(func() { d.stop() })
@@ -72,16 +75,31 @@ func (d *daemon) nbctl(t *testing.T, args ...string) {
 }
 
 // TestEmbedded: stock ovn-nbctl --wait=sb works against the embedded
-// databases, and the SB then holds the flows computed offline from the NB
-// file they keep.
+// databases, the SB then holds the flows computed offline from the NB
+// file they keep, and the metrics count them.
 func TestEmbedded(t *testing.T) {
-	d := startDaemon(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	d := startDaemon(t, "--metrics-address", addr)
 	d.nbctl(t, "ls-add", "sw0")
 	d.nbctl(t, "lsp-add", "sw0", "p1")
 	d.nbctl(t, "--wait=sb", "sync")
 	got, err := reference.DumpFlows(context.Background(), strings.TrimPrefix(d.env[1], "OVN_SB_DB="))
 	if err != nil {
 		t.Fatal(err)
+	}
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	metrics, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if want := fmt.Sprintf("northlog_logical_flows %d\n", len(got)); !strings.Contains(string(metrics), want) {
+		t.Errorf("metrics lack %q:\n%s", want, metrics)
 	}
 	if code := d.stop(); code != 0 {
 		t.Errorf("exit %d", code)
