@@ -88,6 +88,9 @@ var routerChanges = map[string]nbChange{
 			if rapid.IntRange(0, 4).Draw(t, "chassis") == 0 {
 				lr.Options["chassis"] = "hv1"
 			}
+			if rapid.IntRange(0, 4).Draw(t, "nat") == 0 {
+				lr.Options["lb_force_snat_ip"] = "router_ip"
+			}
 			if rapid.IntRange(0, 5).Draw(t, "disabled") == 0 {
 				off := false
 				lr.Enabled = &off
@@ -120,6 +123,9 @@ var routerChanges = map[string]nbChange{
 			}
 			if rapid.Bool().Draw(t, "mtu") {
 				lrp.Options["gateway_mtu"] = rapid.SampledFrom([]string{"1400", "0", "x"}).Draw(t, "gateway_mtu")
+			}
+			if rapid.IntRange(0, 3).Draw(t, "flood") == 0 {
+				lrp.Options["mcast_flood"] = "true"
 			}
 			lrp.Ipv6RaConfigs = nil
 			if rapid.Bool().Draw(t, "ra") {
@@ -183,6 +189,9 @@ var routerChanges = map[string]nbChange{
 		}
 		if rapid.IntRange(0, 3).Draw(t, "rtb") == 0 {
 			r.RouteTable = rapid.SampledFrom([]string{"t1", "t2", "t3"}).Draw(t, "table")
+		}
+		if rapid.IntRange(0, 3).Draw(t, "symmetric") == 0 {
+			r.Options = map[string]string{"ecmp_symmetric_reply": "true"}
 		}
 		if lrpID := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable"); lrpID != "" && rapid.IntRange(0, 3).Draw(t, "out") == 0 {
 			out := s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort).Name
