@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -25,6 +26,11 @@ type TopologyOptions struct {
 	// Logical_Router_Policy rows on each router (zero or more; zero draws
 	// nothing, so topologies without them do not change).
 	Routes, Policies int
+	// NATs is the most NAT rules on each router (zero or more; zero draws
+	// nothing, so topologies without them do not change). With NATs, a
+	// router may become an L3 gateway router or get distributed gateway
+	// ports.
+	NATs int
 }
 
 // DefaultTopology is a small topology: a handful of switches, ports and
@@ -61,6 +67,7 @@ func RandomTopology(seed int64, opts TopologyOptions) string {
 	for r := range nRouters {
 		ports := g.addRouter(r, nSwitches, min(max(opts.RouterPorts, 1), 250))
 		g.addRoutes(fmt.Sprintf("lr%d", r), ports, min(max(opts.Routes, 0), 250), min(max(opts.Policies, 0), 250))
+		g.addNATs(fmt.Sprintf("lr%d", r), r, ports, min(max(opts.NATs, 0), 250))
 	}
 	return g.script.String()
 }
@@ -72,6 +79,7 @@ type topologyGen struct {
 	macs   int // MACs handed out so far
 	script strings.Builder
 	cmd    [][]string // the nbctl commands of the invocation being built
+	vifs   []string   // the VIF ports added so far
 }
 
 // mac returns a unicast, locally administered MAC not used before.
@@ -122,6 +130,7 @@ func (g *topologyGen) addSwitch(s, maxPorts int) {
 func (g *topologyGen) addVIF(sw string, s, i int, dynamic bool) {
 	port := fmt.Sprintf("%s-p%d", sw, i)
 	g.add("lsp-add", sw, port)
+	g.vifs = append(g.vifs, port)
 	mac := g.mac()
 	ip4 := fmt.Sprintf("10.%d.1.%d", s, i+1)
 	ip6 := fmt.Sprintf("fd00:%x::1:%x", s, i+1)
@@ -314,6 +323,115 @@ func (g *topologyGen) addRoutes(lr string, ports []routerPort, maxRoutes, maxPol
 			cmd = append(cmd, "pkt_mark=5")
 		}
 		g.add(append([]string{"--may-exist"}, cmd...)...)
+	}
+	g.flush()
+}
+
+// addNATs adds up to maxNATs NAT rules to router lr (number r) with the
+// given ports. One time in three the router is an L3 gateway router, one
+// time in three one or two of its ports get gateway chassis or an HA
+// chassis group (distributed gateway ports); otherwise the rules only get
+// ARP/ND responders. Rules are snat (of a network or a host), dnat or
+// dnat_and_snat, of either family, with external IPs on a port's network,
+// equal to a port's address, or outside; some dnat_and_snat rules are
+// distributed (a VIF as logical_port, an external_mac), some stateless;
+// some rules have add_route, a port range, a gateway_port, or allowed or
+// exempted external IPs. Rows are created directly, as ovn-nbctl
+// lr-nat-add would refuse some of these combinations.
+func (g *topologyGen) addNATs(lr string, r int, ports []routerPort, maxNATs int) {
+	if maxNATs == 0 {
+		return
+	}
+	g.add("lr-nat-del", lr)
+	var dgps []string
+	switch g.rng.IntN(3) {
+	case 0:
+		g.add("set", "Logical_Router", lr, "options:chassis=hv1")
+	case 1:
+		n := 1
+		if g.chance(4) {
+			n = 2
+		}
+		for j, i := range g.rng.Perm(len(ports))[:min(n, len(ports))] {
+			p, id := ports[i].name, fmt.Sprintf("@gw%d", j)
+			dgps = append(dgps, id)
+			if g.chance(3) {
+				g.add("--id=@hag"+id[1:], "create", "HA_Chassis_Group", "name=hag-"+p)
+				g.add("set", "Logical_Router_Port", p, "ha_chassis_group=@hag"+id[1:])
+			} else {
+				g.add("lrp-set-gateway-chassis", p, "gw1", "10")
+			}
+			g.add("--id="+id, "get", "Logical_Router_Port", p)
+		}
+	}
+	if g.chance(5) {
+		g.add("set", "Logical_Router", lr, fmt.Sprintf("options:dnat_force_snat_ip=172.16.%d.250", r))
+	}
+	addressSet := g.chance(4)
+	if addressSet {
+		g.add("--id=@as", "create", "Address_Set", "name=as_"+lr, `addresses="1.1.1.1"`)
+	}
+	// An address of the family on a port's network, or a port's own.
+	onPort := func(v6 bool, host int) string {
+		var nets []string
+		for _, p := range ports {
+			for _, n := range p.networks {
+				if strings.Contains(n, ":") == v6 {
+					nets = append(nets, n)
+				}
+			}
+		}
+		if len(nets) == 0 {
+			return ""
+		}
+		n := nets[g.rng.IntN(len(nets))]
+		if g.chance(4) {
+			return n[:strings.Index(n, "/")]
+		}
+		if v6 {
+			return fmt.Sprintf("%s%x", n[:strings.LastIndex(n, ":")+1], host)
+		}
+		return fmt.Sprintf("%s%d", n[:strings.LastIndex(n, ".")+1], host)
+	}
+	for k := range g.rng.IntN(maxNATs + 1) {
+		typ := []string{"snat", "dnat", "dnat_and_snat"}[g.rng.IntN(3)]
+		v6 := g.chance(4)
+		ext := onPort(v6, 100+k)
+		if ext == "" || g.chance(3) {
+			ext = fmt.Sprintf("172.16.%d.%d", r, 100+k)
+			if v6 {
+				ext = fmt.Sprintf("fd02:%x::%x", r, 100+k)
+			}
+		}
+		logical := fmt.Sprintf("192.168.%d.5", k)
+		if v6 {
+			logical = fmt.Sprintf("fd20::%x", k+5)
+		}
+		if typ == "snat" && g.chance(2) {
+			logical = map[bool]string{false: fmt.Sprintf("192.168.%d.0/24", k), true: "fd20::/64"}[v6]
+		}
+		id := fmt.Sprintf("@nat%d", k)
+		cols := []string{"type=" + typ, "external_ip=" + strconv.Quote(ext), "logical_ip=" + strconv.Quote(logical)}
+		if typ == "dnat_and_snat" && len(g.vifs) > 0 && g.chance(3) {
+			cols = append(cols, "logical_port="+g.vifs[g.rng.IntN(len(g.vifs))], fmt.Sprintf(`external_mac="0a:00:00:01:%02x:%02x"`, r, k))
+		}
+		if typ == "dnat_and_snat" && g.chance(4) {
+			cols = append(cols, "options:stateless=true")
+		}
+		if typ != "snat" && g.chance(4) {
+			cols = append(cols, "options:add_route=true")
+		}
+		if g.chance(6) {
+			cols = append(cols, `external_port_range="1000-2000"`)
+		}
+		if len(dgps) > 0 && g.chance(5) {
+			cols = append(cols, "gateway_port="+dgps[g.rng.IntN(len(dgps))])
+		}
+		if addressSet && g.chance(3) {
+			cols = append(cols, []string{"allowed_ext_ips=@as", "exempted_ext_ips=@as"}[g.rng.IntN(2)])
+		}
+		g.add(append([]string{"--id=" + id, "create", "NAT"}, cols...)...)
+		g.add("add", "Logical_Router", lr, "nat", id)
 	}
 	g.flush()
 }

@@ -1,0 +1,40 @@
+package rules_test
+
+import (
+	"flag"
+	"fmt"
+	"testing"
+
+	"github.com/northlog/northlog/ovsdb/reference"
+)
+
+var natSeeds = flag.Int("nat-seeds", 50, "random NAT topologies compared with the reference in TestDifferentialRandomNAT")
+
+// natTopology is DefaultTopology with more routers, gateway routers and
+// distributed gateway ports, and NAT rules on each router.
+func natTopology() reference.TopologyOptions {
+	o := reference.DefaultTopology()
+	o.Routers, o.NATs = 3, 6
+	return o
+}
+
+// TestDifferentialRandomNAT compares random topologies whose routers have
+// NAT rules of every type (distributed, stateless, with add_route, port
+// ranges, gateway ports and external IP sets) on gateway routers, routers
+// with one or two distributed gateway ports and plain routers, a fixed list
+// of seeds (-nat-seeds sets how many).
+func TestDifferentialRandomNAT(t *testing.T) {
+	ref := reference.Start(t)
+	pending := loadPending(t)
+	var total reference.Report
+	for seed := range *natSeeds {
+		name := fmt.Sprint("seed", seed+1)
+		t.Run(name, func(t *testing.T) {
+			script := reference.RandomTopology(int64(seed+1), natTopology())
+			r := compareScenario(t, ref, script)
+			addTotals(&total, r)
+			checkReport(t, r, "random-nat/"+name, pending, "topology:\n"+script)
+		})
+	}
+	t.Logf("random NAT topologies: %s", summary(total))
+}
