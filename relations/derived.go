@@ -52,24 +52,18 @@ func deriveRouters(n *NB) engine.Rel[Router] {
 	})
 }
 
-func deriveSwitchPorts(c *engine.Circuit, n *NB) engine.Rel[SwitchPort] {
-	refs := refsOf(c, n, nb.LogicalSwitchTable,
-		func(ls *nb.LogicalSwitch) string { return ls.UUID },
-		func(ls *nb.LogicalSwitch) []string { return ls.Ports })
+func deriveSwitchPorts(n *NB) engine.Rel[SwitchPort] {
 	return engine.Join(
-		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
+		engine.IndexBy(n.Refs.SwitchPorts, func(r Ref) string { return r.Target }),
 		engine.IndexBy(n.SwitchPorts.Rows, func(p *nb.LogicalSwitchPort) string { return p.UUID }),
 		func(_ string, r Ref, p *nb.LogicalSwitchPort) SwitchPort {
 			return SwitchPort{Switch: r.Owner, Port: p}
 		})
 }
 
-func deriveRouterPorts(c *engine.Circuit, n *NB) engine.Rel[RouterPort] {
-	refs := refsOf(c, n, nb.LogicalRouterTable,
-		func(lr *nb.LogicalRouter) string { return lr.UUID },
-		func(lr *nb.LogicalRouter) []string { return lr.Ports })
+func deriveRouterPorts(n *NB) engine.Rel[RouterPort] {
 	return engine.Join(
-		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
+		engine.IndexBy(n.Refs.RouterPorts, func(r Ref) string { return r.Target }),
 		engine.IndexBy(n.RouterPorts.Rows, func(p *nb.LogicalRouterPort) string { return p.UUID }),
 		func(_ string, r Ref, p *nb.LogicalRouterPort) RouterPort {
 			return RouterPort{Router: r.Owner, Port: p}

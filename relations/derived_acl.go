@@ -48,10 +48,7 @@ type SwitchACLFacts struct {
 func (f SwitchACLFacts) Stateful() bool { return f.HasStatefulACL || f.HasLBVIP }
 
 // ref says that row Owner lists row Target in one of its reference columns.
-type ref struct {
-	Owner  string
-	Target string
-}
+type ref = Ref
 
 func refs(owner string, targets []string) []ref {
 	out := make([]ref, len(targets))
@@ -85,22 +82,14 @@ func switchOfPort(n *NB) engine.Rel[ref] {
 // applies to the switches its ports are on (northd.c
 // build_port_group_lswitches); ports on no switch are ignored.
 func deriveSwitchACLs(n *NB) engine.Rel[SwitchACL] {
-	direct := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref {
-		return refs(ls.UUID, ls.ACLs)
-	})
-	pgPorts := engine.FlatMap(n.PortGroups.Rows, func(pg *nb.PortGroup) []ref {
-		return refs(pg.UUID, pg.Ports)
-	})
+	direct := n.Refs.SwitchACLs
 	pgSwitches := engine.Distinct(engine.Join(
-		engine.IndexBy(pgPorts, byTarget),
+		engine.IndexBy(n.Refs.PortGroupPorts, byTarget),
 		engine.IndexBy(switchOfPort(n), byTarget),
 		func(_ string, pg, sw ref) ref { return ref{Owner: pg.Owner, Target: sw.Owner} }))
-	pgACLs := engine.FlatMap(n.PortGroups.Rows, func(pg *nb.PortGroup) []ref {
-		return refs(pg.UUID, pg.ACLs)
-	})
 	viaGroups := engine.Join(
 		engine.IndexBy(pgSwitches, byOwner),
-		engine.IndexBy(pgACLs, byOwner),
+		engine.IndexBy(n.Refs.PortGroupACLs, byOwner),
 		func(_ string, sw, acl ref) ref { return ref{Owner: sw.Target, Target: acl.Target} })
 	switchACLs := engine.Distinct(engine.Union(direct, viaGroups))
 	return engine.Join(
@@ -112,18 +101,10 @@ func deriveSwitchACLs(n *NB) engine.Rel[SwitchACL] {
 // switchesWithLBVIP computes the switches that have a load balancer with a
 // VIP, directly or through a load balancer group.
 func switchesWithLBVIP(n *NB) engine.Rel[string] {
-	direct := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref {
-		return refs(ls.UUID, ls.LoadBalancer)
-	})
-	switchGroups := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref {
-		return refs(ls.UUID, ls.LoadBalancerGroup)
-	})
-	groupLBs := engine.FlatMap(n.LoadBalancerGroups.Rows, func(g *nb.LoadBalancerGroup) []ref {
-		return refs(g.UUID, g.LoadBalancer)
-	})
+	direct := n.Refs.SwitchLBs
 	viaGroups := engine.Join(
-		engine.IndexBy(switchGroups, byTarget),
-		engine.IndexBy(groupLBs, byOwner),
+		engine.IndexBy(n.Refs.SwitchLBGroups, byTarget),
+		engine.IndexBy(n.Refs.LBGroupLBs, byOwner),
 		func(_ string, sw, lb ref) ref { return ref{Owner: sw.Owner, Target: lb.Target} })
 	withVIP := engine.Map(
 		engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool { return len(lb.Vips) > 0 }),

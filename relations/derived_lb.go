@@ -670,12 +670,9 @@ func withMonitoredTargets(v LBVIP, usable func(port string) bool) LBVIP {
 // load_balancer column and those of the groups in its load_balancer_group
 // column.
 func lbAttachments(n *NB, direct, groups engine.Rel[ref]) engine.Rel[LBDatapath] {
-	groupLBs := engine.FlatMap(n.LoadBalancerGroups.Rows, func(g *nb.LoadBalancerGroup) []ref {
-		return refs(g.UUID, g.LoadBalancer)
-	})
 	viaGroups := engine.Join(
 		engine.IndexBy(groups, byTarget),
-		engine.IndexBy(groupLBs, byOwner),
+		engine.IndexBy(n.Refs.LBGroupLBs, byOwner),
 		func(_ string, dp, lb ref) ref { return ref{Owner: dp.Owner, Target: lb.Target} })
 	return engine.Map(engine.Distinct(engine.Union(direct, viaGroups)), func(r ref) LBDatapath {
 		return LBDatapath{LB: r.Target, Datapath: r.Owner}
@@ -700,19 +697,16 @@ func deriveLBGlobalOptions(n *NB) engine.Rel[LBGlobalOptions] {
 
 // deriveRouterLBs computes the load balancers of enabled routers.
 func deriveRouterLBs(n *NB) engine.Rel[LBDatapath] {
-	enabled := engine.Filter(n.Routers.Rows, func(lr *nb.LogicalRouter) bool { return lr.Enabled == nil || *lr.Enabled })
-	return lbAttachments(n,
-		engine.FlatMap(enabled, func(lr *nb.LogicalRouter) []ref { return refs(lr.UUID, lr.LoadBalancer) }),
-		engine.FlatMap(enabled, func(lr *nb.LogicalRouter) []ref { return refs(lr.UUID, lr.LoadBalancerGroup) }))
+	enabled := engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID })
+	ofEnabled := func(refs engine.Rel[Ref]) engine.Rel[Ref] { return engine.SemiJoin(engine.IndexBy(refs, byOwner), enabled) }
+	return lbAttachments(n, ofEnabled(n.Refs.RouterLBs), ofEnabled(n.Refs.RouterLBGroups))
 }
 
 // deriveSwitchLBs computes the load balancers of switches, with those of
 // the routers they connect to when NB_Global asks for it
 // (build_lswitch_lbs_from_lrouter).
 func deriveSwitchLBs(n *NB) engine.Rel[LBDatapath] {
-	own := lbAttachments(n,
-		engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref { return refs(ls.UUID, ls.LoadBalancer) }),
-		engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref { return refs(ls.UUID, ls.LoadBalancerGroup) }))
+	own := lbAttachments(n, n.Refs.SwitchLBs, n.Refs.SwitchLBGroups)
 	install := engine.Map(engine.Filter(n.LBGlobal, func(o LBGlobalOptions) bool { return o.InstallLSLBFromRouter }),
 		func(LBGlobalOptions) struct{} { return struct{}{} })
 	peers := engine.Distinct(engine.Map(n.LRPSwitchPeers, func(p LRPSwitchPeer) ref { return ref{p.LRP.Router, p.Switch} }))

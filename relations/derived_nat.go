@@ -120,20 +120,12 @@ func withAddressSet(rows engine.Rel[natRow], sets engine.Index[string, *nb.Addre
 }
 
 func deriveRouterNATs(n *NB) engine.Rel[RouterNAT] {
-	type listed struct{ Router, NAT string }
-	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []listed {
-		out := make([]listed, len(lr.Nat))
-		for i, nat := range lr.Nat {
-			out[i] = listed{lr.UUID, nat}
-		}
-		return out
-	})
-	refs = engine.SemiJoin(engine.IndexBy(refs, func(l listed) string { return l.Router }),
+	refs := engine.SemiJoin(engine.IndexBy(n.Refs.RouterNATs, func(r Ref) string { return r.Owner }),
 		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
 	rows := engine.Join(
-		engine.IndexBy(refs, func(l listed) string { return l.NAT }),
+		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
 		engine.IndexBy(n.NATs.Rows, func(nat *nb.NAT) string { return nat.UUID }),
-		func(_ string, l listed, nat *nb.NAT) natRow { return natRow{Router: l.Router, NAT: nat} })
+		func(_ string, r Ref, nat *nb.NAT) natRow { return natRow{Router: r.Owner, NAT: nat} })
 	sets := engine.IndexBy(n.AddressSets.Rows, func(as *nb.AddressSet) string { return as.UUID })
 	rows = withAddressSet(rows, sets, func(nat *nb.NAT) *string { return nat.AllowedExtIPs },
 		func(r *natRow, name string) { r.AllowedSet = name })

@@ -275,14 +275,14 @@ func (in *interner[K, V]) get(k K, v V) *V {
 }
 
 // deriveRouterRelations computes the router relations of n.
-func (n *NB) deriveRouterRelations(c *engine.Circuit) {
+func (n *NB) deriveRouterRelations() {
 	n.RouterConfigs = deriveRouterConfigs(n)
 	n.LRPs = deriveLRPs(n, n.RouterConfigs)
 	n.LRPsByName = engine.IndexBy(n.LRPs, lrpByName)
 	n.LRPSwitchPeers = deriveLRPSwitchPeers(n, n.LRPsByName)
 	n.LRPRouterPeers = deriveLRPRouterPeers(n.LRPs, n.LRPsByName)
 	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
-	n.deriveRouteRelations(c)
+	n.deriveRouteRelations()
 }
 
 // ParseIPv4 reads s as a whole IPv4 address the way OVS's ip_parse does

@@ -254,11 +254,9 @@ func ecmpKeyOf(r StaticRoute) ecmpKey {
 }
 
 // deriveRouterRoutes computes the static routes of enabled routers.
-func deriveRouterRoutes(c *engine.Circuit, n *NB) engine.Rel[RouterRoute] {
+func deriveRouterRoutes(n *NB) engine.Rel[RouterRoute] {
 	refs := engine.SemiJoin(
-		engine.IndexBy(refsOf(c, n, nb.LogicalRouterTable,
-			func(lr *nb.LogicalRouter) string { return lr.UUID },
-			func(lr *nb.LogicalRouter) []string { return lr.StaticRoutes }), func(r Ref) string { return r.Owner }),
+		engine.IndexBy(n.Refs.RouterRoutes, func(r Ref) string { return r.Owner }),
 		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
 	return engine.Join(
 		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
@@ -470,11 +468,9 @@ type PolicyNexthop struct {
 	Addr   string
 }
 
-func deriveRouterPolicies(c *engine.Circuit, n *NB) engine.Rel[RouterPolicy] {
+func deriveRouterPolicies(n *NB) engine.Rel[RouterPolicy] {
 	refs := engine.SemiJoin(
-		engine.IndexBy(refsOf(c, n, nb.LogicalRouterTable,
-			func(lr *nb.LogicalRouter) string { return lr.UUID },
-			func(lr *nb.LogicalRouter) []string { return lr.Policies }), func(r Ref) string { return r.Owner }),
+		engine.IndexBy(n.Refs.RouterPolicies, func(r Ref) string { return r.Owner }),
 		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
 	policies := engine.Join(
 		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
@@ -526,11 +522,11 @@ func derivePolicyNexthops(policies engine.Rel[RouterPolicy], nets engine.Index[n
 }
 
 // deriveRouteRelations computes the static route and policy relations of n.
-func (n *NB) deriveRouteRelations(c *engine.Circuit) {
+func (n *NB) deriveRouteRelations() {
 	nets := deriveLRPNets(n.LRPs)
-	n.RouterRoutes = deriveRouterRoutes(c, n)
+	n.RouterRoutes = deriveRouterRoutes(n)
 	n.Routes, n.RouteTableIDs = deriveStaticRoutes(n, nets)
 	n.RouteSlots = deriveStaticRouteSlots(n.Routes)
-	n.RouterPolicies = deriveRouterPolicies(c, n)
+	n.RouterPolicies = deriveRouterPolicies(n)
 	n.PolicyNexthops = derivePolicyNexthops(n.RouterPolicies, nets)
 }

@@ -73,6 +73,8 @@ type NB struct {
 	Mirrors             Table[nb.Mirror]
 	ChassisTemplateVars Table[nb.ChassisTemplateVar]
 
+	Refs Refs // the elements of large set columns (refs.go)
+
 	// Derived relations that many rules share, each computed once.
 	SwitchDatapaths engine.Rel[Switch]
 	RouterDatapaths engine.Rel[Router]
@@ -161,13 +163,14 @@ func NewNB(c *engine.Circuit) *NB {
 		ChassisTemplateVars: newTable[nb.ChassisTemplateVar](c, nb.ChassisTemplateVarTable, f),
 		feeds:               f,
 	}
+	n.Refs = newRefs(c, n)
 	n.SwitchDatapaths = deriveSwitches(n)
 	n.RouterDatapaths = deriveRouters(n)
-	n.PortsOnSwitches = deriveSwitchPorts(c, n)
-	n.PortsOnRouters = deriveRouterPorts(c, n)
+	n.PortsOnSwitches = deriveSwitchPorts(n)
+	n.PortsOnRouters = deriveRouterPorts(n)
 	n.SwitchACLs = deriveSwitchACLs(n)
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
-	n.deriveRouterRelations(c)
+	n.deriveRouterRelations()
 	n.deriveSwitchRelations()
 	n.deriveGatewayRelations()
 	n.deriveLBRelations()

@@ -2,6 +2,7 @@ package relations
 
 import (
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
 	"github.com/ovn-org/libovsdb/model"
 )
 
@@ -61,4 +62,54 @@ func trimCommon(a, b []string) ([]string, []string) {
 		a, b = a[:len(a)-1], b[:len(b)-1]
 	}
 	return a, b
+}
+
+// Refs are the elements of the NB set columns that can be large, one
+// relation per column. Rules read these columns through Refs, never with a
+// FlatMap over the owning table's rows, which would cost the whole set on
+// every update of the row: all of a switch's ACLs when a port is added to
+// it, a port group's thousands of ports when an ACL is added to it.
+type Refs struct {
+	SwitchPorts    engine.Rel[Ref] // Logical_Switch ports
+	SwitchACLs     engine.Rel[Ref] // Logical_Switch acls
+	SwitchLBs      engine.Rel[Ref] // Logical_Switch load_balancer
+	SwitchLBGroups engine.Rel[Ref] // Logical_Switch load_balancer_group
+	RouterPorts    engine.Rel[Ref] // Logical_Router ports
+	RouterRoutes   engine.Rel[Ref] // Logical_Router static_routes
+	RouterPolicies engine.Rel[Ref] // Logical_Router policies
+	RouterNATs     engine.Rel[Ref] // Logical_Router nat
+	RouterLBs      engine.Rel[Ref] // Logical_Router load_balancer
+	RouterLBGroups engine.Rel[Ref] // Logical_Router load_balancer_group
+	PortGroupPorts engine.Rel[Ref] // Port_Group ports
+	PortGroupACLs  engine.Rel[Ref] // Port_Group acls
+	LBGroupLBs     engine.Rel[Ref] // Load_Balancer_Group load_balancer
+}
+
+func newRefs(c *engine.Circuit, n *NB) Refs {
+	ls := func(column func(*nb.LogicalSwitch) []string) engine.Rel[Ref] {
+		return refsOf(c, n, nb.LogicalSwitchTable, func(ls *nb.LogicalSwitch) string { return ls.UUID }, column)
+	}
+	lr := func(column func(*nb.LogicalRouter) []string) engine.Rel[Ref] {
+		return refsOf(c, n, nb.LogicalRouterTable, func(lr *nb.LogicalRouter) string { return lr.UUID }, column)
+	}
+	pg := func(column func(*nb.PortGroup) []string) engine.Rel[Ref] {
+		return refsOf(c, n, nb.PortGroupTable, func(pg *nb.PortGroup) string { return pg.UUID }, column)
+	}
+	return Refs{
+		SwitchPorts:    ls(func(ls *nb.LogicalSwitch) []string { return ls.Ports }),
+		SwitchACLs:     ls(func(ls *nb.LogicalSwitch) []string { return ls.ACLs }),
+		SwitchLBs:      ls(func(ls *nb.LogicalSwitch) []string { return ls.LoadBalancer }),
+		SwitchLBGroups: ls(func(ls *nb.LogicalSwitch) []string { return ls.LoadBalancerGroup }),
+		RouterPorts:    lr(func(lr *nb.LogicalRouter) []string { return lr.Ports }),
+		RouterRoutes:   lr(func(lr *nb.LogicalRouter) []string { return lr.StaticRoutes }),
+		RouterPolicies: lr(func(lr *nb.LogicalRouter) []string { return lr.Policies }),
+		RouterNATs:     lr(func(lr *nb.LogicalRouter) []string { return lr.Nat }),
+		RouterLBs:      lr(func(lr *nb.LogicalRouter) []string { return lr.LoadBalancer }),
+		RouterLBGroups: lr(func(lr *nb.LogicalRouter) []string { return lr.LoadBalancerGroup }),
+		PortGroupPorts: pg(func(pg *nb.PortGroup) []string { return pg.Ports }),
+		PortGroupACLs:  pg(func(pg *nb.PortGroup) []string { return pg.ACLs }),
+		LBGroupLBs: refsOf(c, n, nb.LoadBalancerGroupTable,
+			func(g *nb.LoadBalancerGroup) string { return g.UUID },
+			func(g *nb.LoadBalancerGroup) []string { return g.LoadBalancer }),
+	}
 }

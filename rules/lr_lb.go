@@ -489,19 +489,11 @@ func RouterLBRoutableARPFlows(nb *relations.NB) engine.Rel[Flow] {
 // routersWithRoutableNAT are the routers with a NAT rule other than snat
 // that sets options:add_route.
 func routersWithRoutableNAT(n *relations.NB) engine.Rel[string] {
-	type natRef struct{ Router, NAT string }
-	refs := engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []natRef {
-		out := make([]natRef, len(lr.Nat))
-		for i, nat := range lr.Nat {
-			out[i] = natRef{lr.UUID, nat}
-		}
-		return out
-	})
 	routable := engine.Filter(n.NATs.Rows, func(nat *nb.NAT) bool {
 		return nat.Type != nb.NATTypeSNAT && relations.SmapBool(nat.Options, "add_route", false)
 	})
 	return engine.Distinct(engine.Join(
-		engine.IndexBy(refs, func(r natRef) string { return r.NAT }),
+		engine.IndexBy(n.Refs.RouterNATs, func(r relations.Ref) string { return r.Target }),
 		engine.IndexBy(routable, func(nat *nb.NAT) string { return nat.UUID }),
-		func(_ string, r natRef, _ *nb.NAT) string { return r.Router }))
+		func(_ string, r relations.Ref, _ *nb.NAT) string { return r.Owner }))
 }
