@@ -13,7 +13,7 @@ import (
 func GroupBy[K, T, O comparable](a Index[K, T], f func(K, []T) []O) Rel[O] {
 	out := newRel[O](a.c)
 	emitted := map[K][]O{}
-	a.c.add(func() {
+	a.c.add([]changer{a.a}, func() {
 		for k := range a.a.delta {
 			ts, changed := a.a.after(k)
 			if !changed {
@@ -71,7 +71,7 @@ func Max[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, T]] {
 func Collect[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, Sorted[T]]] {
 	out := newRel[KV[K, Sorted[T]]](a.c)
 	emitted := map[K]Sorted[T]{}
-	a.c.add(func() {
+	a.c.add([]changer{a.a}, func() {
 		for k, changes := range a.a.delta {
 			// The tuples whose weight crosses zero: a delta holds each tuple
 			// once per key.

@@ -11,28 +11,54 @@ import (
 // acyclic and a Step runs them in that order. It is not safe for concurrent
 // use.
 type Circuit struct {
-	ops      []op
-	streams  []interface{ clear() }
+	ops []op
+	// ran lists the operators the current step ran, dirty the streams it
+	// changed: a step touches only those, so its cost follows the change
+	// rather than the size of the circuit.
+	ran      []*op
+	dirty    []interface{ clear() }
 	rejected []*Rejected
 	stepped  bool
 }
 
 // op is one operator: step computes its output change from its inputs'
 // changes; commit, run after every operator has stepped, integrates the change
-// into state that other operators read during step.
+// into state that other operators read during step. An operator with inputs
+// runs only in steps where one of them changed.
 type op struct {
+	ins          []changer
 	step, commit func()
+}
+
+// changer is what an operator reads: a relation's stream or an arrangement.
+type changer interface {
+	// changed reports whether the current step has a change for it so far.
+	changed() bool
 }
 
 // NewCircuit returns an empty circuit.
 func NewCircuit() *Circuit { return &Circuit{} }
 
-func (c *Circuit) add(step, commit func()) {
+// add appends an operator that reads ins (nil: it runs in every step).
+func (c *Circuit) add(ins []changer, step, commit func()) {
 	if c.stepped {
 		// A late operator would have missed the changes already stepped.
 		panic("engine: operator added to a circuit after its first Step")
 	}
-	c.ops = append(c.ops, op{step, commit})
+	c.ops = append(c.ops, op{ins, step, commit})
+}
+
+// due reports whether o must run in the current step.
+func (o *op) due() bool {
+	if o.ins == nil {
+		return true
+	}
+	for _, in := range o.ins {
+		if in.changed() {
+			return true
+		}
+	}
+	return false
 }
 
 // Step applies every pending input change and propagates it through every
@@ -40,17 +66,21 @@ func (c *Circuit) add(step, commit func()) {
 // rejected during this step, ordered by operator name and tuple.
 func (c *Circuit) Step() []*Rejected {
 	c.stepped = true
-	for _, o := range c.ops {
-		o.step()
+	for i := range c.ops {
+		if o := &c.ops[i]; o.due() {
+			o.step()
+			c.ran = append(c.ran, o)
+		}
 	}
-	for _, o := range c.ops {
+	for _, o := range c.ran {
 		if o.commit != nil {
 			o.commit()
 		}
 	}
-	for _, s := range c.streams {
+	for _, s := range c.dirty {
 		s.clear()
 	}
+	c.ran, c.dirty = c.ran[:0], c.dirty[:0]
 	rej := c.rejected
 	c.rejected = nil
 	slices.SortFunc(rej, func(a, b *Rejected) int { return cmp.Compare(a.Error(), b.Error()) })
@@ -75,7 +105,10 @@ func (r *Rejected) Error() string { return fmt.Sprintf("%s: %v: %v", r.Op, r.Tup
 func (r *Rejected) Unwrap() error { return r.Err }
 
 // stream holds the change a relation undergoes during the current step.
-type stream[T comparable] struct{ delta ZSet[T] }
+type stream[T comparable] struct {
+	c     *Circuit
+	delta ZSet[T]
+}
 
 func (s *stream[T]) add(t T, w Weight) {
 	if w == 0 {
@@ -84,8 +117,14 @@ func (s *stream[T]) add(t T, w Weight) {
 	if s.delta == nil {
 		s.delta = ZSet[T]{}
 	}
+	if len(s.delta) == 0 {
+		// Listed again if it empties and refills: clearing twice is harmless.
+		s.c.dirty = append(s.c.dirty, s)
+	}
 	bump(s.delta, t, w)
 }
+
+func (s *stream[T]) changed() bool { return len(s.delta) > 0 }
 
 // clear empties the change, keeping a small map for the next step (fewer
 // allocations, so fewer garbage collections of a large heap) but dropping a
@@ -112,9 +151,7 @@ type Rel[T comparable] struct {
 }
 
 func newRel[T comparable](c *Circuit) Rel[T] {
-	s := &stream[T]{}
-	c.streams = append(c.streams, s)
-	return Rel[T]{c, s}
+	return Rel[T]{c, &stream[T]{c: c}}
 }
 
 // sameCircuit returns the circuit all of cs belong to.
@@ -140,9 +177,12 @@ type Input[T comparable] struct {
 func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
 	in := &Input[T]{name: name, rows: map[T]struct{}{}}
 	out := newRel[T](c)
-	c.add(func() {
+	c.add(nil, func() {
 		// The stream's emptied map from the last step takes pending's place.
 		out.s.delta, in.pending = in.pending, out.s.delta
+		if len(out.s.delta) > 0 {
+			c.dirty = append(c.dirty, out.s)
+		}
 	}, func() {
 		for t, w := range out.s.delta {
 			if w > 0 {
@@ -206,7 +246,7 @@ type Output[T comparable] struct {
 // be a total order on the tuples r can hold.
 func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 	o := &Output[T]{cmp: cmp, weights: map[T]Weight{}}
-	r.c.add(func() {
+	r.c.add(nil, func() {
 		o.delta = nil
 		for t, d := range r.s.delta {
 			if was, is := bump(o.weights, t, d); was != is {

@@ -95,7 +95,7 @@ func b2i(b bool) Weight {
 // IndexBy arranges r by key.
 func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 	a := &arrangement[K, T]{state: map[K]group[T]{}}
-	r.c.add(func() {
+	r.c.add([]changer{r.s}, func() {
 		for t, w := range r.s.delta {
 			if a.delta == nil {
 				a.delta = map[K][]Change[T]{}
@@ -119,6 +119,8 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 	})
 	return Index[K, T]{r.c, a}
 }
+
+func (a *arrangement[K, T]) changed() bool { return len(a.delta) > 0 }
 
 // present reports whether key k has a tuple of positive weight before and
 // after the step's change.
@@ -166,7 +168,7 @@ func (a *arrangement[K, T]) after(k K) ([]T, bool) {
 // with weight the product of theirs.
 func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O) Rel[O] {
 	out := newRel[O](sameCircuit(a.c, b.c))
-	out.c.add(func() {
+	out.c.add([]changer{a.a, b.a}, func() {
 		// ΔA⋈B + ΔA⋈ΔB, with B as of the step's start.
 		for k, da := range a.a.delta {
 			bs, db := b.a.state[k].items, b.a.delta[k]
@@ -207,7 +209,7 @@ func AntiJoin[K, A, B comparable](a Index[K, A], b Index[K, B]) Rel[A] {
 // keep_new·ΔA + (keep_new − keep_old)·A_old.
 func keyFilter[K, A, B comparable](a Index[K, A], b Index[K, B], want bool) Rel[A] {
 	out := newRel[A](sameCircuit(a.c, b.c))
-	out.c.add(func() {
+	out.c.add([]changer{a.a, b.a}, func() {
 		for k, da := range a.a.delta {
 			if _, now := b.a.present(k); now == want {
 				for _, x := range da {

@@ -4,7 +4,7 @@ package engine
 // the same result.
 func Map[A, B comparable](r Rel[A], f func(A) B) Rel[B] {
 	out := newRel[B](r.c)
-	r.c.add(func() {
+	r.c.add([]changer{r.s}, func() {
 		for t, w := range r.s.delta {
 			out.s.add(f(t), w)
 		}
@@ -18,7 +18,7 @@ func Map[A, B comparable](r Rel[A], f func(A) B) Rel[B] {
 // tuple every time.
 func TryMap[A, B comparable](r Rel[A], name string, f func(A) (B, error)) Rel[B] {
 	out := newRel[B](r.c)
-	r.c.add(func() {
+	r.c.add([]changer{r.s}, func() {
 		for t, w := range r.s.delta {
 			b, err := f(t)
 			if err != nil {
@@ -36,7 +36,7 @@ func TryMap[A, B comparable](r Rel[A], name string, f func(A) (B, error)) Rel[B]
 // Filter computes the tuples of r for which keep is true.
 func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
 	out := newRel[T](r.c)
-	r.c.add(func() {
+	r.c.add([]changer{r.s}, func() {
 		for t, w := range r.s.delta {
 			if keep(t) {
 				out.s.add(t, w)
@@ -50,7 +50,7 @@ func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
 // that tuple's weight (an element listed twice counts twice).
 func FlatMap[A, B comparable](r Rel[A], f func(A) []B) Rel[B] {
 	out := newRel[B](r.c)
-	r.c.add(func() {
+	r.c.add([]changer{r.s}, func() {
 		for t, w := range r.s.delta {
 			for _, b := range f(t) {
 				out.s.add(b, w)
@@ -68,7 +68,11 @@ func Union[T comparable](rs ...Rel[T]) Rel[T] {
 		cs[i] = r.c
 	}
 	out := newRel[T](sameCircuit(cs...))
-	out.c.add(func() {
+	ins := make([]changer, len(rs))
+	for i, r := range rs {
+		ins[i] = r.s
+	}
+	out.c.add(ins, func() {
 		for _, r := range rs {
 			for t, w := range r.s.delta {
 				out.s.add(t, w)
@@ -81,7 +85,7 @@ func Union[T comparable](rs ...Rel[T]) Rel[T] {
 // Negate computes r with every weight negated; Union(a, Negate(b)) is a − b.
 func Negate[T comparable](r Rel[T]) Rel[T] {
 	out := newRel[T](r.c)
-	r.c.add(func() {
+	r.c.add([]changer{r.s}, func() {
 		for t, w := range r.s.delta {
 			out.s.add(t, -w)
 		}
@@ -95,7 +99,7 @@ func Negate[T comparable](r Rel[T]) Rel[T] {
 func Distinct[T comparable](r Rel[T]) Rel[T] {
 	out := newRel[T](r.c)
 	weights := map[T]Weight{}
-	r.c.add(func() {
+	r.c.add([]changer{r.s}, func() {
 		for t, d := range r.s.delta {
 			if was, is := bump(weights, t, d); was != is {
 				out.s.add(t, sign(is))
