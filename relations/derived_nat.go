@@ -3,6 +3,7 @@ package relations
 import (
 	"fmt"
 	"math/bits"
+	"net/netip"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
@@ -196,8 +197,8 @@ func checkNAT(c natCandidate) (NATRule, error) {
 	if nat.AllowedExtIPs != nil && nat.ExemptedExtIPs != nil {
 		return r, fmt.Errorf("NAT %s: not applied, both allowed and exempt external ips set", nat.UUID)
 	}
-	ext := cString(nat.ExternalIP)
-	if _, mask, next, err := ipParseMaskedLen(ext, 0); err != nil || next != len(ext) || mask != ^uint32(0) {
+	if _, v4 := ParseIPv4Host(nat.ExternalIP); !v4 {
+		ext := cString(nat.ExternalIP)
 		_, mask6, next6, err6 := ipv6ParseMaskedLen(ext, 0)
 		if err6 != nil || next6 != len(ext) || mask6 != prefixMask128(128) {
 			return r, fmt.Errorf("NAT %s: bad external ip %s", nat.UUID, nat.ExternalIP)
@@ -233,6 +234,18 @@ func checkNAT(c natCandidate) (NATRule, error) {
 		r.Distributed, r.MAC = true, mac
 	}
 	return r, nil
+}
+
+// ParseIPv4Host reads s as OVS's ip_parse_masked does (each octet read as
+// by scanf's %hhu, so 10.0.0.300 is 10.0.0.44) and accepts it only as a
+// whole host address, with no mask or an all-ones one.
+func ParseIPv4Host(s string) (netip.Addr, bool) {
+	s = cString(s)
+	ip, mask, next, err := ipParseMaskedLen(s, 0)
+	if err != nil || next != len(s) || mask != ^uint32(0) {
+		return netip.Addr{}, false
+	}
+	return addr4(ip), true
 }
 
 func badLogicalIP(nat *nb.NAT) error {

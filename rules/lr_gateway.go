@@ -195,7 +195,7 @@ type natOnPort struct {
 // after it (in _uuid order) did not exist: the first one gets every rule.
 func dgpRoutables(nb *relations.NB) engine.Rel[routable] {
 	candidates := engine.Filter(nb.RouterNATs, func(r relations.RouterNAT) bool {
-		_, ok := relations.ParseIPv4(r.NAT.ExternalIP)
+		_, ok := relations.ParseIPv4Host(r.NAT.ExternalIP)
 		return !r.IsSNAT() && relations.SmapBool(r.NAT.Options, "add_route", false) && ok
 	})
 	type ranked struct {
@@ -225,12 +225,12 @@ func dgpRoutables(nb *relations.NB) engine.Rel[routable] {
 				nat := x.nat.NAT
 				if x.nat.DistributedConfig() {
 					if mac, err := relations.ParseMAC(*nat.ExternalMAC); err == nil {
-						ip, _ := relations.ParseIPv4(nat.ExternalIP)
+						ip, _ := relations.ParseIPv4Host(nat.ExternalIP)
 						out = append(out, routable{d, mac.String(), ip.String()})
 					}
 					continue
 				}
-				ip, _ := relations.ParseIPv4(nat.ExternalIP)
+				ip, _ := relations.ParseIPv4Host(nat.ExternalIP)
 				if !slices.ContainsFunc(d.LRP.Net.IPv4, func(a relations.IPv4NetAddr) bool { return a.AddrS == nat.ExternalIP }) {
 					central = append(central, ip.String())
 				}
