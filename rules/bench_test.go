@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"context"
 	"fmt"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"testing"
 
@@ -39,7 +41,9 @@ type shape struct{ base, change []row }
 
 // benchChange loads s.base into a new program, steps, then measures s.change
 // and its undo. A change that moves no flow fails: the NB shape would not
-// exercise the rules.
+// exercise the rules. The measured steps carry the profiler label
+// phase=change, so that `go tool pprof -tagfocus phase=change` leaves the
+// loading out of a -cpuprofile.
 func benchChange(b *testing.B, s shape) {
 	p := New()
 	apply := func(rows []row) int {
@@ -59,10 +63,12 @@ func benchChange(b *testing.B, s shape) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cputime.Process()
-	for b.Loop() {
-		flows += apply(s.change) + apply(back)
-		steps += 2
-	}
+	pprof.Do(context.Background(), pprof.Labels("phase", "change"), func(context.Context) {
+		for b.Loop() {
+			flows += apply(s.change) + apply(back)
+			steps += 2
+		}
+	})
 	b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(steps), "cpu-ns/step")
 	b.ReportMetric(float64(flows)/float64(steps), "flows/step")
 	if flows == 0 {

@@ -149,22 +149,16 @@ func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
 	dgps := engine.Map(engine.Filter(n.LRPs, relations.LRP.DGP), func(p relations.LRP) routerMark {
 		return routerMark{Router: p.Router, DGP: p.Name()}
 	})
-	type natRef struct{ router, nat string }
-	refs := engine.FlatMap(enabled, func(lr *nb.LogicalRouter) []natRef {
-		out := make([]natRef, len(lr.Nat))
-		for i, u := range lr.Nat {
-			out[i] = natRef{lr.UUID, u}
-		}
-		return out
-	})
+	refs := engine.SemiJoin(engine.IndexBy(n.Refs.RouterNATs, func(r relations.Ref) string { return r.Owner }),
+		engine.IndexBy(n.RouterConfigs, func(r relations.RouterConfig) string { return r.UUID }))
 	distributed := engine.Filter(n.NATs.Rows, func(nat *nb.NAT) bool {
 		return nat.Type == nb.NATTypeDNATAndSNAT && nat.LogicalPort != nil && nat.ExternalMAC != nil &&
 			validNATExternalIP(nat.ExternalIP)
 	})
 	distNAT := engine.Join(
-		engine.IndexBy(refs, func(r natRef) string { return r.nat }),
+		engine.IndexBy(refs, func(r relations.Ref) string { return r.Target }),
 		engine.IndexBy(distributed, func(nat *nb.NAT) string { return nat.UUID }),
-		func(_ string, r natRef, _ *nb.NAT) routerMark { return routerMark{Router: r.router, DistNAT: true} })
+		func(_ string, r relations.Ref, _ *nb.NAT) routerMark { return routerMark{Router: r.Owner, DistNAT: true} })
 	facts := engine.GroupBy(
 		engine.IndexBy(engine.Union(own, dgps, distNAT), func(m routerMark) string { return m.Router }),
 		func(router string, ms []routerMark) []routerFacts {
