@@ -698,7 +698,9 @@ func deriveLBGlobalOptions(n *NB) engine.Rel[LBGlobalOptions] {
 // deriveRouterLBs computes the load balancers of enabled routers.
 func deriveRouterLBs(n *NB) engine.Rel[LBDatapath] {
 	enabled := engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID })
-	ofEnabled := func(refs engine.Rel[Ref]) engine.Rel[Ref] { return engine.SemiJoin(engine.IndexBy(refs, byOwner), enabled) }
+	ofEnabled := func(refs engine.Rel[Ref]) engine.Rel[Ref] {
+		return engine.SemiJoin(engine.IndexBy(refs, byOwner), enabled)
+	}
 	return lbAttachments(n, ofEnabled(n.Refs.RouterLBs), ofEnabled(n.Refs.RouterLBGroups))
 }
 

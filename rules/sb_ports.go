@@ -158,7 +158,9 @@ func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
 	distNAT := engine.Join(
 		engine.IndexBy(refs, func(r relations.Ref) string { return r.Target }),
 		engine.IndexBy(distributed, func(nat *nb.NAT) string { return nat.UUID }),
-		func(_ string, r relations.Ref, _ *nb.NAT) routerMark { return routerMark{Router: r.Owner, DistNAT: true} })
+		func(_ string, r relations.Ref, _ *nb.NAT) routerMark {
+			return routerMark{Router: r.Owner, DistNAT: true}
+		})
 	facts := engine.GroupBy(
 		engine.IndexBy(engine.Union(own, dgps, distNAT), func(m routerMark) string { return m.Router }),
 		func(router string, ms []routerMark) []routerFacts {
