@@ -51,15 +51,17 @@ func Count[K, T comparable](a Index[K, T]) Rel[KV[K, int]] {
 }
 
 // Min computes, for each key of a, its least tuple by cmp (an arbitrary one
-// of those cmp ties).
+// of those cmp ties). It keeps each group sorted as Collect does, so a
+// change costs what it costs Collect, not a scan of the group; a change that
+// leaves the least tuple in place changes nothing downstream.
 func Min[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, T]] {
-	return GroupBy(a, func(k K, ts []T) []KV[K, T] { return []KV[K, T]{{k, slices.MinFunc(ts, cmp)}} })
+	return Map(Collect(a, cmp), func(kv KV[K, Sorted[T]]) KV[K, T] { return KV[K, T]{kv.Key, kv.Value.At(0)} })
 }
 
 // Max computes, for each key of a, its greatest tuple by cmp (an arbitrary one
-// of those cmp ties).
+// of those cmp ties), as Min does.
 func Max[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, T]] {
-	return GroupBy(a, func(k K, ts []T) []KV[K, T] { return []KV[K, T]{{k, slices.MaxFunc(ts, cmp)}} })
+	return Min(a, func(x, y T) int { return cmp(y, x) })
 }
 
 // Collect computes, for each key of a, its distinct tuples of positive weight
@@ -73,18 +75,7 @@ func Collect[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, Sorte
 	emitted := map[K]Sorted[T]{}
 	a.c.add([]changer{a.a}, func() {
 		for k, changes := range a.a.delta {
-			// The tuples whose weight crosses zero: a delta holds each tuple
-			// once per key.
-			g := a.a.state[k]
-			var ins, del []T
-			for _, ch := range changes {
-				w := g.weight(ch.Tuple)
-				if was, is := w > 0, w+ch.Weight > 0; is && !was {
-					ins = append(ins, ch.Tuple)
-				} else if was && !is {
-					del = append(del, ch.Tuple)
-				}
-			}
+			ins, del := crossings(a.a.state[k], changes)
 			if len(ins) == 0 && len(del) == 0 {
 				continue
 			}
@@ -99,6 +90,63 @@ func Collect[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, Sorte
 			}
 			emitted[k] = next
 			out.s.add(KV[K, Sorted[T]]{k, next}, 1)
+		}
+	}, nil)
+	return out
+}
+
+// crossings returns the tuples of a key's change whose weight crosses zero:
+// those that join the group's tuples of positive weight and those that leave
+// them. A step's change holds each tuple once per key.
+func crossings[T comparable](g group[T], changes []Change[T]) (ins, del []T) {
+	for _, ch := range changes {
+		w := g.weight(ch.Tuple)
+		if was, is := w > 0, w+ch.Weight > 0; is && !was {
+			ins = append(ins, ch.Tuple)
+		} else if was && !is {
+			del = append(del, ch.Tuple)
+		}
+	}
+	return ins, del
+}
+
+// Ranked is a tuple with its position in its group.
+type Ranked[T comparable] struct {
+	Tuple T
+	Rank  int // from 1, the least by the group's order
+}
+
+// Rank computes, for each key of a, its distinct tuples of positive weight
+// with their positions in the group sorted by cmp, which must order a
+// group's tuples totally for the ranks to be deterministic. It keeps each
+// group sorted as Collect does and emits only the tuples that enter or leave
+// the group or change position: a tuple added last to a group of n costs
+// O(log n) comparisons and a walk over the n/64 chunks, one added first
+// renumbers all n, as it must.
+func Rank[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[Ranked[T]] {
+	out := newRel[Ranked[T]](a.c)
+	groups := map[K]Sorted[T]{}
+	a.c.add([]changer{a.a}, func() {
+		for k, changes := range a.a.delta {
+			ins, del := crossings(a.a.state[k], changes)
+			if len(ins) == 0 && len(del) == 0 {
+				continue
+			}
+			old := groups[k]
+			next := editSorted(old, ins, del, cmp, chunkSize)
+			if next.Len() == 0 {
+				delete(groups, k)
+			} else {
+				groups[k] = next
+			}
+			diffPositions(old, next, func(i int, o T, inOld bool, n T, inNew bool) {
+				if inOld {
+					out.s.add(Ranked[T]{o, i + 1}, -1)
+				}
+				if inNew {
+					out.s.add(Ranked[T]{n, i + 1}, 1)
+				}
+			})
 		}
 	}, nil)
 	return out

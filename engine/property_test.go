@@ -359,6 +359,39 @@ func TestPropertyAggregates(t *testing.T) {
 				return fmt.Sprint(kv.Key, g)
 			})
 		}})
+	// Rank over a relation whose weights go above one and below zero.
+	weighted := func(in []Rel[tup]) Rel[tup] {
+		return Union(in[0], Map(in[1], func(x tup) tup { return tup{x.K, x.V % 5} }), Negate(in[2]))
+	}
+	prop(t, "rank", scenario[Ranked[tup]]{inputs: 3,
+		cmp:   func(a, b Ranked[tup]) int { return cmp.Or(byKV(a.Tuple, b.Tuple), cmp.Compare(a.Rank, b.Rank)) },
+		build: func(in []Rel[tup]) Rel[Ranked[tup]] { return Rank(IndexBy(weighted(in), key), byKV) },
+		naive: func(in [][]tup) []Ranked[tup] {
+			w := map[tup]int{}
+			for _, x := range in[0] {
+				w[x]++
+			}
+			for _, x := range in[1] {
+				w[tup{x.K, x.V % 5}]++
+			}
+			for _, x := range in[2] {
+				w[x]--
+			}
+			var pos []tup
+			for x, n := range w {
+				if n > 0 {
+					pos = append(pos, x)
+				}
+			}
+			var out []Ranked[tup]
+			for _, g := range groups(pos, key) {
+				slices.SortFunc(g, byKV)
+				for i, x := range g {
+					out = append(out, Ranked[tup]{x, i + 1})
+				}
+			}
+			return out
+		}})
 	// A group-by with several outputs per group, over a relation whose
 	// weights go above one and below zero.
 	prop(t, "group-by", scenario[tup]{inputs: 3, cmp: byKV,
@@ -433,6 +466,22 @@ func TestPropertySorted(t *testing.T) {
 				t.Fatalf("edit changed the previous handle: %v, was %v", got, before)
 			}
 			got := slices.Collect(s.All())
+			// diffPositions reports exactly the positions that differ.
+			var diff, want []int
+			diffPositions(prev, s, func(i int, o tup, inOld bool, n tup, inNew bool) {
+				if inOld != (i < len(before)) || inNew != (i < len(got)) || inOld && o != before[i] || inNew && n != got[i] {
+					t.Fatalf("position %d: (%v %v) (%v %v), was %v, is %v", i, o, inOld, n, inNew, before, got)
+				}
+				diff = append(diff, i)
+			})
+			for i := range max(len(before), len(got)) {
+				if i >= len(before) || i >= len(got) || before[i] != got[i] {
+					want = append(want, i)
+				}
+			}
+			if !slices.Equal(diff, want) {
+				t.Fatalf("diffPositions %v, want %v (was %v, is %v)", diff, want, before, got)
+			}
 			if !slices.IsSortedFunc(got, byV3) {
 				t.Fatalf("not sorted: %v", got)
 			}

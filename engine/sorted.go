@@ -195,3 +195,44 @@ func editFlat[T comparable](old, ins, del []T, cmp func(T, T) int) []T {
 	}
 	return append(next, old[from:]...)
 }
+
+// diffPositions calls f for each position at which old and new hold
+// different tuples, or only one of them holds one, with the tuple each holds
+// there. Chunks that the two share at the same position are skipped whole,
+// so after an edit the walk costs the chunk list plus the positions whose
+// tuple changed.
+func diffPositions[T comparable](old, new Sorted[T], f func(i int, o T, inOld bool, n T, inNew bool)) {
+	oc, nc := chunksOf(old), chunksOf(new)
+	oi, oj, ni, nj := 0, 0, 0, 0 // chunk, and position in it, of each walk
+	for pos := 0; oi < len(oc) || ni < len(nc); pos++ {
+		inOld, inNew := oi < len(oc), ni < len(nc)
+		if inOld && inNew && oj == 0 && nj == 0 && len(oc[oi]) == len(nc[ni]) && &oc[oi][0] == &nc[ni][0] {
+			pos += len(oc[oi]) - 1
+			oi, ni = oi+1, ni+1
+			continue
+		}
+		var o, n T
+		if inOld {
+			o = oc[oi][oj]
+			if oj++; oj == len(oc[oi]) {
+				oi, oj = oi+1, 0
+			}
+		}
+		if inNew {
+			n = nc[ni][nj]
+			if nj++; nj == len(nc[ni]) {
+				ni, nj = ni+1, 0
+			}
+		}
+		if !inOld || !inNew || o != n {
+			f(pos, o, inOld, n, inNew)
+		}
+	}
+}
+
+func chunksOf[T any](s Sorted[T]) [][]T {
+	if s.s == nil {
+		return nil
+	}
+	return s.s.chunks
+}

@@ -389,14 +389,10 @@ func deriveStaticRouteSlots(routes engine.Rel[StaticRoute]) engine.Rel[StaticRou
 		id  int
 	}
 	heads := engine.Filter(grouped, func(s slot) bool { return s.Member == 1 })
-	ids := engine.GroupBy(engine.IndexBy(heads, func(s slot) string { return s.key.Router }), func(_ string, hs []slot) []groupID {
-		slices.SortFunc(hs, func(a, b slot) int { return cmp.Compare(a.second, b.second) })
-		out := make([]groupID, len(hs))
-		for i, h := range hs {
-			out[i] = groupID{h.key, i + 1}
-		}
-		return out
-	})
+	// Rank renumbers only the groups after a new or removed one.
+	ids := engine.Map(engine.Rank(engine.IndexBy(heads, func(s slot) string { return s.key.Router }),
+		func(a, b slot) int { return cmp.Compare(a.second, b.second) }),
+		func(h engine.Ranked[slot]) groupID { return groupID{h.Tuple.key, h.Rank} })
 	members := engine.Join(engine.IndexBy(grouped, func(s slot) ecmpKey { return s.key }),
 		engine.IndexBy(ids, func(g groupID) ecmpKey { return g.key }),
 		func(_ ecmpKey, s slot, g groupID) StaticRouteSlot {
@@ -479,15 +475,11 @@ func deriveRouterPolicies(n *NB) engine.Rel[RouterPolicy] {
 			return RouterPolicy{Router: r.Owner, Policy: p}
 		})
 	ecmp := engine.Filter(policies, RouterPolicy.ECMP)
-	numbered := engine.GroupBy(engine.IndexBy(ecmp, func(p RouterPolicy) string { return p.Router }),
-		func(_ string, ps []RouterPolicy) []RouterPolicy {
-			slices.SortFunc(ps, func(a, b RouterPolicy) int { return cmp.Compare(a.Policy.UUID, b.Policy.UUID) })
-			out := make([]RouterPolicy, len(ps))
-			for i, p := range ps {
-				p.ECMPGroup = i + 1
-				out[i] = p
-			}
-			return out
+	numbered := engine.Map(engine.Rank(engine.IndexBy(ecmp, func(p RouterPolicy) string { return p.Router }),
+		func(a, b RouterPolicy) int { return cmp.Compare(a.Policy.UUID, b.Policy.UUID) }),
+		func(p engine.Ranked[RouterPolicy]) RouterPolicy {
+			p.Tuple.ECMPGroup = p.Rank
+			return p.Tuple
 		})
 	return engine.Union(engine.Filter(policies, func(p RouterPolicy) bool { return !p.ECMP() }), numbered)
 }
