@@ -113,21 +113,46 @@ func BenchmarkSwitchAddPort(b *testing.B) {
 	}
 }
 
-func benchRoute(i, nPorts int) *nb.LogicalRouterStaticRoute {
-	port := i % nPorts
-	return &nb.LogicalRouterStaticRoute{
-		UUID:     fmt.Sprintf("route-%06d", i),
-		IPPrefix: fmt.Sprintf("172.%d.%d.%d/32", 16+i>>16&0xf, i>>8&0xff, i&0xff),
-		Nexthop:  fmt.Sprintf("10.%d.%d.2", port>>8&0xff, port&0xff),
+// routeKind is how a router's static routes are set in routerAddRoute.
+type routeKind int
+
+const (
+	plainRoutes routeKind = iota // one next hop each, in the main table
+	tableRoutes                  // in route table "t1"
+	ecmpRoutes                   // two routes per prefix: an ECMP group
+)
+
+func (k routeKind) String() string { return [...]string{"plain", "table", "ecmp"}[k] }
+
+// benchRoutes are the route rows of prefix i: next hops on the router's
+// ports i and i+1 (modulo nPorts).
+func benchRoutes(i, nPorts int, kind routeKind) []*nb.LogicalRouterStaticRoute {
+	route := func(uuid string, port int) *nb.LogicalRouterStaticRoute {
+		return &nb.LogicalRouterStaticRoute{
+			UUID:     uuid,
+			IPPrefix: fmt.Sprintf("172.%d.%d.%d/32", 16+i>>16&0xf, i>>8&0xff, i&0xff),
+			Nexthop:  fmt.Sprintf("10.%d.%d.2", port>>8&0xff, port&0xff),
+		}
 	}
+	r := route(fmt.Sprintf("route-%06d", i), i%nPorts)
+	switch kind {
+	case tableRoutes:
+		r.RouteTable = "t1"
+	case ecmpRoutes:
+		return []*nb.LogicalRouterStaticRoute{r, route(r.UUID+"-2", (i+1)%nPorts)}
+	}
+	return []*nb.LogicalRouterStaticRoute{r}
 }
 
 // routerAddRoute is one router with nPorts ports, each on its own /24, and
-// nRoutes static routes to distinct /32 prefixes through next hops on those
-// ports; the change adds a route as ovn-nbctl lr-route-add does: a new
-// Logical_Router_Static_Route row and the router's static_routes column
-// rewritten. ovn-northd writes 1 flow for it (lr_in_ip_routing).
-func routerAddRoute(nPorts, nRoutes int) (s shape) {
+// static routes to n distinct /32 prefixes through next hops on those ports;
+// the change adds the routes of one more prefix as ovn-nbctl lr-route-add
+// does: new Logical_Router_Static_Route rows and the router's static_routes
+// column rewritten. ovn-northd writes 1 flow for a plain or table route
+// (lr_in_ip_routing) and 3 for an ECMP group (the route and one
+// lr_in_ip_routing_ecmp flow per next hop); the new group sorts last, so no
+// other group is renumbered.
+func routerAddRoute(nPorts, n int, kind routeKind) (s shape) {
 	lr := &nb.LogicalRouter{UUID: "lr-uuid", Name: "lr"}
 	for i := range nPorts {
 		lrp := &nb.LogicalRouterPort{
@@ -139,24 +164,33 @@ func routerAddRoute(nPorts, nRoutes int) (s shape) {
 		lr.Ports = append(lr.Ports, lrp.UUID)
 		s.base = append(s.base, row{nb.LogicalRouterPortTable, nil, lrp})
 	}
-	for i := range nRoutes {
-		r := benchRoute(i, nPorts)
-		lr.StaticRoutes = append(lr.StaticRoutes, r.UUID)
-		s.base = append(s.base, row{nb.LogicalRouterStaticRouteTable, nil, r})
+	for i := range n {
+		for _, r := range benchRoutes(i, nPorts, kind) {
+			lr.StaticRoutes = append(lr.StaticRoutes, r.UUID)
+			s.base = append(s.base, row{nb.LogicalRouterStaticRouteTable, nil, r})
+		}
 	}
 	s.base = append(s.base, row{nb.LogicalRouterTable, nil, lr})
-	r := benchRoute(nRoutes, nPorts)
 	with := *lr
-	with.StaticRoutes = append(slices.Clone(lr.StaticRoutes), r.UUID)
-	s.change = []row{{nb.LogicalRouterStaticRouteTable, nil, r}, {nb.LogicalRouterTable, lr, &with}}
+	with.StaticRoutes = slices.Clone(lr.StaticRoutes)
+	for _, r := range benchRoutes(n, nPorts, kind) {
+		with.StaticRoutes = append(with.StaticRoutes, r.UUID)
+		s.change = append(s.change, row{nb.LogicalRouterStaticRouteTable, nil, r})
+	}
+	s.change = append(s.change, row{nb.LogicalRouterTable, lr, &with})
 	return s
 }
 
 // BenchmarkRouterAddRoute: issue 5, adding a route to a router of 1k ports
-// with 1k and 10k routes.
+// with 1k and 10k routes; also in a route table of that many routes, and an
+// ECMP group to a router with that many groups.
 func BenchmarkRouterAddRoute(b *testing.B) {
-	for _, n := range []int{1000, 10000} {
-		b.Run(fmt.Sprint("ports=1000/routes=", n), func(b *testing.B) { benchChange(b, routerAddRoute(1000, n)) })
+	for _, kind := range []routeKind{plainRoutes, tableRoutes, ecmpRoutes} {
+		for _, n := range []int{1000, 10000} {
+			b.Run(fmt.Sprintf("%v/ports=1000/prefixes=%d", kind, n), func(b *testing.B) {
+				benchChange(b, routerAddRoute(1000, n, kind))
+			})
+		}
 	}
 }
 
