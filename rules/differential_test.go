@@ -73,19 +73,25 @@ func savePending() error {
 // TestDifferentialRandom compares random topologies from the harness
 // generator, a fixed list of seeds (-random-seeds sets how many).
 func TestDifferentialRandom(t *testing.T) {
+	compareRandom(t, "random", *randomSeeds, reference.DefaultTopology())
+}
+
+// compareRandom compares the random topologies of seeds 1..seeds drawn with
+// opts; they are named "PREFIX/seedN" in testdata/pending.txt.
+func compareRandom(t *testing.T, prefix string, seeds int, opts reference.TopologyOptions) {
 	ref := reference.Start(t)
 	pending := loadPending(t)
 	var total reference.Report
-	for seed := range *randomSeeds {
+	for seed := range seeds {
 		name := fmt.Sprint("seed", seed+1)
 		t.Run(name, func(t *testing.T) {
-			script := reference.RandomTopology(int64(seed+1), reference.DefaultTopology())
+			script := reference.RandomTopology(int64(seed+1), opts)
 			r := compareScenario(t, ref, script)
 			addTotals(&total, r)
-			checkReport(t, r, "random/"+name, pending, "topology:\n"+script)
+			checkReport(t, r, prefix+"/"+name, pending, "topology:\n"+script)
 		})
 	}
-	t.Logf("random topologies: %s", summary(total))
+	t.Logf("%s topologies: %s", prefix, summary(total))
 }
 
 // compareScenario applies script to the reference, computes northlog's flows

@@ -2,7 +2,6 @@ package rules_test
 
 import (
 	"flag"
-	"fmt"
 	"testing"
 
 	"github.com/northlog/northlog/ovsdb/reference"
@@ -23,17 +22,5 @@ func routingTopology() reference.TopologyOptions {
 // and policies (allow, drop, reroute, ECMP reroute), a fixed list of seeds
 // (-routing-seeds sets how many).
 func TestDifferentialRandomRouting(t *testing.T) {
-	ref := reference.Start(t)
-	pending := loadPending(t)
-	var total reference.Report
-	for seed := range *routingSeeds {
-		name := fmt.Sprint("seed", seed+1)
-		t.Run(name, func(t *testing.T) {
-			script := reference.RandomTopology(int64(seed+1), routingTopology())
-			r := compareScenario(t, ref, script)
-			addTotals(&total, r)
-			checkReport(t, r, "random-routing/"+name, pending, "topology:\n"+script)
-		})
-	}
-	t.Logf("random routed topologies: %s", summary(total))
+	compareRandom(t, "random-routing", *routingSeeds, routingTopology())
 }

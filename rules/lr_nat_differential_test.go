@@ -2,7 +2,6 @@ package rules_test
 
 import (
 	"flag"
-	"fmt"
 	"testing"
 
 	"github.com/northlog/northlog/ovsdb/reference"
@@ -24,17 +23,5 @@ func natTopology() reference.TopologyOptions {
 // with one or two distributed gateway ports and plain routers, a fixed list
 // of seeds (-nat-seeds sets how many).
 func TestDifferentialRandomNAT(t *testing.T) {
-	ref := reference.Start(t)
-	pending := loadPending(t)
-	var total reference.Report
-	for seed := range *natSeeds {
-		name := fmt.Sprint("seed", seed+1)
-		t.Run(name, func(t *testing.T) {
-			script := reference.RandomTopology(int64(seed+1), natTopology())
-			r := compareScenario(t, ref, script)
-			addTotals(&total, r)
-			checkReport(t, r, "random-nat/"+name, pending, "topology:\n"+script)
-		})
-	}
-	t.Logf("random NAT topologies: %s", summary(total))
+	compareRandom(t, "random-nat", *natSeeds, natTopology())
 }
