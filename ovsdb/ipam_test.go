@@ -1,12 +1,17 @@
 package ovsdb
 
 import (
+	"flag"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/northlog/northlog/internal/cputime"
 	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/relations/nb"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // lsp is a switch port to add, with a fixed _uuid: northd visits the
@@ -93,5 +98,68 @@ ovn-nbctl lsp-add sw0 sw0-lr0 -- lsp-set-type sw0-lr0 router -- lsp-set-addresse
 			t.Fatalf("%s: flows differ from the reference:\n%s", st.name, r)
 		}
 		t.Logf("%s: %d ports agree", st.name, len(got))
+	}
+}
+
+var ipamPerf = flag.Bool("ipam-perf", false, "run TestLiveIPAMPerf: northd CPU per lsp-add of a dynamic port on switches of 1k and 10k dynamic ports")
+
+// TestLiveIPAMPerf measures the live northd's CPU time (the test process's,
+// whose other goroutines wait) per `ovn-nbctl --wait=sb lsp-add` of a
+// dynamic port on a switch that has 1k, then 10k, dynamic ports.
+//
+//	go test ./ovsdb -run LiveIPAMPerf -ipam-perf -v
+func TestLiveIPAMPerf(t *testing.T) {
+	if !*ipamPerf {
+		t.Skip("run with -ipam-perf")
+	}
+	const changes = 20
+	per := map[int]time.Duration{}
+	for _, n := range []int{1000, 10000} {
+		s := startServers(t)
+		s.run("ovn-nbctl", "ls-add", "sw0", "--", "set", "Logical_Switch", "sw0", "other_config:subnet=10.0.0.0/16", "other_config:ipv6_prefix=fd00::")
+		addPortsDirect(t, s, "sw0", n)
+		runNorthd(t, s)
+		s.sync()
+		s.sync()
+		start := cputime.Process()
+		for i := range changes {
+			p := fmt.Sprintf("new%d", i)
+			s.run("ovn-nbctl", "--wait=sb", "lsp-add", "sw0", p, "--", "lsp-set-addresses", p, "dynamic")
+		}
+		per[n] = (cputime.Process() - start) / changes
+		if got := dynamicAddresses(s); len(got) != n+changes || strings.HasSuffix(got[0], ",[]") {
+			t.Fatalf("%d ports, first %q", len(got), got[0])
+		}
+	}
+	t.Logf("northd CPU per --wait=sb lsp-add of a dynamic port: 1k ports %v, 10k ports %v, ratio %.2f",
+		per[1000].Round(time.Microsecond), per[10000].Round(time.Microsecond), float64(per[10000])/float64(per[1000]))
+}
+
+// addPortsDirect adds n ports asking for "dynamic" to switch sw in one
+// transaction, faster than ovn-nbctl, which checks each port against all.
+func addPortsDirect(t *testing.T, s *servers, sw string, n int) {
+	ctx := t.Context()
+	m, err := nb.FullDatabaseModel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := dialConn(ctx, s.NB(), m.Name(), m, []string{nb.LogicalSwitchTable}, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var ops []lovsdb.Operation
+	var refs []any
+	for i := range n {
+		name := fmt.Sprintf("p%d", i)
+		ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationInsert, Table: nb.LogicalSwitchPortTable, UUIDName: "p" + fmt.Sprint(i),
+			Row: lovsdb.Row{"name": name, "addresses": strSet([]string{"dynamic"})}})
+		refs = append(refs, lovsdb.UUID{GoUUID: "p" + fmt.Sprint(i)})
+	}
+	ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationMutate, Table: nb.LogicalSwitchTable,
+		Where:     []lovsdb.Condition{{Column: "name", Function: lovsdb.ConditionEqual, Value: sw}},
+		Mutations: []lovsdb.Mutation{{Column: "ports", Mutator: lovsdb.MutateOperationInsert, Value: lovsdb.OvsSet{GoSet: refs}}}})
+	if _, err := c.Transact(ctx, ops); err != nil {
+		t.Fatal(err)
 	}
 }

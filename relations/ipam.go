@@ -153,7 +153,7 @@ func (m *IPAM) TakeChanged() []string {
 	for u := range m.changed {
 		out = append(out, u)
 	}
-	clear(m.changed)
+	m.changed = map[string]bool{}
 	slices.Sort(out)
 	return out
 }
@@ -546,12 +546,7 @@ type update struct {
 // Run allocates: it decides every port whose inputs changed, in _uuid
 // order of switch then port, and repeats for the ports it changed.
 func (m *IPAM) Run() {
-	for round := 0; len(m.dirty) > 0; round++ {
-		if round == maxIPAMRounds {
-			m.log.Warn("IPAM: dynamic addresses still changing", "ports", len(m.dirty))
-			clear(m.dirty)
-			return
-		}
+	for round := 0; ; round++ {
 		for p := range m.dirty {
 			if p.sw != nil {
 				p.sw.touched = true
@@ -565,13 +560,23 @@ func (m *IPAM) Run() {
 				}
 			}
 		}
+		if len(m.dirty) == 0 {
+			return
+		}
+		if round == maxIPAMRounds {
+			m.log.Warn("IPAM: dynamic addresses still changing", "ports", len(m.dirty))
+			m.dirty = map[*ipamPort]bool{}
+			return
+		}
 		ports := make([]*ipamPort, 0, len(m.dirty))
 		for p := range m.dirty {
 			if p.row != nil && p.sw != nil {
 				ports = append(ports, p)
 			}
 		}
-		clear(m.dirty)
+		// A new map, not clear: Go maps keep their size, and iterating or
+		// clearing an empty map that once held the whole NB costs the NB.
+		m.dirty = map[*ipamPort]bool{}
 		slices.SortFunc(ports, func(a, b *ipamPort) int {
 			return cmp.Or(strings.Compare(a.sw.uuid, b.sw.uuid), strings.Compare(a.uuid, b.uuid))
 		})
@@ -584,8 +589,11 @@ func (m *IPAM) Run() {
 			}
 			if ok && m.active(p) {
 				p.sw.unsettled[p] = true
-			} else {
+			} else if p.sw.unsettled[p] {
 				delete(p.sw.unsettled, p)
+				if len(p.sw.unsettled) == 0 {
+					p.sw.unsettled = map[*ipamPort]bool{}
+				}
 			}
 		}
 		m.quiet = true
