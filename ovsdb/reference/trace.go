@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -24,7 +25,8 @@ import (
 // UUIDs (and the short "uuid 1a2b3c4d" of --detailed) become UUID. Warnings
 // ovn-trace logs while it reads the SB, such as a flow whose match names an
 // address set or port group the SB lacks (ovn-trace then leaves that flow
-// out), follow the output as "warning: MESSAGE" lines, normalised alike.
+// out), follow the output as "warning: MESSAGE" lines, sorted and each
+// once, normalised alike.
 //
 // --detailed also prints each flow's stage name and northd source line,
 // which come from Logical_Flow external_ids rather than from what the flow
@@ -83,10 +85,17 @@ func normalizeTrace(stdout, stderr string) string {
 	if !strings.HasSuffix(b.String(), "\n") && b.Len() > 0 {
 		b.WriteByte('\n')
 	}
+	// ovn-trace parses a flow once per datapath of its group: each
+	// warning once, in order.
+	var warnings []string
 	for line := range strings.Lines(stderr) {
 		if line = strings.TrimSpace(traceLogPrefix.ReplaceAllString(line, "")); line != "" {
-			b.WriteString("warning: " + line + "\n")
+			warnings = append(warnings, "warning: "+line+"\n")
 		}
+	}
+	slices.Sort(warnings)
+	for _, w := range slices.Compact(warnings) {
+		b.WriteString(w)
 	}
 	s := traceECMPKey.ReplaceAllString(b.String(), "$1 KEY")
 	s = traceUUID.ReplaceAllString(s, "UUID")
