@@ -1,11 +1,11 @@
 # lss_port_group_sets: the SB rows of port groups and address sets. A port
 # group with ports on two switches gives one SB Port_Group per switch and
-# address sets of its ports' IPv4 and IPv6 addresses (dynamic ones
-# included, "router" and "unknown" entries giving none); a port group whose
-# only port is on no switch gives address sets but no Port_Group; an empty
-# port group gives empty address sets; NB address sets are copied, an
-# empty one too; ACLs match on them.
-ovn-nbctl ls-add sw0 -- set logical_switch sw0 other_config:subnet=10.0.0.0/24
+# address sets of its ports' IPv4 and IPv6 addresses ("router",
+# "unknown" and, without IPAM, "dynamic" entries giving none); a port
+# group whose only port is on no switch gives address sets but no
+# Port_Group; an empty port group gives empty address sets; NB address
+# sets are copied, an empty one too; ACLs match on them.
+ovn-nbctl ls-add sw0
 ovn-nbctl ls-add sw1
 ovn-nbctl lsp-add sw0 vm1 -- lsp-set-addresses vm1 "00:00:00:00:00:01 10.0.0.11 fd00::11" "00:00:00:00:00:11 10.0.0.111"
 ovn-nbctl lsp-add sw0 vm2 -- lsp-set-addresses vm2 dynamic unknown
