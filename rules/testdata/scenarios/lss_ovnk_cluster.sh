@@ -1,12 +1,13 @@
 # lss_ovnk_cluster: an ovn-kubernetes-like two-node cluster: node switches
 # behind ovn_cluster_router, the join switch, a gateway router per node
 # (lb_force_snat_ip=router_ip) with its external switch; the cluster-wide
-# load balancer group (a TCP ClusterIP service with backends on both nodes)
-# on every node switch and gateway router; network policies as port groups:
-# the server pod's ingress is allowed from the namespace's address set and
-# from the client port group's $PG_ip4 set, on TCP 8080, and the default
-# deny port group drops the rest (ARP allowed); a node switch ACL allows
-# the node's management port.
+# load balancer group (TCP ClusterIP services, one with backends on both
+# nodes, one with a single backend) on every node switch and gateway
+# router; network policies as port groups: the server pods' ingress is
+# allowed from the namespace's address set and from the client port
+# group's $PG_ip4 set, on TCP 8080, and the default deny port group drops
+# the rest (ARP allowed); a node switch ACL allows the node's management
+# port.
 lsp_router() { ovn-nbctl lsp-add $1 $2 -- lsp-set-type $2 router -- lsp-set-addresses $2 router -- lsp-set-options $2 router-port=$3; }
 ovn-nbctl lr-add ovn_cluster_router
 ovn-nbctl lrp-add ovn_cluster_router rtoj-ovn_cluster_router 0a:58:64:40:00:01 100.64.0.1/16
@@ -45,5 +46,7 @@ ovn-nbctl acl-add a_ns1_ingressDefaultDeny to-lport 1000 'outport == @a_ns1_ingr
 ovn-nbctl acl-add a_ns1_ingressDefaultDeny to-lport 1001 'outport == @a_ns1_ingressDefaultDeny && arp' allow
 ovn-nbctl lb-add svc_ns1_web 10.96.0.50:80 10.244.1.5:8080,10.244.0.7:8080 tcp
 ovn-nbctl set Load_Balancer svc_ns1_web options:event=false options:reject=true options:skip_snat=false "options:hairpin_snat_ip=169.254.169.5 fd69::5"
-g=$(ovn-nbctl create Load_Balancer_Group name=clusterLBGroup load_balancer=$(ovn-nbctl --bare --columns=_uuid find Load_Balancer name=svc_ns1_web))
+ovn-nbctl lb-add svc_ns1_api 10.96.0.60:80 10.244.1.5:8080 tcp
+g=$(ovn-nbctl create Load_Balancer_Group name=clusterLBGroup)
+for lb in svc_ns1_web svc_ns1_api; do ovn-nbctl add Load_Balancer_Group clusterLBGroup load_balancer $(ovn-nbctl --bare --columns=_uuid find Load_Balancer name=$lb); done
 for n in 1 2; do ovn-nbctl add Logical_Switch node$n load_balancer_group $g -- add Logical_Router GR_node$n load_balancer_group $g; done
