@@ -720,8 +720,18 @@ func (w *sbWriter) reconcileMulticast(t *sbTxn) {
 			})
 			continue
 		}
-		if !sameSet(w.m.mcs[keep].Ports, ports) {
-			t.update(sb.MulticastGroupTable, keep, lovsdb.Row{"ports": uuidSet(ports)})
+		// A flood group holds every port of its switch: mutate it by the
+		// ports that differ.
+		have := w.m.mcs[keep].Ports
+		var muts []lovsdb.Mutation
+		if del := missingFrom(have, ports); len(del) > 0 {
+			muts = append(muts, *lovsdb.NewMutation("ports", lovsdb.MutateOperationDelete, uuidSet(del)))
+		}
+		if add := missingFrom(ports, have); len(add) > 0 {
+			muts = append(muts, *lovsdb.NewMutation("ports", lovsdb.MutateOperationInsert, uuidSet(add)))
+		}
+		if len(muts) > 0 {
+			t.mutate(sb.MulticastGroupTable, keep, muts...)
 		}
 	}
 }
@@ -735,4 +745,20 @@ func (w *sbWriter) pbRef(t *sbTxn, name string) string {
 		return u
 	}
 	return ""
+}
+
+// missingFrom lists the elements of a that b lacks, sorted.
+func missingFrom(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, x := range b {
+		in[x] = true
+	}
+	var out []string
+	for _, x := range a {
+		if !in[x] {
+			out = append(out, x)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
