@@ -75,6 +75,13 @@ var traceScenarios = []struct {
 			microflow: ipv4("client", "00:00:00:00:02:10", "00:00:00:00:02:01", "172.16.0.10", "172.16.0.100", tcpTo(80)),
 			opts:      append(ctStates("new", 3), "--lb-dst=10.0.0.6:8080"), delivered: "backend2",
 			shows: []string{`ct_lb_mark(backends=10.0.0.5:8080,10.0.0.6:8080; hash_fields="ip_src"; force_snat);`, "eth.dst = 00:00:00:00:02:06;"}},
+		// The backend's reply goes to the router IP the connection was
+		// SNATed to, which lr_in_unsnat un-SNATs (ovn-trace does not
+		// follow the ct_snat further).
+		{name: "reply-unsnat", datapath: "int",
+			microflow: ipv4("backend2", "00:00:00:00:02:06", "00:00:00:00:02:02", "10.0.0.6", "10.0.0.1", "tcp && tcp.src == 8080 && tcp.dst == 40000"),
+			opts:      ctStates("est,rpl", 2),
+			shows:     []string{`ingress(dp="gw0", inport="gw0-int")`, "ct_snat;"}},
 	}},
 	{"lss_ovnk_cluster", func() []traceCase {
 		fromB := func(ethDst, ipDst string, port int) string {
