@@ -14,15 +14,16 @@ import (
 //
 // Address set asK holds zero to four IPv4 hosts or networks of the switches'
 // ranges, IPv6 ones one time in three, both families one time in ten. Port
-// group pgK has each VIF as a member with probability 1/3 and, one time in
-// six, a port created on no switch (the database drops it: a port group
+// group pgK has each VIF as a member with probability 1/3, each router-type
+// switch port with 1/6 and, one time in six, a port created on no switch (the database drops it: a port group
 // holds its ports by weak reference). ACLs have either direction, any of
 // the five actions and a priority among 0, 32767 and 900..1100 in steps of
 // 50 (so that priorities tie); matches refer to IP versions, L4 ports,
 // address sets ($asK), port groups (@pgK, $pgK_ip4, $pgK_ip6) and ports. One
 // ACL in four has options:apply-after-lb, one in three is logged (a name,
 // a severity, a plain, fair or absent meter, options:log-related), one in
-// four has a label.
+// four has a label. One time in five NB_Global sets default_acl_drop, one
+// in six use_ct_inv_match=false.
 func (g *topologyGen) addSecurity(nSwitches, maxSets, maxGroups, maxACLs int) {
 	if maxSets == 0 && maxGroups == 0 && maxACLs == 0 {
 		return
@@ -58,6 +59,13 @@ func (g *topologyGen) addSecurity(nSwitches, maxSets, maxGroups, maxACLs int) {
 				cmd = append(cmd, p)
 			}
 		}
+		for r, ports := range g.routers {
+			for _, p := range ports {
+				if sw, ok := strings.CutPrefix(p.name, fmt.Sprintf("lr%d-", r)); ok && strings.HasPrefix(sw, "sw") && g.chance(6) {
+					cmd = append(cmd, fmt.Sprintf("%s-lr%d", sw, r))
+				}
+			}
+		}
 		g.add(cmd...)
 		if g.chance(6) {
 			g.add("--id=@none"+name, "create", "Logical_Switch_Port", "name="+name+"-none")
@@ -67,6 +75,12 @@ func (g *topologyGen) addSecurity(nSwitches, maxSets, maxGroups, maxACLs int) {
 	}
 	if maxACLs == 0 {
 		return
+	}
+	if g.chance(5) {
+		g.add("set", "NB_Global", ".", "options:default_acl_drop=true")
+	}
+	if g.chance(6) {
+		g.add("set", "NB_Global", ".", "options:use_ct_inv_match=false")
 	}
 	g.add("meter-add", "acl-meter", "drop", "10", "pktps")
 	g.add("meter-add", "acl-fair", "drop", "10", "pktps")
@@ -191,7 +205,8 @@ func (g *topologyGen) aclMatch(sets, groups []string) string {
 // affinity_timeout, hairpin_snat_ip, neighbor_responder; one IPv4 VIP with
 // a port in three has a health check, with ip_port_mappings for most of
 // its VIF backends (some naming no port). Each load balancer and group
-// goes on each switch and each router with probability 1/3.
+// goes on each switch and each router with probability 1/3. One time in
+// eight each, NB_Global sets install_ls_lb_from_router or controller_event.
 func (g *topologyGen) addLoadBalancers(nSwitches, maxLBs int) {
 	if maxLBs == 0 {
 		return
@@ -209,9 +224,16 @@ func (g *topologyGen) addLoadBalancers(nSwitches, maxLBs int) {
 			g.add("set", "Logical_Router", lr, "options:lb_force_snat_ip="+strconv.Quote(ip))
 		}
 	}
+	if g.chance(8) {
+		g.add("set", "NB_Global", ".", "options:install_ls_lb_from_router=true")
+	}
+	if g.chance(8) {
+		g.add("set", "NB_Global", ".", "options:controller_event=true")
+	}
 	nLBs := g.rng.IntN(maxLBs + 1)
+	var vips []string // the VIPs drawn so far, which a later one may repeat
 	for k := range nLBs {
-		g.addLoadBalancer(k, nSwitches)
+		vips = g.addLoadBalancer(k, nSwitches, vips)
 	}
 	var attach []string // the @ids of the load balancers and groups
 	for k := range nLBs {
@@ -257,13 +279,15 @@ func (g *topologyGen) attachLoadBalancers(table, row string, ids []string) {
 }
 
 // addLoadBalancer adds load balancer lbK (id @lbK) to the invocation being
-// built; see addLoadBalancers.
-func (g *topologyGen) addLoadBalancer(k, nSwitches int) {
+// built and returns vips with its VIPs' addresses appended; one VIP in
+// eight repeats an address of vips. See addLoadBalancers.
+func (g *topologyGen) addLoadBalancer(k, nSwitches int, vips []string) []string {
 	cols := []string{"name=lb" + strconv.Itoa(k)}
 	if proto := []string{"", "tcp", "udp", "sctp"}[g.rng.IntN(4)]; proto != "" {
 		cols = append(cols, "protocol="+proto)
 	}
-	var hc []string // the health check's columns, once a VIP has one
+	var hc []string      // the health check's columns, once a VIP has one
+	earlier := len(vips) // the other load balancers' VIPs
 	for v := range 1 + g.rng.IntN(3) {
 		v6 := g.chance(3)
 		var vip string
@@ -277,6 +301,11 @@ func (g *topologyGen) addLoadBalancer(k, nSwitches int) {
 		default:
 			vip = fmt.Sprintf("172.16.%d.%d", k, 10+v)
 		}
+		if earlier > 0 && g.chance(8) {
+			vip = vips[g.rng.IntN(earlier)]
+			v6 = strings.Contains(vip, ":")
+		}
+		vips = append(vips, vip)
 		port := 0
 		if !g.chance(3) {
 			port = 80 + v
@@ -353,6 +382,7 @@ func (g *topologyGen) addLoadBalancer(k, nSwitches int) {
 		cols = append(cols, "options:neighbor_responder="+[]string{"all", "none"}[g.rng.IntN(2)])
 	}
 	g.add(append([]string{fmt.Sprintf("--id=@lb%d", k), "create", "Load_Balancer"}, cols...)...)
+	return vips
 }
 
 // hostPort writes ip with port (none when vipPort is zero) as a VIP or a
