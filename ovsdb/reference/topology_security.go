@@ -22,7 +22,8 @@ import (
 // address sets ($asK), port groups (@pgK, $pgK_ip4, $pgK_ip6) and ports. One
 // ACL in four has options:apply-after-lb, one in three is logged (a name,
 // a severity, a plain, fair or absent meter, options:log-related), one in
-// four has a label. One time in five NB_Global sets default_acl_drop, one
+// four has a label; one in ten is shared with another switch or port
+// group. One time in five NB_Global sets default_acl_drop, one
 // in six use_ct_inv_match=false.
 func (g *topologyGen) addSecurity(nSwitches, maxSets, maxGroups, maxACLs int) {
 	if maxSets == 0 && maxGroups == 0 && maxACLs == 0 {
@@ -86,11 +87,19 @@ func (g *topologyGen) addSecurity(nSwitches, maxSets, maxGroups, maxACLs int) {
 	g.add("meter-add", "acl-fair", "drop", "10", "pktps")
 	g.add("set", "Meter", "acl-fair", "fair=true")
 	g.flush()
+	var owners [][2]string // the switches and port groups, as table and name
 	for s := range nSwitches {
-		g.addACLs("Logical_Switch", fmt.Sprintf("sw%d", s), "", maxACLs, sets, groups)
+		owners = append(owners, [2]string{"Logical_Switch", fmt.Sprintf("sw%d", s)})
 	}
 	for _, pg := range groups {
-		g.addACLs("Port_Group", pg, pg, maxACLs, sets, groups)
+		owners = append(owners, [2]string{"Port_Group", pg})
+	}
+	for _, o := range owners {
+		pg := ""
+		if o[0] == "Port_Group" {
+			pg = o[1]
+		}
+		g.addACLs(o[0], o[1], pg, maxACLs, sets, groups, owners)
 	}
 }
 
@@ -112,8 +121,9 @@ func (g *topologyGen) securityAddress(nSwitches int, v6 bool) string {
 
 // addACLs adds up to maxACLs ACLs to row (a Logical_Switch or a Port_Group
 // named row); pg, when set, is the port group they belong to, which most
-// of their matches name.
-func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups []string) {
+// of their matches name. One ACL in ten is also listed by another of the
+// owners (or by row again).
+func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups []string, owners [][2]string) {
 	n := g.rng.IntN(maxACLs + 1)
 	for k := range n {
 		dir := []string{"from-lport", "to-lport"}[g.rng.IntN(2)]
@@ -149,6 +159,10 @@ func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups [
 		}
 		g.add(append([]string{"--id=" + id, "create", "ACL"}, cols...)...)
 		g.add("add", table, row, "acls", id)
+		if g.chance(10) {
+			other := owners[g.rng.IntN(len(owners))]
+			g.add("add", other[0], other[1], "acls", id)
+		}
 	}
 	if n > 0 {
 		g.flush()
@@ -202,9 +216,11 @@ func (g *topologyGen) aclMatch(sets, groups []string) string {
 // (one in three) in one, with a port two times in three; zero to three
 // backends of the VIP's family, mostly VIF addresses, with a port when the
 // VIP has one. Options: selection_fields, reject, skip_snat,
-// affinity_timeout, hairpin_snat_ip, neighbor_responder; one IPv4 VIP with
-// a port in three has a health check, with ip_port_mappings for most of
-// its VIF backends (some naming no port). Each load balancer and group
+// affinity_timeout, hairpin_snat_ip, neighbor_responder; one VIP with a
+// port in three has a health check, with ip_port_mappings for most of its
+// VIF backends (IPv6 ones in brackets, with a source address in brackets or
+// not; some name no port, a bad source address, or an IPv6 backend without
+// brackets). Each load balancer and group
 // goes on each switch and each router with probability 1/3. One time in
 // eight each, NB_Global sets install_ls_lb_from_router or controller_event.
 func (g *topologyGen) addLoadBalancers(nSwitches, maxLBs int) {
@@ -335,7 +351,7 @@ func (g *topologyGen) addLoadBalancer(k, nSwitches int, vips []string) []string 
 		}
 		key := hostPort(vip, port, port)
 		cols = append(cols, fmt.Sprintf("vips:%s=%s", strconv.Quote(key), strconv.Quote(strings.Join(backends, ","))))
-		if v6 || port == 0 || len(backends) == 0 || hc != nil || !g.chance(3) {
+		if port == 0 || len(backends) == 0 || hc != nil || !g.chance(3) {
 			continue
 		}
 		hc = []string{"--id=@hc" + strconv.Itoa(k), "create", "Load_Balancer_Health_Check", "vip=" + strconv.Quote(key), "options:interval=5"}
@@ -343,11 +359,23 @@ func (g *topologyGen) addLoadBalancer(k, nSwitches int, vips []string) []string 
 			if g.chance(4) {
 				continue
 			}
-			p := backendAt[ip]
-			if g.chance(8) {
-				p = "no-such-port"
+			p, s := backendAt[ip], g.vifAt[backendAt[ip]][0]
+			mapped, src := ip, fmt.Sprintf("10.%d.0.254", s)
+			if v6 {
+				mapped, src = "["+ip+"]", fmt.Sprintf("fd00:%x::fe", s)
+				if g.chance(2) {
+					src = "[" + src + "]"
+				}
 			}
-			cols = append(cols, fmt.Sprintf("ip_port_mappings:%s=%s", strconv.Quote(ip), strconv.Quote(fmt.Sprintf("%s:10.%d.0.254", p, g.vifAt[backendAt[ip]][0]))))
+			switch g.rng.IntN(10) {
+			case 0:
+				p = "no-such-port"
+			case 1:
+				src = "bogus"
+			case 2:
+				mapped = ip // an IPv6 backend without brackets: no mapping
+			}
+			cols = append(cols, fmt.Sprintf("ip_port_mappings:%s=%s", strconv.Quote(mapped), strconv.Quote(p+":"+src)))
 		}
 	}
 	if hc != nil {
