@@ -119,8 +119,11 @@ func TestLiveIPAMPerf(t *testing.T) {
 		s.run("ovn-nbctl", "ls-add", "sw0", "--", "set", "Logical_Switch", "sw0", "other_config:subnet=10.0.0.0/16", "other_config:ipv6_prefix=fd00::")
 		addPortsDirect(t, s, "sw0", n)
 		runNorthd(t, s)
-		s.sync()
-		s.sync()
+		// The cold start of a 10k-port switch takes longer than sync's
+		// timeout.
+		for range 2 {
+			s.run("ovn-nbctl", "--timeout=900", "--wait=sb", "sync")
+		}
 		start := cputime.Process()
 		for i := range changes {
 			p := fmt.Sprintf("new%d", i)
