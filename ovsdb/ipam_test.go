@@ -3,6 +3,8 @@ package ovsdb
 import (
 	"flag"
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"testing"
@@ -101,7 +103,10 @@ ovn-nbctl lsp-add sw0 sw0-lr0 -- lsp-set-type sw0-lr0 router -- lsp-set-addresse
 	}
 }
 
-var ipamPerf = flag.Bool("ipam-perf", false, "run TestLiveIPAMPerf: northd CPU per lsp-add of a dynamic port on switches of 1k and 10k dynamic ports")
+var (
+	ipamPerf        = flag.Bool("ipam-perf", false, "run TestLiveIPAMPerf: northd CPU per lsp-add of a dynamic port on switches of 1k and 10k dynamic ports")
+	ipamPerfProfile = flag.String("ipam-perf-cpuprofile", "", "with -ipam-perf, write a CPU profile of the changes on the 10k-port switch to this file")
+)
 
 // TestLiveIPAMPerf measures the live northd's CPU time (the test process's,
 // whose other goroutines wait) per `ovn-nbctl --wait=sb lsp-add` of a
@@ -124,18 +129,41 @@ func TestLiveIPAMPerf(t *testing.T) {
 		for range 2 {
 			s.run("ovn-nbctl", "--timeout=900", "--wait=sb", "sync")
 		}
+		stop := func() {}
+		if n == 10000 && *ipamPerfProfile != "" {
+			stop = startCPUProfile(t, *ipamPerfProfile)
+		}
 		start := cputime.Process()
 		for i := range changes {
 			p := fmt.Sprintf("new%d", i)
 			s.run("ovn-nbctl", "--wait=sb", "lsp-add", "sw0", p, "--", "lsp-set-addresses", p, "dynamic")
 		}
 		per[n] = (cputime.Process() - start) / changes
+		stop()
 		if got := dynamicAddresses(s); len(got) != n+changes || strings.HasSuffix(got[0], ",[]") {
 			t.Fatalf("%d ports, first %q", len(got), got[0])
 		}
 	}
 	t.Logf("northd CPU per --wait=sb lsp-add of a dynamic port: 1k ports %v, 10k ports %v, ratio %.2f",
 		per[1000].Round(time.Microsecond), per[10000].Round(time.Microsecond), float64(per[10000])/float64(per[1000]))
+}
+
+// startCPUProfile writes a CPU profile to path until the returned function
+// is called.
+func startCPUProfile(t *testing.T, path string) func() {
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			t.Error(err)
+		}
+	}
 }
 
 // addPortsDirect adds n ports asking for "dynamic" to switch sw in one

@@ -66,8 +66,9 @@ type sbMirror struct {
 	pbByDP   map[string]map[string]bool // SB datapath -> port rows
 	pbKeys   map[string]*keySpace       // SB datapath -> its port keys
 
-	mcs    map[string]*sb.MulticastGroup
-	mcByDP map[string]map[string]bool // SB datapath -> group rows
+	mcs     map[string]*sb.MulticastGroup
+	mcPorts map[string]map[string]bool // group row -> its Port_Binding rows
+	mcByDP  map[string]map[string]bool // SB datapath -> group rows
 
 	groups          map[string]*sb.LogicalDPGroup
 	groupFlows      map[string]map[string]bool // group -> flow rows using it
@@ -91,6 +92,7 @@ func newSBMirror() *sbMirror {
 		pbByDP:          map[string]map[string]bool{},
 		pbKeys:          map[string]*keySpace{},
 		mcs:             map[string]*sb.MulticastGroup{},
+		mcPorts:         map[string]map[string]bool{},
 		mcByDP:          map[string]map[string]bool{},
 		groups:          map[string]*sb.LogicalDPGroup{},
 		groupFlows:      map[string]map[string]bool{},
@@ -213,6 +215,11 @@ func (m *sbMirror) add(uuid string, row model.Model) {
 		m.portKeys(r.Datapath).take(r.TunnelKey, uuid)
 	case *sb.MulticastGroup:
 		m.mcs[uuid] = r
+		ports := make(map[string]bool, len(r.Ports))
+		for _, p := range r.Ports {
+			ports[p] = true
+		}
+		m.mcPorts[uuid] = ports
 		addTo(m.mcByDP, r.Datapath, uuid)
 	case *sb.LogicalDPGroup:
 		m.groups[uuid] = r
@@ -263,6 +270,7 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 		}
 	case *sb.MulticastGroup:
 		delete(m.mcs, uuid)
+		delete(m.mcPorts, uuid)
 		removeFrom(m.mcByDP, r.Datapath, uuid)
 	case *sb.LogicalDPGroup:
 		delete(m.groups, uuid)

@@ -1,6 +1,7 @@
 package ovsdb
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"strconv"
@@ -37,9 +38,9 @@ type setTable struct {
 	byName map[string][]string // SB name -> rows, sorted
 
 	// dirtyNames are desired names to resolve again; dirty are SB names
-	// whose rows to check: all members (whole) or some.
+	// whose rows to check.
 	dirtyNames map[string]bool
-	dirty      map[string]*setDirt
+	dirty      memberDirt[string]
 }
 
 // setRow is an SB row of a set table as the mirror holds it.
@@ -52,6 +53,52 @@ type setRow struct {
 type setDirt struct {
 	whole   bool
 	members map[string]bool
+}
+
+// memberDirt is what to check of some SB sets, by the key of each set.
+type memberDirt[K comparable] map[K]*setDirt
+
+// markWhole marks every member of set k.
+func (d memberDirt[K]) markWhole(k K) {
+	d[k] = &setDirt{whole: true}
+}
+
+// markMember marks member m of set k.
+func (d memberDirt[K]) markMember(k K, m string) {
+	sd := d[k]
+	if sd == nil {
+		sd = &setDirt{members: map[string]bool{}}
+		d[k] = sd
+	}
+	if !sd.whole {
+		sd.members[m] = true
+	}
+}
+
+// memberMutations are the mutations of a set column that bring the members
+// in checked (which may repeat) from have to want: a delete of those have
+// holds and want lacks, an insert of those want holds and have lacks, each
+// sorted; set makes a column value of some members.
+func memberMutations(column string, checked iter.Seq[string], want, have func(string) bool, set func([]string) lovsdb.OvsSet) []lovsdb.Mutation {
+	var add, del []string
+	for m := range checked {
+		switch w, h := want(m), have(m); {
+		case w && !h:
+			add = append(add, m)
+		case !w && h:
+			del = append(del, m)
+		}
+	}
+	var muts []lovsdb.Mutation
+	if len(del) > 0 {
+		slices.Sort(del)
+		muts = append(muts, *lovsdb.NewMutation(column, lovsdb.MutateOperationDelete, set(slices.Compact(del))))
+	}
+	if len(add) > 0 {
+		slices.Sort(add)
+		muts = append(muts, *lovsdb.NewMutation(column, lovsdb.MutateOperationInsert, set(slices.Compact(add))))
+	}
+	return muts
 }
 
 func newSetTable(table, column string) *setTable {
@@ -69,22 +116,7 @@ func (s *setTable) resetSB() {
 }
 
 func (s *setTable) clearDirt() {
-	s.dirtyNames, s.dirty = map[string]bool{}, map[string]*setDirt{}
-}
-
-func (s *setTable) markWhole(name string) {
-	s.dirty[name] = &setDirt{whole: true}
-}
-
-func (s *setTable) markMember(name, member string) {
-	d := s.dirty[name]
-	if d == nil {
-		d = &setDirt{members: map[string]bool{}}
-		s.dirty[name] = d
-	}
-	if !d.whole {
-		d.members[member] = true
-	}
+	s.dirtyNames, s.dirty = map[string]bool{}, memberDirt[string]{}
 }
 
 // applyProgram takes the last step's changes of the sets and members.
@@ -119,7 +151,7 @@ func (s *setTable) applyProgram(sets []engine.Change[rules.SBNamedSet], members 
 			}
 		}
 		if r, ok := s.resolved[m.Set]; ok {
-			s.markMember(r, m.Member)
+			s.dirty.markMember(r, m.Member)
 		} else {
 			s.dirtyNames[m.Set] = true
 		}
@@ -141,7 +173,7 @@ func (s *setTable) applySB(c change) {
 	}
 	if c.new == nil {
 		if old != nil {
-			s.markWhole(old.name)
+			s.dirty.markWhole(old.name)
 		}
 		return
 	}
@@ -161,22 +193,22 @@ func (s *setTable) applySB(c change) {
 	s.byName[name] = insertSorted(s.byName[name], c.uuid)
 	if old == nil || old.name != name {
 		if old != nil {
-			s.markWhole(old.name)
+			s.dirty.markWhole(old.name)
 		}
-		s.markWhole(name)
+		s.dirty.markWhole(name)
 		return
 	}
 	// Only the members that changed: the row's two versions differ by
 	// what a transaction mutated.
 	for m := range row.members {
 		if !old.members[m] {
-			s.markMember(name, m)
+			s.dirty.markMember(name, m)
 		}
 	}
 	if len(old.members) != len(row.members) || s.dirty[name] != nil {
 		for m := range old.members {
 			if !row.members[m] {
-				s.markMember(name, m)
+				s.dirty.markMember(name, m)
 			}
 		}
 	}
@@ -188,7 +220,7 @@ func (s *setTable) markAll() {
 		s.dirtyNames[name] = true
 	}
 	for name := range s.byName {
-		s.markWhole(name)
+		s.dirty.markWhole(name)
 	}
 }
 
@@ -222,7 +254,7 @@ func (s *setTable) reconcile(t *sbTxn, key func(u string) int) {
 			if s.byResolved[old] == name {
 				delete(s.byResolved, old)
 			}
-			s.markWhole(old)
+			s.dirty.markWhole(old)
 		}
 		if !s.sets[name] {
 			continue
@@ -239,7 +271,7 @@ func (s *setTable) reconcile(t *sbTxn, key func(u string) int) {
 			continue
 		}
 		s.resolved[name], s.byResolved[sbName] = sbName, name
-		s.markWhole(sbName)
+		s.dirty.markWhole(sbName)
 	}
 	for _, sbName := range slices.Sorted(maps.Keys(s.dirty)) {
 		d := s.dirty[sbName]
@@ -263,39 +295,22 @@ func (s *setTable) reconcile(t *sbTxn, key func(u string) int) {
 			continue
 		}
 		have := s.rows[keep].members
-		var add, del []string
-		check := func(m string) {
-			switch {
-			case want[m] && !have[m]:
-				add = append(add, m)
-			case !want[m] && have[m]:
-				del = append(del, m)
-			}
-		}
+		checked := maps.Keys(d.members)
 		if d.whole {
-			for m := range want {
-				check(m)
-			}
-			for m := range have {
-				if !want[m] {
-					check(m)
+			checked = func(yield func(string) bool) {
+				for m := range want {
+					if !yield(m) {
+						return
+					}
+				}
+				for m := range have {
+					if !want[m] && !yield(m) {
+						return
+					}
 				}
 			}
-		} else {
-			for m := range d.members {
-				check(m)
-			}
 		}
-		var muts []lovsdb.Mutation
-		if len(del) > 0 {
-			slices.Sort(del)
-			muts = append(muts, *lovsdb.NewMutation(s.column, lovsdb.MutateOperationDelete, strSet(del)))
-		}
-		if len(add) > 0 {
-			slices.Sort(add)
-			muts = append(muts, *lovsdb.NewMutation(s.column, lovsdb.MutateOperationInsert, strSet(add)))
-		}
-		if len(muts) > 0 {
+		if muts := memberMutations(s.column, checked, func(m string) bool { return want[m] }, func(m string) bool { return have[m] }, strSet); len(muts) > 0 {
 			t.mutate(s.table, keep, muts...)
 		}
 	}

@@ -34,7 +34,9 @@ type sbWriter struct {
 	wantDP map[string]rules.Datapath
 	wantPB map[string][]rules.PortBinding // by name; more than one is a conflict
 	wantMC map[mcKey]rules.MulticastGroup
-	wantLF map[flowKey][]string // sorted NB datapaths
+	// mcMembers are the desired groups' port names.
+	mcMembers map[mcKey]map[string]bool
+	wantLF    map[flowKey][]string // sorted NB datapaths
 
 	// Flows whose text holds tunnel keys (rules.KeyRef): the rows whose
 	// keys they hold (NB _uuid of a datapath or port), the SB key each
@@ -47,7 +49,7 @@ type sbWriter struct {
 
 	dirtyDP map[string]bool
 	dirtyPB map[string]bool
-	dirtyMC map[mcKey]bool
+	dirtyMC memberDirt[mcKey] // members by port name
 	dirtyLF map[flowKey]bool
 	// garbage are SB rows that belong to no key (a datapath that names no
 	// switch or router, a flow with no datapath left...): deleted.
@@ -67,12 +69,13 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		log:    log,
 		m:      newSBMirror(),
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
-		wantMC: map[mcKey]rules.MulticastGroup{}, wantLF: map[flowKey][]string{},
+		wantMC: map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
+		wantLF:   map[flowKey][]string{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
 		portName:   func(string) (string, bool) { return "", false },
 		dirtyDP:    map[string]bool{}, dirtyPB: map[string]bool{},
-		dirtyMC: map[mcKey]bool{}, dirtyLF: map[flowKey]bool{},
+		dirtyMC: memberDirt[mcKey]{}, dirtyLF: map[flowKey]bool{},
 		garbage: map[string]string{}, portsChanged: map[string]bool{},
 		addrSets:   newSetTable(sb.AddressSetTable, "addresses"),
 		portGroups: newSetTable(sb.PortGroupTable, "ports"),
@@ -129,8 +132,24 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 			} else {
 				w.wantMC[k] = g
 			}
-			w.dirtyMC[k] = true
+			w.dirtyMC.markWhole(k)
 		}
+	}
+	for _, c := range p.MulticastGroupMembers.Delta() {
+		m := c.Tuple
+		k := mcKey{m.Datapath, m.Group}
+		if c.Weight > 0 {
+			if w.mcMembers[k] == nil {
+				w.mcMembers[k] = map[string]bool{}
+			}
+			w.mcMembers[k][m.Port] = true
+		} else {
+			delete(w.mcMembers[k], m.Port)
+			if len(w.mcMembers[k]) == 0 {
+				delete(w.mcMembers, k)
+			}
+		}
+		w.dirtyMC.markMember(k, m.Port)
 	}
 	w.addrSets.applyProgram(p.AddressSets.Delta(), p.AddressSetMembers.Delta())
 	w.portGroups.applyProgram(p.PortGroups.Delta(), p.PortGroupMembers.Delta())
@@ -195,6 +214,10 @@ func (w *sbWriter) applySB(bs []batch) {
 				continue
 			case sb.LogicalDPGroupTable:
 				w.lbs.markGroup(c.uuid)
+			case sb.MulticastGroupTable:
+				if w.applyGroupPorts(c) {
+					continue
+				}
 			}
 			w.markRow(c.table, c.uuid, c.old)
 			rekeyed := w.m.apply(c)
@@ -231,7 +254,7 @@ func (w *sbWriter) markRow(table, uuid string, row any) {
 	case *sb.MulticastGroup:
 		if dp := w.m.dps[r.Datapath]; dp != nil {
 			if nb, _, ok := dpNB(dp); ok {
-				w.dirtyMC[mcKey{nb, r.Name}] = true
+				w.dirtyMC.markWhole(mcKey{nb, r.Name})
 				return
 			}
 		}
@@ -273,7 +296,7 @@ func (w *sbWriter) markAll() {
 		w.portsChanged[name] = true
 	}
 	for k := range w.wantMC {
-		w.dirtyMC[k] = true
+		w.dirtyMC.markWhole(k)
 	}
 	for u, mc := range w.m.mcs {
 		w.markRow(sb.MulticastGroupTable, u, mc)
@@ -323,7 +346,7 @@ func (w *sbWriter) reconcile() *sbTxn {
 			t.delete(table, u)
 		}
 	}
-	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = map[string]bool{}, map[string]bool{}, map[mcKey]bool{}, map[flowKey]bool{}
+	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = map[string]bool{}, map[string]bool{}, memberDirt[mcKey]{}, map[flowKey]bool{}
 	w.garbage = map[string]string{}
 	return t
 }
@@ -492,7 +515,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 				t.delete(sb.PortBindingTable, rowID)
 				t.deletedPB[rowID] = true
 				w.m.portKeys(pb.Datapath).release(pb.TunnelKey, rowID)
-				w.markGroupsOf(pb.Datapath)
+				w.markGroupMemberOf(pb.Datapath, name)
 				rowID = ""
 			}
 		} else {
@@ -517,7 +540,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 			t.newPB[name] = named
 			t.pbKey[name] = key
 			w.markPortKeyUsers(name)
-			w.markGroups(want.Datapath)
+			w.markGroupMember(want.Datapath, name)
 			continue
 		}
 		pb := w.m.pbs[rowID]
@@ -660,27 +683,79 @@ func ptrOr[T any](p *T, def T) T {
 	return *p
 }
 
-// markGroups marks the fixed multicast groups of an NB datapath, whose
-// port references follow the Port_Binding rows.
-func (w *sbWriter) markGroups(nb string) {
+// markGroupMember marks port in the fixed multicast groups of an NB
+// datapath, whose port references follow the Port_Binding rows.
+func (w *sbWriter) markGroupMember(nb, port string) {
 	for name := range mcKeyNames {
-		w.dirtyMC[mcKey{nb, name}] = true
+		w.dirtyMC.markMember(mcKey{nb, name}, port)
 	}
 }
 
-// markGroupsOf is markGroups for an SB datapath row.
-func (w *sbWriter) markGroupsOf(dp string) {
+// markGroupMemberOf is markGroupMember for an SB datapath row.
+func (w *sbWriter) markGroupMemberOf(dp, port string) {
 	if row := w.m.dps[dp]; row != nil {
 		if nb, _, ok := dpNB(row); ok {
-			w.markGroups(nb)
+			w.markGroupMember(nb, port)
 		}
 	}
 }
 
 var mcKeyNames = map[string]bool{rules.MCFlood: true, rules.MCUnknown: true, rules.MCMrouterFlood: true, rules.MCStatic: true, rules.MCFloodL2: true}
 
+// applyGroupPorts records an SB change of a Multicast_Group row that keeps
+// its datapath and name, and marks the ports that differ between its two
+// versions, by name; a reference to a Port_Binding row the mirror does not
+// hold marks the whole group. It reports false, having done nothing, for
+// another change.
+func (w *sbWriter) applyGroupPorts(c change) bool {
+	old, _ := c.old.(*sb.MulticastGroup)
+	mc, _ := c.new.(*sb.MulticastGroup)
+	if old == nil || mc == nil || old.Datapath != mc.Datapath || old.Name != mc.Name {
+		return false
+	}
+	dp := w.m.dps[mc.Datapath]
+	if dp == nil {
+		return false
+	}
+	nb, _, ok := dpNB(dp)
+	if !ok {
+		return false
+	}
+	k := mcKey{nb, mc.Name}
+	was := w.m.mcPorts[c.uuid]
+	w.m.apply(c)
+	is := w.m.mcPorts[c.uuid]
+	mark := func(ref string, added bool) {
+		if pb := w.m.pbs[ref]; pb != nil {
+			w.dirtyMC.markMember(k, pb.LogicalPort)
+		} else if added {
+			w.dirtyMC.markWhole(k)
+		}
+	}
+	added := 0
+	for ref := range is {
+		if !was[ref] {
+			added++
+			mark(ref, true)
+		}
+	}
+	// The counts tell whether any reference went.
+	if added != len(is)-len(was) {
+		for ref := range was {
+			if !is[ref] {
+				mark(ref, false)
+			}
+		}
+	}
+	return true
+}
+
 // reconcileMulticast: one Multicast_Group per desired group, on its
-// datapath's row, with the tunnel key its name fixes.
+// datapath's row, with the tunnel key its name fixes. A group's ports are
+// compared by Port_Binding row, for its dirty members only unless the
+// whole group is: the row a member's port has in the transaction (wanted)
+// and the row it has in the SB (which a replaced or deleted Port_Binding
+// leaves behind).
 func (w *sbWriter) reconcileMulticast(t *sbTxn) {
 	for _, k := range slices.SortedFunc(maps.Keys(w.dirtyMC), func(a, b mcKey) int {
 		return cmp.Or(cmp.Compare(a.Datapath, b.Datapath), cmp.Compare(a.Name, b.Name))
@@ -707,30 +782,49 @@ func (w *sbWriter) reconcileMulticast(t *sbTxn) {
 		if !ok || dpRef == "" {
 			continue
 		}
-		var ports []string
-		for _, name := range want.Ports.Slice() {
-			if ref := w.pbRef(t, name); ref != "" {
-				ports = append(ports, ref)
-			}
-		}
+		members := w.mcMembers[k]
 		if keep == "" {
+			var ports []string
+			for name := range members {
+				if ref := w.pbRef(t, name); ref != "" {
+					ports = append(ports, ref)
+				}
+			}
+			slices.Sort(ports)
 			t.insert(sb.MulticastGroupTable, lovsdb.Row{
 				"datapath": lovsdb.UUID{GoUUID: dpRef}, "name": k.Name,
 				"tunnel_key": want.Key, "ports": uuidSet(ports),
 			})
 			continue
 		}
-		// A flood group holds every port of its switch: mutate it by the
-		// ports that differ.
-		have := w.m.mcs[keep].Ports
-		var muts []lovsdb.Mutation
-		if del := missingFrom(have, ports); len(del) > 0 {
-			muts = append(muts, *lovsdb.NewMutation("ports", lovsdb.MutateOperationDelete, uuidSet(del)))
+		have := w.m.mcPorts[keep]
+		wanted := map[string]bool{}
+		var checked []string
+		check := func(name string) {
+			if ref := w.pbRef(t, name); ref != "" && members[name] {
+				wanted[ref] = true
+				checked = append(checked, ref)
+			}
+			if ref := w.m.pbByName[name]; ref != "" {
+				checked = append(checked, ref)
+			}
 		}
-		if add := missingFrom(ports, have); len(add) > 0 {
-			muts = append(muts, *lovsdb.NewMutation("ports", lovsdb.MutateOperationInsert, uuidSet(add)))
+		d := w.dirtyMC[k]
+		if d.whole {
+			for name := range members {
+				check(name)
+			}
+			// References to rows gone or to ports no longer members.
+			for ref := range have {
+				checked = append(checked, ref)
+			}
+		} else {
+			for name := range d.members {
+				check(name)
+			}
 		}
-		if len(muts) > 0 {
+		if muts := memberMutations("ports", slices.Values(checked), func(ref string) bool { return wanted[ref] },
+			func(ref string) bool { return have[ref] }, uuidSet); len(muts) > 0 {
 			t.mutate(sb.MulticastGroupTable, keep, muts...)
 		}
 	}
@@ -745,20 +839,4 @@ func (w *sbWriter) pbRef(t *sbTxn, name string) string {
 		return u
 	}
 	return ""
-}
-
-// missingFrom lists the elements of a that b lacks, sorted.
-func missingFrom(a, b []string) []string {
-	in := make(map[string]bool, len(b))
-	for _, x := range b {
-		in[x] = true
-	}
-	var out []string
-	for _, x := range a {
-		if !in[x] {
-			out = append(out, x)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
 }

@@ -194,8 +194,9 @@ func TestIncrementalEqualsRecompute(t *testing.T) {
 
 // checkIncremental runs up to maxSteps steps of one to maxChanges random
 // changes drawn from nbChanges[names], and checks after every step that
-// the incrementally maintained flows equal a full recompute and that the
-// step's delta leads from the previous flows to the current ones.
+// the incrementally maintained flows (and multicast groups and their
+// members) equal a full recompute and that the step's delta leads from the
+// previous flows to the current ones.
 func checkIncremental(t *testing.T, names []string, maxSteps, maxChanges int) {
 	slices.Sort(names) // rapid replays a failure only if the choices are in a fixed order
 	rapid.Check(t, func(t *rapid.T) {
@@ -206,8 +207,15 @@ func checkIncremental(t *testing.T, names []string, maxSteps, maxChanges int) {
 				nbChanges[rapid.SampledFrom(names).Draw(t, "change")](t, s, p)
 			}
 			p.Step()
-			if d := cmp.Diff(s.load(t).Flows.Contents(), p.Flows.Contents()); d != "" {
+			full := s.load(t)
+			if d := cmp.Diff(full.Flows.Contents(), p.Flows.Contents()); d != "" {
 				t.Fatalf("incremental != recompute (-full +incremental):\n%s", d)
+			}
+			if d := cmp.Diff(full.MulticastGroups.Contents(), p.MulticastGroups.Contents()); d != "" {
+				t.Fatalf("multicast groups: incremental != recompute (-full +incremental):\n%s", d)
+			}
+			if d := cmp.Diff(full.MulticastGroupMembers.Contents(), p.MulticastGroupMembers.Contents()); d != "" {
+				t.Fatalf("multicast group members: incremental != recompute (-full +incremental):\n%s", d)
 			}
 			checkDelta(t, prev, p.Flows.Delta(), p.Flows.Contents())
 			prev = p.Flows.Contents()

@@ -23,6 +23,8 @@ type Program struct {
 	Datapaths       *engine.Output[Datapath]
 	PortBindings    *engine.Output[PortBinding]
 	MulticastGroups *engine.Output[MulticastGroup]
+	// MulticastGroupMembers are the groups' ports.
+	MulticastGroupMembers *engine.Output[MulticastGroupMember]
 	// Address_Set and Port_Group rows and their members (sb_sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -54,14 +56,16 @@ func New(extra ...Rule) *Program {
 	}
 	addrSets, addrMembers := SBAddressSets(nb)
 	pgs, pgMembers := SBPortGroups(nb)
+	mcs, mcMembers := SBMulticastGroups(nb)
 	return &Program{
 		Circuit: c,
 		NB:      nb,
 		Flows:   engine.NewOutput(engine.Union(flows...), CompareFlows),
 
-		Datapaths:       engine.NewOutput(SBDatapaths(nb), CompareDatapaths),
-		PortBindings:    engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
-		MulticastGroups: engine.NewOutput(SBMulticastGroups(nb), CompareMulticastGroups),
+		Datapaths:             engine.NewOutput(SBDatapaths(nb), CompareDatapaths),
+		PortBindings:          engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
+		MulticastGroups:       engine.NewOutput(mcs, CompareMulticastGroups),
+		MulticastGroupMembers: engine.NewOutput(mcMembers, CompareMulticastGroupMembers),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"cmp"
-	"slices"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
@@ -11,40 +10,20 @@ import (
 // MulticastGroup is one SB Multicast_Group row that ovn-northd 23.03 writes
 // for the fixed groups (northd.c build_mcast_groups,
 // build_lswitch_ip_unicast_lookup): a group exists on a datapath when it
-// has at least one port. Groups learnt through IGMP_Group rows are not
-// here.
+// has at least one port. Its ports are the MulticastGroupMembers of the
+// same datapath and name: one tuple each, so that adding a port to a switch
+// of thousands costs that port. Groups learnt through IGMP_Group rows are
+// not here.
 type MulticastGroup struct {
 	Datapath string // NB _uuid of the switch or router
 	Name     string
 	Key      int // tunnel_key, fixed per group name
-	// Ports are the logical_port names of the members.
-	Ports PortNames
 }
 
-// PortNames are the port names of a multicast group's members, sorted. It
-// is a handle on the members as the engine collects them (engine.Sorted), so
-// it compares equal only to itself and a change of membership gives a new
-// one: adding a port to a switch of n ports copies no n names.
-type PortNames struct{ members engine.Sorted[mcMember] }
-
-// Slice returns the names in order.
-func (p PortNames) Slice() []string {
-	names := make([]string, 0, p.members.Len())
-	for m := range p.members.All() {
-		names = append(names, m.Port)
-	}
-	return names
-}
-
-// comparePortNames orders name lists by length, then by their names.
-func comparePortNames(a, b PortNames) int {
-	if a == b {
-		return 0
-	}
-	if c := cmp.Compare(a.members.Len(), b.members.Len()); c != 0 {
-		return c
-	}
-	return slices.Compare(a.Slice(), b.Slice())
+// MulticastGroupMember says that the port named Port (a logical_port) is
+// in the group Group on Datapath (NB _uuid).
+type MulticastGroupMember struct {
+	Datapath, Group, Port string
 }
 
 // The fixed multicast groups and their tunnel keys (lib/mcast-group-index.h).
@@ -64,26 +43,23 @@ var mcKeys = map[string]int{
 	MCFloodL2:      32772,
 }
 
-// CompareMulticastGroups orders groups by datapath and name, then ports.
+// CompareMulticastGroups orders groups by datapath, name and key.
 func CompareMulticastGroups(a, b MulticastGroup) int {
-	if c := cmp.Or(cmp.Compare(a.Datapath, b.Datapath), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Key, b.Key)); c != 0 {
-		return c
-	}
-	return comparePortNames(a.Ports, b.Ports)
+	return cmp.Or(cmp.Compare(a.Datapath, b.Datapath), cmp.Compare(a.Name, b.Name), cmp.Compare(a.Key, b.Key))
 }
 
-// mcMember says that port is in group on datapath.
-type mcMember struct {
-	Datapath, Group, Port string
+// CompareMulticastGroupMembers orders members by datapath, group, port.
+func CompareMulticastGroupMembers(a, b MulticastGroupMember) int {
+	return cmp.Or(cmp.Compare(a.Datapath, b.Datapath), cmp.Compare(a.Group, b.Group), cmp.Compare(a.Port, b.Port))
 }
 
-// SBMulticastGroups computes the fixed multicast groups from their members.
+// SBMulticastGroups computes the fixed multicast groups and their members.
 // A chassisredirect port stands for its distributed gateway port.
-func SBMulticastGroups(n *relations.NB) engine.Rel[MulticastGroup] {
+func SBMulticastGroups(n *relations.NB) (engine.Rel[MulticastGroup], engine.Rel[MulticastGroupMember]) {
 	enabled := engine.Filter(n.LSPs, relations.LSP.Enabled)
-	switchMembers := engine.FlatMap(enabled, func(p relations.LSP) []mcMember {
-		in := func(group string) mcMember { return mcMember{p.Switch, group, p.Name()} }
-		ms := []mcMember{in(MCFlood)}
+	switchMembers := engine.FlatMap(enabled, func(p relations.LSP) []MulticastGroupMember {
+		in := func(group string) MulticastGroupMember { return MulticastGroupMember{p.Switch, group, p.Name()} }
+		ms := []MulticastGroupMember{in(MCFlood)}
 		if p.Port.Type != relations.LSPTypeRouter {
 			ms = append(ms, in(MCFloodL2))
 		}
@@ -105,25 +81,23 @@ func SBMulticastGroups(n *relations.NB) engine.Rel[MulticastGroup] {
 			return p.LSP.Enabled == nil || *p.LSP.Enabled
 		}), func(p relations.LRPSwitchPeer) string { return p.LRP.Router }),
 		engine.IndexBy(relayRouters, func(r relations.RouterConfig) string { return r.UUID }),
-		func(_ string, p relations.LRPSwitchPeer, _ relations.RouterConfig) mcMember {
-			return mcMember{p.Switch, MCMrouterFlood, p.LSP.Name}
+		func(_ string, p relations.LRPSwitchPeer, _ relations.RouterConfig) MulticastGroupMember {
+			return MulticastGroupMember{p.Switch, MCMrouterFlood, p.LSP.Name}
 		})
 	routerStatic := engine.Map(engine.Filter(n.LRPs, func(p relations.LRP) bool {
 		return p.Enabled() && relations.SmapBool(p.Port.Options, "mcast_flood", false)
-	}), func(p relations.LRP) mcMember {
+	}), func(p relations.LRP) MulticastGroupMember {
 		name := p.Name()
 		if p.DGP() {
 			name = chassisRedirectName(name)
 		}
-		return mcMember{p.Router, MCStatic, name}
+		return MulticastGroupMember{p.Router, MCStatic, name}
 	})
-	type groupKey struct{ datapath, group string }
-	members := engine.Union(switchMembers, relay, routerStatic)
-	// Members of one group differ by port name, so none is listed twice.
-	groups := engine.Collect(
-		engine.IndexBy(members, func(m mcMember) groupKey { return groupKey{m.Datapath, m.Group} }),
-		func(a, b mcMember) int { return cmp.Compare(a.Port, b.Port) })
-	return engine.Map(groups, func(g engine.KV[groupKey, engine.Sorted[mcMember]]) MulticastGroup {
-		return MulticastGroup{Datapath: g.Key.datapath, Name: g.Key.group, Key: mcKeys[g.Key.group], Ports: PortNames{g.Value}}
-	})
+	// A switch port may be a multicast router port both by its options
+	// and by its router's relay.
+	members := engine.Distinct(engine.Union(switchMembers, relay, routerStatic))
+	groups := engine.Distinct(engine.Map(members, func(m MulticastGroupMember) MulticastGroup {
+		return MulticastGroup{Datapath: m.Datapath, Name: m.Group, Key: mcKeys[m.Group]}
+	}))
+	return groups, members
 }
