@@ -61,6 +61,10 @@ type conn struct {
 type change struct {
 	table, uuid string
 	old, new    model.Model
+	// diff is the update2 "modify" of a change that fastModifiers made:
+	// the columns that changed, a set column as the elements that went or
+	// came.
+	diff lovsdb.Row
 }
 
 // batch is the row changes of one committed transaction, or the whole
@@ -213,8 +217,9 @@ type rawRowUpdate struct {
 }
 
 // apply turns one update (or the initial contents) into a batch. Whole
-// rows of the tables in fastDecoders are decoded by them; the rest goes
-// through libovsdb's models and update arithmetic.
+// rows of the tables in fastDecoders are decoded by them, the modifies
+// that fastModifiers can make are made by them; the rest goes through
+// libovsdb's models and update arithmetic.
 func (c *conn) apply(tu rawUpdates, initial bool) error {
 	var mu updates.ModelUpdates
 	var fast []change
@@ -249,6 +254,11 @@ func (c *conn) apply(tu rawUpdates, initial bool) error {
 				return c.fail(fmt.Errorf("%s: update modifies unknown %s row %s", c.dbName, table, uuid))
 			case ru.Initial == nil && ru.Insert == nil && ru.Modify == nil && current[uuid] == nil:
 				continue // a delete of a row never seen
+			case ru.Modify != nil && fastModifiers[table] != nil:
+				if m, ok := fastModifiers[table](current[uuid], *ru.Modify); ok {
+					fast = append(fast, change{table: table, uuid: uuid, old: current[uuid], new: m, diff: *ru.Modify})
+					continue
+				}
 			}
 			if err := mu.AddRowUpdate2(c.model, table, uuid, current[uuid], ru); err != nil {
 				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
@@ -272,7 +282,7 @@ func (c *conn) apply(tu rawUpdates, initial bool) error {
 			} else {
 				c.rows[table][uuid] = new
 			}
-			b.changes = append(b.changes, change{table, uuid, old, new})
+			b.changes = append(b.changes, change{table: table, uuid: uuid, old: old, new: new})
 			return nil
 		})
 	}

@@ -194,6 +194,19 @@ func (m *sbMirror) apply(c change) (rekeyed []string) {
 	return rekeyed
 }
 
+// toggleGroupPort records that Multicast_Group row uuid, now mc, gained or
+// lost Port_Binding row ref, and reports whether it gained it.
+func (m *sbMirror) toggleGroupPort(uuid string, mc *sb.MulticastGroup, ref string) bool {
+	m.mcs[uuid] = mc
+	ports := m.mcPorts[uuid]
+	if ports[ref] {
+		delete(ports, ref)
+		return false
+	}
+	ports[ref] = true
+	return true
+}
+
 func (m *sbMirror) add(uuid string, row model.Model) {
 	switch r := row.(type) {
 	case *sb.SBGlobal:

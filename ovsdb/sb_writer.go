@@ -702,15 +702,15 @@ func (w *sbWriter) markGroupMemberOf(dp, port string) {
 
 var mcKeyNames = map[string]bool{rules.MCFlood: true, rules.MCUnknown: true, rules.MCMrouterFlood: true, rules.MCStatic: true, rules.MCFloodL2: true}
 
-// applyGroupPorts records an SB change of a Multicast_Group row that keeps
-// its datapath and name, and marks the ports that differ between its two
-// versions, by name; a reference to a Port_Binding row the mirror does not
-// hold marks the whole group. It reports false, having done nothing, for
-// another change.
+// applyGroupPorts records an SB change of a Multicast_Group row's ports
+// alone (a change with the update2 diff that says which ports went or
+// came) and marks those ports, by name; a reference to a Port_Binding row
+// the mirror does not hold marks the whole group. It reports false, having
+// done nothing, for another change.
 func (w *sbWriter) applyGroupPorts(c change) bool {
-	old, _ := c.old.(*sb.MulticastGroup)
 	mc, _ := c.new.(*sb.MulticastGroup)
-	if old == nil || mc == nil || old.Datapath != mc.Datapath || old.Name != mc.Name {
+	toggled, ok := uuidsOf(c.diff["ports"])
+	if _, known := w.m.mcPorts[c.uuid]; mc == nil || len(c.diff) != 1 || !ok || !known {
 		return false
 	}
 	dp := w.m.dps[mc.Datapath]
@@ -722,29 +722,12 @@ func (w *sbWriter) applyGroupPorts(c change) bool {
 		return false
 	}
 	k := mcKey{nb, mc.Name}
-	was := w.m.mcPorts[c.uuid]
-	w.m.apply(c)
-	is := w.m.mcPorts[c.uuid]
-	mark := func(ref string, added bool) {
+	for _, ref := range toggled {
+		added := w.m.toggleGroupPort(c.uuid, mc, ref)
 		if pb := w.m.pbs[ref]; pb != nil {
 			w.dirtyMC.markMember(k, pb.LogicalPort)
 		} else if added {
 			w.dirtyMC.markWhole(k)
-		}
-	}
-	added := 0
-	for ref := range is {
-		if !was[ref] {
-			added++
-			mark(ref, true)
-		}
-	}
-	// The counts tell whether any reference went.
-	if added != len(is)-len(was) {
-		for ref := range was {
-			if !is[ref] {
-				mark(ref, false)
-			}
 		}
 	}
 	return true
