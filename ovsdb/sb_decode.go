@@ -3,11 +3,9 @@ package ovsdb
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/ovn-org/libovsdb/model"
-	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // fastDecoders decode whole rows of the tables that make most of an SB,
@@ -16,60 +14,6 @@ import (
 // Logical_Flow rows.
 var fastDecoders = map[string]func(row json.RawMessage, uuid string) (model.Model, error){
 	sb.LogicalFlowTable: decodeLogicalFlow,
-}
-
-// fastModifiers apply an update2 "modify" to a row of their table, when
-// they can (ok false leaves it to libovsdb): adding a port to a switch of
-// thousands changes its flood groups by that port, which libovsdb's set
-// arithmetic would pay for with the whole column.
-var fastModifiers = map[string]func(old model.Model, diff lovsdb.Row) (new model.Model, ok bool){
-	sb.MulticastGroupTable: modifyGroupPorts,
-}
-
-// modifyGroupPorts applies a modify of a Multicast_Group's ports alone:
-// each port the diff lists goes if the row has it, else comes.
-func modifyGroupPorts(old model.Model, diff lovsdb.Row) (model.Model, bool) {
-	mc, ok := old.(*sb.MulticastGroup)
-	if !ok || len(diff) != 1 {
-		return nil, false
-	}
-	toggled, ok := uuidsOf(diff["ports"])
-	if !ok {
-		return nil, false
-	}
-	ports := slices.Clone(mc.Ports)
-	for _, u := range toggled {
-		// A set's order does not matter: the last port fills the hole.
-		if i := slices.Index(ports, u); i >= 0 {
-			ports[i] = ports[len(ports)-1]
-			ports = ports[:len(ports)-1]
-		} else {
-			ports = append(ports, u)
-		}
-	}
-	next := *mc
-	next.Ports = ports
-	return &next, true
-}
-
-// uuidsOf are the UUIDs of a set of uuid atoms in libovsdb's Go notation:
-// a set, or a single atom; ok false for anything else.
-func uuidsOf(v any) ([]string, bool) {
-	switch v := v.(type) {
-	case lovsdb.UUID:
-		return []string{v.GoUUID}, true
-	case lovsdb.OvsSet:
-		out := make([]string, 0, len(v.GoSet))
-		for _, e := range v.GoSet {
-			u, ok := e.(lovsdb.UUID)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, u.GoUUID)
-		}
-		return out, true
-	}
-	return nil, false
 }
 
 // decodeLogicalFlow decodes a Logical_Flow row in OVSDB JSON notation, as

@@ -2,8 +2,6 @@ package ovsdb
 
 import (
 	"encoding/json"
-	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -11,7 +9,6 @@ import (
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
-	"github.com/ovn-org/libovsdb/updates"
 )
 
 // TestDecodeLogicalFlow: the fast decoder reads rows as libovsdb's generic
@@ -60,63 +57,6 @@ func TestDecodeLogicalFlow(t *testing.T) {
 	} {
 		if _, err := decodeLogicalFlow(json.RawMessage(bad), u1); err == nil {
 			t.Errorf("%s: decoded", bad)
-		}
-	}
-}
-
-// TestModifyGroupPorts: the fast modifier makes of a Multicast_Group row
-// what libovsdb's update arithmetic makes of it, up to the order of the
-// ports, and leaves other modifies to libovsdb.
-func TestModifyGroupPorts(t *testing.T) {
-	client, err := sb.FullDatabaseModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dbModel, errs := model.NewDatabaseModel(sb.Schema(), client)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	const row = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e00"
-	p := func(i int) string { return fmt.Sprintf("6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e%02d", i) }
-	old := &sb.MulticastGroup{UUID: row, Datapath: p(99), Name: "_MC_flood", TunnelKey: 32768, Ports: []string{p(1), p(2), p(3)}}
-	for _, diff := range []string{
-		`{"ports":["uuid","` + p(4) + `"]}`,
-		`{"ports":["uuid","` + p(1) + `"]}`,
-		`{"ports":["set",[["uuid","` + p(2) + `"],["uuid","` + p(5) + `"],["uuid","` + p(3) + `"]]]}`,
-	} {
-		var r lovsdb.Row
-		if err := json.Unmarshal([]byte(`{"modify":`+diff+`}`), &struct {
-			Modify *lovsdb.Row `json:"modify"`
-		}{&r}); err != nil {
-			t.Fatal(err)
-		}
-		fast, ok := modifyGroupPorts(old, r)
-		if !ok {
-			t.Fatalf("%s: not made", diff)
-		}
-		var mu updates.ModelUpdates
-		if err := mu.AddRowUpdate2(dbModel, sb.MulticastGroupTable, row, old, lovsdb.RowUpdate2{Modify: &r}); err != nil {
-			t.Fatal(err)
-		}
-		var generic model.Model
-		_ = mu.ForEachModelUpdate(sb.MulticastGroupTable, func(_ string, _, new model.Model) error {
-			generic = new
-			return nil
-		})
-		if d := cmp.Diff(generic, fast, cmpopts.SortSlices(func(a, b string) bool { return a < b })); d != "" {
-			t.Errorf("%s: fast modifier differs (-generic +fast):\n%s", diff, d)
-		}
-	}
-	if got := old.Ports; !slices.Equal(got, []string{p(1), p(2), p(3)}) {
-		t.Errorf("old row modified: %v", got)
-	}
-	for _, other := range []lovsdb.Row{
-		{"tunnel_key": 32769},
-		{"ports": lovsdb.UUID{GoUUID: p(4)}, "tunnel_key": 32769},
-		{"ports": lovsdb.OvsSet{GoSet: []any{"not a uuid"}}},
-	} {
-		if _, ok := modifyGroupPorts(old, other); ok {
-			t.Errorf("%v: made", other)
 		}
 	}
 }

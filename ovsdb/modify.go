@@ -1,0 +1,102 @@
+package ovsdb
+
+import (
+	"slices"
+
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/sb"
+	"github.com/ovn-org/libovsdb/model"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// fastModifiers apply an update2 "modify" to a row of their table, when
+// they can (ok false leaves it to libovsdb): adding a port to a switch of
+// thousands changes the switch's ports and its flood groups by that port,
+// which libovsdb's set arithmetic pays for with the whole column.
+var fastModifiers = map[string]func(old model.Model, diff lovsdb.Row) (new model.Model, ok bool){
+	nb.LogicalSwitchTable:  modifySwitchPorts,
+	sb.MulticastGroupTable: modifyGroupPorts,
+}
+
+// modifySwitchPorts applies a modify of a Logical_Switch's ports alone.
+func modifySwitchPorts(old model.Model, diff lovsdb.Row) (model.Model, bool) {
+	ls, ok := old.(*nb.LogicalSwitch)
+	if !ok || len(diff) != 1 {
+		return nil, false
+	}
+	ports, ok := toggled(ls.Ports, diff["ports"])
+	if !ok {
+		return nil, false
+	}
+	next := *ls
+	next.Ports = ports
+	return &next, true
+}
+
+// modifyGroupPorts applies a modify of a Multicast_Group's ports alone.
+func modifyGroupPorts(old model.Model, diff lovsdb.Row) (model.Model, bool) {
+	mc, ok := old.(*sb.MulticastGroup)
+	if !ok || len(diff) != 1 {
+		return nil, false
+	}
+	ports, ok := toggled(mc.Ports, diff["ports"])
+	if !ok {
+		return nil, false
+	}
+	next := *mc
+	next.Ports = ports
+	return &next, true
+}
+
+// toggled is a copy of set with an update2 diff of a set of uuid atoms
+// applied: each element the diff lists goes if set has it, else comes
+// last. The others keep their order, so that the two versions of the
+// column share a prefix and a suffix (relations.refsOf trims them). ok is
+// false when diff is not such a value.
+func toggled(set []string, diff any) ([]string, bool) {
+	us, ok := uuidsOf(diff)
+	if !ok {
+		return nil, false
+	}
+	out := slices.Clone(set)
+	for _, u := range us {
+		if i := indexUUID(out, u); i >= 0 {
+			out = slices.Delete(out, i, i+1)
+		} else {
+			out = append(out, u)
+		}
+	}
+	return out, true
+}
+
+// indexUUID is slices.Index for non-empty strings of one length, UUIDs:
+// their first bytes tell most apart without a call to the runtime's
+// comparison.
+func indexUUID(set []string, u string) int {
+	for i, x := range set {
+		if len(x) == len(u) && x[0] == u[0] && x == u {
+			return i
+		}
+	}
+	return -1
+}
+
+// uuidsOf are the UUIDs of a set of uuid atoms in libovsdb's Go notation:
+// a set, or a single atom; ok false for anything else.
+func uuidsOf(v any) ([]string, bool) {
+	switch v := v.(type) {
+	case lovsdb.UUID:
+		return []string{v.GoUUID}, v.GoUUID != ""
+	case lovsdb.OvsSet:
+		out := make([]string, 0, len(v.GoSet))
+		for _, e := range v.GoSet {
+			u, ok := e.(lovsdb.UUID)
+			if !ok || u.GoUUID == "" {
+				return nil, false
+			}
+			out = append(out, u.GoUUID)
+		}
+		return out, true
+	}
+	return nil, false
+}
