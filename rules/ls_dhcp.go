@@ -278,7 +278,9 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(engine.Filter(nb.ListedPortDHCP, func(p relations.ListedPortDHCP) bool { return p.Port.Type != relations.LSPTypeExternal }),
 			func(p relations.ListedPortDHCP) string { return p.Switch }),
 		switchFactsBySwitch(nb),
-		func(_ string, p relations.ListedPortDHCP, f relations.SwitchACLFacts) portFacts { return portFacts{p, f} })
+		func(_ string, p relations.ListedPortDHCP, f relations.SwitchACLFacts) portFacts {
+			return portFacts{p, f}
+		})
 	return engine.FlatMap(ports, func(x portFacts) []Flow {
 		actions := "next;"
 		if x.Facts.Stateful() {

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/northlog/northlog/relations/nb"
 	"pgregory.net/rapid"
@@ -12,7 +13,8 @@ import (
 // they make port names claimed twice (a switch port listed by a second
 // switch, a router port listed by a second router, a router port named like
 // a switch port) and add datapaths whose _uuid hashes to varied buckets, so
-// that which claim northd binds changes with the datapath count.
+// that which claim northd binds changes with the datapath count. One more
+// makes a port virtual, with parents among the existing port names.
 func init() {
 	for name, change := range duplicatePortChanges {
 		nbChanges[name] = change
@@ -61,6 +63,25 @@ var duplicatePortChanges = map[string]nbChange{
 			Networks: []string{fmt.Sprintf("10.%d.0.1/24", rapid.IntRange(0, 3).Draw(t, "net"))},
 		})
 		listAlsoOn(t, s, p, nb.LogicalRouterTable, id, routerPorts)
+	},
+	"setVirtualPort": func(t *rapid.T, s *nbState, p *Program) {
+		id, ok := sample(t, s, nb.LogicalSwitchPortTable)
+		if !ok {
+			return
+		}
+		var parents []string
+		for range rapid.IntRange(0, 3).Draw(t, "parents") {
+			if pid, ok := sample(t, s, nb.LogicalSwitchPortTable); ok {
+				parents = append(parents, s.rows[nb.LogicalSwitchPortTable][pid].(*nb.LogicalSwitchPort).Name)
+			}
+		}
+		lsp := *s.rows[nb.LogicalSwitchPortTable][id].(*nb.LogicalSwitchPort)
+		lsp.Type = "virtual"
+		lsp.Options = map[string]string{
+			"virtual-ip":      rapid.SampledFrom([]string{"10.0.0.100", "fd00::100", "10.0.0.300"}).Draw(t, "vip"),
+			"virtual-parents": strings.Join(parents, ","),
+		}
+		s.set(t, p, nb.LogicalSwitchPortTable, id, &lsp)
 	},
 	// A switch whose _uuid starts with a drawn hash, listing an existing
 	// port: the new datapath may change the bucket mask and so which

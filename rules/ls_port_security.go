@@ -74,6 +74,7 @@ var switchPortRules = []Rule{
 	SwitchARPResponderDefaultFlows,
 	SwitchARPSkipLocalnetFlows,
 	SwitchARPResponderFlows,
+	SwitchVirtualPortBindFlows,
 	SwitchRouterPortARPResponderFlows,
 	SwitchForwardingGroupFlows,
 	SwitchL2LookupDefaultFlows,
