@@ -83,7 +83,9 @@ func hmapMask(n int) uint32 {
 // compareClaims orders the claims of one name as join_logical_ports meets
 // them: datapaths in the order HMAP_FOR_EACH walks northd's datapaths table
 // (ascending bucket), then each datapath's ports column in its IDL order,
-// sorted by _uuid. Within one bucket the walk order depends on the order
+// sorted by _uuid (the NB schema's name indexes keep a name from appearing
+// twice in one datapath; the port order only makes the choice total for
+// NBs that skip them). Within one bucket the walk order depends on the order
 // the datapaths were inserted (the SB Datapath_Binding table's own hash
 // order, reversed at each resize), which the NB does not tell: northlog
 // takes the datapaths of a bucket by ascending NB _uuid.
