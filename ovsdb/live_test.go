@@ -156,6 +156,18 @@ func readSB(t testing.TB, remote string) map[string]map[string]any {
 	return out
 }
 
+// stageNames lists the distinct pipeline|table_id|external_ids:stage-name
+// of the SB's Logical_Flow rows, sorted.
+func stageNames(t testing.TB, remote string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, m := range readSB(t, remote)[sb.LogicalFlowTable] {
+		f := m.(*sb.LogicalFlow)
+		seen[fmt.Sprintf("%s|%d|%s", f.Pipeline, f.TableID, f.ExternalIDs["stage-name"])] = true
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
 // flowUUIDs is the set of Logical_Flow row UUIDs in the SB.
 func flowUUIDs(t testing.TB, remote string) map[string]bool {
 	t.Helper()
@@ -298,6 +310,9 @@ func TestLiveScenarios(t *testing.T) {
 			green++
 			if r := reference.Compare(want, got); !r.Equal() {
 				t.Fatalf("live SB differs from the reference:\n%s", r)
+			}
+			if r := reference.Compare(stageNames(t, ref.SBRemote()), stageNames(t, s.SB())); !r.Equal() {
+				t.Errorf("Logical_Flow stage-name differs from the reference's:\n%s", r)
 			}
 			if r := reference.Compare(sbRows(t, ref.SBRemote(), false), sbRows(t, s.SB(), false)); !r.Equal() {
 				t.Errorf("SB rows differ from the reference's (- reference, + northlog):\n%s",
