@@ -384,7 +384,13 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	t := d.w.reconcile()
 	g := d.w.m.global
 	sbOptions := maps.Clone(options)
-	delete(sbOptions, "lb_hairpin_use_ct_mark")
+	// ovn-controllers learn whether load balancer flows use ct_mark,
+	// which only chassis that do not mask ct_label support.
+	if d.w.m.allChassis(ctNoMaskedLabel) {
+		delete(sbOptions, "lb_hairpin_use_ct_mark")
+	} else {
+		sbOptions["lb_hairpin_use_ct_mark"] = "false"
+	}
 	switch {
 	case g == nil:
 		t.insert(sb.SBGlobalTable, lovsdb.Row{"nb_cfg": nbCfg, "options": strMap(sbOptions), "ipsec": d.feed.global.Ipsec})

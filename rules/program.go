@@ -23,6 +23,9 @@ type Program struct {
 	Datapaths       *engine.Output[Datapath]
 	PortBindings    *engine.Output[PortBinding]
 	MulticastGroups *engine.Output[MulticastGroup]
+	Meters          *engine.Output[Meter]
+	DNS             *engine.Output[DNS]
+	TemplateVars    *engine.Output[TemplateVar]
 }
 
 // builtinRules are the flow families ovn-northd 23.03 writes: each group is
@@ -52,6 +55,9 @@ func New(extra ...Rule) *Program {
 		Datapaths:       engine.NewOutput(SBDatapaths(nb), CompareDatapaths),
 		PortBindings:    engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
 		MulticastGroups: engine.NewOutput(SBMulticastGroups(nb), CompareMulticastGroups),
+		Meters:          engine.NewOutput(SBMeters(nb), CompareMeters),
+		DNS:             engine.NewOutput(SBDNS(nb), CompareDNS),
+		TemplateVars:    engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
 	}
 }
 

@@ -1,0 +1,180 @@
+package ovsdb
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/relations/sb"
+)
+
+// otherRows renders SB_Global's options and the rows of the tables in
+// otherTableNames as sorted lines, datapaths by name, and the UUIDs of
+// those rows.
+func otherRows(t testing.TB, remote string) (lines []string, uuids map[string]bool) {
+	t.Helper()
+	rows := readSB(t, remote)
+	uuids = map[string]bool{}
+	for _, table := range otherTableNames {
+		for u := range rows[table] {
+			uuids[u] = true
+		}
+	}
+	dpName := map[string]string{}
+	for u, m := range rows[sb.DatapathBindingTable] {
+		dpName[u] = m.(*sb.DatapathBinding).ExternalIDs["name"]
+	}
+	for _, m := range rows[sb.SBGlobalTable] {
+		lines = append(lines, "SB_Global|"+sortedMap(m.(*sb.SBGlobal).Options))
+	}
+	for _, m := range rows[sb.MeterTable] {
+		mt := m.(*sb.Meter)
+		var bands []string
+		for _, b := range mt.Bands {
+			if mb, ok := rows[sb.MeterBandTable][b].(*sb.MeterBand); ok {
+				bands = append(bands, fmt.Sprintf("%s/%d/%d", mb.Action, mb.Rate, mb.BurstSize))
+			}
+		}
+		slices.Sort(bands)
+		lines = append(lines, fmt.Sprintf("Meter|%s|%s|%v", mt.Name, mt.Unit, bands))
+	}
+	for _, m := range rows[sb.DNSTable] {
+		d := m.(*sb.DNS)
+		var dps []string
+		for _, u := range d.Datapaths {
+			dps = append(dps, dpName[u])
+		}
+		slices.Sort(dps)
+		lines = append(lines, fmt.Sprintf("DNS|%v|%s|%s", dps, sortedMap(d.Records), sortedMap(d.ExternalIDs)))
+	}
+	for _, m := range rows[sb.ChassisTemplateVarTable] {
+		v := m.(*sb.ChassisTemplateVar)
+		lines = append(lines, fmt.Sprintf("Chassis_Template_Var|%s|%s", v.Chassis, sortedMap(v.Variables)))
+	}
+	for _, m := range rows[sb.DHCPOptionsTable] {
+		o := m.(*sb.DHCPOptions)
+		lines = append(lines, fmt.Sprintf("DHCP_Options|%s|%d|%s", o.Name, o.Code, o.Type))
+	}
+	for _, m := range rows[sb.DHCPv6OptionsTable] {
+		o := m.(*sb.DHCPv6Options)
+		lines = append(lines, fmt.Sprintf("DHCPv6_Options|%s|%d|%s", o.Name, o.Code, o.Type))
+	}
+	permTable := map[string]string{}
+	for u, m := range rows[sb.RBACPermissionTable] {
+		p := m.(*sb.RBACPermission)
+		permTable[u] = p.Table
+		lines = append(lines, fmt.Sprintf("RBAC_Permission|%s|%v|%v|%v", p.Table,
+			slices.Sorted(slices.Values(p.Authorization)), p.InsertDelete, slices.Sorted(slices.Values(p.Update))))
+	}
+	for _, m := range rows[sb.RBACRoleTable] {
+		r := m.(*sb.RBACRole)
+		var perms []string
+		for _, k := range slices.Sorted(maps.Keys(r.Permissions)) {
+			perms = append(perms, k+"="+permTable[r.Permissions[k]])
+		}
+		lines = append(lines, fmt.Sprintf("RBAC_Role|%s|%v", r.Name, perms))
+	}
+	slices.Sort(lines)
+	return lines, uuids
+}
+
+// TestLiveSBTables: SB_Global options, Meter/Meter_Band (NB meters and the
+// ACL log fair meters), DNS, Chassis_Template_Var, DHCP(v6)_Options and
+// RBAC, written by northlog and by the real ovn-northd in turn on one SB.
+// Whichever writes first, the other changes none of these rows when it
+// takes over (same contents, same UUIDs): what northlog writes is what
+// 23.03 writes, and northlog keeps what 23.03 wrote. Between take-overs
+// the NB and the chassis change, and rows are tampered with.
+func TestLiveSBTables(t *testing.T) {
+	t.Parallel()
+	s := startServers(t)
+	var l *liveNorthd
+	northlog := func() {
+		s.kill("northd")
+		l = runNorthd(t, s)
+		s.sync()
+	}
+	ovnNorthd := func() {
+		l.stop()
+		s.start("northd")
+		s.sync()
+	}
+	// check requires the SB's rows to be those before a take-over.
+	check := func(what string, lines []string, uuids map[string]bool) {
+		t.Helper()
+		got, gotUUIDs := otherRows(t, s.SB())
+		if r := reference.Compare(lines, got); !r.Equal() {
+			t.Fatalf("%s: rows changed (- before, + after):\n%s", what,
+				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+		}
+		if !maps.Equal(uuids, gotUUIDs) {
+			t.Errorf("%s: rows rewritten: %d UUIDs before, %d after, %d kept", what, len(uuids), len(gotUUIDs),
+				len(slices.DeleteFunc(slices.Collect(maps.Keys(uuids)), func(u string) bool { return !gotUUIDs[u] })))
+		}
+	}
+
+	northlog()
+	s.script(`ovn-nbctl ls-add sw0 -- lsp-add sw0 p1 -- lsp-set-addresses p1 "00:00:00:00:00:01 10.0.0.1"
+ovn-nbctl ls-add sw1 -- ls-add sw2
+ovn-nbctl meter-add m1 drop 100 pktps
+ovn-nbctl meter-add m2 drop 2000 kbps 300
+ovn-nbctl --fair meter-add mfair drop 10 pktps
+ovn-nbctl --log --meter=mfair --name=a1 acl-add sw0 to-lport 1000 tcp allow
+ovn-nbctl --log --meter=mfair --name=a2 acl-add sw1 to-lport 1000 udp allow
+ovn-nbctl --log --meter=m1 acl-add sw0 from-lport 1000 udp drop
+d=$(ovn-nbctl create DNS records='"VM1.ovn.org"="10.0.0.4 AEF0::4" "vm2.ovn.org"="10.0.0.5"')
+ovn-nbctl add Logical_Switch sw0 dns_records $d -- add Logical_Switch sw1 dns_records $d
+ovn-nbctl create DNS records='"x.org"="10.0.0.9"'
+ovn-nbctl create Chassis_Template_Var chassis=hv1 variables:VIP=10.0.0.10 variables:PORT=80`)
+	s.sync()
+	lines, uuids := otherRows(t, s.SB())
+	ovnNorthd()
+	check("ovn-northd after northlog", lines, uuids)
+
+	s.script(`ovn-nbctl meter-del m2
+ovn-nbctl --fair meter-add mfair2 drop 20 pktps 5
+ovn-nbctl --log --meter=mfair2 acl-add sw2 to-lport 900 icmp4 allow
+ovn-nbctl add Logical_Switch sw2 dns_records $(ovn-nbctl --bare --columns=_uuid find DNS records:x.org=10.0.0.9)
+ovn-nbctl create Chassis_Template_Var chassis=hv2 variables:VIP=10.0.0.20
+ovn-sbctl chassis-add hv1 geneve 192.0.2.1`)
+	s.sync()
+	lines, uuids = otherRows(t, s.SB())
+	if !strings.Contains(strings.Join(lines, "\n"), `lb_hairpin_use_ct_mark="false"`) {
+		t.Fatalf("no lb_hairpin_use_ct_mark=false with a chassis that masks ct_label:\n%s", strings.Join(lines, "\n"))
+	}
+	northlog()
+	check("northlog after ovn-northd", lines, uuids)
+	// The chassis without ct-no-masked-label changes some flows, which the
+	// rules do not follow yet: only these tables' writes are checked.
+	got := l.Totals()
+	for _, table := range append(otherTableNames, sb.SBGlobalTable) {
+		if n := got[table]; n[0]+n[2] != 0 || n[1] != 0 && table != sb.SBGlobalTable {
+			t.Errorf("northlog's take-over wrote %s rows (+insert ~update -delete): %v", table, n)
+		}
+	}
+
+	s.script(`ovn-nbctl set Meter_Band $(ovn-nbctl --bare --columns=bands find Meter name=m1) rate=55
+ovn-nbctl --fair meter-add m3 drop 7 kbps -- set Meter m3 fair=false
+ovn-nbctl remove Logical_Switch sw1 dns_records $(ovn-nbctl --bare --columns=_uuid find DNS records:x.org=10.0.0.9)
+ovn-nbctl destroy Chassis_Template_Var $(ovn-nbctl --bare --columns=_uuid find Chassis_Template_Var chassis=hv2)
+ovn-nbctl set Chassis_Template_Var $(ovn-nbctl --bare --columns=_uuid find Chassis_Template_Var chassis=hv1) variables:PORT=8080
+ovn-nbctl ls-del sw2
+ovn-sbctl set Chassis hv1 other_config:ct-no-masked-label=true
+ovn-sbctl destroy DHCP_Options $(ovn-sbctl --bare --columns=_uuid find DHCP_Options name=mtu)
+ovn-sbctl set DHCP_Options $(ovn-sbctl --bare --columns=_uuid find DHCP_Options name=router) code=4
+ovn-sbctl destroy RBAC_Permission $(ovn-sbctl --bare --columns=_uuid find RBAC_Permission table=FDB)
+ovn-sbctl create RBAC_Role name=bogus
+ovn-sbctl create Meter name=stray unit=kbps bands=@b -- --id=@b create Meter_Band action=drop rate=1`)
+	s.sync()
+	lines, uuids = otherRows(t, s.SB())
+	for _, want := range []string{"Meter|m1|pktps|[drop/55/0]", "DHCP_Options|mtu|26|uint16", "DHCP_Options|router|3|ipv4"} {
+		if !slices.Contains(lines, want) {
+			t.Errorf("no line %q:\n%s", want, strings.Join(lines, "\n"))
+		}
+	}
+	ovnNorthd()
+	check("ovn-northd after northlog's changes", lines, uuids)
+}
