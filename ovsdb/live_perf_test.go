@@ -54,6 +54,27 @@ func perfRun(t *testing.T, s *servers, start func()) (cold time.Duration, add, d
 	return cold, add, del, client
 }
 
+// perfPortGroup puts every port of the topology in one port group, then
+// measures the wall time of --wait=sb adding one more port to it.
+func perfPortGroup(s *servers, switches, ports int) (add []time.Duration) {
+	args := []string{"pg-add", "pgall"}
+	for i := range switches {
+		for j := range ports {
+			args = append(args, fmt.Sprintf("sw%d-p%d", i, j))
+		}
+	}
+	s.run("ovn-nbctl", append([]string{"--wait=sb"}, args...)...)
+	for i := range 10 {
+		p := fmt.Sprintf("pgperf%d", i)
+		s.run("ovn-nbctl", "--wait=sb", "lsp-add", "sw3", p, "--", "lsp-set-addresses", p, fmt.Sprintf("0a:03:00:00:00:%02x 10.0.3.%d", i+2, i+200))
+		u := strings.TrimSpace(s.run("ovn-nbctl", "--bare", "--columns=_uuid", "find", "Logical_Switch_Port", "name="+p))
+		t0 := time.Now()
+		s.run("ovn-nbctl", "--wait=sb", "add", "Port_Group", "pgall", "ports", u)
+		add = append(add, time.Since(t0))
+	}
+	return add
+}
+
 func median(ds []time.Duration) time.Duration {
 	s := slices.Sorted(slices.Values(ds))
 	return s[len(s)/2]
@@ -89,7 +110,23 @@ func TestLivePerf(t *testing.T) {
 			}
 		})
 	})
+	rpg := perfPortGroup(ref, switches, ports)
 	mu.Lock()
+	n := len(steps)
+	mu.Unlock()
+	opg := perfPortGroup(ours, switches, ports)
+	mu.Lock()
+	// The steps of the port additions: each last of the three that its
+	// ovn-nbctl calls cause (lsp-add, then the port group's change).
+	var pgEngine, pgTxn []time.Duration
+	var pgRows []string
+	for _, st := range steps[n+1:] {
+		if pg, ok := st.SB["Port_Group"]; ok && pg[0] == 0 && st.SB["Port_Binding"] == [3]int{} {
+			pgEngine, pgTxn = append(pgEngine, st.Engine), append(pgTxn, st.SBTxn)
+			pgRows = append(pgRows, fmt.Sprintf("Port_Group %v Address_Set %v", pg, st.SB["Address_Set"]))
+		}
+	}
+	steps = steps[:n]
 	var engine, txn []time.Duration
 	for _, st := range steps[1:] {
 		if st.SB != nil {
@@ -110,6 +147,11 @@ func TestLivePerf(t *testing.T) {
 	if len(engine) > 0 {
 		fmt.Fprintf(&b, "northlog per change: engine %v, SB transaction %v (medians of %d steps)\n",
 			median(engine).Round(time.Microsecond), median(txn).Round(time.Microsecond), len(engine))
+	}
+	fmt.Fprintf(&b, "%-28s %12v %12v\n", "--wait=sb pg add port (median)", median(rpg).Round(100*time.Microsecond), median(opg).Round(100*time.Microsecond))
+	if len(pgEngine) > 0 {
+		fmt.Fprintf(&b, "northlog port group of %d ports, one port added: engine %v, SB transaction %v (medians of %d steps); SB rows (+insert ~update -delete) %s\n",
+			switches*ports, median(pgEngine).Round(time.Microsecond), median(pgTxn).Round(time.Microsecond), len(pgEngine), pgRows[0])
 	}
 	t.Log("\n" + b.String())
 }

@@ -26,6 +26,14 @@ type Program struct {
 	Meters          *engine.Output[Meter]
 	DNS             *engine.Output[DNS]
 	TemplateVars    *engine.Output[TemplateVar]
+	// Address_Set and Port_Group rows and their members (sb_sets.go),
+	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
+	AddressSets       *engine.Output[SBNamedSet]
+	AddressSetMembers *engine.Output[SBSetMember]
+	PortGroups        *engine.Output[SBNamedSet]
+	PortGroupMembers  *engine.Output[SBSetMember]
+	LoadBalancers     *engine.Output[SBLoadBalancer]
+	ServiceMonitors   *engine.Output[SBServiceMonitor]
 }
 
 // builtinRules are the flow families ovn-northd 23.03 writes: each group is
@@ -47,6 +55,8 @@ func New(extra ...Rule) *Program {
 	for _, r := range append(builtinRules[:len(builtinRules):len(builtinRules)], extra...) {
 		flows = append(flows, r(nb))
 	}
+	addrSets, addrMembers := SBAddressSets(nb)
+	pgs, pgMembers := SBPortGroups(nb)
 	return &Program{
 		Circuit: c,
 		NB:      nb,
@@ -58,6 +68,13 @@ func New(extra ...Rule) *Program {
 		Meters:          engine.NewOutput(SBMeters(nb), CompareMeters),
 		DNS:             engine.NewOutput(SBDNS(nb), CompareDNS),
 		TemplateVars:    engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
+
+		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
+		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),
+		PortGroups:        engine.NewOutput(pgs, CompareSBNamedSets),
+		PortGroupMembers:  engine.NewOutput(pgMembers, CompareSBSetMembers),
+		LoadBalancers:     engine.NewOutput(SBLoadBalancers(nb), CompareSBLoadBalancers),
+		ServiceMonitors:   engine.NewOutput(SBServiceMonitors(nb), CompareSBServiceMonitors),
 	}
 }
 

@@ -1,8 +1,9 @@
 // Package reference runs the reference ovn-northd 23.03.1 for differential
 // tests: a private NB and SB ovsdb-server pair on unix sockets with a real
 // ovn-northd between them (the Go version of the project's ovn-ref script),
-// the canonical dump of its logical flows, a comparison report, and a random
-// topology generator.
+// the canonical dump of its logical flows and of its other SB rows
+// (DumpSB, then SBDump.Flows and SBDump.Rows; DumpFlows and DumpRows in one
+// call), a comparison report, and a random topology generator.
 //
 // A differential test, for each scenario under rules/testdata/scenarios:
 //
