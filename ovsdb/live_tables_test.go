@@ -113,11 +113,13 @@ ovn-sbctl destroy DHCP_Options $(ovn-sbctl --bare --columns=_uuid find DHCP_Opti
 ovn-sbctl set DHCP_Options $(ovn-sbctl --bare --columns=_uuid find DHCP_Options name=router) code=4
 ovn-sbctl destroy RBAC_Permission $(ovn-sbctl --bare --columns=_uuid find RBAC_Permission table=FDB)
 ovn-sbctl create RBAC_Role name=bogus
-ovn-sbctl create Meter name=stray unit=kbps bands=@b -- --id=@b create Meter_Band action=drop rate=1`)
+ovn-sbctl create Meter name=stray unit=kbps bands=@b -- --id=@b create Meter_Band action=drop rate=1
+ovn-sbctl set Meter_Band $(ovn-sbctl --bare --columns=bands find Meter name=mfair) rate=99`)
 	s.sync()
 	lines, uuids = otherRows(t, s.SB())
 	for _, want := range []string{
 		`Meter|bands=Meter_Band{action="drop" burst_size=0 rate=55}|name="m1"|unit="pktps"`,
+		`Meter|bands=Meter_Band{action="drop" burst_size=0 rate=10}|name="mfair"|unit="pktps"`,
 		`DHCP_Options|code=26|name="mtu"|type="uint16"`, `DHCP_Options|code=3|name="router"|type="ipv4"`,
 	} {
 		if !slices.Contains(lines, want) {

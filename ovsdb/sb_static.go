@@ -29,8 +29,10 @@ type otherTables struct {
 	dhcp, dhcpv6 *keyedTable[dhcpOption]
 	rbacPerms    *keyedTable[rbacPerm]
 	rbacRoles    *keyedTable[string]
-	// bands mirrors Meter_Band, read to compare a meter's bands.
-	bands map[string]*sb.MeterBand
+	// bands mirrors Meter_Band, read to compare a meter's bands;
+	// bandMeter names the meter that refers to each band.
+	bands     map[string]*sb.MeterBand
+	bandMeter map[string]string
 	// newPerms are the RBAC_Permission rows inserted by the transaction
 	// being built, by table, for the role's permissions.
 	newPerms map[string]string
@@ -41,7 +43,7 @@ type otherTables struct {
 }
 
 func newOtherTables(w *sbWriter) *otherTables {
-	o := &otherTables{bands: map[string]*sb.MeterBand{}, newPerms: map[string]string{}}
+	o := &otherTables{bands: map[string]*sb.MeterBand{}, bandMeter: map[string]string{}, newPerms: map[string]string{}}
 	o.meters = newKeyedTable(sb.MeterTable, func(m model.Model) (string, bool) { return m.(*sb.Meter).Name, true }, o.writeMeter)
 	o.dns = newKeyedTable(sb.DNSTable, dnsKey, func(t *sbTxn, want rules.DNS, uuid string, row model.Model) {
 		writeDNS(w, t, want, uuid, row)
@@ -115,8 +117,22 @@ func (o *otherTables) apply(c change) bool {
 			o.bands[c.uuid] = c.new.(*sb.MeterBand)
 		}
 		// A band edited in place: its meter is checked again.
-		o.meters.markAll()
+		if name, ok := o.bandMeter[c.uuid]; ok {
+			o.meters.dirty[name] = true
+		}
 		return true
+	}
+	if c.table == sb.MeterTable {
+		if m, ok := c.old.(*sb.Meter); ok {
+			for _, b := range m.Bands {
+				delete(o.bandMeter, b)
+			}
+		}
+		if m, ok := c.new.(*sb.Meter); ok {
+			for _, b := range m.Bands {
+				o.bandMeter[b] = m.Name
+			}
+		}
 	}
 	s, ok := o.byTable[c.table]
 	if ok {
@@ -126,7 +142,7 @@ func (o *otherTables) apply(c change) bool {
 }
 
 func (o *otherTables) reset() {
-	o.bands = map[string]*sb.MeterBand{}
+	o.bands, o.bandMeter = map[string]*sb.MeterBand{}, map[string]string{}
 	for _, s := range o.order {
 		s.reset()
 	}
