@@ -372,6 +372,9 @@ func (d *Northd) followLock() {
 		d.log.Info("ovn-northd lock acquired. This ovn-northd instance is now active.")
 		d.w.markAll()
 		d.upAll = true
+		// A transaction that failed for want of the lock says nothing of
+		// the server: write at once.
+		d.again.backoff = 0
 		return
 	}
 	d.log.Info("ovn-northd lock lost. This ovn-northd instance is now on standby.")
