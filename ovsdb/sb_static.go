@@ -20,12 +20,13 @@ type syncedTable interface {
 }
 
 // otherTables are the SB tables northd fills from the NB or from fixed
-// lists: Meter (with Meter_Band), DNS, Chassis_Template_Var, DHCP_Options,
+// lists: Meter (with Meter_Band), DNS, Chassis_Template_Var, Mirror, DHCP_Options,
 // DHCPv6_Options, RBAC_Permission and RBAC_Role.
 type otherTables struct {
 	meters       *keyedTable[rules.Meter]
 	dns          *keyedTable[rules.DNS]
 	templateVars *keyedTable[rules.TemplateVar]
+	mirrors      *keyedTable[rules.Mirror]
 	dhcp, dhcpv6 *keyedTable[dhcpOption]
 	rbacPerms    *keyedTable[rbacPerm]
 	rbacRoles    *keyedTable[string]
@@ -50,6 +51,7 @@ func newOtherTables(w *sbWriter) *otherTables {
 	})
 	o.templateVars = newKeyedTable(sb.ChassisTemplateVarTable,
 		func(m model.Model) (string, bool) { return m.(*sb.ChassisTemplateVar).Chassis, true }, writeTemplateVar)
+	o.mirrors = newKeyedTable(sb.MirrorTable, func(m model.Model) (string, bool) { return m.(*sb.Mirror).Name, true }, writeMirror)
 	o.dhcp = newKeyedTable(sb.DHCPOptionsTable,
 		func(m model.Model) (string, bool) { return m.(*sb.DHCPOptions).Name, true },
 		func(t *sbTxn, want dhcpOption, uuid string, row model.Model) {
@@ -88,16 +90,16 @@ func newOtherTables(w *sbWriter) *otherTables {
 	}
 	o.rbacRoles.setWant(rbacRole, rbacRole, true)
 	o.byTable = map[string]syncedTable{
-		sb.MeterTable: o.meters, sb.DNSTable: o.dns, sb.ChassisTemplateVarTable: o.templateVars,
+		sb.MeterTable: o.meters, sb.DNSTable: o.dns, sb.ChassisTemplateVarTable: o.templateVars, sb.MirrorTable: o.mirrors,
 		sb.DHCPOptionsTable: o.dhcp, sb.DHCPv6OptionsTable: o.dhcpv6,
 		sb.RBACPermissionTable: o.rbacPerms, sb.RBACRoleTable: o.rbacRoles,
 	}
-	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
+	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
 	return o
 }
 
 // otherTableNames are the tables of otherTables, monitored.
-var otherTableNames = []string{sb.MeterTable, sb.MeterBandTable, sb.DNSTable, sb.ChassisTemplateVarTable,
+var otherTableNames = []string{sb.MeterTable, sb.MeterBandTable, sb.DNSTable, sb.ChassisTemplateVarTable, sb.MirrorTable,
 	sb.DHCPOptionsTable, sb.DHCPv6OptionsTable, sb.RBACPermissionTable, sb.RBACRoleTable}
 
 // applyProgram takes the program's last changes as desired rows.
@@ -105,6 +107,7 @@ func (o *otherTables) applyProgram(p *rules.Program) {
 	applyDelta(o.meters, p.Meters.Delta(), func(m rules.Meter) string { return m.Name })
 	applyDelta(o.dns, p.DNS.Delta(), func(d rules.DNS) string { return d.NB })
 	applyDelta(o.templateVars, p.TemplateVars.Delta(), func(v rules.TemplateVar) string { return v.Chassis })
+	applyDelta(o.mirrors, p.Mirrors.Delta(), func(m rules.Mirror) string { return m.Name })
 }
 
 // apply records an SB row change; it reports whether the table is one of
@@ -247,6 +250,18 @@ func writeTemplateVar(t *sbTxn, want rules.TemplateVar, uuid string, row model.M
 	c.set("chassis", true, want.Chassis)
 	c.set("variables", v != nil && sameMap(v.Variables, vars), strMap(vars))
 	c.commit(t, sb.ChassisTemplateVarTable)
+}
+
+// writeMirror sets the four columns when one differs
+// (mirror_needs_update).
+func writeMirror(t *sbTxn, want rules.Mirror, uuid string, row model.Model) {
+	m, _ := row.(*sb.Mirror)
+	c := newChangedRow(uuid)
+	c.set("name", true, want.Name)
+	if m == nil || m.Filter != want.Filter || m.Sink != want.Sink || m.Type != want.Type || m.Index != want.Index {
+		c.row["filter"], c.row["sink"], c.row["type"], c.row["index"] = want.Filter, want.Sink, want.Type, want.Index
+	}
+	c.commit(t, sb.MirrorTable)
 }
 
 // dhcpOption is one row of DHCP_Options or DHCPv6_Options: an option

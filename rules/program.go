@@ -26,6 +26,7 @@ type Program struct {
 	Meters          *engine.Output[Meter]
 	DNS             *engine.Output[DNS]
 	TemplateVars    *engine.Output[TemplateVar]
+	Mirrors         *engine.Output[Mirror]
 	// Address_Set and Port_Group rows and their members (sb_sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -68,6 +69,7 @@ func New(extra ...Rule) *Program {
 		Meters:          engine.NewOutput(SBMeters(nb), CompareMeters),
 		DNS:             engine.NewOutput(SBDNS(nb), CompareDNS),
 		TemplateVars:    engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
+		Mirrors:         engine.NewOutput(SBMirrors(nb), CompareMirrors),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),

@@ -87,3 +87,23 @@ func SBTemplateVars(n *relations.NB) engine.Rel[TemplateVar] {
 		return TemplateVar{Chassis: tv.Chassis, Variables: SmapOf(tv.Variables)}
 	})
 }
+
+// Mirror is one SB Mirror row: a copy of the NB Mirror of the same name,
+// its filter, index, sink and type (northd.c sync_mirrors).
+type Mirror struct {
+	Name, Filter, Sink, Type string
+	Index                    int
+}
+
+// CompareMirrors orders mirrors by name, then contents.
+func CompareMirrors(a, b Mirror) int {
+	return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Filter, b.Filter), cmp.Compare(a.Sink, b.Sink),
+		cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
+}
+
+// SBMirrors computes the Mirror rows.
+func SBMirrors(n *relations.NB) engine.Rel[Mirror] {
+	return engine.Map(n.Mirrors.Rows, func(m *nb.Mirror) Mirror {
+		return Mirror{Name: m.Name, Filter: m.Filter, Sink: m.Sink, Type: m.Type, Index: m.Index}
+	})
+}

@@ -13,8 +13,8 @@ import (
 	"pgregory.net/rapid"
 )
 
-// sbRowChanges are random NB changes of the rows the SB Meter, DNS and
-// Chassis_Template_Var outputs read.
+// sbRowChanges are random NB changes of the rows the SB Meter, DNS,
+// Chassis_Template_Var and Mirror outputs read.
 var sbRowChanges = map[string]nbChange{
 	"addSwitch": nbChanges["addSwitch"],
 	"delSwitch": nbChanges["delSwitch"],
@@ -116,6 +116,19 @@ var sbRowChanges = map[string]nbChange{
 		unlink(t, s, p, nb.LogicalSwitchTable, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.DNSRecords })
 		s.set(t, p, nb.DNSTable, id, nil)
 	},
+	"setMirror": func(t *rapid.T, s *nbState, p *Program) {
+		id := s.uuid()
+		if ids := s.ids(nb.MirrorTable); len(ids) > 0 && rapid.Bool().Draw(t, "existing") {
+			id = rapid.SampledFrom(ids).Draw(t, "mirror")
+			if rapid.Bool().Draw(t, "delete") {
+				s.set(t, p, nb.MirrorTable, id, nil)
+				return
+			}
+		}
+		s.set(t, p, nb.MirrorTable, id, &nb.Mirror{UUID: id, Name: "mir" + id[len(id)-3:],
+			Filter: rapid.SampledFrom([]string{"to-lport", "from-lport"}).Draw(t, "filter"), Sink: genIPv4.Draw(t, "sink"),
+			Type: "gre", Index: rapid.IntRange(0, 2).Draw(t, "index")})
+	},
 	"setTemplateVar": func(t *rapid.T, s *nbState, p *Program) {
 		chassis := rapid.SampledFrom([]string{"hv1", "hv2"}).Draw(t, "chassis")
 		id := ""
@@ -137,7 +150,7 @@ var sbRowChanges = map[string]nbChange{
 }
 
 // TestSBRowsIncremental: after every step of random NB changes, the
-// Meter, DNS and Chassis_Template_Var outputs maintained incrementally
+// Meter, DNS, Chassis_Template_Var and Mirror outputs maintained incrementally
 // equal a full recompute, and the step's delta leads from the previous
 // contents to the current ones.
 func TestSBRowsIncremental(t *testing.T) {
@@ -147,6 +160,7 @@ func TestSBRowsIncremental(t *testing.T) {
 		var prevM []Meter
 		var prevD []DNS
 		var prevV []TemplateVar
+		var prevMi []Mirror
 		for range rapid.IntRange(1, 12).Draw(t, "steps") {
 			for range rapid.IntRange(1, 4).Draw(t, "changes") {
 				sbRowChanges[rapid.SampledFrom(names).Draw(t, "change")](t, s, p)
@@ -156,6 +170,7 @@ func TestSBRowsIncremental(t *testing.T) {
 			prevM = checkOutput(t, "Meter", full.Meters, p.Meters, prevM)
 			prevD = checkOutput(t, "DNS", full.DNS, p.DNS, prevD)
 			prevV = checkOutput(t, "Chassis_Template_Var", full.TemplateVars, p.TemplateVars, prevV)
+			prevMi = checkOutput(t, "Mirror", full.Mirrors, p.Mirrors, prevMi)
 		}
 	})
 }
