@@ -28,8 +28,8 @@ func otherRows(t testing.TB, remote string) (lines []string, uuids map[string]bo
 }
 
 // TestLiveSBTables: SB_Global options, Meter/Meter_Band (NB meters and the
-// ACL log fair meters), DNS, Chassis_Template_Var, Mirror, DHCP(v6)_Options
-// and RBAC, written by northlog and by the real ovn-northd in turn on one SB.
+// ACL log fair meters), DNS, Chassis_Template_Var, Mirror, IP_Multicast
+// (odd option values included), DHCP(v6)_Options and RBAC, written by northlog and by the real ovn-northd in turn on one SB.
 // Whichever writes first, the other changes none of these rows when it
 // takes over (same contents, same UUIDs): what northlog writes is what
 // 23.03 writes, and northlog keeps what 23.03 wrote. Between take-overs
@@ -75,7 +75,8 @@ d=$(ovn-nbctl create DNS records='"VM1.ovn.org"="10.0.0.4 AEF0::4" "vm2.ovn.org"
 ovn-nbctl add Logical_Switch sw0 dns_records $d -- add Logical_Switch sw1 dns_records $d
 ovn-nbctl create DNS records='"x.org"="10.0.0.9"'
 ovn-nbctl create Chassis_Template_Var chassis=hv1 variables:VIP=10.0.0.10 variables:PORT=80
-ovn-nbctl mirror-add mir1 gre 1 to-lport 192.0.2.10 -- mirror-add mir2 erspan 2 from-lport 192.0.2.11`)
+ovn-nbctl mirror-add mir1 gre 1 to-lport 192.0.2.10 -- mirror-add mir2 erspan 2 from-lport 192.0.2.11
+ovn-nbctl set Logical_Switch sw0 other_config:mcast_snoop=true other_config:mcast_idle_timeout=5 other_config:mcast_query_interval=-1 other_config:mcast_eth_src=00:00:00:00:00:aa other_config:mcast_table_size=abc`)
 	s.sync()
 	lines, uuids := otherRows(t, s.SB())
 	ovnNorthd()
@@ -109,6 +110,7 @@ ovn-nbctl remove Logical_Switch sw1 dns_records $(ovn-nbctl --bare --columns=_uu
 ovn-nbctl destroy Chassis_Template_Var $(ovn-nbctl --bare --columns=_uuid find Chassis_Template_Var chassis=hv2)
 ovn-nbctl set Chassis_Template_Var $(ovn-nbctl --bare --columns=_uuid find Chassis_Template_Var chassis=hv1) variables:PORT=8080
 ovn-nbctl ls-del sw2
+ovn-nbctl remove Logical_Switch sw0 other_config mcast_eth_src -- set Logical_Switch sw1 other_config:mcast_idle_timeout=4294967311 other_config:mcast_query_max_response=-2
 ovn-nbctl mirror-del mir2 -- set Mirror $(ovn-nbctl --bare --columns=_uuid find Mirror name=mir1) index=5
 ovn-sbctl set Chassis hv1 other_config:ct-no-masked-label=true
 ovn-sbctl destroy DHCP_Options $(ovn-sbctl --bare --columns=_uuid find DHCP_Options name=mtu)

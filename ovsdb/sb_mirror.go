@@ -24,7 +24,7 @@ var sbTables = append([]string{
 // datapath and must go with it, or its deletion fails (a strong reference,
 // or a weak one in a column that may not become empty): 23.03 deletes them
 // with the datapath.
-var dpUserTables = []string{sb.IPMulticastTable, sb.MACBindingTable, sb.StaticMACBindingTable}
+var dpUserTables = []string{sb.MACBindingTable, sb.StaticMACBindingTable}
 
 // flowKey is what identifies a logical flow in 23.03's eyes
 // (ovn_lflow_equal): the SB row is found again by these alone, whatever its
@@ -117,8 +117,6 @@ func newSBMirror() *sbMirror {
 // dpUser is the datapath a row of dpUserTables refers to.
 func dpUser(row model.Model) (table, dp string, ok bool) {
 	switch r := row.(type) {
-	case *sb.IPMulticast:
-		return sb.IPMulticastTable, r.Datapath, true
 	case *sb.MACBinding:
 		return sb.MACBindingTable, r.Datapath, true
 	case *sb.StaticMACBinding:
@@ -188,7 +186,7 @@ func deleteSorted(s []string, v string) []string {
 // from its datapaths.
 var sbTableOrder = map[string]int{
 	sb.DatapathBindingTable: 1, sb.PortBindingTable: 2, sb.MulticastGroupTable: 3,
-	sb.LogicalDPGroupTable: 4, sb.LogicalFlowTable: 5, sb.LoadBalancerTable: 6,
+	sb.LogicalDPGroupTable: 4, sb.LogicalFlowTable: 5, sb.LoadBalancerTable: 6, sb.IPMulticastTable: 7,
 }
 
 // apply records one row change. Rows of the tables it indexes replace

@@ -20,13 +20,15 @@ type syncedTable interface {
 }
 
 // otherTables are the SB tables northd fills from the NB or from fixed
-// lists: Meter (with Meter_Band), DNS, Chassis_Template_Var, Mirror, DHCP_Options,
+// lists: Meter (with Meter_Band), DNS, Chassis_Template_Var, Mirror,
+// IP_Multicast, DHCP_Options,
 // DHCPv6_Options, RBAC_Permission and RBAC_Role.
 type otherTables struct {
 	meters       *keyedTable[rules.Meter]
 	dns          *keyedTable[rules.DNS]
 	templateVars *keyedTable[rules.TemplateVar]
 	mirrors      *keyedTable[rules.Mirror]
+	ipMulticast  *keyedTable[rules.IPMulticast]
 	dhcp, dhcpv6 *keyedTable[dhcpOption]
 	rbacPerms    *keyedTable[rbacPerm]
 	rbacRoles    *keyedTable[string]
@@ -52,6 +54,18 @@ func newOtherTables(w *sbWriter) *otherTables {
 	o.templateVars = newKeyedTable(sb.ChassisTemplateVarTable,
 		func(m model.Model) (string, bool) { return m.(*sb.ChassisTemplateVar).Chassis, true }, writeTemplateVar)
 	o.mirrors = newKeyedTable(sb.MirrorTable, func(m model.Model) (string, bool) { return m.(*sb.Mirror).Name, true }, writeMirror)
+	o.ipMulticast = newKeyedTable(sb.IPMulticastTable, func(m model.Model) (string, bool) {
+		// Keyed by its switch, found from its datapath, which a batch
+		// applies first (sbTableOrder).
+		if dp := w.m.dps[m.(*sb.IPMulticast).Datapath]; dp != nil {
+			if nb, kind, ok := dpNB(dp); ok && kind == rules.Switch {
+				return nb, true
+			}
+		}
+		return "", false
+	}, func(t *sbTxn, want rules.IPMulticast, uuid string, row model.Model) {
+		writeIPMulticast(w, t, want, uuid, row)
+	})
 	o.dhcp = newKeyedTable(sb.DHCPOptionsTable,
 		func(m model.Model) (string, bool) { return m.(*sb.DHCPOptions).Name, true },
 		func(t *sbTxn, want dhcpOption, uuid string, row model.Model) {
@@ -91,15 +105,17 @@ func newOtherTables(w *sbWriter) *otherTables {
 	o.rbacRoles.setWant(rbacRole, rbacRole, true)
 	o.byTable = map[string]syncedTable{
 		sb.MeterTable: o.meters, sb.DNSTable: o.dns, sb.ChassisTemplateVarTable: o.templateVars, sb.MirrorTable: o.mirrors,
+		sb.IPMulticastTable: o.ipMulticast,
 		sb.DHCPOptionsTable: o.dhcp, sb.DHCPv6OptionsTable: o.dhcpv6,
 		sb.RBACPermissionTable: o.rbacPerms, sb.RBACRoleTable: o.rbacRoles,
 	}
-	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
+	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.ipMulticast, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
 	return o
 }
 
 // otherTableNames are the tables of otherTables, monitored.
 var otherTableNames = []string{sb.MeterTable, sb.MeterBandTable, sb.DNSTable, sb.ChassisTemplateVarTable, sb.MirrorTable,
+	sb.IPMulticastTable,
 	sb.DHCPOptionsTable, sb.DHCPv6OptionsTable, sb.RBACPermissionTable, sb.RBACRoleTable}
 
 // applyProgram takes the program's last changes as desired rows.
@@ -108,6 +124,7 @@ func (o *otherTables) applyProgram(p *rules.Program) {
 	applyDelta(o.dns, p.DNS.Delta(), func(d rules.DNS) string { return d.NB })
 	applyDelta(o.templateVars, p.TemplateVars.Delta(), func(v rules.TemplateVar) string { return v.Chassis })
 	applyDelta(o.mirrors, p.Mirrors.Delta(), func(m rules.Mirror) string { return m.Name })
+	applyDelta(o.ipMulticast, p.IPMulticast.Delta(), func(m rules.IPMulticast) string { return m.Switch })
 }
 
 // apply records an SB row change; it reports whether the table is one of
@@ -157,11 +174,12 @@ func (o *otherTables) markAll() {
 	}
 }
 
-// reconcile writes what differs. DNS rows refer to datapath rows, so they
-// are all checked when the transaction deletes one.
+// reconcile writes what differs. DNS and IP_Multicast rows refer to
+// datapath rows, so they are all checked when the transaction deletes one.
 func (o *otherTables) reconcile(t *sbTxn) {
 	if t.Deleted[sb.DatapathBindingTable] > 0 {
 		o.dns.markAll()
+		o.ipMulticast.markAll()
 	}
 	o.newPerms = map[string]string{}
 	for _, s := range o.order {
@@ -250,6 +268,43 @@ func writeTemplateVar(t *sbTxn, want rules.TemplateVar, uuid string, row model.M
 	c.set("chassis", true, want.Chassis)
 	c.set("variables", v != nil && sameMap(v.Variables, vars), strMap(vars))
 	c.commit(t, sb.ChassisTemplateVarTable)
+}
+
+// writeIPMulticast writes a switch's IP_Multicast row
+// (store_mcast_info_for_switch_datapath): the query source addresses only
+// when set, as northd never clears them.
+func writeIPMulticast(w *sbWriter, t *sbTxn, want rules.IPMulticast, uuid string, row model.Model) {
+	dp := w.dpRef(t, want.Switch)
+	if dp == "" {
+		if uuid != "" {
+			t.delete(sb.IPMulticastTable, uuid)
+		}
+		return
+	}
+	r, _ := row.(*sb.IPMulticast)
+	if r == nil {
+		r = &sb.IPMulticast{}
+	}
+	c := newChangedRow(uuid)
+	sameInt := func(p *int, v int) bool { return p != nil && *p == v }
+	sameBool := func(p *bool, v bool) bool { return p != nil && *p == v }
+	c.set("datapath", r.Datapath == dp, lovsdb.UUID{GoUUID: dp})
+	c.set("enabled", sameBool(r.Enabled, want.Enabled), optBool(want.Enabled))
+	c.set("querier", sameBool(r.Querier, want.Querier), optBool(want.Querier))
+	c.set("table_size", sameInt(r.TableSize, want.TableSize), optInt(want.TableSize, true))
+	c.set("idle_timeout", sameInt(r.IdleTimeout, want.IdleTimeout), optInt(want.IdleTimeout, true))
+	c.set("query_interval", sameInt(r.QueryInterval, want.QueryInterval), optInt(want.QueryInterval, true))
+	c.set("query_max_resp", sameInt(r.QueryMaxResp, want.MaxResp), optInt(want.MaxResp, true))
+	if want.HasEthSrc {
+		c.set("eth_src", r.EthSrc == want.EthSrc, want.EthSrc)
+	}
+	if want.HasIP4 {
+		c.set("ip4_src", r.Ip4Src == want.IP4Src, want.IP4Src)
+	}
+	if want.HasIP6 {
+		c.set("ip6_src", r.Ip6Src == want.IP6Src, want.IP6Src)
+	}
+	c.commit(t, sb.IPMulticastTable)
 }
 
 // writeMirror sets the four columns when one differs

@@ -27,6 +27,7 @@ type Program struct {
 	DNS             *engine.Output[DNS]
 	TemplateVars    *engine.Output[TemplateVar]
 	Mirrors         *engine.Output[Mirror]
+	IPMulticast     *engine.Output[IPMulticast]
 	// Address_Set and Port_Group rows and their members (sb_sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -70,6 +71,7 @@ func New(extra ...Rule) *Program {
 		DNS:             engine.NewOutput(SBDNS(nb), CompareDNS),
 		TemplateVars:    engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
 		Mirrors:         engine.NewOutput(SBMirrors(nb), CompareMirrors),
+		IPMulticast:     engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),

@@ -14,7 +14,7 @@ import (
 )
 
 // sbRowChanges are random NB changes of the rows the SB Meter, DNS,
-// Chassis_Template_Var and Mirror outputs read.
+// Chassis_Template_Var, Mirror and IP_Multicast outputs read.
 var sbRowChanges = map[string]nbChange{
 	"addSwitch": nbChanges["addSwitch"],
 	"delSwitch": nbChanges["delSwitch"],
@@ -129,6 +129,22 @@ var sbRowChanges = map[string]nbChange{
 			Filter: rapid.SampledFrom([]string{"to-lport", "from-lport"}).Draw(t, "filter"), Sink: genIPv4.Draw(t, "sink"),
 			Type: "gre", Index: rapid.IntRange(0, 2).Draw(t, "index")})
 	},
+	"setMcast": func(t *rapid.T, s *nbState, p *Program) {
+		ids := s.ids(nb.LogicalSwitchTable)
+		if len(ids) == 0 {
+			return
+		}
+		id := rapid.SampledFrom(ids).Draw(t, "ls")
+		ls := *s.rows[nb.LogicalSwitchTable][id].(*nb.LogicalSwitch)
+		ls.OtherConfig = map[string]string{
+			"mcast_snoop":        rapid.SampledFrom([]string{"true", "false"}).Draw(t, "snoop"),
+			"mcast_idle_timeout": rapid.SampledFrom([]string{"5", "600", "-1", "x"}).Draw(t, "idle"),
+		}
+		if rapid.Bool().Draw(t, "src") {
+			ls.OtherConfig["mcast_ip4_src"] = genIPv4.Draw(t, "ip4")
+		}
+		s.set(t, p, nb.LogicalSwitchTable, id, &ls)
+	},
 	"setTemplateVar": func(t *rapid.T, s *nbState, p *Program) {
 		chassis := rapid.SampledFrom([]string{"hv1", "hv2"}).Draw(t, "chassis")
 		id := ""
@@ -150,7 +166,7 @@ var sbRowChanges = map[string]nbChange{
 }
 
 // TestSBRowsIncremental: after every step of random NB changes, the
-// Meter, DNS, Chassis_Template_Var and Mirror outputs maintained incrementally
+// Meter, DNS, Chassis_Template_Var, Mirror and IP_Multicast outputs maintained incrementally
 // equal a full recompute, and the step's delta leads from the previous
 // contents to the current ones.
 func TestSBRowsIncremental(t *testing.T) {
@@ -161,6 +177,7 @@ func TestSBRowsIncremental(t *testing.T) {
 		var prevD []DNS
 		var prevV []TemplateVar
 		var prevMi []Mirror
+		var prevIP []IPMulticast
 		for range rapid.IntRange(1, 12).Draw(t, "steps") {
 			for range rapid.IntRange(1, 4).Draw(t, "changes") {
 				sbRowChanges[rapid.SampledFrom(names).Draw(t, "change")](t, s, p)
@@ -171,6 +188,7 @@ func TestSBRowsIncremental(t *testing.T) {
 			prevD = checkOutput(t, "DNS", full.DNS, p.DNS, prevD)
 			prevV = checkOutput(t, "Chassis_Template_Var", full.TemplateVars, p.TemplateVars, prevV)
 			prevMi = checkOutput(t, "Mirror", full.Mirrors, p.Mirrors, prevMi)
+			prevIP = checkOutput(t, "IP_Multicast", full.IPMulticast, p.IPMulticast, prevIP)
 		}
 	})
 }
