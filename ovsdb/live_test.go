@@ -310,35 +310,11 @@ func TestLiveScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := startServers(t)
-	runNorthd(t, s)
-	s.sync()
-	// The same random NB_Global values as the reference's, whose
-	// svc_monitor_mac shows in flows.
-	options := nbOptions(t, s.NB())
-	refOptions := nbOptions(t, ref.NBRemote())
-	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
-		options[k] = refOptions[k]
-	}
+	s, options := startLiveBeside(t, ref)
 	green := 0
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
-			// The reference runs the scenario meanwhile.
-			var want []string
-			var refErr error
-			refDone := make(chan struct{})
-			go func() {
-				defer close(refDone)
-				want, refErr = ref.Run(t.Context(), sc.Script)
-			}()
-			s.t = t
-			s.resetNB(options)
-			s.script(sc.Script)
-			s.sync()
-			<-refDone
-			if refErr != nil {
-				t.Fatal(refErr)
-			}
+			want := runBoth(t, ref, s, options, sc.Script)
 			got, offline := dumpFlows(t, s.SB()), offlineFlows(t, s)
 			if r := reference.Compare(offline, got); !r.Equal() {
 				t.Fatalf("%s\nlive SB differs from northlog offline:\n%s", sc.Description, r)
@@ -368,6 +344,45 @@ func TestLiveScenarios(t *testing.T) {
 		})
 	}
 	t.Logf("%d of %d scenarios compared with the reference", green, len(scenarios))
+}
+
+// startLiveBeside starts servers with a live northd for tests that run
+// scenarios on them and on ref, and returns them with the NB_Global options
+// that resetNB must restore: those of a fresh NB, with the reference's
+// random mac_prefix and svc_monitor_mac, which show in flows.
+func startLiveBeside(t *testing.T, ref *reference.Instance) (*servers, map[string]string) {
+	t.Helper()
+	s := startServers(t)
+	runNorthd(t, s)
+	s.sync()
+	options := nbOptions(t, s.NB())
+	refOptions := nbOptions(t, ref.NBRemote())
+	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
+		options[k] = refOptions[k]
+	}
+	return s, options
+}
+
+// runBoth runs script on ref and, meanwhile, on s (its NB reset to options
+// first), and returns the reference's flows once both have synced.
+func runBoth(t *testing.T, ref *reference.Instance, s *servers, options map[string]string, script string) []string {
+	t.Helper()
+	var want []string
+	var refErr error
+	refDone := make(chan struct{})
+	go func() {
+		defer close(refDone)
+		want, refErr = ref.Run(t.Context(), script)
+	}()
+	s.t = t
+	s.resetNB(options)
+	s.script(script)
+	s.sync()
+	<-refDone
+	if refErr != nil {
+		t.Fatal(refErr)
+	}
+	return want
 }
 
 func prefixed(p string, lines []string) []string {

@@ -40,6 +40,25 @@ func TestSBLoadBalancerRows(t *testing.T) {
 	}
 }
 
+// TestSBLoadBalancerRowsRandom compares the same rows for the random
+// security topologies of TestDifferentialRandomSecurity (-security-seeds
+// sets how many): load balancers on switches, routers and groups, with
+// health checks and port mappings.
+func TestSBLoadBalancerRowsRandom(t *testing.T) {
+	ref := reference.Start(t)
+	for seed := range *securitySeeds {
+		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) {
+			script := reference.RandomTopology(int64(seed+1), securityTopology())
+			if _, err := ref.Run(t.Context(), script); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(referenceLBRows(t, ref.SBRemote()), northlogLBRows(t, ref.NBFile())); d != "" {
+				t.Errorf("topology:\n%s\nSB load balancer rows differ (-ovn-northd +northlog):\n%s", script, d)
+			}
+		})
+	}
+}
+
 // northlogLBRows computes the rows offline from an NB file, in the form of
 // referenceLBRows.
 func northlogLBRows(t *testing.T, nbFile string) []string {

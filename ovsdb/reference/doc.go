@@ -3,7 +3,8 @@
 // ovn-northd between them (the Go version of the project's ovn-ref script),
 // the canonical dump of its logical flows and of its other SB rows
 // (DumpSB, then SBDump.Flows and SBDump.Rows; DumpFlows and DumpRows in one
-// call), a comparison report, and a random topology generator.
+// call), a comparison report, a random topology generator, and ovn-trace
+// runs against any SB with the output normalised for comparison (Trace).
 //
 // A differential test, for each scenario under rules/testdata/scenarios:
 //
