@@ -57,13 +57,15 @@ type sbWriter struct {
 	portsChanged map[string]bool
 	// chassisChanged is set when Chassis or Chassis_Private rows changed.
 	chassisChanged bool
+	// other keeps the SB tables no other row refers to (sb_static.go).
+	other *otherTables
 
 	addrSets, portGroups *setTable
 	lbs                  *lbTable
 }
 
 func newSBWriter(log *slog.Logger) *sbWriter {
-	return &sbWriter{
+	w := &sbWriter{
 		log:    log,
 		m:      newSBMirror(),
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
@@ -78,11 +80,14 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		portGroups: newSetTable(sb.PortGroupTable, "ports"),
 		lbs:        newLBTable(),
 	}
+	w.other = newOtherTables(w)
+	return w
 }
 
 // applyProgram takes the last step's output changes as the new desired
 // rows.
 func (w *sbWriter) applyProgram(p *rules.Program) {
+	w.other.applyProgram(p)
 	for _, pass := range []engine.Weight{-1, 1} {
 		for _, c := range p.Datapaths.Delta() {
 			if c.Weight != pass {
@@ -174,6 +179,7 @@ func (w *sbWriter) applySB(bs []batch) {
 		if b.initial {
 			w.m = newSBMirror()
 			w.garbage = map[string]string{}
+			w.other.reset()
 			w.addrSets.resetSB()
 			w.portGroups.resetSB()
 			w.lbs.resetSB()
@@ -183,6 +189,9 @@ func (w *sbWriter) applySB(bs []batch) {
 			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
 		})
 		for _, c := range changes {
+			if w.other.apply(c) {
+				continue
+			}
 			switch c.table {
 			case sb.AddressSetTable:
 				w.addrSets.applySB(c)
@@ -293,6 +302,7 @@ func (w *sbWriter) markAll() {
 		w.markRow(sb.DatapathBindingTable, u, dp)
 	}
 	w.chassisChanged = true
+	w.other.markAll()
 	w.addrSets.markAll()
 	w.portGroups.markAll()
 	w.lbs.markAll()
@@ -323,6 +333,7 @@ func (w *sbWriter) reconcile() *sbTxn {
 			t.delete(table, u)
 		}
 	}
+	w.other.reconcile(t)
 	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = map[string]bool{}, map[string]bool{}, map[mcKey]bool{}, map[flowKey]bool{}
 	w.garbage = map[string]string{}
 	return t
@@ -449,6 +460,9 @@ func (w *sbWriter) deleteDatapath(t *sbTxn, u string) {
 	}
 	t.delete(sb.DatapathBindingTable, u)
 	t.deletedDP[u] = true
+	for _, row := range slices.Sorted(maps.Keys(w.m.dpUsers[u])) {
+		t.delete(w.m.dpUsers[u][row], row)
+	}
 	for pb := range w.m.pbByDP[u] {
 		w.dirtyPB[w.m.pbs[pb].LogicalPort] = true
 	}

@@ -12,8 +12,9 @@
 //
 // and runs against them.
 //
-// Only one northd may write an SB at a time: northlog does not take the SB
-// lock that lets ovn-northd instances run as active and standby.
+// Like ovn-northd, it takes the SB lock "ovn_northd" and writes only while
+// it holds it, so that several northds (northlog's or ovn-northd's) can run
+// on one SB as one active and the others on standby.
 //
 // The flows subcommand computes the logical flows of an NB database file
 // with no server:
