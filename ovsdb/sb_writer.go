@@ -308,12 +308,6 @@ func (w *sbWriter) markAll() {
 	w.lbs.markAll()
 }
 
-// pending reports whether some key is dirty.
-func (w *sbWriter) pending() bool {
-	return len(w.dirtyDP)+len(w.dirtyPB)+len(w.dirtyMC)+len(w.dirtyLF)+len(w.garbage) > 0 ||
-		w.addrSets.pending() || w.portGroups.pending() || w.lbs.pending()
-}
-
 // reconcile builds the transaction that brings the dirty keys' SB rows to
 // their desired contents, and clears the marks.
 func (w *sbWriter) reconcile() *sbTxn {
