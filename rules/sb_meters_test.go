@@ -200,31 +200,8 @@ func checkOutput[T comparable](t *rapid.T, name string, full, inc *engine.Output
 	if d := cmp.Diff(full.Contents(), cur); d != "" {
 		t.Fatalf("%s: incremental != recompute (-full +incremental):\n%s", name, d)
 	}
-	have := map[T]bool{}
-	for _, x := range prev {
-		have[x] = true
-	}
-	for _, c := range inc.Delta() {
-		if c.Weight == 1 && !have[c.Tuple] {
-			have[c.Tuple] = true
-		} else if c.Weight == -1 && have[c.Tuple] {
-			delete(have, c.Tuple)
-		} else {
-			t.Fatalf("%s: delta %+v does not apply to the previous contents", name, c)
-		}
-	}
-	if !maps.Equal(have, setOf(cur)) {
-		t.Fatalf("%s: previous contents + delta != current contents", name)
-	}
+	checkDelta(t, prev, inc.Delta(), cur)
 	return cur
-}
-
-func setOf[T comparable](xs []T) map[T]bool {
-	m := map[T]bool{}
-	for _, x := range xs {
-		m[x] = true
-	}
-	return m
 }
 
 // TestSBMeterRows: the meter rows of one NB, written out: NB meters by
