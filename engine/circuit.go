@@ -124,6 +124,15 @@ func (s *stream[T]) add(t T, w Weight) {
 	bump(s.delta, t, w)
 }
 
+// reserve makes room for n more tuples when the change is still empty: a
+// large change (a cold start) then fills one map instead of growing it
+// through every doubling, each a rehash and a garbage copy.
+func (s *stream[T]) reserve(n int) {
+	if len(s.delta) == 0 && n > reuseMax {
+		s.delta = make(ZSet[T], n)
+	}
+}
+
 func (s *stream[T]) changed() bool { return len(s.delta) > 0 }
 
 // clear empties the change, keeping a small map for the next step (fewer
@@ -184,6 +193,9 @@ func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
 			c.dirty = append(c.dirty, out.s)
 		}
 	}, func() {
+		if len(in.rows) == 0 {
+			in.rows = make(map[T]struct{}, len(out.s.delta))
+		}
 		for t, w := range out.s.delta {
 			if w > 0 {
 				in.rows[t] = struct{}{}
@@ -240,6 +252,7 @@ type Output[T comparable] struct {
 	weights map[T]Weight
 	n       int
 	delta   []Change[T]
+	sorted  bool // delta is sorted by cmp
 }
 
 // NewOutput maintains the distinct contents of r, ordered by cmp, which must
@@ -247,17 +260,16 @@ type Output[T comparable] struct {
 func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 	o := &Output[T]{cmp: cmp, weights: map[T]Weight{}}
 	r.c.add(nil, func() {
-		o.delta = nil
+		o.delta, o.sorted = nil, false
+		if len(o.weights) == 0 {
+			o.weights = make(map[T]Weight, len(r.s.delta))
+		}
 		for t, d := range r.s.delta {
 			if was, is := bump(o.weights, t, d); was != is {
 				o.delta = append(o.delta, Change[T]{t, sign(is)})
 				o.n += int(sign(is))
 			}
 		}
-		slices.SortFunc(o.delta, func(a, b Change[T]) int {
-			// Deletes first among equals, for a cmp that ties distinct tuples.
-			return cmp2(o.cmp(a.Tuple, b.Tuple), a.Weight-b.Weight)
-		})
 	}, nil)
 	return o
 }
@@ -270,8 +282,23 @@ func cmp2(first int, second Weight) int {
 }
 
 // Delta returns the last Step's net change sorted by cmp: weight −1 for a
-// tuple deleted, +1 for a tuple inserted. No tuple appears twice.
-func (o *Output[T]) Delta() []Change[T] { return o.delta }
+// tuple deleted, +1 for a tuple inserted. No tuple appears twice. It sorts
+// on the first call after a Step.
+func (o *Output[T]) Delta() []Change[T] {
+	if !o.sorted {
+		slices.SortFunc(o.delta, func(a, b Change[T]) int {
+			// Deletes first among equals, for a cmp that ties distinct tuples.
+			return cmp2(o.cmp(a.Tuple, b.Tuple), a.Weight-b.Weight)
+		})
+		o.sorted = true
+	}
+	return o.delta
+}
+
+// Changes returns Delta's changes in no particular order, without sorting
+// them: for a consumer that keys them itself (a cold start's change is the
+// whole output, and sorting it costs more than computing it).
+func (o *Output[T]) Changes() []Change[T] { return o.delta }
 
 // Contents returns the current set sorted by cmp.
 func (o *Output[T]) Contents() []T {

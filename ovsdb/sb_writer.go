@@ -125,7 +125,7 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 			w.dirtyMC[k] = true
 		}
 	}
-	for _, c := range p.Flows.Delta() {
+	for _, c := range p.Flows.Changes() {
 		k := keyOfFlow(c.Tuple)
 		dps := w.wantLF[k]
 		if c.Weight < 0 {
