@@ -103,8 +103,9 @@ func vipPort(ip, port string, v6 bool) string {
 // options:affinity_timeout a client that reached a backend recently goes
 // back to it.
 func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(vipsOn(nb, nb.SwitchLBs), func(x vipOnDatapath) []Flow {
-		v, dp := x.VIP, on(x.Datapath)
+	return placeOn(nb.SwitchLBs, engine.FlatMap(nb.LBVIPs, func(v relations.LBVIP) []lbFlow {
+		// Placed on each switch by placeOn.
+		dp := on("")
 		ip, reg := ipMatch(v), regOrigDIPv4
 		if v.IPv6 {
 			reg = regOrigDIPv6
@@ -127,8 +128,39 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LSInPreStateful, 120, preMatch, preAction+"ct_lb_mark;"),
 			dp.flow(LSInLB, prio, lbMatch, action),
 		}
-		return append(flows, switchAffinityFlows(dp, v)...)
-	})
+		return lbFlows(v.LB, append(flows, switchAffinityFlows(dp, v)...))
+	}))
+}
+
+// lbFlow is a flow of a load balancer on no datapath yet: its text is the
+// same on every datapath the load balancer applies to.
+type lbFlow struct {
+	LB   string
+	Flow Flow
+}
+
+// lbFlows tags flows with their load balancer.
+func lbFlows(lb string, flows []Flow) []lbFlow {
+	out := make([]lbFlow, len(flows))
+	for i, f := range flows {
+		out[i] = lbFlow{lb, f}
+	}
+	return out
+}
+
+// placeOn puts each load balancer flow on every datapath of lbs its load
+// balancer applies to. The text is built once per load balancer and shared
+// by its flows on all those datapaths: with a load balancer group on every
+// node, that is one text for a hundred switches instead of a hundred
+// copies.
+func placeOn(lbs engine.Rel[relations.LBDatapath], flows engine.Rel[lbFlow]) engine.Rel[Flow] {
+	return engine.Join(
+		engine.IndexBy(lbs, func(a relations.LBDatapath) string { return a.LB }),
+		engine.IndexBy(flows, func(f lbFlow) string { return f.LB }),
+		func(_ string, a relations.LBDatapath, f lbFlow) Flow {
+			f.Flow.Datapath = a.Datapath
+			return f.Flow
+		})
 }
 
 // switchAffinityFlows are the flows of a VIP with options:affinity_timeout
