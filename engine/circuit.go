@@ -142,6 +142,8 @@ type stream[T comparable] struct {
 	streamBase
 	c     *Circuit
 	delta ZSet[T]
+	// reserved: delta was made for a large change (reserve).
+	reserved bool
 }
 
 // streamBase is what the circuit knows of a stream whatever its type.
@@ -178,7 +180,7 @@ func (s *stream[T]) add(t T, w Weight) {
 // through every doubling, each a rehash and a garbage copy.
 func (s *stream[T]) reserve(n int) {
 	if len(s.delta) == 0 && n > reuseMax {
-		s.delta = make(ZSet[T], n)
+		s.delta, s.reserved = make(ZSet[T], n), true
 	}
 }
 
@@ -188,7 +190,14 @@ func (s *stream[T]) changed() bool { return len(s.delta) > 0 }
 // (fewer allocations, so fewer garbage collections of a large heap) but
 // dropping a large one, whose iteration would cost its capacity however few
 // it holds.
-func (s *stream[T]) clearDelta() { s.delta = reuse(s.delta) }
+func (s *stream[T]) clearDelta() {
+	if s.reserved {
+		// Large however few it holds.
+		s.delta, s.reserved = nil, false
+		return
+	}
+	s.delta = reuse(s.delta)
+}
 
 // reuseMax is the largest map reuse keeps.
 const reuseMax = 64
