@@ -75,7 +75,7 @@ type vipOnRouter struct {
 
 func vipsOnRouters(nb *relations.NB) engine.Rel[vipOnRouter] {
 	return engine.Join(
-		engine.IndexBy(vipsOn(nb, nb.RouterLBs), func(x vipOnDatapath) string { return x.Datapath }),
+		engine.IndexBy(vipsOn(nb, nb.RouterLBsByLB), func(x vipOnDatapath) string { return x.Datapath }),
 		engine.IndexBy(nb.RouterLBConfigs, func(c relations.RouterLBConfig) string { return c.Router }),
 		func(_ string, x vipOnDatapath, c relations.RouterLBConfig) vipOnRouter { return vipOnRouter{c, x.VIP} })
 }
@@ -214,7 +214,7 @@ func routerAffinityFlows(dp on, r relations.RouterLBConfig, v relations.LBVIP, n
 // asks for events.
 func RouterLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
 	enabled := engine.SemiJoin(
-		engine.IndexBy(nb.RouterLBs, func(a relations.LBDatapath) string { return a.Datapath }),
+		nb.RouterLBsByRouter,
 		engine.IndexBy(nb.RouterLBConfigs, func(c relations.RouterLBConfig) string { return c.Router }))
 	return engine.Join(
 		engine.IndexBy(enabled, func(a relations.LBDatapath) string { return a.LB }),
@@ -234,7 +234,7 @@ func RouterLBNATOverlapFlows(nb *relations.NB) engine.Rel[Flow] {
 		return routerIP{r.Router, r.NAT.ExternalIP}
 	}))
 	return engine.Join(
-		engine.IndexBy(vipsOn(nb, nb.RouterLBs), func(x vipOnDatapath) routerIP { return routerIP{x.Datapath, x.VIP.IP} }),
+		engine.IndexBy(vipsOn(nb, nb.RouterLBsByLB), func(x vipOnDatapath) routerIP { return routerIP{x.Datapath, x.VIP.IP} }),
 		engine.IndexBy(external, func(r routerIP) routerIP { return r }),
 		func(_ routerIP, x vipOnDatapath, _ routerIP) Flow {
 			v, ip := x.VIP, ipMatch(x.VIP)
@@ -284,7 +284,7 @@ func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterLBSkipSNATFlows(nb *relations.NB) engine.Rel[Flow] {
 	skip := engine.Filter(nb.LoadBalancerConfigs, func(lb relations.LoadBalancer) bool { return lb.SkipSNAT })
 	onRouters := engine.SemiJoin(
-		engine.IndexBy(nb.RouterLBs, func(a relations.LBDatapath) string { return a.LB }),
+		nb.RouterLBsByLB,
 		engine.IndexBy(skip, func(lb relations.LoadBalancer) string { return lb.UUID }))
 	return engine.Distinct(engine.Map(onRouters, func(a relations.LBDatapath) Flow {
 		return on(a.Datapath).flow(LROutSNAT, 120, "flags.skip_snat_for_lb == 1 && ip", "next;")

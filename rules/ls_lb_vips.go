@@ -45,10 +45,8 @@ type vipOnDatapath struct {
 }
 
 // vipsOn joins the VIPs with the load balancers' datapaths.
-func vipsOn(nb *relations.NB, lbs engine.Rel[relations.LBDatapath]) engine.Rel[vipOnDatapath] {
-	return engine.Join(
-		engine.IndexBy(lbs, func(a relations.LBDatapath) string { return a.LB }),
-		engine.IndexBy(nb.LBVIPs, func(v relations.LBVIP) string { return v.LB }),
+func vipsOn(nb *relations.NB, lbs engine.Index[string, relations.LBDatapath]) engine.Rel[vipOnDatapath] {
+	return engine.Join(lbs, nb.LBVIPsByLB,
 		func(_ string, a relations.LBDatapath, v relations.LBVIP) vipOnDatapath {
 			return vipOnDatapath{a.Datapath, v}
 		})
@@ -103,7 +101,7 @@ func vipPort(ip, port string, v6 bool) string {
 // options:affinity_timeout a client that reached a backend recently goes
 // back to it.
 func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
-	return placeOn(nb.SwitchLBs, engine.FlatMap(nb.LBVIPs, func(v relations.LBVIP) []lbFlow {
+	return placeOn(nb.SwitchLBsByLB, engine.FlatMap(nb.LBVIPs, func(v relations.LBVIP) []lbFlow {
 		// Placed on each switch by placeOn.
 		dp := on("")
 		ip, reg := ipMatch(v), regOrigDIPv4
@@ -153,9 +151,8 @@ func lbFlows(lb string, flows []Flow) []lbFlow {
 // by its flows on all those datapaths: with a load balancer group on every
 // node, that is one text for a hundred switches instead of a hundred
 // copies.
-func placeOn(lbs engine.Rel[relations.LBDatapath], flows engine.Rel[lbFlow]) engine.Rel[Flow] {
-	return engine.Join(
-		engine.IndexBy(lbs, func(a relations.LBDatapath) string { return a.LB }),
+func placeOn(lbs engine.Index[string, relations.LBDatapath], flows engine.Rel[lbFlow]) engine.Rel[Flow] {
+	return engine.Join(lbs,
 		engine.IndexBy(flows, func(f lbFlow) string { return f.LB }),
 		func(_ string, a relations.LBDatapath, f lbFlow) Flow {
 			f.Flow.Datapath = a.Datapath
@@ -252,7 +249,7 @@ func eventFlow(dp on, st Stage, v relations.LBVIP) Flow {
 // asks for events.
 func SwitchLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.Join(
-		engine.IndexBy(nb.SwitchLBs, func(a relations.LBDatapath) string { return a.LB }),
+		nb.SwitchLBsByLB,
 		engine.IndexBy(eventVIPs(nb), func(v relations.LBVIP) string { return v.LB }),
 		func(_ string, a relations.LBDatapath, v relations.LBVIP) Flow {
 			return eventFlow(on(a.Datapath), LSInPreLB, v)
