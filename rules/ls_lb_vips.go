@@ -38,20 +38,6 @@ const (
 	regLBAffMatchPort  = "reg8[0..15]"
 )
 
-// vipOnDatapath is a VIP of a load balancer that applies to a datapath.
-type vipOnDatapath struct {
-	Datapath string
-	VIP      relations.LBVIP
-}
-
-// vipsOn joins the VIPs with the load balancers' datapaths.
-func vipsOn(nb *relations.NB, lbs engine.Index[string, relations.LBDatapath]) engine.Rel[vipOnDatapath] {
-	return engine.Join(lbs, nb.LBVIPsByLB,
-		func(_ string, a relations.LBDatapath, v relations.LBVIP) vipOnDatapath {
-			return vipOnDatapath{a.Datapath, v}
-		})
-}
-
 // ipMatch is the match prefix of the VIP's family.
 func ipMatch(v relations.LBVIP) string {
 	if v.IPv6 {
