@@ -177,6 +177,22 @@ func dumpFlows(t testing.TB, remote string) []string {
 	return lines
 }
 
+// setTables are the SB tables of named sets, load balancers and service
+// monitors that northd writes besides flows, datapaths and ports.
+var setTables = []string{sb.AddressSetTable, sb.PortGroupTable, sb.LoadBalancerTable, sb.ServiceMonitorTable}
+
+// dumpSetRows is the canonical dump of the setTables rows of the SB at remote.
+func dumpSetRows(t testing.TB, remote string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	lines, err := reference.DumpRows(ctx, remote, setTables...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
+
 // offlineFlows computes the flows of the NB file of s offline.
 func offlineFlows(t testing.TB, s *servers) []string {
 	t.Helper()
@@ -251,7 +267,8 @@ func nbOptions(t testing.TB, remote string) map[string]string {
 // flows must be the ones northlog computes offline from the same NB file,
 // and, for the scenarios whose offline flows are the reference's, the
 // reference's flows, Datapath_Binding, Port_Binding and Multicast_Group
-// rows (tunnel keys aside).
+// rows (tunnel keys aside); the Address_Set, Port_Group, Load_Balancer and
+// Service_Monitor rows must be the reference's in every scenario.
 func TestLiveScenarios(t *testing.T) {
 	t.Parallel()
 	ref := reference.Start(t)
@@ -259,38 +276,18 @@ func TestLiveScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := startServers(t)
-	runNorthd(t, s)
-	s.sync()
-	// The same random NB_Global values as the reference's, whose
-	// svc_monitor_mac shows in flows.
-	options := nbOptions(t, s.NB())
-	refOptions := nbOptions(t, ref.NBRemote())
-	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
-		options[k] = refOptions[k]
-	}
+	s, options := startLiveBeside(t, ref)
 	green := 0
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
-			// The reference runs the scenario meanwhile.
-			var want []string
-			var refErr error
-			refDone := make(chan struct{})
-			go func() {
-				defer close(refDone)
-				want, refErr = ref.Run(t.Context(), sc.Script)
-			}()
-			s.t = t
-			s.resetNB(options)
-			s.script(sc.Script)
-			s.sync()
-			<-refDone
-			if refErr != nil {
-				t.Fatal(refErr)
-			}
+			want := runBoth(t, ref, s, options, sc.Script)
 			got, offline := dumpFlows(t, s.SB()), offlineFlows(t, s)
 			if r := reference.Compare(offline, got); !r.Equal() {
 				t.Fatalf("%s\nlive SB differs from northlog offline:\n%s", sc.Description, r)
+			}
+			if r := reference.Compare(dumpSetRows(t, ref.SBRemote()), dumpSetRows(t, s.SB())); !r.Equal() {
+				t.Errorf("%s rows differ from the reference's (- reference, + northlog):\n%s", strings.Join(setTables, ", "),
+					strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 			}
 			if !reference.Compare(want, offline).Equal() {
 				t.Skipf("rules do not reproduce the reference yet")
@@ -306,6 +303,45 @@ func TestLiveScenarios(t *testing.T) {
 		})
 	}
 	t.Logf("%d of %d scenarios compared with the reference", green, len(scenarios))
+}
+
+// startLiveBeside starts servers with a live northd for tests that run
+// scenarios on them and on ref, and returns them with the NB_Global options
+// that resetNB must restore: those of a fresh NB, with the reference's
+// random mac_prefix and svc_monitor_mac, which show in flows.
+func startLiveBeside(t *testing.T, ref *reference.Instance) (*servers, map[string]string) {
+	t.Helper()
+	s := startServers(t)
+	runNorthd(t, s)
+	s.sync()
+	options := nbOptions(t, s.NB())
+	refOptions := nbOptions(t, ref.NBRemote())
+	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
+		options[k] = refOptions[k]
+	}
+	return s, options
+}
+
+// runBoth runs script on ref and, meanwhile, on s (its NB reset to options
+// first), and returns the reference's flows once both have synced.
+func runBoth(t *testing.T, ref *reference.Instance, s *servers, options map[string]string, script string) []string {
+	t.Helper()
+	var want []string
+	var refErr error
+	refDone := make(chan struct{})
+	go func() {
+		defer close(refDone)
+		want, refErr = ref.Run(t.Context(), script)
+	}()
+	s.t = t
+	s.resetNB(options)
+	s.script(script)
+	s.sync()
+	<-refDone
+	if refErr != nil {
+		t.Fatal(refErr)
+	}
+	return want
 }
 
 func prefixed(p string, lines []string) []string {
@@ -361,7 +397,7 @@ func TestLiveTakeOver(t *testing.T) {
 			if !reference.Compare(flows, offlineFlows(t, s)).Equal() {
 				t.Skip("rules do not reproduce the reference yet")
 			}
-			uuids, rows := flowUUIDs(t, s.SB()), sbRows(t, s.SB(), true)
+			uuids, rows := flowUUIDs(t, s.SB()), append(sbRows(t, s.SB(), true), dumpSetRows(t, s.SB())...)
 			s.kill("northd")
 			l := runNorthd(t, s)
 			s.sync()
@@ -373,7 +409,7 @@ func TestLiveTakeOver(t *testing.T) {
 			if got := flowUUIDs(t, s.SB()); !maps.Equal(got, uuids) {
 				t.Errorf("Logical_Flow rows changed: %d before, %d after", len(uuids), len(got))
 			}
-			if r := reference.Compare(rows, sbRows(t, s.SB(), true)); !r.Equal() {
+			if r := reference.Compare(rows, append(sbRows(t, s.SB(), true), dumpSetRows(t, s.SB())...)); !r.Equal() {
 				t.Errorf("SB rows changed:\n%s", strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 			}
 		})

@@ -165,7 +165,8 @@ func (w *sbWriter) mutateGroups(t *sbTxn, plans []flowPlan, effectiveOf func(str
 	for _, g := range slices.Sorted(maps.Keys(moves)) {
 		m := moves[g]
 		content := strings.Join(m.target, ",")
-		if m.mixed || m.n != len(w.m.groupFlows[g]) || t.newGroups[content] != "" || w.existingGroup(t, m.target) != "" {
+		// A group that load balancers use too stays theirs.
+		if m.mixed || m.n != len(w.m.groupFlows[g]) || len(w.lbs.byDPG[g]) > 0 || t.newGroups[content] != "" || w.existingGroup(t, m.target) != "" {
 			continue
 		}
 		old := w.m.groups[g].Datapaths
@@ -193,11 +194,11 @@ func (w *sbWriter) mutateGroups(t *sbTxn, plans []flowPlan, effectiveOf func(str
 	}
 }
 
-// existingGroup is a group row in the SB that holds exactly dps and is not
-// being changed, or "".
+// existingGroup is a group row in the SB that holds exactly dps, is not
+// being changed and is no load balancer's (which may change it), or "".
 func (w *sbWriter) existingGroup(t *sbTxn, dps []string) string {
 	for _, g := range w.m.groupsByContent[strings.Join(dps, ",")] {
-		if _, changed := t.mutated[g]; !changed {
+		if _, changed := t.mutated[g]; !changed && len(w.lbs.byDPG[g]) == 0 {
 			return g
 		}
 	}
@@ -249,11 +250,14 @@ func keyRefs(k flowKey) []string {
 	return refs
 }
 
-// markKeyUsers marks the flows that hold the tunnel key of NB row u.
+// markKeyUsers marks the flows and the named sets that hold the tunnel key
+// of NB row u.
 func (w *sbWriter) markKeyUsers(u string) {
 	for k := range w.keyUsers[u] {
 		w.dirtyLF[k] = true
 	}
+	w.addrSets.markKeyUsers(u)
+	w.portGroups.markKeyUsers(u)
 }
 
 // markPortKeyUsers marks the flows that hold the tunnel key of a port.

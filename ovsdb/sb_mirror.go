@@ -16,6 +16,7 @@ import (
 var sbTables = []string{
 	sb.SBGlobalTable, sb.DatapathBindingTable, sb.PortBindingTable, sb.MulticastGroupTable,
 	sb.LogicalDPGroupTable, sb.LogicalFlowTable, sb.ChassisTable, sb.ChassisPrivateTable,
+	sb.AddressSetTable, sb.PortGroupTable, sb.LoadBalancerTable, sb.ServiceMonitorTable,
 }
 
 // flowKey is what identifies a logical flow in 23.03's eyes
@@ -162,7 +163,7 @@ func deleteSorted(s []string, v string) []string {
 // from its datapaths.
 var sbTableOrder = map[string]int{
 	sb.DatapathBindingTable: 1, sb.PortBindingTable: 2, sb.MulticastGroupTable: 3,
-	sb.LogicalDPGroupTable: 4, sb.LogicalFlowTable: 5,
+	sb.LogicalDPGroupTable: 4, sb.LogicalFlowTable: 5, sb.LoadBalancerTable: 6,
 }
 
 // apply records one row change. Rows of the tables it indexes replace

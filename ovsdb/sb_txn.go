@@ -27,6 +27,10 @@ type sbTxn struct {
 	pbKey     map[string]int
 	newGroups map[string]string // group contents -> named or mutated row
 	mutated   map[string]string // group row -> its contents after mutation
+	// Datapath groups of load balancers: by contents, those inserted or
+	// taken in the transaction, and the rows taken or changed.
+	newLBGroups map[string]string
+	lbGroups    map[string]bool
 }
 
 func newSBTxn() *sbTxn {
@@ -36,6 +40,7 @@ func newSBTxn() *sbTxn {
 		newPB: map[string]string{}, deletedPB: map[string]bool{},
 		dpKey: map[string]int{}, pbKey: map[string]int{},
 		newGroups: map[string]string{}, mutated: map[string]string{},
+		newLBGroups: map[string]string{}, lbGroups: map[string]bool{},
 	}
 }
 

@@ -15,7 +15,8 @@ import (
 
 // sbWriter keeps the SB rows that northd owns equal to what the program
 // computes: Datapath_Binding, Port_Binding (northd's columns only),
-// Multicast_Group, Logical_DP_Group and Logical_Flow.
+// Multicast_Group, Logical_DP_Group and Logical_Flow; Address_Set and
+// Port_Group (setTable), Load_Balancer and Service_Monitor (lbTable).
 //
 // It holds the desired rows (from the program's output changes) and a
 // mirror of the SB (from the SB monitor), and reconciles the two by
@@ -56,6 +57,9 @@ type sbWriter struct {
 	portsChanged map[string]bool
 	// chassisChanged is set when Chassis or Chassis_Private rows changed.
 	chassisChanged bool
+
+	addrSets, portGroups *setTable
+	lbs                  *lbTable
 }
 
 func newSBWriter(log *slog.Logger) *sbWriter {
@@ -70,6 +74,9 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		dirtyDP:    map[string]bool{}, dirtyPB: map[string]bool{},
 		dirtyMC: map[mcKey]bool{}, dirtyLF: map[flowKey]bool{},
 		garbage: map[string]string{}, portsChanged: map[string]bool{},
+		addrSets:   newSetTable(sb.AddressSetTable, "addresses"),
+		portGroups: newSetTable(sb.PortGroupTable, "ports"),
+		lbs:        newLBTable(),
 	}
 }
 
@@ -125,6 +132,9 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 			w.dirtyMC[k] = true
 		}
 	}
+	w.addrSets.applyProgram(p.AddressSets.Delta(), p.AddressSetMembers.Delta())
+	w.portGroups.applyProgram(p.PortGroups.Delta(), p.PortGroupMembers.Delta())
+	w.lbs.applyProgram(p.LoadBalancers.Delta(), p.ServiceMonitors.Delta())
 	for _, c := range p.Flows.Changes() {
 		k := keyOfFlow(c.Tuple)
 		dps := w.wantLF[k]
@@ -164,12 +174,28 @@ func (w *sbWriter) applySB(bs []batch) {
 		if b.initial {
 			w.m = newSBMirror()
 			w.garbage = map[string]string{}
+			w.addrSets.resetSB()
+			w.portGroups.resetSB()
+			w.lbs.resetSB()
 		}
 		changes := slices.Clone(b.changes)
 		slices.SortStableFunc(changes, func(a, b change) int {
 			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
 		})
 		for _, c := range changes {
+			switch c.table {
+			case sb.AddressSetTable:
+				w.addrSets.applySB(c)
+				continue
+			case sb.PortGroupTable:
+				w.portGroups.applySB(c)
+				continue
+			case sb.LoadBalancerTable, sb.ServiceMonitorTable:
+				w.lbs.applySB(c)
+				continue
+			case sb.LogicalDPGroupTable:
+				w.lbs.markGroup(c.uuid)
+			}
 			w.markRow(c.table, c.uuid, c.old)
 			rekeyed := w.m.apply(c)
 			w.markRow(c.table, c.uuid, c.new)
@@ -267,11 +293,15 @@ func (w *sbWriter) markAll() {
 		w.markRow(sb.DatapathBindingTable, u, dp)
 	}
 	w.chassisChanged = true
+	w.addrSets.markAll()
+	w.portGroups.markAll()
+	w.lbs.markAll()
 }
 
 // pending reports whether some key is dirty.
 func (w *sbWriter) pending() bool {
-	return len(w.dirtyDP)+len(w.dirtyPB)+len(w.dirtyMC)+len(w.dirtyLF)+len(w.garbage) > 0
+	return len(w.dirtyDP)+len(w.dirtyPB)+len(w.dirtyMC)+len(w.dirtyLF)+len(w.garbage) > 0 ||
+		w.addrSets.pending() || w.portGroups.pending() || w.lbs.pending()
 }
 
 // reconcile builds the transaction that brings the dirty keys' SB rows to
@@ -282,6 +312,12 @@ func (w *sbWriter) reconcile() *sbTxn {
 	w.reconcilePorts(t)
 	w.reconcileMulticast(t)
 	w.reconcileFlows(t)
+	key := func(u string) int { return w.tunnelKey(t, u) }
+	w.addrSets.reconcile(t, key)
+	w.portGroups.reconcile(t, key)
+	w.reconcileLoadBalancers(t)
+	w.reconcileServiceMonitors(t)
+	w.lbs.clearDirt()
 	for u, table := range w.garbage {
 		if w.exists(table, u) && !t.deletedDP[u] && !t.deletedPB[u] {
 			t.delete(table, u)
@@ -422,6 +458,7 @@ func (w *sbWriter) deleteDatapath(t *sbTxn, u string) {
 	for f := range w.m.flowsByDP[u] {
 		w.markRow(sb.LogicalFlowTable, f, w.m.flows[f])
 	}
+	w.lbs.markDatapath(w.m, u)
 	delete(w.garbage, u)
 }
 
@@ -683,8 +720,18 @@ func (w *sbWriter) reconcileMulticast(t *sbTxn) {
 			})
 			continue
 		}
-		if !sameSet(w.m.mcs[keep].Ports, ports) {
-			t.update(sb.MulticastGroupTable, keep, lovsdb.Row{"ports": uuidSet(ports)})
+		// A flood group holds every port of its switch: mutate it by the
+		// ports that differ.
+		have := w.m.mcs[keep].Ports
+		var muts []lovsdb.Mutation
+		if del := missingFrom(have, ports); len(del) > 0 {
+			muts = append(muts, *lovsdb.NewMutation("ports", lovsdb.MutateOperationDelete, uuidSet(del)))
+		}
+		if add := missingFrom(ports, have); len(add) > 0 {
+			muts = append(muts, *lovsdb.NewMutation("ports", lovsdb.MutateOperationInsert, uuidSet(add)))
+		}
+		if len(muts) > 0 {
+			t.mutate(sb.MulticastGroupTable, keep, muts...)
 		}
 	}
 }
@@ -698,4 +745,20 @@ func (w *sbWriter) pbRef(t *sbTxn, name string) string {
 		return u
 	}
 	return ""
+}
+
+// missingFrom lists the elements of a that b lacks, sorted.
+func missingFrom(a, b []string) []string {
+	in := make(map[string]bool, len(b))
+	for _, x := range b {
+		in[x] = true
+	}
+	var out []string
+	for _, x := range a {
+		if !in[x] {
+			out = append(out, x)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

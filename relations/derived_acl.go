@@ -1,6 +1,8 @@
 package relations
 
 import (
+	"fmt"
+
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
 )
@@ -80,12 +82,16 @@ func switchOfPort(n *NB) engine.Rel[ref] {
 
 // deriveSwitchACLs computes which ACLs apply to which switch. A port group
 // applies to the switches its ports are on (northd.c
-// build_port_group_lswitches); ports on no switch are ignored.
+// build_port_group_lswitches); ports on no switch are ignored and reported,
+// as northd logs them. (An NB database never holds one, port groups holding
+// their ports by weak reference, but rows fed by a library user may.)
 func deriveSwitchACLs(n *NB) engine.Rel[SwitchACL] {
 	direct := n.Refs.SwitchACLs
-	pgSwitches := engine.Distinct(engine.Join(
-		engine.IndexBy(n.Refs.PortGroupPorts, byTarget),
-		engine.IndexBy(switchOfPort(n), byTarget),
+	members, onSwitch := engine.IndexBy(n.Refs.PortGroupPorts, byTarget), engine.IndexBy(switchOfPort(n), byTarget)
+	engine.TryMap(engine.AntiJoin(members, onSwitch), "port group", func(r ref) (struct{}, error) {
+		return struct{}{}, fmt.Errorf("lport %s in port group %s not found", r.Target, r.Owner)
+	})
+	pgSwitches := engine.Distinct(engine.Join(members, onSwitch,
 		func(_ string, pg, sw ref) ref { return ref{Owner: pg.Owner, Target: sw.Owner} }))
 	viaGroups := engine.Join(
 		engine.IndexBy(pgSwitches, byOwner),

@@ -97,6 +97,9 @@ type Refs struct {
 	PortGroupPorts engine.Rel[Ref] // Port_Group ports
 	PortGroupACLs  engine.Rel[Ref] // Port_Group acls
 	LBGroupLBs     engine.Rel[Ref] // Load_Balancer_Group load_balancer
+	// AddressSetAddresses are Address_Set addresses: Targets are
+	// addresses, not row UUIDs.
+	AddressSetAddresses engine.Rel[Ref]
 }
 
 func newRefs(c *engine.Circuit, n *NB) Refs {
@@ -125,5 +128,8 @@ func newRefs(c *engine.Circuit, n *NB) Refs {
 		LBGroupLBs: refsOf(c, n, nb.LoadBalancerGroupTable,
 			func(g *nb.LoadBalancerGroup) string { return g.UUID },
 			func(g *nb.LoadBalancerGroup) []string { return g.LoadBalancer }),
+		AddressSetAddresses: refsOf(c, n, nb.AddressSetTable,
+			func(as *nb.AddressSet) string { return as.UUID },
+			func(as *nb.AddressSet) []string { return as.Addresses }),
 	}
 }

@@ -15,8 +15,9 @@ import (
 )
 
 var (
-	randomSeeds  = flag.Int("random-seeds", 50, "random topologies compared with the reference in TestDifferentialRandom")
-	writePending = flag.Bool("write-pending", false, "rewrite testdata/pending.txt with the scenarios that miss reference flows and the stages they miss")
+	randomSeeds   = flag.Int("random-seeds", 50, "random topologies compared with the reference in TestDifferentialRandom")
+	securitySeeds = flag.Int("security-seeds", 50, "random topologies with ACLs, port groups, address sets and load balancers compared with the reference in TestDifferentialRandomSecurity")
+	writePending  = flag.Bool("write-pending", false, "rewrite testdata/pending.txt with the scenarios that miss reference flows and the stages they miss")
 )
 
 // TestDifferential runs every scenario under testdata/scenarios on the real
@@ -74,6 +75,26 @@ func savePending() error {
 // generator, a fixed list of seeds (-random-seeds sets how many).
 func TestDifferentialRandom(t *testing.T) {
 	compareRandom(t, "random", *randomSeeds, reference.DefaultTopology())
+}
+
+// securityTopology is DefaultTopology with address sets, port groups, ACLs
+// on switches and port groups, and load balancers on switches, routers and
+// load balancer groups.
+func securityTopology() reference.TopologyOptions {
+	o := reference.DefaultTopology()
+	o.AddressSets, o.PortGroups, o.ACLs, o.LoadBalancers = 3, 3, 4, 4
+	return o
+}
+
+// TestDifferentialRandomSecurity compares random topologies with security
+// groups (ACLs of every action and option, on switches and on port groups
+// whose members span switches, matching address sets and port groups' address
+// sets) and load balancers (IPv4 and IPv6 VIPs, protocols, no backends,
+// health checks, the load balancer options) on switches, gateway routers,
+// routers with a distributed gateway port and load balancer groups, a fixed
+// list of seeds (-security-seeds sets how many).
+func TestDifferentialRandomSecurity(t *testing.T) {
+	compareRandom(t, "random-security", *securitySeeds, securityTopology())
 }
 
 // compareRandom compares the random topologies of seeds 1..seeds drawn with

@@ -28,6 +28,7 @@ func init() {
 		"lbHealthCheck":   lbHealthCheck,
 		"lbRouterOptions": lbRouterOptions,
 		"lbGatewayPort":   lbGatewayPort,
+		"lbBackends":      lbBackends,
 	} {
 		nbChanges[name] = change
 	}
@@ -140,6 +141,23 @@ func lbEdit(t *rapid.T, s *nbState, p *Program) {
 	lb := genLB(t, id, vips)
 	lb.HealthCheck = old.HealthCheck
 	s.set(t, p, nb.LoadBalancerTable, id, lb)
+}
+
+// lbBackends redraws the backends of one VIP of a load balancer, keeping
+// its VIPs.
+func lbBackends(t *rapid.T, s *nbState, p *Program) {
+	id := pick(t, s, nb.LoadBalancerTable, "lb")
+	if id == "" {
+		return
+	}
+	lb := *s.rows[nb.LoadBalancerTable][id].(*nb.LoadBalancer)
+	if len(lb.Vips) == 0 {
+		return
+	}
+	vip := rapid.SampledFrom(slices.Sorted(maps.Keys(lb.Vips))).Draw(t, "vip")
+	lb.Vips = maps.Clone(lb.Vips)
+	lb.Vips[vip] = rapid.SampledFrom([]string{"", "10.0.0.5:8080", "10.0.0.6:8080,10.0.0.5:8080", "[fd00::5]:8080", "10.0.0.6", "fd00::6,fd00::5"}).Draw(t, "backends")
+	s.set(t, p, nb.LoadBalancerTable, id, &lb)
 }
 
 // lbRefs returns a load balancer reference column of a switch or router

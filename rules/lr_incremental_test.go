@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/northlog/northlog/relations/nb"
 	"pgregory.net/rapid"
 )
@@ -148,11 +147,7 @@ var routerChanges = map[string]nbChange{
 		if id == "" {
 			return
 		}
-		for _, lrID := range s.ids(nb.LogicalRouterTable) {
-			if i := slices.Index(s.rows[nb.LogicalRouterTable][lrID].(*nb.LogicalRouter).Ports, id); i >= 0 {
-				updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.Ports = slices.Delete(slices.Clone(lr.Ports), i, i+1) })
-			}
-		}
+		unlink(t, s, p, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) *[]string { return &lr.Ports })
 		s.set(t, p, nb.LogicalRouterPortTable, id, nil)
 	},
 	"peerRouterPorts": func(t *rapid.T, s *nbState, p *Program) {
@@ -205,11 +200,7 @@ var routerChanges = map[string]nbChange{
 		if id == "" {
 			return
 		}
-		for _, lrID := range s.ids(nb.LogicalRouterTable) {
-			if i := slices.Index(s.rows[nb.LogicalRouterTable][lrID].(*nb.LogicalRouter).StaticRoutes, id); i >= 0 {
-				updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.StaticRoutes = slices.Delete(slices.Clone(lr.StaticRoutes), i, i+1) })
-			}
-		}
+		unlink(t, s, p, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) *[]string { return &lr.StaticRoutes })
 		s.set(t, p, nb.LogicalRouterStaticRouteTable, id, nil)
 	},
 	"addPolicy": func(t *rapid.T, s *nbState, p *Program) {
@@ -250,20 +241,5 @@ func TestRouterIncrementalEqualsRecompute(t *testing.T) {
 	for name := range routerChanges {
 		names = append(names, "router/"+name)
 	}
-	slices.Sort(names)
-	rapid.Check(t, func(t *rapid.T) {
-		s, p := newNBState(), New()
-		var prev []Flow
-		for range rapid.IntRange(1, 20).Draw(t, "steps") {
-			for range rapid.IntRange(1, 3).Draw(t, "changes") {
-				nbChanges[rapid.SampledFrom(names).Draw(t, "change")](t, s, p)
-			}
-			p.Step()
-			if d := cmp.Diff(s.load(t).Flows.Contents(), p.Flows.Contents()); d != "" {
-				t.Fatalf("incremental != recompute (-full +incremental):\n%s", d)
-			}
-			checkDelta(t, prev, p.Flows.Delta(), p.Flows.Contents())
-			prev = p.Flows.Contents()
-		}
-	})
+	checkIncremental(t, names, 20, 3)
 }

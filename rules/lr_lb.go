@@ -203,19 +203,8 @@ func routerAffinityFlows(dp on, r relations.RouterLBConfig, v relations.LBVIP, n
 		dnatAction += "flags." + flag + "_for_lb = 1; "
 		ctFlag = "; " + flag
 	}
-	flows := []Flow{dp.flow(LRInLBAffCheck, 100, newMatch, check+regKnownLBSession+" = chk_lb_aff(); next;")}
-	for _, b := range v.Backends.All() {
-		port := affinityPort(v, b)
-		learn, match := learnMatch+" && "+ip+".dst == "+b.IP, fmt.Sprintf("%s == 1 && ct.new && %s && %s == %s", regKnownLBSession, ip, regBackend, b.IP)
-		if port != "" {
-			learn += " && " + v.Proto + ".dst == " + port
-			match += " && " + regLBAffMatchPort + " == " + port
-		}
-		flows = append(flows,
-			dp.flow(LRInLBAffLearn, 100, learn, commitLBAff(v, b)),
-			dp.flow(LRInDNAT, 150, match, dnatAction+"ct_lb_mark(backends="+vipPort(b.IP, port, !v.V4Mapped())+ctFlag+");"))
-	}
-	return flows
+	return append([]Flow{dp.flow(LRInLBAffCheck, 100, newMatch, check+regKnownLBSession+" = chk_lb_aff(); next;")},
+		affinityBackendFlows(dp, v, LRInLBAffLearn, LRInDNAT, ip, regBackend, learnMatch, dnatAction, ctFlag)...)
 }
 
 // RouterLBEventFlows: lr_in_dnat priority 130 (northd.c

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/northlog/northlog/relations/nb"
 	"pgregory.net/rapid"
 )
@@ -79,11 +78,7 @@ var natChanges = map[string]nbChange{
 		if id == "" {
 			return
 		}
-		for _, lrID := range s.ids(nb.LogicalRouterTable) {
-			if i := slices.Index(s.rows[nb.LogicalRouterTable][lrID].(*nb.LogicalRouter).Nat, id); i >= 0 {
-				updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.Nat = slices.Delete(slices.Clone(lr.Nat), i, i+1) })
-			}
-		}
+		unlink(t, s, p, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) *[]string { return &lr.Nat })
 		s.set(t, p, nb.NATTable, id, nil)
 	},
 	"setNATStateless": func(t *rapid.T, s *nbState, p *Program) {
@@ -182,20 +177,5 @@ func TestNATIncrementalEqualsRecompute(t *testing.T) {
 	for name := range natChanges {
 		names = append(names, "nat/"+name)
 	}
-	slices.Sort(names)
-	rapid.Check(t, func(t *rapid.T) {
-		s, p := newNBState(), New()
-		var prev []Flow
-		for range rapid.IntRange(1, 20).Draw(t, "steps") {
-			for range rapid.IntRange(1, 3).Draw(t, "changes") {
-				nbChanges[rapid.SampledFrom(names).Draw(t, "change")](t, s, p)
-			}
-			p.Step()
-			if d := cmp.Diff(s.load(t).Flows.Contents(), p.Flows.Contents()); d != "" {
-				t.Fatalf("incremental != recompute (-full +incremental):\n%s", d)
-			}
-			checkDelta(t, prev, p.Flows.Delta(), p.Flows.Contents())
-			prev = p.Flows.Contents()
-		}
-	})
+	checkIncremental(t, names, 20, 3)
 }

@@ -3,8 +3,10 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/ovn-org/libovsdb/model"
 	"pgregory.net/rapid"
 )
 
@@ -12,7 +14,9 @@ import (
 // (TestIncrementalEqualsRecompute): ACLs on switches and port groups, load
 // balancers directly and through groups, DHCP options, DNS records, QoS
 // rules and NB_Global options, the inputs of the switch conntrack, DHCP
-// and DNS stages.
+// and DNS stages; ACL edits (priority, action, direction, match, options)
+// and detachment, port group deletion and members on no switch, address
+// set edits.
 func init() {
 	for name, change := range map[string]nbChange{
 		"addACL":         addACL,
@@ -28,6 +32,11 @@ func init() {
 		"addQoS":         addQoS,
 		"setGlobal":      setGlobal,
 		"addLocalnet":    addTypedPort,
+		"editACL":        editACL,
+		"detachACL":      detachACL,
+		"delPortGroup":   deletePortGroup,
+		"addGhostMember": addGhostMember,
+		"editAddressSet": editAddressSet,
 	} {
 		nbChanges[name] = change
 	}
@@ -83,6 +92,132 @@ func addACL(t *rapid.T, s *nbState, p *Program) {
 	}
 	s.set(t, p, nb.ACLTable, id, acl)
 	addRef(t, s, p, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.ACLs }, func(pg *nb.PortGroup) *[]string { return &pg.ACLs })
+}
+
+// editACL changes an ACL's priority, action, direction, match, logging or
+// options in place.
+func editACL(t *rapid.T, s *nbState, p *Program) {
+	id := pick(t, s, nb.ACLTable, "acl")
+	if id == "" {
+		return
+	}
+	acl := *s.rows[nb.ACLTable][id].(*nb.ACL)
+	switch rapid.IntRange(0, 4).Draw(t, "edit") {
+	case 0:
+		acl.Priority = rapid.IntRange(0, 3).Draw(t, "prio")
+	case 1:
+		acl.Action = rapid.SampledFrom([]string{"allow", "allow-related", "allow-stateless", "drop", "reject"}).Draw(t, "action")
+	case 2:
+		acl.Direction = rapid.SampledFrom([]string{"from-lport", "to-lport"}).Draw(t, "dir")
+	case 3:
+		acl.Match = rapid.SampledFrom([]string{"ip4", "tcp", "ip4.src == $as1", "outport == @pg1"}).Draw(t, "match")
+	case 4:
+		acl.Log = rapid.Bool().Draw(t, "log")
+		acl.Options = map[string]string{"apply-after-lb": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "afterLB")}
+	}
+	s.set(t, p, nb.ACLTable, id, &acl)
+}
+
+// detachACL removes an ACL from a switch or port group, and deletes the
+// row once nothing lists it (the database's garbage collection).
+func detachACL(t *rapid.T, s *nbState, p *Program) {
+	var owners []string // "table id" of the rows that list ACLs
+	for _, table := range []string{nb.LogicalSwitchTable, nb.PortGroupTable} {
+		for _, id := range s.ids(table) {
+			if len(aclsOf(s.rows[table][id])) > 0 {
+				owners = append(owners, table+" "+id)
+			}
+		}
+	}
+	if len(owners) == 0 {
+		return
+	}
+	table, id, _ := strings.Cut(rapid.SampledFrom(owners).Draw(t, "owner"), " ")
+	var acls *[]string
+	var row model.Model
+	switch r := s.rows[table][id].(type) {
+	case *nb.LogicalSwitch:
+		c := *r
+		row, acls = &c, &c.ACLs
+	case *nb.PortGroup:
+		c := *r
+		row, acls = &c, &c.ACLs
+	}
+	i := rapid.IntRange(0, len(*acls)-1).Draw(t, "i")
+	acl := (*acls)[i]
+	*acls = slices.Delete(slices.Clone(*acls), i, i+1)
+	s.set(t, p, table, id, row)
+	for _, table := range []string{nb.LogicalSwitchTable, nb.PortGroupTable} {
+		for _, r := range s.rows[table] {
+			if slices.Contains(aclsOf(r), acl) {
+				return
+			}
+		}
+	}
+	s.set(t, p, nb.ACLTable, acl, nil)
+}
+
+// aclsOf returns the acls column of a switch or port group row.
+func aclsOf(row model.Model) []string {
+	switch r := row.(type) {
+	case *nb.LogicalSwitch:
+		return r.ACLs
+	case *nb.PortGroup:
+		return r.ACLs
+	}
+	return nil
+}
+
+// deletePortGroup deletes a port group and, as the database does, the ACLs
+// only it listed.
+func deletePortGroup(t *rapid.T, s *nbState, p *Program) {
+	id := pick(t, s, nb.PortGroupTable, "pg")
+	if id == "" {
+		return
+	}
+	acls := s.rows[nb.PortGroupTable][id].(*nb.PortGroup).ACLs
+	s.set(t, p, nb.PortGroupTable, id, nil)
+	for _, acl := range acls {
+		listed := false
+		for _, table := range []string{nb.LogicalSwitchTable, nb.PortGroupTable} {
+			for _, r := range s.rows[table] {
+				listed = listed || slices.Contains(aclsOf(r), acl)
+			}
+		}
+		if !listed {
+			s.set(t, p, nb.ACLTable, acl, nil)
+		}
+	}
+}
+
+// addGhostMember adds to a port group a member on no switch: a port row no
+// switch lists, or a _uuid with no row.
+func addGhostMember(t *rapid.T, s *nbState, p *Program) {
+	pgID := pick(t, s, nb.PortGroupTable, "pg")
+	if pgID == "" {
+		return
+	}
+	id := s.uuid()
+	if rapid.Bool().Draw(t, "row") {
+		s.set(t, p, nb.LogicalSwitchPortTable, id, &nb.LogicalSwitchPort{UUID: id, Name: "ghost" + id[len(id)-3:]})
+	}
+	pg := *s.rows[nb.PortGroupTable][pgID].(*nb.PortGroup)
+	pg.Ports = append(slices.Clone(pg.Ports), id)
+	s.set(t, p, nb.PortGroupTable, pgID, &pg)
+}
+
+// editAddressSet replaces the addresses of an address set (adding one when
+// there is none): IPv4 and IPv6 hosts and networks, or none.
+func editAddressSet(t *rapid.T, s *nbState, p *Program) {
+	id := pick(t, s, nb.AddressSetTable, "as")
+	if id == "" {
+		id = s.uuid()
+		s.set(t, p, nb.AddressSetTable, id, &nb.AddressSet{UUID: id, Name: "as" + id[len(id)-3:]})
+	}
+	as := *s.rows[nb.AddressSetTable][id].(*nb.AddressSet)
+	as.Addresses = rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"1.1.1.1", "10.0.0.0/24", "fd00::1", "fd00::/64", "172.16.0.5"}), 0, 3,
+		func(a string) string { return a }).Draw(t, "addresses")
+	s.set(t, p, nb.AddressSetTable, id, &as)
 }
 
 func addPortGroup(t *rapid.T, s *nbState, p *Program) {

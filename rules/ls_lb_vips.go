@@ -167,7 +167,18 @@ func switchAffinityFlows(dp on, v relations.LBVIP) []Flow {
 		learnMatch += " && " + regOrigTPDport + " == " + v.Port
 		lbAction += regOrigTPDport + " = " + v.Port + "; "
 	}
-	flows := []Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")}
+	return append([]Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")},
+		affinityBackendFlows(dp, v, LSInLBAffLearn, LSInLB, ip, regBackend, learnMatch, lbAction, "")...)
+}
+
+// affinityBackendFlows are the per-backend affinity flows of VIP v, the same
+// on switches and routers but for their stages and registers: learnStage
+// records the backend a new connection to the VIP (learnMatch) got, and
+// lbStage (priority 150) sends a new connection of a known session (the
+// client's last backend in regBackend) to that backend, after lbAction,
+// with ctFlag appended to ct_lb_mark's arguments.
+func affinityBackendFlows(dp on, v relations.LBVIP, learnStage, lbStage Stage, ip, regBackend, learnMatch, lbAction, ctFlag string) []Flow {
+	var flows []Flow
 	for _, b := range v.Backends.All() {
 		port := affinityPort(v, b)
 		learn, match := learnMatch+" && "+ip+".dst == "+b.IP, fmt.Sprintf("%s == 1 && ct.new && %s && %s == %s", regKnownLBSession, ip, regBackend, b.IP)
@@ -176,8 +187,8 @@ func switchAffinityFlows(dp on, v relations.LBVIP) []Flow {
 			match += " && " + regLBAffMatchPort + " == " + port
 		}
 		flows = append(flows,
-			dp.flow(LSInLBAffLearn, 100, learn, commitLBAff(v, b)),
-			dp.flow(LSInLB, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, !v.V4Mapped())+");"))
+			dp.flow(learnStage, 100, learn, commitLBAff(v, b)),
+			dp.flow(lbStage, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, !v.V4Mapped())+ctFlag+");"))
 	}
 	return flows
 }

@@ -23,6 +23,14 @@ type Program struct {
 	Datapaths       *engine.Output[Datapath]
 	PortBindings    *engine.Output[PortBinding]
 	MulticastGroups *engine.Output[MulticastGroup]
+	// Address_Set and Port_Group rows and their members (sb_sets.go),
+	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
+	AddressSets       *engine.Output[SBNamedSet]
+	AddressSetMembers *engine.Output[SBSetMember]
+	PortGroups        *engine.Output[SBNamedSet]
+	PortGroupMembers  *engine.Output[SBSetMember]
+	LoadBalancers     *engine.Output[SBLoadBalancer]
+	ServiceMonitors   *engine.Output[SBServiceMonitor]
 }
 
 // builtinRules are the flow families ovn-northd 23.03 writes: each group is
@@ -44,6 +52,8 @@ func New(extra ...Rule) *Program {
 	for _, r := range append(builtinRules[:len(builtinRules):len(builtinRules)], extra...) {
 		flows = append(flows, r(nb))
 	}
+	addrSets, addrMembers := SBAddressSets(nb)
+	pgs, pgMembers := SBPortGroups(nb)
 	return &Program{
 		Circuit: c,
 		NB:      nb,
@@ -52,6 +62,13 @@ func New(extra ...Rule) *Program {
 		Datapaths:       engine.NewOutput(SBDatapaths(nb), CompareDatapaths),
 		PortBindings:    engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
 		MulticastGroups: engine.NewOutput(SBMulticastGroups(nb), CompareMulticastGroups),
+
+		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
+		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),
+		PortGroups:        engine.NewOutput(pgs, CompareSBNamedSets),
+		PortGroupMembers:  engine.NewOutput(pgMembers, CompareSBSetMembers),
+		LoadBalancers:     engine.NewOutput(SBLoadBalancers(nb), CompareSBLoadBalancers),
+		ServiceMonitors:   engine.NewOutput(SBServiceMonitors(nb), CompareSBServiceMonitors),
 	}
 }
 

@@ -63,40 +63,6 @@ func SBLoadBalancers(n *relations.NB) engine.Rel[SBLoadBalancer] {
 		})
 }
 
-// SBAddressSet is one SB Address_Set row northd computes. Its name may hold
-// a KeyRef, which the SB writer resolves as in flow text.
-type SBAddressSet struct {
-	Name      string
-	Addresses Strings
-}
-
-// CompareSBAddressSets orders address sets by name, then contents.
-func CompareSBAddressSets(a, b SBAddressSet) int {
-	return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Addresses, b.Addresses))
-}
-
-// SBRouterLBAddressSets computes the address sets of the VIPs each router
-// answers ARP or ND for, _rtr_lb_KEY_ip4 and _rtr_lb_KEY_ip6 (northd
-// en-sync-sb.c sync_addr_sets), which RouterLBVIPNeighborFlows refers to. A
-// router without such VIPs of a family has no set of it.
-func SBRouterLBAddressSets(n *relations.NB) engine.Rel[SBAddressSet] {
-	type family struct {
-		Router string
-		IPv6   bool
-	}
-	reachable := engine.Filter(n.RouterLBIPs, func(ip relations.RouterLBIP) bool { return ip.Reachable })
-	return engine.GroupBy(
-		engine.IndexBy(reachable, func(ip relations.RouterLBIP) family { return family{ip.Router, ip.IPv6} }),
-		func(f family, ips []relations.RouterLBIP) []SBAddressSet {
-			addrs := make([]string, len(ips))
-			for i, ip := range ips {
-				addrs[i] = ip.IP
-			}
-			// The set's name is the flows' reference without the "$".
-			return []SBAddressSet{{Name: routerLBAddressSet(f.Router, f.IPv6)[1:], Addresses: StringsOf(addrs...)}}
-		})
-}
-
 // SBServiceMonitor is one SB Service_Monitor row as ovn-northd 23.03 writes
 // it (northd.c ovn_lb_svc_create): one per health-checked backend that
 // ovn-controller can probe, that is whose ip_port_mappings entry names an

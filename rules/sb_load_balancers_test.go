@@ -11,17 +11,15 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/ovsdb/reference"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/rules"
 )
 
-// TestSBLoadBalancerRows compares, for every load balancer scenario, the SB
-// Load_Balancer rows, the router load balancer Address_Set rows and the
-// Service_Monitor rows that the real ovn-northd writes with those northlog
-// computes from the same NB.
+// TestSBLoadBalancerRows compares, for every scenario, the SB
+// Load_Balancer, Address_Set, Port_Group and Service_Monitor rows that the
+// real ovn-northd writes with those northlog computes from the same NB.
 func TestSBLoadBalancerRows(t *testing.T) {
 	ref := reference.Start(t)
 	scenarios, err := reference.LoadScenarios("testdata/scenarios")
@@ -29,9 +27,6 @@ func TestSBLoadBalancerRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sc := range scenarios {
-		if !strings.HasPrefix(sc.Name, "lb_") && !strings.HasPrefix(sc.Name, "lss_lb") {
-			continue
-		}
 		t.Run(sc.Name, func(t *testing.T) {
 			if _, err := ref.Run(t.Context(), sc.Script); err != nil {
 				t.Fatal(err)
@@ -45,6 +40,25 @@ func TestSBLoadBalancerRows(t *testing.T) {
 	}
 }
 
+// TestSBLoadBalancerRowsRandom compares the same rows for the random
+// security topologies of TestDifferentialRandomSecurity (-security-seeds
+// sets how many): load balancers on switches, routers and groups, with
+// health checks and port mappings.
+func TestSBLoadBalancerRowsRandom(t *testing.T) {
+	ref := reference.Start(t)
+	for seed := range *securitySeeds {
+		t.Run(fmt.Sprint("seed", seed+1), func(t *testing.T) {
+			script := reference.RandomTopology(int64(seed+1), securityTopology())
+			if _, err := ref.Run(t.Context(), script); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(referenceLBRows(t, ref.SBRemote()), northlogLBRows(t, ref.NBFile())); d != "" {
+				t.Errorf("topology:\n%s\nSB load balancer rows differ (-ovn-northd +northlog):\n%s", script, d)
+			}
+		})
+	}
+}
+
 // northlogLBRows computes the rows offline from an NB file, in the form of
 // referenceLBRows.
 func northlogLBRows(t *testing.T, nbFile string) []string {
@@ -53,9 +67,6 @@ func northlogLBRows(t *testing.T, nbFile string) []string {
 		t.Fatal(err)
 	}
 	p := rules.New()
-	lbs := engine.NewOutput(rules.SBLoadBalancers(p.NB), rules.CompareSBLoadBalancers)
-	sets := engine.NewOutput(rules.SBRouterLBAddressSets(p.NB), rules.CompareSBAddressSets)
-	monitors := engine.NewOutput(rules.SBServiceMonitors(p.NB), rules.CompareSBServiceMonitors)
 	names := map[string]string{}
 	for table, row := range contents.All() {
 		if err := p.NB.Apply(table, nil, row); err != nil {
@@ -70,18 +81,17 @@ func northlogLBRows(t *testing.T, nbFile string) []string {
 	}
 	p.Step()
 	var out []string
-	for _, lb := range lbs.Contents() {
+	for _, lb := range p.LoadBalancers.Contents() {
 		var dps []string
 		for _, id := range lb.Switches.Slice() {
 			dps = append(dps, names[id])
 		}
 		out = append(out, lbLine(lb.LB, lb.Name, lb.Protocol, lb.VIPs.Map(), lb.Options.Map(), dps))
 	}
-	for _, s := range sets.Contents() {
-		name := rules.ResolveKeys(s.Name, func(id string) string { return names[id] })
-		out = append(out, setLine(name, s.Addresses.Slice()))
-	}
-	for _, m := range monitors.Contents() {
+	resolve := func(name string) string { return rules.ResolveKeys(name, func(id string) string { return names[id] }) }
+	out = append(out, setLines("Address_Set", p.AddressSets.Contents(), p.AddressSetMembers.Contents(), resolve)...)
+	out = append(out, setLines("Port_Group", p.PortGroups.Contents(), p.PortGroupMembers.Contents(), resolve)...)
+	for _, m := range p.ServiceMonitors.Contents() {
 		out = append(out, monitorLine(m.IP, m.Port, m.LogicalPort, m.Protocol, m.Options.Map(), m.SrcMAC, m.SrcIP))
 	}
 	slices.Sort(out)
@@ -97,14 +107,28 @@ func lbLine(id, name, proto string, vips, options map[string]string, dps []strin
 	return fmt.Sprintf("Load_Balancer %s name=%q protocol=%q vips=%v options=%v datapaths=%v", id, name, proto, vips, options, dps)
 }
 
-func setLine(name string, addrs []string) string {
-	slices.Sort(addrs)
-	return fmt.Sprintf("Address_Set %s %v", name, addrs)
+func setLine(table, name string, members []string) string {
+	slices.Sort(members)
+	return fmt.Sprintf("%s %s %q", table, name, members)
+}
+
+// setLines are the lines of the sets of a table, their names resolved.
+func setLines(table string, sets []rules.SBNamedSet, members []rules.SBSetMember, resolve func(string) string) []string {
+	bySet := map[string][]string{}
+	for _, m := range members {
+		bySet[m.Set] = append(bySet[m.Set], m.Member)
+	}
+	var out []string
+	for _, s := range sets {
+		out = append(out, setLine(table, resolve(s.Name), bySet[s.Name]))
+	}
+	return out
 }
 
 // referenceLBRows reads the SB Load_Balancer rows (with their datapath
-// group's datapaths by name) and the _rtr_lb address sets (with the tunnel
-// key in the name replaced by the router's name) of the SB at remote.
+// group's datapaths by name), the Address_Set and Port_Group rows (with the
+// tunnel keys in _rtr_lb_KEY_ip4 and KEY_pg names replaced by the
+// datapath's name) and the Service_Monitor rows of the SB at remote.
 func referenceLBRows(t *testing.T, remote string) []string {
 	cmd := exec.CommandContext(t.Context(), "ovsdb-client", "-f", "json", "dump", remote, "OVN_Southbound")
 	var stderr bytes.Buffer
@@ -162,18 +186,22 @@ func referenceLBRows(t *testing.T, remote string) []string {
 		rows = append(rows, lbLine(ovsMap(r["external_ids"])["lb_id"], r["name"].(string), proto,
 			ovsMap(r["vips"]), ovsMap(r["options"]), dps))
 	}
-	for _, r := range tables["Address_Set"] {
-		name := r["name"].(string)
-		key, ok := strings.CutPrefix(name, "_rtr_lb_")
-		if !ok {
-			continue
+	for _, table := range []string{"Address_Set", "Port_Group"} {
+		column := map[string]string{"Address_Set": "addresses", "Port_Group": "ports"}[table]
+		for _, r := range tables[table] {
+			name := r["name"].(string)
+			if key, ok := strings.CutPrefix(name, "_rtr_lb_"); ok {
+				key, family, _ := strings.Cut(key, "_")
+				name = "_rtr_lb_" + dpByKey[key] + "_" + family
+			} else if key, pg, ok := strings.Cut(name, "_"); ok && table == "Port_Group" {
+				name = dpByKey[key] + "_" + pg
+			}
+			var members []string
+			for _, a := range ovsSet(r[column]) {
+				members = append(members, a.(string))
+			}
+			rows = append(rows, setLine(table, name, members))
 		}
-		key, family, _ := strings.Cut(key, "_")
-		var addrs []string
-		for _, a := range ovsSet(r["addresses"]) {
-			addrs = append(addrs, a.(string))
-		}
-		rows = append(rows, setLine("_rtr_lb_"+dpByKey[key]+"_"+family, addrs))
 	}
 	for _, r := range tables["Service_Monitor"] {
 		port, _ := r["port"].(float64)

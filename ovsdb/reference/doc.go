@@ -1,8 +1,10 @@
 // Package reference runs the reference ovn-northd 23.03.1 for differential
 // tests: a private NB and SB ovsdb-server pair on unix sockets with a real
 // ovn-northd between them (the Go version of the project's ovn-ref script),
-// the canonical dump of its logical flows, a comparison report, and a random
-// topology generator.
+// the canonical dump of its logical flows and of its other SB rows
+// (DumpSB, then SBDump.Flows and SBDump.Rows; DumpFlows and DumpRows in one
+// call), a comparison report, a random topology generator, and ovn-trace
+// runs against any SB with the output normalised for comparison (Trace).
 //
 // A differential test, for each scenario under rules/testdata/scenarios:
 //

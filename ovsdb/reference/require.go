@@ -20,7 +20,7 @@ const (
 )
 
 // toolNames are the programs the harness runs; bash runs the scenarios.
-var toolNames = []string{"ovsdb-server", "ovsdb-tool", "ovsdb-client", "ovn-northd", "ovn-nbctl", "bash"}
+var toolNames = []string{"ovsdb-server", "ovsdb-tool", "ovsdb-client", "ovn-northd", "ovn-nbctl", "ovn-trace", "bash"}
 
 // tools resolves toolNames once: the PATH first, then the sbin directories
 // Debian installs ovsdb-server into, which a non-root PATH often lacks.

@@ -31,6 +31,15 @@ type TopologyOptions struct {
 	// router may become an L3 gateway router or get distributed gateway
 	// ports.
 	NATs int
+	// AddressSets, PortGroups and ACLs draw security groups (see
+	// addSecurity): the most Address_Set rows, the most port groups, and
+	// the most ACLs on each switch and on each port group (zero draws
+	// nothing, so topologies without them do not change).
+	AddressSets, PortGroups, ACLs int
+	// LoadBalancers is the most load balancers (see addLoadBalancers;
+	// zero draws nothing). With load balancers, a router may become an L3
+	// gateway router or get a distributed gateway port.
+	LoadBalancers int
 }
 
 // DefaultTopology is a small topology: a handful of switches, ports and
@@ -66,9 +75,12 @@ func RandomTopology(seed int64, opts TopologyOptions) string {
 	}
 	for r := range nRouters {
 		ports := g.addRouter(r, nSwitches, min(max(opts.RouterPorts, 1), 250))
+		g.routers = append(g.routers, ports)
 		g.addRoutes(fmt.Sprintf("lr%d", r), ports, min(max(opts.Routes, 0), 250), min(max(opts.Policies, 0), 250))
 		g.addNATs(fmt.Sprintf("lr%d", r), r, ports, min(max(opts.NATs, 0), 250))
 	}
+	g.addSecurity(nSwitches, min(max(opts.AddressSets, 0), 250), min(max(opts.PortGroups, 0), 250), min(max(opts.ACLs, 0), 250))
+	g.addLoadBalancers(nSwitches, min(max(opts.LoadBalancers, 0), 250))
 	return g.script.String()
 }
 
@@ -80,6 +92,9 @@ type topologyGen struct {
 	script strings.Builder
 	cmd    [][]string // the nbctl commands of the invocation being built
 	vifs   []string   // the VIF ports added so far
+	// vifAt holds, for each VIF, its switch and port numbers (swS-pI).
+	vifAt   map[string][2]int
+	routers [][]routerPort // each router's ports
 }
 
 // mac returns a unicast, locally administered MAC not used before.
@@ -131,6 +146,10 @@ func (g *topologyGen) addVIF(sw string, s, i int, dynamic bool) {
 	port := fmt.Sprintf("%s-p%d", sw, i)
 	g.add("lsp-add", sw, port)
 	g.vifs = append(g.vifs, port)
+	if g.vifAt == nil {
+		g.vifAt = map[string][2]int{}
+	}
+	g.vifAt[port] = [2]int{s, i}
 	mac := g.mac()
 	ip4 := fmt.Sprintf("10.%d.1.%d", s, i+1)
 	ip6 := fmt.Sprintf("fd00:%x::1:%x", s, i+1)

@@ -63,6 +63,80 @@ func TestRandomTopologyShapes(t *testing.T) {
 	}
 }
 
+// TestRandomTopologySecurityShapes checks that the generator, with address
+// sets, port groups, ACLs and load balancers, writes every shape its doc
+// comments promise over a few seeds.
+func TestRandomTopologySecurityShapes(t *testing.T) {
+	opts := DefaultTopology()
+	opts.AddressSets, opts.PortGroups, opts.ACLs, opts.LoadBalancers = 3, 3, 4, 4
+	var all strings.Builder
+	for seed := range int64(50) {
+		all.WriteString(RandomTopology(seed, opts))
+	}
+	text := all.String()
+	for name, re := range map[string]string{
+		"IPv4 address set":        `create Address_Set name=as\d+ 'addresses="10\.`,
+		"IPv6 address set":        `create Address_Set name=as\d+ 'addresses="fd00:`,
+		"empty address set":       `create Address_Set name=as\d+\s`,
+		"port group":              `pg-add pg\d+ sw\d+-p\d+`,
+		"member on no switch":     `create Logical_Switch_Port name=pg\d+-none`,
+		"switch ACL":              `add Logical_Switch sw\d+ acls @acl`,
+		"port group ACL":          `add Port_Group pg\d+ acls @acl`,
+		"from-lport":              `direction=from-lport`,
+		"to-lport":                `direction=to-lport`,
+		"allow":                   `action=allow\s`,
+		"allow-related":           `action=allow-related`,
+		"allow-stateless":         `action=allow-stateless`,
+		"drop":                    `action=drop`,
+		"reject":                  `action=reject`,
+		"apply-after-lb":          `options:apply-after-lb=true`,
+		"log with name":           `log=true .name="`,
+		"severity":                `severity=\w+`,
+		"fair meter":              `meter=acl-fair`,
+		"absent meter":            `meter=acl-none`,
+		"log-related":             `options:log-related=true`,
+		"label":                   `label=\d+`,
+		"address set match":       `\$as\d+`,
+		"port group IPv4 set":     `\$pg\d+_ip4`,
+		"port group IPv6 set":     `\$pg\d+_ip6`,
+		"port group match":        `@pg\d+`,
+		"IPv4 VIP with port":      `vips:"172\.16\.\d+\.\d+:\d+"`,
+		"IPv4 VIP without port":   `vips:"172\.16\.\d+\.\d+"=`,
+		"VIP in a switch subnet":  `vips:"10\.`,
+		"IPv6 VIP with port":      `vips:"\[fd30:[0-9a-f:]+\]:\d+"`,
+		"IPv6 VIP without port":   `vips:"fd[0-9a-f:]+"=`,
+		"no backends":             `vips:"[^"]+"=""`,
+		"several backends":        `vips:"[^"]+"="[^",]+,[^",]+`,
+		"udp":                     `protocol=udp`,
+		"sctp":                    `protocol=sctp`,
+		"selection_fields":        `selection_fields=\w+`,
+		"reject on empty":         `options:reject=true`,
+		"skip_snat":               `options:skip_snat=true`,
+		"affinity_timeout":        `options:affinity_timeout=`,
+		"hairpin_snat_ip":         `options:hairpin_snat_ip=`,
+		"neighbor_responder":      `options:neighbor_responder=(all|none)`,
+		"health check":            `create Load_Balancer_Health_Check .vip="172`,
+		"ip_port_mappings":        `ip_port_mappings:"10\.[0-9.]+"="sw\d+-p\d+:`,
+		"mapping to no port":      `ip_port_mappings:"10\.[0-9.]+"="no-such-port:`,
+		"IPv6 mapping":            `ip_port_mappings:"\[fd00:[0-9a-f:]+\]"="sw\d+-p\d+:`,
+		"bad monitor source":      `ip_port_mappings:"[^"]+"="[^"]+:bogus"`,
+		"shared ACL":              `acls @acl\d+ \\\n  -- add \S+ \S+ acls @acl`,
+		"load balancer group":     `create Load_Balancer_Group name=lbg\d+ load_balancer=@lb`,
+		"LB on a switch":          `add Logical_Switch sw\d+ load_balancer @lb`,
+		"LB on a router":          `add Logical_Router lr\d+ load_balancer @lb`,
+		"group on a switch":       `add Logical_Switch sw\d+ load_balancer_group @lbg`,
+		"group on a router":       `add Logical_Router lr\d+ load_balancer_group @lbg`,
+		"gateway router":          `set Logical_Router lr\d+ options:chassis=hv1`,
+		"distributed gateway":     `lrp-set-gateway-chassis \S+ gw1`,
+		"lb_force_snat_ip":        `options:lb_force_snat_ip="172\.16\.99\.1 fd99::1`,
+		"lb_force_snat_ip router": `options:lb_force_snat_ip="router_ip`,
+	} {
+		if !regexp.MustCompile(re).MatchString(text) {
+			t.Errorf("no %s (%s) in 50 topologies", name, re)
+		}
+	}
+}
+
 var datapathNames = regexp.MustCompile(`(?:ls|lr)-add (\S+)`)
 
 // TestRandomTopologyAccepted applies the topologies of seeds 1..20: every

@@ -1,0 +1,365 @@
+package ovsdb
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/rules"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// lbTable keeps the SB Load_Balancer rows equal to the program's
+// rules.SBLoadBalancer output, one row per NB load balancer (found by
+// external_ids:lb_id), and Service_Monitor equal to rules.SBServiceMonitor
+// (found by ip, port, logical_port and protocol; status is
+// ovn-controller's and never written).
+type lbTable struct {
+	want   map[string]rules.SBLoadBalancer // NB _uuid -> row
+	rows   map[string]*sb.LoadBalancer
+	byID   map[string][]string        // lb_id -> rows, sorted
+	byDPG  map[string]map[string]bool // datapath group -> load balancer rows
+	dirty  map[string]bool            // lb_ids
+	orphan map[string]bool            // rows without a readable lb_id: deleted
+
+	wantMon  map[monKey]rules.SBServiceMonitor
+	mons     map[string]*sb.ServiceMonitor
+	monByKey map[monKey][]string
+	dirtyMon map[monKey]bool
+}
+
+// monKey identifies a Service_Monitor (create_or_get_service_mon).
+type monKey struct {
+	IP          string
+	Port        int
+	LogicalPort string
+	Protocol    string
+}
+
+func keyOfMonitor(m rules.SBServiceMonitor) monKey {
+	return monKey{m.IP, m.Port, m.LogicalPort, m.Protocol}
+}
+
+func newLBTable() *lbTable {
+	l := &lbTable{want: map[string]rules.SBLoadBalancer{}, wantMon: map[monKey]rules.SBServiceMonitor{}}
+	l.resetSB()
+	l.clearDirt()
+	return l
+}
+
+func (l *lbTable) resetSB() {
+	l.rows, l.byID, l.byDPG = map[string]*sb.LoadBalancer{}, map[string][]string{}, map[string]map[string]bool{}
+	l.mons, l.monByKey = map[string]*sb.ServiceMonitor{}, map[monKey][]string{}
+}
+
+func (l *lbTable) clearDirt() {
+	l.dirty, l.orphan, l.dirtyMon = map[string]bool{}, map[string]bool{}, map[monKey]bool{}
+}
+
+func (l *lbTable) pending() bool { return len(l.dirty)+len(l.orphan)+len(l.dirtyMon) > 0 }
+
+// applyProgram takes the last step's changes.
+func (l *lbTable) applyProgram(lbs []engine.Change[rules.SBLoadBalancer], mons []engine.Change[rules.SBServiceMonitor]) {
+	for _, pass := range []engine.Weight{-1, 1} {
+		for _, c := range lbs {
+			if c.Weight != pass {
+				continue
+			}
+			if pass < 0 {
+				if l.want[c.Tuple.LB] == c.Tuple {
+					delete(l.want, c.Tuple.LB)
+				}
+			} else {
+				l.want[c.Tuple.LB] = c.Tuple
+			}
+			l.dirty[c.Tuple.LB] = true
+		}
+		for _, c := range mons {
+			if c.Weight != pass {
+				continue
+			}
+			k := keyOfMonitor(c.Tuple)
+			if pass < 0 {
+				if l.wantMon[k] == c.Tuple {
+					delete(l.wantMon, k)
+				}
+			} else {
+				l.wantMon[k] = c.Tuple
+			}
+			l.dirtyMon[k] = true
+		}
+	}
+}
+
+// applySB records an SB row change and marks what it touches.
+func (l *lbTable) applySB(c change) {
+	switch c.table {
+	case sb.LoadBalancerTable:
+		if old := l.rows[c.uuid]; old != nil {
+			id := old.ExternalIDs["lb_id"]
+			l.byID[id] = deleteSorted(l.byID[id], c.uuid)
+			if len(l.byID[id]) == 0 {
+				delete(l.byID, id)
+			}
+			if old.DatapathGroup != nil {
+				removeFrom(l.byDPG, *old.DatapathGroup, c.uuid)
+			}
+			delete(l.rows, c.uuid)
+			l.mark(c.uuid, old)
+		}
+		if r, ok := c.new.(*sb.LoadBalancer); ok {
+			id := r.ExternalIDs["lb_id"]
+			l.rows[c.uuid] = r
+			l.byID[id] = insertSorted(l.byID[id], c.uuid)
+			if r.DatapathGroup != nil {
+				addTo(l.byDPG, *r.DatapathGroup, c.uuid)
+			}
+			l.mark(c.uuid, r)
+		}
+	case sb.ServiceMonitorTable:
+		if old := l.mons[c.uuid]; old != nil {
+			k := monKey{old.IP, old.Port, old.LogicalPort, ptrOr(old.Protocol, "")}
+			l.monByKey[k] = deleteSorted(l.monByKey[k], c.uuid)
+			if len(l.monByKey[k]) == 0 {
+				delete(l.monByKey, k)
+			}
+			delete(l.mons, c.uuid)
+			l.dirtyMon[k] = true
+		}
+		if r, ok := c.new.(*sb.ServiceMonitor); ok {
+			k := monKey{r.IP, r.Port, r.LogicalPort, ptrOr(r.Protocol, "")}
+			l.mons[c.uuid] = r
+			l.monByKey[k] = insertSorted(l.monByKey[k], c.uuid)
+			l.dirtyMon[k] = true
+		}
+	}
+}
+
+// mark marks a load balancer row's NB load balancer, or the row as an
+// orphan when it names none.
+func (l *lbTable) mark(u string, r *sb.LoadBalancer) {
+	if id, ok := r.ExternalIDs["lb_id"]; ok && id != "" {
+		l.dirty[id] = true
+		return
+	}
+	l.orphan[u] = true
+}
+
+// markGroup marks the load balancers on datapath group g, whose contents
+// changed.
+func (l *lbTable) markGroup(g string) {
+	for u := range l.byDPG[g] {
+		l.mark(u, l.rows[u])
+	}
+}
+
+// markDatapath marks the load balancers whose group holds SB datapath dp,
+// which goes.
+func (l *lbTable) markDatapath(m *sbMirror, dp string) {
+	for g := range l.byDPG {
+		if grp := m.groups[g]; grp != nil && slices.Contains(grp.Datapaths, dp) {
+			l.markGroup(g)
+		}
+	}
+}
+
+func (l *lbTable) markAll() {
+	for id := range l.want {
+		l.dirty[id] = true
+	}
+	for u, r := range l.rows {
+		l.mark(u, r)
+	}
+	for k := range l.wantMon {
+		l.dirtyMon[k] = true
+	}
+	for k := range l.monByKey {
+		l.dirtyMon[k] = true
+	}
+}
+
+// reconcileLoadBalancers: one Load_Balancer per desired load balancer,
+// its datapath_group holding exactly its switches' rows and its datapaths
+// column empty, as sync_lbs leaves them. Groups of load balancers are not
+// shared with logical flows; a group that only this load balancer uses is
+// changed in place when its switches change, else another load balancer
+// group of the same contents is taken or a new one made.
+func (w *sbWriter) reconcileLoadBalancers(t *sbTxn) {
+	l := w.lbs
+	for u := range l.orphan {
+		if l.rows[u] != nil {
+			t.delete(sb.LoadBalancerTable, u)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(l.dirty)) {
+		want, ok := l.want[id]
+		rows := l.byID[id]
+		keep := ""
+		if ok && len(rows) > 0 {
+			keep = rows[0]
+		}
+		for _, u := range rows {
+			if u != keep {
+				t.delete(sb.LoadBalancerTable, u)
+			}
+		}
+		if !ok {
+			continue
+		}
+		var target []string
+		for _, nb := range want.Switches.Slice() {
+			if ref := w.dpRef(t, nb); ref != "" {
+				target = append(target, ref)
+			}
+		}
+		slices.Sort(target)
+		if len(target) == 0 {
+			continue
+		}
+		proto := optString(want.Protocol, want.Protocol != "")
+		if keep == "" {
+			t.insert(sb.LoadBalancerTable, lovsdb.Row{
+				"name": want.Name, "vips": strMap(want.VIPs.Map()), "protocol": proto,
+				"options": strMap(want.Options.Map()), "datapath_group": optUUID(w.lbGroup(t, "", target)),
+				"external_ids": strMap(map[string]string{"lb_id": id}),
+			})
+			continue
+		}
+		r := l.rows[keep]
+		row := lovsdb.Row{}
+		if r.Name != want.Name {
+			row["name"] = want.Name
+		}
+		if vips := want.VIPs.Map(); !sameMap(r.Vips, vips) {
+			row["vips"] = strMap(vips)
+		}
+		if ptrOr(r.Protocol, "") != want.Protocol {
+			row["protocol"] = proto
+		}
+		if options := want.Options.Map(); !sameMap(r.Options, options) {
+			row["options"] = strMap(options)
+		}
+		if len(r.Datapaths) > 0 {
+			row["datapaths"] = uuidSet(nil)
+		}
+		if g := w.lbGroup(t, ptrOr(r.DatapathGroup, ""), target); g != ptrOr(r.DatapathGroup, "") {
+			row["datapath_group"] = optUUID(g)
+		}
+		t.update(sb.LoadBalancerTable, keep, row)
+	}
+}
+
+// lbGroup is the datapath group a load balancer whose group is now
+// current ("" for none) gets for the datapath rows target: current when it
+// holds them; current changed to hold them when nothing else uses it;
+// another load balancer group holding them; or a new group.
+func (w *sbWriter) lbGroup(t *sbTxn, current string, target []string) string {
+	content := strings.Join(target, ",")
+	if current != "" && w.m.groups[current] != nil {
+		if _, changed := t.mutated[current]; !changed {
+			have := w.effectiveGroup(t, current)
+			if slices.Equal(have, target) {
+				t.lbGroups[current] = true
+				return current
+			}
+			if len(w.lbs.byDPG[current]) == 1 && len(w.m.groupFlows[current]) == 0 && !t.lbGroups[current] {
+				var add, del []string
+				for _, u := range target {
+					if !slices.Contains(have, u) {
+						add = append(add, u)
+					}
+				}
+				for _, u := range w.m.groups[current].Datapaths {
+					if !slices.Contains(target, u) {
+						del = append(del, u)
+					}
+				}
+				var muts []lovsdb.Mutation
+				if len(del) > 0 {
+					muts = append(muts, *lovsdb.NewMutation("datapaths", lovsdb.MutateOperationDelete, uuidSet(del)))
+				}
+				if len(add) > 0 {
+					muts = append(muts, *lovsdb.NewMutation("datapaths", lovsdb.MutateOperationInsert, uuidSet(add)))
+				}
+				t.mutate(sb.LogicalDPGroupTable, current, muts...)
+				t.mutated[current] = content
+				t.lbGroups[current] = true
+				return current
+			}
+		}
+	}
+	if g, ok := t.newLBGroups[content]; ok {
+		return g
+	}
+	for _, g := range w.m.groupsByContent[content] {
+		if _, changed := t.mutated[g]; !changed && len(w.lbs.byDPG[g]) > 0 && len(w.m.groupFlows[g]) == 0 {
+			t.lbGroups[g] = true
+			t.newLBGroups[content] = g
+			return g
+		}
+	}
+	g := t.insert(sb.LogicalDPGroupTable, lovsdb.Row{"datapaths": uuidSet(target)})
+	t.newLBGroups[content] = g
+	return g
+}
+
+// effectiveGroup is the datapath rows of group g that stay in the
+// transaction, sorted.
+func (w *sbWriter) effectiveGroup(t *sbTxn, g string) []string {
+	var e []string
+	for _, u := range w.m.groups[g].Datapaths {
+		if w.keptDP(t, u) {
+			e = append(e, u)
+		}
+	}
+	slices.Sort(e)
+	return e
+}
+
+// reconcileServiceMonitors: one Service_Monitor per desired monitor, with
+// northd's columns (options, src_mac, src_ip) as desired.
+func (w *sbWriter) reconcileServiceMonitors(t *sbTxn) {
+	l := w.lbs
+	for _, k := range slices.SortedFunc(maps.Keys(l.dirtyMon), func(a, b monKey) int {
+		return cmp.Or(cmp.Compare(a.IP, b.IP), cmp.Compare(a.Port, b.Port),
+			cmp.Compare(a.LogicalPort, b.LogicalPort), cmp.Compare(a.Protocol, b.Protocol))
+	}) {
+		want, ok := l.wantMon[k]
+		rows := l.monByKey[k]
+		keep := ""
+		if ok && len(rows) > 0 {
+			keep = rows[0]
+		}
+		for _, u := range rows {
+			if u != keep {
+				t.delete(sb.ServiceMonitorTable, u)
+			}
+		}
+		if !ok {
+			continue
+		}
+		options := want.Options.Map()
+		if keep == "" {
+			t.insert(sb.ServiceMonitorTable, lovsdb.Row{
+				"ip": k.IP, "port": k.Port, "logical_port": k.LogicalPort, "protocol": optString(k.Protocol, true),
+				"options": strMap(options), "src_mac": want.SrcMAC, "src_ip": want.SrcIP,
+			})
+			continue
+		}
+		r := l.mons[keep]
+		row := lovsdb.Row{}
+		if !sameMap(r.Options, options) {
+			row["options"] = strMap(options)
+		}
+		if r.SrcMAC != want.SrcMAC {
+			row["src_mac"] = want.SrcMAC
+		}
+		if r.SrcIP != want.SrcIP {
+			row["src_ip"] = want.SrcIP
+		}
+		t.update(sb.ServiceMonitorTable, keep, row)
+	}
+}

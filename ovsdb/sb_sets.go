@@ -1,0 +1,303 @@
+package ovsdb
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/rules"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// setTable keeps one SB table of named string sets (Address_Set with its
+// addresses, Port_Group with its ports) equal to the program's
+// rules.SBNamedSet and rules.SBSetMember outputs. A set is found by name;
+// its members change by OVSDB mutate insert and delete of just the members
+// that differ, so that adding a port to a group of thousands writes one
+// port, not the whole column.
+//
+// A desired name may hold KeyRefs (the switch key of KEY_pg, the router
+// key of _rtr_lb_KEY_ip4); it is resolved to its SB name with the keys the
+// transaction or the SB gives.
+type setTable struct {
+	table, column string
+
+	sets    map[string]bool            // desired names
+	members map[string]map[string]bool // desired name -> members
+	// keyUsers are the desired names that hold the tunnel key of an NB
+	// row; resolved maps a desired name to the SB name it was last
+	// written under, byResolved back.
+	keyUsers   map[string]map[string]bool
+	resolved   map[string]string
+	byResolved map[string]string
+
+	rows   map[string]*setRow  // SB row -> contents
+	byName map[string][]string // SB name -> rows, sorted
+
+	// dirtyNames are desired names to resolve again; dirty are SB names
+	// whose rows to check: all members (whole) or some.
+	dirtyNames map[string]bool
+	dirty      map[string]*setDirt
+}
+
+// setRow is an SB row of a set table as the mirror holds it.
+type setRow struct {
+	name    string
+	members map[string]bool
+}
+
+// setDirt is what to check of one SB set: every member, or those listed.
+type setDirt struct {
+	whole   bool
+	members map[string]bool
+}
+
+func newSetTable(table, column string) *setTable {
+	s := &setTable{table: table, column: column,
+		sets: map[string]bool{}, members: map[string]map[string]bool{}, keyUsers: map[string]map[string]bool{},
+		resolved: map[string]string{}, byResolved: map[string]string{}}
+	s.resetSB()
+	s.clearDirt()
+	return s
+}
+
+// resetSB forgets the SB rows, for a new SB connection's initial contents.
+func (s *setTable) resetSB() {
+	s.rows, s.byName = map[string]*setRow{}, map[string][]string{}
+}
+
+func (s *setTable) clearDirt() {
+	s.dirtyNames, s.dirty = map[string]bool{}, map[string]*setDirt{}
+}
+
+func (s *setTable) markWhole(name string) {
+	s.dirty[name] = &setDirt{whole: true}
+}
+
+func (s *setTable) markMember(name, member string) {
+	d := s.dirty[name]
+	if d == nil {
+		d = &setDirt{members: map[string]bool{}}
+		s.dirty[name] = d
+	}
+	if !d.whole {
+		d.members[member] = true
+	}
+}
+
+// applyProgram takes the last step's changes of the sets and members.
+func (s *setTable) applyProgram(sets []engine.Change[rules.SBNamedSet], members []engine.Change[rules.SBSetMember]) {
+	for _, c := range sets {
+		name := c.Tuple.Name
+		if c.Weight > 0 {
+			s.sets[name] = true
+		} else {
+			delete(s.sets, name)
+		}
+		s.dirtyNames[name] = true
+		for _, u := range keyRefsOf(name) {
+			if c.Weight > 0 {
+				addTo(s.keyUsers, u, name)
+			} else {
+				removeFrom(s.keyUsers, u, name)
+			}
+		}
+	}
+	for _, c := range members {
+		m := c.Tuple
+		if c.Weight > 0 {
+			if s.members[m.Set] == nil {
+				s.members[m.Set] = map[string]bool{}
+			}
+			s.members[m.Set][m.Member] = true
+		} else {
+			delete(s.members[m.Set], m.Member)
+			if len(s.members[m.Set]) == 0 {
+				delete(s.members, m.Set)
+			}
+		}
+		if r, ok := s.resolved[m.Set]; ok {
+			s.markMember(r, m.Member)
+		} else {
+			s.dirtyNames[m.Set] = true
+		}
+	}
+}
+
+// applySB records an SB row change and marks what it touches.
+func (s *setTable) applySB(c change) {
+	var old *setRow
+	if c.old != nil {
+		old = s.rows[c.uuid]
+		if old != nil {
+			s.byName[old.name] = deleteSorted(s.byName[old.name], c.uuid)
+			if len(s.byName[old.name]) == 0 {
+				delete(s.byName, old.name)
+			}
+			delete(s.rows, c.uuid)
+		}
+	}
+	if c.new == nil {
+		if old != nil {
+			s.markWhole(old.name)
+		}
+		return
+	}
+	var name string
+	var list []string
+	switch r := c.new.(type) {
+	case *sb.AddressSet:
+		name, list = r.Name, r.Addresses
+	case *sb.PortGroup:
+		name, list = r.Name, r.Ports
+	}
+	row := &setRow{name: name, members: make(map[string]bool, len(list))}
+	for _, m := range list {
+		row.members[m] = true
+	}
+	s.rows[c.uuid] = row
+	s.byName[name] = insertSorted(s.byName[name], c.uuid)
+	if old == nil || old.name != name {
+		if old != nil {
+			s.markWhole(old.name)
+		}
+		s.markWhole(name)
+		return
+	}
+	// Only the members that changed: the row's two versions differ by
+	// what a transaction mutated.
+	for m := range row.members {
+		if !old.members[m] {
+			s.markMember(name, m)
+		}
+	}
+	if len(old.members) != len(row.members) || s.dirty[name] != nil {
+		for m := range old.members {
+			if !row.members[m] {
+				s.markMember(name, m)
+			}
+		}
+	}
+}
+
+// markAll marks every set, desired or in the SB.
+func (s *setTable) markAll() {
+	for name := range s.sets {
+		s.dirtyNames[name] = true
+	}
+	for name := range s.byName {
+		s.markWhole(name)
+	}
+}
+
+// markKeyUsers marks the sets whose names hold the tunnel key of NB row u.
+func (s *setTable) markKeyUsers(u string) {
+	for name := range s.keyUsers[u] {
+		s.dirtyNames[name] = true
+	}
+}
+
+func (s *setTable) pending() bool { return len(s.dirtyNames)+len(s.dirty) > 0 }
+
+// keyRefsOf lists the NB _uuids whose tunnel keys text holds.
+func keyRefsOf(text string) []string {
+	var refs []string
+	rules.ResolveKeys(text, func(u string) string {
+		refs = append(refs, u)
+		return ""
+	})
+	return refs
+}
+
+// reconcile adds to t the operations that bring the dirty sets to their
+// desired contents, and clears the marks. key gives the tunnel key of an
+// NB row in the transaction, 0 when it has none.
+func (s *setTable) reconcile(t *sbTxn, key func(u string) int) {
+	for name := range s.dirtyNames {
+		old, had := s.resolved[name]
+		if had {
+			delete(s.resolved, name)
+			if s.byResolved[old] == name {
+				delete(s.byResolved, old)
+			}
+			s.markWhole(old)
+		}
+		if !s.sets[name] {
+			continue
+		}
+		ok := true
+		sbName := rules.ResolveKeys(name, func(u string) string {
+			if k := key(u); k != 0 {
+				return strconv.Itoa(k)
+			}
+			ok = false
+			return ""
+		})
+		if !ok {
+			continue
+		}
+		s.resolved[name], s.byResolved[sbName] = sbName, name
+		s.markWhole(sbName)
+	}
+	for _, sbName := range slices.Sorted(maps.Keys(s.dirty)) {
+		d := s.dirty[sbName]
+		name, wanted := s.byResolved[sbName]
+		rows := s.byName[sbName]
+		keep := ""
+		if wanted && len(rows) > 0 {
+			keep = rows[0]
+		}
+		for _, u := range rows {
+			if u != keep {
+				t.delete(s.table, u)
+			}
+		}
+		if !wanted {
+			continue
+		}
+		want := s.members[name]
+		if keep == "" {
+			t.insert(s.table, lovsdb.Row{"name": sbName, s.column: strSet(slices.Sorted(maps.Keys(want)))})
+			continue
+		}
+		have := s.rows[keep].members
+		var add, del []string
+		check := func(m string) {
+			switch {
+			case want[m] && !have[m]:
+				add = append(add, m)
+			case !want[m] && have[m]:
+				del = append(del, m)
+			}
+		}
+		if d.whole {
+			for m := range want {
+				check(m)
+			}
+			for m := range have {
+				if !want[m] {
+					check(m)
+				}
+			}
+		} else {
+			for m := range d.members {
+				check(m)
+			}
+		}
+		var muts []lovsdb.Mutation
+		if len(del) > 0 {
+			slices.Sort(del)
+			muts = append(muts, *lovsdb.NewMutation(s.column, lovsdb.MutateOperationDelete, strSet(del)))
+		}
+		if len(add) > 0 {
+			slices.Sort(add)
+			muts = append(muts, *lovsdb.NewMutation(s.column, lovsdb.MutateOperationInsert, strSet(add)))
+		}
+		if len(muts) > 0 {
+			t.mutate(s.table, keep, muts...)
+		}
+	}
+	s.clearDirt()
+}
