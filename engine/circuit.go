@@ -181,6 +181,8 @@ func (s *stream[T]) add(t T, w Weight) {
 func (s *stream[T]) reserve(n int) {
 	if len(s.delta) == 0 && n > reuseMax {
 		s.delta, s.reserved = make(ZSet[T], n), true
+		// Cleared at the step's end even if nothing is added.
+		s.c.dirty = append(s.c.dirty, &s.streamBase)
 	}
 }
 

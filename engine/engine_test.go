@@ -320,6 +320,7 @@ func TestStreamsFreedEarly(t *testing.T) {
 	kept := 0 // odd's change as an operator after its last reader sees it
 	probe := Map(doubled, func(x int) int { kept = max(kept, len(odd.s.delta)); return x })
 	o := NewOutput(probe, cmp.Compare[int])
+	none := FlatMap(r, func(int) []int { return nil })
 	for i := range 1000 {
 		in.Insert(i)
 	}
@@ -335,7 +336,7 @@ func TestStreamsFreedEarly(t *testing.T) {
 	}
 	in.Delete(1)
 	c.Step()
-	if odd.s.reserved || doubled.s.reserved {
+	if odd.s.reserved || doubled.s.reserved || none.s.reserved {
 		t.Error("a map reserved for the large step is kept for the next ones")
 	}
 	if d := o.Delta(); len(d) != 1 || d[0] != (Change[int]{2, -1}) {
