@@ -87,8 +87,9 @@ type Northd struct {
 	coldStart       time.Time
 	coldStartLogged bool
 	// again is a reconnector for the SB transaction: set after a failed
-	// one, so that it is retried even if nothing else happens.
-	again reconnector
+	// one, so that it is retried even if nothing else happens; ipamAgain
+	// the same for the NB dynamic_addresses transaction.
+	again, ipamAgain reconnector
 
 	mu     sync.Mutex
 	totals Totals
@@ -106,13 +107,14 @@ func NewNorthd(cfg Config) *Northd {
 		cfg.MaxBackoff = 8 * time.Second
 	}
 	mac := randomMAC()
+	macPrefix := fmt.Sprintf("%02x:%02x:%02x", mac[0], mac[1], mac[2])
 	d := &Northd{
 		cfg:       cfg,
 		log:       cfg.Logger,
 		prog:      rules.New(cfg.Rules...),
-		feed:      newNBFeed(),
+		feed:      newNBFeed(cfg.Logger, macPrefix),
 		w:         newSBWriter(cfg.Logger),
-		macPrefix: fmt.Sprintf("%02x:%02x:%02x", mac[0], mac[1], mac[2]),
+		macPrefix: macPrefix,
 		svcMAC:    randomMAC().String(),
 		cfgDone:   -1,
 		totals:    Totals{},
@@ -193,8 +195,10 @@ func (d *Northd) Run(ctx context.Context) error {
 		if d.sb == nil {
 			next = append(next, sbR.next)
 		}
-		if d.again.backoff > 0 {
-			next = append(next, d.again.next)
+		for _, r := range []*reconnector{&d.again, &d.ipamAgain} {
+			if r.backoff > 0 {
+				next = append(next, r.next)
+			}
 		}
 		if len(next) > 0 {
 			retry = time.After(time.Until(slices.MinFunc(next, time.Time.Compare)))
@@ -321,6 +325,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 		}
 	}
 	if d.nb != nil {
+		d.writeIPAM(ctx)
 		d.writeNB(ctx, nbCols)
 	}
 	if st.NBRows > 0 || st.SB != nil || st.Err != nil {

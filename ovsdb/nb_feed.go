@@ -3,6 +3,7 @@ package ovsdb
 import (
 	"crypto/rand"
 	"fmt"
+	"log/slog"
 	"maps"
 	"reflect"
 	"slices"
@@ -24,40 +25,73 @@ type nbFeed struct {
 	// portsChanged are the names of switch ports added, changed or
 	// deleted since the last call to takePorts.
 	portsChanged map[string]bool
+
+	// ipam computes the switch ports' dynamic_addresses; the program is
+	// fed the ports with them. macPrefix is the MAC prefix it uses when
+	// NB_Global has no valid one (the random one northd writes there).
+	ipam      *relations.IPAM
+	macPrefix string
+	// lspRaw are the switch port rows as the NB holds them; ipamPending
+	// the ports whose dynamic_addresses may differ from IPAM's.
+	lspRaw      map[string]*nb.LogicalSwitchPort
+	ipamPending map[string]bool
 }
 
-func newNBFeed() *nbFeed {
+func newNBFeed(log *slog.Logger, macPrefix string) *nbFeed {
 	return &nbFeed{
 		rows:         map[string]map[string]model.Model{},
 		lspByName:    map[string]*nb.LogicalSwitchPort{},
 		portsChanged: map[string]bool{},
+		ipam:         relations.NewIPAM(log),
+		macPrefix:    macPrefix,
+		lspRaw:       map[string]*nb.LogicalSwitchPort{},
+		ipamPending:  map[string]bool{},
 	}
 }
 
 // apply feeds batches to the program's NB inputs and returns the number of
 // rows changed. An initial batch (a new connection) is the whole NB: it is
-// compared with what was fed, and only the differences are fed.
+// compared with what was fed, and only the differences are fed. IPAM sees
+// every change first: the program is fed the switch ports with the
+// dynamic_addresses IPAM gives them, as ovn-northd computes its flows with
+// the addresses it allocates in the same run.
 func (f *nbFeed) apply(n *relations.NB, bs []batch) (int, error) {
-	changed := 0
+	var changes []change
 	for _, b := range bs {
-		changes := b.changes
 		if b.initial {
-			changes = f.resync(b.changes)
+			changes = append(changes, f.resync(b.changes)...)
+		} else {
+			changes = append(changes, b.changes...)
 		}
-		for _, c := range changes {
-			// The feed's own row is the one the program holds; the
-			// connection's old row may be an equal copy from an
-			// earlier connection.
-			old := f.rows[c.table][c.uuid]
-			if old == nil && c.new == nil {
-				continue
-			}
-			if err := n.Apply(c.table, old, c.new); err != nil {
-				return changed, err
-			}
-			f.set(c.table, c.uuid, old, c.new)
-			changed++
+	}
+	for _, c := range changes {
+		f.observeIPAM(c)
+	}
+	f.ipam.Run()
+	for _, u := range f.ipam.TakeChanged() {
+		f.ipamPending[u] = true
+		if raw := f.lspRaw[u]; raw != nil {
+			changes = append(changes, change{table: nb.LogicalSwitchPortTable, uuid: u, new: raw})
 		}
+	}
+	changed := 0
+	for _, c := range changes {
+		// The feed's own row is the one the program holds; the
+		// connection's old row may be an equal copy from an earlier
+		// connection.
+		old := f.rows[c.table][c.uuid]
+		if old == nil && c.new == nil {
+			continue
+		}
+		new := f.withDynamic(c.table, c.uuid, c.new)
+		if old != nil && new != nil && c.table == nb.LogicalSwitchPortTable && equalModels(old, new) {
+			continue
+		}
+		if err := n.Apply(c.table, old, new); err != nil {
+			return changed, err
+		}
+		f.set(c.table, c.uuid, old, new)
+		changed++
 	}
 	return changed, nil
 }

@@ -257,23 +257,8 @@ type LSPDynamic struct {
 // addresses (init_ipam_info): a readable IPv4 subnet that is not a host
 // route, a readable /64 ipv6_prefix, or mac_only without either key.
 func hasIPAM(config map[string]string) bool {
-	subnet, hasSubnet := config["subnet"]
-	prefix, hasPrefix := config["ipv6_prefix"]
-	if hasSubnet {
-		if _, mask, err := ParseIPv4Masked(subnet); err == nil && mask != 0xffffffff && (^mask)&(^mask+1) == 0 {
-			return true
-		}
-	}
-	if hasPrefix {
-		if strings.Contains(prefix, "/") {
-			if _, mask, err := ParseIPv6Masked(prefix); err == nil && mask == prefixMask128(64) {
-				return true
-			}
-		} else if _, ok := ParseIPv6(prefix); ok {
-			return true
-		}
-	}
-	return !hasSubnet && !hasPrefix && SmapBool(config, "mac_only", false)
+	c, _ := ParseIPAMConfig(config)
+	return c.Enabled()
 }
 
 func deriveLSPDynamic(n *NB, lsps engine.Rel[LSP]) engine.Rel[LSPDynamic] {

@@ -1,0 +1,120 @@
+package ovsdb
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/ovn-org/libovsdb/model"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// observeIPAM gives IPAM one NB row change, as the server sent it.
+func (f *nbFeed) observeIPAM(c change) {
+	switch c.table {
+	case nb.NBGlobalTable:
+		if g, ok := c.new.(*nb.NBGlobal); ok {
+			prefix, ok := scanMACPrefix(g.Options["mac_prefix"])
+			if !ok {
+				prefix = f.macPrefix
+			}
+			f.ipam.SetMACPrefix(prefix)
+		}
+	case nb.LogicalSwitchTable:
+		ls, _ := c.new.(*nb.LogicalSwitch)
+		f.ipam.UpdateSwitch(c.uuid, ls)
+	case nb.LogicalSwitchPortTable:
+		p, _ := c.new.(*nb.LogicalSwitchPort)
+		if p == nil {
+			delete(f.lspRaw, c.uuid)
+		} else {
+			f.lspRaw[c.uuid] = p
+		}
+		f.ipamPending[c.uuid] = true
+		f.ipam.UpdateSwitchPort(c.uuid, p)
+	case nb.LogicalRouterPortTable:
+		p, _ := c.new.(*nb.LogicalRouterPort)
+		f.ipam.UpdateRouterPort(c.uuid, p)
+	}
+}
+
+// withDynamic is the row the program is fed for an NB row: a switch port
+// with the dynamic_addresses IPAM gives it, which the NB holds once
+// writeIPAM's transaction is through; any other row as it is.
+func (f *nbFeed) withDynamic(table, uuid string, m model.Model) model.Model {
+	p, ok := m.(*nb.LogicalSwitchPort)
+	if !ok || table != nb.LogicalSwitchPortTable {
+		return m
+	}
+	want := f.ipam.Dynamic(uuid)
+	if sameOptString(p.DynamicAddresses, want) {
+		return m
+	}
+	cp := *p
+	cp.DynamicAddresses = want
+	return &cp
+}
+
+func sameOptString(a, b *string) bool {
+	return a == b || a != nil && b != nil && *a == *b
+}
+
+// ipamOps are the operations that set the switch ports' dynamic_addresses
+// the NB does not hold yet. Each update waits for the port's addresses and
+// dynamic_addresses to be those IPAM read: when someone changed them
+// meanwhile, the transaction fails, and the change, which the monitor
+// brings, is decided again before the next try.
+func (f *nbFeed) ipamOps() []lovsdb.Operation {
+	var ops []lovsdb.Operation
+	zero := 0
+	for _, u := range slices.Sorted(maps.Keys(f.ipamPending)) {
+		raw := f.lspRaw[u]
+		want := f.ipam.Dynamic(u)
+		if raw == nil || sameOptString(raw.DynamicAddresses, want) {
+			delete(f.ipamPending, u)
+			continue
+		}
+		dyn := optString("", false)
+		if raw.DynamicAddresses != nil {
+			dyn = optString(*raw.DynamicAddresses, true)
+		}
+		ops = append(ops, lovsdb.Operation{
+			Op: lovsdb.OperationWait, Table: nb.LogicalSwitchPortTable, Where: whereUUID(u), Timeout: &zero,
+			Columns: []string{"addresses", "dynamic_addresses"}, Until: "==",
+			Rows: []lovsdb.Row{{"addresses": strSet(raw.Addresses), "dynamic_addresses": dyn}},
+		})
+		newDyn := optString("", false)
+		if want != nil {
+			newDyn = optString(*want, true)
+		}
+		ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.LogicalSwitchPortTable,
+			Where: whereUUID(u), Row: lovsdb.Row{"dynamic_addresses": newDyn}})
+	}
+	return ops
+}
+
+// writeIPAM writes the dynamic_addresses IPAM computed, in an NB
+// transaction of their own; a failed one is retried with backoff, or
+// sooner when an NB update comes.
+func (d *Northd) writeIPAM(ctx context.Context) {
+	if d.ipamAgain.backoff > 0 && time.Now().Before(d.ipamAgain.next) {
+		return
+	}
+	ops := d.feed.ipamOps()
+	if len(ops) == 0 {
+		d.ipamAgain.backoff = 0
+		return
+	}
+	start := time.Now()
+	if _, err := d.nb.Transact(ctx, ops); err != nil {
+		if ctx.Err() == nil {
+			d.ipamAgain.failed(d.cfg.MaxBackoff)
+			d.log.Warn("NB dynamic_addresses transaction failed; retrying", "ports", len(ops)/2, "err", err, "retry", d.ipamAgain.backoff)
+		}
+		return
+	}
+	d.ipamAgain.backoff = 0
+	d.log.Debug("NB dynamic_addresses written", "ports", len(ops)/2, "txn", time.Since(start))
+}
