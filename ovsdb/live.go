@@ -301,7 +301,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 			d.log.Info("NB row skipped", "reason", r.Error())
 		}
 		st.Engine = time.Since(start)
-		for _, c := range d.prog.Flows.Delta() {
+		for _, c := range d.prog.Flows.Changes() {
 			if c.Weight > 0 {
 				st.FlowsAdded++
 			} else {

@@ -140,7 +140,7 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 	w.addrSets.applyProgram(p.AddressSets.Delta(), p.AddressSetMembers.Delta())
 	w.portGroups.applyProgram(p.PortGroups.Delta(), p.PortGroupMembers.Delta())
 	w.lbs.applyProgram(p.LoadBalancers.Delta(), p.ServiceMonitors.Delta())
-	for _, c := range p.Flows.Delta() {
+	for _, c := range p.Flows.Changes() {
 		k := keyOfFlow(c.Tuple)
 		dps := w.wantLF[k]
 		if c.Weight < 0 {
