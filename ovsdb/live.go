@@ -466,11 +466,7 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 // writeNB writes NB_Global's columns that northd owns and the up column of
 // the switch ports whose binding or row changed.
 func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row) {
-	var ops []lovsdb.Operation
-	if op := nbGlobalUpdate(d.feed.global, cols); op != nil {
-		ops = append(ops, *op)
-	}
-	ops = append(ops, d.portUpOps()...)
+	ops := append(nbGlobalUpdate(d.feed.global, cols), d.portUpOps()...)
 	if len(ops) == 0 {
 		return
 	}
