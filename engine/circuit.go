@@ -12,11 +12,14 @@ import (
 // use.
 type Circuit struct {
 	ops []op
+	// streams are every relation's stream, for the first Step to tell each
+	// operator which streams it is the last to read.
+	streams []*streamBase
 	// ran lists the operators the current step ran, dirty the streams it
 	// changed: a step touches only those, so its cost follows the change
 	// rather than the size of the circuit.
 	ran      []*op
-	dirty    []interface{ clear() }
+	dirty    []*streamBase
 	rejected []*Rejected
 	stepped  bool
 }
@@ -28,6 +31,10 @@ type Circuit struct {
 type op struct {
 	ins          []changer
 	step, commit func()
+	// frees are the streams this operator reads last: their change is
+	// dropped as soon as it has stepped, so that a large step (a cold
+	// start) does not hold every intermediate relation's change at once.
+	frees []*streamBase
 }
 
 // changer is what an operator reads: a relation's stream or an arrangement.
@@ -39,13 +46,33 @@ type changer interface {
 // NewCircuit returns an empty circuit.
 func NewCircuit() *Circuit { return &Circuit{} }
 
-// add appends an operator that reads ins (nil: it runs in every step).
-func (c *Circuit) add(ins []changer, step, commit func()) {
+// add appends an operator that reads ins (nil: it runs in every step) and
+// returns its position. Its step may read the streams among ins; one that
+// reads another stream declares it with readBy.
+func (c *Circuit) add(ins []changer, step, commit func()) int {
 	if c.stepped {
 		// A late operator would have missed the changes already stepped.
 		panic("engine: operator added to a circuit after its first Step")
 	}
-	c.ops = append(c.ops, op{ins, step, commit})
+	i := len(c.ops)
+	c.ops = append(c.ops, op{ins: ins, step: step, commit: commit})
+	for _, in := range ins {
+		if s, ok := in.(interface{ base() *streamBase }); ok {
+			s.base().lastReader = i
+		}
+	}
+	return i
+}
+
+// assignFrees gives each operator the streams it is the last to read.
+func (c *Circuit) assignFrees() {
+	for _, s := range c.streams {
+		if s.lastReader >= 0 && !s.pinned {
+			o := &c.ops[s.lastReader]
+			o.frees = append(o.frees, s)
+		}
+	}
+	c.streams = nil
 }
 
 // due reports whether o must run in the current step.
@@ -65,11 +92,17 @@ func (o *op) due() bool {
 // operator once. It always completes; it returns the tuples user functions
 // rejected during this step, ordered by operator name and tuple.
 func (c *Circuit) Step() []*Rejected {
-	c.stepped = true
+	if !c.stepped {
+		c.assignFrees()
+		c.stepped = true
+	}
 	for i := range c.ops {
 		if o := &c.ops[i]; o.due() {
 			o.step()
 			c.ran = append(c.ran, o)
+			for _, s := range o.frees {
+				s.clear()
+			}
 		}
 	}
 	for _, o := range c.ran {
@@ -106,9 +139,27 @@ func (r *Rejected) Unwrap() error { return r.Err }
 
 // stream holds the change a relation undergoes during the current step.
 type stream[T comparable] struct {
+	streamBase
 	c     *Circuit
 	delta ZSet[T]
+	// reserved: delta was made for a large change (reserve).
+	reserved bool
 }
+
+// streamBase is what the circuit knows of a stream whatever its type.
+type streamBase struct {
+	clear func()
+	// lastReader is the position of the last operator whose step reads the
+	// stream, -1 for none.
+	lastReader int
+	// pinned: a commit reads the change too, so it stays to the step's end.
+	pinned bool
+}
+
+func (s *stream[T]) base() *streamBase { return &s.streamBase }
+
+// readBy records that the operator at position i reads s in its step.
+func (s *stream[T]) readBy(i int) { s.lastReader = max(s.lastReader, i) }
 
 func (s *stream[T]) add(t T, w Weight) {
 	if w == 0 {
@@ -119,17 +170,36 @@ func (s *stream[T]) add(t T, w Weight) {
 	}
 	if len(s.delta) == 0 {
 		// Listed again if it empties and refills: clearing twice is harmless.
-		s.c.dirty = append(s.c.dirty, s)
+		s.c.dirty = append(s.c.dirty, &s.streamBase)
 	}
 	bump(s.delta, t, w)
 }
 
+// reserve makes room for n more tuples when the change is still empty: a
+// large change (a cold start) then fills one map instead of growing it
+// through every doubling, each a rehash and a garbage copy.
+func (s *stream[T]) reserve(n int) {
+	if len(s.delta) == 0 && n > reuseMax {
+		s.delta, s.reserved = make(ZSet[T], n), true
+		// Cleared at the step's end even if nothing is added.
+		s.c.dirty = append(s.c.dirty, &s.streamBase)
+	}
+}
+
 func (s *stream[T]) changed() bool { return len(s.delta) > 0 }
 
-// clear empties the change, keeping a small map for the next step (fewer
-// allocations, so fewer garbage collections of a large heap) but dropping a
-// large one, whose iteration would cost its capacity however few it holds.
-func (s *stream[T]) clear() { s.delta = reuse(s.delta) }
+// clearDelta empties the change, keeping a small map for the next step
+// (fewer allocations, so fewer garbage collections of a large heap) but
+// dropping a large one, whose iteration would cost its capacity however few
+// it holds.
+func (s *stream[T]) clearDelta() {
+	if s.reserved {
+		// Large however few it holds.
+		s.delta, s.reserved = nil, false
+		return
+	}
+	s.delta = reuse(s.delta)
+}
 
 // reuseMax is the largest map reuse keeps.
 const reuseMax = 64
@@ -151,7 +221,10 @@ type Rel[T comparable] struct {
 }
 
 func newRel[T comparable](c *Circuit) Rel[T] {
-	return Rel[T]{c, &stream[T]{c: c}}
+	s := &stream[T]{c: c}
+	s.streamBase = streamBase{clear: s.clearDelta, lastReader: -1}
+	c.streams = append(c.streams, &s.streamBase)
+	return Rel[T]{c, s}
 }
 
 // sameCircuit returns the circuit all of cs belong to.
@@ -177,13 +250,17 @@ type Input[T comparable] struct {
 func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
 	in := &Input[T]{name: name, rows: map[T]struct{}{}}
 	out := newRel[T](c)
+	out.s.pinned = true // read by the commit below
 	c.add(nil, func() {
 		// The stream's emptied map from the last step takes pending's place.
 		out.s.delta, in.pending = in.pending, out.s.delta
 		if len(out.s.delta) > 0 {
-			c.dirty = append(c.dirty, out.s)
+			c.dirty = append(c.dirty, &out.s.streamBase)
 		}
 	}, func() {
+		if len(in.rows) == 0 {
+			in.rows = make(map[T]struct{}, len(out.s.delta))
+		}
 		for t, w := range out.s.delta {
 			if w > 0 {
 				in.rows[t] = struct{}{}
@@ -240,25 +317,27 @@ type Output[T comparable] struct {
 	weights map[T]Weight
 	n       int
 	delta   []Change[T]
+	sorted  bool // delta is sorted by cmp
 }
 
 // NewOutput maintains the distinct contents of r, ordered by cmp, which must
 // be a total order on the tuples r can hold.
 func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 	o := &Output[T]{cmp: cmp, weights: map[T]Weight{}}
-	r.c.add(nil, func() {
-		o.delta = nil
+	// It runs in every step (nil), to reset its delta, and reads r's stream.
+	i := r.c.add(nil, func() {
+		o.delta, o.sorted = nil, false
+		if len(o.weights) == 0 {
+			o.weights = make(map[T]Weight, len(r.s.delta))
+		}
 		for t, d := range r.s.delta {
 			if was, is := bump(o.weights, t, d); was != is {
 				o.delta = append(o.delta, Change[T]{t, sign(is)})
 				o.n += int(sign(is))
 			}
 		}
-		slices.SortFunc(o.delta, func(a, b Change[T]) int {
-			// Deletes first among equals, for a cmp that ties distinct tuples.
-			return cmp2(o.cmp(a.Tuple, b.Tuple), a.Weight-b.Weight)
-		})
 	}, nil)
+	r.s.readBy(i)
 	return o
 }
 
@@ -270,8 +349,23 @@ func cmp2(first int, second Weight) int {
 }
 
 // Delta returns the last Step's net change sorted by cmp: weight −1 for a
-// tuple deleted, +1 for a tuple inserted. No tuple appears twice.
-func (o *Output[T]) Delta() []Change[T] { return o.delta }
+// tuple deleted, +1 for a tuple inserted. No tuple appears twice. It sorts
+// on the first call after a Step.
+func (o *Output[T]) Delta() []Change[T] {
+	if !o.sorted {
+		slices.SortFunc(o.delta, func(a, b Change[T]) int {
+			// Deletes first among equals, for a cmp that ties distinct tuples.
+			return cmp2(o.cmp(a.Tuple, b.Tuple), a.Weight-b.Weight)
+		})
+		o.sorted = true
+	}
+	return o.delta
+}
+
+// Changes returns Delta's changes in no particular order, without sorting
+// them: for a consumer that keys them itself (a cold start's change is the
+// whole output, and sorting it costs more than computing it).
+func (o *Output[T]) Changes() []Change[T] { return o.delta }
 
 // Contents returns the current set sorted by cmp.
 func (o *Output[T]) Contents() []T {

@@ -307,3 +307,39 @@ func TestBuildAfterStepPanics(t *testing.T) {
 	}()
 	Map(r, func(i int) int { return i })
 }
+
+// TestStreamsFreedEarly checks that a step drops a stream's change once its
+// last reader has run, keeps an input's change for the input's commit, and
+// does not keep a map sized for a large change once a small one follows.
+func TestStreamsFreedEarly(t *testing.T) {
+	c := NewCircuit()
+	in, r := NewInput[int](c, "in")
+	odd := Filter(r, func(x int) bool { return x%2 == 1 })
+	var seen int // odd's change as its last reader sees it
+	doubled := Map(odd, func(x int) int { seen++; return 2 * x })
+	kept := 0 // odd's change as an operator after its last reader sees it
+	probe := Map(doubled, func(x int) int { kept = max(kept, len(odd.s.delta)); return x })
+	o := NewOutput(probe, cmp.Compare[int])
+	none := FlatMap(r, func(int) []int { return nil })
+	for i := range 1000 {
+		in.Insert(i)
+	}
+	c.Step()
+	if seen != 500 || o.Len() != 500 {
+		t.Fatalf("saw %d odd tuples, output holds %d; want 500 and 500", seen, o.Len())
+	}
+	if kept != 0 {
+		t.Errorf("the filter's change (%d tuples) was kept after its last reader ran", kept)
+	}
+	if !in.Has(999) {
+		t.Error("the input's commit missed its change")
+	}
+	in.Delete(1)
+	c.Step()
+	if odd.s.reserved || doubled.s.reserved || none.s.reserved {
+		t.Error("a map reserved for the large step is kept for the next ones")
+	}
+	if d := o.Delta(); len(d) != 1 || d[0] != (Change[int]{2, -1}) {
+		t.Errorf("delta %v, want [{2 -1}]", d)
+	}
+}

@@ -104,6 +104,9 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 			a.delta[k] = append(a.delta[k], Change[T]{t, w})
 		}
 	}, func() {
+		if len(a.state) == 0 {
+			a.state = make(map[K]group[T], len(a.delta))
+		}
 		for k, changes := range a.delta {
 			g := a.state[k]
 			for _, ch := range changes {

@@ -5,6 +5,7 @@ package engine
 func Map[A, B comparable](r Rel[A], f func(A) B) Rel[B] {
 	out := newRel[B](r.c)
 	r.c.add([]changer{r.s}, func() {
+		out.s.reserve(len(r.s.delta))
 		for t, w := range r.s.delta {
 			out.s.add(f(t), w)
 		}
@@ -19,6 +20,7 @@ func Map[A, B comparable](r Rel[A], f func(A) B) Rel[B] {
 func TryMap[A, B comparable](r Rel[A], name string, f func(A) (B, error)) Rel[B] {
 	out := newRel[B](r.c)
 	r.c.add([]changer{r.s}, func() {
+		out.s.reserve(len(r.s.delta))
 		for t, w := range r.s.delta {
 			b, err := f(t)
 			if err != nil {
@@ -51,6 +53,7 @@ func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
 func FlatMap[A, B comparable](r Rel[A], f func(A) []B) Rel[B] {
 	out := newRel[B](r.c)
 	r.c.add([]changer{r.s}, func() {
+		out.s.reserve(len(r.s.delta)) // at least one each, as most rules give
 		for t, w := range r.s.delta {
 			for _, b := range f(t) {
 				out.s.add(b, w)
@@ -73,6 +76,11 @@ func Union[T comparable](rs ...Rel[T]) Rel[T] {
 		ins[i] = r.s
 	}
 	out.c.add(ins, func() {
+		n := 0
+		for _, r := range rs {
+			n += len(r.s.delta)
+		}
+		out.s.reserve(n)
 		for _, r := range rs {
 			for t, w := range r.s.delta {
 				out.s.add(t, w)
@@ -86,6 +94,7 @@ func Union[T comparable](rs ...Rel[T]) Rel[T] {
 func Negate[T comparable](r Rel[T]) Rel[T] {
 	out := newRel[T](r.c)
 	r.c.add([]changer{r.s}, func() {
+		out.s.reserve(len(r.s.delta))
 		for t, w := range r.s.delta {
 			out.s.add(t, -w)
 		}
@@ -100,6 +109,10 @@ func Distinct[T comparable](r Rel[T]) Rel[T] {
 	out := newRel[T](r.c)
 	weights := map[T]Weight{}
 	r.c.add([]changer{r.s}, func() {
+		if len(weights) == 0 {
+			weights = make(map[T]Weight, len(r.s.delta))
+		}
+		out.s.reserve(len(r.s.delta))
 		for t, d := range r.s.delta {
 			if was, is := bump(weights, t, d); was != is {
 				out.s.add(t, sign(is))

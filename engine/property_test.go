@@ -92,7 +92,12 @@ func prop[O comparable](t *testing.T, name string, s scenario[O]) {
 				prev := out.Contents()
 				c.Step()
 				got := out.Contents()
+				unordered := slices.Clone(out.Changes()) // before Delta sorts it
 				checkDelta(t, step, prev, out.Delta(), got, s.cmp)
+				byTuple := cmpopts.SortSlices(func(a, b Change[O]) bool { return cmp2(s.cmp(a.Tuple, b.Tuple), a.Weight-b.Weight) < 0 })
+				if d := gocmp.Diff(out.Delta(), unordered, append(s.opts, cmpopts.EquateEmpty(), byTuple)...); d != "" {
+					t.Fatalf("step %d: Changes differs from Delta (-Delta +Changes):\n%s", step, d)
+				}
 
 				fc, fins, fout := s.circuit()
 				var sets [][]tup

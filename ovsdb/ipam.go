@@ -68,7 +68,6 @@ func sameOptString(a, b *string) bool {
 // brings, is decided again before the next try.
 func (f *nbFeed) ipamOps() []lovsdb.Operation {
 	var ops []lovsdb.Operation
-	zero := 0
 	for _, u := range slices.Sorted(maps.Keys(f.ipamPending)) {
 		raw := f.lspRaw[u]
 		want := f.ipam.Dynamic(u)
@@ -80,11 +79,7 @@ func (f *nbFeed) ipamOps() []lovsdb.Operation {
 		if raw.DynamicAddresses != nil {
 			dyn = optString(*raw.DynamicAddresses, true)
 		}
-		ops = append(ops, lovsdb.Operation{
-			Op: lovsdb.OperationWait, Table: nb.LogicalSwitchPortTable, Where: whereUUID(u), Timeout: &zero,
-			Columns: []string{"addresses", "dynamic_addresses"}, Until: "==",
-			Rows: []lovsdb.Row{{"addresses": strSet(raw.Addresses), "dynamic_addresses": dyn}},
-		})
+		ops = append(ops, verifyOp(nb.LogicalSwitchPortTable, u, lovsdb.Row{"addresses": strSet(raw.Addresses), "dynamic_addresses": dyn}))
 		newDyn := optString("", false)
 		if want != nil {
 			newDyn = optString(*want, true)

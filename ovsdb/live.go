@@ -70,7 +70,15 @@ type Totals map[string][3]int
 // one committed transaction at a time; updates that arrive while an SB
 // transaction is in flight are taken together in the next step. The SB
 // transaction of a step writes only the rows that differ from what the SB
-// holds. Only one northd may write an SB: there is no SB lock yet.
+// holds.
+//
+// Like ovn-northd, it takes the OVSDB lock "ovn_northd" on the SB
+// connection and writes nothing, to the SB or the NB, until it owns it:
+// of several northds (northlog's or ovn-northd's) on one SB, one is
+// active and the others are on standby, following both databases so as to
+// take over at once when the active one goes away. Its SB transactions
+// assert the lock, so none commits once the lock is lost. A new SB
+// connection asks for the lock again.
 type Northd struct {
 	cfg  Config
 	log  *slog.Logger
@@ -79,6 +87,7 @@ type Northd struct {
 	w    *sbWriter
 
 	nb, sb          *conn
+	active          bool // the SB connection owns the lock
 	nbLoaded        bool // the NB contents have been read once
 	macPrefix       string
 	svcMAC          string
@@ -93,6 +102,19 @@ type Northd struct {
 
 	mu     sync.Mutex
 	totals Totals
+	// isActive is active, for other goroutines.
+	isActive bool
+}
+
+// LockName is the OVSDB lock on the SB that northds (ovn-northd's and
+// northlog's) take to decide which one writes.
+const LockName = "ovn_northd"
+
+// Active reports whether the northd owns the SB lock and so writes.
+func (d *Northd) Active() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.isActive
 }
 
 // NewNorthd builds a northd; Run runs it.
@@ -222,6 +244,11 @@ func (d *Northd) dial(ctx context.Context, c **conn, r *reconnector, remote stri
 	defer cancel()
 	name := m.Name()
 	nc, err := dialConn(dctx, remote, name, m, tables, d.cfg.Probe)
+	if err == nil && c == &d.sb {
+		if err = nc.Lock(dctx, LockName); err != nil {
+			nc.Close()
+		}
+	}
 	if err != nil {
 		r.failed(d.cfg.MaxBackoff)
 		if ctx.Err() == nil {
@@ -267,13 +294,14 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 			d.lost(&d.sb, sbR, err)
 		}
 	}
+	d.followLock()
 	if st.NBRows > 0 {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
 			d.log.Info("NB row skipped", "reason", r.Error())
 		}
 		st.Engine = time.Since(start)
-		for _, c := range d.prog.Flows.Delta() {
+		for _, c := range d.prog.Flows.Changes() {
 			if c.Weight > 0 {
 				st.FlowsAdded++
 			} else {
@@ -282,7 +310,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 		}
 		d.w.applyProgram(d.prog)
 	}
-	if !d.nbLoaded {
+	if !d.nbLoaded || !d.active {
 		return
 	}
 	if d.feed.global == nil {
@@ -333,6 +361,30 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	}
 }
 
+// followLock notes a change of the SB lock's owner: on becoming active,
+// every SB row is compared with what it should be, as the active northd
+// may have left it otherwise (23.03 recomputes everything).
+func (d *Northd) followLock() {
+	active := d.sb != nil && d.sb.HasLock()
+	if active == d.active {
+		return
+	}
+	d.active = active
+	d.mu.Lock()
+	d.isActive = active
+	d.mu.Unlock()
+	if active {
+		d.log.Info("ovn-northd lock acquired. This ovn-northd instance is now active.")
+		d.w.markAll()
+		d.upAll = true
+		// A transaction that failed for want of the lock says nothing of
+		// the server: write at once.
+		d.again.backoff = 0
+		return
+	}
+	d.log.Info("ovn-northd lock lost. This ovn-northd instance is now on standby.")
+}
+
 // writeSB reconciles the SB and commits the result; it reports whether
 // the SB now reflects the program (the transaction succeeded or was not
 // needed).
@@ -340,7 +392,13 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	t := d.w.reconcile()
 	g := d.w.m.global
 	sbOptions := maps.Clone(options)
-	delete(sbOptions, "lb_hairpin_use_ct_mark")
+	// ovn-controllers learn whether load balancer flows use ct_mark,
+	// which only chassis that do not mask ct_label support.
+	if d.w.m.allChassis(ctNoMaskedLabel) {
+		delete(sbOptions, "lb_hairpin_use_ct_mark")
+	} else {
+		sbOptions["lb_hairpin_use_ct_mark"] = "false"
+	}
 	switch {
 	case g == nil:
 		t.insert(sb.SBGlobalTable, lovsdb.Row{"nb_cfg": nbCfg, "options": strMap(sbOptions), "ipsec": d.feed.global.Ipsec})
@@ -363,7 +421,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		return true
 	}
 	start := time.Now()
-	_, err := d.sb.Transact(ctx, t.ops)
+	_, err := d.sb.Transact(ctx, append([]lovsdb.Operation{d.sb.assertLock()}, t.ops...))
 	st.SBTxn = time.Since(start)
 	st.SB = t.Summary()
 	d.w.m.dropNamed(t)
@@ -408,11 +466,7 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 // writeNB writes NB_Global's columns that northd owns and the up column of
 // the switch ports whose binding or row changed.
 func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row) {
-	var ops []lovsdb.Operation
-	if op := nbGlobalUpdate(d.feed.global, cols); op != nil {
-		ops = append(ops, *op)
-	}
-	ops = append(ops, d.portUpOps()...)
+	ops := append(nbGlobalUpdate(d.feed.global, cols), d.portUpOps()...)
 	if len(ops) == 0 {
 		return
 	}

@@ -49,6 +49,14 @@ type conn struct {
 	// next update notification's differences to.
 	rows map[string]map[string]model.Model
 
+	// lockMu orders a lock request's reply before the "locked" and
+	// "stolen" notifications that follow it.
+	lockMu sync.Mutex
+	// lockName is the OVSDB lock requested ("" for none); hasLock tells
+	// whether the session owns it.
+	lockName string
+	hasLock  atomic.Bool
+
 	mu      sync.Mutex
 	batches []batch
 	err     error         // why the connection ended, once it has
@@ -141,6 +149,16 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 			return nil
 		}
 		return c.apply(tu, false)
+	})
+	c.rpc.Handle("locked", func(_ *rpc2.Client, params []string, reply *[]any) error {
+		*reply = []any{}
+		c.lockEvent(params, true)
+		return nil
+	})
+	c.rpc.Handle("stolen", func(_ *rpc2.Client, params []string, reply *[]any) error {
+		*reply = []any{}
+		c.lockEvent(params, false)
+		return nil
 	})
 	go c.rpc.Run()
 	go func() {
@@ -360,6 +378,55 @@ func resultErrors(reply []lovsdb.OperationResult) string {
 		}
 	}
 	return b.String()
+}
+
+// Lock asks the server for the OVSDB lock name (RFC 7047 4.1.8, "lock"):
+// the session owns it at once when nobody else does, else once every
+// earlier claim is dropped, when the server sends "locked". Another
+// session's "steal" takes it away ("stolen"); the claim then waits in the
+// queue again, as ovsdb-server keeps a "lock" claim. HasLock tells where
+// the session stands; Ready is signalled at each change. The lock goes
+// with the connection.
+func (c *conn) Lock(ctx context.Context, name string) error {
+	c.lockMu.Lock()
+	defer c.lockMu.Unlock()
+	if c.lockName != "" {
+		return fmt.Errorf("lock %q: already asked for %q", name, c.lockName)
+	}
+	var reply struct {
+		Locked bool `json:"locked"`
+	}
+	if err := c.rpc.CallWithContext(ctx, "lock", []any{name}, &reply); err != nil {
+		return fmt.Errorf("lock %q: %w", name, err)
+	}
+	c.lockName = name
+	if reply.Locked {
+		c.hasLock.Store(true)
+		c.signal()
+	}
+	return nil
+}
+
+// lockEvent records a "locked" (owned true) or "stolen" notification.
+func (c *conn) lockEvent(params []string, owned bool) {
+	c.lockMu.Lock()
+	defer c.lockMu.Unlock()
+	if len(params) != 1 || params[0] != c.lockName || c.lockName == "" {
+		return
+	}
+	c.hasLock.Store(owned)
+	c.signal()
+}
+
+// HasLock reports whether the session owns the lock asked for with Lock.
+func (c *conn) HasLock() bool { return c.hasLock.Load() }
+
+// assertLock is the operation that makes a transaction fail unless the
+// session still owns the lock when the server runs it (ovsdb-idl adds the
+// same to every transaction of a session with a lock).
+func (c *conn) assertLock() lovsdb.Operation {
+	name := c.lockName
+	return lovsdb.Operation{Op: lovsdb.OperationAssert, Lock: &name}
 }
 
 // prober watches the connection as OVS's inactivity probe does: after

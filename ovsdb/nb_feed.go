@@ -234,18 +234,22 @@ func randomMAC() relations.EthAddr {
 }
 
 // nbGlobalUpdate is the update of NB_Global's columns that differ from
-// cols, or nil when none does.
-func nbGlobalUpdate(g *nb.NBGlobal, cols lovsdb.Row) *lovsdb.Operation {
+// cols, none when none does. A change of options is made from the options
+// read and verified, as ovnnb_db_run does, so that it never overwrites a
+// value a client has set since.
+func nbGlobalUpdate(g *nb.NBGlobal, cols lovsdb.Row) []lovsdb.Operation {
 	cur := map[string]any{
 		"nb_cfg_timestamp": g.NbCfgTimestamp, "sb_cfg": g.SbCfg, "sb_cfg_timestamp": g.SbCfgTimestamp,
 		"hv_cfg": g.HvCfg, "hv_cfg_timestamp": g.HvCfgTimestamp,
 	}
+	var ops []lovsdb.Operation
 	row := lovsdb.Row{}
 	for _, col := range slices.Sorted(maps.Keys(cols)) {
 		v := cols[col]
 		if col == "options" {
 			if !sameMap(g.Options, v.(map[string]string)) {
 				row[col] = strMap(v.(map[string]string))
+				ops = append(ops, verifyOp(nb.NBGlobalTable, g.UUID, lovsdb.Row{"options": strMap(g.Options)}))
 			}
 			continue
 		}
@@ -256,5 +260,5 @@ func nbGlobalUpdate(g *nb.NBGlobal, cols lovsdb.Row) *lovsdb.Operation {
 	if len(row) == 0 {
 		return nil
 	}
-	return &lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.NBGlobalTable, Row: row, Where: whereUUID(g.UUID)}
+	return append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.NBGlobalTable, Row: row, Where: whereUUID(g.UUID)})
 }

@@ -220,6 +220,12 @@ func (w *sbWriter) groupFor(t *sbTxn, dps []string) string {
 	return g
 }
 
+// insertFlow inserts a Logical_Flow row. Its external_ids hold the
+// stage-name, as 23.03's; not 23.03's stage-hint (the NB row that caused the
+// flow) nor source (the northd.c line that built it), which rules.Flow
+// does not carry, nor tags:in_out_port. external_ids are no part of a
+// flow's key: a row kept, 23.03's say, keeps them as they are, as 23.03
+// does while northd_internal_version stays.
 func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
 	row := lovsdb.Row{
 		"pipeline":     p.key.Stage.Pipeline().String(),

@@ -59,8 +59,6 @@ func (l *lbTable) clearDirt() {
 	l.dirty, l.orphan, l.dirtyMon = map[string]bool{}, map[string]bool{}, map[monKey]bool{}
 }
 
-func (l *lbTable) pending() bool { return len(l.dirty)+len(l.orphan)+len(l.dirtyMon) > 0 }
-
 // applyProgram takes the last step's changes.
 func (l *lbTable) applyProgram(lbs []engine.Change[rules.SBLoadBalancer], mons []engine.Change[rules.SBServiceMonitor]) {
 	for _, pass := range []engine.Weight{-1, 1} {

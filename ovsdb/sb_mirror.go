@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
@@ -12,12 +13,18 @@ import (
 
 // sbTables are the SB tables the live northd monitors: those it writes and
 // those it reads (Chassis and Chassis_Private for requested-chassis, port
-// up and hv_cfg).
-var sbTables = []string{
+// up, hv_cfg and chassis features).
+var sbTables = append([]string{
 	sb.SBGlobalTable, sb.DatapathBindingTable, sb.PortBindingTable, sb.MulticastGroupTable,
 	sb.LogicalDPGroupTable, sb.LogicalFlowTable, sb.ChassisTable, sb.ChassisPrivateTable,
 	sb.AddressSetTable, sb.PortGroupTable, sb.LoadBalancerTable, sb.ServiceMonitorTable,
-}
+}, append(otherTableNames, dpUserTables...)...)
+
+// dpUserTables are SB tables northd does not write whose rows refer to a
+// datapath and must go with it, or its deletion fails (a strong reference,
+// or a weak one in a column that may not become empty): 23.03 deletes them
+// with the datapath.
+var dpUserTables = []string{sb.MACBindingTable, sb.StaticMACBindingTable}
 
 // flowKey is what identifies a logical flow in 23.03's eyes
 // (ovn_lflow_equal): the SB row is found again by these alone, whatever its
@@ -78,6 +85,10 @@ type sbMirror struct {
 	flowKeys   map[string]flowKey // flow row -> key, for rows that have one
 	flowsByKey map[flowKey][]string
 	flowsByDP  map[string]map[string]bool // SB datapath -> rows with it as logical_datapath
+
+	// dpUsers are the rows of dpUserTables by their datapath: SB datapath
+	// -> row -> table.
+	dpUsers map[string]map[string]string
 }
 
 func newSBMirror() *sbMirror {
@@ -101,7 +112,19 @@ func newSBMirror() *sbMirror {
 		flowKeys:        map[string]flowKey{},
 		flowsByKey:      map[flowKey][]string{},
 		flowsByDP:       map[string]map[string]bool{},
+		dpUsers:         map[string]map[string]string{},
 	}
+}
+
+// dpUser is the datapath a row of dpUserTables refers to.
+func dpUser(row model.Model) (table, dp string, ok bool) {
+	switch r := row.(type) {
+	case *sb.MACBinding:
+		return sb.MACBindingTable, r.Datapath, true
+	case *sb.StaticMACBinding:
+		return sb.StaticMACBindingTable, r.Datapath, true
+	}
+	return "", "", false
 }
 
 // groupContent identifies a set of datapath rows: their UUIDs sorted.
@@ -165,7 +188,7 @@ func deleteSorted(s []string, v string) []string {
 // from its datapaths.
 var sbTableOrder = map[string]int{
 	sb.DatapathBindingTable: 1, sb.PortBindingTable: 2, sb.MulticastGroupTable: 3,
-	sb.LogicalDPGroupTable: 4, sb.LogicalFlowTable: 5, sb.LoadBalancerTable: 6,
+	sb.LogicalDPGroupTable: 4, sb.LogicalFlowTable: 5, sb.LoadBalancerTable: 6, sb.IPMulticastTable: 7,
 }
 
 // apply records one row change. Rows of the tables it indexes replace
@@ -208,6 +231,13 @@ func (m *sbMirror) toggleGroupPort(uuid string, mc *sb.MulticastGroup, ref strin
 }
 
 func (m *sbMirror) add(uuid string, row model.Model) {
+	if table, dp, ok := dpUser(row); ok {
+		if m.dpUsers[dp] == nil {
+			m.dpUsers[dp] = map[string]string{}
+		}
+		m.dpUsers[dp][uuid] = table
+		return
+	}
 	switch r := row.(type) {
 	case *sb.SBGlobal:
 		m.global = r
@@ -254,6 +284,13 @@ func (m *sbMirror) add(uuid string, row model.Model) {
 }
 
 func (m *sbMirror) remove(uuid string, row model.Model) {
+	if _, dp, ok := dpUser(row); ok {
+		delete(m.dpUsers[dp], uuid)
+		if len(m.dpUsers[dp]) == 0 {
+			delete(m.dpUsers, dp)
+		}
+		return
+	}
 	switch r := row.(type) {
 	case *sb.SBGlobal:
 		if m.global != nil && m.global.UUID == uuid {
@@ -371,4 +408,20 @@ func (m *sbMirror) dropNamed(t *sbTxn) {
 	for _, named := range t.newDP {
 		delete(m.pbKeys, named)
 	}
+}
+
+// ctNoMaskedLabel is the chassis feature (other_config key) of using
+// ct_label's bits without masking ct_mark (OVN_FEATURE_CT_NO_MASKED_LABEL).
+const ctNoMaskedLabel = "ct-no-masked-label"
+
+// allChassis reports whether every chassis of this availability zone
+// (not is-remote) has a feature (build_chassis_features); true when there
+// is none.
+func (m *sbMirror) allChassis(feature string) bool {
+	for _, ch := range m.chassis {
+		if !relations.SmapBool(ch.OtherConfig, "is-remote", false) && !relations.SmapBool(ch.OtherConfig, feature, false) {
+			return false
+		}
+	}
+	return true
 }

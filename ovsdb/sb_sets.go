@@ -231,8 +231,6 @@ func (s *setTable) markKeyUsers(u string) {
 	}
 }
 
-func (s *setTable) pending() bool { return len(s.dirtyNames)+len(s.dirty) > 0 }
-
 // keyRefsOf lists the NB _uuids whose tunnel keys text holds.
 func keyRefsOf(text string) []string {
 	var refs []string

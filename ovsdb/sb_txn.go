@@ -77,6 +77,16 @@ func (t *sbTxn) delete(table, uuid string) {
 	t.Deleted[table]++
 }
 
+// verifyOp is an operation that aborts its transaction unless row uuid of
+// table still holds the values in cols, as the IDL's verify does: a write
+// computed from a value someone has changed since fails, and is redone
+// from the new value.
+func verifyOp(table, uuid string, cols lovsdb.Row) lovsdb.Operation {
+	zero := 0
+	return lovsdb.Operation{Op: lovsdb.OperationWait, Table: table, Where: whereUUID(uuid), Timeout: &zero,
+		Columns: slices.Sorted(maps.Keys(cols)), Until: "==", Rows: []lovsdb.Row{cols}}
+}
+
 // Empty reports whether the transaction has no operation.
 func (t *sbTxn) Empty() bool { return len(t.ops) == 0 }
 

@@ -59,13 +59,15 @@ type sbWriter struct {
 	portsChanged map[string]bool
 	// chassisChanged is set when Chassis or Chassis_Private rows changed.
 	chassisChanged bool
+	// other keeps the SB tables no other row refers to (sb_static.go).
+	other *otherTables
 
 	addrSets, portGroups *setTable
 	lbs                  *lbTable
 }
 
 func newSBWriter(log *slog.Logger) *sbWriter {
-	return &sbWriter{
+	w := &sbWriter{
 		log:    log,
 		m:      newSBMirror(),
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
@@ -81,11 +83,14 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		portGroups: newSetTable(sb.PortGroupTable, "ports"),
 		lbs:        newLBTable(),
 	}
+	w.other = newOtherTables(w)
+	return w
 }
 
 // applyProgram takes the last step's output changes as the new desired
 // rows.
 func (w *sbWriter) applyProgram(p *rules.Program) {
+	w.other.applyProgram(p)
 	for _, pass := range []engine.Weight{-1, 1} {
 		for _, c := range p.Datapaths.Delta() {
 			if c.Weight != pass {
@@ -154,7 +159,7 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 	w.addrSets.applyProgram(p.AddressSets.Delta(), p.AddressSetMembers.Delta())
 	w.portGroups.applyProgram(p.PortGroups.Delta(), p.PortGroupMembers.Delta())
 	w.lbs.applyProgram(p.LoadBalancers.Delta(), p.ServiceMonitors.Delta())
-	for _, c := range p.Flows.Delta() {
+	for _, c := range p.Flows.Changes() {
 		k := keyOfFlow(c.Tuple)
 		dps := w.wantLF[k]
 		if c.Weight < 0 {
@@ -193,6 +198,7 @@ func (w *sbWriter) applySB(bs []batch) {
 		if b.initial {
 			w.m = newSBMirror()
 			w.garbage = map[string]string{}
+			w.other.reset()
 			w.addrSets.resetSB()
 			w.portGroups.resetSB()
 			w.lbs.resetSB()
@@ -202,6 +208,9 @@ func (w *sbWriter) applySB(bs []batch) {
 			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
 		})
 		for _, c := range changes {
+			if w.other.apply(c) {
+				continue
+			}
 			switch c.table {
 			case sb.AddressSetTable:
 				w.addrSets.applySB(c)
@@ -316,15 +325,10 @@ func (w *sbWriter) markAll() {
 		w.markRow(sb.DatapathBindingTable, u, dp)
 	}
 	w.chassisChanged = true
+	w.other.markAll()
 	w.addrSets.markAll()
 	w.portGroups.markAll()
 	w.lbs.markAll()
-}
-
-// pending reports whether some key is dirty.
-func (w *sbWriter) pending() bool {
-	return len(w.dirtyDP)+len(w.dirtyPB)+len(w.dirtyMC)+len(w.dirtyLF)+len(w.garbage) > 0 ||
-		w.addrSets.pending() || w.portGroups.pending() || w.lbs.pending()
 }
 
 // reconcile builds the transaction that brings the dirty keys' SB rows to
@@ -346,6 +350,7 @@ func (w *sbWriter) reconcile() *sbTxn {
 			t.delete(table, u)
 		}
 	}
+	w.other.reconcile(t)
 	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = map[string]bool{}, map[string]bool{}, memberDirt[mcKey]{}, map[flowKey]bool{}
 	w.garbage = map[string]string{}
 	return t
@@ -472,6 +477,9 @@ func (w *sbWriter) deleteDatapath(t *sbTxn, u string) {
 	}
 	t.delete(sb.DatapathBindingTable, u)
 	t.deletedDP[u] = true
+	for _, row := range slices.Sorted(maps.Keys(w.m.dpUsers[u])) {
+		t.delete(w.m.dpUsers[u][row], row)
+	}
 	for pb := range w.m.pbByDP[u] {
 		w.dirtyPB[w.m.pbs[pb].LogicalPort] = true
 	}

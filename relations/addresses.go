@@ -78,6 +78,12 @@ type IPv6NetAddr struct {
 	AddrS, NetworkS, SNAddrS string
 }
 
+// SolicitedNode is the solicited-node multicast address of ip,
+// ff02::1:ffXX:XXXX with its last 24 bits (in6_addr_solicited_node).
+func SolicitedNode(ip [16]byte) netip.Addr {
+	return netip.AddrFrom16([16]byte{0xff, 0x02, 11: 0x01, 12: 0xff, 13: ip[13], 14: ip[14], 15: ip[15]})
+}
+
 // newIPv6NetAddr computes the network and solicited-node forms of ip/plen.
 func newIPv6NetAddr(ip [16]byte, plen int) IPv6NetAddr {
 	mask := prefixMask128(plen)
@@ -89,7 +95,7 @@ func newIPv6NetAddr(ip [16]byte, plen int) IPv6NetAddr {
 		Addr:    netip.AddrFrom16(ip),
 		Plen:    plen,
 		Network: netip.AddrFrom16(network),
-		SNAddr:  netip.AddrFrom16([16]byte{0xff, 0x02, 10: 0, 11: 0x01, 12: 0xff, 13: ip[13], 14: ip[14], 15: ip[15]}),
+		SNAddr:  SolicitedNode(ip),
 	}
 	a.AddrS, a.NetworkS, a.SNAddrS = FormatIPv6(a.Addr), FormatIPv6(a.Network), FormatIPv6(a.SNAddr)
 	return a

@@ -13,30 +13,54 @@ type PortDHCP struct {
 	IPv6    bool
 }
 
-// deriveSwitchPortDHCP joins switch ports to the DHCP_Options rows they
-// refer to.
+// ListedPortDHCP is a port a switch's ports column lists, whether or not
+// northd binds it there, with one of its DHCP_Options rows, for the flows
+// northd builds from the column itself.
+type ListedPortDHCP struct {
+	SwitchPort
+	Options *nb.DHCPOptions
+	IPv6    bool
+}
+
+// deriveSwitchPortDHCP joins bound switch ports to the DHCP_Options rows
+// they refer to.
 func deriveSwitchPortDHCP(n *NB) engine.Rel[PortDHCP] {
+	return joinDHCPOptions(n, n.LSPs, func(p LSP) *nb.LogicalSwitchPort { return p.Port },
+		func(p LSP, o *nb.DHCPOptions, v6 bool) PortDHCP { return PortDHCP{LSP: p, Options: o, IPv6: v6} })
+}
+
+// deriveListedPortDHCP joins listed switch ports to the DHCP_Options rows
+// they refer to.
+func deriveListedPortDHCP(n *NB) engine.Rel[ListedPortDHCP] {
+	return joinDHCPOptions(n, n.ListedSwitchPorts, func(p SwitchPort) *nb.LogicalSwitchPort { return p.Port },
+		func(p SwitchPort, o *nb.DHCPOptions, v6 bool) ListedPortDHCP {
+			return ListedPortDHCP{SwitchPort: p, Options: o, IPv6: v6}
+		})
+}
+
+// joinDHCPOptions computes with, for every port of ports and DHCP_Options
+// row its dhcpv4_options or dhcpv6_options column refers to.
+func joinDHCPOptions[P, O comparable](n *NB, ports engine.Rel[P], lsp func(P) *nb.LogicalSwitchPort,
+	with func(P, *nb.DHCPOptions, bool) O) engine.Rel[O] {
 	type optionsRef struct {
 		Options string // DHCP_Options _uuid
 		IPv6    bool
-		Port    LSP
+		Port    P
 	}
-	refs := engine.FlatMap(n.LSPs, func(p LSP) []optionsRef {
+	refs := engine.FlatMap(ports, func(p P) []optionsRef {
 		var out []optionsRef
-		if p.Port.Dhcpv4Options != nil {
-			out = append(out, optionsRef{Options: *p.Port.Dhcpv4Options, Port: p})
+		if id := lsp(p).Dhcpv4Options; id != nil {
+			out = append(out, optionsRef{Options: *id, Port: p})
 		}
-		if p.Port.Dhcpv6Options != nil {
-			out = append(out, optionsRef{Options: *p.Port.Dhcpv6Options, IPv6: true, Port: p})
+		if id := lsp(p).Dhcpv6Options; id != nil {
+			out = append(out, optionsRef{Options: *id, IPv6: true, Port: p})
 		}
 		return out
 	})
 	return engine.Join(
 		engine.IndexBy(refs, func(r optionsRef) string { return r.Options }),
 		engine.IndexBy(n.DHCPOptions.Rows, func(o *nb.DHCPOptions) string { return o.UUID }),
-		func(_ string, r optionsRef, o *nb.DHCPOptions) PortDHCP {
-			return PortDHCP{LSP: r.Port, Options: o, IPv6: r.IPv6}
-		})
+		func(_ string, r optionsRef, o *nb.DHCPOptions) O { return with(r.Port, o, r.IPv6) })
 }
 
 // ParseIPv4Masked reads "IP", "IP/PLEN" or "IP/MASK" as OVS's

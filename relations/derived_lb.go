@@ -717,7 +717,7 @@ func deriveSwitchLBs(n *NB) engine.Rel[LBDatapath] {
 		engine.IndexBy(install, func(struct{}) struct{} { return struct{}{} }),
 		func(_ struct{}, r ref, _ struct{}) ref { return r })
 	fromRouters := engine.Join(
-		engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.Datapath }),
+		n.RouterLBsByRouter,
 		engine.IndexBy(installedPeers, byOwner),
 		func(_ string, a LBDatapath, r ref) LBDatapath { return LBDatapath{LB: a.LB, Datapath: r.Target} })
 	return engine.Distinct(engine.Union(own, fromRouters))
@@ -743,7 +743,7 @@ func deriveRouterLBConfigs(n *NB) engine.Rel[RouterLBConfig] {
 		engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool { return len(lb.Vips) > 0 }),
 		func(lb *nb.LoadBalancer) string { return lb.UUID })
 	vipRouters := engine.Distinct(engine.Join(
-		engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.LB }),
+		n.RouterLBsByLB,
 		engine.IndexBy(withVIP, func(id string) string { return id }),
 		func(_ string, a LBDatapath, _ string) string { return a.Datapath }))
 	all := engine.IndexBy(base, func(c RouterLBConfig) string { return c.Router })
@@ -772,8 +772,8 @@ type routerVIP struct {
 // routes.
 func deriveRouterLBIPs(n *NB) engine.Rel[RouterLBIP] {
 	vips := engine.Distinct(engine.Join(
-		engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.LB }),
-		engine.IndexBy(n.LBVIPs, func(v LBVIP) string { return v.LB }),
+		n.RouterLBsByLB,
+		n.LBVIPsByLB,
 		func(_ string, a LBDatapath, v LBVIP) routerVIP {
 			return routerVIP{a.Datapath, v.IP, v.IPv6, v.Neighbor, v.Routable}
 		}))
@@ -845,8 +845,12 @@ func (n *NB) deriveLBRelations() {
 	n.LBGlobal = deriveLBGlobalOptions(n)
 	n.LoadBalancerConfigs = deriveLoadBalancers(n)
 	n.LBVIPs = deriveLBVIPs(n)
+	n.LBVIPsByLB = engine.IndexBy(n.LBVIPs, func(v LBVIP) string { return v.LB })
 	n.RouterLBs = deriveRouterLBs(n)
+	n.RouterLBsByLB = engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.LB })
+	n.RouterLBsByRouter = engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.Datapath })
 	n.SwitchLBs = deriveSwitchLBs(n)
+	n.SwitchLBsByLB = engine.IndexBy(n.SwitchLBs, func(a LBDatapath) string { return a.LB })
 	n.RouterLBConfigs = deriveRouterLBConfigs(n)
 	n.RouterLBIPs = deriveRouterLBIPs(n)
 }

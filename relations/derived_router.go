@@ -274,10 +274,9 @@ func (in *interner[K, V]) get(k K, v V) *V {
 	return p
 }
 
-// deriveRouterRelations computes the router relations of n.
+// deriveRouterRelations computes the router relations of n; the bound
+// ports (deriveBoundPorts) must be computed first.
 func (n *NB) deriveRouterRelations() {
-	n.RouterConfigs = deriveRouterConfigs(n)
-	n.LRPs = deriveLRPs(n, n.RouterConfigs)
 	n.LRPsByName = engine.IndexBy(n.LRPs, lrpByName)
 	n.LRPSwitchPeers = deriveLRPSwitchPeers(n, n.LRPsByName)
 	n.LRPRouterPeers = deriveLRPRouterPeers(n.LRPs, n.LRPsByName)

@@ -46,6 +46,23 @@ func (p LSP) Enabled() bool { return p.Port.Enabled == nil || *p.Port.Enabled }
 // Up reports whether the port's up column is true (lsp_is_up).
 func (p LSP) Up() bool { return p.Port.Up != nil && *p.Port.Up }
 
+// QdiscQueueID is the options:qdisc_queue_id northd gives the port's
+// Port_Binding when no chassis has claimed it, 0 for none. A port with QoS
+// options (qos_max_rate, qos_min_rate, qos_burst) gets a queue id unique
+// among those of its chassis; a localnet port counts its queues on its own
+// binding instead, so it gets the first id, 1, chassis or not. A VIF gets
+// one only once bound to a chassis, in an order the NB does not tell.
+func (p LSP) QdiscQueueID() int {
+	o := p.Port.Options
+	_, maxRate := o["qos_max_rate"]
+	_, minRate := o["qos_min_rate"]
+	_, burst := o["qos_burst"]
+	if p.Port.Type == LSPTypeLocalnet && (maxRate || minRate || burst) {
+		return 1
+	}
+	return 0
+}
+
 // Port types northd treats apart (the Logical_Switch_Port type column).
 const (
 	LSPTypeVIF       = ""

@@ -238,10 +238,10 @@ func unlink[R any](t *rapid.T, s *nbState, p *Program, table, id string, refs fu
 
 // checkDelta asserts that prev plus delta is cur, with every change a real
 // insert or delete.
-func checkDelta(t *rapid.T, prev []Flow, delta []engine.Change[Flow], cur []Flow) {
-	have := map[Flow]bool{}
-	for _, f := range prev {
-		have[f] = true
+func checkDelta[T comparable](t *rapid.T, prev []T, delta []engine.Change[T], cur []T) {
+	have := map[T]bool{}
+	for _, x := range prev {
+		have[x] = true
 	}
 	for _, c := range delta {
 		switch {
@@ -250,15 +250,15 @@ func checkDelta(t *rapid.T, prev []Flow, delta []engine.Change[Flow], cur []Flow
 		case c.Weight == -1 && have[c.Tuple]:
 			delete(have, c.Tuple)
 		default:
-			t.Fatalf("delta %+v does not apply to the previous flows", c)
+			t.Fatalf("delta %+v does not apply to the previous contents", c)
 		}
 	}
 	if len(have) != len(cur) {
-		t.Fatalf("previous flows + delta has %d flows, current has %d", len(have), len(cur))
+		t.Fatalf("previous contents + delta has %d tuples, current has %d", len(have), len(cur))
 	}
-	for _, f := range cur {
-		if !have[f] {
-			t.Fatalf("current flow %+v missing from previous flows + delta", f)
+	for _, x := range cur {
+		if !have[x] {
+			t.Fatalf("current tuple %+v missing from previous contents + delta", x)
 		}
 	}
 }

@@ -73,11 +73,21 @@ type vipOnRouter struct {
 	VIP    relations.LBVIP
 }
 
+// vipsOnRouters joins each router's facts with its load balancers, then
+// with their VIPs: the arrangement kept is one tuple per load balancer and
+// router, not one per VIP and router.
 func vipsOnRouters(nb *relations.NB) engine.Rel[vipOnRouter] {
-	return engine.Join(
-		engine.IndexBy(vipsOn(nb, nb.RouterLBs), func(x vipOnDatapath) string { return x.Datapath }),
+	type lbOnRouter struct {
+		LB     string
+		Router relations.RouterLBConfig
+	}
+	lbs := engine.Join(nb.RouterLBsByRouter,
 		engine.IndexBy(nb.RouterLBConfigs, func(c relations.RouterLBConfig) string { return c.Router }),
-		func(_ string, x vipOnDatapath, c relations.RouterLBConfig) vipOnRouter { return vipOnRouter{c, x.VIP} })
+		func(_ string, a relations.LBDatapath, c relations.RouterLBConfig) lbOnRouter {
+			return lbOnRouter{a.LB, c}
+		})
+	return engine.Join(engine.IndexBy(lbs, func(x lbOnRouter) string { return x.LB }), nb.LBVIPsByLB,
+		func(_ string, x lbOnRouter, v relations.LBVIP) vipOnRouter { return vipOnRouter{x.Router, v} })
 }
 
 // snatFlag is how a router marks load-balanced traffic for SNAT: the load
@@ -203,7 +213,7 @@ func routerAffinityFlows(dp on, r relations.RouterLBConfig, v relations.LBVIP, n
 // asks for events.
 func RouterLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
 	enabled := engine.SemiJoin(
-		engine.IndexBy(nb.RouterLBs, func(a relations.LBDatapath) string { return a.Datapath }),
+		nb.RouterLBsByRouter,
 		engine.IndexBy(nb.RouterLBConfigs, func(c relations.RouterLBConfig) string { return c.Router }))
 	return engine.Join(
 		engine.IndexBy(enabled, func(a relations.LBDatapath) string { return a.LB }),
@@ -222,16 +232,29 @@ func RouterLBNATOverlapFlows(nb *relations.NB) engine.Rel[Flow] {
 	external := engine.Distinct(engine.Map(nb.RouterNATs, func(r relations.RouterNAT) routerIP {
 		return routerIP{r.Router, r.NAT.ExternalIP}
 	}))
-	return engine.Join(
-		engine.IndexBy(vipsOn(nb, nb.RouterLBs), func(x vipOnDatapath) routerIP { return routerIP{x.Datapath, x.VIP.IP} }),
-		engine.IndexBy(external, func(r routerIP) routerIP { return r }),
-		func(_ routerIP, x vipOnDatapath, _ routerIP) Flow {
+	// The routers' NAT addresses by load balancer, then the VIPs equal to
+	// one: a tuple per NAT address and load balancer is kept, not one per
+	// VIP and router.
+	type lbNATIP struct {
+		LB string
+		At routerIP
+	}
+	natIPs := engine.Join(nb.RouterLBsByRouter, engine.IndexBy(external, func(r routerIP) string { return r.Router }),
+		func(_ string, a relations.LBDatapath, r routerIP) lbNATIP { return lbNATIP{a.LB, r} })
+	type vipAt struct {
+		At  routerIP
+		VIP relations.LBVIP
+	}
+	pairs := engine.Join(engine.IndexBy(natIPs, func(x lbNATIP) string { return x.LB }), nb.LBVIPsByLB,
+		func(_ string, x lbNATIP, v relations.LBVIP) vipAt { return vipAt{x.At, v} })
+	return engine.Map(engine.Filter(pairs, func(x vipAt) bool { return x.VIP.IP == x.At.IP }),
+		func(x vipAt) Flow {
 			v, ip := x.VIP, ipMatch(x.VIP)
 			match := fmt.Sprintf("%s && %s.dst == %s && %s", ip, ip, v.IP, v.Proto)
 			if v.Port != "" {
 				match += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
 			}
-			return on(x.Datapath).flow(LRInUnSNAT, 120, match, "next;")
+			return on(x.At.Router).flow(LRInUnSNAT, 120, match, "next;")
 		})
 }
 
@@ -273,7 +296,7 @@ func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterLBSkipSNATFlows(nb *relations.NB) engine.Rel[Flow] {
 	skip := engine.Filter(nb.LoadBalancerConfigs, func(lb relations.LoadBalancer) bool { return lb.SkipSNAT })
 	onRouters := engine.SemiJoin(
-		engine.IndexBy(nb.RouterLBs, func(a relations.LBDatapath) string { return a.LB }),
+		nb.RouterLBsByLB,
 		engine.IndexBy(skip, func(lb relations.LoadBalancer) string { return lb.UUID }))
 	return engine.Distinct(engine.Map(onRouters, func(a relations.LBDatapath) Flow {
 		return on(a.Datapath).flow(LROutSNAT, 120, "flags.skip_snat_for_lb == 1 && ip", "next;")

@@ -77,6 +77,72 @@ func SwitchARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// virtualParent is a parent that a virtual port's options:virtual-parents
+// names, with the port's virtual IP.
+type virtualParent struct {
+	Switch string // NB _uuid of the switch of the virtual port
+	Parent string // as virtual-parents spells it
+	Port   string // the virtual port's name
+	VIP    string // options:virtual-ip, as written
+	// SN is the solicited-node address of an IPv6 VIP, empty for IPv4.
+	SN string
+}
+
+// virtualParentsOf reads a virtual port's virtual-ip and virtual-parents as
+// northd does: an IPv4 VIP is one with a dot, and either must parse whole;
+// the parents are the non-empty comma-separated names, spaces included.
+func virtualParentsOf(sp relations.SwitchPort) []virtualParent {
+	vip, hasVIP := sp.Port.Options["virtual-ip"]
+	parents, hasParents := sp.Port.Options["virtual-parents"]
+	if sp.Port.Type != relations.LSPTypeVirtual || !hasVIP || !hasParents {
+		return nil
+	}
+	var sn string
+	if strings.Contains(vip, ".") {
+		if _, ok := relations.ParseIPv4(vip); !ok {
+			return nil
+		}
+	} else {
+		ip, ok := relations.ParseIPv6(vip)
+		if !ok {
+			return nil
+		}
+		sn = relations.FormatIPv6(relations.SolicitedNode(ip.As16()))
+	}
+	var out []virtualParent
+	for parent := range strings.SplitSeq(parents, ",") {
+		if parent != "" {
+			out = append(out, virtualParent{sp.Switch, parent, sp.Port.Name, vip, sn})
+		}
+	}
+	return out
+}
+
+// SwitchVirtualPortBindFlows: ls_in_arp_rsp, priority 100, for virtual
+// ports (northd.c build_lswitch_arp_nd_responder_known_ips, the virtual
+// port case): a GARP or ARP reply for the virtual IP, or a neighbour
+// solicitation or unsolicited advertisement for it, coming from one of the
+// port's parents binds the virtual port to that parent's chassis
+// (bind_vport). A parent counts only if it is a port on the virtual port's
+// own switch; the virtual port's enabled and up columns do not matter.
+func SwitchVirtualPortBindFlows(nb *relations.NB) engine.Rel[Flow] {
+	type portOnSwitch struct{ Switch, Name string }
+	parents := engine.FlatMap(nb.PortsOnSwitches, virtualParentsOf)
+	return engine.Join(
+		engine.IndexBy(parents, func(v virtualParent) portOnSwitch { return portOnSwitch{v.Switch, v.Parent} }),
+		engine.IndexBy(nb.PortsOnSwitches, func(sp relations.SwitchPort) portOnSwitch { return portOnSwitch{sp.Switch, sp.Port.Name} }),
+		func(_ portOnSwitch, v virtualParent, _ relations.SwitchPort) Flow {
+			// northd quotes the parent's name here without escaping it.
+			match := `inport == "` + v.Parent + `" && `
+			if v.SN == "" {
+				match += fmt.Sprintf("((arp.op == 1 && arp.spa == %s && arp.tpa == %s) || (arp.op == 2 && arp.spa == %s))", v.VIP, v.VIP, v.VIP)
+			} else {
+				match += fmt.Sprintf("((nd_ns && ip6.dst == {%s, %s} && nd.target == %s) ||(nd_na && nd.target == %s))", v.VIP, v.SN, v.VIP, v.VIP)
+			}
+			return on(v.Switch).flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
+		})
+}
+
 // SwitchRouterPortARPResponderFlows: ls_in_arp_rsp, priorities 50 and 100,
 // for a switch port of type router connected to a router port (northd.c
 // build_lswitch_arp_nd_responder_known_ips): with "router" among its

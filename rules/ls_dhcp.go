@@ -266,17 +266,21 @@ func joinDHCPOptions(list []dhcpOption) string {
 // SwitchDHCPReplyACLFlows: ls_out_acl, priority 34000 (northd.c build_acls):
 // DHCP replies ovn-controller sends on behalf of the DHCP server pass the
 // egress ACLs of every non-external port with usable DHCP options (whatever
-// its cidr), committed to conntrack on a stateful switch.
+// its cidr), committed to conntrack on a stateful switch. northd walks the
+// switch's ports column here, so a port bound on another switch (a
+// duplicate) gets the flow too.
 func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 	type portFacts struct {
-		Port  relations.PortDHCP
+		Port  relations.ListedPortDHCP
 		Facts relations.SwitchACLFacts
 	}
 	ports := engine.Join(
-		engine.IndexBy(engine.Filter(nb.SwitchPortDHCP, func(p relations.PortDHCP) bool { return p.Port.Type != relations.LSPTypeExternal }),
-			func(p relations.PortDHCP) string { return p.Switch }),
+		engine.IndexBy(engine.Filter(nb.ListedPortDHCP, func(p relations.ListedPortDHCP) bool { return p.Port.Type != relations.LSPTypeExternal }),
+			func(p relations.ListedPortDHCP) string { return p.Switch }),
 		switchFactsBySwitch(nb),
-		func(_ string, p relations.PortDHCP, f relations.SwitchACLFacts) portFacts { return portFacts{p, f} })
+		func(_ string, p relations.ListedPortDHCP, f relations.SwitchACLFacts) portFacts {
+			return portFacts{p, f}
+		})
 	return engine.FlatMap(ports, func(x portFacts) []Flow {
 		actions := "next;"
 		if x.Facts.Stateful() {

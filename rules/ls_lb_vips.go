@@ -38,22 +38,6 @@ const (
 	regLBAffMatchPort  = "reg8[0..15]"
 )
 
-// vipOnDatapath is a VIP of a load balancer that applies to a datapath.
-type vipOnDatapath struct {
-	Datapath string
-	VIP      relations.LBVIP
-}
-
-// vipsOn joins the VIPs with the load balancers' datapaths.
-func vipsOn(nb *relations.NB, lbs engine.Rel[relations.LBDatapath]) engine.Rel[vipOnDatapath] {
-	return engine.Join(
-		engine.IndexBy(lbs, func(a relations.LBDatapath) string { return a.LB }),
-		engine.IndexBy(nb.LBVIPs, func(v relations.LBVIP) string { return v.LB }),
-		func(_ string, a relations.LBDatapath, v relations.LBVIP) vipOnDatapath {
-			return vipOnDatapath{a.Datapath, v}
-		})
-}
-
 // ipMatch is the match prefix of the VIP's family.
 func ipMatch(v relations.LBVIP) string {
 	if v.IPv6 {
@@ -103,8 +87,9 @@ func vipPort(ip, port string, v6 bool) string {
 // options:affinity_timeout a client that reached a backend recently goes
 // back to it.
 func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(vipsOn(nb, nb.SwitchLBs), func(x vipOnDatapath) []Flow {
-		v, dp := x.VIP, on(x.Datapath)
+	return placeOn(nb.SwitchLBsByLB, engine.FlatMap(nb.LBVIPs, func(v relations.LBVIP) []lbFlow {
+		// Placed on each switch by placeOn.
+		dp := on("")
 		ip, reg := ipMatch(v), regOrigDIPv4
 		if v.IPv6 {
 			reg = regOrigDIPv6
@@ -127,8 +112,38 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LSInPreStateful, 120, preMatch, preAction+"ct_lb_mark;"),
 			dp.flow(LSInLB, prio, lbMatch, action),
 		}
-		return append(flows, switchAffinityFlows(dp, v)...)
-	})
+		return lbFlows(v.LB, append(flows, switchAffinityFlows(dp, v)...))
+	}))
+}
+
+// lbFlow is a flow of a load balancer on no datapath yet: its text is the
+// same on every datapath the load balancer applies to.
+type lbFlow struct {
+	LB   string
+	Flow Flow
+}
+
+// lbFlows tags flows with their load balancer.
+func lbFlows(lb string, flows []Flow) []lbFlow {
+	out := make([]lbFlow, len(flows))
+	for i, f := range flows {
+		out[i] = lbFlow{lb, f}
+	}
+	return out
+}
+
+// placeOn puts each load balancer flow on every datapath of lbs its load
+// balancer applies to. The text is built once per load balancer and shared
+// by its flows on all those datapaths: with a load balancer group on every
+// node, that is one text for a hundred switches instead of a hundred
+// copies.
+func placeOn(lbs engine.Index[string, relations.LBDatapath], flows engine.Rel[lbFlow]) engine.Rel[Flow] {
+	return engine.Join(lbs,
+		engine.IndexBy(flows, func(f lbFlow) string { return f.LB }),
+		func(_ string, a relations.LBDatapath, f lbFlow) Flow {
+			f.Flow.Datapath = a.Datapath
+			return f.Flow
+		})
 }
 
 // switchAffinityFlows are the flows of a VIP with options:affinity_timeout
@@ -231,7 +246,7 @@ func eventFlow(dp on, st Stage, v relations.LBVIP) Flow {
 // asks for events.
 func SwitchLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.Join(
-		engine.IndexBy(nb.SwitchLBs, func(a relations.LBDatapath) string { return a.LB }),
+		nb.SwitchLBsByLB,
 		engine.IndexBy(eventVIPs(nb), func(v relations.LBVIP) string { return v.LB }),
 		func(_ string, a relations.LBDatapath, v relations.LBVIP) Flow {
 			return eventFlow(on(a.Datapath), LSInPreLB, v)

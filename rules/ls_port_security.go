@@ -41,10 +41,10 @@ func SwitchPortSecurityFlows(nb *relations.NB) engine.Rel[Flow] {
 // build_lswitch_port_sec_op). Packets from a disabled port are marked for
 // the port-security drop; packets from a vtep port skip the ingress pipeline
 // up to the hairpin stage, as the VTEP gateway already did L2 lookup.
-// External ports are handled by their own rules. (northd also adds
-// set_queue() for ports whose SB Port_Binding has options:qdisc_queue_id;
-// it allocates those only for ports bound to a chassis, and northlog
-// computes flows from the NB alone.)
+// External ports are handled by their own rules. A port with a
+// qdisc_queue_id sets that queue on the way in and, for a localnet port, on
+// the way out; without chassis only localnet ports with QoS options have one
+// (relations.LSP.QdiscQueueID).
 func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
 		dp, key := on(p.Switch), jsonKey(p.Name())
@@ -59,6 +59,12 @@ func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 		case p.Port.Type == relations.LSPTypeVTEP:
 			return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key,
 				fmt.Sprintf("reg0[14] = 1; next(pipeline=ingress, table=%d);", LSInHairpin.Table()))}
+		case p.QdiscQueueID() != 0:
+			queue := fmt.Sprintf("set_queue(%d); ", p.QdiscQueueID())
+			return []Flow{
+				dp.flow(LSInCheckPortSec, 70, "inport == "+key, queue+"reg0[15] = check_in_port_sec(); next;"),
+				dp.flow(LSOutApplyPortSec, 100, "outport == "+key, queue+"output;"),
+			}
 		}
 		return nil
 	})
@@ -74,6 +80,7 @@ var switchPortRules = []Rule{
 	SwitchARPResponderDefaultFlows,
 	SwitchARPSkipLocalnetFlows,
 	SwitchARPResponderFlows,
+	SwitchVirtualPortBindFlows,
 	SwitchRouterPortARPResponderFlows,
 	SwitchForwardingGroupFlows,
 	SwitchL2LookupDefaultFlows,

@@ -25,6 +25,11 @@ type Program struct {
 	MulticastGroups *engine.Output[MulticastGroup]
 	// MulticastGroupMembers are the groups' ports.
 	MulticastGroupMembers *engine.Output[MulticastGroupMember]
+	Meters                *engine.Output[Meter]
+	DNS                   *engine.Output[DNS]
+	TemplateVars          *engine.Output[TemplateVar]
+	Mirrors               *engine.Output[Mirror]
+	IPMulticast           *engine.Output[IPMulticast]
 	// Address_Set and Port_Group rows and their members (sb_sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -66,6 +71,11 @@ func New(extra ...Rule) *Program {
 		PortBindings:          engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
 		MulticastGroups:       engine.NewOutput(mcs, CompareMulticastGroups),
 		MulticastGroupMembers: engine.NewOutput(mcMembers, CompareMulticastGroupMembers),
+		Meters:                engine.NewOutput(SBMeters(nb), CompareMeters),
+		DNS:                   engine.NewOutput(SBDNS(nb), CompareDNS),
+		TemplateVars:          engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
+		Mirrors:               engine.NewOutput(SBMirrors(nb), CompareMirrors),
+		IPMulticast:           engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),

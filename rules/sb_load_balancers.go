@@ -39,7 +39,7 @@ func CompareSBLoadBalancers(a, b SBLoadBalancer) int {
 // SBLoadBalancers computes the SB Load_Balancer rows.
 func SBLoadBalancers(n *relations.NB) engine.Rel[SBLoadBalancer] {
 	switches := engine.Collect(
-		engine.IndexBy(n.SwitchLBs, func(a relations.LBDatapath) string { return a.LB }),
+		n.SwitchLBsByLB,
 		func(a, b relations.LBDatapath) int { return cmp.Compare(a.Datapath, b.Datapath) })
 	return engine.Join(
 		engine.IndexBy(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) string { return lb.UUID }),

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -61,8 +62,8 @@ func SBPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 }
 
 // switchPortBindings: switch ports of every type but "router". Their
-// options are the NB ones, plus vlan-passthru=true on a switch that passes
-// VLANs through.
+// options are the NB ones, plus the qdisc_queue_id northd allocates without
+// chassis and vlan-passthru=true on a switch that passes VLANs through.
 func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 	ports := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter })
 	return engine.Join(
@@ -70,11 +71,17 @@ func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 		engine.IndexBy(n.SwitchDatapaths, func(s relations.Switch) string { return s.UUID }),
 		func(_ string, p relations.LSP, sw relations.Switch) PortBinding {
 			options := p.Port.Options
-			if sw.VLANPassthru {
+			queue := p.QdiscQueueID()
+			if sw.VLANPassthru || queue != 0 {
 				options = maps.Clone(options)
 				if options == nil {
 					options = map[string]string{}
 				}
+			}
+			if queue != 0 {
+				options["qdisc_queue_id"] = strconv.Itoa(queue)
+			}
+			if sw.VLANPassthru {
 				options["vlan-passthru"] = "true"
 			}
 			pb := lspBinding(p.Switch, p.Port)

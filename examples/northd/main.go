@@ -12,8 +12,9 @@
 //
 // and runs against them.
 //
-// Only one northd may write an SB at a time: northlog does not take the SB
-// lock that lets ovn-northd instances run as active and standby.
+// Like ovn-northd, it takes the SB lock "ovn_northd" and writes only while
+// it holds it, so that several northds (northlog's or ovn-northd's) can run
+// on one SB as one active and the others on standby.
 //
 // The flows subcommand computes the logical flows of an NB database file
 // with no server:
@@ -31,6 +32,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -92,6 +94,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	metricsAddr := fs.String("metrics-address", "", "serve Prometheus metrics on `ADDRESS` (host:port), at /metrics")
 	logFile := &optionalValue{def: "northlog-northd.log"}
 	fs.Var(logFile, "log-file", "log to `FILE` instead of stderr (default northlog-northd.log)")
+	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the whole run to `FILE` at exit")
+	memProfile := fs.String("memprofile", "", "write a pprof heap profile to `FILE` at exit: what the northd holds then, and what it allocated since it started")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: northd [flags]\n       northd flows [--format canonical|lflow-list] NB_DB_FILE\n\n")
 		fs.PrintDefaults()
@@ -129,6 +133,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		defer os.Remove(pidfile.value)
 	}
+	stopCPUProfile, err := startCPUProfile(*cpuProfile)
+	if err != nil {
+		log.Error("cannot profile", "err", err)
+		return 1
+	}
+	defer func() {
+		if err := stopCPUProfile(); err != nil {
+			log.Error("cannot write the CPU profile", "err", err)
+		}
+	}()
 
 	switch {
 	case *nbDB == "" && *sbDB == "":
@@ -165,7 +179,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cfg.OnStep = onStep
 	}
 	d := ovsdb.NewNorthd(cfg)
-	if err := d.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+	err = d.Run(ctx)
+	if *memProfile != "" {
+		// While d, and so the program's state, is still live.
+		if err := writeHeapProfile(*memProfile); err != nil {
+			log.Error("cannot write the heap profile", "err", err)
+		}
+		runtime.KeepAlive(d)
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
 		log.Error("northd stopped", "err", err)
 		return 1
 	}

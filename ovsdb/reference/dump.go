@@ -218,7 +218,7 @@ func (d *SBDump) rtrLBNames(text string) string {
 
 // nbUUIDKeys are the external_ids keys whose values are NB row UUIDs,
 // which differ between two NBs built by the same commands.
-var nbUUIDKeys = map[string]bool{"logical-switch": true, "logical-router": true, "lb_id": true}
+var nbUUIDKeys = map[string]bool{"logical-switch": true, "logical-router": true, "lb_id": true, "dns_id": true}
 
 // Rows returns the rows of the given SB tables in canonical form, sorted:
 // one line per row,
@@ -239,7 +239,8 @@ var nbUUIDKeys = map[string]bool{"logical-switch": true, "logical-router": true,
 // Datapath_Binding and Port_Binding rows is left out; the datapath key
 // that starts an SB Port_Group name ("KEY_pg") and the router key in an
 // Address_Set name ("_rtr_lb_KEY_ip4") become the datapath's name; the NB
-// UUIDs in external_ids (logical-switch, logical-router, lb_id) become "*".
+// UUIDs in external_ids (logical-switch, logical-router, lb_id, dns_id)
+// become "*".
 // Columns that ovn-controller writes (Service_Monitor status...) are
 // printed as they are.
 //

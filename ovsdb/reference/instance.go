@@ -6,16 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // Instance is a running reference: a private NB and SB ovsdb-server pair on
@@ -25,7 +22,7 @@ import (
 type Instance struct {
 	dir     string
 	env     []string
-	daemons []*daemon
+	daemons []*Daemon
 	// died is closed when any daemon exits, so a command waiting on northd
 	// fails at once instead of hanging.
 	died     chan struct{}
@@ -35,15 +32,6 @@ type Instance struct {
 	nbGlobal json.RawMessage
 	// dirty is set once a scenario ran since start or the last Reset.
 	dirty bool
-}
-
-// daemon is one long-running reference process.
-type daemon struct {
-	name string // ovsdb-server for NB, ... as used in error messages
-	log  string
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the process has exited
-	err  error         // Wait's result, valid after done
 }
 
 // Start launches a reference in a fresh t.TempDir, stopped when the test
@@ -101,7 +89,7 @@ func (r *Instance) launch(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if err := r.waitListening(ctx, d, filepath.Join(r.dir, db.name+".sock")); err != nil {
+		if err := d.WaitListening(ctx, filepath.Join(r.dir, db.name+".sock")); err != nil {
 			return err
 		}
 	}
@@ -122,44 +110,23 @@ func (r *Instance) launch(ctx context.Context) error {
 
 // startDaemon starts program in the foreground, logging to DIR/base.log and
 // answering ovs-appctl on DIR/base.ctl.
-func (r *Instance) startDaemon(program, base string, args ...string) (*daemon, error) {
-	d := &daemon{name: program + " (" + base + ")", log: filepath.Join(r.dir, base+".log"), done: make(chan struct{})}
-	args = append([]string{
-		"--no-chdir", "-vconsole:off", "--log-file=" + d.log,
-		"--unixctl=" + filepath.Join(r.dir, base+".ctl"),
-	}, args...)
-	d.cmd = exec.Command(tool(program), args...)
-	d.cmd.Env = r.env
-	d.cmd.Dir = r.dir
-	dieWithParent(d.cmd)
-	if err := d.cmd.Start(); err != nil {
-		return nil, fmt.Errorf("reference: start %s: %w", d.name, err)
+func (r *Instance) startDaemon(program, base string, args ...string) (*Daemon, error) {
+	log := filepath.Join(r.dir, base+".log")
+	d, err := StartDaemon(DaemonSpec{
+		Name: program + " (" + base + ")",
+		Argv: append([]string{program, "--no-chdir", "-vconsole:off", "--log-file=" + log,
+			"--unixctl=" + filepath.Join(r.dir, base+".ctl")}, args...),
+		Dir: r.dir, Env: r.env, Log: log,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
 	}
 	r.daemons = append(r.daemons, d)
 	go func() {
-		d.err = d.cmd.Wait()
-		close(d.done)
+		<-d.Done()
 		r.diedOnce.Do(func() { close(r.died) })
 	}()
 	return d, nil
-}
-
-// waitListening returns once the server d accepts connections on sock.
-func (r *Instance) waitListening(ctx context.Context, d *daemon, sock string) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	for {
-		if c, err := net.Dial("unix", sock); err == nil {
-			return c.Close()
-		}
-		select {
-		case <-d.done:
-			return r.deathError()
-		case <-ctx.Done():
-			return fmt.Errorf("reference: %s not listening on %s: %w", d.name, sock, ctx.Err())
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
 }
 
 // Close stops ovn-northd and the servers (SIGTERM, then SIGKILL after 5 s)
@@ -167,13 +134,7 @@ func (r *Instance) waitListening(ctx context.Context, d *daemon, sock string) er
 // again does nothing.
 func (r *Instance) Close() {
 	for _, d := range slices.Backward(r.daemons) {
-		_ = d.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-d.done:
-		case <-time.After(5 * time.Second):
-			_ = d.cmd.Process.Kill()
-			<-d.done
-		}
+		d.Stop()
 	}
 	r.daemons = nil
 }
@@ -352,10 +313,8 @@ func (r *Instance) run(ctx context.Context, program string, args ...string) ([]b
 func (r *Instance) deathError() error {
 	var errs []error
 	for _, d := range r.daemons {
-		select {
-		case <-d.done:
-			errs = append(errs, fmt.Errorf("reference: %s exited (%v); end of %s:\n%s", d.name, d.err, d.log, logTail(d.log, 10)))
-		default:
+		if d.Exited() {
+			errs = append(errs, fmt.Errorf("reference: %w", d.DeathError()))
 		}
 	}
 	return errors.Join(errs...)

@@ -89,8 +89,8 @@ type side struct {
 	dir    string
 	env    []string
 	argv   func(s *side) []string // the northd's command line
-	nb, sb *daemon
-	northd *daemon
+	nb, sb *reference.Daemon
+	northd *reference.Daemon
 	cmdTO  time.Duration
 	res    result
 }
@@ -110,9 +110,9 @@ type result struct {
 func (s *side) nbRemote() string { return "unix:" + filepath.Join(s.dir, "nb.sock") }
 func (s *side) sbRemote() string { return "unix:" + filepath.Join(s.dir, "sb.sock") }
 
-func (s *side) daemons() []*daemon {
-	var ds []*daemon
-	for _, d := range []*daemon{s.northd, s.sb, s.nb} {
+func (s *side) daemons() []*reference.Daemon {
+	var ds []*reference.Daemon
+	for _, d := range []*reference.Daemon{s.northd, s.sb, s.nb} {
 		if d != nil {
 			ds = append(ds, d)
 		}
@@ -124,8 +124,8 @@ func (s *side) daemons() []*daemon {
 // exited: that is the cause of whatever failed after it.
 func (s *side) why(err error) error {
 	for _, d := range s.daemons() {
-		if d.exited() {
-			return d.deathError()
+		if d.Exited() {
+			return d.DeathError()
 		}
 	}
 	return err
@@ -133,7 +133,7 @@ func (s *side) why(err error) error {
 
 func (s *side) stop() {
 	for _, d := range s.daemons() {
-		d.stop()
+		d.Stop()
 	}
 }
 
@@ -228,7 +228,7 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 	log.Info("changes", "count", c.changes)
 	phase0 := make([]time.Duration, len(sides))
 	for i, s := range sides {
-		if phase0[i], err = cpuTotal(s.northd.pid()); err != nil {
+		if phase0[i], err = cpuTotal(s.northd.Pid()); err != nil {
 			return err
 		}
 	}
@@ -258,15 +258,15 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 // finish reads what is measured at the end: the northd's CPU over the
 // change phase (which started at phase0), the peak RSSs and the SB's flows.
 func (s *side) finish(ctx context.Context, phase0 time.Duration, log *slog.Logger) error {
-	end, err := cpuTotal(s.northd.pid())
+	end, err := cpuTotal(s.northd.Pid())
 	if err != nil {
 		return err
 	}
 	s.res.phaseCPU = end - phase0
-	if s.res.rss, err = peakRSS(s.northd.pid()); err != nil {
+	if s.res.rss, err = peakRSS(s.northd.Pid()); err != nil {
 		return err
 	}
-	if s.res.sbRSS, err = peakRSS(s.sb.pid()); err != nil {
+	if s.res.sbRSS, err = peakRSS(s.sb.Pid()); err != nil {
 		return err
 	}
 	log.Info("dumping SB flows", "side", s.name)
@@ -301,44 +301,29 @@ func (s *side) startServers(ctx context.Context) error {
 	}
 	s.env = append(os.Environ(), "OVS_RUNDIR="+s.dir, "OVN_RUNDIR="+s.dir, "OVS_LOGDIR="+s.dir, "OVN_LOGDIR="+s.dir,
 		"OVN_NB_DB="+s.nbRemote(), "OVN_SB_DB="+s.sbRemote())
-	server, err := lookTool("ovsdb-server")
-	if err != nil {
-		return err
-	}
 	for _, db := range []struct {
 		name, schema string
-		d            **daemon
+		d            **reference.Daemon
 	}{{"nb", "/usr/share/ovn/ovn-nb.ovsschema", &s.nb}, {"sb", "/usr/share/ovn/ovn-sb.ovsschema", &s.sb}} {
 		file, sock := filepath.Join(s.dir, db.name+".db"), filepath.Join(s.dir, db.name+".sock")
 		if b, err := exec.CommandContext(ctx, "ovsdb-tool", "create", file, db.schema).CombinedOutput(); err != nil {
 			return fmt.Errorf("ovsdb-tool create %s: %w: %s", file, err, b)
 		}
-		d, err := startDaemon(s.name+" "+db.name+" server", s.dir, filepath.Join(s.dir, db.name+".out"), s.env,
-			server, "--no-chdir", "-vconsole:off", "--log-file="+filepath.Join(s.dir, db.name+".log"),
-			"--unixctl="+filepath.Join(s.dir, db.name+".ctl"), "--remote=punix:"+sock, file)
+		d, err := reference.StartDaemon(reference.DaemonSpec{
+			Name: s.name + " " + db.name + " server", Dir: s.dir, Env: s.env, Output: filepath.Join(s.dir, db.name+".out"),
+			Argv: []string{"ovsdb-server", "--no-chdir", "-vconsole:off", "--log-file=" + filepath.Join(s.dir, db.name+".log"),
+				"--unixctl=" + filepath.Join(s.dir, db.name+".ctl"), "--remote=punix:" + sock, file},
+		})
 		if err != nil {
 			return err
 		}
 		*db.d = d
-		if err := waitListening(ctx, d, sock); err != nil {
+		if err := d.WaitListening(ctx, sock); err != nil {
 			return err
 		}
 	}
-	_, err = s.nbctl(ctx, "init")
+	_, err := s.nbctl(ctx, "init")
 	return err
-}
-
-// lookTool finds program in PATH or in the sbin directories Debian installs
-// ovsdb-server into, which a non-root PATH often lacks.
-func lookTool(program string) (string, error) {
-	p, err := exec.LookPath(program)
-	for _, dir := range []string{"/usr/sbin", "/usr/local/sbin", "/sbin"} {
-		if err == nil {
-			break
-		}
-		p, err = exec.LookPath(filepath.Join(dir, program))
-	}
-	return p, err
 }
 
 // command runs argv with the side's environment, bounded by the command
@@ -352,7 +337,7 @@ func (s *side) command(ctx context.Context, argv ...string) (time.Duration, []by
 	for _, d := range s.daemons() {
 		go func() {
 			select {
-			case <-d.done:
+			case <-d.Done():
 				cancel()
 			case <-watch:
 			}
@@ -430,7 +415,8 @@ func (s *side) countRows(ctx context.Context, table string) (int, error) {
 func (s *side) coldStart(ctx context.Context) error {
 	argv := s.argv(s)
 	start := time.Now()
-	d, err := startDaemon(s.name+" northd", s.dir, filepath.Join(s.dir, "northd.out"), s.env, argv...)
+	d, err := reference.StartDaemon(reference.DaemonSpec{
+		Name: s.name + " northd", Dir: s.dir, Env: s.env, Output: filepath.Join(s.dir, "northd.out"), Argv: argv})
 	if err != nil {
 		return err
 	}
@@ -439,13 +425,13 @@ func (s *side) coldStart(ctx context.Context) error {
 		return err
 	}
 	s.res.cold = time.Since(start)
-	if s.res.coldCPU, err = cpuTotal(d.pid()); err != nil {
+	if s.res.coldCPU, err = cpuTotal(d.Pid()); err != nil {
 		return err
 	}
-	if s.res.coldSBCPU, err = cpuTotal(s.sb.pid()); err != nil {
+	if s.res.coldSBCPU, err = cpuTotal(s.sb.Pid()); err != nil {
 		return err
 	}
-	return waitIdle(ctx, s.northd.pid(), s.sb.pid(), s.nb.pid())
+	return waitIdle(ctx, s.northd.Pid(), s.sb.Pid(), s.nb.Pid())
 }
 
 // addPort and delPort are the measured changes: a pod's port added with
@@ -464,11 +450,11 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port) error {
 		args  []string
 		walls *[]time.Duration
 	}{{addPort(p), &s.res.add}, {delPort(p), &s.res.del}} {
-		n0, err := cpuFine(s.northd.pid())
+		n0, err := cpuFine(s.northd.Pid())
 		if err != nil {
 			return err
 		}
-		sb0, err := cpuFine(s.sb.pid())
+		sb0, err := cpuFine(s.sb.Pid())
 		if err != nil {
 			return err
 		}
@@ -476,14 +462,14 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port) error {
 		if err != nil {
 			return err
 		}
-		if err := waitIdle(ctx, s.northd.pid(), s.sb.pid(), s.nb.pid()); err != nil {
+		if err := waitIdle(ctx, s.northd.Pid(), s.sb.Pid(), s.nb.Pid()); err != nil {
 			return err
 		}
-		n1, err := cpuFine(s.northd.pid())
+		n1, err := cpuFine(s.northd.Pid())
 		if err != nil {
 			return err
 		}
-		sb1, err := cpuFine(s.sb.pid())
+		sb1, err := cpuFine(s.sb.Pid())
 		if err != nil {
 			return err
 		}

@@ -7,97 +7,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
-
-// daemon is one long-running process this program started.
-type daemon struct {
-	name string // "ovn-northd 23.03 northd", for messages
-	log  string
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the process has exited
-	err  error         // Wait's result, valid after done
-}
-
-// startDaemon starts argv in dir with env, its output appended to logFile.
-// The process gets SIGTERM if this program dies without stopping it.
-func startDaemon(name, dir, logFile string, env []string, argv ...string) (*daemon, error) {
-	out, err := os.OpenFile(logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	d := &daemon{name: name, log: logFile, done: make(chan struct{})}
-	d.cmd = exec.Command(argv[0], argv[1:]...)
-	d.cmd.Dir, d.cmd.Env = dir, env
-	d.cmd.Stdout, d.cmd.Stderr = out, out
-	d.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
-	if err := d.cmd.Start(); err != nil {
-		out.Close()
-		return nil, fmt.Errorf("start %s: %w", name, err)
-	}
-	go func() {
-		d.err = d.cmd.Wait()
-		out.Close()
-		close(d.done)
-	}()
-	return d, nil
-}
-
-func (d *daemon) pid() int { return d.cmd.Process.Pid }
-
-// exited reports whether the process has exited.
-func (d *daemon) exited() bool {
-	select {
-	case <-d.done:
-		return true
-	default:
-		return false
-	}
-}
-
-// stop sends SIGTERM, then SIGKILL after 5 s, and waits for the exit.
-func (d *daemon) stop() {
-	_ = d.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-d.done:
-	case <-time.After(5 * time.Second):
-		_ = d.cmd.Process.Kill()
-		<-d.done
-	}
-}
-
-// deathError says that d exited, with the end of its log.
-func (d *daemon) deathError() error {
-	b, _ := os.ReadFile(d.log)
-	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return fmt.Errorf("%s exited (%v); end of %s:\n%s", d.name, d.err, d.log, strings.Join(lines[max(0, len(lines)-10):], "\n"))
-}
-
-// waitListening returns once something accepts connections on the unix
-// socket sock, or fails when d exits first.
-func waitListening(ctx context.Context, d *daemon, sock string) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	for {
-		if c, err := net.Dial("unix", sock); err == nil {
-			return c.Close()
-		}
-		select {
-		case <-d.done:
-			return d.deathError()
-		case <-ctx.Done():
-			return fmt.Errorf("%s not listening on %s: %w", d.name, sock, ctx.Err())
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-}
 
 // clockTick is USER_HZ, the unit of /proc/PID/stat's CPU times on Linux.
 const clockTick = 10 * time.Millisecond

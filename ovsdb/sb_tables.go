@@ -1,0 +1,168 @@
+package ovsdb
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/ovn-org/libovsdb/model"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// keyedTable keeps one SB table whose rows northd finds by a key of its own
+// (a name, a chassis name, an NB _uuid in external_ids) equal to the
+// desired rows: per key, the first row by UUID is kept and brought to the
+// desired contents, the others are deleted; rows with no key, or a key
+// with no desired row, are deleted. As in sbWriter, program changes and SB
+// changes mark the keys they touch and a reconciliation visits only those.
+type keyedTable[W comparable] struct {
+	table string
+	// keyOf is an SB row's key; false for a row that has none.
+	keyOf func(model.Model) (string, bool)
+	// write brings the row kept for a key (uuid "" and row nil when there
+	// is none: insert one) to want.
+	write func(t *sbTxn, want W, uuid string, row model.Model)
+
+	want    map[string]W
+	rows    map[string]model.Model
+	byKey   map[string][]string // key -> rows, sorted
+	dirty   map[string]bool
+	garbage map[string]bool
+}
+
+func newKeyedTable[W comparable](table string, keyOf func(model.Model) (string, bool),
+	write func(t *sbTxn, want W, uuid string, row model.Model)) *keyedTable[W] {
+	return &keyedTable[W]{
+		table: table, keyOf: keyOf, write: write,
+		want: map[string]W{}, rows: map[string]model.Model{}, byKey: map[string][]string{},
+		dirty: map[string]bool{}, garbage: map[string]bool{},
+	}
+}
+
+// setWant makes w the desired row of key, or none when ok is false.
+func (k *keyedTable[W]) setWant(key string, w W, ok bool) {
+	if ok {
+		k.want[key] = w
+	} else {
+		delete(k.want, key)
+	}
+	k.dirty[key] = true
+}
+
+// applyDelta takes an output's changes as desired rows, keyed by key.
+func applyDelta[W comparable](k *keyedTable[W], delta []engine.Change[W], key func(W) string) {
+	for _, pass := range []engine.Weight{-1, 1} {
+		for _, c := range delta {
+			if c.Weight != pass {
+				continue
+			}
+			if pass > 0 {
+				k.setWant(key(c.Tuple), c.Tuple, true)
+			} else if cur, ok := k.want[key(c.Tuple)]; ok && cur == c.Tuple {
+				k.setWant(key(c.Tuple), c.Tuple, false)
+			}
+		}
+	}
+}
+
+// apply records an SB row change and marks its key.
+func (k *keyedTable[W]) apply(c change) {
+	if old, ok := k.rows[c.uuid]; ok {
+		delete(k.rows, c.uuid)
+		delete(k.garbage, c.uuid)
+		if key, ok := k.keyOf(old); ok {
+			if k.byKey[key] = deleteSorted(k.byKey[key], c.uuid); len(k.byKey[key]) == 0 {
+				delete(k.byKey, key)
+			}
+			k.dirty[key] = true
+		}
+	}
+	if c.new == nil {
+		return
+	}
+	k.rows[c.uuid] = c.new
+	k.mark(c.uuid)
+}
+
+// mark marks the key of row uuid, or the row as garbage.
+func (k *keyedTable[W]) mark(uuid string) {
+	key, ok := k.keyOf(k.rows[uuid])
+	if !ok {
+		k.garbage[uuid] = true
+		return
+	}
+	k.byKey[key] = insertSorted(k.byKey[key], uuid)
+	k.dirty[key] = true
+}
+
+// markAll marks every key, desired or in the SB.
+func (k *keyedTable[W]) markAll() {
+	for key := range k.want {
+		k.dirty[key] = true
+	}
+	for key := range k.byKey {
+		k.dirty[key] = true
+	}
+	for u, row := range k.rows {
+		if _, ok := k.keyOf(row); !ok {
+			k.garbage[u] = true
+		}
+	}
+}
+
+// reset forgets the SB rows (a new SB connection, whose initial contents
+// follow).
+func (k *keyedTable[W]) reset() {
+	k.rows, k.byKey, k.garbage = map[string]model.Model{}, map[string][]string{}, map[string]bool{}
+}
+
+// reconcile writes the dirty keys' rows and deletes the garbage.
+func (k *keyedTable[W]) reconcile(t *sbTxn) {
+	for _, key := range slices.Sorted(maps.Keys(k.dirty)) {
+		rows := k.byKey[key]
+		want, ok := k.want[key]
+		keep := ""
+		if ok && len(rows) > 0 {
+			keep = rows[0]
+		}
+		for _, u := range rows {
+			if u != keep {
+				t.delete(k.table, u)
+			}
+		}
+		if ok {
+			k.write(t, want, keep, k.rows[keep])
+		}
+	}
+	for _, u := range slices.Sorted(maps.Keys(k.garbage)) {
+		t.delete(k.table, u)
+	}
+	k.dirty, k.garbage = map[string]bool{}, map[string]bool{}
+}
+
+// changedRow is the row update that sets the columns of cols whose values
+// differ from the row's (same reports, per column, whether they are
+// equal); every column when the row is new (uuid "").
+type changedRow struct {
+	uuid string
+	row  lovsdb.Row
+}
+
+func newChangedRow(uuid string) *changedRow { return &changedRow{uuid: uuid, row: lovsdb.Row{}} }
+
+// set sets col to v unless the row exists and same says it already holds it.
+func (c *changedRow) set(col string, same bool, v any) {
+	if c.uuid == "" || !same {
+		c.row[col] = v
+	}
+}
+
+// commit inserts the row or updates its changed columns; it returns the
+// row's UUID or, for an insert, its name in the transaction.
+func (c *changedRow) commit(t *sbTxn, table string) string {
+	if c.uuid == "" {
+		return t.insert(table, c.row)
+	}
+	t.update(table, c.uuid, c.row)
+	return c.uuid
+}

@@ -1,0 +1,173 @@
+package relations
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// portClaim is a port that a datapath's ports column lists and that
+// join_logical_ports would make a port of: every switch port, and a router
+// port of an enabled router whose MAC northd can read (one it cannot read is
+// skipped before its name is looked at, so it claims nothing).
+type portClaim struct {
+	Name     string
+	Datapath string // NB _uuid of the switch or router
+	Port     string // NB _uuid of the port row
+	LSP      *nb.LogicalSwitchPort
+	LRP      LRP // when LSP is nil
+}
+
+func (c portClaim) kind() string {
+	if c.LSP != nil {
+		return "switch"
+	}
+	return "router"
+}
+
+// String names the claim in logs.
+func (c portClaim) String() string {
+	return fmt.Sprintf("%s port %q (%s) on %s %s", c.kind(), c.Name, c.Port, c.kind(), c.Datapath)
+}
+
+// placedClaim is a claim of a contested name with the hash bucket its
+// datapath falls in.
+type placedClaim struct {
+	portClaim
+	Bucket uint32
+}
+
+// claimOutcome is a claim of a contested name, won or lost; Winner is the
+// claim that won.
+type claimOutcome struct {
+	portClaim
+	Won    bool
+	Winner portClaim
+}
+
+// datapathHash is northd's uuid_hash of a datapath's NB _uuid: its first
+// 32 bits, the first eight hex digits read as a number. An _uuid that does
+// not start with eight hex digits (none does in a real NB) hashes to 0.
+func datapathHash(uuid string) uint32 {
+	if len(uuid) < 8 {
+		return 0
+	}
+	h, err := strconv.ParseUint(uuid[:8], 16, 32)
+	if err != nil {
+		return 0
+	}
+	return uint32(h)
+}
+
+// hmapMask is the bucket mask of an OVS hmap into which n nodes were
+// inserted one by one (lib/hmap.c): hmap_insert expands the table when
+// n/2 > mask, to calc_mask(n), which is the largest power of two <= n,
+// minus one, but at least 3 once the table has grown. So 1 bucket for up to
+// one datapath, 4 for two to seven, then the largest power of two <= n.
+func hmapMask(n int) uint32 {
+	if n < 2 {
+		return 0
+	}
+	mask := uint32(3)
+	for mask+1 <= uint32(n)/2 {
+		mask = mask<<1 | 1
+	}
+	return mask
+}
+
+// compareClaims orders the claims of one name as join_logical_ports meets
+// them: datapaths in the order HMAP_FOR_EACH walks northd's datapaths table
+// (ascending bucket), then each datapath's ports column in its IDL order,
+// sorted by _uuid (the NB schema's name indexes keep a name from appearing
+// twice in one datapath; the port order only makes the choice total for
+// NBs that skip them). Within one bucket the walk order depends on the order
+// the datapaths were inserted (the SB Datapath_Binding table's own hash
+// order, reversed at each resize), which the NB does not tell: northlog
+// takes the datapaths of a bucket by ascending NB _uuid.
+func compareClaims(a, b placedClaim) int {
+	return cmp.Or(
+		cmp.Compare(a.Bucket, b.Bucket),
+		strings.Compare(a.Datapath, b.Datapath),
+		strings.Compare(a.Port, b.Port))
+}
+
+type unit struct{}
+
+func toUnit[T any](T) unit { return unit{} }
+
+// deriveDatapathMask computes the bucket mask of northd's datapaths table:
+// one tuple, from the number of switches and enabled routers. Adding a
+// datapath costs a sorted insert (Collect), not a count of all of them, and
+// changes the mask, and so what reads it, only at powers of two.
+func deriveDatapathMask(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[uint32] {
+	ids := engine.Union(
+		engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) string { return ls.UUID }),
+		engine.Map(routers, func(r RouterConfig) string { return r.UUID }))
+	all := engine.Collect(engine.IndexBy(ids, toUnit), strings.Compare)
+	return engine.Map(all, func(kv engine.KV[unit, engine.Sorted[string]]) uint32 { return hmapMask(kv.Value.Len()) })
+}
+
+// bindPorts computes which claim of each port name northd binds
+// (join_logical_ports): the first one its walk over the datapaths meets;
+// later claims of the name are skipped with a "duplicate logical port"
+// (or "duplicate logical router port") warning, reported by Step once per
+// skipped claim. Only names with more than one claim read the datapath
+// mask, so a new switch or router costs the names it contests, not a pass
+// over every port.
+func bindPorts(switchPorts engine.Rel[SwitchPort], lrps engine.Rel[LRP], mask engine.Rel[uint32]) engine.Rel[portClaim] {
+	claims := engine.Union(
+		engine.Map(switchPorts, func(sp SwitchPort) portClaim {
+			return portClaim{Name: sp.Port.Name, Datapath: sp.Switch, Port: sp.Port.UUID, LSP: sp.Port}
+		}),
+		engine.Map(lrps, func(p LRP) portClaim {
+			return portClaim{Name: p.Port.Name, Datapath: p.Router, Port: p.Port.UUID, LRP: p}
+		}))
+	byName := engine.IndexBy(claims, func(c portClaim) string { return c.Name })
+	contested := engine.IndexBy(
+		engine.Map(engine.Filter(engine.Count(byName), func(kv engine.KV[string, int]) bool { return kv.Value > 1 }),
+			func(kv engine.KV[string, int]) string { return kv.Key }),
+		func(name string) string { return name })
+	single := engine.AntiJoin(byName, contested)
+	placed := engine.Join(
+		engine.IndexBy(engine.SemiJoin(byName, contested), toUnit),
+		engine.IndexBy(mask, toUnit),
+		func(_ unit, c portClaim, mask uint32) placedClaim {
+			return placedClaim{c, datapathHash(c.Datapath) & mask}
+		})
+	outcomes := engine.GroupBy(engine.IndexBy(placed, func(c placedClaim) string { return c.Name }),
+		func(_ string, cs []placedClaim) []claimOutcome {
+			slices.SortFunc(cs, compareClaims)
+			out := make([]claimOutcome, len(cs))
+			for i, c := range cs {
+				out[i] = claimOutcome{portClaim: c.portClaim, Won: i == 0, Winner: cs[0].portClaim}
+			}
+			return out
+		})
+	engine.TryMap(engine.Filter(outcomes, func(o claimOutcome) bool { return !o.Won }), "port ownership",
+		func(o claimOutcome) (struct{}, error) {
+			what := "logical port"
+			if o.LSP == nil {
+				what = "logical router port"
+			}
+			return struct{}{}, fmt.Errorf("duplicate %s %s: bound on %s %s", what, o.Name, o.Winner.kind(), o.Winner.Datapath)
+		})
+	won := engine.Map(engine.Filter(outcomes, func(o claimOutcome) bool { return o.Won }),
+		func(o claimOutcome) portClaim { return o.portClaim })
+	return engine.Union(single, won)
+}
+
+// deriveBoundPorts sets PortsOnSwitches and LRPs to the switch and router
+// ports northd binds (bindPorts) among those the datapaths list.
+func (n *NB) deriveBoundPorts() {
+	lrpClaims := deriveLRPs(n, n.RouterConfigs)
+	bound := bindPorts(n.ListedSwitchPorts, lrpClaims, deriveDatapathMask(n, n.RouterConfigs))
+	n.PortsOnSwitches = engine.Map(engine.Filter(bound, func(c portClaim) bool { return c.LSP != nil }),
+		func(c portClaim) SwitchPort { return SwitchPort{Switch: c.Datapath, Port: c.LSP} })
+	n.LRPs = engine.Map(engine.Filter(bound, func(c portClaim) bool { return c.LSP == nil }),
+		func(c portClaim) LRP { return c.LRP })
+}

@@ -1,0 +1,97 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/northlog/northlog/relations/nb"
+	"pgregory.net/rapid"
+)
+
+// The NB changes below join TestIncrementalEqualsRecompute's random steps:
+// they make port names claimed twice (a switch port listed by a second
+// switch, a router port listed by a second router, a router port named like
+// a switch port) and add datapaths whose _uuid hashes to varied buckets, so
+// that which claim northd binds changes with the datapath count. One more
+// makes a port virtual, with parents among the existing port names.
+func init() {
+	for name, change := range duplicatePortChanges {
+		nbChanges[name] = change
+	}
+}
+
+// listAlsoOn adds id to the set column of the row of table that sample
+// draws, as ovn-nbctl add does.
+func listAlsoOn[M any](t *rapid.T, s *nbState, p *Program, table, id string, column func(*M) *[]string) {
+	ownerID, ok := sample(t, s, table)
+	if !ok {
+		return
+	}
+	owner := *s.rows[table][ownerID].(*M)
+	col := column(&owner)
+	if slices.Contains(*col, id) {
+		return
+	}
+	*col = append(slices.Clone(*col), id)
+	s.set(t, p, table, ownerID, &owner)
+}
+
+func switchPorts(ls *nb.LogicalSwitch) *[]string { return &ls.Ports }
+func routerPorts(lr *nb.LogicalRouter) *[]string { return &lr.Ports }
+
+var duplicatePortChanges = map[string]nbChange{
+	"listPortTwice": func(t *rapid.T, s *nbState, p *Program) {
+		if id, ok := sample(t, s, nb.LogicalSwitchPortTable); ok {
+			listAlsoOn(t, s, p, nb.LogicalSwitchTable, id, switchPorts)
+		}
+	},
+	"listRouterPortTwice": func(t *rapid.T, s *nbState, p *Program) {
+		if id, ok := sample(t, s, nb.LogicalRouterPortTable); ok {
+			listAlsoOn(t, s, p, nb.LogicalRouterTable, id, routerPorts)
+		}
+	},
+	"addNamesakeRouterPort": func(t *rapid.T, s *nbState, p *Program) {
+		lspID, ok := sample(t, s, nb.LogicalSwitchPortTable)
+		if !ok {
+			return
+		}
+		name := s.rows[nb.LogicalSwitchPortTable][lspID].(*nb.LogicalSwitchPort).Name
+		id := s.uuid()
+		s.set(t, p, nb.LogicalRouterPortTable, id, &nb.LogicalRouterPort{
+			UUID: id, Name: name, MAC: genMAC.Draw(t, "mac"),
+			Networks: []string{fmt.Sprintf("10.%d.0.1/24", rapid.IntRange(0, 3).Draw(t, "net"))},
+		})
+		listAlsoOn(t, s, p, nb.LogicalRouterTable, id, routerPorts)
+	},
+	"setVirtualPort": func(t *rapid.T, s *nbState, p *Program) {
+		id, ok := sample(t, s, nb.LogicalSwitchPortTable)
+		if !ok {
+			return
+		}
+		var parents []string
+		for range rapid.IntRange(0, 3).Draw(t, "parents") {
+			if pid, ok := sample(t, s, nb.LogicalSwitchPortTable); ok {
+				parents = append(parents, s.rows[nb.LogicalSwitchPortTable][pid].(*nb.LogicalSwitchPort).Name)
+			}
+		}
+		lsp := *s.rows[nb.LogicalSwitchPortTable][id].(*nb.LogicalSwitchPort)
+		lsp.Type = "virtual"
+		lsp.Options = map[string]string{
+			"virtual-ip":      rapid.SampledFrom([]string{"10.0.0.100", "fd00::100", "10.0.0.300"}).Draw(t, "vip"),
+			"virtual-parents": strings.Join(parents, ","),
+		}
+		s.set(t, p, nb.LogicalSwitchPortTable, id, &lsp)
+	},
+	// A switch whose _uuid starts with a drawn hash, listing an existing
+	// port: the new datapath may change the bucket mask and so which
+	// claim of every contested name wins.
+	"addHashedSwitch": func(t *rapid.T, s *nbState, p *Program) {
+		id := fmt.Sprintf("%08x", rapid.Uint32Range(0, 15).Draw(t, "hash")) + s.uuid()[8:]
+		ls := &nb.LogicalSwitch{UUID: id, Name: "ls" + id[len(id)-3:]}
+		if lspID, ok := sample(t, s, nb.LogicalSwitchPortTable); ok {
+			ls.Ports = []string{lspID}
+		}
+		s.set(t, p, nb.LogicalSwitchTable, id, ls)
+	},
+}

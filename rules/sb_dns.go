@@ -1,0 +1,109 @@
+package rules
+
+import (
+	"cmp"
+	"maps"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// DNS is one SB DNS row as ovn-northd 23.03 writes it (northd.c
+// sync_dns_entries): one per NB DNS row that some switch lists in
+// dns_records, on those switches' datapaths, with the record values in
+// lower case (DNS lookups are case-insensitive) and external_ids:dns_id
+// the NB row's _uuid.
+type DNS struct {
+	NB string // NB DNS _uuid
+	// Datapaths are the NB _uuids of the switches.
+	Datapaths Strings
+	Records   Smap
+}
+
+// CompareDNS orders DNS rows by NB _uuid, then contents.
+func CompareDNS(a, b DNS) int {
+	return cmp.Or(cmp.Compare(a.NB, b.NB), cmp.Compare(a.Datapaths, b.Datapaths), cmp.Compare(a.Records, b.Records))
+}
+
+// dnsOnSwitch says that a switch lists a DNS row.
+type dnsOnSwitch struct{ DNS, Switch string }
+
+// SBDNS computes the DNS rows.
+func SBDNS(n *relations.NB) engine.Rel[DNS] {
+	refs := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []dnsOnSwitch {
+		out := make([]dnsOnSwitch, len(ls.DNSRecords))
+		for i, u := range ls.DNSRecords {
+			out[i] = dnsOnSwitch{DNS: u, Switch: ls.UUID}
+		}
+		return out
+	})
+	switchesOf := engine.GroupBy(engine.IndexBy(engine.Distinct(refs), func(r dnsOnSwitch) string { return r.DNS }),
+		func(dns string, rs []dnsOnSwitch) []engine.KV[string, Strings] {
+			sws := make([]string, len(rs))
+			for i, r := range rs {
+				sws[i] = r.Switch
+			}
+			return []engine.KV[string, Strings]{{Key: dns, Value: StringsOf(sws...)}}
+		})
+	return engine.Join(
+		engine.IndexBy(n.DNS.Rows, func(d *nb.DNS) string { return d.UUID }),
+		engine.IndexBy(switchesOf, func(kv engine.KV[string, Strings]) string { return kv.Key }),
+		func(_ string, d *nb.DNS, kv engine.KV[string, Strings]) DNS {
+			records := maps.Clone(d.Records)
+			for k, v := range records {
+				records[k] = asciiLower(v)
+			}
+			return DNS{NB: d.UUID, Datapaths: kv.Value, Records: SmapOf(records)}
+		})
+}
+
+// asciiLower lowers ASCII letters only, as C's tolower in the C locale.
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
+
+// TemplateVar is one SB Chassis_Template_Var row: a copy of the NB row of
+// the same chassis (northd.c sync_template_vars).
+type TemplateVar struct {
+	Chassis   string
+	Variables Smap
+}
+
+// CompareTemplateVars orders template variables by chassis, then contents.
+func CompareTemplateVars(a, b TemplateVar) int {
+	return cmp.Or(cmp.Compare(a.Chassis, b.Chassis), cmp.Compare(a.Variables, b.Variables))
+}
+
+// SBTemplateVars computes the Chassis_Template_Var rows.
+func SBTemplateVars(n *relations.NB) engine.Rel[TemplateVar] {
+	return engine.Map(n.ChassisTemplateVars.Rows, func(tv *nb.ChassisTemplateVar) TemplateVar {
+		return TemplateVar{Chassis: tv.Chassis, Variables: SmapOf(tv.Variables)}
+	})
+}
+
+// Mirror is one SB Mirror row: a copy of the NB Mirror of the same name,
+// its filter, index, sink and type (northd.c sync_mirrors).
+type Mirror struct {
+	Name, Filter, Sink, Type string
+	Index                    int
+}
+
+// CompareMirrors orders mirrors by name, then contents.
+func CompareMirrors(a, b Mirror) int {
+	return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Filter, b.Filter), cmp.Compare(a.Sink, b.Sink),
+		cmp.Compare(a.Type, b.Type), cmp.Compare(a.Index, b.Index))
+}
+
+// SBMirrors computes the Mirror rows.
+func SBMirrors(n *relations.NB) engine.Rel[Mirror] {
+	return engine.Map(n.Mirrors.Rows, func(m *nb.Mirror) Mirror {
+		return Mirror{Name: m.Name, Filter: m.Filter, Sink: m.Sink, Type: m.Type, Index: m.Index}
+	})
+}
