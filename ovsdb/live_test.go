@@ -675,3 +675,34 @@ for hv in hv1 hv2; do ovn-sbctl create Chassis_Private name=$hv chassis=$(ovn-sb
 		t.Fatal(err)
 	}
 }
+
+// TestLiveGroupMembers: changes that move a port into or out of the fixed
+// multicast groups, or replace its Port_Binding row (a type change to
+// virtual, a new parent), leave the same SB rows as the reference after
+// each step; the live northd mutates the groups by the members that
+// changed.
+func TestLiveGroupMembers(t *testing.T) {
+	t.Parallel()
+	ref := reference.Start(t)
+	s := startServers(t)
+	runNorthd(t, s)
+	for _, step := range []string{
+		`ovn-nbctl ls-add sw0 -- lsp-add sw0 p1 -- lsp-add sw0 p2 -- lsp-add sw0 p3 -- lsp-set-addresses p2 unknown`,
+		`ovn-nbctl lsp-set-type p1 virtual -- lsp-set-options p1 virtual-ip=10.0.0.10 virtual-parents=p3`,
+		`ovn-nbctl set Logical_Switch_Port p3 parent_name=p2 tag_request=5`,
+		`ovn-nbctl lsp-set-enabled p2 disabled -- lsp-set-options p3 mcast_flood=true`,
+		`ovn-nbctl lsp-set-enabled p2 enabled -- lsp-set-addresses p3 unknown`,
+		`ovn-nbctl lsp-set-type p1 "" -- lsp-del p3 -- lsp-add sw0 p4`,
+		`ovn-nbctl lsp-del p1 -- lsp-del p2 -- lsp-del p4`,
+	} {
+		if err := ref.Apply(t.Context(), step); err != nil {
+			t.Fatal(err)
+		}
+		s.script(step)
+		s.sync()
+		if r := reference.Compare(sbRows(t, ref.SBRemote(), false), sbRows(t, s.SB(), false)); !r.Equal() {
+			t.Fatalf("after %s\nSB rows differ from the reference's (- reference, + northlog):\n%s", step,
+				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+		}
+	}
+}
