@@ -14,38 +14,27 @@ import (
 // thousands changes the switch's ports and its flood groups by that port,
 // which libovsdb's set arithmetic pays for with the whole column.
 var fastModifiers = map[string]func(old model.Model, diff lovsdb.Row) (new model.Model, ok bool){
-	nb.LogicalSwitchTable:  modifySwitchPorts,
-	sb.MulticastGroupTable: modifyGroupPorts,
+	nb.LogicalSwitchTable:  modifyPorts(func(ls *nb.LogicalSwitch) *[]string { return &ls.Ports }),
+	sb.MulticastGroupTable: modifyPorts(func(mc *sb.MulticastGroup) *[]string { return &mc.Ports }),
 }
 
-// modifySwitchPorts applies a modify of a Logical_Switch's ports alone.
-func modifySwitchPorts(old model.Model, diff lovsdb.Row) (model.Model, bool) {
-	ls, ok := old.(*nb.LogicalSwitch)
-	if !ok || len(diff) != 1 {
-		return nil, false
+// modifyPorts applies a modify of the ports column alone of a row of type
+// M, whose ports column ports points to.
+func modifyPorts[M any](ports func(*M) *[]string) func(model.Model, lovsdb.Row) (model.Model, bool) {
+	return func(old model.Model, diff lovsdb.Row) (model.Model, bool) {
+		row, ok := old.(*M)
+		if !ok || len(diff) != 1 {
+			return nil, false
+		}
+		next := *row
+		col := ports(&next)
+		set, ok := toggled(*col, diff["ports"])
+		if !ok {
+			return nil, false
+		}
+		*col = set
+		return &next, true
 	}
-	ports, ok := toggled(ls.Ports, diff["ports"])
-	if !ok {
-		return nil, false
-	}
-	next := *ls
-	next.Ports = ports
-	return &next, true
-}
-
-// modifyGroupPorts applies a modify of a Multicast_Group's ports alone.
-func modifyGroupPorts(old model.Model, diff lovsdb.Row) (model.Model, bool) {
-	mc, ok := old.(*sb.MulticastGroup)
-	if !ok || len(diff) != 1 {
-		return nil, false
-	}
-	ports, ok := toggled(mc.Ports, diff["ports"])
-	if !ok {
-		return nil, false
-	}
-	next := *mc
-	next.Ports = ports
-	return &next, true
 }
 
 // toggled is a copy of set with an update2 diff of a set of uuid atoms
