@@ -138,15 +138,8 @@ var nbChanges = map[string]nbChange{
 		ls.Ports = append(slices.Clone(ls.Ports), id)
 		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
 	},
-	"delPort": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalSwitchPortTable)
-		if len(ids) == 0 {
-			return
-		}
-		id := rapid.SampledFrom(ids).Draw(t, "lsp")
-		unlink(t, s, p, nb.LogicalSwitchTable, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.Ports })
-		s.set(t, p, nb.LogicalSwitchPortTable, id, nil)
-	},
+	"delPort": delListed(nb.LogicalSwitchPortTable, nb.LogicalSwitchTable, func(x *nb.LogicalSwitch) *[]string { return &x.Ports }),
+
 	"setAddresses": func(t *rapid.T, s *nbState, p *Program) {
 		ids := s.ids(nb.LogicalSwitchPortTable)
 		if len(ids) == 0 {
@@ -221,6 +214,19 @@ func checkIncremental(t *testing.T, names []string, maxSteps, maxChanges int) {
 			prev = p.Flows.Contents()
 		}
 	})
+}
+
+// delListed is the change that deletes a random row of table after
+// removing it from the refs column of the owners rows that list it.
+func delListed[R any](table, owners string, refs func(*R) *[]string) nbChange {
+	return func(t *rapid.T, s *nbState, p *Program) {
+		id := pick(t, s, table, table)
+		if id == "" {
+			return
+		}
+		unlink(t, s, p, owners, id, refs)
+		s.set(t, p, table, id, nil)
+	}
 }
 
 // unlink removes id from the refs column of every row of table that lists

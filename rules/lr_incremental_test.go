@@ -142,14 +142,8 @@ var routerChanges = map[string]nbChange{
 			}
 		})
 	},
-	"delRouterPort": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
-		if id == "" {
-			return
-		}
-		unlink(t, s, p, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) *[]string { return &lr.Ports })
-		s.set(t, p, nb.LogicalRouterPortTable, id, nil)
-	},
+	"delRouterPort": delListed(nb.LogicalRouterPortTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.Ports }),
+
 	"peerRouterPorts": func(t *rapid.T, s *nbState, p *Program) {
 		a, b := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable"), pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
 		if a == "" {
@@ -195,14 +189,8 @@ var routerChanges = map[string]nbChange{
 		s.set(t, p, nb.LogicalRouterStaticRouteTable, id, r)
 		updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.StaticRoutes = append(slices.Clone(lr.StaticRoutes), id) })
 	},
-	"delRoute": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalRouterStaticRouteTable, "LogicalRouterStaticRouteTable")
-		if id == "" {
-			return
-		}
-		unlink(t, s, p, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) *[]string { return &lr.StaticRoutes })
-		s.set(t, p, nb.LogicalRouterStaticRouteTable, id, nil)
-	},
+	"delRoute": delListed(nb.LogicalRouterStaticRouteTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.StaticRoutes }),
+
 	"addPolicy": func(t *rapid.T, s *nbState, p *Program) {
 		lrID := pick(t, s, nb.LogicalRouterTable, "LogicalRouterTable")
 		if lrID == "" {

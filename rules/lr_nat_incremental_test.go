@@ -73,14 +73,8 @@ var natChanges = map[string]nbChange{
 		s.set(t, p, nb.NATTable, id, nat)
 		updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.Nat = append(slices.Clone(lr.Nat), id) })
 	},
-	"delNAT": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.NATTable, "NATTable")
-		if id == "" {
-			return
-		}
-		unlink(t, s, p, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) *[]string { return &lr.Nat })
-		s.set(t, p, nb.NATTable, id, nil)
-	},
+	"delNAT": delListed(nb.NATTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.Nat }),
+
 	"setNATStateless": func(t *rapid.T, s *nbState, p *Program) {
 		id := pick(t, s, nb.NATTable, "NATTable")
 		if id == "" {

@@ -107,15 +107,8 @@ var sbRowChanges = map[string]nbChange{
 		}
 		s.set(t, p, nb.LogicalSwitchTable, id, &ls)
 	},
-	"delDNS": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.DNSTable)
-		if len(ids) == 0 {
-			return
-		}
-		id := rapid.SampledFrom(ids).Draw(t, "dns")
-		unlink(t, s, p, nb.LogicalSwitchTable, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.DNSRecords })
-		s.set(t, p, nb.DNSTable, id, nil)
-	},
+	"delDNS": delListed(nb.DNSTable, nb.LogicalSwitchTable, func(x *nb.LogicalSwitch) *[]string { return &x.DNSRecords }),
+
 	"setMirror": func(t *rapid.T, s *nbState, p *Program) {
 		id := s.uuid()
 		if ids := s.ids(nb.MirrorTable); len(ids) > 0 && rapid.Bool().Draw(t, "existing") {
