@@ -62,15 +62,7 @@ func (w *sbWriter) reconcileFlows(t *sbTxn) {
 		slices.Sort(target)
 		target = slices.Compact(target)
 		rows := w.m.flowsByKey[k]
-		keep := ""
-		if len(target) > 0 && len(rows) > 0 {
-			keep = rows[0]
-		}
-		for _, u := range rows {
-			if u != keep {
-				t.delete(sb.LogicalFlowTable, u)
-			}
-		}
+		keep := t.keepFirst(sb.LogicalFlowTable, rows, len(target) > 0)
 		if len(target) > 0 {
 			plans = append(plans, flowPlan{k, keep, target})
 		}
@@ -169,29 +161,16 @@ func (w *sbWriter) mutateGroups(t *sbTxn, plans []flowPlan, effectiveOf func(str
 		if m.mixed || m.n != len(w.m.groupFlows[g]) || len(w.lbs.byDPG[g]) > 0 || t.newGroups[content] != "" || w.existingGroup(t, m.target) != "" {
 			continue
 		}
-		old := w.m.groups[g].Datapaths
-		var add, del []string
-		for _, u := range m.target {
-			if !slices.Contains(old, u) {
-				add = append(add, u)
-			}
-		}
-		for _, u := range old {
-			if !slices.Contains(m.target, u) {
-				del = append(del, u)
-			}
-		}
-		var muts []lovsdb.Mutation
-		if len(del) > 0 {
-			muts = append(muts, *lovsdb.NewMutation("datapaths", lovsdb.MutateOperationDelete, uuidSet(del)))
-		}
-		if len(add) > 0 {
-			muts = append(muts, *lovsdb.NewMutation("datapaths", lovsdb.MutateOperationInsert, uuidSet(add)))
-		}
-		t.mutate(sb.LogicalDPGroupTable, g, muts...)
+		t.mutate(sb.LogicalDPGroupTable, g, groupMutations(w.m.groups[g].Datapaths, m.target)...)
 		t.newGroups[content] = g
 		t.mutated[g] = content
 	}
+}
+
+// groupMutations turn a Logical_DP_Group's datapaths from have into want.
+func groupMutations(have, want []string) []lovsdb.Mutation {
+	return memberMutations("datapaths", slices.Values(slices.Concat(have, want)),
+		func(u string) bool { return slices.Contains(want, u) }, func(u string) bool { return slices.Contains(have, u) }, uuidSet)
 }
 
 // existingGroup is a group row in the SB that holds exactly dps, is not

@@ -195,15 +195,7 @@ func (w *sbWriter) reconcileLoadBalancers(t *sbTxn) {
 	for _, id := range slices.Sorted(maps.Keys(l.dirty)) {
 		want, ok := l.want[id]
 		rows := l.byID[id]
-		keep := ""
-		if ok && len(rows) > 0 {
-			keep = rows[0]
-		}
-		for _, u := range rows {
-			if u != keep {
-				t.delete(sb.LoadBalancerTable, u)
-			}
-		}
+		keep := t.keepFirst(sb.LoadBalancerTable, rows, ok)
 		if !ok {
 			continue
 		}
@@ -264,25 +256,9 @@ func (w *sbWriter) lbGroup(t *sbTxn, current string, target []string) string {
 				return current
 			}
 			if len(w.lbs.byDPG[current]) == 1 && len(w.m.groupFlows[current]) == 0 && !t.lbGroups[current] {
-				var add, del []string
-				for _, u := range target {
-					if !slices.Contains(have, u) {
-						add = append(add, u)
-					}
-				}
-				for _, u := range w.m.groups[current].Datapaths {
-					if !slices.Contains(target, u) {
-						del = append(del, u)
-					}
-				}
-				var muts []lovsdb.Mutation
-				if len(del) > 0 {
-					muts = append(muts, *lovsdb.NewMutation("datapaths", lovsdb.MutateOperationDelete, uuidSet(del)))
-				}
-				if len(add) > 0 {
-					muts = append(muts, *lovsdb.NewMutation("datapaths", lovsdb.MutateOperationInsert, uuidSet(add)))
-				}
-				t.mutate(sb.LogicalDPGroupTable, current, muts...)
+				// target holds no datapath deleted in t, so the current
+				// row's datapaths serve as what it has.
+				t.mutate(sb.LogicalDPGroupTable, current, groupMutations(w.m.groups[current].Datapaths, target)...)
 				t.mutated[current] = content
 				t.lbGroups[current] = true
 				return current
@@ -327,15 +303,7 @@ func (w *sbWriter) reconcileServiceMonitors(t *sbTxn) {
 	}) {
 		want, ok := l.wantMon[k]
 		rows := l.monByKey[k]
-		keep := ""
-		if ok && len(rows) > 0 {
-			keep = rows[0]
-		}
-		for _, u := range rows {
-			if u != keep {
-				t.delete(sb.ServiceMonitorTable, u)
-			}
-		}
+		keep := t.keepFirst(sb.ServiceMonitorTable, rows, ok)
 		if !ok {
 			continue
 		}

@@ -275,15 +275,7 @@ func (s *setTable) reconcile(t *sbTxn, key func(u string) int) {
 		d := s.dirty[sbName]
 		name, wanted := s.byResolved[sbName]
 		rows := s.byName[sbName]
-		keep := ""
-		if wanted && len(rows) > 0 {
-			keep = rows[0]
-		}
-		for _, u := range rows {
-			if u != keep {
-				t.delete(s.table, u)
-			}
-		}
+		keep := t.keepFirst(s.table, rows, wanted)
 		if !wanted {
 			continue
 		}

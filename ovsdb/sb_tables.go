@@ -121,15 +121,7 @@ func (k *keyedTable[W]) reconcile(t *sbTxn) {
 	for _, key := range slices.Sorted(maps.Keys(k.dirty)) {
 		rows := k.byKey[key]
 		want, ok := k.want[key]
-		keep := ""
-		if ok && len(rows) > 0 {
-			keep = rows[0]
-		}
-		for _, u := range rows {
-			if u != keep {
-				t.delete(k.table, u)
-			}
-		}
+		keep := t.keepFirst(k.table, rows, ok)
 		if ok {
 			k.write(t, want, keep, k.rows[keep])
 		}

@@ -77,6 +77,21 @@ func (t *sbTxn) delete(table, uuid string) {
 	t.Deleted[table]++
 }
 
+// keepFirst deletes the rows that hold one key's contents but the one to
+// keep, which it returns: the first when the key is wanted, none otherwise.
+func (t *sbTxn) keepFirst(table string, rows []string, wanted bool) string {
+	keep := ""
+	if wanted && len(rows) > 0 {
+		keep = rows[0]
+	}
+	for _, u := range rows {
+		if u != keep {
+			t.delete(table, u)
+		}
+	}
+	return keep
+}
+
 // verifyOp is an operation that aborts its transaction unless row uuid of
 // table still holds the values in cols, as the IDL's verify does: a write
 // computed from a value someone has changed since fails, and is redone
