@@ -18,7 +18,10 @@ type Rule func(nb *relations.NB) engine.Rel[Flow]
 type Program struct {
 	Circuit *engine.Circuit
 	NB      *relations.NB
-	Flows   *engine.Output[Flow]
+	// Features is the program's SB input: the chassis features, all
+	// supported until Set otherwise (relations.FeaturesOf).
+	Features *relations.FeatureInput
+	Flows    *engine.Output[Flow]
 	// The other SB rows northd owns (sb_*.go).
 	Datapaths       *engine.Output[Datapath]
 	PortBindings    *engine.Output[PortBinding]
@@ -63,9 +66,10 @@ func New(extra ...Rule) *Program {
 	pgs, pgMembers := SBPortGroups(nb)
 	mcs, mcMembers := SBMulticastGroups(nb)
 	return &Program{
-		Circuit: c,
-		NB:      nb,
-		Flows:   engine.NewOutput(engine.Union(flows...), CompareFlows),
+		Circuit:  c,
+		NB:       nb,
+		Features: nb.ChassisFeatures,
+		Flows:    engine.NewOutput(engine.Union(flows...), CompareFlows),
 
 		Datapaths:             engine.NewOutput(SBDatapaths(nb), CompareDatapaths),
 		PortBindings:          engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
