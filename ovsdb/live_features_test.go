@@ -57,7 +57,9 @@ ovn-nbctl acl-add sw0 from-lport 1001 "ip4.src == 10.9.0.0/16" drop
 ovn-nbctl lr-add gw -- set Logical_Router gw options:chassis=hv1
 ovn-nbctl lrp-add gw gw-ext1 00:00:00:00:e1:01 172.16.1.1/24
 ovn-nbctl lrp-add gw gw-in 00:00:00:00:e2:01 10.0.0.1/24
-ovn-nbctl lr-nat-add gw snat 172.16.1.100 10.0.0.0/24`)
+ovn-nbctl lr-nat-add gw snat 172.16.1.100 10.0.0.0/24
+ovn-nbctl lb-add lb0 10.0.0.100:80 10.0.0.11:8080 tcp -- ls-lb-add sw0 lb0 -- lr-lb-add gw lb0
+ovn-nbctl lb-add lb1 172.16.1.50 10.0.0.11 -- set Load_Balancer lb1 options:skip_snat=true -- lr-lb-add gw lb1`)
 	// lbHairpin is SB_Global options:lb_hairpin_use_ct_mark ("" unset).
 	lbHairpin := func(remote string) string {
 		for _, m := range readSB(t, remote)[sb.SBGlobalTable] {

@@ -1,6 +1,7 @@
 # Chassis that all keep bits in ct_mark, one of which cannot NAT related
 # traffic (no ovn-ct-lb-related), and a remote chassis with no feature at
-# all, which northd ignores: only the related-traffic ACL actions change.
+# all, which northd ignores: only the related-traffic ACL and router load
+# balancer flows change.
 ovn-sbctl chassis-add hv-a geneve 192.0.2.1 -- set Chassis hv-a other_config:ct-no-masked-label=true
 ovn-sbctl chassis-add hv-b geneve 192.0.2.2 -- set Chassis hv-b other_config:ct-no-masked-label=true other_config:ovn-ct-lb-related=true
 ovn-sbctl chassis-add hv-remote geneve 192.0.2.3 -- set Chassis hv-remote other_config:is-remote=true
@@ -23,3 +24,10 @@ ovn-nbctl --ecmp-symmetric-reply lr-route-add gw ::/0 fd01::fe
 ovn-nbctl --ecmp-symmetric-reply lr-route-add gw ::/0 fd02::fe
 ovn-nbctl lr-nat-add gw snat 172.16.1.100 10.0.0.0/24
 ovn-nbctl lr-nat-add gw dnat_and_snat 172.16.1.111 10.0.0.11
+ovn-nbctl lb-add lb0 10.0.0.100:80 10.0.0.11:8080,10.0.0.12:8080 tcp
+ovn-nbctl lb-add lb1 172.16.1.50 10.0.0.11
+ovn-nbctl set Load_Balancer lb1 options:skip_snat=true selection_fields=ip_src,ip_dst
+lb=$(ovn-nbctl create Load_Balancer name=lbrej protocol=udp options:reject=true vips:\"172.16.1.60:53\"=\"\")
+ovn-nbctl ls-lb-add sw0 lb0 -- ls-lb-add sw0 lbrej -- lr-lb-add gw lb0 -- lr-lb-add gw lb1 -- lr-lb-add gw lbrej
+ovn-nbctl lr-add gw2 -- set Logical_Router gw2 options:chassis=hv-x options:lb_force_snat_ip=172.16.3.1
+ovn-nbctl lr-lb-add gw2 lb0 -- lr-lb-add gw2 lbrej
