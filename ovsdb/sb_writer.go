@@ -61,6 +61,8 @@ type sbWriter struct {
 	chassisChanged bool
 	// other keeps the SB tables no other row refers to (sb_static.go).
 	other *otherTables
+	// house keeps and prunes the rows of sb_house.go.
+	house *housekeeping
 
 	addrSets, portGroups *setTable
 	lbs                  *lbTable
@@ -84,6 +86,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		lbs:        newLBTable(),
 	}
 	w.other = newOtherTables(w)
+	w.house = newHousekeeping(w)
 	return w
 }
 
@@ -91,6 +94,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 // rows.
 func (w *sbWriter) applyProgram(p *rules.Program) {
 	w.other.applyProgram(p)
+	w.house.applyProgram(p)
 	for _, pass := range []engine.Weight{-1, 1} {
 		for _, c := range p.Datapaths.Delta() {
 			if c.Weight != pass {
@@ -199,6 +203,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			w.m = newSBMirror()
 			w.garbage = map[string]string{}
 			w.other.reset()
+			w.house.reset()
 			w.addrSets.resetSB()
 			w.portGroups.resetSB()
 			w.lbs.resetSB()
@@ -208,6 +213,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
 		})
 		for _, c := range changes {
+			w.house.apply(c)
 			if w.other.apply(c) {
 				continue
 			}
@@ -326,6 +332,7 @@ func (w *sbWriter) markAll() {
 	}
 	w.chassisChanged = true
 	w.other.markAll()
+	w.house.markAll()
 	w.addrSets.markAll()
 	w.portGroups.markAll()
 	w.lbs.markAll()
@@ -351,6 +358,7 @@ func (w *sbWriter) reconcile() *sbTxn {
 		}
 	}
 	w.other.reconcile(t)
+	w.house.reconcile(t)
 	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = map[string]bool{}, map[string]bool{}, memberDirt[mcKey]{}, map[flowKey]bool{}
 	w.garbage = map[string]string{}
 	return t
