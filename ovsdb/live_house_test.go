@@ -2,6 +2,7 @@ package ovsdb
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -12,9 +13,8 @@ import (
 	"github.com/northlog/northlog/relations/sb"
 )
 
-// houseRowTables are the tables of sb_house.go that the canonical dump
-// compares as they are.
-var houseRowTables = []string{sb.StaticMACBindingTable}
+// houseRowTables are the tables of sb_house.go.
+var houseRowTables = []string{sb.StaticMACBindingTable, sb.MACBindingTable, sb.IGMPGroupTable, sb.FDBTable}
 
 // houseRows is the canonical dump of the housekeeping tables of the SB at
 // remote, and the UUIDs of their rows.
@@ -26,17 +26,42 @@ func houseRows(t testing.TB, remote string) (lines []string, uuids map[string]bo
 	if err != nil {
 		t.Fatal(err)
 	}
-	if lines, err = d.Rows(houseRowTables...); err != nil {
+	if lines, err = d.Rows(sb.StaticMACBindingTable, sb.MACBindingTable, sb.IGMPGroupTable); err != nil {
 		t.Fatal(err)
 	}
+	rows := readSB(t, remote)
 	uuids = map[string]bool{}
-	for table, rows := range readSB(t, remote) {
-		if slices.Contains(houseRowTables, table) {
-			for u := range rows {
-				uuids[u] = true
-			}
+	for _, table := range houseRowTables {
+		for u := range rows[table] {
+			uuids[u] = true
 		}
 	}
+	// FDB rows name their datapath and port by tunnel key, which the
+	// line gives as names.
+	dps, ports := map[int]string{}, map[[2]int]string{}
+	for _, m := range rows[sb.DatapathBindingTable] {
+		dp := m.(*sb.DatapathBinding)
+		dps[dp.TunnelKey] = dp.ExternalIDs["name"]
+	}
+	for _, m := range rows[sb.PortBindingTable] {
+		pb := m.(*sb.PortBinding)
+		if dp, ok := rows[sb.DatapathBindingTable][pb.Datapath].(*sb.DatapathBinding); ok {
+			ports[[2]int{dp.TunnelKey, pb.TunnelKey}] = pb.LogicalPort
+		}
+	}
+	name := func(s string, ok bool, key int) string {
+		if ok {
+			return s
+		}
+		return fmt.Sprint(key)
+	}
+	for _, m := range rows[sb.FDBTable] {
+		f := m.(*sb.FDB)
+		dp, dpOK := dps[f.DpKey]
+		port, portOK := ports[[2]int{f.DpKey, f.PortKey}]
+		lines = append(lines, fmt.Sprintf("FDB|dp=%s|mac=%q|port=%s", name(dp, dpOK, f.DpKey), f.MAC, name(port, portOK, f.PortKey)))
+	}
+	slices.Sort(lines)
 	return lines, uuids
 }
 
@@ -70,6 +95,36 @@ ovn-nbctl static-mac-binding-add lrp1 10.0.1.7 00:00:00:00:01:07`,
 	// datapath, and takes the NB's new mac.
 	`ovn-nbctl lrp-del lrp10 -- lrp-add lr0 lrp10 00:00:00:00:ff:10 10.1.0.1/24
 ovn-nbctl set Static_MAC_Binding $(ovn-nbctl --bare --columns=_uuid find Static_MAC_Binding ip=10.1.0.5) mac='"00:00:00:00:10:06"'`,
+	// Rows ovn-controller writes: those of no chassis, no datapath, no
+	// such datapath key or port key go at once; the MAC binding of a
+	// port that does not exist stays.
+	`ovn-sbctl chassis-add hv1 geneve 192.0.2.1 -- chassis-add hv2 geneve 192.0.2.2
+dp() { ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=$1; }
+dpkey() { ovn-sbctl --bare --columns=tunnel_key find Datapath_Binding external_ids:name=$1; }
+pb() { ovn-sbctl --bare --columns=_uuid find Port_Binding logical_port=$1; }
+pk() { ovn-sbctl --bare --columns=tunnel_key find Port_Binding logical_port=$1; }
+ch() { ovn-sbctl --bare --columns=_uuid find Chassis name=$1; }
+ovn-sbctl create MAC_Binding logical_port=lrp9 ip=10.0.9.8 mac='"00:00:00:00:09:08"' datapath=$(dp lr0)
+ovn-sbctl create MAC_Binding logical_port=gone ip=10.0.9.9 mac='"00:00:00:00:09:09"' datapath=$(dp lr0)
+ovn-sbctl create MAC_Binding logical_port=lrp1 ip=10.0.1.9 mac='"00:00:00:00:01:09"' datapath=$(dp lr0)
+ovn-sbctl create FDB mac='"00:00:00:00:00:a1"' dp_key=$(dpkey sw0) port_key=$(pk p1)
+ovn-sbctl create FDB mac='"00:00:00:00:00:a2"' dp_key=$(dpkey sw0) port_key=$(pk p2)
+ovn-sbctl create FDB mac='"00:00:00:00:00:a3"' dp_key=$(dpkey sw1) port_key=$(pk p3)
+ovn-sbctl create FDB mac='"00:00:00:00:00:a4"' dp_key=$(dpkey sw0) port_key=999
+ovn-sbctl create FDB mac='"00:00:00:00:00:a5"' dp_key=9999 port_key=1
+ovn-sbctl create IGMP_Group address=239.0.0.1 datapath=$(dp sw0) chassis=$(ch hv1) ports=$(pb p1)
+ovn-sbctl create IGMP_Group address=239.0.0.2 datapath=$(dp sw1) chassis=$(ch hv2)
+ovn-sbctl create IGMP_Group address=239.0.0.3 datapath=$(dp sw1) chassis=$(ch hv1)
+ovn-sbctl create IGMP_Group address=239.0.0.4 datapath=$(dp sw1)
+ovn-sbctl create IGMP_Group address=239.0.0.5 chassis=$(ch hv1)`,
+	// A port deleted: MAC bindings of every port that does not exist go,
+	// and the port's FDB rows.
+	`ovn-nbctl lsp-del p2`,
+	// A switch and a router port deleted: the switch's FDB and IGMP rows
+	// go, and the port's MAC binding.
+	`ovn-nbctl ls-del sw1 -- lrp-del lrp1`,
+	// A chassis deleted: its IGMP groups go.
+	`ovn-sbctl chassis-del hv1`,
 }
 
 // TestLiveHousekeeping: the SB rows 23.03 writes or prunes besides flows,

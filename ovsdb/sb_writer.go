@@ -213,8 +213,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
 		})
 		for _, c := range changes {
-			w.house.apply(c)
-			if w.other.apply(c) {
+			if w.house.apply(c) || w.other.apply(c) {
 				continue
 			}
 			switch c.table {
