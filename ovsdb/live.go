@@ -323,7 +323,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 		return
 	}
 	nbCfg := d.feed.global.NbCfg
-	options := globalOptions(d.feed.global, d.macPrefix, d.svcMAC)
+	options := globalOptions(d.feed.global, d.macPrefix, d.svcMAC, d.w.m.dpKeys.max)
 	nbCols := lovsdb.Row{"options": options}
 	if d.sb != nil && (d.again.backoff == 0 || !time.Now().Before(d.again.next)) {
 		if d.writeSB(ctx, &st, nbCfg, options, nbCols) {

@@ -168,3 +168,110 @@ func TestLiveHousekeeping(t *testing.T) {
 		}
 	}
 }
+
+// vxlanSteps are run in turn on the reference and on northlog: requested
+// tunnel keys, new datapaths and ports before, during and after VXLAN
+// mode.
+var vxlanSteps = []string{
+	`ovn-nbctl ls-add swA -- set Logical_Switch swA other_config:requested-tnl-key=5000
+ovn-nbctl lsp-add swA pA -- lsp-set-options pA requested-tnl-key=3000`,
+	// A chassis with a VXLAN encap: max_tunid is lowered, keys given
+	// stay; new ones are allocated below the VXLAN limits.
+	`ovn-sbctl chassis-add hv1 vxlan 192.0.2.1
+ovn-nbctl ls-add swB -- lsp-add swB pB -- lsp-add swA pA2`,
+	// Requested keys above the limits are refused, others honoured.
+	`ovn-nbctl ls-add swC -- set Logical_Switch swC other_config:requested-tnl-key=5001
+ovn-nbctl lsp-add swC pC -- lsp-set-options pC requested-tnl-key=2500
+ovn-nbctl lsp-add swC pC2 -- lsp-set-options pC2 requested-tnl-key=7
+ovn-nbctl lr-add lrD -- set Logical_Router lrD options:requested-tnl-key=4000`,
+	// A geneve chassis changes nothing; without the VXLAN one, the
+	// refused keys are given.
+	`ovn-sbctl chassis-add hv2 geneve 192.0.2.2`,
+	`ovn-sbctl chassis-del hv1`,
+}
+
+// TestLiveVXLAN: with a chassis that has a VXLAN encapsulation, tunnel
+// keys, NB_Global's max_tunid and SB_Global's options are the reference's
+// after each step of vxlanSteps.
+func TestLiveVXLAN(t *testing.T) {
+	t.Parallel()
+	ref := reference.Start(t)
+	s := startServers(t)
+	runNorthd(t, s)
+	s.sync()
+	for i, step := range vxlanSteps {
+		if err := ref.Apply(t.Context(), step); err != nil {
+			t.Fatal(err)
+		}
+		s.script(step)
+		s.sync()
+		if want, got := nbOptions(t, ref.NBRemote())["max_tunid"], nbOptions(t, s.NB())["max_tunid"]; want != got {
+			t.Errorf("step %d: NB_Global max_tunid %q, want %q", i, got, want)
+		}
+		want := append(sbRows(t, ref.SBRemote(), true), sbGlobalOptions(t, ref.SBRemote()))
+		got := append(sbRows(t, s.SB(), true), sbGlobalOptions(t, s.SB()))
+		if r := reference.Compare(want, got); !r.Equal() {
+			t.Fatalf("step %d: SB rows differ from the reference's (- reference, + northlog):\n%s", i,
+				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+		}
+	}
+}
+
+// sbGlobalOptions is SB_Global's options but the random MACs, as a line.
+func sbGlobalOptions(t testing.TB, remote string) string {
+	t.Helper()
+	for _, m := range readSB(t, remote)[sb.SBGlobalTable] {
+		options := maps.Clone(m.(*sb.SBGlobal).Options)
+		delete(options, "mac_prefix")
+		delete(options, "svc_monitor_mac")
+		return "SB_Global|options=" + sortedMap(options)
+	}
+	return "no SB_Global"
+}
+
+// monitorSteps are run in turn on the reference and on northlog: the
+// status ovn-controller gives a service monitor, and its port's up.
+var monitorSteps = []string{
+	`ovn-nbctl set NB_Global . options:svc_monitor_mac=0a:58:0a:f4:00:01
+ovn-nbctl ls-add sw0 -- lsp-add sw0 p1 -- lsp-add sw0 p2
+ovn-nbctl lb-add lb0 10.0.0.100:80 10.0.0.5:80,10.0.0.6:80 tcp -- ls-lb-add sw0 lb0
+ovn-nbctl set Load_Balancer lb0 ip_port_mappings:10.0.0.5=p1:10.0.0.2 ip_port_mappings:10.0.0.6=p2:10.0.0.2
+ovn-nbctl --id=@hc create Load_Balancer_Health_Check vip="10.0.0.100\:80" -- add Load_Balancer lb0 health_check @hc`,
+	// Online with the port down is offline; with the port up, online.
+	`ovn-sbctl set Port_Binding $(ovn-sbctl --bare --columns=_uuid find Port_Binding logical_port=p2) up=true
+for ip in 10.0.0.5 10.0.0.6; do ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Monitor ip=$ip) status=online; done`,
+	// Other statuses stay.
+	`ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Monitor ip=10.0.0.6) status=error
+ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Monitor ip=10.0.0.5) status=error`,
+	// The port goes down while its monitor is online.
+	`ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Monitor ip=10.0.0.6) status=online
+ovn-sbctl set Port_Binding $(ovn-sbctl --bare --columns=_uuid find Port_Binding logical_port=p2) up=false`,
+}
+
+// TestLiveServiceMonitorStatus: Service_Monitor rows, status included,
+// are the reference's after each step of monitorSteps.
+func TestLiveServiceMonitorStatus(t *testing.T) {
+	t.Parallel()
+	ref := reference.Start(t)
+	s := startServers(t)
+	runNorthd(t, s)
+	s.sync()
+	rows := func(remote string) []string {
+		lines, err := reference.DumpRows(t.Context(), remote, sb.ServiceMonitorTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lines
+	}
+	for i, step := range monitorSteps {
+		if err := ref.Apply(t.Context(), step); err != nil {
+			t.Fatal(err)
+		}
+		s.script(step)
+		s.sync()
+		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SB())); !r.Equal() {
+			t.Fatalf("step %d: Service_Monitor rows differ from the reference's (- reference, + northlog):\n%s", i,
+				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+		}
+	}
+}

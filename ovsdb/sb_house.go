@@ -11,8 +11,9 @@ import (
 )
 
 // houseTables are the SB tables ovn-controller writes whose stale rows
-// northd deletes, monitored besides sbTables' others.
-var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable}
+// northd deletes, and Encap, whose types set the tunnel key limits
+// (sb_vxlan.go); monitored besides sbTables' others.
+var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable}
 
 // housekeeping keeps the SB rows 23.03 writes or prunes besides the
 // datapaths, ports, groups and flows: Static_MAC_Binding from the NB; the
@@ -43,6 +44,8 @@ type housekeeping struct {
 	igmp      map[string]*sb.IGMPGroup
 	igmpByDP  map[string]map[string]bool
 	igmpCheck map[string]bool
+
+	vxlan vxlanMode
 }
 
 func newHousekeeping(w *sbWriter) *housekeeping {
@@ -83,6 +86,9 @@ func (h *housekeeping) applyProgram(p *rules.Program) {
 // whether the table is one of houseTables (those of dpUserTables go to
 // the mirror too).
 func (h *housekeeping) apply(c change) bool {
+	if h.vxlan.apply(c) {
+		return true
+	}
 	switch c.table {
 	case sb.StaticMACBindingTable:
 		h.staticMACs.apply(c)
@@ -139,6 +145,7 @@ func (h *housekeeping) apply(c change) bool {
 // follow).
 func (h *housekeeping) reset() {
 	h.staticMACs.reset()
+	h.vxlan.reset()
 	h.macByPort, h.macCheck, h.macStale = map[string]map[string]string{}, map[string]bool{}, map[string]bool{}
 	h.fdbs, h.fdbByKey, h.fdbCheck = map[string]*sb.FDB{}, map[int]map[string]bool{}, map[int]bool{}
 	h.igmp, h.igmpByDP, h.igmpCheck = map[string]*sb.IGMPGroup{}, map[string]map[string]bool{}, map[string]bool{}

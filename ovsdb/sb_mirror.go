@@ -72,6 +72,9 @@ type sbMirror struct {
 	pbByName map[string]string
 	pbByDP   map[string]map[string]bool // SB datapath -> port rows
 	pbKeys   map[string]*keySpace       // SB datapath -> its port keys
+	// portMax is the largest port key to allocate (dpKeys.max the
+	// largest datapath key): lower in VXLAN mode.
+	portMax int
 
 	mcs     map[string]*sb.MulticastGroup
 	mcPorts map[string]map[string]bool // group row -> its Port_Binding rows
@@ -102,6 +105,7 @@ func newSBMirror() *sbMirror {
 		pbByName:        map[string]string{},
 		pbByDP:          map[string]map[string]bool{},
 		pbKeys:          map[string]*keySpace{},
+		portMax:         rules.MaxPortKey,
 		mcs:             map[string]*sb.MulticastGroup{},
 		mcPorts:         map[string]map[string]bool{},
 		mcByDP:          map[string]map[string]bool{},
@@ -148,7 +152,7 @@ func dpNB(dp *sb.DatapathBinding) (nb string, kind rules.DatapathKind, ok bool) 
 func (m *sbMirror) portKeys(dp string) *keySpace {
 	k := m.pbKeys[dp]
 	if k == nil {
-		k = newKeySpace(1, rules.MaxPortKey)
+		k = newKeySpace(1, m.portMax)
 		m.pbKeys[dp] = k
 	}
 	return k
@@ -391,13 +395,21 @@ func (m *sbMirror) flowKind(f *sb.LogicalFlow) (rules.DatapathKind, bool) {
 // rebuildKeys recomputes the tunnel keys in use from the rows, dropping
 // what a transaction that failed had taken.
 func (m *sbMirror) rebuildKeys() {
-	m.dpKeys = newKeySpace(1, rules.MaxDatapathKey)
+	m.dpKeys = newKeySpace(1, m.dpKeys.max)
 	for u, dp := range m.dps {
 		m.dpKeys.take(dp.TunnelKey, u)
 	}
 	m.pbKeys = map[string]*keySpace{}
 	for u, pb := range m.pbs {
 		m.portKeys(pb.Datapath).take(pb.TunnelKey, u)
+	}
+}
+
+// setKeyLimits sets the largest datapath and port keys to allocate.
+func (m *sbMirror) setKeyLimits(dpMax, portMax int) {
+	m.dpKeys.max, m.portMax = dpMax, portMax
+	for _, k := range m.pbKeys {
+		k.max = portMax
 	}
 }
 

@@ -244,6 +244,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			w.markAll()
 		}
 	}
+	w.updateVXLAN()
 }
 
 // markRow marks the key of an SB row (as the mirror now indexes it) dirty,
@@ -431,8 +432,8 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 		if !sameMap(dp.ExternalIDs, ids) {
 			row["external_ids"] = strMap(ids)
 		}
-		if want.RequestedKey != 0 && want.RequestedKey != dp.TunnelKey {
-			if key := w.datapathKey(t, want, keep); key == want.RequestedKey {
+		if r := w.requestedDPKey(want); r != 0 && r != dp.TunnelKey {
+			if key := w.datapathKey(t, want, keep); key == r {
 				w.m.dpKeys.release(dp.TunnelKey, keep)
 				row["tunnel_key"] = key
 				t.dpKey[nb] = key
@@ -449,7 +450,7 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 // gets a new key, as 23.03 assigns requested keys first), else a free one.
 func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
 	keys := w.m.dpKeys
-	if r := want.RequestedKey; r != 0 {
+	if r := w.requestedDPKey(want); r != 0 {
 		holder, held := keys.owner[r]
 		if !held {
 			keys.take(r, row)
@@ -457,7 +458,7 @@ func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
 		}
 		if hdp := w.m.dps[holder]; hdp != nil {
 			hnb, _, _ := dpNB(hdp)
-			if w.wantDP[hnb].RequestedKey != r {
+			if w.requestedDPKey(w.wantDP[hnb]) != r {
 				key := keys.allocate(holder)
 				if key != 0 {
 					t.update(sb.DatapathBindingTable, holder, lovsdb.Row{"tunnel_key": key})
@@ -540,7 +541,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 			continue
 		}
 		if rowID == "" {
-			key := w.portKey(dpRef, want.RequestedKey, "")
+			key := w.portKey(dpRef, w.requestedPortKey(want), "")
 			if key == 0 {
 				w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
 				continue
@@ -560,7 +561,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 		}
 		pb := w.m.pbs[rowID]
 		row := w.portColumns(want, pb)
-		if r := want.RequestedKey; r != 0 && r != pb.TunnelKey {
+		if r := w.requestedPortKey(want); r != 0 && r != pb.TunnelKey {
 			if key := w.portKey(dpRef, r, rowID); key == r {
 				w.m.portKeys(dpRef).release(pb.TunnelKey, rowID)
 				row["tunnel_key"] = key
