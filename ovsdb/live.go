@@ -294,8 +294,9 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 			d.lost(&d.sb, sbR, err)
 		}
 	}
+	monitors := d.w.feedMonitors(d.prog.NB)
 	d.followLock()
-	if st.NBRows > 0 {
+	if st.NBRows > 0 || monitors > 0 {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
 			d.log.Info("NB row skipped", "reason", r.Error())

@@ -249,7 +249,9 @@ ovn-sbctl set Port_Binding $(ovn-sbctl --bare --columns=_uuid find Port_Binding 
 }
 
 // TestLiveServiceMonitorStatus: Service_Monitor rows, status included,
-// are the reference's after each step of monitorSteps.
+// and the logical flows, whose load balancers leave out the backends of
+// monitors that are down, are the reference's after each step of
+// monitorSteps.
 func TestLiveServiceMonitorStatus(t *testing.T) {
 	t.Parallel()
 	ref := reference.Start(t)
@@ -272,6 +274,9 @@ func TestLiveServiceMonitorStatus(t *testing.T) {
 		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SB())); !r.Equal() {
 			t.Fatalf("step %d: Service_Monitor rows differ from the reference's (- reference, + northlog):\n%s", i,
 				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+		}
+		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SB())); !r.Equal() {
+			t.Fatalf("step %d: flows differ from the reference's:\n%s", i, r)
 		}
 	}
 }

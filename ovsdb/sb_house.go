@@ -45,11 +45,12 @@ type housekeeping struct {
 	igmpByDP  map[string]map[string]bool
 	igmpCheck map[string]bool
 
-	vxlan vxlanMode
+	vxlan    vxlanMode
+	monitors *monitorStatus
 }
 
 func newHousekeeping(w *sbWriter) *housekeeping {
-	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}}
+	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus()}
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
 		r := m.(*sb.StaticMACBinding)
 		return staticMACKey(r.LogicalPort, r.IP), true
@@ -86,6 +87,7 @@ func (h *housekeeping) applyProgram(p *rules.Program) {
 // whether the table is one of houseTables (those of dpUserTables go to
 // the mirror too).
 func (h *housekeeping) apply(c change) bool {
+	h.monitors.apply(c)
 	if h.vxlan.apply(c) {
 		return true
 	}
@@ -146,6 +148,7 @@ func (h *housekeeping) apply(c change) bool {
 func (h *housekeeping) reset() {
 	h.staticMACs.reset()
 	h.vxlan.reset()
+	h.monitors.reset()
 	h.macByPort, h.macCheck, h.macStale = map[string]map[string]string{}, map[string]bool{}, map[string]bool{}
 	h.fdbs, h.fdbByKey, h.fdbCheck = map[string]*sb.FDB{}, map[int]map[string]bool{}, map[int]bool{}
 	h.igmp, h.igmpByDP, h.igmpCheck = map[string]*sb.IGMPGroup{}, map[string]map[string]bool{}, map[string]bool{}

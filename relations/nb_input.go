@@ -73,6 +73,11 @@ type NB struct {
 	Mirrors             Table[nb.Mirror]
 	ChassisTemplateVars Table[nb.ChassisTemplateVar]
 
+	// MonitorsDown are the service monitors that are down, fed from the
+	// SB with SetMonitorDown (sb_input.go).
+	MonitorsDown engine.Rel[ServiceMonitorKey]
+	monitorsDown *engine.Input[ServiceMonitorKey]
+
 	Refs Refs // the elements of large set columns (refs.go)
 
 	// Derived relations that many rules share, each computed once.
@@ -178,6 +183,7 @@ func NewNB(c *engine.Circuit) *NB {
 		ChassisTemplateVars: newTable[nb.ChassisTemplateVar](c, nb.ChassisTemplateVarTable, f),
 		feeds:               f,
 	}
+	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)
 	n.Refs = newRefs(c, n)
 	n.SwitchDatapaths = deriveSwitches(n)
 	n.RouterDatapaths = deriveRouters(n)
