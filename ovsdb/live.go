@@ -222,6 +222,10 @@ func (d *Northd) Run(ctx context.Context) error {
 				next = append(next, r.next)
 			}
 		}
+		// MAC bindings to age: an iteration writes the SB.
+		if a := d.w.house.aging; d.active && a.scheduled && a.next.After(time.Now()) {
+			next = append(next, a.next)
+		}
 		if len(next) > 0 {
 			retry = time.After(time.Until(slices.MinFunc(next, time.Time.Compare)))
 		}
@@ -325,6 +329,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	}
 	nbCfg := d.feed.global.NbCfg
 	options := globalOptions(d.feed.global, d.macPrefix, d.svcMAC, d.w.m.dpKeys.max)
+	d.w.house.aging.limit = relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0)
 	nbCols := lovsdb.Row{"options": options}
 	if d.sb != nil && (d.again.backoff == 0 || !time.Now().Before(d.again.next)) {
 		if d.writeSB(ctx, &st, nbCfg, options, nbCols) {

@@ -280,3 +280,76 @@ func TestLiveServiceMonitorStatus(t *testing.T) {
 		}
 	}
 }
+
+// agingSteps are run in turn on the reference and on northlog. $now is
+// the wall clock in milliseconds, as ovn-controller writes timestamps.
+var agingSteps = []string{
+	// No chassis: every chassis has the timestamp feature. Rows past
+	// lr0's age go, the others stay: fresh (which sets the next run 10 s
+	// later), from the future, on lr1 (whose age is unreadable).
+	`ovn-nbctl lr-add lr0 -- set Logical_Router lr0 options:mac_binding_age_threshold=10 -- lrp-add lr0 lrp0 00:00:00:00:ff:01 10.0.0.1/24
+ovn-nbctl lr-add lr1 -- set Logical_Router lr1 options:mac_binding_age_threshold=x -- lrp-add lr1 lrp1 00:00:00:00:ff:02 10.0.1.1/24
+ovn-nbctl --wait=sb sync
+mb() { ovn-sbctl create MAC_Binding logical_port=$1 ip=$2 mac='"00:00:00:00:00:01"' timestamp=$3 datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=$4); }
+now=$(date +%s%3N)
+mb lrp0 10.0.0.2 $((now - 60000)) lr0
+mb lrp0 10.0.0.3 $now lr0
+mb lrp0 10.0.0.4 $((now + 3600000)) lr0
+mb lrp1 10.0.1.2 $((now - 60000)) lr1`,
+	// A chassis without the feature stops aging; with it, aging waits for
+	// the next run all the same, as do rows added meanwhile and ages
+	// lowered.
+	`ovn-sbctl chassis-add hv1 geneve 192.0.2.1
+now=$(date +%s%3N)
+ovn-sbctl create MAC_Binding logical_port=lrp0 ip=10.0.0.5 mac='"00:00:00:00:00:01"' timestamp=$((now - 60000)) datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=lr0)`,
+	`ovn-sbctl set Chassis hv1 other_config:mac-binding-timestamp=true`,
+	`ovn-nbctl set Logical_Router lr0 options:mac_binding_age_threshold=2
+now=$(date +%s%3N)
+ovn-sbctl create MAC_Binding logical_port=lrp0 ip=10.0.0.6 mac='"00:00:00:00:00:01"' timestamp=$((now - 1000)) datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=lr0)`,
+}
+
+// TestLiveMACBindingAging: MAC_Binding rows are the reference's after each
+// step of agingSteps, and after the next run, due 10 s after the first
+// step with no change to set it off, has deleted the rows past their age.
+func TestLiveMACBindingAging(t *testing.T) {
+	t.Parallel()
+	ref := reference.Start(t)
+	s := startServers(t)
+	runNorthd(t, s)
+	s.sync()
+	rows := func(remote string) []string {
+		lines, err := reference.DumpRows(t.Context(), remote, sb.MACBindingTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Timestamps differ between the two runs.
+		for i, l := range lines {
+			lines[i] = l[:strings.Index(l, "|timestamp=")]
+		}
+		return lines
+	}
+	check := func(what string) {
+		t.Helper()
+		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SB())); !r.Equal() {
+			t.Fatalf("%s: MAC_Binding rows differ from the reference's (- reference, + northlog):\n%s", what,
+				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+		}
+	}
+	for i, step := range agingSteps {
+		if err := ref.Apply(t.Context(), step); err != nil {
+			t.Fatal(err)
+		}
+		s.script(step)
+		s.sync()
+		check(fmt.Sprintf("step %d", i))
+	}
+	if n := len(rows(s.SB())); n != 5 {
+		t.Fatalf("%d MAC bindings before the next run, want 5", n)
+	}
+	for deadline := time.Now().Add(20 * time.Second); len(rows(s.SB())) != 2 || len(rows(ref.SBRemote())) != 2; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("MAC bindings not aged: %d rows, the reference %d", len(rows(s.SB())), len(rows(ref.SBRemote())))
+		}
+	}
+	check("after the next run")
+}

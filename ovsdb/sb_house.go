@@ -18,7 +18,9 @@ var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable}
 // housekeeping keeps the SB rows 23.03 writes or prunes besides the
 // datapaths, ports, groups and flows: Static_MAC_Binding from the NB; the
 // MAC_Binding, FDB and IGMP_Group rows that ovn-controller wrote and that
-// no longer belong to a port or datapath.
+// no longer belong to a port or datapath, and MAC bindings past their age
+// (sb_aging.go). It also follows VXLAN mode (sb_vxlan.go) and the service
+// monitors that are down (sb_monitors.go).
 type housekeeping struct {
 	w          *sbWriter
 	staticMACs *keyedTable[rules.StaticMACBinding]
@@ -47,10 +49,12 @@ type housekeeping struct {
 
 	vxlan    vxlanMode
 	monitors *monitorStatus
+	aging    macAging
 }
 
 func newHousekeeping(w *sbWriter) *housekeeping {
-	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus()}
+	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(),
+		aging: macAging{ages: map[string]uint32{}}}
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
 		r := m.(*sb.StaticMACBinding)
 		return staticMACKey(r.LogicalPort, r.IP), true
@@ -69,6 +73,7 @@ func staticMACKey(port, ip string) string { return port + "\x00" + ip }
 func (h *housekeeping) applyProgram(p *rules.Program) {
 	key := func(m rules.StaticMACBinding) string { return staticMACKey(m.LogicalPort, m.IP) }
 	applyDelta(h.staticMACs, p.StaticMACBindings.Delta(), key)
+	h.aging.applyProgram(p)
 	for _, c := range p.StaticMACBindings.Delta() {
 		if _, ok := h.staticMACs.want[key(c.Tuple)]; ok {
 			addTo(h.staticByPort, c.Tuple.LogicalPort, key(c.Tuple))
@@ -88,6 +93,7 @@ func (h *housekeeping) applyProgram(p *rules.Program) {
 // the mirror too).
 func (h *housekeeping) apply(c change) bool {
 	h.monitors.apply(c)
+	h.aging.apply(c)
 	if h.vxlan.apply(c) {
 		return true
 	}
@@ -114,17 +120,11 @@ func (h *housekeeping) apply(c change) bool {
 	case sb.FDBTable:
 		if r, ok := c.old.(*sb.FDB); ok {
 			delete(h.fdbs, c.uuid)
-			delete(h.fdbByKey[r.DpKey], c.uuid)
-			if len(h.fdbByKey[r.DpKey]) == 0 {
-				delete(h.fdbByKey, r.DpKey)
-			}
+			removeFrom(h.fdbByKey, r.DpKey, c.uuid)
 		}
 		if r, ok := c.new.(*sb.FDB); ok {
 			h.fdbs[c.uuid] = r
-			if h.fdbByKey[r.DpKey] == nil {
-				h.fdbByKey[r.DpKey] = map[string]bool{}
-			}
-			h.fdbByKey[r.DpKey][c.uuid] = true
+			addTo(h.fdbByKey, r.DpKey, c.uuid)
 			h.fdbCheck[r.DpKey] = true
 		}
 		return true
@@ -149,6 +149,7 @@ func (h *housekeeping) reset() {
 	h.staticMACs.reset()
 	h.vxlan.reset()
 	h.monitors.reset()
+	h.aging.reset()
 	h.macByPort, h.macCheck, h.macStale = map[string]map[string]string{}, map[string]bool{}, map[string]bool{}
 	h.fdbs, h.fdbByKey, h.fdbCheck = map[string]*sb.FDB{}, map[int]map[string]bool{}, map[int]bool{}
 	h.igmp, h.igmpByDP, h.igmpCheck = map[string]*sb.IGMPGroup{}, map[string]map[string]bool{}, map[string]bool{}
@@ -169,11 +170,13 @@ func (h *housekeeping) markAll() {
 }
 
 // reconcile writes the static MAC bindings and deletes the stale rows of
-// the controller's tables. It runs after the writer has reconciled
-// datapaths and ports in t, before it forgets what it marked.
+// the controller's tables, and the MAC bindings past their age. It runs
+// after the writer has reconciled datapaths and ports in t, before it
+// forgets what it marked.
 func (h *housekeeping) reconcile(t *sbTxn) {
 	h.staticMACs.reconcile(t)
-	h.cleanMACBindings(t)
+	gone := h.cleanMACBindings(t)
+	h.w.ageMACBindings(t, gone)
 	h.cleanFDB(t)
 	h.cleanIGMP(t)
 }
@@ -182,8 +185,8 @@ func (h *housekeeping) reconcile(t *sbTxn) {
 // gone or has moved to another datapath, the MAC_Binding rows of every
 // port that does not exist: 23.03 checks them only then
 // (cleanup_mac_bindings). The rows of the datapaths t deletes go with
-// them (deleteDatapath).
-func (h *housekeeping) cleanMACBindings(t *sbTxn) {
+// them (deleteDatapath). It returns the rows it deleted.
+func (h *housekeeping) cleanMACBindings(t *sbTxn) map[string]bool {
 	w := h.w
 	for port := range w.dirtyPB {
 		h.macCheck[port] = true
@@ -196,17 +199,20 @@ func (h *housekeeping) cleanMACBindings(t *sbTxn) {
 		}
 	}
 	h.macCheck = map[string]bool{}
+	gone := map[string]bool{}
 	if len(h.macStale) == 0 || !w.portsRemoved(t) {
-		return
+		return gone
 	}
 	for _, port := range slices.Sorted(maps.Keys(h.macStale)) {
 		for _, u := range slices.Sorted(maps.Keys(h.macByPort[port])) {
 			if !t.deletedDP[h.macByPort[port][u]] {
 				t.delete(sb.MACBindingTable, u)
+				gone[u] = true
 			}
 		}
 	}
 	h.macStale = map[string]bool{}
+	return gone
 }
 
 // portsRemoved reports whether t deletes a port binding whose port is no

@@ -93,15 +93,9 @@ func (l *lbTable) applyProgram(lbs []engine.Change[rules.SBLoadBalancer], mons [
 			}
 			l.dirtyMon[k] = true
 			if _, ok := l.wantMon[k]; ok {
-				if l.monByPort[k.LogicalPort] == nil {
-					l.monByPort[k.LogicalPort] = map[monKey]bool{}
-				}
-				l.monByPort[k.LogicalPort][k] = true
+				addTo(l.monByPort, k.LogicalPort, k)
 			} else {
-				delete(l.monByPort[k.LogicalPort], k)
-				if len(l.monByPort[k.LogicalPort]) == 0 {
-					delete(l.monByPort, k.LogicalPort)
-				}
+				removeFrom(l.monByPort, k.LogicalPort, k)
 			}
 		}
 	}

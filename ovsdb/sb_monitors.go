@@ -29,10 +29,7 @@ func (m *monitorStatus) apply(c change) {
 		case *sb.ServiceMonitor:
 			k := relations.ServiceMonitorKey{IP: r.IP, Port: r.Port, LogicalPort: r.LogicalPort, Protocol: ptrOr(r.Protocol, "")}
 			m.check[k] = true
-			if m.keysByPort[k.LogicalPort] == nil {
-				m.keysByPort[k.LogicalPort] = map[relations.ServiceMonitorKey]bool{}
-			}
-			m.keysByPort[k.LogicalPort][k] = true
+			addTo(m.keysByPort, k.LogicalPort, k)
 		case *sb.PortBinding:
 			for k := range m.keysByPort[r.LogicalPort] {
 				m.check[k] = true
@@ -62,10 +59,7 @@ func (w *sbWriter) feedMonitors(n *relations.NB) int {
 			down = status != "" && (status != sb.ServiceMonitorStatusOnline || !w.portUp(k.LogicalPort))
 		} else {
 			// The key has no row left.
-			delete(m.keysByPort[k.LogicalPort], k)
-			if len(m.keysByPort[k.LogicalPort]) == 0 {
-				delete(m.keysByPort, k.LogicalPort)
-			}
+			removeFrom(m.keysByPort, k.LogicalPort, k)
 		}
 		if down != m.down[k] {
 			n.SetMonitorDown(k, down)

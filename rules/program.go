@@ -34,6 +34,7 @@ type Program struct {
 	Mirrors               *engine.Output[Mirror]
 	IPMulticast           *engine.Output[IPMulticast]
 	StaticMACBindings     *engine.Output[StaticMACBinding]
+	MACBindingAges        *engine.Output[MACBindingAge]
 	// Address_Set and Port_Group rows and their members (sb_sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -92,6 +93,7 @@ func New(extra ...Rule) *Program {
 		Mirrors:               engine.NewOutput(SBMirrors(nb), CompareMirrors),
 		IPMulticast:           engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
 		StaticMACBindings:     engine.NewOutput(SBStaticMACBindings(nb), CompareStaticMACBindings),
+		MACBindingAges:        engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),
