@@ -66,6 +66,8 @@ type sbWriter struct {
 	chassisChanged bool
 	// other keeps the SB tables no other row refers to (sb_static.go).
 	other *otherTables
+	// house keeps and prunes the rows of sb_house.go.
+	house *housekeeping
 
 	addrSets, portGroups *setTable
 	lbs                  *lbTable
@@ -89,6 +91,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		lbs:        newLBTable(),
 	}
 	w.other = newOtherTables(w)
+	w.house = newHousekeeping(w)
 	return w
 }
 
@@ -96,6 +99,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 // rows.
 func (w *sbWriter) applyProgram(p *rules.Program) {
 	w.other.applyProgram(p)
+	w.house.applyProgram(p)
 	for _, pass := range []engine.Weight{-1, 1} {
 		for _, c := range p.Datapaths.Delta() {
 			if c.Weight != pass {
@@ -201,6 +205,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			w.m = newSBMirror()
 			w.garbage = map[string]string{}
 			w.other.reset()
+			w.house.reset()
 			w.addrSets.resetSB()
 			w.portGroups.resetSB()
 			w.lbs.resetSB()
@@ -210,7 +215,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
 		})
 		for _, c := range changes {
-			if w.other.apply(c) {
+			if w.house.apply(c) || w.other.apply(c) {
 				continue
 			}
 			switch c.table {
@@ -241,6 +246,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			w.markAll()
 		}
 	}
+	w.updateVXLAN()
 }
 
 // markRow marks the key of an SB row (as the mirror now indexes it) dirty,
@@ -328,6 +334,7 @@ func (w *sbWriter) markAll() {
 	}
 	w.chassisChanged = true
 	w.other.markAll()
+	w.house.markAll()
 	w.addrSets.markAll()
 	w.portGroups.markAll()
 	w.lbs.markAll()
@@ -353,6 +360,7 @@ func (w *sbWriter) reconcile() *sbTxn {
 		}
 	}
 	w.other.reconcile(t)
+	w.house.reconcile(t)
 	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = map[string]bool{}, map[string]bool{}, memberDirt[mcKey]{}, map[flowKey]bool{}
 	w.garbage = map[string]string{}
 	return t
@@ -426,8 +434,8 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 		if !sameMap(dp.ExternalIDs, ids) {
 			row["external_ids"] = strMap(ids)
 		}
-		if want.RequestedKey != 0 && want.RequestedKey != dp.TunnelKey {
-			if key := w.datapathKey(t, want, keep); key == want.RequestedKey {
+		if r := w.requestedDPKey(want); r != 0 && r != dp.TunnelKey {
+			if key := w.datapathKey(t, want, keep); key == r {
 				w.m.dpKeys.release(dp.TunnelKey, keep)
 				row["tunnel_key"] = key
 				t.dpKey[nb] = key
@@ -444,7 +452,7 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 // gets a new key, as 23.03 assigns requested keys first), else a free one.
 func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
 	keys := w.m.dpKeys
-	if r := want.RequestedKey; r != 0 {
+	if r := w.requestedDPKey(want); r != 0 {
 		holder, held := keys.owner[r]
 		if !held {
 			keys.take(r, row)
@@ -452,7 +460,7 @@ func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
 		}
 		if hdp := w.m.dps[holder]; hdp != nil {
 			hnb, _, _ := dpNB(hdp)
-			if w.wantDP[hnb].RequestedKey != r {
+			if w.requestedDPKey(w.wantDP[hnb]) != r {
 				key := keys.allocate(holder)
 				if key != 0 {
 					t.update(sb.DatapathBindingTable, holder, lovsdb.Row{"tunnel_key": key})
@@ -535,7 +543,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 			continue
 		}
 		if rowID == "" {
-			key := w.portKey(dpRef, want.RequestedKey, "")
+			key := w.portKey(dpRef, w.requestedPortKey(want), "")
 			if key == 0 {
 				w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
 				continue
@@ -555,7 +563,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 		}
 		pb := w.m.pbs[rowID]
 		row := w.portColumns(want, pb)
-		if r := want.RequestedKey; r != 0 && r != pb.TunnelKey {
+		if r := w.requestedPortKey(want); r != 0 && r != pb.TunnelKey {
 			if key := w.portKey(dpRef, r, rowID); key == r {
 				w.m.portKeys(dpRef).release(pb.TunnelKey, rowID)
 				row["tunnel_key"] = key

@@ -73,6 +73,11 @@ type NB struct {
 	Mirrors             Table[nb.Mirror]
 	ChassisTemplateVars Table[nb.ChassisTemplateVar]
 
+	// MonitorsDown are the service monitors that are down, fed from the
+	// SB with SetMonitorDown (sb_input.go).
+	MonitorsDown engine.Rel[ServiceMonitorKey]
+	monitorsDown *engine.Input[ServiceMonitorKey]
+
 	Refs Refs // the elements of large set columns (refs.go)
 
 	// Features holds one tuple, the chassis features flows may rely on
@@ -188,6 +193,7 @@ func NewNB(c *engine.Circuit) *NB {
 	}
 	n.ChassisFeatures, n.Features = newFeatureInput(c)
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
+	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)
 	n.Refs = newRefs(c, n)
 	n.SwitchDatapaths = deriveSwitches(n)
 	n.RouterDatapaths = deriveRouters(n)

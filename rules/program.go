@@ -36,6 +36,8 @@ type Program struct {
 	TemplateVars          *engine.Output[TemplateVar]
 	Mirrors               *engine.Output[Mirror]
 	IPMulticast           *engine.Output[IPMulticast]
+	StaticMACBindings     *engine.Output[StaticMACBinding]
+	MACBindingAges        *engine.Output[MACBindingAge]
 	// Address_Set and Port_Group rows and their members (sb_sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -94,6 +96,8 @@ func New(extra ...Rule) *Program {
 		TemplateVars:          engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
 		Mirrors:               engine.NewOutput(SBMirrors(nb), CompareMirrors),
 		IPMulticast:           engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
+		StaticMACBindings:     engine.NewOutput(SBStaticMACBindings(nb), CompareStaticMACBindings),
+		MACBindingAges:        engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),
