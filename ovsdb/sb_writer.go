@@ -61,6 +61,8 @@ type sbWriter struct {
 	chassisChanged bool
 	// other keeps the SB tables no other row refers to (sb_static.go).
 	other *otherTables
+	// ha keeps the HA chassis groups (sb_ha.go).
+	ha *haTables
 
 	addrSets, portGroups *setTable
 	lbs                  *lbTable
@@ -84,6 +86,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		lbs:        newLBTable(),
 	}
 	w.other = newOtherTables(w)
+	w.ha = newHATables(w)
 	return w
 }
 
@@ -91,6 +94,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 // rows.
 func (w *sbWriter) applyProgram(p *rules.Program) {
 	w.other.applyProgram(p)
+	w.ha.applyProgram(p)
 	for _, pass := range []engine.Weight{-1, 1} {
 		for _, c := range p.Datapaths.Delta() {
 			if c.Weight != pass {
@@ -199,6 +203,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			w.m = newSBMirror()
 			w.garbage = map[string]string{}
 			w.other.reset()
+			w.ha.reset()
 			w.addrSets.resetSB()
 			w.portGroups.resetSB()
 			w.lbs.resetSB()
@@ -208,7 +213,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
 		})
 		for _, c := range changes {
-			if w.other.apply(c) {
+			if w.other.apply(c) || w.ha.apply(c) {
 				continue
 			}
 			switch c.table {
@@ -326,6 +331,7 @@ func (w *sbWriter) markAll() {
 	}
 	w.chassisChanged = true
 	w.other.markAll()
+	w.ha.markAll()
 	w.addrSets.markAll()
 	w.portGroups.markAll()
 	w.lbs.markAll()
@@ -335,6 +341,7 @@ func (w *sbWriter) markAll() {
 // their desired contents, and clears the marks.
 func (w *sbWriter) reconcile() *sbTxn {
 	t := newSBTxn()
+	w.ha.reconcile(t) // before the ports that refer to the groups
 	w.reconcileDatapaths(t)
 	w.reconcilePorts(t)
 	w.reconcileMulticast(t)
@@ -539,6 +546,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 				continue
 			}
 			row := w.portColumns(want, nil)
+			w.ha.portColumn(want, nil, row)
 			row["logical_port"] = name
 			row["datapath"] = lovsdb.UUID{GoUUID: dpRef}
 			row["tunnel_key"] = key
@@ -553,6 +561,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 		}
 		pb := w.m.pbs[rowID]
 		row := w.portColumns(want, pb)
+		w.ha.portColumn(want, pb, row)
 		if r := want.RequestedKey; r != 0 && r != pb.TunnelKey {
 			if key := w.portKey(dpRef, r, rowID); key == r {
 				w.m.portKeys(dpRef).release(pb.TunnelKey, rowID)
