@@ -36,6 +36,8 @@ type haTables struct {
 	// lists each.
 	haChassis   map[string]*sb.HAChassis
 	haChassisOf map[string]string
+	// chassisByName are the Chassis rows by name (a schema index).
+	chassisByName map[string]string
 	// portGroup is the wanted group of a port binding, by port name, and
 	// groupPorts the inverse.
 	portGroup  map[string]string
@@ -83,7 +85,7 @@ func newHATables(w *sbWriter) *haTables {
 // follow) and with them the bound ports.
 func (h *haTables) reset() {
 	h.groups.reset()
-	h.haChassis, h.haChassisOf = map[string]*sb.HAChassis{}, map[string]string{}
+	h.haChassis, h.haChassisOf, h.chassisByName = map[string]*sb.HAChassis{}, map[string]string{}, map[string]string{}
 	h.users = map[string]map[string]bool{}
 	h.bound, h.boundOn, h.refCount = map[string]haBinding{}, map[string]map[string]bool{}, map[string]map[string]int{}
 	h.rebind = map[string]bool{}
@@ -185,6 +187,12 @@ func (h *haTables) apply(c change) bool {
 		}
 		h.rebind[c.uuid] = true
 	case sb.ChassisTable:
+		if ch, ok := c.old.(*sb.Chassis); ok && h.chassisByName[ch.Name] == c.uuid {
+			delete(h.chassisByName, ch.Name)
+		}
+		if ch, ok := c.new.(*sb.Chassis); ok {
+			h.chassisByName[ch.Name] = c.uuid
+		}
 		// The HA_Chassis of this chassis name may now point elsewhere.
 		for name := range h.groups.want {
 			h.groups.dirty[name] = true
@@ -316,14 +324,7 @@ func (h *haTables) chassisChanged(g *sb.HAChassisGroup, want []rules.HAChassis) 
 
 // chassisNamed is the Chassis row of a name, "" for none
 // (chassis_lookup_by_name: by name alone, not hostname).
-func (h *haTables) chassisNamed(name string) string {
-	for u, ch := range h.w.m.chassis {
-		if ch.Name == name {
-			return u
-		}
-	}
-	return ""
-}
+func (h *haTables) chassisNamed(name string) string { return h.chassisByName[name] }
 
 // groupRef is the group row a port's binding refers to in the
 // transaction, "" for none.
