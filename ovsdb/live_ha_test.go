@@ -12,8 +12,8 @@ import (
 )
 
 // haRows is the canonical dump of the SB's HA_Chassis_Group and HA_Chassis
-// rows and of each Port_Binding's ha_chassis_group, sorted, and the UUIDs
-// of the HA rows.
+// rows and of each Port_Binding's ha_chassis_group and gateway_chassis,
+// sorted, and the UUIDs of the HA rows.
 func haRows(t testing.TB, remote string) (lines []string, uuids map[string]bool) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -27,16 +27,18 @@ func haRows(t testing.TB, remote string) (lines []string, uuids map[string]bool)
 		t.Fatal(err)
 	}
 	for _, l := range pbs {
-		var port, group string
+		var port, group, gw string
 		for f := range strings.SplitSeq(l, "|") {
 			switch {
 			case strings.HasPrefix(f, "logical_port="):
 				port = f
 			case strings.HasPrefix(f, "ha_chassis_group="):
 				group = f
+			case strings.HasPrefix(f, "gateway_chassis="):
+				gw = f
 			}
 		}
-		lines = append(lines, "Port_Binding|"+port+"|"+group)
+		lines = append(lines, "Port_Binding|"+port+"|"+group+"|"+gw)
 	}
 	uuids = map[string]bool{}
 	rows := readSB(t, remote)
@@ -126,9 +128,9 @@ ovn-sbctl lsp-bind p1 hv1 -- lsp-bind p3 hv2`)
 	lines, uuids := haRows(t, s.SB())
 	want(lines, `Port_Binding|logical_port="cr-lr0-public"|ha_chassis_group=HA_Chassis_Group{external_ids={} ha_chassis=[`+
 		`HA_Chassis{chassis=chassis(gw1) external_ids={"chassis-name"="gw1"} priority=20} `+
-		`HA_Chassis{chassis=chassis(gw2) external_ids={"chassis-name"="gw2"} priority=10}] name="lr0-public" ref_chassis=[chassis(hv1) chassis(hv2)]}`,
+		`HA_Chassis{chassis=chassis(gw2) external_ids={"chassis-name"="gw2"} priority=10}] name="lr0-public" ref_chassis=[chassis(hv1) chassis(hv2)]}|gateway_chassis=[]`,
 		`Port_Binding|logical_port="e1"|ha_chassis_group=HA_Chassis_Group{external_ids={} ha_chassis=`+
-			`HA_Chassis{chassis=chassis(hv1) external_ids={"chassis-name"="hv1"} priority=5} name="hg2" ref_chassis=[]}`)
+			`HA_Chassis{chassis=chassis(hv1) external_ids={"chassis-name"="hv1"} priority=5} name="hg2" ref_chassis=[]}|gateway_chassis=[]`)
 	ovnNorthd()
 	check("ovn-northd after northlog", lines, uuids)
 
@@ -152,6 +154,7 @@ ovn-nbctl lsp-set-type e2 ""`)
 	s.script(`ovn-sbctl chassis-del gw1 -- lsp-bind p1 hv2
 ovn-sbctl set HA_Chassis $(ovn-sbctl --bare --columns=ha_chassis find HA_Chassis_Group name=hg2) priority=99
 ovn-sbctl create HA_Chassis_Group name=stray
+ovn-sbctl set Port_Binding cr-lr0-join gateway_chassis=@g -- --id=@g create Gateway_Chassis name=legacy priority=1
 ovn-nbctl clear Logical_Router_Port lr1-ext ha_chassis_group -- lrp-set-gateway-chassis lr1-ext hv1 7
 ovn-nbctl lsp-set-type e2 external -- clear Logical_Switch_Port e3 ha_chassis_group
 ovn-nbctl lrp-del lr0-public`)
@@ -159,8 +162,8 @@ ovn-nbctl lrp-del lr0-public`)
 	lines, uuids = haRows(t, s.SB())
 	want(lines, `HA_Chassis_Group|external_ids={}|ha_chassis=HA_Chassis{chassis=chassis(hv1) external_ids={"chassis-name"="hv1"} priority=5}|name="hg2"|ref_chassis=[]`)
 	for _, l := range lines {
-		if strings.Contains(l, `"stray"`) || strings.Contains(l, `"lr0-public"`) || strings.Contains(l, `"hg3"`) {
-			t.Errorf("row not deleted: %s", l)
+		if strings.Contains(l, `"stray"`) || strings.Contains(l, `"lr0-public"`) || strings.Contains(l, `"hg3"`) || strings.Contains(l, `"legacy"`) {
+			t.Errorf("row or reference not deleted: %s", l)
 		}
 	}
 	ovnNorthd()

@@ -343,7 +343,8 @@ func (h *haTables) groupRef(port string) string {
 }
 
 // portColumn sets row's ha_chassis_group when it differs from the wanted
-// one (all of row's columns for a new binding, pb nil). 23.03 sets it for
+// one (all of row's columns for a new binding, pb nil), and clears a
+// chassisredirect port's gateway_chassis. 23.03 sets it for
 // switch ports not of type "router" and for chassisredirect ports; it
 // leaves router ports' alone, but a reference to a group row being deleted
 // is dropped, or the transaction would fail.
@@ -360,5 +361,10 @@ func (h *haTables) portColumn(want *rules.PortBinding, pb *sb.PortBinding, row l
 	}
 	if ref := h.groupRef(want.Name); pb == nil && ref != "" || pb != nil && ref != cur {
 		row["ha_chassis_group"] = optUUID(ref)
+	}
+	// The legacy gateway_chassis column of a chassisredirect port is
+	// cleared (ovn_port_update_sbrec).
+	if want.Type == "chassisredirect" && pb != nil && len(pb.GatewayChassis) > 0 {
+		row["gateway_chassis"] = uuidSet(nil)
 	}
 }
