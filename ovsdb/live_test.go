@@ -58,8 +58,8 @@ func (l *liveNorthd) stop() {
 	<-l.done
 }
 
-// sbRows reads the SB's Datapath_Binding, Port_Binding and
-// Multicast_Group rows as sorted lines that name datapaths and ports
+// sbRows reads the SB's Datapath_Binding, Port_Binding (with its HA
+// chassis group) and Multicast_Group rows as sorted lines that name datapaths and ports
 // instead of giving row UUIDs; with keys, tunnel keys are included. The
 // NB _uuid in a datapath's external_ids is left out: two NBs built by the
 // same script have different ones.
@@ -91,13 +91,31 @@ func sbRows(t testing.TB, remote string, keys bool) []string {
 		}
 		lines = append(lines, fmt.Sprintf("Datapath_Binding|%s|%s|%v", dp.ExternalIDs["name"], key(dp.TunnelKey), sortedMap(ids)))
 	}
+	// An HA chassis group as its name and its chassis names and priorities.
+	haGroup := func(u *string) string {
+		if u == nil {
+			return "[]"
+		}
+		g, ok := rows[sb.HAChassisGroupTable][*u].(*sb.HAChassisGroup)
+		if !ok {
+			return "[]"
+		}
+		var cs []string
+		for _, hc := range g.HaChassis {
+			if c, ok := rows[sb.HAChassisTable][hc].(*sb.HAChassis); ok {
+				cs = append(cs, fmt.Sprintf("%s:%d", c.ExternalIDs["chassis-name"], c.Priority))
+			}
+		}
+		slices.Sort(cs)
+		return fmt.Sprintf("%s%v", g.Name, cs)
+	}
 	for _, m := range rows[sb.PortBindingTable] {
 		pb := m.(*sb.PortBinding)
-		lines = append(lines, fmt.Sprintf("Port_Binding|%s|%s|%s|type=%q|options=%v|mac=%q|ps=%q|parent=%v|tag=%v|ids=%v|nat=%q|up=%v",
+		lines = append(lines, fmt.Sprintf("Port_Binding|%s|%s|%s|type=%q|options=%v|mac=%q|ps=%q|parent=%v|tag=%v|ids=%v|nat=%q|up=%v|ha=%s",
 			dpName[pb.Datapath], pb.LogicalPort, key(pb.TunnelKey), pb.Type, sortedMap(pb.Options),
 			slices.Sorted(slices.Values(pb.MAC)), slices.Sorted(slices.Values(pb.PortSecurity)),
 			deref(pb.ParentPort), deref(pb.Tag), sortedMap(pb.ExternalIDs),
-			slices.Sorted(slices.Values(pb.NatAddresses)), deref(pb.Up)))
+			slices.Sorted(slices.Values(pb.NatAddresses)), deref(pb.Up), haGroup(pb.HaChassisGroup)))
 	}
 	for _, m := range rows[sb.MulticastGroupTable] {
 		mc := m.(*sb.MulticastGroup)

@@ -18,7 +18,7 @@ var sbTables = append([]string{
 	sb.SBGlobalTable, sb.DatapathBindingTable, sb.PortBindingTable, sb.MulticastGroupTable,
 	sb.LogicalDPGroupTable, sb.LogicalFlowTable, sb.ChassisTable, sb.ChassisPrivateTable,
 	sb.AddressSetTable, sb.PortGroupTable, sb.LoadBalancerTable, sb.ServiceMonitorTable,
-}, slices.Concat(otherTableNames, dpUserTables, houseTables)...)
+}, slices.Concat(otherTableNames, haTableNames, dpUserTables, houseTables)...)
 
 // dpUserTables are SB tables northd does not write whose rows refer to a
 // datapath and must go with it, or its deletion fails (a strong reference,

@@ -68,6 +68,8 @@ type sbWriter struct {
 	other *otherTables
 	// house keeps and prunes the rows of sb_house.go.
 	house *housekeeping
+	// ha keeps the HA chassis groups (sb_ha.go).
+	ha *haTables
 
 	addrSets, portGroups *setTable
 	lbs                  *lbTable
@@ -92,6 +94,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 	}
 	w.other = newOtherTables(w)
 	w.house = newHousekeeping(w)
+	w.ha = newHATables(w)
 	return w
 }
 
@@ -100,6 +103,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 func (w *sbWriter) applyProgram(p *rules.Program) {
 	w.other.applyProgram(p)
 	w.house.applyProgram(p)
+	w.ha.applyProgram(p)
 	for _, pass := range []engine.Weight{-1, 1} {
 		for _, c := range p.Datapaths.Delta() {
 			if c.Weight != pass {
@@ -206,6 +210,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			w.garbage = map[string]string{}
 			w.other.reset()
 			w.house.reset()
+			w.ha.reset()
 			w.addrSets.resetSB()
 			w.portGroups.resetSB()
 			w.lbs.resetSB()
@@ -215,7 +220,11 @@ func (w *sbWriter) applySB(bs []batch) {
 			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
 		})
 		for _, c := range changes {
-			if w.house.apply(c) || w.other.apply(c) {
+			// The HA and housekeeping tables see every change (they follow
+			// Port_Binding and Chassis too); a change of a table only they
+			// keep goes no further.
+			ha, house := w.ha.apply(c), w.house.apply(c)
+			if ha || house || w.other.apply(c) {
 				continue
 			}
 			switch c.table {
@@ -335,6 +344,7 @@ func (w *sbWriter) markAll() {
 	w.chassisChanged = true
 	w.other.markAll()
 	w.house.markAll()
+	w.ha.markAll()
 	w.addrSets.markAll()
 	w.portGroups.markAll()
 	w.lbs.markAll()
@@ -344,6 +354,7 @@ func (w *sbWriter) markAll() {
 // their desired contents, and clears the marks.
 func (w *sbWriter) reconcile() *sbTxn {
 	t := newSBTxn()
+	w.ha.reconcile(t) // before the ports that refer to the groups
 	w.reconcileDatapaths(t)
 	w.reconcilePorts(t)
 	w.reconcileMulticast(t)
@@ -549,6 +560,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 				continue
 			}
 			row := w.portColumns(want, nil)
+			w.ha.portColumn(want, nil, row)
 			row["logical_port"] = name
 			row["datapath"] = lovsdb.UUID{GoUUID: dpRef}
 			row["tunnel_key"] = key
@@ -563,6 +575,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 		}
 		pb := w.m.pbs[rowID]
 		row := w.portColumns(want, pb)
+		w.ha.portColumn(want, pb, row)
 		if r := w.requestedPortKey(want); r != 0 && r != pb.TunnelKey {
 			if key := w.portKey(dpRef, r, rowID); key == r {
 				w.m.portKeys(dpRef).release(pb.TunnelKey, rowID)

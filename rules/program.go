@@ -46,6 +46,11 @@ type Program struct {
 	PortGroupMembers  *engine.Output[SBSetMember]
 	LoadBalancers     *engine.Output[SBLoadBalancer]
 	ServiceMonitors   *engine.Output[SBServiceMonitor]
+	// HA_Chassis_Group rows, the port bindings that refer to them and the
+	// switches whose bound chassis are their ref_chassis (sb_ha.go).
+	HAChassisGroups *engine.Output[HAChassisGroup]
+	HAGroupPorts    *engine.Output[HAGroupPort]
+	HARefSwitches   *engine.Output[HARefSwitch]
 }
 
 // builtinRules are the flow families ovn-northd 23.03 writes: each group is
@@ -76,6 +81,7 @@ func New(extra ...Rule) *Program {
 	addrSets, addrMembers := SBAddressSets(nb)
 	pgs, pgMembers := SBPortGroups(nb)
 	mcs, mcMembers := SBMulticastGroups(nb)
+	haGroups, haPorts, haRefs := SBHAChassisGroups(nb)
 	var sets []engine.Rel[DatapathSetMember]
 	for _, s := range datapathSets {
 		sets = append(sets, s(nb))
@@ -105,6 +111,10 @@ func New(extra ...Rule) *Program {
 		PortGroupMembers:  engine.NewOutput(pgMembers, CompareSBSetMembers),
 		LoadBalancers:     engine.NewOutput(SBLoadBalancers(nb), CompareSBLoadBalancers),
 		ServiceMonitors:   engine.NewOutput(SBServiceMonitors(nb), CompareSBServiceMonitors),
+
+		HAChassisGroups: engine.NewOutput(haGroups, CompareHAChassisGroups),
+		HAGroupPorts:    engine.NewOutput(haPorts, CompareHAGroupPorts),
+		HARefSwitches:   engine.NewOutput(haRefs, CompareHARefSwitches),
 	}
 }
 
