@@ -298,7 +298,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 			d.lost(&d.sb, sbR, err)
 		}
 	}
-	monitors := d.w.feedMonitors(d.prog.NB)
+	monitors := d.w.feedMonitors(d.prog.NB) + d.w.feedIGMP(d.prog.NB)
 	d.followLock()
 	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 {
 		start := time.Now()

@@ -46,6 +46,7 @@ type housekeeping struct {
 	igmp      map[string]*sb.IGMPGroup
 	igmpByDP  map[string]map[string]bool
 	igmpCheck map[string]bool
+	igmpFeed  *igmpFeed
 
 	vxlan    vxlanMode
 	monitors *monitorStatus
@@ -53,7 +54,7 @@ type housekeeping struct {
 }
 
 func newHousekeeping(w *sbWriter) *housekeeping {
-	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(),
+	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(), igmpFeed: newIGMPFeed(),
 		aging: macAging{ages: map[string]uint32{}}}
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
 		r := m.(*sb.StaticMACBinding)
@@ -138,6 +139,7 @@ func (h *housekeeping) apply(c change) bool {
 			addTo(h.igmpByDP, ptrOr(r.Datapath, ""), c.uuid)
 			h.igmpCheck[c.uuid] = true
 		}
+		h.igmpFeed.check[c.uuid] = true
 		return true
 	}
 	return false
@@ -149,6 +151,7 @@ func (h *housekeeping) reset() {
 	h.staticMACs.reset()
 	h.vxlan.reset()
 	h.monitors.reset()
+	h.igmpFeed.reset()
 	h.aging.reset()
 	h.macByPort, h.macCheck, h.macStale = map[string]map[string]string{}, map[string]bool{}, map[string]bool{}
 	h.fdbs, h.fdbByKey, h.fdbCheck = map[string]*sb.FDB{}, map[int]map[string]bool{}, map[int]bool{}

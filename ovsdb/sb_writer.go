@@ -765,12 +765,17 @@ func (w *sbWriter) applyGroupPorts(c change) bool {
 }
 
 // reconcileMulticast: one Multicast_Group per desired group, on its
-// datapath's row, with the tunnel key its name fixes. A group's ports are
+// datapath's row, with the tunnel key its name fixes or, for a learnt
+// group, the one it has or a free one (allocateLearntKey). A group's ports are
 // compared by Port_Binding row, for its dirty members only unless the
 // whole group is: the row a member's port has in the transaction (wanted)
 // and the row it has in the SB (which a replaced or deleted Port_Binding
 // leaves behind).
 func (w *sbWriter) reconcileMulticast(t *sbTxn) {
+	// The learnt groups to insert once every row to go has gone, so that
+	// their keys can be taken again, and the rows gone.
+	var learnt []mcKey
+	gone := map[string]bool{}
 	for _, k := range slices.SortedFunc(maps.Keys(w.dirtyMC), func(a, b mcKey) int {
 		return cmp.Or(cmp.Compare(a.Datapath, b.Datapath), cmp.Compare(a.Name, b.Name))
 	}) {
@@ -785,11 +790,12 @@ func (w *sbWriter) reconcileMulticast(t *sbTxn) {
 				mc := w.m.mcs[u]
 				switch {
 				case mc.Name != k.Name:
-				case keep == "" && dp == dpRef && mc.TunnelKey == want.Key:
+				case keep == "" && dp == dpRef && (mc.TunnelKey == want.Key || want.Key == 0 && learntGroupKey(mc.TunnelKey)):
 					keep = u
 				default:
 					// Also when its datapath goes: the reference is strong.
 					t.delete(sb.MulticastGroupTable, u)
+					gone[u] = true
 				}
 			}
 		}
@@ -798,17 +804,11 @@ func (w *sbWriter) reconcileMulticast(t *sbTxn) {
 		}
 		members := w.mcMembers[k]
 		if keep == "" {
-			var ports []string
-			for name := range members {
-				if ref := w.pbRef(t, name); ref != "" {
-					ports = append(ports, ref)
-				}
+			if want.Key == 0 {
+				learnt = append(learnt, k)
+			} else {
+				w.insertGroup(t, k, dpRef, want.Key)
 			}
-			slices.Sort(ports)
-			t.insert(sb.MulticastGroupTable, lovsdb.Row{
-				"datapath": lovsdb.UUID{GoUUID: dpRef}, "name": k.Name,
-				"tunnel_key": want.Key, "ports": uuidSet(ports),
-			})
 			continue
 		}
 		have := w.m.mcPorts[keep]
@@ -842,6 +842,33 @@ func (w *sbWriter) reconcileMulticast(t *sbTxn) {
 			t.mutate(sb.MulticastGroupTable, keep, muts...)
 		}
 	}
+	taken := map[string]map[int]bool{} // keys given in t, by datapath row
+	for _, k := range learnt {
+		dpRef := w.dpRef(t, k.Datapath)
+		key := allocateLearntKey(w.m.mcByDP[dpRef], w.m.mcs, gone, taken[dpRef])
+		if key == 0 {
+			w.log.Warn("all multicast group tunnel ids exhausted", "datapath", k.Datapath, "group", k.Name)
+			continue
+		}
+		addTo(taken, dpRef, key)
+		w.insertGroup(t, k, dpRef, key)
+	}
+}
+
+// insertGroup inserts the Multicast_Group k on SB datapath dpRef with
+// tunnel key key and its members' ports.
+func (w *sbWriter) insertGroup(t *sbTxn, k mcKey, dpRef string, key int) {
+	var ports []string
+	for name := range w.mcMembers[k] {
+		if ref := w.pbRef(t, name); ref != "" {
+			ports = append(ports, ref)
+		}
+	}
+	slices.Sort(ports)
+	t.insert(sb.MulticastGroupTable, lovsdb.Row{
+		"datapath": lovsdb.UUID{GoUUID: dpRef}, "name": k.Name,
+		"tunnel_key": key, "ports": uuidSet(ports),
+	})
 }
 
 // pbRef is the Port_Binding row of a port in the transaction.
@@ -853,4 +880,36 @@ func (w *sbWriter) pbRef(t *sbTxn, name string) string {
 		return u
 	}
 	return ""
+}
+
+// The tunnel keys of the groups learnt through IGMP/MLD
+// (lib/mcast-group-index.h OVN_MIN_IP_MULTICAST to OVN_MAX_IP_MULTICAST).
+const (
+	minLearntKey = 32773
+	maxLearntKey = 65535
+)
+
+func learntGroupKey(k int) bool { return k >= minLearntKey && k <= maxLearntKey }
+
+// allocateLearntKey is the key 23.03 gives a new learnt group on a
+// datapath whose group rows are rows (of all), but those gone, when the
+// transaction gives the keys taken: the first free one after
+// OVN_MIN_IP_MULTICAST, which ovn_allocate_tnlid's hint starts at and
+// never returns (0 when none is free).
+func allocateLearntKey(rows map[string]bool, all map[string]*sb.MulticastGroup, gone map[string]bool, taken map[int]bool) int {
+	used := maps.Clone(taken)
+	if used == nil {
+		used = map[int]bool{}
+	}
+	for u := range rows {
+		if !gone[u] {
+			used[all[u].TunnelKey] = true
+		}
+	}
+	for k := minLearntKey + 1; k <= maxLearntKey; k++ {
+		if !used[k] {
+			return k
+		}
+	}
+	return 0
 }

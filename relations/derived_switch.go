@@ -317,4 +317,5 @@ func (n *NB) deriveSwitchRelations() {
 	n.SwitchMcast = deriveSwitchMcast(n, n.LSPs)
 	n.CheckLSPIsUp = deriveCheckLSPIsUp(n)
 	n.LSPDynamicAddrs = deriveLSPDynamic(n, n.LSPs)
+	n.deriveIGMP()
 }

@@ -77,6 +77,10 @@ type NB struct {
 	// SB with SetMonitorDown (sb_input.go).
 	MonitorsDown engine.Rel[ServiceMonitorKey]
 	monitorsDown *engine.Input[ServiceMonitorKey]
+	// IGMPEntries are the ports of the SB IGMP_Group rows, fed with
+	// SetIGMPEntry (sb_input.go).
+	IGMPEntries engine.Rel[IGMPEntry]
+	igmpEntries *engine.Input[IGMPEntry]
 
 	Refs Refs // the elements of large set columns (refs.go)
 
@@ -126,6 +130,11 @@ type NB struct {
 	SwitchMcast             engine.Rel[SwitchMcast]
 	CheckLSPIsUp            engine.Rel[struct{}]
 	LSPDynamicAddrs         engine.Rel[LSPDynamic]
+
+	// Groups learnt through IGMP/MLD snooping (derived_igmp.go).
+	IGMPGroups       engine.Rel[IGMPGroup] // on switches, and relayed on routers
+	IGMPGroupPorts   engine.Rel[IGMPPort]
+	IGMPMrouterPorts engine.Rel[IGMPPort] // Group is IGMPMrouters
 
 	// Load balancers (derived_lb.go).
 	LBGlobal            engine.Rel[LBGlobalOptions]
@@ -194,6 +203,7 @@ func NewNB(c *engine.Circuit) *NB {
 	n.ChassisFeatures, n.Features = newFeatureInput(c)
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
 	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)
+	n.igmpEntries, n.IGMPEntries = newIGMPEntries(c)
 	n.Refs = newRefs(c, n)
 	n.SwitchDatapaths = deriveSwitches(n)
 	n.RouterDatapaths = deriveRouters(n)

@@ -39,3 +39,27 @@ func (n *NB) SetMonitorDown(k ServiceMonitorKey, down bool) {
 		n.monitorsDown.Delete(k)
 	}
 }
+
+// IGMPEntry is one port of one SB IGMP_Group row, a group that
+// ovn-controller learnt on a datapath through IGMP/MLD snooping: the row's
+// _uuid, its datapath (the NB _uuid), its address as written ("mrouters"
+// for the multicast routers seen) and a port's logical_port.
+type IGMPEntry struct {
+	Row, Datapath, Address, Port string
+}
+
+// newIGMPEntries makes the input of the IGMP_Group rows' ports.
+func newIGMPEntries(c *engine.Circuit) (*engine.Input[IGMPEntry], engine.Rel[IGMPEntry]) {
+	return engine.NewInput[IGMPEntry](c, "SB IGMP_Group")
+}
+
+// SetIGMPEntry records whether an IGMP_Group row has a port. Only a
+// northd that reads the SB feeds it, with the rows that have a chassis
+// and a datapath; without it, no group is learnt.
+func (n *NB) SetIGMPEntry(e IGMPEntry, in bool) {
+	if in {
+		n.igmpEntries.Insert(e)
+	} else {
+		n.igmpEntries.Delete(e)
+	}
+}

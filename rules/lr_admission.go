@@ -107,6 +107,7 @@ var routerRules = []Rule{
 	RouterPortNDRAFlows,
 	RouterRoutingFlows,
 	RouterMcastRoutingFlows,
+	RouterIGMPGroupFlows,
 	RouterMcastFloodInputFlows,
 	RouterPortConnectedRouteFlows,
 	RouterARPResolveFlows,

@@ -73,6 +73,35 @@ func RouterMcastRoutingFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.Union(dropping, flooding, loops)
 }
 
+// RouterIGMPGroupFlows: lr_in_ip_routing, priority 10500, a flow per
+// group that a router relays (northd.c
+// build_mcast_lookup_flows_for_lrouter): IP multicast to the group goes
+// to the group's ports, and also to ports configured to flood, with the
+// TTL decremented.
+func RouterIGMPGroupFlows(nb *relations.NB) engine.Rel[Flow] {
+	relay := engine.IndexBy(engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return r.McastRelay }), routerUUID)
+	groups := engine.SemiJoin(engine.IndexBy(nb.IGMPGroups, func(g relations.IGMPGroup) string { return g.Datapath }), relay)
+	flow := func(static bool) func(relations.IGMPGroup) Flow {
+		return func(g relations.IGMPGroup) Flow {
+			match := "ip6 && ip6.dst == " + g.Name + " "
+			if g.Addr.Is4() {
+				match = "ip4 && ip4.dst == " + g.Name + " "
+			}
+			var actions string
+			if static {
+				actions = `clone { outport = "_MC_static"; ip.ttl--; next; };`
+			}
+			actions += "outport = " + jsonKey(g.Name) + "; ip.ttl--; next;"
+			return on(g.Datapath).flow(LRInIPRouting, 10500, match, actions)
+		}
+	}
+	byRouter := engine.IndexBy(groups, func(g relations.IGMPGroup) string { return g.Datapath })
+	static := floodStaticRouters(nb)
+	return engine.Union(
+		engine.Map(engine.AntiJoin(byRouter, static), flow(false)),
+		engine.Map(engine.SemiJoin(byRouter, static), flow(true)))
+}
+
 // RouterPortConnectedRouteFlows: lr_in_ip_routing, a route for each network
 // of a router port (northd.c build_ip_routing_flows_for_lrouter_port):
 // packets to the network leave through the port straight to their

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"cmp"
+	"net/netip"
 	"slices"
 	"strings"
 
@@ -67,6 +68,52 @@ func SwitchL2LookupMcastFlows(nb *relations.NB) engine.Rel[Flow] {
 		return flows
 	})
 }
+
+// SwitchIGMPGroupFlows: ls_in_l2_lkup, priority 90, a flow per group
+// learnt through IGMP/MLD snooping (northd.c
+// build_lswitch_ip_mcast_igmp_mld): IP multicast to the group goes to its
+// ports, and also to multicast routers that relay and to ports configured
+// to flood. Link-local IPv4 groups (224.0.0.X, RFC 4541) and the IPv6
+// all-hosts, all-routers and all-site-routers groups (RFC 4291) get none.
+func SwitchIGMPGroupFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.Join(
+		engine.IndexBy(engine.Filter(nb.IGMPGroups, igmpGroupForwarded), func(g relations.IGMPGroup) string { return g.Datapath }),
+		engine.IndexBy(nb.SwitchMcast, func(m relations.SwitchMcast) string { return m.Switch }),
+		func(_ string, g relations.IGMPGroup, m relations.SwitchMcast) Flow {
+			match := "eth.mcast && ip6 && ip6.dst == " + g.Name + " "
+			if g.Addr.Is4() {
+				match = "eth.mcast && ip4 && ip4.dst == " + g.Name + " "
+			}
+			var actions string
+			if m.FloodRelay {
+				actions += "clone { outport = " + mcMrouterFlood + "; output; };"
+			}
+			if m.FloodStatic {
+				actions += "clone { outport =" + mcStatic + "; output; };"
+			}
+			actions += "outport = " + jsonKey(g.Name) + "; output; "
+			return on(g.Datapath).flow(LSInL2Lkup, 90, match, actions)
+		})
+}
+
+// igmpGroupForwarded reports whether a learnt group gets an L2 lookup flow.
+func igmpGroupForwarded(g relations.IGMPGroup) bool {
+	if g.Addr.Is4() {
+		b := g.Addr.As4()
+		return b[0] != 224 || b[1] != 0 || b[2] != 0
+	}
+	switch g.Addr {
+	case allHosts6, allRouters6, allSiteRouters6:
+		return false
+	}
+	return true
+}
+
+var (
+	allHosts6       = netip.MustParseAddr("ff02::1")
+	allRouters6     = netip.MustParseAddr("ff02::2")
+	allSiteRouters6 = netip.MustParseAddr("ff05::2")
+)
 
 // SwitchL2UnknownFlows: ls_in_l2_unknown, the flows every switch has
 // (northd.c build_lswitch_flows): a packet whose destination neither L2

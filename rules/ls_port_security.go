@@ -85,6 +85,7 @@ var switchPortRules = []Rule{
 	SwitchForwardingGroupFlows,
 	SwitchL2LookupDefaultFlows,
 	SwitchL2LookupMcastFlows,
+	SwitchIGMPGroupFlows,
 	SwitchL2UnknownFlows,
 	SwitchL2UnicastFlows,
 	SwitchRouterPortL2Flows,

@@ -12,12 +12,14 @@ import (
 // build_lswitch_ip_unicast_lookup): a group exists on a datapath when it
 // has at least one port. Its ports are the MulticastGroupMembers of the
 // same datapath and name: one tuple each, so that adding a port to a switch
-// of thousands costs that port. Groups learnt through IGMP_Group rows are
-// not here.
+// of thousands costs that port. The groups learnt through IGMP_Group rows
+// are named by their address and have Key 0: the SB writer gives them a
+// key from the IP multicast range, as northd does
+// (ovn_igmp_group_allocate_id).
 type MulticastGroup struct {
 	Datapath string // NB _uuid of the switch or router
 	Name     string
-	Key      int // tunnel_key, fixed per group name
+	Key      int // tunnel_key, fixed per group name; 0 for a learnt group
 }
 
 // MulticastGroupMember says that the port named Port (a logical_port) is
@@ -93,9 +95,17 @@ func SBMulticastGroups(n *relations.NB) (engine.Rel[MulticastGroup], engine.Rel[
 		}
 		return MulticastGroupMember{p.Router, MCStatic, name}
 	})
+	// Learnt groups, and the multicast routers ovn-controller saw.
+	toMember := func(group func(relations.IGMPPort) string) func(relations.IGMPPort) MulticastGroupMember {
+		return func(p relations.IGMPPort) MulticastGroupMember {
+			return MulticastGroupMember{p.Datapath, group(p), p.Port}
+		}
+	}
+	learnt := engine.Map(n.IGMPGroupPorts, toMember(func(p relations.IGMPPort) string { return p.Group }))
+	mrouters := engine.Map(n.IGMPMrouterPorts, toMember(func(relations.IGMPPort) string { return MCMrouterFlood }))
 	// A switch port may be a multicast router port both by its options
-	// and by its router's relay.
-	members := engine.Distinct(engine.Union(switchMembers, relay, routerStatic))
+	// and by its router's relay, and by what ovn-controller saw.
+	members := engine.Distinct(engine.Union(switchMembers, relay, routerStatic, learnt, mrouters))
 	groups := engine.Distinct(engine.Map(members, func(m MulticastGroupMember) MulticastGroup {
 		return MulticastGroup{Datapath: m.Datapath, Name: m.Group, Key: mcKeys[m.Group]}
 	}))
