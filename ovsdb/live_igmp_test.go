@@ -53,6 +53,21 @@ igmp 239.1.1.4 sw0 hv2 p1 p3`,
 ovn-nbctl lr-add lr0 -- set Logical_Router lr0 options:mcast_relay=true
 ovn-nbctl lrp-add lr0 lrp0 00:00:00:00:ff:01 10.0.0.1/24
 ovn-nbctl lsp-add sw0 sw0-lr0 -- lsp-set-type sw0-lr0 router -- lsp-set-addresses sw0-lr0 router -- lsp-set-options sw0-lr0 router-port=lrp0`,
+	// Relayed: IPv6 groups of a wide scope only; the router's port is
+	// its chassisredirect port once it is a gateway port. The relaying
+	// router's peer is no multicast router ovn-controller saw; a port
+	// of another switch counts.
+	`igmp ff0e::1 sw0 hv1 p2
+igmp ff02::5 sw0 hv1 p2
+igmp ff03::9 sw0 hv1 p2
+igmp ff15::7 sw0 hv2 p2
+igmp mrouters sw0 hv1 sw0-lr0 p3
+igmp 239.3.3.3 sw0 hv1 p4
+ovn-nbctl lrp-set-gateway-chassis lrp0 hv1`,
+	// A router port that floods relays no group; one that does not
+	// flood the router's static flooding ports get copies.
+	`ovn-nbctl lrp-add lr0 lrp1 00:00:00:00:ff:02 10.0.1.1/24 -- lsp-add sw1 sw1-lr0 -- lsp-set-type sw1-lr0 router -- lsp-set-addresses sw1-lr0 router -- lsp-set-options sw1-lr0 router-port=lrp1
+ovn-nbctl set Logical_Router_Port lrp0 options:mcast_flood=true`,
 	// The localnet port goes; a chassis goes with its groups.
 	`ovn-nbctl lsp-del ln
 ovn-sbctl chassis-del hv2`,
