@@ -185,7 +185,8 @@ func (c *conn) start(ctx context.Context, tables []string) error {
 	return nil
 }
 
-// modelColumns lists the columns of table that its model has.
+// modelColumns lists the columns of table that its model has, but those
+// notMonitored.
 func modelColumns(dbModel model.DatabaseModel, table string) ([]string, error) {
 	typ, ok := dbModel.Types()[table]
 	if !ok {
@@ -196,7 +197,7 @@ func modelColumns(dbModel model.DatabaseModel, table string) ([]string, error) {
 	}
 	var cols []string
 	for i := range typ.Elem().NumField() {
-		if col := typ.Elem().Field(i).Tag.Get("ovsdb"); col != "" && col != "_uuid" {
+		if col := typ.Elem().Field(i).Tag.Get("ovsdb"); col != "" && col != "_uuid" && !notMonitored[table][col] {
 			cols = append(cols, col)
 		}
 	}
