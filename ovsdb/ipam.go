@@ -67,6 +67,12 @@ func sameOptString(a, b *string) bool {
 // meanwhile, the transaction fails, and the change, which the monitor
 // brings, is decided again before the next try.
 func (f *nbFeed) ipamOps() []lovsdb.Operation {
+	if len(f.ipamPending) == 0 {
+		// A map that once held every port (after a cold start) costs
+		// its capacity to walk however few it holds: start afresh.
+		f.ipamPending = map[string]bool{}
+		return nil
+	}
 	var ops []lovsdb.Operation
 	for _, u := range slices.Sorted(maps.Keys(f.ipamPending)) {
 		raw := f.lspRaw[u]
