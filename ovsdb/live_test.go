@@ -227,10 +227,11 @@ func dumpOtherRows(t testing.TB, remote string) []string {
 	return lines
 }
 
-// offlineFlows computes the flows of the NB file of s offline.
+// offlineFlows computes the flows of the NB file of s offline, for the
+// chassis features of its SB.
 func offlineFlows(t testing.TB, s *servers) []string {
 	t.Helper()
-	o, err := ComputeFromFile(s.file("nb"))
+	o, err := ComputeWithFeatures(s.file("nb"), chassisFeatures(t, s.SB()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,6 +377,7 @@ func runBoth(t *testing.T, ref *reference.Instance, s *servers, options map[stri
 	}()
 	s.t = t
 	s.resetNB(options)
+	s.resetChassis()
 	s.script(script)
 	s.sync()
 	<-refDone
@@ -432,6 +434,7 @@ func TestLiveTakeOver(t *testing.T) {
 				s.start("northd")
 			}
 			s.resetNB(options)
+			s.resetChassis()
 			s.script(sc.Script)
 			s.sync()
 			flows := dumpFlows(t, s.SB())
