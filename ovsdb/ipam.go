@@ -16,6 +16,9 @@ func (f *nbFeed) observeIPAM(c change) {
 	switch c.table {
 	case nb.NBGlobalTable:
 		if g, ok := c.new.(*nb.NBGlobal); ok {
+			if o, ok := c.old.(*nb.NBGlobal); ok && o.Options["mac_prefix"] == g.Options["mac_prefix"] {
+				break // every --wait=sb bumps nb_cfg: no need to parse the same prefix again
+			}
 			prefix, ok := scanMACPrefix(g.Options["mac_prefix"])
 			if !ok {
 				prefix = f.macPrefix
