@@ -147,13 +147,13 @@ func TestLiveTrace(t *testing.T) {
 			want := runBoth(t, ref, s, options, scenarios[i].Script)
 			// Traces through different flows would only restate the
 			// flow-level differences.
-			if r := reference.Compare(want, dumpFlows(t, s.SB())); !r.Equal() {
+			if r := reference.Compare(want, dumpFlows(t, s.SBRemote())); !r.Equal() {
 				t.Fatalf("live SB flows differ from the reference:\n%s", r)
 			}
 			for _, c := range ts.cases {
 				t.Run(c.name, func(t *testing.T) {
-					refMinimal := compareTrace(t, ref.SBRemote(), s.SB(), c, "--minimal")
-					refSummary := compareTrace(t, ref.SBRemote(), s.SB(), c, "--summary")
+					refMinimal := compareTrace(t, ref.SBRemote(), s.SBRemote(), c, "--minimal")
+					refSummary := compareTrace(t, ref.SBRemote(), s.SBRemote(), c, "--summary")
 					if strings.Contains(refMinimal+refSummary, "warning: ") {
 						t.Errorf("ovn-trace warns on the reference's SB:\n%s", refSummary)
 					}
