@@ -47,23 +47,9 @@ func (n *NB) describe(b *strings.Builder, v reflect.Value, depth int) {
 	case reflect.Pointer, reflect.Interface:
 		n.describe(b, v.Elem(), depth+1)
 	case reflect.Struct:
-		b.WriteByte('{')
-		for i := range v.NumField() {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			n.describe(b, v.Field(i), depth+1)
-		}
-		b.WriteByte('}')
+		n.describeList(b, "{}", v.NumField(), v.Field, depth)
 	case reflect.Slice, reflect.Array:
-		b.WriteByte('[')
-		for i := range v.Len() {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			n.describe(b, v.Index(i), depth+1)
-		}
-		b.WriteByte(']')
+		n.describeList(b, "[]", v.Len(), v.Index, depth)
 	default:
 		fmt.Fprint(b, v)
 	}
@@ -81,15 +67,23 @@ func (n *NB) describeSeq(b *strings.Builder, v reflect.Value, depth int) bool {
 		at.Type().NumIn() != 1 || at.Type().In(0) != intT || at.Type().NumOut() != 1 {
 		return false
 	}
-	b.WriteByte('[')
-	for i := range int(l.Call(nil)[0].Int()) {
+	n.describeList(b, "[]", int(l.Call(nil)[0].Int()), func(i int) reflect.Value {
+		return at.Call([]reflect.Value{reflect.ValueOf(i)})[0]
+	}, depth)
+	return true
+}
+
+// describeList shows count elements between the two brackets of brackets,
+// separated by spaces, as %v shows a struct's fields or a slice.
+func (n *NB) describeList(b *strings.Builder, brackets string, count int, elem func(int) reflect.Value, depth int) {
+	b.WriteByte(brackets[0])
+	for i := range count {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		n.describe(b, at.Call([]reflect.Value{reflect.ValueOf(i)})[0], depth+1)
+		n.describe(b, elem(i), depth+1)
 	}
-	b.WriteByte(']')
-	return true
+	b.WriteByte(brackets[1])
 }
 
 // describeRow shows an NB row, a model struct, by table, name and _uuid.
