@@ -305,16 +305,12 @@ func nbOptions(t testing.TB, remote string) map[string]string {
 // Service_Monitor rows must be the reference's in every scenario.
 func TestLiveScenarios(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	scenarios, err := reference.LoadScenarios("../rules/testdata/scenarios")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, options := startLiveBeside(t, ref)
+	b := startBeside(t)
+	ref, s := b.ref, b.live
 	green := 0
-	for _, sc := range scenarios {
+	for _, sc := range b.scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
-			want := runBoth(t, ref, s, options, sc.Script)
+			want := b.run(t, sc.Script)
 			got, offline := dumpFlows(t, s.SBRemote()), offlineFlows(t, s)
 			if r := reference.Compare(offline, got); !r.Equal() {
 				t.Fatalf("%s\nlive SB differs from northlog offline:\n%s", sc.Description, r)
@@ -343,41 +339,57 @@ func TestLiveScenarios(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d of %d scenarios compared with the reference", green, len(scenarios))
+	t.Logf("%d of %d scenarios compared with the reference", green, len(b.scenarios))
 }
 
-// startLiveBeside starts servers with a live northd for tests that run
-// scenarios on them and on ref, and returns them with the NB_Global options
-// that resetNB must restore: those of a fresh NB, with the reference's
-// random mac_prefix and svc_monitor_mac, which show in flows.
-func startLiveBeside(t *testing.T, ref *reference.Instance) (*servers, map[string]string) {
+// beside is the reference and a live northd on servers of its own, side
+// by side, and the differential tests' scenarios to run on both.
+type beside struct {
+	ref       *reference.Instance
+	live      *servers
+	scenarios []reference.Scenario
+	// options are the NB_Global options that resetNB restores on live:
+	// those of a fresh NB, with the reference's random mac_prefix and
+	// svc_monitor_mac, which show in flows.
+	options map[string]string
+}
+
+// startBeside starts the reference, and servers with a live northd beside
+// it, and loads the scenarios of rules/testdata/scenarios.
+func startBeside(t *testing.T) *beside {
 	t.Helper()
-	s := startServers(t)
-	runNorthd(t, s)
-	s.sync()
-	options := nbOptions(t, s.NBRemote())
-	refOptions := nbOptions(t, ref.NBRemote())
-	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
-		options[k] = refOptions[k]
+	b := &beside{ref: reference.Start(t)}
+	var err error
+	if b.scenarios, err = reference.LoadScenarios("../rules/testdata/scenarios"); err != nil {
+		t.Fatal(err)
 	}
-	return s, options
+	b.live = startServers(t)
+	runNorthd(t, b.live)
+	b.live.sync()
+	b.options = nbOptions(t, b.live.NBRemote())
+	refOptions := nbOptions(t, b.ref.NBRemote())
+	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
+		b.options[k] = refOptions[k]
+	}
+	return b
 }
 
-// runBoth runs script on ref and, meanwhile, on s (its NB reset to options
-// first), and returns the reference's flows once both have synced.
-func runBoth(t *testing.T, ref *reference.Instance, s *servers, options map[string]string, script string) []string {
+// run runs script on the reference and, meanwhile, on the live servers
+// (their NB reset first), and returns the reference's flows once both have
+// synced.
+func (b *beside) run(t *testing.T, script string) []string {
 	t.Helper()
 	var want []string
 	var refErr error
 	refDone := make(chan struct{})
 	go func() {
 		defer close(refDone)
-		want, refErr = ref.Run(t.Context(), script)
+		want, refErr = b.ref.Run(t.Context(), script)
 	}()
-	s.t = t
-	s.resetNB(options)
-	s.script(script)
-	s.sync()
+	b.live.t = t
+	b.live.resetNB(b.options)
+	b.live.script(script)
+	b.live.sync()
 	<-refDone
 	if refErr != nil {
 		t.Fatal(refErr)

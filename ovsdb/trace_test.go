@@ -132,19 +132,15 @@ var traceScenarios = []struct {
 // fails rather than agreeing by accident.
 func TestLiveTrace(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	scenarios, err := reference.LoadScenarios("../rules/testdata/scenarios")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, options := startLiveBeside(t, ref)
+	b := startBeside(t)
+	ref, s := b.ref, b.live
 	for _, ts := range traceScenarios {
 		t.Run(ts.scenario, func(t *testing.T) {
-			i := slices.IndexFunc(scenarios, func(sc reference.Scenario) bool { return sc.Name == ts.scenario })
+			i := slices.IndexFunc(b.scenarios, func(sc reference.Scenario) bool { return sc.Name == ts.scenario })
 			if i < 0 {
 				t.Fatalf("no scenario %s", ts.scenario)
 			}
-			want := runBoth(t, ref, s, options, scenarios[i].Script)
+			want := b.run(t, b.scenarios[i].Script)
 			// Traces through different flows would only restate the
 			// flow-level differences.
 			if r := reference.Compare(want, dumpFlows(t, s.SBRemote())); !r.Equal() {
