@@ -55,6 +55,40 @@ func (s *nbState) ids(table string) []string {
 	return slices.Sorted(maps.Keys(s.rows[table]))
 }
 
+// pick draws one row id of table, or "" when the table is empty.
+func pick(t *rapid.T, s *nbState, table, label string) string {
+	ids := s.ids(table)
+	if len(ids) == 0 {
+		return ""
+	}
+	return rapid.SampledFrom(ids).Draw(t, label)
+}
+
+// pickOrNew draws the id of a row of table to rewrite, or a new id to
+// insert a row with.
+func pickOrNew(t *rapid.T, s *nbState, table, label string) string {
+	if len(s.rows[table]) > 0 && rapid.Bool().Draw(t, "existing") {
+		return pick(t, s, table, label)
+	}
+	return s.uuid()
+}
+
+// edit replaces row id of table by what change makes of a copy.
+func edit[M any](t *rapid.T, s *nbState, p *Program, table, id string, change func(*M)) {
+	row := *s.rows[table][id].(*M)
+	change(&row)
+	s.set(t, p, table, id, &row)
+}
+
+// deleteRow is the change that deletes a random row of table.
+func deleteRow(table string) nbChange {
+	return func(t *rapid.T, s *nbState, p *Program) {
+		if id := pick(t, s, table, "row"); id != "" {
+			s.set(t, p, table, id, nil)
+		}
+	}
+}
+
 // load feeds the whole state to a fresh program: the full recompute.
 func (s *nbState) load(t *rapid.T) *Program {
 	p := New()
