@@ -244,14 +244,25 @@ func (r *Instance) transact(ctx context.Context, remote string, ops []any) ([]js
 	if err != nil {
 		return nil, err
 	}
+	res, err := TransactResults(remote, out)
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	return res, nil
+}
+
+// TransactResults reads the output of `ovsdb-client transact REMOTE ...`:
+// the per-operation results, or an error naming the first operation that
+// failed.
+func TransactResults(remote string, out []byte) ([]json.RawMessage, error) {
 	var res []json.RawMessage
 	if err := json.Unmarshal(out, &res); err != nil {
-		return nil, fmt.Errorf("reference: transact on %s: %w", remote, err)
+		return nil, fmt.Errorf("transact on %s: %w", remote, err)
 	}
 	for _, x := range res {
 		var e struct{ Error, Details string }
 		if json.Unmarshal(x, &e) == nil && e.Error != "" {
-			return nil, fmt.Errorf("reference: transact on %s: %s: %s", remote, e.Error, e.Details)
+			return nil, fmt.Errorf("transact on %s: %s: %s", remote, e.Error, e.Details)
 		}
 	}
 	return res, nil

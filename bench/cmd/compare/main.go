@@ -347,17 +347,7 @@ func (s *side) transact(ctx context.Context, remote string, tx json.RawMessage) 
 	if err != nil {
 		return nil, err
 	}
-	var res []json.RawMessage
-	if err := json.Unmarshal(out, &res); err != nil {
-		return nil, fmt.Errorf("transact on %s: %w", remote, err)
-	}
-	for _, r := range res {
-		var e struct{ Error, Details string }
-		if json.Unmarshal(r, &e) == nil && e.Error != "" {
-			return nil, fmt.Errorf("transact on %s: %s: %s", remote, e.Error, e.Details)
-		}
-	}
-	return res, nil
+	return reference.TransactResults(remote, out)
 }
 
 // load applies the topology's transactions to the NB, one ovsdb-client
