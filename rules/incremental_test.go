@@ -147,20 +147,14 @@ var nbChanges = map[string]nbChange{
 		}
 		s.set(t, p, nb.LogicalSwitchTable, id, ls)
 	},
-	"delSwitch": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalSwitchTable)
-		if len(ids) == 0 {
-			return
-		}
-		// Its ports stay, unreferenced, as they do in a real NB until garbage collected.
-		s.set(t, p, nb.LogicalSwitchTable, rapid.SampledFrom(ids).Draw(t, "ls"), nil)
-	},
+	// A deleted switch's ports stay, unreferenced, as they do in a real NB
+	// until garbage collected.
+	"delSwitch": deleteRow(nb.LogicalSwitchTable),
 	"addPort": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalSwitchTable)
-		if len(ids) == 0 {
+		lsID := pick(t, s, nb.LogicalSwitchTable, "ls")
+		if lsID == "" {
 			return
 		}
-		lsID := rapid.SampledFrom(ids).Draw(t, "ls")
 		id := s.uuid()
 		lsp := &nb.LogicalSwitchPort{UUID: id, Name: "p" + id[len(id)-3:], Addresses: genAddresses.Draw(t, "addrs")}
 		if rapid.Bool().Draw(t, "disabled") {
@@ -168,47 +162,33 @@ var nbChanges = map[string]nbChange{
 			lsp.Enabled = &f
 		}
 		s.set(t, p, nb.LogicalSwitchPortTable, id, lsp)
-		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
-		ls.Ports = append(slices.Clone(ls.Ports), id)
-		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+		edit(t, s, p, nb.LogicalSwitchTable, lsID, func(ls *nb.LogicalSwitch) { ls.Ports = append(slices.Clone(ls.Ports), id) })
 	},
 	"delPort": delListed(nb.LogicalSwitchPortTable, nb.LogicalSwitchTable, func(x *nb.LogicalSwitch) *[]string { return &x.Ports }),
 
 	"setAddresses": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalSwitchPortTable)
-		if len(ids) == 0 {
-			return
+		if id := pick(t, s, nb.LogicalSwitchPortTable, "lsp"); id != "" {
+			edit(t, s, p, nb.LogicalSwitchPortTable, id, func(lsp *nb.LogicalSwitchPort) {
+				lsp.Addresses = genAddresses.Draw(t, "addrs")
+				lsp.PortSecurity = genAddresses.Draw(t, "ps")
+			})
 		}
-		id := rapid.SampledFrom(ids).Draw(t, "lsp")
-		lsp := *s.rows[nb.LogicalSwitchPortTable][id].(*nb.LogicalSwitchPort)
-		lsp.Addresses = genAddresses.Draw(t, "addrs")
-		lsp.PortSecurity = genAddresses.Draw(t, "ps")
-		s.set(t, p, nb.LogicalSwitchPortTable, id, &lsp)
 	},
 	"addRouter": func(t *rapid.T, s *nbState, p *Program) {
 		id := s.uuid()
 		s.set(t, p, nb.LogicalRouterTable, id, &nb.LogicalRouter{UUID: id, Name: "lr" + id[len(id)-3:]})
 	},
 	"addRouterPort": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalRouterTable)
-		if len(ids) == 0 {
+		lrID := pick(t, s, nb.LogicalRouterTable, "lr")
+		if lrID == "" {
 			return
 		}
-		lrID := rapid.SampledFrom(ids).Draw(t, "lr")
 		id := s.uuid()
 		net := fmt.Sprintf("10.%d.0.1/24", rapid.IntRange(0, 3).Draw(t, "net"))
 		s.set(t, p, nb.LogicalRouterPortTable, id, &nb.LogicalRouterPort{UUID: id, Name: "rp" + id[len(id)-3:], MAC: genMAC.Draw(t, "mac"), Networks: []string{net}})
-		lr := *s.rows[nb.LogicalRouterTable][lrID].(*nb.LogicalRouter)
-		lr.Ports = append(slices.Clone(lr.Ports), id)
-		s.set(t, p, nb.LogicalRouterTable, lrID, &lr)
+		edit(t, s, p, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Ports = append(slices.Clone(lr.Ports), id) })
 	},
-	"delRouter": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalRouterTable)
-		if len(ids) == 0 {
-			return
-		}
-		s.set(t, p, nb.LogicalRouterTable, rapid.SampledFrom(ids).Draw(t, "lr"), nil)
-	},
+	"delRouter": deleteRow(nb.LogicalRouterTable),
 }
 
 // TestIncrementalEqualsRecompute feeds random NB changes, several per step,
