@@ -10,6 +10,7 @@ import (
 // Offline is the result of computing logical flows from an NB database file
 // with no server running.
 type Offline struct {
+	// Flows are one per datapath (rules.FlowsByDatapath).
 	Flows []rules.Flow
 	// Names maps each datapath's NB _uuid to its NB name, and each router
 	// port's, whose tunnel keys flows may hold (rules.KeyRef): the canonical
@@ -45,7 +46,7 @@ func ComputeFromFile(path string, extra ...rules.Rule) (*Offline, error) {
 		}
 	}
 	rejected := p.Step()
-	return &Offline{Flows: p.Flows.Contents(), Names: names, Rejected: rejected, Warning: contents.Warning}, nil
+	return &Offline{Flows: p.FlowsByDatapath(), Names: names, Rejected: rejected, Warning: contents.Warning}, nil
 }
 
 // datapathName is the NB name of a row that is a datapath or a router port.

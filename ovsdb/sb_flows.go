@@ -46,18 +46,9 @@ func boolCmp(a, b bool) int {
 func (w *sbWriter) reconcileFlows(t *sbTxn) {
 	var plans []flowPlan
 	for _, k := range slices.SortedFunc(maps.Keys(w.resolveDirty(t)), compareFlowKeys) {
-		var target []string
-		for _, nb := range w.wantLF[k] {
-			if ref := w.dpRef(t, nb); ref != "" {
-				target = append(target, ref)
-			}
-		}
+		target := w.datapathRefs(t, nil, w.wantLF[k])
 		for u := range w.byResolved[k] {
-			for _, nb := range w.wantLF[u] {
-				if ref := w.dpRef(t, nb); ref != "" {
-					target = append(target, ref)
-				}
-			}
+			target = w.datapathRefs(t, target, w.wantLF[u])
 		}
 		slices.Sort(target)
 		target = slices.Compact(target)
@@ -111,6 +102,26 @@ func (w *sbWriter) reconcileFlows(t *sbTxn) {
 		t.update(sb.LogicalFlowTable, p.row, lovsdb.Row{
 			"logical_datapath": optUUID(""), "logical_dp_group": optUUID(w.groupFor(t, p.target))})
 	}
+}
+
+// datapathRefs appends to refs the SB rows of the datapaths in wanted, an
+// entry of wantLF, that have one.
+func (w *sbWriter) datapathRefs(t *sbTxn, refs, wanted []string) []string {
+	add := func(nb string) {
+		if ref := w.dpRef(t, nb); ref != "" {
+			refs = append(refs, ref)
+		}
+	}
+	for _, nb := range wanted {
+		if !rules.IsDatapathSet(nb) {
+			add(nb)
+			continue
+		}
+		for m := range w.setMembers[nb] {
+			add(m)
+		}
+	}
+	return refs
 }
 
 // keptDP reports whether SB datapath row u stays, for a desired datapath.
@@ -304,10 +315,7 @@ func (w *sbWriter) resolveDirty(t *sbTxn) map[flowKey]bool {
 		}
 		if old, ok := w.resolved[k]; ok {
 			out[old] = true
-			delete(w.byResolved[old], k)
-			if len(w.byResolved[old]) == 0 {
-				delete(w.byResolved, old)
-			}
+			removeFrom(w.byResolved, old, k)
 			delete(w.resolved, k)
 		}
 		rk, ok := w.resolve(t, k)
@@ -316,10 +324,7 @@ func (w *sbWriter) resolveDirty(t *sbTxn) map[flowKey]bool {
 		}
 		out[rk] = true
 		w.resolved[k] = rk
-		if w.byResolved[rk] == nil {
-			w.byResolved[rk] = map[flowKey]bool{}
-		}
-		w.byResolved[rk][k] = true
+		addTo(w.byResolved, rk, k)
 	}
 	return out
 }

@@ -154,14 +154,17 @@ func (m *sbMirror) portKeys(dp string) *keySpace {
 	return k
 }
 
-func addTo(idx map[string]map[string]bool, k, v string) {
+// addTo adds v to the set of k in idx.
+func addTo[K, V comparable](idx map[K]map[V]bool, k K, v V) {
 	if idx[k] == nil {
-		idx[k] = map[string]bool{}
+		idx[k] = map[V]bool{}
 	}
 	idx[k][v] = true
 }
 
-func removeFrom(idx map[string]map[string]bool, k, v string) {
+// removeFrom removes v from the set of k in idx, dropping the set when it
+// empties.
+func removeFrom[K, V comparable](idx map[K]map[V]bool, k K, v V) {
 	delete(idx[k], v)
 	if len(idx[k]) == 0 {
 		delete(idx, k)

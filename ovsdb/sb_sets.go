@@ -130,26 +130,12 @@ func (s *setTable) applyProgram(sets []engine.Change[rules.SBNamedSet], members 
 		}
 		s.dirtyNames[name] = true
 		for _, u := range keyRefsOf(name) {
-			if c.Weight > 0 {
-				addTo(s.keyUsers, u, name)
-			} else {
-				removeFrom(s.keyUsers, u, name)
-			}
+			addOrRemove(s.keyUsers, u, name, c.Weight > 0)
 		}
 	}
 	for _, c := range members {
 		m := c.Tuple
-		if c.Weight > 0 {
-			if s.members[m.Set] == nil {
-				s.members[m.Set] = map[string]bool{}
-			}
-			s.members[m.Set][m.Member] = true
-		} else {
-			delete(s.members[m.Set], m.Member)
-			if len(s.members[m.Set]) == 0 {
-				delete(s.members, m.Set)
-			}
-		}
+		addOrRemove(s.members, m.Set, m.Member, c.Weight > 0)
 		if r, ok := s.resolved[m.Set]; ok {
 			s.dirty.markMember(r, m.Member)
 		} else {

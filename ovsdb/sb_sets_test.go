@@ -50,10 +50,11 @@ func TestSetTableMutates(t *testing.T) {
 
 // TestLiveSetsIncremental: port group members added and removed, an
 // address set edited, a VIP and a backend edited, a health check added,
-// a load balancer detached; after each change the SB's Address_Set,
-// Port_Group, Load_Balancer and Service_Monitor rows equal those ovn-northd
-// writes for the same changes, and the named sets were changed by mutating
-// one row each.
+// a load balancer moved between switches, a router's SNAT changed, a load
+// balancer detached from a router; after each change the SB's
+// Address_Set, Port_Group, Load_Balancer and Service_Monitor rows and its
+// logical flows equal those ovn-northd writes for the same changes, and
+// the named sets were changed by mutating one row each.
 func TestLiveSetsIncremental(t *testing.T) {
 	t.Parallel()
 	ref := reference.Start(t)
@@ -100,6 +101,8 @@ ovn-nbctl lb-add lb0 10.0.0.100:80 10.0.0.2:8080 tcp -- ls-lb-add sw0 lb0 -- lr-
 		{"health check", `ovn-nbctl set Load_Balancer lb0 ip_port_mappings:10.0.0.6=vm6:10.0.0.254 -- --id=@hc create Load_Balancer_Health_Check vip="10.0.0.100\:80" options:interval=5 -- add Load_Balancer lb0 health_check @hc`, ""},
 		{"lb on sw1", "ovn-nbctl ls-lb-add sw1 lb0", ""},
 		{"lb off sw0", "ovn-nbctl ls-lb-del sw0 lb0", ""},
+		{"router snat", "ovn-nbctl set Logical_Router lr0 options:lb_force_snat_ip=10.0.0.254", ""},
+		{"lb off lr0", "ovn-nbctl lr-lb-del lr0 lb0", ""},
 		{"pg delete", "ovn-nbctl pg-del pg1", ""},
 	} {
 		mu.Lock()
@@ -109,6 +112,9 @@ ovn-nbctl lb-add lb0 10.0.0.100:80 10.0.0.2:8080 tcp -- ls-lb-add sw0 lb0 -- lr-
 		if r := reference.Compare(dumpSetRows(t, ref.SBRemote()), dumpSetRows(t, s.SBRemote())); !r.Equal() {
 			t.Fatalf("%s: rows differ from the reference's (- reference, + northlog):\n%s", c.name,
 				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+		}
+		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
+			t.Fatalf("%s: flows differ from the reference's:\n%s", c.name, r)
 		}
 		if c.mutated == "" {
 			continue

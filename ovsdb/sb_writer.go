@@ -36,7 +36,12 @@ type sbWriter struct {
 	wantMC map[mcKey]rules.MulticastGroup
 	// mcMembers are the desired groups' port names.
 	mcMembers map[mcKey]map[string]bool
-	wantLF    map[flowKey][]string // sorted NB datapaths
+	// wantLF are the desired flows' NB datapaths and datapath sets
+	// (rules.IsDatapathSet), sorted; setMembers the sets' datapaths, and
+	// setUsers the flows on each set.
+	wantLF     map[flowKey][]string
+	setMembers map[string]map[string]bool
+	setUsers   map[string]map[flowKey]bool
 
 	// Flows whose text holds tunnel keys (rules.KeyRef): the rows whose
 	// keys they hold (NB _uuid of a datapath or port), the SB key each
@@ -72,7 +77,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		m:      newSBMirror(),
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
 		wantMC: map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
-		wantLF:   map[flowKey][]string{},
+		wantLF: map[flowKey][]string{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
 		portName:   func(string) (string, bool) { return "", false },
@@ -143,29 +148,26 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 	for _, c := range p.MulticastGroupMembers.Delta() {
 		m := c.Tuple
 		k := mcKey{m.Datapath, m.Group}
-		if c.Weight > 0 {
-			if w.mcMembers[k] == nil {
-				w.mcMembers[k] = map[string]bool{}
-			}
-			w.mcMembers[k][m.Port] = true
-		} else {
-			delete(w.mcMembers[k], m.Port)
-			if len(w.mcMembers[k]) == 0 {
-				delete(w.mcMembers, k)
-			}
-		}
+		addOrRemove(w.mcMembers, k, m.Port, c.Weight > 0)
 		w.dirtyMC.markMember(k, m.Port)
 	}
 	w.addrSets.applyProgram(p.AddressSets.Delta(), p.AddressSetMembers.Delta())
 	w.portGroups.applyProgram(p.PortGroups.Delta(), p.PortGroupMembers.Delta())
 	w.lbs.applyProgram(p.LoadBalancers.Delta(), p.ServiceMonitors.Delta())
+	for _, c := range p.DatapathSets.Changes() {
+		m := c.Tuple
+		addOrRemove(w.setMembers, m.Set, m.Datapath, c.Weight > 0)
+		for k := range w.setUsers[m.Set] {
+			w.dirtyLF[k] = true
+		}
+	}
 	for _, c := range p.Flows.Changes() {
-		k := keyOfFlow(c.Tuple)
+		k, dp := keyOfFlow(c.Tuple), c.Tuple.Datapath
 		dps := w.wantLF[k]
 		if c.Weight < 0 {
-			dps = deleteSorted(dps, c.Tuple.Datapath)
+			dps = deleteSorted(dps, dp)
 		} else {
-			dps = insertSorted(dps, c.Tuple.Datapath)
+			dps = insertSorted(dps, dp)
 		}
 		if len(dps) == 0 {
 			delete(w.wantLF, k)
@@ -173,21 +175,21 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 			w.wantLF[k] = dps
 		}
 		w.dirtyLF[k] = true
-		if refs := keyRefs(k); len(refs) > 0 {
-			for _, u := range refs {
-				if len(dps) == 0 {
-					delete(w.keyUsers[u], k)
-					if len(w.keyUsers[u]) == 0 {
-						delete(w.keyUsers, u)
-					}
-				} else {
-					if w.keyUsers[u] == nil {
-						w.keyUsers[u] = map[flowKey]bool{}
-					}
-					w.keyUsers[u][k] = true
-				}
-			}
+		if rules.IsDatapathSet(dp) {
+			addOrRemove(w.setUsers, dp, k, c.Weight > 0)
 		}
+		for _, u := range keyRefs(k) {
+			addOrRemove(w.keyUsers, u, k, len(dps) > 0)
+		}
+	}
+}
+
+// addOrRemove adds v to the set of k in idx (add) or removes it.
+func addOrRemove[K, V comparable](idx map[K]map[V]bool, k K, v V, add bool) {
+	if add {
+		addTo(idx, k, v)
+	} else {
+		removeFrom(idx, k, v)
 	}
 }
 

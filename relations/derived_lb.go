@@ -852,5 +852,6 @@ func (n *NB) deriveLBRelations() {
 	n.SwitchLBs = deriveSwitchLBs(n)
 	n.SwitchLBsByLB = engine.IndexBy(n.SwitchLBs, func(a LBDatapath) string { return a.LB })
 	n.RouterLBConfigs = deriveRouterLBConfigs(n)
+	n.RouterLBConfigsByRouter = engine.IndexBy(n.RouterLBConfigs, func(c RouterLBConfig) string { return c.Router })
 	n.RouterLBIPs = deriveRouterLBIPs(n)
 }

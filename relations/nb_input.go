@@ -132,13 +132,14 @@ type NB struct {
 	RouterLBs           engine.Rel[LBDatapath]
 	RouterLBConfigs     engine.Rel[RouterLBConfig]
 	RouterLBIPs         engine.Rel[RouterLBIP]
-	// The same arranged by load balancer, and RouterLBs by router: built
-	// once and shared by every join on them (each arrangement of 50k
-	// attachments costs ~8 MB on bench's topology).
-	LBVIPsByLB        engine.Index[string, LBVIP]
-	SwitchLBsByLB     engine.Index[string, LBDatapath]
-	RouterLBsByLB     engine.Index[string, LBDatapath]
-	RouterLBsByRouter engine.Index[string, LBDatapath]
+	// The same arranged by load balancer, and RouterLBs and RouterLBConfigs
+	// by router: built once and shared by every join on them (each
+	// arrangement of 50k attachments costs ~8 MB on bench's topology).
+	LBVIPsByLB              engine.Index[string, LBVIP]
+	SwitchLBsByLB           engine.Index[string, LBDatapath]
+	RouterLBsByLB           engine.Index[string, LBDatapath]
+	RouterLBsByRouter       engine.Index[string, LBDatapath]
+	RouterLBConfigsByRouter engine.Index[string, RouterLBConfig]
 
 	// Gateway routers, distributed gateway ports and NAT
 	// (derived_gateway.go, derived_nat.go).

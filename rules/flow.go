@@ -1,10 +1,16 @@
 package rules
 
-import "cmp"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
-// Flow is one logical flow on one datapath: a row of SB Logical_Flow before
-// datapath grouping. Datapath is the NB _uuid of the Logical_Switch or
-// Logical_Router it belongs to.
+// Flow is one logical flow: a row of SB Logical_Flow before datapath
+// grouping. Datapath is the NB _uuid of the Logical_Switch or
+// Logical_Router it is on, or the name of a datapath set
+// (IsDatapathSet): the flow is then on every member of the set
+// (DatapathSetMember).
 type Flow struct {
 	Datapath string
 	Stage    Stage
@@ -24,4 +30,55 @@ func CompareFlows(a, b Flow) int {
 		cmp.Compare(a.Match, b.Match),
 		cmp.Compare(a.Actions, b.Actions),
 	)
+}
+
+// A datapath set names the datapaths that share a family of flows with the
+// same text on each: the switches a load balancer applies to, say. Rules
+// write one flow on the set instead of one per member, so that an NB change
+// to the load balancer costs its flows, not its flows times its datapaths,
+// and the SB writer finds the flows' datapath group ready made.
+const datapathSetPrefix = "set:"
+
+// datapathSet is the name of the datapath set of a family and a key inside
+// it.
+func datapathSet(family, key string) string { return datapathSetPrefix + family + "/" + key }
+
+// IsDatapathSet reports whether a flow's Datapath names a datapath set
+// rather than one datapath.
+func IsDatapathSet(datapath string) bool { return strings.HasPrefix(datapath, datapathSetPrefix) }
+
+// DatapathSetMember puts datapath Datapath (an NB _uuid) in datapath set
+// Set.
+type DatapathSetMember struct {
+	Set      string
+	Datapath string
+}
+
+// CompareDatapathSetMembers orders members by set, then datapath.
+func CompareDatapathSetMembers(a, b DatapathSetMember) int {
+	return cmp.Or(cmp.Compare(a.Set, b.Set), cmp.Compare(a.Datapath, b.Datapath))
+}
+
+// FlowsByDatapath returns flows with every flow on a datapath set replaced
+// by one flow on each of the set's members, sorted by CompareFlows and
+// without duplicates: the flows as an SB dump lists them, one per
+// datapath.
+func FlowsByDatapath(flows []Flow, members []DatapathSetMember) []Flow {
+	bySet := map[string][]string{}
+	for _, m := range members {
+		bySet[m.Set] = append(bySet[m.Set], m.Datapath)
+	}
+	out := make([]Flow, 0, len(flows))
+	for _, f := range flows {
+		if !IsDatapathSet(f.Datapath) {
+			out = append(out, f)
+			continue
+		}
+		for _, dp := range bySet[f.Datapath] {
+			f.Datapath = dp
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, CompareFlows)
+	return slices.CompactFunc(out, func(a, b Flow) bool { return a == b })
 }

@@ -201,14 +201,15 @@ func TestIncrementalEqualsRecompute(t *testing.T) {
 
 // checkIncremental runs up to maxSteps steps of one to maxChanges random
 // changes drawn from nbChanges[names], and checks after every step that
-// the incrementally maintained flows (and multicast groups and their
-// members) equal a full recompute and that the step's delta leads from the
+// the incrementally maintained flows (and datapath sets, multicast groups
+// and their members) equal a full recompute and that the step's delta leads from the
 // previous flows to the current ones.
 func checkIncremental(t *testing.T, names []string, maxSteps, maxChanges int) {
 	slices.Sort(names) // rapid replays a failure only if the choices are in a fixed order
 	rapid.Check(t, func(t *rapid.T) {
 		s, p := newNBState(), New()
 		var prev []Flow
+		var prevSets []DatapathSetMember
 		for range rapid.IntRange(1, maxSteps).Draw(t, "steps") {
 			for range rapid.IntRange(1, maxChanges).Draw(t, "changes") {
 				nbChanges[rapid.SampledFrom(names).Draw(t, "change")](t, s, p)
@@ -218,6 +219,9 @@ func checkIncremental(t *testing.T, names []string, maxSteps, maxChanges int) {
 			if d := cmp.Diff(full.Flows.Contents(), p.Flows.Contents()); d != "" {
 				t.Fatalf("incremental != recompute (-full +incremental):\n%s", d)
 			}
+			if d := cmp.Diff(full.DatapathSets.Contents(), p.DatapathSets.Contents()); d != "" {
+				t.Fatalf("datapath sets: incremental != recompute (-full +incremental):\n%s", d)
+			}
 			if d := cmp.Diff(full.MulticastGroups.Contents(), p.MulticastGroups.Contents()); d != "" {
 				t.Fatalf("multicast groups: incremental != recompute (-full +incremental):\n%s", d)
 			}
@@ -225,7 +229,8 @@ func checkIncremental(t *testing.T, names []string, maxSteps, maxChanges int) {
 				t.Fatalf("multicast group members: incremental != recompute (-full +incremental):\n%s", d)
 			}
 			checkDelta(t, prev, p.Flows.Delta(), p.Flows.Contents())
-			prev = p.Flows.Contents()
+			checkDelta(t, prevSets, p.DatapathSets.Delta(), p.DatapathSets.Contents())
+			prev, prevSets = p.Flows.Contents(), p.DatapathSets.Contents()
 		}
 	})
 }

@@ -66,37 +66,71 @@ func routerLBAddressSet(router string, v6 bool) string {
 	return "$_rtr_lb_" + KeyRef(router) + "_ip4"
 }
 
-// vipOnRouter is a VIP of a load balancer that applies to a router, with
-// the router's facts.
-type vipOnRouter struct {
-	Router relations.RouterLBConfig
-	VIP    relations.LBVIP
+// routerLBClass is what a router's load balancer VIP flows read of the
+// router: routers of one class get the same flows for a load balancer.
+type routerLBClass struct {
+	// DGP is the distributed gateway port northd load balances on, "" when
+	// the router has none.
+	DGP       string
+	ForceSNAT bool
 }
 
-// vipsOnRouters joins each router's facts with its load balancers, then
-// with their VIPs: the arrangement kept is one tuple per load balancer and
-// router, not one per VIP and router.
-func vipsOnRouters(nb *relations.NB) engine.Rel[vipOnRouter] {
-	type lbOnRouter struct {
-		LB     string
-		Router relations.RouterLBConfig
+// classOf is router r's class.
+func classOf(r relations.RouterLBConfig) routerLBClass {
+	c := routerLBClass{ForceSNAT: r.ForceSNAT()}
+	if r.DGPs > 0 {
+		c.DGP = r.DGP
 	}
-	lbs := engine.Join(nb.RouterLBsByRouter,
-		engine.IndexBy(nb.RouterLBConfigs, func(c relations.RouterLBConfig) string { return c.Router }),
-		func(_ string, a relations.LBDatapath, c relations.RouterLBConfig) lbOnRouter {
-			return lbOnRouter{a.LB, c}
-		})
-	return engine.Join(engine.IndexBy(lbs, func(x lbOnRouter) string { return x.LB }), nb.LBVIPsByLB,
-		func(_ string, x lbOnRouter, v relations.LBVIP) vipOnRouter { return vipOnRouter{x.Router, v} })
+	return c
+}
+
+// routerLBSet is the datapath set of the routers of class c that load
+// balancer lb applies to.
+func routerLBSet(lb string, c routerLBClass) string {
+	return datapathSet("lr-lb", fmt.Sprintf("%s/%t/%s", lb, c.ForceSNAT, c.DGP))
+}
+
+// routerLB is a load balancer that applies to a router, with the router's
+// facts.
+type routerLB struct {
+	LB     string
+	Router relations.RouterLBConfig
+}
+
+// routerLBs joins the routers' load balancers with the routers' facts.
+func routerLBs(nb *relations.NB) engine.Rel[routerLB] {
+	return engine.Join(nb.RouterLBsByRouter, nb.RouterLBConfigsByRouter,
+		func(_ string, a relations.LBDatapath, c relations.RouterLBConfig) routerLB { return routerLB{a.LB, c} })
+}
+
+// lbOnRouters is a load balancer that applies to routers of a class;
+// vipOnRouters one of its VIPs.
+type (
+	lbOnRouters struct {
+		LB    string
+		Class routerLBClass
+	}
+	vipOnRouters struct {
+		Class routerLBClass
+		VIP   relations.LBVIP
+	}
+)
+
+// RouterLBSets: the routers of each class each load balancer applies to,
+// directly or through a group.
+func RouterLBSets(nb *relations.NB) engine.Rel[DatapathSetMember] {
+	return engine.Map(routerLBs(nb), func(x routerLB) DatapathSetMember {
+		return DatapathSetMember{routerLBSet(x.LB, classOf(x.Router)), x.Router.Router}
+	})
 }
 
 // snatFlag is how a router marks load-balanced traffic for SNAT: the load
 // balancer's skip_snat, else the router's lb_force_snat_ip, else nothing.
-func snatFlag(r relations.RouterLBConfig, v relations.LBVIP) string {
+func snatFlag(c routerLBClass, v relations.LBVIP) string {
 	switch {
 	case v.SkipSNAT:
 		return "skip_snat"
-	case r.ForceSNAT():
+	case c.ForceSNAT:
 		return "force_snat"
 	}
 	return ""
@@ -105,7 +139,7 @@ func snatFlag(r relations.RouterLBConfig, v relations.LBVIP) string {
 // RouterLBVIPFlows: lr_in_defrag priority 100, lr_in_dnat priority 110
 // (VIP without port) or 120, lr_out_undnat priority 120 on routers with a
 // distributed gateway port, and the affinity stages, for every VIP of a
-// load balancer that applies to the router (northd.c
+// load balancer, on the set of routers of each class it applies to (northd.c
 // build_lrouter_defrag_flows_for_lb, build_lrouter_nat_flows_for_lb,
 // build_lb_affinity_lr_flows). Defrag sends traffic to the VIP through
 // conntrack; DNAT picks a backend for a new connection and flags it for
@@ -113,15 +147,20 @@ func snatFlag(r relations.RouterLBConfig, v relations.LBVIP) string {
 // happens on the gateway chassis, where replies from the backends are
 // unDNATed.
 func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(vipsOnRouters(nb), func(x vipOnRouter) []Flow {
-		r, v := x.Router, x.VIP
-		dp, ip := on(r.Router), ipMatch(v)
+	classes := engine.Distinct(engine.Map(routerLBs(nb), func(x routerLB) lbOnRouters {
+		return lbOnRouters{x.LB, classOf(x.Router)}
+	}))
+	vips := engine.Join(engine.IndexBy(classes, func(x lbOnRouters) string { return x.LB }), nb.LBVIPsByLB,
+		func(_ string, x lbOnRouters, v relations.LBVIP) vipOnRouters { return vipOnRouters{x.Class, v} })
+	return engine.FlatMap(vips, func(x vipOnRouters) []Flow {
+		c, v := x.Class, x.VIP
+		dp, ip := on(routerLBSet(v.LB, c)), ipMatch(v)
 		match, prio := fmt.Sprintf("ct.new && !ct.rel && %s && %s.dst == %s", ip, ip, v.IP), 110
 		if v.Port != "" {
 			match += fmt.Sprintf(" && %s && %s.dst == %s", v.Proto, v.Proto, v.Port)
 			prio = 120
 		}
-		flag := snatFlag(r, v)
+		flag := snatFlag(c, v)
 		action, balances := vipAction(v, LROutSNAT.Table())
 		switch {
 		case flag != "" && balances:
@@ -133,20 +172,20 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		flows := []Flow{dp.flow(LRInDefrag, 100, fmt.Sprintf("ip && %s.dst == %s", ip, v.IP), "ct_dnat;")}
 		newMatch := match
-		if r.DGPs > 0 && (v.NBackends > 0 || !v.Reject) {
-			newMatch += " && is_chassis_resident(" + jsonKey("cr-"+r.DGP) + ")"
+		if c.DGP != "" && (v.NBackends > 0 || !v.Reject) {
+			newMatch += " && is_chassis_resident(" + jsonKey("cr-"+c.DGP) + ")"
 		}
 		flows = append(flows, dp.flow(LRInDNAT, prio, newMatch, action))
-		if r.DGPs > 0 && v.NBackends > 0 {
-			flows = append(flows, dp.flow(LROutUnDNAT, 120, undnatMatch(r, v), undnatAction(flag)))
+		if c.DGP != "" && v.NBackends > 0 {
+			flows = append(flows, dp.flow(LROutUnDNAT, 120, undnatMatch(c.DGP, v), undnatAction(flag)))
 		}
-		return append(flows, routerAffinityFlows(dp, r, v, match)...)
+		return append(flows, routerAffinityFlows(dp, c, v, match)...)
 	})
 }
 
 // undnatMatch matches replies from the VIP's backends leaving through the
-// router's distributed gateway port on its gateway chassis.
-func undnatMatch(r relations.RouterLBConfig, v relations.LBVIP) string {
+// router's distributed gateway port dgp on its gateway chassis.
+func undnatMatch(dgp string, v relations.LBVIP) string {
 	ip := ipMatch(v)
 	var srcs []string
 	for _, b := range v.Backends.All() {
@@ -157,7 +196,7 @@ func undnatMatch(r relations.RouterLBConfig, v relations.LBVIP) string {
 		}
 	}
 	return fmt.Sprintf("%s && (%s) && outport == %s && is_chassis_resident(%s)",
-		ip, strings.Join(srcs, " || "), jsonKey(r.DGP), jsonKey("cr-"+r.DGP))
+		ip, strings.Join(srcs, " || "), jsonKey(dgp), jsonKey("cr-"+dgp))
 }
 
 // undnatAction unDNATs replies in the gateway chassis' zone, or passes them
@@ -176,7 +215,7 @@ func undnatAction(flag string) string {
 // lr_in_lb_aff_learn records the backend a new connection got. The router's
 // lb_force_snat_ip comes before the load balancer's skip_snat here, and the
 // family is V4Mapped's.
-func routerAffinityFlows(dp on, r relations.RouterLBConfig, v relations.LBVIP, newMatch string) []Flow {
+func routerAffinityFlows(dp on, c routerLBClass, v relations.LBVIP, newMatch string) []Flow {
 	if v.AffinityTimeout == 0 {
 		return nil
 	}
@@ -186,7 +225,7 @@ func routerAffinityFlows(dp on, r relations.RouterLBConfig, v relations.LBVIP, n
 	}
 	flag := ""
 	switch {
-	case r.ForceSNAT():
+	case c.ForceSNAT:
 		flag = "force_snat"
 	case v.SkipSNAT:
 		flag = "skip_snat"
@@ -214,7 +253,7 @@ func routerAffinityFlows(dp on, r relations.RouterLBConfig, v relations.LBVIP, n
 func RouterLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
 	enabled := engine.SemiJoin(
 		nb.RouterLBsByRouter,
-		engine.IndexBy(nb.RouterLBConfigs, func(c relations.RouterLBConfig) string { return c.Router }))
+		nb.RouterLBConfigsByRouter)
 	return engine.Join(
 		engine.IndexBy(enabled, func(a relations.LBDatapath) string { return a.LB }),
 		engine.IndexBy(eventVIPs(nb), func(v relations.LBVIP) string { return v.LB }),

@@ -79,7 +79,7 @@ func vipPort(ip, port string, v6 bool) string {
 
 // SwitchLBVIPFlows: ls_in_pre_stateful priority 120, ls_in_lb priority 110
 // (VIP without port) or 120, and the affinity stages, for every VIP of a
-// load balancer that applies to the switch (northd.c
+// load balancer, on the set of switches it applies to (northd.c
 // build_lb_rules_pre_stateful, build_lb_rules, build_lb_affinity_ls_flows).
 // Pre-stateful keeps the original destination in registers for the hairpin
 // stages and sends the packet to conntrack; ls_in_lb picks a backend for a
@@ -87,9 +87,8 @@ func vipPort(ip, port string, v6 bool) string {
 // options:affinity_timeout a client that reached a backend recently goes
 // back to it.
 func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
-	return placeOn(nb.SwitchLBsByLB, engine.FlatMap(nb.LBVIPs, func(v relations.LBVIP) []lbFlow {
-		// Placed on each switch by placeOn.
-		dp := on("")
+	return engine.FlatMap(nb.LBVIPs, func(v relations.LBVIP) []Flow {
+		dp := on(switchLBSet(v.LB))
 		ip, reg := ipMatch(v), regOrigDIPv4
 		if v.IPv6 {
 			reg = regOrigDIPv6
@@ -112,38 +111,20 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LSInPreStateful, 120, preMatch, preAction+"ct_lb_mark;"),
 			dp.flow(LSInLB, prio, lbMatch, action),
 		}
-		return lbFlows(v.LB, append(flows, switchAffinityFlows(dp, v)...))
-	}))
+		return append(flows, switchAffinityFlows(dp, v)...)
+	})
 }
 
-// lbFlow is a flow of a load balancer on no datapath yet: its text is the
-// same on every datapath the load balancer applies to.
-type lbFlow struct {
-	LB   string
-	Flow Flow
-}
+// switchLBSet is the datapath set of the switches load balancer lb applies
+// to: its VIP flows are the same on each.
+func switchLBSet(lb string) string { return datapathSet("ls-lb", lb) }
 
-// lbFlows tags flows with their load balancer.
-func lbFlows(lb string, flows []Flow) []lbFlow {
-	out := make([]lbFlow, len(flows))
-	for i, f := range flows {
-		out[i] = lbFlow{lb, f}
-	}
-	return out
-}
-
-// placeOn puts each load balancer flow on every datapath of lbs its load
-// balancer applies to. The text is built once per load balancer and shared
-// by its flows on all those datapaths: with a load balancer group on every
-// node, that is one text for a hundred switches instead of a hundred
-// copies.
-func placeOn(lbs engine.Index[string, relations.LBDatapath], flows engine.Rel[lbFlow]) engine.Rel[Flow] {
-	return engine.Join(lbs,
-		engine.IndexBy(flows, func(f lbFlow) string { return f.LB }),
-		func(_ string, a relations.LBDatapath, f lbFlow) Flow {
-			f.Flow.Datapath = a.Datapath
-			return f.Flow
-		})
+// SwitchLBSets: the switches each load balancer applies to, directly or
+// through a group.
+func SwitchLBSets(nb *relations.NB) engine.Rel[DatapathSetMember] {
+	return engine.Map(nb.SwitchLBs, func(a relations.LBDatapath) DatapathSetMember {
+		return DatapathSetMember{switchLBSet(a.LB), a.Datapath}
+	})
 }
 
 // switchAffinityFlows are the flows of a VIP with options:affinity_timeout

@@ -14,11 +14,14 @@ type Rule func(nb *relations.NB) engine.Rel[Flow]
 
 // Program is the northd program: the NB tables as input relations, the
 // logical flows as output. Feed NB changes through NB.Apply, call Step, read
-// Flows.Delta (the change) or Flows.Contents (the whole set).
+// Flows.Delta (the change) or Flows.Contents (the whole set). A flow may be
+// on a datapath set, whose members are in DatapathSets; FlowsByDatapath
+// lists every flow once per datapath.
 type Program struct {
-	Circuit *engine.Circuit
-	NB      *relations.NB
-	Flows   *engine.Output[Flow]
+	Circuit      *engine.Circuit
+	NB           *relations.NB
+	Flows        *engine.Output[Flow]
+	DatapathSets *engine.Output[DatapathSetMember]
 	// The other SB rows northd owns (sb_*.go).
 	Datapaths       *engine.Output[Datapath]
 	PortBindings    *engine.Output[PortBinding]
@@ -50,6 +53,12 @@ var builtinRules = slices.Concat(
 	routerNATRules,      // lr_nat.go: gateway routers, distributed gateway ports, NAT
 )
 
+// datapathSets are the datapath sets the built-in rules write flows on.
+var datapathSets = []func(*relations.NB) engine.Rel[DatapathSetMember]{
+	SwitchLBSets, // ls_lb_vips.go
+	RouterLBSets, // lr_lb.go
+}
+
 // New builds the program: the built-in rules plus extra, whose flows are
 // added to the same output.
 func New(extra ...Rule) *Program {
@@ -62,10 +71,15 @@ func New(extra ...Rule) *Program {
 	addrSets, addrMembers := SBAddressSets(nb)
 	pgs, pgMembers := SBPortGroups(nb)
 	mcs, mcMembers := SBMulticastGroups(nb)
+	var sets []engine.Rel[DatapathSetMember]
+	for _, s := range datapathSets {
+		sets = append(sets, s(nb))
+	}
 	return &Program{
-		Circuit: c,
-		NB:      nb,
-		Flows:   engine.NewOutput(engine.Union(flows...), CompareFlows),
+		Circuit:      c,
+		NB:           nb,
+		Flows:        engine.NewOutput(engine.Union(flows...), CompareFlows),
+		DatapathSets: engine.NewOutput(engine.Union(sets...), CompareDatapathSetMembers),
 
 		Datapaths:             engine.NewOutput(SBDatapaths(nb), CompareDatapaths),
 		PortBindings:          engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
@@ -91,4 +105,10 @@ func New(extra ...Rule) *Program {
 // contributed no flows; everything else was applied.
 func (p *Program) Step() []*engine.Rejected {
 	return p.Circuit.Step()
+}
+
+// FlowsByDatapath is the flows with every flow on a datapath set written
+// once per member (FlowsByDatapath).
+func (p *Program) FlowsByDatapath() []Flow {
+	return FlowsByDatapath(p.Flows.Contents(), p.DatapathSets.Contents())
 }
