@@ -104,6 +104,19 @@ type Refs struct {
 	AddressSetAddresses engine.Rel[Ref]
 }
 
+// Listed joins the elements of a reference column, refs, to the rows of
+// table they name: f makes a tuple of each listing row's _uuid and listed
+// row. A reference to a row that does not exist gives nothing.
+func Listed[M any, PM interface {
+	*M
+	GetUUID() string
+}, O comparable](refs engine.Rel[Ref], table Table[M], f func(owner string, row *M) O) engine.Rel[O] {
+	return engine.Join(
+		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
+		engine.IndexBy(table.Rows, func(row *M) string { return PM(row).GetUUID() }),
+		func(_ string, r Ref, row *M) O { return f(r.Owner, row) })
+}
+
 func newRefs(c *engine.Circuit, n *NB) Refs {
 	ls := func(column func(*nb.LogicalSwitch) []string) engine.Rel[Ref] {
 		return refsOf(c, n, nb.LogicalSwitchTable, func(ls *nb.LogicalSwitch) string { return ls.UUID }, column)

@@ -249,12 +249,9 @@ type switchFwdGroups = engine.KV[string, engine.Sorted[switchFwdGroup]]
 // group just done, northd 23.03 loops forever and never writes the SB; here
 // the loop stops there, and Step reports the switch.
 func SwitchForwardingGroupFlows(n *relations.NB) engine.Rel[Flow] {
-	groups := engine.Join(
-		engine.IndexBy(n.Refs.SwitchFwdGroups, func(r relations.Ref) string { return r.Target }),
-		engine.IndexBy(n.ForwardingGroups.Rows, func(g *nb.ForwardingGroup) string { return g.UUID }),
-		func(_ string, r relations.Ref, g *nb.ForwardingGroup) switchFwdGroup {
-			return switchFwdGroup{Switch: r.Owner, Group: g}
-		})
+	groups := relations.Listed(n.Refs.SwitchFwdGroups, n.ForwardingGroups, func(sw string, g *nb.ForwardingGroup) switchFwdGroup {
+		return switchFwdGroup{Switch: sw, Group: g}
+	})
 	bySwitch := engine.Collect(engine.IndexBy(groups, func(g switchFwdGroup) string { return g.Switch }),
 		func(a, b switchFwdGroup) int { return cmp.Compare(a.Group.UUID, b.Group.UUID) })
 	engine.TryMap(bySwitch, "forwarding groups", func(gs switchFwdGroups) (struct{}, error) {

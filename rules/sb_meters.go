@@ -74,13 +74,9 @@ type meterBand struct {
 
 // SBMeters computes the Meter rows.
 func SBMeters(n *relations.NB) engine.Rel[Meter] {
-	bands := engine.Join(
-		engine.IndexBy(n.Refs.MeterBands, func(r relations.Ref) string { return r.Target }),
-		engine.IndexBy(n.MeterBands.Rows, func(b *nb.MeterBand) string { return b.UUID }),
-		func(_ string, r relations.Ref, b *nb.MeterBand) meterBand {
-			return meterBand{Meter: r.Owner, Row: r.Target,
-				Band: MeterBand{Action: b.Action, Rate: b.Rate, BurstSize: b.BurstSize}}
-		})
+	bands := relations.Listed(n.Refs.MeterBands, n.MeterBands, func(meter string, b *nb.MeterBand) meterBand {
+		return meterBand{Meter: meter, Row: b.UUID, Band: MeterBand{Action: b.Action, Rate: b.Rate, BurstSize: b.BurstSize}}
+	})
 	bandsOf := engine.GroupBy(engine.IndexBy(bands, func(b meterBand) string { return b.Meter }),
 		func(meter string, bs []meterBand) []engine.KV[string, MeterBands] {
 			list := make([]MeterBand, len(bs))
