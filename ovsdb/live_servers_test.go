@@ -38,8 +38,12 @@ func startServers(t testing.TB) *servers {
 		}
 		os.RemoveAll(dir)
 	})
-	s.start("nb")
-	s.start("sb")
+	for _, db := range []string{"nb", "sb"} {
+		if err := s.CreateDB(t.Context(), db); err != nil {
+			t.Fatal(err)
+		}
+		s.start(db)
+	}
 	s.run("ovn-nbctl", "init")
 	return s
 }

@@ -2,9 +2,7 @@ package reference
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,22 +58,24 @@ func (d Dir) StartDaemon(program, name string, args ...string) (*Daemon, error) 
 	})
 }
 
-// StartServer serves db ("nb" or "sb") with ovsdb-server on its socket,
-// first creating its file, empty, from the installed schema if there is
-// none, and returns once the server listens.
-func (d Dir) StartServer(ctx context.Context, db string) (*Daemon, error) {
+// CreateDB creates the empty database db, "nb" or "sb", from the installed
+// schema. It fails if the file exists.
+func (d Dir) CreateDB(ctx context.Context, db string) error {
 	schema, ok := map[string]string{"nb": nbSchema, "sb": sbSchema}[db]
 	if !ok {
-		return nil, fmt.Errorf("no database %q (nb or sb)", db)
+		return fmt.Errorf("no database %q (nb or sb)", db)
 	}
-	file := d.File(db)
-	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-		if out, err := d.Command(ctx, "ovsdb-tool", "create", file, schema).CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("ovsdb-tool create %s: %w: %s", file, err, out)
-		}
+	if out, err := d.Command(ctx, "ovsdb-tool", "create", d.File(db), schema).CombinedOutput(); err != nil {
+		return fmt.Errorf("ovsdb-tool create %s: %w: %s", d.File(db), err, out)
 	}
+	return nil
+}
+
+// StartServer serves the database file of db ("nb" or "sb") with
+// ovsdb-server on its socket and returns once the server listens.
+func (d Dir) StartServer(ctx context.Context, db string) (*Daemon, error) {
 	sock := d.path(db + ".sock")
-	s, err := d.StartDaemon("ovsdb-server", db, "--remote=punix:"+sock, file)
+	s, err := d.StartDaemon("ovsdb-server", db, "--remote=punix:"+sock, d.File(db))
 	if err != nil {
 		return nil, err
 	}

@@ -75,6 +75,9 @@ func Launch(ctx context.Context, dir string) (*Instance, error) {
 
 func (r *Instance) launch(ctx context.Context) error {
 	for _, db := range []string{"nb", "sb"} {
+		if err := r.dir.CreateDB(ctx, db); err != nil {
+			return fmt.Errorf("reference: %w", err)
+		}
 		if err := r.watch(r.dir.StartServer(ctx, db)); err != nil {
 			return err
 		}

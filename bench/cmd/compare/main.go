@@ -295,14 +295,20 @@ func (s *side) startServers(ctx context.Context) error {
 	if err := os.MkdirAll(string(s.dir), 0o755); err != nil {
 		return err
 	}
-	var err error
-	if s.nb, err = s.dir.StartServer(ctx, "nb"); err != nil {
-		return err
+	for _, db := range []struct {
+		name string
+		d    **reference.Daemon
+	}{{"nb", &s.nb}, {"sb", &s.sb}} {
+		if err := s.dir.CreateDB(ctx, db.name); err != nil {
+			return err
+		}
+		d, err := s.dir.StartServer(ctx, db.name)
+		if err != nil {
+			return err
+		}
+		*db.d = d
 	}
-	if s.sb, err = s.dir.StartServer(ctx, "sb"); err != nil {
-		return err
-	}
-	_, err = s.nbctl(ctx, "init")
+	_, err := s.nbctl(ctx, "init")
 	return err
 }
 
