@@ -295,7 +295,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 		}
 	}
 	d.followLock()
-	if st.NBRows > 0 {
+	if d.updateFeatures() || st.NBRows > 0 {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
 			d.log.Info("NB row skipped", "reason", r.Error())
@@ -361,6 +361,27 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	}
 }
 
+// updateFeatures feeds the program the chassis features of the SB's
+// Chassis rows after they changed, and reports whether the features did.
+func (d *Northd) updateFeatures() bool {
+	if !d.w.chassisChanged {
+		return false
+	}
+	f := relations.FeaturesOf(func(yield func(map[string]string) bool) {
+		for _, ch := range d.w.m.chassis {
+			if !yield(ch.OtherConfig) {
+				return
+			}
+		}
+	})
+	if f == d.prog.Features.Get() {
+		return false
+	}
+	d.log.Info("chassis features changed", "ct_no_masked_label", f.CTNoMaskedLabel, "ct_lb_related", f.CTLBRelated)
+	d.prog.Features.Set(f)
+	return true
+}
+
 // followLock notes a change of the SB lock's owner: on becoming active,
 // every SB row is compared with what it should be, as the active northd
 // may have left it otherwise (23.03 recomputes everything).
@@ -394,7 +415,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	sbOptions := maps.Clone(options)
 	// ovn-controllers learn whether load balancer flows use ct_mark,
 	// which only chassis that do not mask ct_label support.
-	if d.w.m.allChassis(ctNoMaskedLabel) {
+	if d.prog.Features.Get().CTNoMaskedLabel {
 		delete(sbOptions, "lb_hairpin_use_ct_mark")
 	} else {
 		sbOptions["lb_hairpin_use_ct_mark"] = "false"

@@ -95,8 +95,8 @@ ovn-sbctl chassis-add hv1 geneve 192.0.2.1`)
 	}
 	northlog()
 	check("northlog after ovn-northd", lines, uuids)
-	// The chassis without ct-no-masked-label changes some flows, which the
-	// rules do not follow yet: only these tables' writes are checked.
+	// Only these tables' writes are checked here; TestLiveTakeOver and
+	// TestLiveFeatures check the flows of chassis without a feature.
 	got := l.Totals()
 	for _, table := range append(otherTableNames, sb.SBGlobalTable) {
 		if n := got[table]; n[0]+n[2] != 0 || n[1] != 0 && table != sb.SBGlobalTable {

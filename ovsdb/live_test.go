@@ -227,10 +227,11 @@ func dumpOtherRows(t testing.TB, remote string) []string {
 	return lines
 }
 
-// offlineFlows computes the flows of the NB file of s offline.
+// offlineFlows computes the flows of the NB file of s offline, for the
+// chassis features of its SB.
 func offlineFlows(t testing.TB, s *servers) []string {
 	t.Helper()
-	o, err := ComputeFromFile(s.File("nb"))
+	o, err := ComputeWithFeatures(s.File("nb"), chassisFeatures(t, s.SBRemote()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,6 +389,7 @@ func (b *beside) run(t *testing.T, script string) []string {
 	}()
 	b.live.t = t
 	b.live.resetNB(b.options)
+	b.live.resetChassis()
 	b.live.script(script)
 	b.live.sync()
 	<-refDone
@@ -444,6 +446,7 @@ func TestLiveTakeOver(t *testing.T) {
 				s.start("northd")
 			}
 			s.resetNB(options)
+			s.resetChassis()
 			s.script(sc.Script)
 			s.sync()
 			flows := dumpFlows(t, s.SBRemote())

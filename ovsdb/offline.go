@@ -2,6 +2,7 @@ package ovsdb
 
 import (
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
@@ -29,13 +30,20 @@ func (o *Offline) Canonical() []string {
 
 // ComputeFromFile loads a standalone OVN_Northbound database file into a
 // fresh program (the built-in rules plus extra) and computes its flows in one
-// step.
+// step, for chassis that support every feature (as with no chassis).
 func ComputeFromFile(path string, extra ...rules.Rule) (*Offline, error) {
+	return ComputeWithFeatures(path, relations.AllFeatures, extra...)
+}
+
+// ComputeWithFeatures is ComputeFromFile for chassis that support features
+// f (see relations.FeaturesOf).
+func ComputeWithFeatures(path string, f relations.Features, extra ...rules.Rule) (*Offline, error) {
 	contents, err := LoadNB(path)
 	if err != nil {
 		return nil, err
 	}
 	p := rules.New(extra...)
+	p.Features.Set(f)
 	names := map[string]string{}
 	for table, row := range contents.All() {
 		if err := p.NB.Apply(table, nil, row); err != nil {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
@@ -411,20 +410,4 @@ func (m *sbMirror) dropNamed(t *sbTxn) {
 	for _, named := range t.newDP {
 		delete(m.pbKeys, named)
 	}
-}
-
-// ctNoMaskedLabel is the chassis feature (other_config key) of using
-// ct_label's bits without masking ct_mark (OVN_FEATURE_CT_NO_MASKED_LABEL).
-const ctNoMaskedLabel = "ct-no-masked-label"
-
-// allChassis reports whether every chassis of this availability zone
-// (not is-remote) has a feature (build_chassis_features); true when there
-// is none.
-func (m *sbMirror) allChassis(feature string) bool {
-	for _, ch := range m.chassis {
-		if !relations.SmapBool(ch.OtherConfig, "is-remote", false) && !relations.SmapBool(ch.OtherConfig, feature, false) {
-			return false
-		}
-	}
-	return true
 }

@@ -31,8 +31,8 @@ type SwitchACL struct {
 }
 
 // SwitchACLFacts are a switch's datapath-level ACL and load-balancer facts
-// (northd.c ls_get_acl_flags, ls_has_lb_vip) and the NB_Global options that
-// go with them. One tuple per switch.
+// (northd.c ls_get_acl_flags, ls_has_lb_vip) and the NB_Global options and
+// chassis features that go with them. One tuple per switch.
 type SwitchACLFacts struct {
 	Switch string // NB _uuid of the switch
 	// HasACLs: some ACL applies to the switch (od->has_acls).
@@ -43,6 +43,7 @@ type SwitchACLFacts struct {
 	// switch directly or through a load balancer group (od->has_lb_vip).
 	HasLBVIP bool
 	GlobalOptions
+	Features Features
 }
 
 // Stateful is has_stateful in northd.c build_acls: the switch sends traffic
@@ -172,7 +173,7 @@ func deriveSwitchACLFacts(n *NB) engine.Rel[SwitchACLFacts] {
 	one := func(SwitchACLFacts) struct{} { return struct{}{} }
 	byOne := engine.IndexBy(facts, one)
 	opts := engine.IndexBy(deriveGlobalOptions(n), func(GlobalOptions) struct{} { return struct{}{} })
-	return engine.Union(
+	withOptions := engine.Union(
 		engine.Join(byOne, opts, func(_ struct{}, f SwitchACLFacts, o GlobalOptions) SwitchACLFacts {
 			f.GlobalOptions = o
 			return f
@@ -182,4 +183,8 @@ func deriveSwitchACLFacts(n *NB) engine.Rel[SwitchACLFacts] {
 			return f
 		}),
 	)
+	return engine.Map(WithFeatures(n, withOptions), func(x Featured[SwitchACLFacts]) SwitchACLFacts {
+		x.Of.Features = x.Features
+		return x.Of
+	})
 }

@@ -84,6 +84,13 @@ type NB struct {
 
 	Refs Refs // the elements of large set columns (refs.go)
 
+	// Features holds one tuple, the chassis features flows may rely on
+	// (features.go). It is SB input, not an NB table: ChassisFeatures sets
+	// it.
+	Features        engine.Rel[Features]
+	ChassisFeatures *FeatureInput
+	featuresByOne   engine.Index[struct{}, Features] // for WithFeatures
+
 	// Derived relations that many rules share, each computed once.
 	SwitchDatapaths engine.Rel[Switch]
 	RouterDatapaths engine.Rel[Router]
@@ -190,6 +197,8 @@ func NewNB(c *engine.Circuit) *NB {
 		nbInputs:            f,
 	}
 	c.DescribeTuples(n.DescribeTuple)
+	n.ChassisFeatures, n.Features = newFeatureInput(c)
+	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
 	n.Refs = newRefs(c, n)
 	n.SwitchDatapaths = deriveSwitches(n)
 	n.RouterDatapaths = deriveRouters(n)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/relations"
 )
 
 var (
@@ -116,14 +117,19 @@ func compareRandom(t *testing.T, prefix string, seeds int, opts reference.Topolo
 }
 
 // compareScenario applies script to the reference, computes northlog's flows
-// from the reference's NB file, and compares them.
+// from the reference's NB file and the chassis features of its SB, and
+// compares them.
 func compareScenario(t *testing.T, ref *reference.Instance, script string) reference.Report {
 	t.Helper()
 	want, err := ref.Run(t.Context(), script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ovsdb.ComputeFromFile(ref.NBFile())
+	chassis, err := ref.ChassisOtherConfigs(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ovsdb.ComputeWithFeatures(ref.NBFile(), relations.FeaturesOf(slices.Values(chassis)))
 	if err != nil {
 		t.Fatal(err)
 	}

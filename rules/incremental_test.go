@@ -8,19 +8,24 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/ovn-org/libovsdb/model"
 	"pgregory.net/rapid"
 )
 
 // nbState is the current NB database of a property test: rows by table and
-// _uuid. Every change goes to the state and to the program under test.
+// _uuid, and the chassis features. Every change goes to the state and to the
+// program under test.
 type nbState struct {
-	rows map[string]map[string]model.Model
-	next int
+	rows     map[string]map[string]model.Model
+	features relations.Features
+	next     int
 }
 
-func newNBState() *nbState { return &nbState{rows: map[string]map[string]model.Model{}} }
+func newNBState() *nbState {
+	return &nbState{rows: map[string]map[string]model.Model{}, features: relations.AllFeatures}
+}
 
 func (s *nbState) uuid() string {
 	s.next++
@@ -92,6 +97,7 @@ func deleteRow(table string) nbChange {
 // load feeds the whole state to a fresh program: the full recompute.
 func (s *nbState) load(t *rapid.T) *Program {
 	p := New()
+	p.Features.Set(s.features)
 	for table, rows := range s.rows {
 		for _, row := range rows {
 			if err := p.NB.Apply(table, nil, row); err != nil {

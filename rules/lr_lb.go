@@ -152,8 +152,8 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	}))
 	vips := engine.Join(engine.IndexBy(classes, func(x lbOnRouters) string { return x.LB }), nb.LBVIPsByLB,
 		func(_ string, x lbOnRouters, v relations.LBVIP) vipOnRouters { return vipOnRouters{x.Class, v} })
-	return engine.FlatMap(vips, func(x vipOnRouters) []Flow {
-		c, v := x.Class, x.VIP
+	return engine.FlatMap(relations.WithFeatures(nb, vips), func(x relations.Featured[vipOnRouters]) []Flow {
+		c, v := x.Of.Class, x.Of.VIP
 		dp, ip := on(routerLBSet(v.LB, c)), ipMatch(v)
 		match, prio := fmt.Sprintf("ct.new && !ct.rel && %s && %s.dst == %s", ip, ip, v.IP), 110
 		if v.Port != "" {
@@ -161,14 +161,17 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			prio = 120
 		}
 		flag := snatFlag(c, v)
-		action, balances := vipAction(v, LROutSNAT.Table())
-		switch {
-		case flag != "" && balances:
-			action = "flags." + flag + "_for_lb = 1; " + action + "; " + flag + ");"
-		case flag != "":
-			action = "flags." + flag + "_for_lb = 1; " + action
-		case balances:
+		action, balances := vipAction(v, x.Features, LROutSNAT.Table())
+		if balances {
+			// Conntrack records the flag only where every chassis can
+			// (ct_lb_related).
+			if flag != "" && x.Features.CTLBRelated {
+				action += "; " + flag
+			}
 			action += ");"
+		}
+		if flag != "" {
+			action = "flags." + flag + "_for_lb = 1; " + action
 		}
 		flows := []Flow{dp.flow(LRInDefrag, 100, fmt.Sprintf("ip && %s.dst == %s", ip, v.IP), "ct_dnat;")}
 		newMatch := match
@@ -299,26 +302,31 @@ func RouterLBNATOverlapFlows(nb *relations.NB) engine.Rel[Flow] {
 
 // RouterLBDefaultFlows: lr_in_dnat priorities 70 and 50 on routers with a
 // load balancer VIP, and lr_out_undnat and lr_out_post_undnat on such
-// gateway routers (northd.c build_lrouter_nat_defrag_and_lb). Related and
-// established load-balanced traffic keeps the SNAT flags conntrack
-// recorded; a gateway router sends all traffic back through its DNAT zone
-// so replies get unDNATed, and commits connections started from the other
-// side.
+// gateway routers (northd.c build_lrouter_nat_defrag_and_lb). Related
+// (where every chassis can NAT it: ct_lb_related) and established
+// load-balanced traffic keeps the SNAT flags conntrack recorded; a gateway
+// router sends all traffic back through its DNAT zone so replies get
+// unDNATed, and commits connections started from the other side.
 func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.RouterLBConfigs, func(r relations.RouterLBConfig) []Flow {
+	return engine.FlatMap(relations.WithFeatures(nb, nb.RouterLBConfigs), func(x relations.Featured[relations.RouterLBConfig]) []Flow {
+		r := x.Of
 		if !r.HasLBVIP {
 			return nil
 		}
-		dp := on(r.Router)
-		const rel, est = "ct.rel && !ct.est && !ct.new", "ct.est && !ct.rel && !ct.new && ct_mark.natted"
-		flows := []Flow{
-			dp.flow(LRInDNAT, 70, rel+" && ct_mark.skip_snat == 1", "flags.skip_snat_for_lb = 1; ct_commit_nat;"),
-			dp.flow(LRInDNAT, 70, rel+" && ct_mark.force_snat == 1", "flags.force_snat_for_lb = 1; ct_commit_nat;"),
-			dp.flow(LRInDNAT, 50, rel, "ct_commit_nat;"),
-			dp.flow(LRInDNAT, 70, est+" && ct_mark.skip_snat == 1", "flags.skip_snat_for_lb = 1; next;"),
-			dp.flow(LRInDNAT, 70, est+" && ct_mark.force_snat == 1", "flags.force_snat_for_lb = 1; next;"),
-			dp.flow(LRInDNAT, 50, est, "next;"),
+		dp, bits := on(r.Router), ctBits(x.Features)
+		const rel = "ct.rel && !ct.est && !ct.new"
+		est := "ct.est && !ct.rel && !ct.new && " + bits + ".natted"
+		var flows []Flow
+		if x.Features.CTLBRelated {
+			flows = append(flows,
+				dp.flow(LRInDNAT, 70, rel+" && "+bits+".skip_snat == 1", "flags.skip_snat_for_lb = 1; ct_commit_nat;"),
+				dp.flow(LRInDNAT, 70, rel+" && "+bits+".force_snat == 1", "flags.force_snat_for_lb = 1; ct_commit_nat;"),
+				dp.flow(LRInDNAT, 50, rel, "ct_commit_nat;"))
 		}
+		flows = append(flows,
+			dp.flow(LRInDNAT, 70, est+" && "+bits+".skip_snat == 1", "flags.skip_snat_for_lb = 1; next;"),
+			dp.flow(LRInDNAT, 70, est+" && "+bits+".force_snat == 1", "flags.force_snat_for_lb = 1; next;"),
+			dp.flow(LRInDNAT, 50, est, "next;"))
 		if r.Gateway {
 			flows = append(flows,
 				dp.flow(LROutUnDNAT, 100, "nd || nd_rs || nd_ra", "next;"),

@@ -414,9 +414,10 @@ func RouterNATStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(r string) string { return r })
 	capable := engine.IndexBy(engine.Filter(nb.RouterGateways, relations.RouterGateway.NATCapable),
 		func(g relations.RouterGateway) string { return g.Router })
-	return engine.FlatMap(engine.SemiJoin(capable, withNAT), func(g relations.RouterGateway) []Flow {
-		dp := on(g.Router)
-		flows := []Flow{dp.flow(LROutChkDNATLocal, 50, "ip && ct_mark.natted == 1", regDstNATIPLocal+" = 1; next;")}
+	routers := relations.WithFeatures(nb, engine.SemiJoin(capable, withNAT))
+	return engine.FlatMap(routers, func(x relations.Featured[relations.RouterGateway]) []Flow {
+		g, dp := x.Of, on(x.Of.Router)
+		flows := []Flow{dp.flow(LROutChkDNATLocal, 50, "ip && "+ctBits(x.Features)+".natted == 1", regDstNATIPLocal+" = 1; next;")}
 		if g.Gateway {
 			flows = append(flows,
 				dp.flow(LROutUnDNAT, 100, "nd || nd_rs || nd_ra", "next;"),

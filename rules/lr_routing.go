@@ -299,8 +299,9 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 	first := engine.Min(engine.IndexBy(onGateway, func(s relations.StaticRouteSlot) groupPort {
 		return groupPort{s.Route.Router, s.Group, s.Route.Out.Port.UUID}
 	}), func(a, b relations.StaticRouteSlot) int { return a.Member - b.Member })
-	return engine.FlatMap(first, func(kv engine.KV[groupPort, relations.StaticRouteSlot]) []Flow {
-		rt := kv.Value.Route
+	return engine.FlatMap(relations.WithFeatures(nb, first), func(x relations.Featured[engine.KV[groupPort, relations.StaticRouteSlot]]) []Flow {
+		rt := x.Of.Value.Route
+		replyPort := ctBits(x.Features) + ".ecmp_reply_port"
 		dp, out := on(rt.Router), jsonKey(rt.Out.Name())
 		routeMatch, _ := staticRoute(rt).match()
 		dir, ipv6, srcReg := "src", "false", "reg1"
@@ -317,7 +318,7 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		base := fmt.Sprintf("inport == %s && ip%s.%s == %s", out, ipVersion(rt.V4()), dir, cidr)
 		key := KeyRef(rt.Out.Port.UUID)
-		reply := "ct.rpl && reg9[5] == 1 && ct_mark.ecmp_reply_port == " + key
+		reply := "ct.rpl && reg9[5] == 1 && " + replyPort + " == " + key
 		flows := []Flow{
 			dp.flow(LRInDefrag, 100, base, "reg9[5] = chk_ecmp_nh_mac(); ct_next;"),
 			dp.flow(LRInDefrag, 100, routeMatch, "reg9[5] = chk_ecmp_nh(); ct_next;"),
@@ -327,8 +328,8 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LRInARPResolve, 200, reply, "push(xxreg1); xxreg1 = ct_label; eth.dst = xxreg1[32..79]; pop(xxreg1); next;"),
 		}
 		for _, proto := range []string{"tcp", "udp", "sctp"} {
-			commit := fmt.Sprintf("ct_commit { ct_label.ecmp_reply_eth = eth.src;  ct_mark.ecmp_reply_port = %s;}; "+
-				"commit_ecmp_nh(ipv6 = %s, proto = %s); next;", key, ipv6, proto)
+			commit := fmt.Sprintf("ct_commit { ct_label.ecmp_reply_eth = eth.src;  %s = %s;}; "+
+				"commit_ecmp_nh(ipv6 = %s, proto = %s); next;", replyPort, key, ipv6, proto)
 			flows = append(flows,
 				dp.flow(LRInECMPStateful, 100, base+" && (ct.new && !ct.est) && "+proto, commit),
 				dp.flow(LRInECMPStateful, 100, base+" && (!ct.rpl && ct.est) && "+proto+" && reg9[5] == 0", commit))

@@ -92,13 +92,20 @@ func statefulACLFlows(dp on, f relations.SwitchACLFacts) []Flow {
 	if f.UseCtInvMatch {
 		inv, notInv = "ct.inv || ", " && !ct.inv"
 	}
-	invalid := inv + "(ct.est && ct.rpl && ct_mark.blocked == 1)"
-	reply := fmt.Sprintf("ct.est && !ct.rel && !ct.new%s && ct.rpl && ct_mark.blocked == 0", notInv)
-	related := fmt.Sprintf("!ct.est && ct.rel && !ct.new%s && ct_mark.blocked == 0", notInv)
+	blocked := ctBits(f.Features) + ".blocked"
+	invalid := inv + "(ct.est && ct.rpl && " + blocked + " == 1)"
+	reply := fmt.Sprintf("ct.est && !ct.rel && !ct.new%s && ct.rpl && %s == 0", notInv, blocked)
+	related := fmt.Sprintf("!ct.est && ct.rel && !ct.new%s && %s == 0", notInv, blocked)
+	// Related traffic is NATed as its connection only where every chassis
+	// can (ct_lb_related).
+	relatedIn, relatedOut := regACLHintAllowRel+" = 1; next;", "next;"
+	if f.Features.CTLBRelated {
+		relatedIn, relatedOut = regACLHintAllowRel+" = 1; ct_commit_nat;", "ct_commit_nat;"
+	}
 	return []Flow{
 		// A connection marked blocked that policy allows again is recommitted.
-		dp.flow(LSInACL, 1, "ip && ct.est && ct_mark.blocked == 1", commit),
-		dp.flow(LSOutACL, 1, "ip && ct.est && ct_mark.blocked == 1", commit),
+		dp.flow(LSInACL, 1, "ip && ct.est && "+blocked+" == 1", commit),
+		dp.flow(LSOutACL, 1, "ip && ct.est && "+blocked+" == 1", commit),
 		dp.flow(LSInACL, 1, "ip && !ct.est", newConn),
 		dp.flow(LSOutACL, 1, "ip && !ct.est", newConn),
 		dp.flow(LSInACL, maxPriority-3, invalid, drop),
@@ -106,8 +113,8 @@ func statefulACLFlows(dp on, f relations.SwitchACLFacts) []Flow {
 		dp.flow(LSInACL, maxPriority-3, reply,
 			regACLHintDrop+" = 0; "+regACLHintBlock+" = 0; "+regACLHintAllowRel+" = 1; next;"),
 		dp.flow(LSOutACL, maxPriority-3, reply, "next;"),
-		dp.flow(LSInACL, maxPriority-3, related, regACLHintAllowRel+" = 1; ct_commit_nat;"),
-		dp.flow(LSOutACL, maxPriority-3, related, "ct_commit_nat;"),
+		dp.flow(LSInACL, maxPriority-3, related, relatedIn),
+		dp.flow(LSOutACL, maxPriority-3, related, relatedOut),
 		dp.flow(LSInACLAfterLB, maxPriority-3, regACLHintAllowRel+" == 1", "next;"),
 	}
 }
@@ -248,11 +255,12 @@ func aclFlows(x aclOnSwitch) []Flow {
 			if x.Facts.UseCtInvMatch {
 				notInv = " && !ct.inv"
 			}
+			blocked := ctBits(x.Facts.Features) + ".blocked"
 			flows = append(flows,
 				dp.flow(other, maxPriority-2, fmt.Sprintf(
-					"ct.est && !ct.rel && !ct.new%s && ct.rpl && ct_mark.blocked == 0 && ct_label.label == %d", notInv, a.Label), log+"next;"),
+					"ct.est && !ct.rel && !ct.new%s && ct.rpl && %s == 0 && ct_label.label == %d", notInv, blocked, a.Label), log+"next;"),
 				dp.flow(other, maxPriority-2, fmt.Sprintf(
-					"!ct.est && ct.rel && !ct.new%s && ct_mark.blocked == 0 && ct_label.label == %d", notInv, a.Label), log+"next;"))
+					"!ct.est && ct.rel && !ct.new%s && %s == 0 && ct_label.label == %d", notInv, blocked, a.Label), log+"next;"))
 		}
 		return flows
 	case nb.ACLActionDrop, nb.ACLActionReject:
@@ -265,7 +273,7 @@ func aclFlows(x aclOnSwitch) []Flow {
 		}
 		// New or untracked traffic is dropped; an established connection
 		// the policy now refuses is marked blocked, then dropped.
-		const block = "ct_commit { ct_mark.blocked = 1; }; "
+		block := "ct_commit { " + ctBits(x.Facts.Features) + ".blocked = 1; }; "
 		if reject {
 			return []Flow{
 				rejectFlow(dp, stage, a, regACLHintDrop+" == 1", "", log),

@@ -48,17 +48,18 @@ func ipMatch(v relations.LBVIP) string {
 
 // vipAction is northd.c build_lb_vip_actions without its prefix and
 // closing: how a new connection to the VIP is handled. It returns
-// "ct_lb_mark(backends=...[; hash_fields=...]" (to be closed) when the VIP
-// has targets; with none it rejects (options:reject, the ICMP error or TCP
-// reset coming back through egress table rejectTable) or drops.
-func vipAction(v relations.LBVIP, rejectTable int) (action string, balances bool) {
+// "ct_lb_mark(backends=...[; hash_fields=...]" (ct_lb without the
+// ct-no-masked-label feature; to be closed) when the VIP has targets; with
+// none it rejects (options:reject, the ICMP error or TCP reset coming back
+// through egress table rejectTable) or drops.
+func vipAction(v relations.LBVIP, f relations.Features, rejectTable int) (action string, balances bool) {
 	switch {
 	case v.NTargets == 0 && v.Reject:
 		return fmt.Sprintf("reg0 = 0; reject { outport <-> inport; next(pipeline=egress,table=%d);};", rejectTable), false
 	case v.NTargets == 0:
 		return drop, false
 	}
-	action = "ct_lb_mark(backends=" + v.Targets
+	action = ctLB(f) + "(backends=" + v.Targets
 	if v.HashFields != "" {
 		action += `; hash_fields="` + v.HashFields + `"`
 	}
@@ -87,7 +88,8 @@ func vipPort(ip, port string, v6 bool) string {
 // options:affinity_timeout a client that reached a backend recently goes
 // back to it.
 func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.LBVIPs, func(v relations.LBVIP) []Flow {
+	return engine.FlatMap(relations.WithFeatures(nb, nb.LBVIPs), func(x relations.Featured[relations.LBVIP]) []Flow {
+		v := x.Of
 		dp := on(switchLBSet(v.LB))
 		ip, reg := ipMatch(v), regOrigDIPv4
 		if v.IPv6 {
@@ -103,12 +105,12 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			lbMatch += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
 			prio = 120
 		}
-		action, balances := vipAction(v, LSOutQoSMark.Table())
+		action, balances := vipAction(v, x.Features, LSOutQoSMark.Table())
 		if balances {
 			action = regConntrackCommit + " = 0; " + action + ");"
 		}
 		flows := []Flow{
-			dp.flow(LSInPreStateful, 120, preMatch, preAction+"ct_lb_mark;"),
+			dp.flow(LSInPreStateful, 120, preMatch, preAction+ctLB(x.Features)+";"),
 			dp.flow(LSInLB, prio, lbMatch, action),
 		}
 		return append(flows, switchAffinityFlows(dp, v)...)

@@ -51,14 +51,15 @@ func SwitchACLHintFlows(nb *relations.NB) engine.Rel[Flow] {
 			if !f.Stateful() {
 				continue
 			}
+			blocked := ctBits(f.Features) + ".blocked"
 			flows = append(flows,
 				dp.flow(st, 7, "ct.new && !ct.est", regACLHintAllowNew+" = 1; "+regACLHintDrop+" = 1; next;"),
-				dp.flow(st, 6, "!ct.new && ct.est && !ct.rpl && ct_mark.blocked == 1", regACLHintAllowNew+" = 1; "+regACLHintDrop+" = 1; next;"),
+				dp.flow(st, 6, "!ct.new && ct.est && !ct.rpl && "+blocked+" == 1", regACLHintAllowNew+" = 1; "+regACLHintDrop+" = 1; next;"),
 				dp.flow(st, 5, "!ct.trk", regACLHintAllow+" = 1; "+regACLHintDrop+" = 1; next;"),
-				dp.flow(st, 4, "!ct.new && ct.est && !ct.rpl && ct_mark.blocked == 0", regACLHintAllow+" = 1; "+regACLHintBlock+" = 1; next;"),
+				dp.flow(st, 4, "!ct.new && ct.est && !ct.rpl && "+blocked+" == 0", regACLHintAllow+" = 1; "+regACLHintBlock+" = 1; next;"),
 				dp.flow(st, 3, "!ct.est", regACLHintDrop+" = 1; next;"),
-				dp.flow(st, 2, "ct.est && ct_mark.blocked == 1", regACLHintDrop+" = 1; next;"),
-				dp.flow(st, 1, "ct.est && ct_mark.blocked == 0", regACLHintBlock+" = 1; next;"))
+				dp.flow(st, 2, "ct.est && "+blocked+" == 1", regACLHintDrop+" = 1; next;"),
+				dp.flow(st, 1, "ct.est && "+blocked+" == 0", regACLHintBlock+" = 1; next;"))
 		}
 		return flows
 	})

@@ -7,16 +7,16 @@ import (
 
 // SwitchPreStatefulFlows: ls_in_pre_stateful and ls_out_pre_stateful, the
 // per-switch flows (northd.c build_pre_stateful): packets the earlier stages
-// marked go to conntrack, with load-balancer NAT (reg0[2], ct_lb_mark) or
-// for tracking and defragmentation only (reg0[0], ct_next).
+// marked go to conntrack, with load-balancer NAT (reg0[2], ct_lb_mark or
+// ct_lb) or for tracking and defragmentation only (reg0[0], ct_next).
 func SwitchPreStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
-		dp := on(sw.UUID)
+	return engine.FlatMap(relations.WithFeatures(nb, nb.SwitchDatapaths), func(sw relations.Featured[relations.Switch]) []Flow {
+		dp := on(sw.Of.UUID)
 		var flows []Flow
 		for _, st := range []Stage{LSInPreStateful, LSOutPreStateful} {
 			flows = append(flows,
 				dp.flow(st, 0, "1", "next;"),
-				dp.flow(st, 110, regConntrackNAT+" == 1", "ct_lb_mark;"),
+				dp.flow(st, 110, regConntrackNAT+" == 1", ctLB(sw.Features)+";"),
 				dp.flow(st, 100, regConntrackDefrag+" == 1", "ct_next;"))
 		}
 		return flows
@@ -28,16 +28,17 @@ func SwitchPreStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
 // commit (reg0[1]) are committed unblocked, with the ACL label from reg3
 // when an ACL set one (reg0[13]).
 func SwitchStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
-		dp := on(sw.UUID)
+	return engine.FlatMap(relations.WithFeatures(nb, nb.SwitchDatapaths), func(sw relations.Featured[relations.Switch]) []Flow {
+		dp := on(sw.Of.UUID)
+		blocked := ctBits(sw.Features) + ".blocked"
 		var flows []Flow
 		for _, st := range []Stage{LSInStateful, LSOutStateful} {
 			flows = append(flows,
 				dp.flow(st, 0, "1", "next;"),
 				dp.flow(st, 100, regConntrackCommit+" == 1 && "+regACLLabel+" == 1",
-					"ct_commit { ct_mark.blocked = 0; ct_label.label = "+regLabel+"; }; next;"),
+					"ct_commit { "+blocked+" = 0; ct_label.label = "+regLabel+"; }; next;"),
 				dp.flow(st, 100, regConntrackCommit+" == 1 && "+regACLLabel+" == 0",
-					"ct_commit { ct_mark.blocked = 0; }; next;"))
+					"ct_commit { "+blocked+" = 0; }; next;"))
 		}
 		return flows
 	})

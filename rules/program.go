@@ -18,8 +18,11 @@ type Rule func(nb *relations.NB) engine.Rel[Flow]
 // on a datapath set, whose members are in DatapathSets; FlowsByDatapath
 // lists every flow once per datapath.
 type Program struct {
-	Circuit      *engine.Circuit
-	NB           *relations.NB
+	Circuit *engine.Circuit
+	NB      *relations.NB
+	// Features is the program's SB input: the chassis features, all
+	// supported until Set otherwise (relations.FeaturesOf).
+	Features     *relations.FeatureInput
 	Flows        *engine.Output[Flow]
 	DatapathSets *engine.Output[DatapathSetMember]
 	// The other SB rows northd owns (sb_*.go).
@@ -78,6 +81,7 @@ func New(extra ...Rule) *Program {
 	return &Program{
 		Circuit:      c,
 		NB:           nb,
+		Features:     nb.ChassisFeatures,
 		Flows:        engine.NewOutput(engine.Union(flows...), CompareFlows),
 		DatapathSets: engine.NewOutput(engine.Union(sets...), CompareDatapathSetMembers),
 

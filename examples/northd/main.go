@@ -104,6 +104,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
+		// As ovn-northd's, --log-file and --pidfile take an optional
+		// value, which must then follow an '='.
+		fmt.Fprintf(stderr, "northd: unexpected argument %q (--log-file and --pidfile take FILE as --log-file=FILE)\n\n", fs.Arg(0))
 		fs.Usage()
 		return 2
 	}

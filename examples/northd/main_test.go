@@ -142,3 +142,15 @@ func TestFlows(t *testing.T) {
 		t.Errorf("unknown format: exit %d, want 2", code)
 	}
 }
+
+// TestUnexpectedArgument: a stray argument, such as the FILE of
+// "--log-file FILE", is named in the error, and nothing starts.
+func TestUnexpectedArgument(t *testing.T) {
+	var stderr strings.Builder
+	if code := run(t.Context(), []string{"--log-file", "northd.log"}, io.Discard, &stderr); code != 2 {
+		t.Errorf("exit code %d, want 2", code)
+	}
+	if !strings.Contains(stderr.String(), `unexpected argument "northd.log"`) {
+		t.Errorf("stderr does not name the argument:\n%s", stderr.String())
+	}
+}

@@ -1,0 +1,84 @@
+package relations
+
+import (
+	"iter"
+
+	"github.com/northlog/northlog/engine"
+)
+
+// The SB Chassis other_config keys of the features that change logical
+// flows (ovn/features.h).
+const (
+	FeatureCTNoMaskedLabel = "ct-no-masked-label"
+	FeatureCTLBRelated     = "ovn-ct-lb-related"
+)
+
+// Features are the chassis features the logical flows may rely on: those
+// every chassis of the availability zone reports (northd.c
+// build_chassis_features). Northd writes flows older controllers
+// understand when some chassis lacks one.
+type Features struct {
+	// CTNoMaskedLabel: the connection's blocked, natted, skip_snat,
+	// force_snat and ecmp_reply_port bits live in ct_mark (else ct_label),
+	// and load balancing uses ct_lb_mark (else ct_lb).
+	CTNoMaskedLabel bool
+	// CTLBRelated: traffic related to a load-balanced or allowed connection
+	// is NATed (ct_commit_nat), and router load balancing records
+	// skip_snat/force_snat in the connection.
+	CTLBRelated bool
+}
+
+// AllFeatures is what northd assumes with no chassis, or with chassis that
+// all run an ovn-controller as recent as 23.03.
+var AllFeatures = Features{CTNoMaskedLabel: true, CTLBRelated: true}
+
+// FeaturesOf computes the features from the other_config column of every
+// SB Chassis row: a feature holds when each chassis that is not remote
+// (other_config:is-remote) reports it true.
+func FeaturesOf(otherConfigs iter.Seq[map[string]string]) Features {
+	f := AllFeatures
+	for oc := range otherConfigs {
+		if SmapBool(oc, "is-remote", false) {
+			continue
+		}
+		f.CTNoMaskedLabel = f.CTNoMaskedLabel && SmapBool(oc, FeatureCTNoMaskedLabel, false)
+		f.CTLBRelated = f.CTLBRelated && SmapBool(oc, FeatureCTLBRelated, false)
+	}
+	return f
+}
+
+// FeatureInput is the program's input of chassis features, read from the
+// SB rather than the NB. Its relation always holds exactly one tuple:
+// AllFeatures until Set says otherwise.
+type FeatureInput struct {
+	in  *engine.Input[Features]
+	cur Features
+}
+
+func newFeatureInput(c *engine.Circuit) (*FeatureInput, engine.Rel[Features]) {
+	in, rel := engine.NewInput[Features](c, "chassis features")
+	in.Insert(AllFeatures)
+	return &FeatureInput{in: in, cur: AllFeatures}, rel
+}
+
+// Set makes f the features from the next Step on.
+func (fi *FeatureInput) Set(f Features) {
+	fi.in.Update(fi.cur, f)
+	fi.cur = f
+}
+
+// Get is the features last Set (AllFeatures before any).
+func (fi *FeatureInput) Get() Features { return fi.cur }
+
+// Featured is a tuple with the chassis features.
+type Featured[T comparable] struct {
+	Of       T
+	Features Features
+}
+
+// WithFeatures pairs every tuple of r with the chassis features: a feature
+// change replaces every pair.
+func WithFeatures[T comparable](n *NB, r engine.Rel[T]) engine.Rel[Featured[T]] {
+	return engine.Join(engine.IndexBy(r, func(T) struct{} { return struct{}{} }), n.featuresByOne,
+		func(_ struct{}, t T, f Features) Featured[T] { return Featured[T]{Of: t, Features: f} })
+}
