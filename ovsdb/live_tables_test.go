@@ -37,17 +37,7 @@ func otherRows(t testing.TB, remote string) (lines []string, uuids map[string]bo
 func TestLiveSBTables(t *testing.T) {
 	t.Parallel()
 	s := startServers(t)
-	var l *liveNorthd
-	northlog := func() {
-		s.kill("northd")
-		l = runNorthd(t, s)
-		s.sync()
-	}
-	ovnNorthd := func() {
-		l.stop()
-		s.start("northd")
-		s.sync()
-	}
+	northlog, ovnNorthd := takeTurns(t, s)
 	// check requires the SB's rows to be those before a take-over.
 	check := func(what string, lines []string, uuids map[string]bool) {
 		t.Helper()
@@ -93,7 +83,7 @@ ovn-sbctl chassis-add hv1 geneve 192.0.2.1`)
 	if !strings.Contains(strings.Join(lines, "\n"), `lb_hairpin_use_ct_mark="false"`) {
 		t.Fatalf("no lb_hairpin_use_ct_mark=false with a chassis that masks ct_label:\n%s", strings.Join(lines, "\n"))
 	}
-	northlog()
+	l := northlog()
 	check("northlog after ovn-northd", lines, uuids)
 	// Only these tables' writes are checked here; TestLiveTakeOver and
 	// TestLiveFeatures check the flows of chassis without a feature.
@@ -133,4 +123,24 @@ ovn-sbctl set Meter_Band $(ovn-sbctl --bare --columns=bands find Meter name=mfai
 	}
 	ovnNorthd()
 	check("ovn-northd after northlog's changes", lines, uuids)
+}
+
+// takeTurns returns the hand-overs of the SB of s between northlog and the
+// real ovn-northd (started first by whoever calls): each stops the other
+// northd, starts its own and waits until it has written; northlog returns
+// its northd.
+func takeTurns(t *testing.T, s *servers) (northlog func() *liveNorthd, ovnNorthd func()) {
+	var l *liveNorthd
+	northlog = func() *liveNorthd {
+		s.kill("northd")
+		l = runNorthd(t, s)
+		s.sync()
+		return l
+	}
+	ovnNorthd = func() {
+		l.stop()
+		s.start("northd")
+		s.sync()
+	}
+	return northlog, ovnNorthd
 }
