@@ -222,6 +222,10 @@ func (d *Northd) Run(ctx context.Context) error {
 				next = append(next, r.next)
 			}
 		}
+		// MAC bindings to age: an iteration writes the SB.
+		if a := d.w.house.aging; d.active && a.scheduled && a.next.After(time.Now()) {
+			next = append(next, a.next)
+		}
 		if len(next) > 0 {
 			retry = time.After(time.Until(slices.MinFunc(next, time.Time.Compare)))
 		}
@@ -294,8 +298,9 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 			d.lost(&d.sb, sbR, err)
 		}
 	}
+	monitors := d.w.feedMonitors(d.prog.NB)
 	d.followLock()
-	if d.updateFeatures() || st.NBRows > 0 {
+	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
 			d.log.Info("NB row skipped", "reason", r.Error())
@@ -323,7 +328,8 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 		return
 	}
 	nbCfg := d.feed.global.NbCfg
-	options := globalOptions(d.feed.global, d.macPrefix, d.svcMAC)
+	options := globalOptions(d.feed.global, d.macPrefix, d.svcMAC, d.w.m.dpKeys.max)
+	d.w.house.aging.limit = relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0)
 	nbCols := lovsdb.Row{"options": options}
 	if d.sb != nil && (d.again.backoff == 0 || !time.Now().Before(d.again.next)) {
 		if d.writeSB(ctx, &st, nbCfg, options, nbCols) {
@@ -367,13 +373,7 @@ func (d *Northd) updateFeatures() bool {
 	if !d.w.chassisChanged {
 		return false
 	}
-	f := relations.FeaturesOf(func(yield func(map[string]string) bool) {
-		for _, ch := range d.w.m.chassis {
-			if !yield(ch.OtherConfig) {
-				return
-			}
-		}
-	})
+	f := relations.FeaturesOf(d.w.m.chassisOtherConfigs())
 	if f == d.prog.Features.Get() {
 		return false
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
-	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -231,10 +230,10 @@ const northdVersion = "23.03.1-20.27.0-70.6"
 // globalOptions are the NB_Global options as northd writes them back
 // (ovnnb_db_run): options:mac_prefix made valid (random when missing or
 // unreadable), svc_monitor_mac set (random when missing or unreadable),
-// max_tunid and northd_internal_version. macPrefix and svcMAC are the
-// random values to use, chosen once per process. The SB_Global options are
-// the same.
-func globalOptions(g *nb.NBGlobal, macPrefix, svcMAC string) map[string]string {
+// max_tunid (maxTunid, the largest datapath key) and
+// northd_internal_version. macPrefix and svcMAC are the random values to
+// use, chosen once per process. The SB_Global options are the same.
+func globalOptions(g *nb.NBGlobal, macPrefix, svcMAC string, maxTunid int) map[string]string {
 	options := maps.Clone(g.Options)
 	if options == nil {
 		options = map[string]string{}
@@ -247,7 +246,7 @@ func globalOptions(g *nb.NBGlobal, macPrefix, svcMAC string) map[string]string {
 	if _, err := relations.ParseMAC(options["svc_monitor_mac"]); err != nil {
 		options["svc_monitor_mac"] = svcMAC
 	}
-	options["max_tunid"] = strconv.Itoa(rules.MaxDatapathKey)
+	options["max_tunid"] = strconv.Itoa(maxTunid)
 	options["northd_internal_version"] = northdVersion
 	return options
 }

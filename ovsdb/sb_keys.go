@@ -36,11 +36,16 @@ func (k *keySpace) free(key int) bool {
 	return !held
 }
 
-// allocate gives owner the first free key after the hint, wrapping around
+// allocate gives owner the first free key after the hint, wrapping around,
+// from the smallest when the hint is the largest key or beyond it
 // (ovn_allocate_tnlid), or 0 when all are taken.
 func (k *keySpace) allocate(owner string) int {
+	start := k.hint + 1
+	if start > k.max || start < k.min {
+		start = k.min
+	}
 	for i := range k.max - k.min + 1 {
-		key := k.min + (k.hint-k.min+1+i)%(k.max-k.min+1)
+		key := k.min + (start-k.min+i)%(k.max-k.min+1)
 		if k.free(key) {
 			k.take(key, owner)
 			return key

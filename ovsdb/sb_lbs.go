@@ -16,7 +16,7 @@ import (
 // rules.SBLoadBalancer output, one row per NB load balancer (found by
 // external_ids:lb_id), and Service_Monitor equal to rules.SBServiceMonitor
 // (found by ip, port, logical_port and protocol; status is
-// ovn-controller's and never written).
+// ovn-controller's, set to offline only when the port is not up).
 type lbTable struct {
 	want   map[string]rules.SBLoadBalancer // NB _uuid -> row
 	rows   map[string]*sb.LoadBalancer
@@ -25,10 +25,13 @@ type lbTable struct {
 	dirty  map[string]bool            // lb_ids
 	orphan map[string]bool            // rows without a readable lb_id: deleted
 
-	wantMon  map[monKey]rules.SBServiceMonitor
-	mons     map[string]*sb.ServiceMonitor
-	monByKey map[monKey][]string
-	dirtyMon map[monKey]bool
+	wantMon map[monKey]rules.SBServiceMonitor
+	// monByPort are the wanted monitors by logical port, whose up
+	// column their status follows.
+	monByPort map[string]map[monKey]bool
+	mons      map[string]*sb.ServiceMonitor
+	monByKey  map[monKey][]string
+	dirtyMon  map[monKey]bool
 }
 
 // monKey identifies a Service_Monitor (create_or_get_service_mon).
@@ -44,7 +47,8 @@ func keyOfMonitor(m rules.SBServiceMonitor) monKey {
 }
 
 func newLBTable() *lbTable {
-	l := &lbTable{want: map[string]rules.SBLoadBalancer{}, wantMon: map[monKey]rules.SBServiceMonitor{}}
+	l := &lbTable{want: map[string]rules.SBLoadBalancer{}, wantMon: map[monKey]rules.SBServiceMonitor{},
+		monByPort: map[string]map[monKey]bool{}}
 	l.resetSB()
 	l.clearDirt()
 	return l
@@ -88,6 +92,11 @@ func (l *lbTable) applyProgram(lbs []engine.Change[rules.SBLoadBalancer], mons [
 				l.wantMon[k] = c.Tuple
 			}
 			l.dirtyMon[k] = true
+			if _, ok := l.wantMon[k]; ok {
+				addTo(l.monByPort, k.LogicalPort, k)
+			} else {
+				removeFrom(l.monByPort, k.LogicalPort, k)
+			}
 		}
 	}
 }
@@ -297,6 +306,9 @@ func (w *sbWriter) effectiveGroup(t *sbTxn, g string) []string {
 // northd's columns (options, src_mac, src_ip) as desired.
 func (w *sbWriter) reconcileServiceMonitors(t *sbTxn) {
 	l := w.lbs
+	for port := range w.dirtyPB {
+		maps.Copy(l.dirtyMon, l.monByPort[port])
+	}
 	for _, k := range slices.SortedFunc(maps.Keys(l.dirtyMon), func(a, b monKey) int {
 		return cmp.Or(cmp.Compare(a.IP, b.IP), cmp.Compare(a.Port, b.Port),
 			cmp.Compare(a.LogicalPort, b.LogicalPort), cmp.Compare(a.Protocol, b.Protocol))
@@ -326,6 +338,17 @@ func (w *sbWriter) reconcileServiceMonitors(t *sbTxn) {
 		if r.SrcIP != want.SrcIP {
 			row["src_ip"] = want.SrcIP
 		}
+		// A backend whose port is not up is offline, whatever
+		// ovn-controller last found (ovn_lb_svc_create).
+		if ptrOr(r.Status, "") == sb.ServiceMonitorStatusOnline && !w.portUp(k.LogicalPort) {
+			row["status"] = optString(sb.ServiceMonitorStatusOffline, true)
+		}
 		t.update(sb.ServiceMonitorTable, keep, row)
 	}
+}
+
+// portUp reports whether the SB Port_Binding of a port says it is up.
+func (w *sbWriter) portUp(name string) bool {
+	pb := w.m.pbs[w.m.pbByName[name]]
+	return pb != nil && ptrOr(pb.Up, false)
 }

@@ -1,6 +1,7 @@
 package ovsdb
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -17,7 +18,7 @@ var sbTables = append([]string{
 	sb.SBGlobalTable, sb.DatapathBindingTable, sb.PortBindingTable, sb.MulticastGroupTable,
 	sb.LogicalDPGroupTable, sb.LogicalFlowTable, sb.ChassisTable, sb.ChassisPrivateTable,
 	sb.AddressSetTable, sb.PortGroupTable, sb.LoadBalancerTable, sb.ServiceMonitorTable,
-}, append(otherTableNames, dpUserTables...)...)
+}, slices.Concat(otherTableNames, haTableNames, dpUserTables, houseTables)...)
 
 // notMonitored are the columns of monitored tables that northd never
 // reads, left out of its monitor: their models leave them empty. A
@@ -80,6 +81,9 @@ type sbMirror struct {
 	pbByName map[string]string
 	pbByDP   map[string]map[string]bool // SB datapath -> port rows
 	pbKeys   map[string]*keySpace       // SB datapath -> its port keys
+	// portMax is the largest port key to allocate (dpKeys.max the
+	// largest datapath key): lower in VXLAN mode.
+	portMax int
 
 	mcs     map[string]*sb.MulticastGroup
 	mcPorts map[string]map[string]bool // group row -> its Port_Binding rows
@@ -110,6 +114,7 @@ func newSBMirror() *sbMirror {
 		pbByName:        map[string]string{},
 		pbByDP:          map[string]map[string]bool{},
 		pbKeys:          map[string]*keySpace{},
+		portMax:         rules.MaxPortKey,
 		mcs:             map[string]*sb.MulticastGroup{},
 		mcPorts:         map[string]map[string]bool{},
 		mcByDP:          map[string]map[string]bool{},
@@ -156,7 +161,7 @@ func dpNB(dp *sb.DatapathBinding) (nb string, kind rules.DatapathKind, ok bool) 
 func (m *sbMirror) portKeys(dp string) *keySpace {
 	k := m.pbKeys[dp]
 	if k == nil {
-		k = newKeySpace(1, rules.MaxPortKey)
+		k = newKeySpace(1, m.portMax)
 		m.pbKeys[dp] = k
 	}
 	return k
@@ -402,7 +407,7 @@ func (m *sbMirror) flowKind(f *sb.LogicalFlow) (rules.DatapathKind, bool) {
 // rebuildKeys recomputes the tunnel keys in use from the rows, dropping
 // what a transaction that failed had taken.
 func (m *sbMirror) rebuildKeys() {
-	m.dpKeys = newKeySpace(1, rules.MaxDatapathKey)
+	m.dpKeys = newKeySpace(1, m.dpKeys.max)
 	for u, dp := range m.dps {
 		m.dpKeys.take(dp.TunnelKey, u)
 	}
@@ -412,11 +417,30 @@ func (m *sbMirror) rebuildKeys() {
 	}
 }
 
+// setKeyLimits sets the largest datapath and port keys to allocate.
+func (m *sbMirror) setKeyLimits(dpMax, portMax int) {
+	m.dpKeys.max, m.portMax = dpMax, portMax
+	for _, k := range m.pbKeys {
+		k.max = portMax
+	}
+}
+
 // dropNamed forgets the port key spaces of the datapaths a transaction
 // inserted, known by their names in it: the inserted rows' own key spaces
 // come with their UUIDs from the monitor.
 func (m *sbMirror) dropNamed(t *sbTxn) {
 	for _, named := range t.newDP {
 		delete(m.pbKeys, named)
+	}
+}
+
+// chassisOtherConfigs are the other_config columns of the SB Chassis rows.
+func (m *sbMirror) chassisOtherConfigs() iter.Seq[map[string]string] {
+	return func(yield func(map[string]string) bool) {
+		for _, ch := range m.chassis {
+			if !yield(ch.OtherConfig) {
+				return
+			}
+		}
 	}
 }

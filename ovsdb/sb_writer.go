@@ -66,6 +66,10 @@ type sbWriter struct {
 	chassisChanged bool
 	// other keeps the SB tables no other row refers to (sb_static.go).
 	other *otherTables
+	// house keeps and prunes the rows of sb_house.go.
+	house *housekeeping
+	// ha keeps the HA chassis groups (sb_ha.go).
+	ha *haTables
 
 	addrSets, portGroups *setTable
 	lbs                  *lbTable
@@ -89,6 +93,8 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		lbs:        newLBTable(),
 	}
 	w.other = newOtherTables(w)
+	w.house = newHousekeeping(w)
+	w.ha = newHATables(w)
 	return w
 }
 
@@ -96,6 +102,8 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 // rows.
 func (w *sbWriter) applyProgram(p *rules.Program) {
 	w.other.applyProgram(p)
+	w.house.applyProgram(p)
+	w.ha.applyProgram(p)
 	for _, pass := range []engine.Weight{-1, 1} {
 		for _, c := range p.Datapaths.Delta() {
 			if c.Weight != pass {
@@ -201,6 +209,8 @@ func (w *sbWriter) applySB(bs []batch) {
 			w.m = newSBMirror()
 			w.garbage = map[string]string{}
 			w.other.reset()
+			w.house.reset()
+			w.ha.reset()
 			w.addrSets.resetSB()
 			w.portGroups.resetSB()
 			w.lbs.resetSB()
@@ -210,7 +220,11 @@ func (w *sbWriter) applySB(bs []batch) {
 			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
 		})
 		for _, c := range changes {
-			if w.other.apply(c) {
+			// The HA and housekeeping tables see every change (they follow
+			// Port_Binding and Chassis too); a change of a table only they
+			// keep goes no further.
+			ha, house := w.ha.apply(c), w.house.apply(c)
+			if ha || house || w.other.apply(c) {
 				continue
 			}
 			switch c.table {
@@ -241,6 +255,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			w.markAll()
 		}
 	}
+	w.updateVXLAN()
 }
 
 // markRow marks the key of an SB row (as the mirror now indexes it) dirty,
@@ -328,6 +343,8 @@ func (w *sbWriter) markAll() {
 	}
 	w.chassisChanged = true
 	w.other.markAll()
+	w.house.markAll()
+	w.ha.markAll()
 	w.addrSets.markAll()
 	w.portGroups.markAll()
 	w.lbs.markAll()
@@ -337,6 +354,7 @@ func (w *sbWriter) markAll() {
 // their desired contents, and clears the marks.
 func (w *sbWriter) reconcile() *sbTxn {
 	t := newSBTxn()
+	w.ha.reconcile(t) // before the ports that refer to the groups
 	w.reconcileDatapaths(t)
 	w.reconcilePorts(t)
 	w.reconcileMulticast(t)
@@ -353,6 +371,7 @@ func (w *sbWriter) reconcile() *sbTxn {
 		}
 	}
 	w.other.reconcile(t)
+	w.house.reconcile(t)
 	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = map[string]bool{}, map[string]bool{}, memberDirt[mcKey]{}, map[flowKey]bool{}
 	w.garbage = map[string]string{}
 	return t
@@ -426,8 +445,8 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 		if !sameMap(dp.ExternalIDs, ids) {
 			row["external_ids"] = strMap(ids)
 		}
-		if want.RequestedKey != 0 && want.RequestedKey != dp.TunnelKey {
-			if key := w.datapathKey(t, want, keep); key == want.RequestedKey {
+		if r := w.requestedDPKey(want); r != 0 && r != dp.TunnelKey {
+			if key := w.datapathKey(t, want, keep); key == r {
 				w.m.dpKeys.release(dp.TunnelKey, keep)
 				row["tunnel_key"] = key
 				t.dpKey[nb] = key
@@ -444,7 +463,7 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 // gets a new key, as 23.03 assigns requested keys first), else a free one.
 func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
 	keys := w.m.dpKeys
-	if r := want.RequestedKey; r != 0 {
+	if r := w.requestedDPKey(want); r != 0 {
 		holder, held := keys.owner[r]
 		if !held {
 			keys.take(r, row)
@@ -452,7 +471,7 @@ func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
 		}
 		if hdp := w.m.dps[holder]; hdp != nil {
 			hnb, _, _ := dpNB(hdp)
-			if w.wantDP[hnb].RequestedKey != r {
+			if w.requestedDPKey(w.wantDP[hnb]) != r {
 				key := keys.allocate(holder)
 				if key != 0 {
 					t.update(sb.DatapathBindingTable, holder, lovsdb.Row{"tunnel_key": key})
@@ -535,12 +554,13 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 			continue
 		}
 		if rowID == "" {
-			key := w.portKey(dpRef, want.RequestedKey, "")
+			key := w.portKey(dpRef, w.requestedPortKey(want), "")
 			if key == 0 {
 				w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
 				continue
 			}
 			row := w.portColumns(want, nil)
+			w.ha.portColumn(want, nil, row)
 			row["logical_port"] = name
 			row["datapath"] = lovsdb.UUID{GoUUID: dpRef}
 			row["tunnel_key"] = key
@@ -555,7 +575,8 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 		}
 		pb := w.m.pbs[rowID]
 		row := w.portColumns(want, pb)
-		if r := want.RequestedKey; r != 0 && r != pb.TunnelKey {
+		w.ha.portColumn(want, pb, row)
+		if r := w.requestedPortKey(want); r != 0 && r != pb.TunnelKey {
 			if key := w.portKey(dpRef, r, rowID); key == r {
 				w.m.portKeys(dpRef).release(pb.TunnelKey, rowID)
 				row["tunnel_key"] = key

@@ -629,26 +629,70 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 		func(a, b monitoredPort) int { return cmp.Compare(a.Port, b.Port) })
 	checkedByLB := engine.IndexBy(withCheck, func(v LBVIP) string { return v.LB })
 	usableByLB := engine.IndexBy(usable, func(kv engine.KV[string, engine.Sorted[monitoredPort]]) string { return kv.Key })
+	type vipPorts struct {
+		V     LBVIP
+		Ports engine.Sorted[monitoredPort]
+	}
+	withPorts := engine.IndexBy(engine.Union(
+		engine.Join(checkedByLB, usableByLB, func(_ string, v LBVIP, u engine.KV[string, engine.Sorted[monitoredPort]]) vipPorts {
+			return vipPorts{v, u.Value}
+		}),
+		engine.Map(engine.AntiJoin(checkedByLB, usableByLB), func(v LBVIP) vipPorts { return vipPorts{V: v} })),
+		func(p vipPorts) lbKey { return p.V.key() })
+
+	// The backends whose service monitor is down, by VIP.
+	monitors := engine.FlatMap(withCheck, func(v LBVIP) []vipMonitor {
+		var out []vipMonitor
+		for _, b := range v.Backends.All() {
+			out = append(out, vipMonitor{v.key(), monitorKey(v, b)})
+		}
+		return out
+	})
+	down := engine.IndexBy(engine.Collect(engine.IndexBy(engine.SemiJoin(
+		engine.IndexBy(monitors, func(m vipMonitor) ServiceMonitorKey { return m.Key }),
+		engine.IndexBy(n.MonitorsDown, func(k ServiceMonitorKey) ServiceMonitorKey { return k })),
+		func(m vipMonitor) lbKey { return m.VIP }), func(a, b vipMonitor) int { return compareMonitorKeys(a.Key, b.Key) }),
+		func(kv engine.KV[lbKey, engine.Sorted[vipMonitor]]) lbKey { return kv.Key })
+	usableOf := func(p vipPorts, isDown map[ServiceMonitorKey]bool) func(LBBackend) bool {
+		ok := map[string]bool{}
+		for mp := range p.Ports.All() {
+			ok[mp.Port] = true
+		}
+		return func(b LBBackend) bool { return ok[b.MonitorPort] && !isDown[monitorKey(p.V, b)] }
+	}
 	return engine.Union(
 		plain,
-		engine.Join(checkedByLB, usableByLB, func(_ string, v LBVIP, u engine.KV[string, engine.Sorted[monitoredPort]]) LBVIP {
-			ok := map[string]bool{}
-			for p := range u.Value.All() {
-				ok[p.Port] = true
+		engine.Join(withPorts, down, func(_ lbKey, p vipPorts, d engine.KV[lbKey, engine.Sorted[vipMonitor]]) LBVIP {
+			isDown := map[ServiceMonitorKey]bool{}
+			for m := range d.Value.All() {
+				isDown[m.Key] = true
 			}
-			return withMonitoredTargets(v, func(port string) bool { return ok[port] })
+			return withMonitoredTargets(p.V, usableOf(p, isDown))
 		}),
-		engine.Map(engine.AntiJoin(checkedByLB, usableByLB), func(v LBVIP) LBVIP {
-			return withMonitoredTargets(v, func(string) bool { return false })
+		engine.Map(engine.AntiJoin(withPorts, down), func(p vipPorts) LBVIP {
+			return withMonitoredTargets(p.V, usableOf(p, nil))
 		}))
 }
 
+// vipMonitor is the service monitor of a backend of a VIP.
+type vipMonitor struct {
+	VIP lbKey
+	Key ServiceMonitorKey
+}
+
+// monitorKey is the service monitor of a backend of a health-checked VIP.
+func monitorKey(v LBVIP, b LBBackend) ServiceMonitorKey {
+	port, _ := strconv.Atoi(b.Port)
+	return ServiceMonitorKey{IP: b.IP, Port: port, LogicalPort: b.MonitorPort, Protocol: v.Proto}
+}
+
 // withMonitoredTargets sets the targets of a health-checked VIP to its
-// backends whose mapped port is usable, as build_lb_vip_actions lists them.
-func withMonitoredTargets(v LBVIP, usable func(port string) bool) LBVIP {
+// backends whose mapped port is usable and whose monitor is not down, as
+// build_lb_vip_actions lists them.
+func withMonitoredTargets(v LBVIP, usable func(LBBackend) bool) LBVIP {
 	var ts []string
 	for _, b := range v.Backends.All() {
-		if b.MonitorPort == "" || b.MonitorSrcIP == "" || !usable(b.MonitorPort) {
+		if b.MonitorPort == "" || b.MonitorSrcIP == "" || !usable(b) {
 			continue
 		}
 		port := b.Port

@@ -33,18 +33,23 @@ type Features struct {
 var AllFeatures = Features{CTNoMaskedLabel: true, CTLBRelated: true}
 
 // FeaturesOf computes the features from the other_config column of every
-// SB Chassis row: a feature holds when each chassis that is not remote
-// (other_config:is-remote) reports it true.
+// SB Chassis row (EveryChassisHas).
 func FeaturesOf(otherConfigs iter.Seq[map[string]string]) Features {
-	f := AllFeatures
-	for oc := range otherConfigs {
-		if SmapBool(oc, "is-remote", false) {
-			continue
-		}
-		f.CTNoMaskedLabel = f.CTNoMaskedLabel && SmapBool(oc, FeatureCTNoMaskedLabel, false)
-		f.CTLBRelated = f.CTLBRelated && SmapBool(oc, FeatureCTLBRelated, false)
+	return Features{
+		CTNoMaskedLabel: EveryChassisHas(otherConfigs, FeatureCTNoMaskedLabel),
+		CTLBRelated:     EveryChassisHas(otherConfigs, FeatureCTLBRelated),
 	}
-	return f
+}
+
+// EveryChassisHas reports whether each chassis that is not remote
+// (other_config:is-remote) reports feature true in its other_config.
+func EveryChassisHas(otherConfigs iter.Seq[map[string]string], feature string) bool {
+	for oc := range otherConfigs {
+		if !SmapBool(oc, "is-remote", false) && !SmapBool(oc, feature, false) {
+			return false
+		}
+	}
+	return true
 }
 
 // FeatureInput is the program's input of chassis features, read from the

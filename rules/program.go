@@ -36,6 +36,8 @@ type Program struct {
 	TemplateVars          *engine.Output[TemplateVar]
 	Mirrors               *engine.Output[Mirror]
 	IPMulticast           *engine.Output[IPMulticast]
+	StaticMACBindings     *engine.Output[StaticMACBinding]
+	MACBindingAges        *engine.Output[MACBindingAge]
 	// Address_Set and Port_Group rows and their members (sb_sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -44,6 +46,11 @@ type Program struct {
 	PortGroupMembers  *engine.Output[SBSetMember]
 	LoadBalancers     *engine.Output[SBLoadBalancer]
 	ServiceMonitors   *engine.Output[SBServiceMonitor]
+	// HA_Chassis_Group rows, the port bindings that refer to them and the
+	// switches whose bound chassis are their ref_chassis (sb_ha.go).
+	HAChassisGroups *engine.Output[HAChassisGroup]
+	HAGroupPorts    *engine.Output[HAGroupPort]
+	HARefSwitches   *engine.Output[HARefSwitch]
 }
 
 // builtinRules are the flow families ovn-northd 23.03 writes: each group is
@@ -74,6 +81,7 @@ func New(extra ...Rule) *Program {
 	addrSets, addrMembers := SBAddressSets(nb)
 	pgs, pgMembers := SBPortGroups(nb)
 	mcs, mcMembers := SBMulticastGroups(nb)
+	haGroups, haPorts, haRefs := SBHAChassisGroups(nb)
 	var sets []engine.Rel[DatapathSetMember]
 	for _, s := range datapathSets {
 		sets = append(sets, s(nb))
@@ -94,6 +102,8 @@ func New(extra ...Rule) *Program {
 		TemplateVars:          engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
 		Mirrors:               engine.NewOutput(SBMirrors(nb), CompareMirrors),
 		IPMulticast:           engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
+		StaticMACBindings:     engine.NewOutput(SBStaticMACBindings(nb), CompareStaticMACBindings),
+		MACBindingAges:        engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),
@@ -101,6 +111,10 @@ func New(extra ...Rule) *Program {
 		PortGroupMembers:  engine.NewOutput(pgMembers, CompareSBSetMembers),
 		LoadBalancers:     engine.NewOutput(SBLoadBalancers(nb), CompareSBLoadBalancers),
 		ServiceMonitors:   engine.NewOutput(SBServiceMonitors(nb), CompareSBServiceMonitors),
+
+		HAChassisGroups: engine.NewOutput(haGroups, CompareHAChassisGroups),
+		HAGroupPorts:    engine.NewOutput(haPorts, CompareHAGroupPorts),
+		HARefSwitches:   engine.NewOutput(haRefs, CompareHARefSwitches),
 	}
 }
 

@@ -1,0 +1,352 @@
+package ovsdb
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/rules"
+	"github.com/ovn-org/libovsdb/model"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// houseTables are the SB tables ovn-controller writes whose stale rows
+// northd deletes, and Encap, whose types set the tunnel key limits
+// (sb_vxlan.go); monitored besides sbTables' others.
+var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable}
+
+// housekeeping keeps the SB rows 23.03 writes or prunes besides the
+// datapaths, ports, groups and flows: Static_MAC_Binding from the NB; the
+// MAC_Binding, FDB and IGMP_Group rows that ovn-controller wrote and that
+// no longer belong to a port or datapath, and MAC bindings past their age
+// (sb_aging.go). It also follows VXLAN mode (sb_vxlan.go) and the service
+// monitors that are down (sb_monitors.go).
+type housekeeping struct {
+	w          *sbWriter
+	staticMACs *keyedTable[rules.StaticMACBinding]
+	// staticByPort are the keys of the wanted static MAC bindings by
+	// port name: a port that becomes or stops being a router port, or
+	// moves, changes whether its bindings are written.
+	staticByPort map[string]map[string]bool
+
+	// macByPort are the MAC_Binding rows by logical_port, each with its
+	// datapath; macCheck the ports to check again and macStale the
+	// ports with rows and no port (cleanup_mac_bindings's victims).
+	macByPort          map[string]map[string]string
+	macCheck, macStale map[string]bool
+
+	// fdbs are the FDB rows, fdbByKey them by dp_key and fdbCheck the
+	// dp_keys to check again (cleanup_stale_fdb_entries).
+	fdbs     map[string]*sb.FDB
+	fdbByKey map[int]map[string]bool
+	fdbCheck map[int]bool
+
+	// igmp are the IGMP_Group rows, igmpByDP them by datapath row and
+	// igmpCheck the rows to check again (build_mcast_groups' purge).
+	igmp      map[string]*sb.IGMPGroup
+	igmpByDP  map[string]map[string]bool
+	igmpCheck map[string]bool
+
+	vxlan    vxlanMode
+	monitors *monitorStatus
+	aging    macAging
+}
+
+func newHousekeeping(w *sbWriter) *housekeeping {
+	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(),
+		aging: macAging{ages: map[string]uint32{}}}
+	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
+		r := m.(*sb.StaticMACBinding)
+		return staticMACKey(r.LogicalPort, r.IP), true
+	}, func(t *sbTxn, want rules.StaticMACBinding, uuid string, row model.Model) {
+		writeStaticMAC(w, t, want, uuid, row)
+	})
+	h.reset()
+	return h
+}
+
+// staticMACKey identifies a static MAC binding, NB or SB: its port and IP
+// (the tables' index).
+func staticMACKey(port, ip string) string { return port + "\x00" + ip }
+
+// applyProgram takes the program's last changes as desired rows.
+func (h *housekeeping) applyProgram(p *rules.Program) {
+	key := func(m rules.StaticMACBinding) string { return staticMACKey(m.LogicalPort, m.IP) }
+	applyDelta(h.staticMACs, p.StaticMACBindings.Delta(), key)
+	h.aging.applyProgram(p)
+	for _, c := range p.StaticMACBindings.Delta() {
+		if _, ok := h.staticMACs.want[key(c.Tuple)]; ok {
+			addTo(h.staticByPort, c.Tuple.LogicalPort, key(c.Tuple))
+		} else {
+			removeFrom(h.staticByPort, c.Tuple.LogicalPort, key(c.Tuple))
+		}
+	}
+	for _, c := range p.PortBindings.Delta() {
+		for k := range h.staticByPort[c.Tuple.Name] {
+			h.staticMACs.dirty[k] = true
+		}
+	}
+}
+
+// apply records an SB row change of the tables it keeps; it reports
+// whether the table is one of houseTables (those of dpUserTables go to
+// the mirror too).
+func (h *housekeeping) apply(c change) bool {
+	h.monitors.apply(c)
+	h.aging.apply(c)
+	if h.vxlan.apply(c) {
+		return true
+	}
+	switch c.table {
+	case sb.StaticMACBindingTable:
+		h.staticMACs.apply(c)
+		return false
+	case sb.MACBindingTable:
+		if r, ok := c.old.(*sb.MACBinding); ok {
+			h.macCheck[r.LogicalPort] = true
+			delete(h.macByPort[r.LogicalPort], c.uuid)
+			if len(h.macByPort[r.LogicalPort]) == 0 {
+				delete(h.macByPort, r.LogicalPort)
+			}
+		}
+		if r, ok := c.new.(*sb.MACBinding); ok {
+			h.macCheck[r.LogicalPort] = true
+			if h.macByPort[r.LogicalPort] == nil {
+				h.macByPort[r.LogicalPort] = map[string]string{}
+			}
+			h.macByPort[r.LogicalPort][c.uuid] = r.Datapath
+		}
+		return false
+	case sb.FDBTable:
+		if r, ok := c.old.(*sb.FDB); ok {
+			delete(h.fdbs, c.uuid)
+			removeFrom(h.fdbByKey, r.DpKey, c.uuid)
+		}
+		if r, ok := c.new.(*sb.FDB); ok {
+			h.fdbs[c.uuid] = r
+			addTo(h.fdbByKey, r.DpKey, c.uuid)
+			h.fdbCheck[r.DpKey] = true
+		}
+		return true
+	case sb.IGMPGroupTable:
+		if r, ok := c.old.(*sb.IGMPGroup); ok {
+			delete(h.igmp, c.uuid)
+			removeFrom(h.igmpByDP, ptrOr(r.Datapath, ""), c.uuid)
+		}
+		if r, ok := c.new.(*sb.IGMPGroup); ok {
+			h.igmp[c.uuid] = r
+			addTo(h.igmpByDP, ptrOr(r.Datapath, ""), c.uuid)
+			h.igmpCheck[c.uuid] = true
+		}
+		return true
+	}
+	return false
+}
+
+// reset forgets the SB rows (a new SB connection, whose initial contents
+// follow).
+func (h *housekeeping) reset() {
+	h.staticMACs.reset()
+	h.vxlan.reset()
+	h.monitors.reset()
+	h.aging.reset()
+	h.macByPort, h.macCheck, h.macStale = map[string]map[string]string{}, map[string]bool{}, map[string]bool{}
+	h.fdbs, h.fdbByKey, h.fdbCheck = map[string]*sb.FDB{}, map[int]map[string]bool{}, map[int]bool{}
+	h.igmp, h.igmpByDP, h.igmpCheck = map[string]*sb.IGMPGroup{}, map[string]map[string]bool{}, map[string]bool{}
+}
+
+// markAll marks every row to check.
+func (h *housekeeping) markAll() {
+	h.staticMACs.markAll()
+	for port := range h.macByPort {
+		h.macCheck[port] = true
+	}
+	for key := range h.fdbByKey {
+		h.fdbCheck[key] = true
+	}
+	for u := range h.igmp {
+		h.igmpCheck[u] = true
+	}
+}
+
+// reconcile writes the static MAC bindings and deletes the stale rows of
+// the controller's tables, and the MAC bindings past their age. It runs
+// after the writer has reconciled datapaths and ports in t, before it
+// forgets what it marked.
+func (h *housekeeping) reconcile(t *sbTxn) {
+	h.staticMACs.reconcile(t)
+	gone := h.cleanMACBindings(t)
+	h.w.ageMACBindings(t, gone)
+	h.cleanFDB(t)
+	h.cleanIGMP(t)
+}
+
+// cleanMACBindings deletes, when t deletes a port binding whose port is
+// gone or has moved to another datapath, the MAC_Binding rows of every
+// port that does not exist: 23.03 checks them only then
+// (cleanup_mac_bindings). The rows of the datapaths t deletes go with
+// them (deleteDatapath). It returns the rows it deleted.
+func (h *housekeeping) cleanMACBindings(t *sbTxn) map[string]bool {
+	w := h.w
+	for port := range w.dirtyPB {
+		h.macCheck[port] = true
+	}
+	for port := range h.macCheck {
+		if len(h.macByPort[port]) > 0 && w.pbRef(t, port) == "" {
+			h.macStale[port] = true
+		} else {
+			delete(h.macStale, port)
+		}
+	}
+	h.macCheck = map[string]bool{}
+	gone := map[string]bool{}
+	if len(h.macStale) == 0 || !w.portsRemoved(t) {
+		return gone
+	}
+	for _, port := range slices.Sorted(maps.Keys(h.macStale)) {
+		for _, u := range slices.Sorted(maps.Keys(h.macByPort[port])) {
+			if !t.deletedDP[h.macByPort[port][u]] {
+				t.delete(sb.MACBindingTable, u)
+				gone[u] = true
+			}
+		}
+	}
+	h.macStale = map[string]bool{}
+	return gone
+}
+
+// portsRemoved reports whether t deletes a port binding whose port is no
+// longer wanted or is wanted on another datapath (build_ports'
+// remove_mac_bindings); not one replaced on its datapath.
+func (w *sbWriter) portsRemoved(t *sbTxn) bool {
+	for u := range t.deletedPB {
+		pb := w.m.pbs[u]
+		if pb == nil {
+			continue
+		}
+		want := w.wantPB[pb.LogicalPort]
+		if len(want) == 0 || w.dpRef(t, want[0].Datapath) != pb.Datapath {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanFDB deletes the FDB rows whose dp_key is no datapath's, or whose
+// port_key is no port's of that datapath, once t commits
+// (cleanup_stale_fdb_entries). The keys checked are those of the FDB rows
+// that changed and those t takes from a datapath or its ports: deleted
+// rows' and replaced keys'.
+func (h *housekeeping) cleanFDB(t *sbTxn) {
+	w := h.w
+	check := func(dp string) {
+		if d := w.m.dps[dp]; d != nil {
+			h.fdbCheck[d.TunnelKey] = true
+		}
+	}
+	for u := range t.deletedDP {
+		check(u)
+	}
+	for u, table := range w.garbage {
+		if table == sb.DatapathBindingTable {
+			check(u)
+		}
+	}
+	for u := range t.deletedPB {
+		if pb := w.m.pbs[u]; pb != nil {
+			check(pb.Datapath)
+		}
+	}
+	for nb := range t.dpKey {
+		for _, u := range w.m.dpByNB[nb] {
+			check(u)
+		}
+	}
+	for name := range t.pbKey {
+		if pb := w.m.pbs[w.m.pbByName[name]]; pb != nil {
+			check(pb.Datapath)
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(h.fdbCheck)) {
+		dp, live := w.m.dpKeys.owner[key]
+		live = live && !t.deletedDP[dp] && w.garbage[dp] == ""
+		for _, u := range slices.Sorted(maps.Keys(h.fdbByKey[key])) {
+			if ports := w.m.pbKeys[dp]; !live || ports == nil || ports.free(h.fdbs[u].PortKey) {
+				t.delete(sb.FDBTable, u)
+			}
+		}
+	}
+	h.fdbCheck = map[int]bool{}
+}
+
+// cleanIGMP deletes the IGMP_Group rows with no chassis or no datapath (a
+// weak reference the server clears), or whose datapath is no switch's or
+// router's once t commits (build_mcast_groups).
+func (h *housekeeping) cleanIGMP(t *sbTxn) {
+	w := h.w
+	for u := range t.deletedDP {
+		maps.Copy(h.igmpCheck, h.igmpByDP[u])
+	}
+	for u, table := range w.garbage {
+		if table == sb.DatapathBindingTable {
+			maps.Copy(h.igmpCheck, h.igmpByDP[u])
+		}
+	}
+	for _, u := range slices.Sorted(maps.Keys(h.igmpCheck)) {
+		g := h.igmp[u]
+		if g != nil && (g.Chassis == nil || g.Datapath == nil || !w.liveDatapath(t, *g.Datapath)) {
+			t.delete(sb.IGMPGroupTable, u)
+		}
+	}
+	h.igmpCheck = map[string]bool{}
+}
+
+// liveDatapath reports whether SB datapath row u stands for a wanted
+// switch or router once t commits.
+func (w *sbWriter) liveDatapath(t *sbTxn, u string) bool {
+	dp := w.m.dps[u]
+	if dp == nil || t.deletedDP[u] || w.garbage[u] != "" {
+		return false
+	}
+	nb, _, ok := dpNB(dp)
+	_, wanted := w.wantDP[nb]
+	return ok && wanted
+}
+
+// routerOfPort is the SB datapath row, in the transaction, of the router
+// whose port is named port; "" when port is no router port or its router
+// has no row.
+func (w *sbWriter) routerOfPort(t *sbTxn, port string) string {
+	pbs := w.wantPB[port]
+	if len(pbs) == 0 {
+		return ""
+	}
+	if dp, ok := w.wantDP[pbs[0].Datapath]; !ok || dp.Kind != rules.Router {
+		return ""
+	}
+	return w.dpRef(t, pbs[0].Datapath)
+}
+
+// writeStaticMAC writes the SB row of an NB static MAC binding whose port
+// is a router port: a new row on the router's datapath, or the row's mac
+// and override_dynamic_mac brought to the NB's (its datapath is left as
+// it is, as 23.03 does). The rows of other ports are left alone.
+func writeStaticMAC(w *sbWriter, t *sbTxn, want rules.StaticMACBinding, uuid string, row model.Model) {
+	dp := w.routerOfPort(t, want.LogicalPort)
+	if dp == "" {
+		return
+	}
+	r, _ := row.(*sb.StaticMACBinding)
+	if r != nil && t.deletedDP[r.Datapath] {
+		// Deleted with its datapath; written again once the deletion
+		// shows.
+		return
+	}
+	c := newChangedRow(uuid)
+	c.set("logical_port", true, want.LogicalPort)
+	c.set("ip", true, want.IP)
+	c.set("datapath", true, lovsdb.UUID{GoUUID: dp})
+	c.set("mac", r != nil && r.MAC == want.MAC, want.MAC)
+	c.set("override_dynamic_mac", r != nil && r.OverrideDynamicMAC == want.OverrideDynamicMAC, want.OverrideDynamicMAC)
+	c.commit(t, sb.StaticMACBindingTable)
+}

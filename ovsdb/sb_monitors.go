@@ -1,0 +1,76 @@
+package ovsdb
+
+import (
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/sb"
+)
+
+// monitorStatus feeds the program the service monitors that are down:
+// their status, as northd leaves it, is set and not online. That is
+// ovn-controller's status, or offline when it says online while the
+// port is not up, as northd writes it in the same transaction
+// (ovn_lb_svc_create); the flows then leave the backend out.
+type monitorStatus struct {
+	// keysByPort are the SB rows' keys by logical port, whose up they
+	// follow; check are the keys to evaluate again; down those fed down.
+	keysByPort  map[string]map[relations.ServiceMonitorKey]bool
+	check, down map[relations.ServiceMonitorKey]bool
+}
+
+func newMonitorStatus() *monitorStatus {
+	return &monitorStatus{keysByPort: map[string]map[relations.ServiceMonitorKey]bool{},
+		check: map[relations.ServiceMonitorKey]bool{}, down: map[relations.ServiceMonitorKey]bool{}}
+}
+
+// apply records an SB change of Service_Monitor or Port_Binding.
+func (m *monitorStatus) apply(c change) {
+	for _, row := range []any{c.old, c.new} {
+		switch r := row.(type) {
+		case *sb.ServiceMonitor:
+			k := relations.ServiceMonitorKey{IP: r.IP, Port: r.Port, LogicalPort: r.LogicalPort, Protocol: ptrOr(r.Protocol, "")}
+			m.check[k] = true
+			addTo(m.keysByPort, k.LogicalPort, k)
+		case *sb.PortBinding:
+			for k := range m.keysByPort[r.LogicalPort] {
+				m.check[k] = true
+			}
+		}
+	}
+}
+
+// reset forgets the SB rows (a new SB connection, whose initial contents
+// follow); the monitors fed down are evaluated again.
+func (m *monitorStatus) reset() {
+	m.keysByPort = map[string]map[relations.ServiceMonitorKey]bool{}
+	for k := range m.down {
+		m.check[k] = true
+	}
+}
+
+// feedMonitors feeds n the changes of which monitors are down since the
+// last call, and returns how many there were.
+func (w *sbWriter) feedMonitors(n *relations.NB) int {
+	m := w.house.monitors
+	changed := 0
+	for k := range m.check {
+		down := false
+		if rows := w.lbs.monByKey[monKey(k)]; len(rows) > 0 {
+			status := ptrOr(w.lbs.mons[rows[0]].Status, "")
+			down = status != "" && (status != sb.ServiceMonitorStatusOnline || !w.portUp(k.LogicalPort))
+		} else {
+			// The key has no row left.
+			removeFrom(m.keysByPort, k.LogicalPort, k)
+		}
+		if down != m.down[k] {
+			n.SetMonitorDown(k, down)
+			changed++
+			if down {
+				m.down[k] = true
+			} else {
+				delete(m.down, k)
+			}
+		}
+	}
+	m.check = map[relations.ServiceMonitorKey]bool{}
+	return changed
+}

@@ -1,0 +1,41 @@
+package relations
+
+import (
+	"cmp"
+
+	"github.com/northlog/northlog/engine"
+)
+
+// ServiceMonitorKey identifies an SB Service_Monitor as northd finds it
+// (create_or_get_service_mon): the backend's address and port (0 without
+// one), the logical port its probes go through, and the load balancer's
+// protocol.
+type ServiceMonitorKey struct {
+	IP          string
+	Port        int
+	LogicalPort string
+	Protocol    string
+}
+
+func compareMonitorKeys(a, b ServiceMonitorKey) int {
+	return cmp.Or(cmp.Compare(a.IP, b.IP), cmp.Compare(a.Port, b.Port),
+		cmp.Compare(a.LogicalPort, b.LogicalPort), cmp.Compare(a.Protocol, b.Protocol))
+}
+
+// newMonitorsDown makes the one input the rules read from the SB rather
+// than the NB: the service monitors that are down.
+func newMonitorsDown(c *engine.Circuit) (*engine.Input[ServiceMonitorKey], engine.Rel[ServiceMonitorKey]) {
+	return engine.NewInput[ServiceMonitorKey](c, "SB Service_Monitor down")
+}
+
+// SetMonitorDown records whether a service monitor is down: its status, as
+// northd leaves it in the SB, is set and not online. The backends of such
+// monitors are left out of their VIPs' targets (build_lb_vip_actions).
+// Only a northd that reads the SB feeds it; without it, no monitor is down.
+func (n *NB) SetMonitorDown(k ServiceMonitorKey, down bool) {
+	if down {
+		n.monitorsDown.Insert(k)
+	} else {
+		n.monitorsDown.Delete(k)
+	}
+}

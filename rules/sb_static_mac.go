@@ -1,0 +1,61 @@
+package rules
+
+import (
+	"cmp"
+	"strconv"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
+)
+
+// StaticMACBinding is one NB Static_MAC_Binding row, which ovn-northd 23.03
+// copies to the SB Static_MAC_Binding row of the same logical_port and ip
+// when logical_port names a router port (northd.c
+// build_static_mac_binding_table). No logical flow comes from it:
+// ovn-controller reads the SB row.
+type StaticMACBinding struct {
+	LogicalPort, IP, MAC string
+	OverrideDynamicMAC   bool
+}
+
+// CompareStaticMACBindings orders static MAC bindings by port, IP, then
+// contents.
+func CompareStaticMACBindings(a, b StaticMACBinding) int {
+	return cmp.Or(cmp.Compare(a.LogicalPort, b.LogicalPort), cmp.Compare(a.IP, b.IP), cmp.Compare(a.MAC, b.MAC),
+		cmp.Compare(strconv.FormatBool(a.OverrideDynamicMAC), strconv.FormatBool(b.OverrideDynamicMAC)))
+}
+
+// SBStaticMACBindings computes the static MAC bindings: the NB rows as
+// they are, whether their port exists or not, since an SB row with no NB
+// row of its port and IP is deleted while one whose port is no router port
+// is left alone (the writer tells the two apart).
+func SBStaticMACBindings(n *relations.NB) engine.Rel[StaticMACBinding] {
+	return engine.Map(n.StaticMACBindings.Rows, func(m *nb.StaticMACBinding) StaticMACBinding {
+		return StaticMACBinding{LogicalPort: m.LogicalPort, IP: m.IP, MAC: m.MAC, OverrideDynamicMAC: m.OverrideDynamicMAC}
+	})
+}
+
+// MACBindingAge is a router's options:mac_binding_age_threshold in
+// seconds, past which ovn-northd 23.03 deletes the MAC_Binding rows of the
+// router's datapath (mac-binding-aging.c); routers without one, or with 0
+// or an unreadable value, age none.
+type MACBindingAge struct {
+	Router    string // NB _uuid
+	Threshold uint32
+}
+
+// CompareMACBindingAges orders ages by router, then threshold.
+func CompareMACBindingAges(a, b MACBindingAge) int {
+	return cmp.Or(cmp.Compare(a.Router, b.Router), cmp.Compare(a.Threshold, b.Threshold))
+}
+
+// SBMACBindingAges computes the routers' MAC binding ages.
+func SBMACBindingAges(n *relations.NB) engine.Rel[MACBindingAge] {
+	return engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []MACBindingAge {
+		if t := relations.SmapUint(lr.Options, "mac_binding_age_threshold", 0); t > 0 {
+			return []MACBindingAge{{Router: lr.UUID, Threshold: t}}
+		}
+		return nil
+	})
+}
