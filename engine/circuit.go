@@ -22,6 +22,8 @@ type Circuit struct {
 	dirty    []*streamBase
 	rejected []*Rejected
 	stepped  bool
+	// describe shows a rejected tuple in Rejected.Error; nil is fmt's %v.
+	describe func(any) string
 }
 
 // op is one operator: step computes its output change from its inputs'
@@ -121,18 +123,31 @@ func (c *Circuit) Step() []*Rejected {
 }
 
 func (c *Circuit) reject(op string, t any, err error) {
-	c.rejected = append(c.rejected, &Rejected{Op: op, Tuple: t, Err: err})
+	c.rejected = append(c.rejected, &Rejected{Op: op, Tuple: t, Err: err, describe: c.describe})
 }
+
+// DescribeTuples sets how the Error of the circuit's Rejected shows the
+// refused tuple. Without it the tuple is shown with fmt's %v, which prints
+// the address of a pointer held in a struct, not what it points to.
+func (c *Circuit) DescribeTuples(describe func(any) string) { c.describe = describe }
 
 // Rejected is a tuple that a user function refused: it produced nothing.
 type Rejected struct {
 	Op    string // the name given to the operator
 	Tuple any    // the tuple refused
 	Err   error  // why
+	// describe is the circuit's DescribeTuples when the tuple was refused.
+	describe func(any) string
 }
 
-// Error names the operator, the tuple and the reason.
-func (r *Rejected) Error() string { return fmt.Sprintf("%s: %v: %v", r.Op, r.Tuple, r.Err) }
+// Error names the operator, the tuple (as the circuit's DescribeTuples
+// shows it) and the reason.
+func (r *Rejected) Error() string {
+	if r.describe != nil {
+		return fmt.Sprintf("%s: %s: %v", r.Op, r.describe(r.Tuple), r.Err)
+	}
+	return fmt.Sprintf("%s: %v: %v", r.Op, r.Tuple, r.Err)
+}
 
 // Unwrap returns the user function's error.
 func (r *Rejected) Unwrap() error { return r.Err }

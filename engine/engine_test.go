@@ -241,6 +241,32 @@ func TestTryMapRejects(t *testing.T) {
 	}
 }
 
+// TestDescribeTuples: a rejection shows its tuple as the circuit's
+// DescribeTuples says, and Step orders rejections by that text.
+func TestDescribeTuples(t *testing.T) {
+	type row struct{ name string }
+	type tuple struct {
+		Row  *row
+		Addr string
+	}
+	c := NewCircuit()
+	c.DescribeTuples(func(x any) string {
+		tu := x.(tuple)
+		return "row " + tu.Row.name + " " + tu.Addr
+	})
+	in, r := NewInput[tuple](c, "rows")
+	TryMap(r, "check", func(tuple) (int, error) { return 0, errors.New("bad") })
+	in.Insert(tuple{&row{"b"}, "x"})
+	in.Insert(tuple{&row{"a"}, "y"})
+	var got []string
+	for _, r := range c.Step() {
+		got = append(got, r.Error())
+	}
+	if d := gocmp.Diff([]string{"check: row a y: bad", "check: row b x: bad"}, got); d != "" {
+		t.Errorf("rejections (-want +got):\n%s", d)
+	}
+}
+
 func TestMinMaxFoldFlatMap(t *testing.T) {
 	c := NewCircuit()
 	in, r := NewInput[string](c, "words")

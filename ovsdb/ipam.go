@@ -16,6 +16,9 @@ func (f *nbFeed) observeIPAM(c change) {
 	switch c.table {
 	case nb.NBGlobalTable:
 		if g, ok := c.new.(*nb.NBGlobal); ok {
+			if o, ok := c.old.(*nb.NBGlobal); ok && o.Options["mac_prefix"] == g.Options["mac_prefix"] {
+				break // every --wait=sb bumps nb_cfg: no need to parse the same prefix again
+			}
 			prefix, ok := scanMACPrefix(g.Options["mac_prefix"])
 			if !ok {
 				prefix = f.macPrefix
@@ -67,6 +70,12 @@ func sameOptString(a, b *string) bool {
 // meanwhile, the transaction fails, and the change, which the monitor
 // brings, is decided again before the next try.
 func (f *nbFeed) ipamOps() []lovsdb.Operation {
+	if len(f.ipamPending) == 0 {
+		// A map that once held every port (after a cold start) costs
+		// its capacity to walk however few it holds: start afresh.
+		f.ipamPending = map[string]bool{}
+		return nil
+	}
 	var ops []lovsdb.Operation
 	for _, u := range slices.Sorted(maps.Keys(f.ipamPending)) {
 		raw := f.lspRaw[u]

@@ -96,7 +96,7 @@ ovn-nbctl lsp-add sw0 sw0-lr0 -- lsp-set-type sw0-lr0 router -- lsp-set-addresse
 		if !slices.Equal(want, got) {
 			t.Fatalf("%s: dynamic_addresses differ\nref:\n%s\nnorthlog:\n%s", st.name, strings.Join(want, "\n"), strings.Join(got, "\n"))
 		}
-		if r := reference.Compare(dumpFlows(t, ref.SB()), dumpFlows(t, s.SB())); !r.Equal() {
+		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
 			t.Fatalf("%s: flows differ from the reference:\n%s", st.name, r)
 		}
 		t.Logf("%s: %d ports agree", st.name, len(got))
@@ -174,7 +174,7 @@ func addPortsDirect(t *testing.T, s *servers, sw string, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := dialConn(ctx, s.NB(), m.Name(), m, []string{nb.LogicalSwitchTable}, -1)
+	c, err := dialConn(ctx, s.NBRemote(), m.Name(), m, []string{nb.LogicalSwitchTable}, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

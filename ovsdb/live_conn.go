@@ -12,16 +12,14 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/cenkalti/rpc2"
-	"github.com/cenkalti/rpc2/jsonrpc"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 	"github.com/ovn-org/libovsdb/updates"
 )
 
 // conn is one connection to an OVSDB server with one monitor on one
-// database: libovsdb's wire types, models and update arithmetic over
-// libovsdb's JSON-RPC transport.
+// database: libovsdb's wire types, models and update arithmetic over our
+// own JSON-RPC session (rpcConn).
 //
 // libovsdb v0.7.0's client is not used because northd needs what it does
 // not give: it hands cache changes to handlers one row at a time through a
@@ -34,19 +32,17 @@ import (
 // connection is the caller's to redo.
 type conn struct {
 	conn *activityConn
-	rpc  *rpc2.Client
+	rpc  *rpcConn
 	// inFlight counts the transactions waiting for their reply.
 	inFlight atomic.Int32
 	dbName   string
 	client   model.ClientDBModel
 	model    model.DatabaseModel
 	probe    time.Duration
-	// started is closed once the initial contents are in rows: update
-	// notifications, which the read loop handles, wait for it.
-	started chan struct{}
 
 	// rows is the monitored contents, kept by the read loop to apply the
-	// next update notification's differences to.
+	// next update notification's differences to. The read loop also
+	// applies the monitor's initial contents, before any notification.
 	rows map[string]map[string]model.Model
 
 	// lockMu orders a lock request's reply before the "locked" and
@@ -116,55 +112,32 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 	ac := &activityConn{Conn: nc}
 	ac.lastRead.Store(time.Now().UnixNano())
 	c := &conn{
-		conn:    ac,
-		rpc:     rpc2.NewClientWithCodec(jsonrpc.NewJSONCodec(ac)),
-		dbName:  dbName,
-		client:  client,
-		probe:   probe,
-		started: make(chan struct{}),
-		rows:    map[string]map[string]model.Model{},
-		ready:   make(chan struct{}, 1),
-		done:    make(chan struct{}),
+		conn:   ac,
+		dbName: dbName,
+		client: client,
+		probe:  probe,
+		rows:   map[string]map[string]model.Model{},
+		ready:  make(chan struct{}, 1),
+		done:   make(chan struct{}),
 	}
 	// Notifications are handled in the read loop, in order, each before
 	// any later message: a reply to a call comes after the updates the
 	// server sent before it.
-	c.rpc.SetBlocking(true)
-	c.rpc.Handle("echo", func(_ *rpc2.Client, args []any, reply *[]any) error {
-		*reply = args
-		return nil
+	c.rpc = newRPCConn(ac, map[string]func([]byte) error{
+		"update2": func(params []byte) error {
+			tu, err := parseUpdate2(params)
+			if err != nil {
+				return c.fail(fmt.Errorf("%s: update2: %w", remote, err))
+			}
+			return c.apply(tu, false)
+		},
+		"locked": func(params []byte) error { return c.lockEvent(params, true) },
+		"stolen": func(params []byte) error { return c.lockEvent(params, false) },
 	})
-	c.rpc.Handle("update2", func(_ *rpc2.Client, params []json.RawMessage, reply *[]any) error {
-		*reply = []any{}
-		var tu rawUpdates
-		if len(params) != 2 {
-			return c.fail(fmt.Errorf("%s: update2 with %d parameters", remote, len(params)))
-		}
-		if err := json.Unmarshal(params[1], &tu); err != nil {
-			return c.fail(fmt.Errorf("%s: update2: %w", remote, err))
-		}
-		select {
-		case <-c.started:
-		case <-c.done:
-			return nil
-		}
-		return c.apply(tu, false)
-	})
-	c.rpc.Handle("locked", func(_ *rpc2.Client, params []string, reply *[]any) error {
-		*reply = []any{}
-		c.lockEvent(params, true)
-		return nil
-	})
-	c.rpc.Handle("stolen", func(_ *rpc2.Client, params []string, reply *[]any) error {
-		*reply = []any{}
-		c.lockEvent(params, false)
-		return nil
-	})
-	go c.rpc.Run()
 	go func() {
 		select {
-		case <-c.rpc.DisconnectNotify():
-			c.fail(fmt.Errorf("%s: connection closed", remote))
+		case <-c.rpc.Done():
+			c.fail(fmt.Errorf("%s: %w", remote, c.rpc.Err()))
 		case <-c.done:
 		}
 		c.rpc.Close()
@@ -180,7 +153,7 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 // start reads the schema and sets up the monitor.
 func (c *conn) start(ctx context.Context, tables []string) error {
 	var schema lovsdb.DatabaseSchema
-	if err := c.rpc.CallWithContext(ctx, "get_schema", lovsdb.NewGetSchemaArgs(c.dbName), &schema); err != nil {
+	if err := c.rpc.Call(ctx, "get_schema", lovsdb.NewGetSchemaArgs(c.dbName), into(&schema)); err != nil {
 		return fmt.Errorf("get_schema %s: %w", c.dbName, err)
 	}
 	dbModel, errs := model.NewDatabaseModel(schema, c.client)
@@ -196,17 +169,24 @@ func (c *conn) start(ctx context.Context, tables []string) error {
 		}
 		requests[t] = lovsdb.MonitorRequest{Columns: cols, Select: lovsdb.NewDefaultMonitorSelect()}
 	}
-	var initial rawUpdates
-	if err := c.rpc.CallWithContext(ctx, lovsdb.ConditionalMonitorRPC,
-		lovsdb.NewMonitorArgs(c.dbName, nil, requests), &initial); err != nil {
+	// The initial contents are applied in the read loop, before the
+	// update notifications that follow them.
+	err := c.rpc.Call(ctx, lovsdb.ConditionalMonitorRPC, lovsdb.NewMonitorArgs(c.dbName, nil, requests),
+		func(result []byte) error {
+			initial, err := parseUpdates(result)
+			if err != nil {
+				return err
+			}
+			return c.apply(initial, true)
+		})
+	if err != nil {
 		return fmt.Errorf("monitor_cond %s: %w", c.dbName, err)
 	}
-	err := c.apply(initial, true)
-	close(c.started)
-	return err
+	return nil
 }
 
-// modelColumns lists the columns of table that its model has.
+// modelColumns lists the columns of table that its model has, but those
+// notMonitored.
 func modelColumns(dbModel model.DatabaseModel, table string) ([]string, error) {
 	typ, ok := dbModel.Types()[table]
 	if !ok {
@@ -217,7 +197,7 @@ func modelColumns(dbModel model.DatabaseModel, table string) ([]string, error) {
 	}
 	var cols []string
 	for i := range typ.Elem().NumField() {
-		if col := typ.Elem().Field(i).Tag.Get("ovsdb"); col != "" && col != "_uuid" {
+		if col := typ.Elem().Field(i).Tag.Get("ovsdb"); col != "" && col != "_uuid" && !notMonitored[table][col] {
 			cols = append(cols, col)
 		}
 	}
@@ -226,12 +206,49 @@ func modelColumns(dbModel model.DatabaseModel, table string) ([]string, error) {
 }
 
 // rawUpdates is a table-updates2 object with the row updates not decoded
-// yet.
+// yet: sub-slices of the message, valid while it is handled.
 type rawUpdates map[string]map[string]json.RawMessage
 
-// rawRowUpdate is a row-update2 with its row not decoded yet.
-type rawRowUpdate struct {
-	Initial, Insert json.RawMessage
+// parseUpdates splits a table-updates2 object into its row updates.
+func parseUpdates(b []byte) (rawUpdates, error) {
+	tu := rawUpdates{}
+	err := walkObject(b, func(table string, rows []byte) error {
+		tu[table] = map[string]json.RawMessage{}
+		return walkObject(rows, func(uuid string, ru []byte) error {
+			tu[table][uuid] = ru
+			return nil
+		})
+	})
+	return tu, err
+}
+
+// parseUpdate2 reads the parameters of an update2 notification: the
+// monitor's id and its table-updates2.
+func parseUpdate2(params []byte) (rawUpdates, error) {
+	var ps [][]byte
+	if err := walkArray(params, func(p []byte) error {
+		ps = append(ps, p)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if len(ps) != 2 {
+		return nil, fmt.Errorf("%d parameters", len(ps))
+	}
+	return parseUpdates(ps[1])
+}
+
+// newRow is the row of a row-update2 that is an "initial" or "insert"
+// (nil for another kind).
+func newRow(ru []byte) ([]byte, error) {
+	var row []byte
+	err := walkObject(ru, func(kind string, r []byte) error {
+		if kind == "initial" || kind == "insert" {
+			row = r
+		}
+		return nil
+	})
+	return row, err
 }
 
 // apply turns one update (or the initial contents) into a batch. Whole
@@ -246,13 +263,9 @@ func (c *conn) apply(tu rawUpdates, initial bool) error {
 		decode := fastDecoders[table]
 		for uuid, raw := range rows {
 			if decode != nil {
-				var r rawRowUpdate
-				if err := json.Unmarshal(raw, &r); err != nil {
+				row, err := newRow(raw)
+				if err != nil {
 					return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
-				}
-				row := r.Initial
-				if row == nil {
-					row = r.Insert
 				}
 				if row != nil && current[uuid] == nil {
 					m, err := decode(row, uuid)
@@ -357,10 +370,7 @@ func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) ([]lovsdb.O
 	c.inFlight.Add(1)
 	defer c.inFlight.Add(-1)
 	var reply []lovsdb.OperationResult
-	if err := c.rpc.CallWithContext(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), &reply); err != nil {
-		if errors.Is(err, rpc2.ErrShutdown) {
-			return nil, errClosed
-		}
+	if err := c.rpc.Call(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), into(&reply)); err != nil {
 		return nil, err
 	}
 	if _, err := lovsdb.CheckOperationResults(reply, ops); err != nil {
@@ -396,7 +406,7 @@ func (c *conn) Lock(ctx context.Context, name string) error {
 	var reply struct {
 		Locked bool `json:"locked"`
 	}
-	if err := c.rpc.CallWithContext(ctx, "lock", []any{name}, &reply); err != nil {
+	if err := c.rpc.Call(ctx, "lock", []any{name}, into(&reply)); err != nil {
 		return fmt.Errorf("lock %q: %w", name, err)
 	}
 	c.lockName = name
@@ -408,14 +418,19 @@ func (c *conn) Lock(ctx context.Context, name string) error {
 }
 
 // lockEvent records a "locked" (owned true) or "stolen" notification.
-func (c *conn) lockEvent(params []string, owned bool) {
+func (c *conn) lockEvent(raw []byte, owned bool) error {
+	var params []string
+	if err := json.Unmarshal(raw, &params); err != nil {
+		return c.fail(fmt.Errorf("%s: lock notification: %w", c.dbName, err))
+	}
 	c.lockMu.Lock()
 	defer c.lockMu.Unlock()
 	if len(params) != 1 || params[0] != c.lockName || c.lockName == "" {
-		return
+		return nil
 	}
 	c.hasLock.Store(owned)
 	c.signal()
+	return nil
 }
 
 // HasLock reports whether the session owns the lock asked for with Lock.
@@ -453,7 +468,7 @@ func (c *conn) prober(remote string) {
 			echoSent = time.Time{}
 		case echoSent.IsZero():
 			echoSent = time.Now()
-			c.rpc.Go("echo", lovsdb.NewEchoArgs(), &[]any{}, nil)
+			_ = c.rpc.Go("echo", lovsdb.NewEchoArgs()) // a failure ends the session
 		case last.Before(echoSent) && time.Since(echoSent) >= c.probe:
 			c.fail(fmt.Errorf("%s: nothing received for %v", remote, time.Since(last).Round(time.Second)))
 			return

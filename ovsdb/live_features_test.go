@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/northlog/northlog/ovsdb/reference"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
 )
@@ -35,7 +34,7 @@ func (s *servers) resetChassis() {
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	if out := s.run("ovsdb-client", "transact", s.SB(), string(req)); strings.Contains(out, `"error"`) {
+	if out := s.run("ovsdb-client", "transact", s.SBRemote(), string(req)); strings.Contains(out, `"error"`) {
 		s.t.Fatalf("SB chassis reset failed: %s", out)
 	}
 }
@@ -48,9 +47,9 @@ func (s *servers) resetChassis() {
 // order ECMP members, differ; the differential scenarios cover them.)
 func TestLiveFeatures(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	s, options := startLiveBeside(t, ref)
-	runBoth(t, ref, s, options, `ovn-nbctl ls-add sw0
+	b := startBeside(t)
+	ref, s := b.ref, b.live
+	b.run(t, `ovn-nbctl ls-add sw0
 ovn-nbctl lsp-add sw0 vm1 -- lsp-set-addresses vm1 "00:00:00:00:00:01 10.0.0.11"
 ovn-nbctl acl-add sw0 to-lport 1002 "outport == \"vm1\" && ip4 && tcp.dst == 22" allow-related
 ovn-nbctl acl-add sw0 from-lport 1001 "ip4.src == 10.9.0.0/16" drop
@@ -91,7 +90,7 @@ ovn-nbctl lb-add lb1 172.16.1.50 10.0.0.11 -- set Load_Balancer lb1 options:skip
 		}
 		shapes[strings.Join(want, "\n")] = true
 		waitSB(t, s, want)
-		if got, want := lbHairpin(s.SB()), lbHairpin(ref.SBRemote()); got != want {
+		if got, want := lbHairpin(s.SBRemote()), lbHairpin(ref.SBRemote()); got != want {
 			t.Errorf("%s: lb_hairpin_use_ct_mark %q, reference %q", step.name, got, want)
 		}
 	}

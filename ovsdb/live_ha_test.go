@@ -61,17 +61,7 @@ func haRows(t testing.TB, remote string) (lines []string, uuids map[string]bool)
 func TestLiveHAChassisGroups(t *testing.T) {
 	t.Parallel()
 	s := startServers(t)
-	var l *liveNorthd
-	northlog := func() {
-		s.kill("northd")
-		l = runNorthd(t, s)
-		s.sync()
-	}
-	ovnNorthd := func() {
-		l.stop()
-		s.start("northd")
-		s.sync()
-	}
+	northlog, ovnNorthd := takeTurns(t, s)
 	// settle lets the northd follow SB changes made by the script, which
 	// --wait=sb does not wait for: the second sync starts once the SB
 	// changes have reached the northd.
@@ -81,7 +71,7 @@ func TestLiveHAChassisGroups(t *testing.T) {
 	}
 	check := func(what string, lines []string, uuids map[string]bool) {
 		t.Helper()
-		got, gotUUIDs := haRows(t, s.SB())
+		got, gotUUIDs := haRows(t, s.SBRemote())
 		if r := reference.Compare(lines, got); !r.Equal() {
 			t.Fatalf("%s: rows changed (- before, + after):\n%s", what,
 				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
@@ -125,7 +115,7 @@ ovn-nbctl lsp-add sw1 e3 -- lsp-set-type e3 external -- set Logical_Switch_Port 
 ovn-nbctl --wait=sb sync
 ovn-sbctl lsp-bind p1 hv1 -- lsp-bind p3 hv2`)
 	settle()
-	lines, uuids := haRows(t, s.SB())
+	lines, uuids := haRows(t, s.SBRemote())
 	want(lines, `Port_Binding|logical_port="cr-lr0-public"|ha_chassis_group=HA_Chassis_Group{external_ids={} ha_chassis=[`+
 		`HA_Chassis{chassis=chassis(gw1) external_ids={"chassis-name"="gw1"} priority=20} `+
 		`HA_Chassis{chassis=chassis(gw2) external_ids={"chassis-name"="gw2"} priority=10}] name="lr0-public" ref_chassis=[chassis(hv1) chassis(hv2)]}|gateway_chassis=[]`,
@@ -141,8 +131,8 @@ ovn-nbctl set Logical_Router_Port lr0-sw0 gateway_chassis=[] -- lrp-set-gateway-
 ovn-sbctl lsp-unbind p1 -- lsp-bind p2 gw3
 ovn-nbctl lsp-set-type e2 ""`)
 	settle()
-	lines, uuids = haRows(t, s.SB())
-	northlog()
+	lines, uuids = haRows(t, s.SBRemote())
+	l := northlog()
 	check("northlog after ovn-northd", lines, uuids)
 	got := l.Totals()
 	for _, table := range haTableNames {
@@ -159,7 +149,7 @@ ovn-nbctl clear Logical_Router_Port lr1-ext ha_chassis_group -- lrp-set-gateway-
 ovn-nbctl lsp-set-type e2 external -- clear Logical_Switch_Port e3 ha_chassis_group
 ovn-nbctl lrp-del lr0-public`)
 	settle()
-	lines, uuids = haRows(t, s.SB())
+	lines, uuids = haRows(t, s.SBRemote())
 	want(lines, `HA_Chassis_Group|external_ids={}|ha_chassis=HA_Chassis{chassis=chassis(hv1) external_ids={"chassis-name"="hv1"} priority=5}|name="hg2"|ref_chassis=[]`)
 	for _, l := range lines {
 		if strings.Contains(l, `"stray"`) || strings.Contains(l, `"lr0-public"`) || strings.Contains(l, `"hg3"`) || strings.Contains(l, `"legacy"`) {

@@ -145,17 +145,17 @@ func TestLiveHousekeeping(t *testing.T) {
 		s.script(step)
 		s.sync()
 		want, _ := houseRows(t, ref.SBRemote())
-		if got, _ := houseRows(t, s.SB()); !slices.Equal(want, got) {
+		if got, _ := houseRows(t, s.SBRemote()); !slices.Equal(want, got) {
 			r := reference.Compare(want, got)
 			t.Fatalf("step %d: rows differ from the reference's (- reference, + northlog):\n%s", i,
 				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 		}
 	}
-	lines, uuids := houseRows(t, s.SB())
+	lines, uuids := houseRows(t, s.SBRemote())
 	l.stop()
 	s.start("northd")
 	s.sync()
-	if got, gotUUIDs := houseRows(t, s.SB()); !slices.Equal(lines, got) || !maps.Equal(uuids, gotUUIDs) {
+	if got, gotUUIDs := houseRows(t, s.SBRemote()); !slices.Equal(lines, got) || !maps.Equal(uuids, gotUUIDs) {
 		t.Errorf("ovn-northd changed the rows northlog wrote:\n%s", reference.Compare(lines, got))
 	}
 	s.kill("northd")
@@ -205,11 +205,11 @@ func TestLiveVXLAN(t *testing.T) {
 		}
 		s.script(step)
 		s.sync()
-		if want, got := nbOptions(t, ref.NBRemote())["max_tunid"], nbOptions(t, s.NB())["max_tunid"]; want != got {
+		if want, got := nbOptions(t, ref.NBRemote())["max_tunid"], nbOptions(t, s.NBRemote())["max_tunid"]; want != got {
 			t.Errorf("step %d: NB_Global max_tunid %q, want %q", i, got, want)
 		}
 		want := append(sbRows(t, ref.SBRemote(), true), sbGlobalOptions(t, ref.SBRemote()))
-		got := append(sbRows(t, s.SB(), true), sbGlobalOptions(t, s.SB()))
+		got := append(sbRows(t, s.SBRemote(), true), sbGlobalOptions(t, s.SBRemote()))
 		if r := reference.Compare(want, got); !r.Equal() {
 			t.Fatalf("step %d: SB rows differ from the reference's (- reference, + northlog):\n%s", i,
 				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
@@ -271,11 +271,11 @@ func TestLiveServiceMonitorStatus(t *testing.T) {
 		}
 		s.script(step)
 		s.sync()
-		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SB())); !r.Equal() {
+		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SBRemote())); !r.Equal() {
 			t.Fatalf("step %d: Service_Monitor rows differ from the reference's (- reference, + northlog):\n%s", i,
 				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 		}
-		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SB())); !r.Equal() {
+		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
 			t.Fatalf("step %d: flows differ from the reference's:\n%s", i, r)
 		}
 	}
@@ -330,7 +330,7 @@ func TestLiveMACBindingAging(t *testing.T) {
 	}
 	check := func(what string) {
 		t.Helper()
-		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SB())); !r.Equal() {
+		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SBRemote())); !r.Equal() {
 			t.Fatalf("%s: MAC_Binding rows differ from the reference's (- reference, + northlog):\n%s", what,
 				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 		}
@@ -343,12 +343,12 @@ func TestLiveMACBindingAging(t *testing.T) {
 		s.sync()
 		check(fmt.Sprintf("step %d", i))
 	}
-	if n := len(rows(s.SB())); n != 5 {
+	if n := len(rows(s.SBRemote())); n != 5 {
 		t.Fatalf("%d MAC bindings before the next run, want 5", n)
 	}
-	for deadline := time.Now().Add(20 * time.Second); len(rows(s.SB())) != 2 || len(rows(ref.SBRemote())) != 2; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(20 * time.Second); len(rows(s.SBRemote())) != 2 || len(rows(ref.SBRemote())) != 2; time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("MAC bindings not aged: %d rows, the reference %d", len(rows(s.SB())), len(rows(ref.SBRemote())))
+			t.Fatalf("MAC bindings not aged: %d rows, the reference %d", len(rows(s.SBRemote())), len(rows(ref.SBRemote())))
 		}
 	}
 	check("after the next run")

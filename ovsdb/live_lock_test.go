@@ -5,7 +5,6 @@ import (
 	"context"
 	"log/slog"
 	"maps"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -90,7 +89,7 @@ func TestLiveLockTwoInstances(t *testing.T) {
 		t.Fatalf("logs:\nfirst:\n%s\nsecond:\n%s", logA.String(), logB.String())
 	}
 	before := snapshot(t, s)
-	uuids := flowUUIDs(t, s.SB())
+	uuids := flowUUIDs(t, s.SBRemote())
 
 	a.stop()
 	waitFor(t, "the standby northd is active", b.Active)
@@ -98,7 +97,7 @@ func TestLiveLockTwoInstances(t *testing.T) {
 	if got := b.Totals(); len(got) > 1 || got[sb.SBGlobalTable][0]+got[sb.SBGlobalTable][2] != 0 {
 		t.Errorf("take-over wrote more than SB_Global: %v", got)
 	}
-	if got := flowUUIDs(t, s.SB()); !maps.Equal(got, uuids) {
+	if got := flowUUIDs(t, s.SBRemote()); !maps.Equal(got, uuids) {
 		t.Errorf("Logical_Flow rows changed at take-over: %d before, %d after", len(uuids), len(got))
 	}
 	checkSB(t, s, before)
@@ -126,18 +125,18 @@ func TestLiveLockRealNorthd(t *testing.T) {
 	if l.Active() || rowsWritten(l) != 0 {
 		t.Fatalf("northlog beside ovn-northd: active %v, wrote %v", l.Active(), l.Totals())
 	}
-	if !reference.Compare(dumpFlows(t, s.SB()), offlineFlows(t, s)).Equal() {
+	if !reference.Compare(dumpFlows(t, s.SBRemote()), offlineFlows(t, s)).Equal() {
 		t.Fatal("the rules do not reproduce ovn-northd's flows for the test topology")
 	}
-	uuids, rows := flowUUIDs(t, s.SB()), sbRows(t, s.SB(), true)
+	uuids, rows := flowUUIDs(t, s.SBRemote()), sbRows(t, s.SBRemote(), true)
 
 	s.kill("northd")
 	waitFor(t, "northlog is active", l.Active)
 	s.sync()
-	if got := flowUUIDs(t, s.SB()); !maps.Equal(got, uuids) {
+	if got := flowUUIDs(t, s.SBRemote()); !maps.Equal(got, uuids) {
 		t.Errorf("Logical_Flow rows changed at take-over: %d before, %d after", len(uuids), len(got))
 	}
-	if r := reference.Compare(rows, sbRows(t, s.SB(), true)); !r.Equal() {
+	if r := reference.Compare(rows, sbRows(t, s.SBRemote(), true)); !r.Equal() {
 		t.Errorf("SB rows changed at take-over:\n%s", r)
 	}
 	s.script(`ovn-nbctl lsp-del p2`)
@@ -168,8 +167,7 @@ func TestLiveLockStolen(t *testing.T) {
 	snap := snapshot(t, s)
 
 	ctx, cancel := context.WithCancel(context.Background())
-	thief := exec.CommandContext(ctx, tool("ovsdb-client"), "steal", s.SB(), LockName)
-	thief.Env = s.env()
+	thief := s.Command(ctx, "ovsdb-client", "steal", s.SBRemote(), LockName)
 	if err := thief.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +189,7 @@ func TestLiveLockStolen(t *testing.T) {
 	waitFor(t, "northlog is active again", l.Active)
 	s.sync()
 	checkSB(t, s, snap)
-	if got := dumpFlows(t, s.SB()); !strings.Contains(strings.Join(got, "\n"), "p3") {
+	if got := dumpFlows(t, s.SBRemote()); !strings.Contains(strings.Join(got, "\n"), "p3") {
 		t.Errorf("no flow of p3 after the lock came back (%d flows)", len(got))
 	}
 }

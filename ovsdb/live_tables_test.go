@@ -37,21 +37,11 @@ func otherRows(t testing.TB, remote string) (lines []string, uuids map[string]bo
 func TestLiveSBTables(t *testing.T) {
 	t.Parallel()
 	s := startServers(t)
-	var l *liveNorthd
-	northlog := func() {
-		s.kill("northd")
-		l = runNorthd(t, s)
-		s.sync()
-	}
-	ovnNorthd := func() {
-		l.stop()
-		s.start("northd")
-		s.sync()
-	}
+	northlog, ovnNorthd := takeTurns(t, s)
 	// check requires the SB's rows to be those before a take-over.
 	check := func(what string, lines []string, uuids map[string]bool) {
 		t.Helper()
-		got, gotUUIDs := otherRows(t, s.SB())
+		got, gotUUIDs := otherRows(t, s.SBRemote())
 		if r := reference.Compare(lines, got); !r.Equal() {
 			t.Fatalf("%s: rows changed (- before, + after):\n%s", what,
 				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
@@ -78,7 +68,7 @@ ovn-nbctl create Chassis_Template_Var chassis=hv1 variables:VIP=10.0.0.10 variab
 ovn-nbctl mirror-add mir1 gre 1 to-lport 192.0.2.10 -- mirror-add mir2 erspan 2 from-lport 192.0.2.11
 ovn-nbctl set Logical_Switch sw0 other_config:mcast_snoop=true other_config:mcast_idle_timeout=5 other_config:mcast_query_interval=-1 other_config:mcast_eth_src=00:00:00:00:00:aa other_config:mcast_table_size=abc`)
 	s.sync()
-	lines, uuids := otherRows(t, s.SB())
+	lines, uuids := otherRows(t, s.SBRemote())
 	ovnNorthd()
 	check("ovn-northd after northlog", lines, uuids)
 
@@ -89,11 +79,11 @@ ovn-nbctl add Logical_Switch sw2 dns_records $(ovn-nbctl --bare --columns=_uuid 
 ovn-nbctl create Chassis_Template_Var chassis=hv2 variables:VIP=10.0.0.20
 ovn-sbctl chassis-add hv1 geneve 192.0.2.1`)
 	s.sync()
-	lines, uuids = otherRows(t, s.SB())
+	lines, uuids = otherRows(t, s.SBRemote())
 	if !strings.Contains(strings.Join(lines, "\n"), `lb_hairpin_use_ct_mark="false"`) {
 		t.Fatalf("no lb_hairpin_use_ct_mark=false with a chassis that masks ct_label:\n%s", strings.Join(lines, "\n"))
 	}
-	northlog()
+	l := northlog()
 	check("northlog after ovn-northd", lines, uuids)
 	// Only these tables' writes are checked here; TestLiveTakeOver and
 	// TestLiveFeatures check the flows of chassis without a feature.
@@ -120,7 +110,7 @@ ovn-sbctl create RBAC_Role name=bogus
 ovn-sbctl create Meter name=stray unit=kbps bands=@b -- --id=@b create Meter_Band action=drop rate=1
 ovn-sbctl set Meter_Band $(ovn-sbctl --bare --columns=bands find Meter name=mfair) rate=99`)
 	s.sync()
-	lines, uuids = otherRows(t, s.SB())
+	lines, uuids = otherRows(t, s.SBRemote())
 	for _, want := range []string{
 		`Meter|bands=Meter_Band{action="drop" burst_size=0 rate=55}|name="m1"|unit="pktps"`,
 		`Meter|bands=Meter_Band{action="drop" burst_size=0 rate=10}|name="mfair"|unit="pktps"`,
@@ -133,4 +123,24 @@ ovn-sbctl set Meter_Band $(ovn-sbctl --bare --columns=bands find Meter name=mfai
 	}
 	ovnNorthd()
 	check("ovn-northd after northlog's changes", lines, uuids)
+}
+
+// takeTurns returns the hand-overs of the SB of s between northlog and the
+// real ovn-northd (started first by whoever calls): each stops the other
+// northd, starts its own and waits until it has written; northlog returns
+// its northd.
+func takeTurns(t *testing.T, s *servers) (northlog func() *liveNorthd, ovnNorthd func()) {
+	var l *liveNorthd
+	northlog = func() *liveNorthd {
+		s.kill("northd")
+		l = runNorthd(t, s)
+		s.sync()
+		return l
+	}
+	ovnNorthd = func() {
+		l.stop()
+		s.start("northd")
+		s.sync()
+	}
+	return northlog, ovnNorthd
 }

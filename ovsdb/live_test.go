@@ -35,7 +35,7 @@ func runNorthd(t testing.TB, s *servers, opts ...func(*Config)) *liveNorthd {
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	ctx, cancel := context.WithCancel(context.Background())
-	cfg := Config{NBRemote: s.NB(), SBRemote: s.SB(), Logger: log, MaxBackoff: 200 * time.Millisecond}
+	cfg := Config{NBRemote: s.NBRemote(), SBRemote: s.SBRemote(), Logger: log, MaxBackoff: 200 * time.Millisecond}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -249,7 +249,7 @@ func dumpOtherRows(t testing.TB, remote string) []string {
 // chassis features of its SB.
 func offlineFlows(t testing.TB, s *servers) []string {
 	t.Helper()
-	o, err := ComputeWithFeatures(s.file("nb"), chassisFeatures(t, s.SB()))
+	o, err := ComputeWithFeatures(s.File("nb"), chassisFeatures(t, s.SBRemote()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +285,7 @@ func (s *servers) resetNB(options map[string]string) {
 		if err != nil {
 			s.t.Fatal(err)
 		}
-		if out := s.run("ovsdb-client", "transact", s.NB(), string(req)); strings.Contains(out, `"error"`) {
+		if out := s.run("ovsdb-client", "transact", s.NBRemote(), string(req)); strings.Contains(out, `"error"`) {
 			s.t.Fatalf("NB reset failed: %s", out)
 		}
 	}
@@ -324,25 +324,21 @@ func nbOptions(t testing.TB, remote string) map[string]string {
 // Service_Monitor rows must be the reference's in every scenario.
 func TestLiveScenarios(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	scenarios, err := reference.LoadScenarios("../rules/testdata/scenarios")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, options := startLiveBeside(t, ref)
+	b := startBeside(t)
+	ref, s := b.ref, b.live
 	green := 0
-	for _, sc := range scenarios {
+	for _, sc := range b.scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
-			want := runBoth(t, ref, s, options, sc.Script)
-			got, offline := dumpFlows(t, s.SB()), offlineFlows(t, s)
+			want := b.run(t, sc.Script)
+			got, offline := dumpFlows(t, s.SBRemote()), offlineFlows(t, s)
 			if r := reference.Compare(offline, got); !r.Equal() {
 				t.Fatalf("%s\nlive SB differs from northlog offline:\n%s", sc.Description, r)
 			}
-			if r := reference.Compare(dumpSetRows(t, ref.SBRemote()), dumpSetRows(t, s.SB())); !r.Equal() {
+			if r := reference.Compare(dumpSetRows(t, ref.SBRemote()), dumpSetRows(t, s.SBRemote())); !r.Equal() {
 				t.Errorf("%s rows differ from the reference's (- reference, + northlog):\n%s", strings.Join(setTables, ", "),
 					strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 			}
-			if r := reference.Compare(dumpOtherRows(t, ref.SBRemote()), dumpOtherRows(t, s.SB())); !r.Equal() {
+			if r := reference.Compare(dumpOtherRows(t, ref.SBRemote()), dumpOtherRows(t, s.SBRemote())); !r.Equal() {
 				t.Errorf("meter, DNS, template var, DHCP option and RBAC rows differ from the reference's (- reference, + northlog):\n%s",
 					strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 			}
@@ -353,51 +349,67 @@ func TestLiveScenarios(t *testing.T) {
 			if r := reference.Compare(want, got); !r.Equal() {
 				t.Fatalf("live SB differs from the reference:\n%s", r)
 			}
-			if r := reference.Compare(stageNames(t, ref.SBRemote()), stageNames(t, s.SB())); !r.Equal() {
+			if r := reference.Compare(stageNames(t, ref.SBRemote()), stageNames(t, s.SBRemote())); !r.Equal() {
 				t.Errorf("Logical_Flow stage-name differs from the reference's:\n%s", r)
 			}
-			if r := reference.Compare(sbRows(t, ref.SBRemote(), false), sbRows(t, s.SB(), false)); !r.Equal() {
+			if r := reference.Compare(sbRows(t, ref.SBRemote(), false), sbRows(t, s.SBRemote(), false)); !r.Equal() {
 				t.Errorf("SB rows differ from the reference's (- reference, + northlog):\n%s",
 					strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 			}
 		})
 	}
-	t.Logf("%d of %d scenarios compared with the reference", green, len(scenarios))
+	t.Logf("%d of %d scenarios compared with the reference", green, len(b.scenarios))
 }
 
-// startLiveBeside starts servers with a live northd for tests that run
-// scenarios on them and on ref, and returns them with the NB_Global options
-// that resetNB must restore: those of a fresh NB, with the reference's
-// random mac_prefix and svc_monitor_mac, which show in flows.
-func startLiveBeside(t *testing.T, ref *reference.Instance) (*servers, map[string]string) {
+// beside is the reference and a live northd on servers of its own, side
+// by side, and the differential tests' scenarios to run on both.
+type beside struct {
+	ref       *reference.Instance
+	live      *servers
+	scenarios []reference.Scenario
+	// options are the NB_Global options that resetNB restores on live:
+	// those of a fresh NB, with the reference's random mac_prefix and
+	// svc_monitor_mac, which show in flows.
+	options map[string]string
+}
+
+// startBeside starts the reference, and servers with a live northd beside
+// it, and loads the scenarios of rules/testdata/scenarios.
+func startBeside(t *testing.T) *beside {
 	t.Helper()
-	s := startServers(t)
-	runNorthd(t, s)
-	s.sync()
-	options := nbOptions(t, s.NB())
-	refOptions := nbOptions(t, ref.NBRemote())
-	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
-		options[k] = refOptions[k]
+	b := &beside{ref: reference.Start(t)}
+	var err error
+	if b.scenarios, err = reference.LoadScenarios("../rules/testdata/scenarios"); err != nil {
+		t.Fatal(err)
 	}
-	return s, options
+	b.live = startServers(t)
+	runNorthd(t, b.live)
+	b.live.sync()
+	b.options = nbOptions(t, b.live.NBRemote())
+	refOptions := nbOptions(t, b.ref.NBRemote())
+	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
+		b.options[k] = refOptions[k]
+	}
+	return b
 }
 
-// runBoth runs script on ref and, meanwhile, on s (its NB reset to options
-// first), and returns the reference's flows once both have synced.
-func runBoth(t *testing.T, ref *reference.Instance, s *servers, options map[string]string, script string) []string {
+// run runs script on the reference and, meanwhile, on the live servers
+// (their NB reset first), and returns the reference's flows once both have
+// synced.
+func (b *beside) run(t *testing.T, script string) []string {
 	t.Helper()
 	var want []string
 	var refErr error
 	refDone := make(chan struct{})
 	go func() {
 		defer close(refDone)
-		want, refErr = ref.Run(t.Context(), script)
+		want, refErr = b.ref.Run(t.Context(), script)
 	}()
-	s.t = t
-	s.resetNB(options)
-	s.resetChassis()
-	s.script(script)
-	s.sync()
+	b.live.t = t
+	b.live.resetNB(b.options)
+	b.live.resetChassis()
+	b.live.script(script)
+	b.live.sync()
 	<-refDone
 	if refErr != nil {
 		t.Fatal(refErr)
@@ -422,11 +434,11 @@ ovn-nbctl lr-add lr0 -- lrp-add lr0 lrp0 00:00:00:00:ff:01 10.0.0.254/24
 ovn-nbctl lsp-add sw0 sw0-lr0 -- lsp-set-type sw0-lr0 router -- lsp-set-addresses sw0-lr0 router -- lsp-set-options sw0-lr0 router-port=lrp0
 ovn-nbctl ls-add sw1 -- lsp-add sw1 p2`)
 	s.sync()
-	got, want := dumpFlows(t, s.SB()), offlineFlows(t, s)
+	got, want := dumpFlows(t, s.SBRemote()), offlineFlows(t, s)
 	if r := reference.Compare(want, got); !r.Equal() {
 		t.Fatalf("live differs from offline:\n%s", r)
 	}
-	t.Logf("%d flows; SB rows:\n%s", len(got), strings.Join(sbRows(t, s.SB(), true), "\n"))
+	t.Logf("%d flows; SB rows:\n%s", len(got), strings.Join(sbRows(t, s.SBRemote(), true), "\n"))
 }
 
 // TestLiveTakeOver: the real ovn-northd writes the SB for each scenario and
@@ -443,7 +455,7 @@ func TestLiveTakeOver(t *testing.T) {
 	s := startServers(t)
 	s.start("northd")
 	s.sync()
-	options := nbOptions(t, s.NB())
+	options := nbOptions(t, s.NBRemote())
 	taken := 0
 	for _, sc := range scenarios {
 		t.Run(sc.Name, func(t *testing.T) {
@@ -455,11 +467,11 @@ func TestLiveTakeOver(t *testing.T) {
 			s.resetChassis()
 			s.script(sc.Script)
 			s.sync()
-			flows := dumpFlows(t, s.SB())
+			flows := dumpFlows(t, s.SBRemote())
 			if !reference.Compare(flows, offlineFlows(t, s)).Equal() {
 				t.Skip("rules do not reproduce the reference yet")
 			}
-			uuids, rows := flowUUIDs(t, s.SB()), append(sbRows(t, s.SB(), true), dumpSetRows(t, s.SB())...)
+			uuids, rows := flowUUIDs(t, s.SBRemote()), append(sbRows(t, s.SBRemote(), true), dumpSetRows(t, s.SBRemote())...)
 			s.kill("northd")
 			l := runNorthd(t, s)
 			s.sync()
@@ -468,10 +480,10 @@ func TestLiveTakeOver(t *testing.T) {
 			if got := l.Totals(); len(got) > 1 || got[sb.SBGlobalTable] != [3]int{0, 1, 0} {
 				t.Errorf("northlog wrote more than SB_Global's nb_cfg (+insert ~update -delete): %v", got)
 			}
-			if got := flowUUIDs(t, s.SB()); !maps.Equal(got, uuids) {
+			if got := flowUUIDs(t, s.SBRemote()); !maps.Equal(got, uuids) {
 				t.Errorf("Logical_Flow rows changed: %d before, %d after", len(uuids), len(got))
 			}
-			if r := reference.Compare(rows, append(sbRows(t, s.SB(), true), dumpSetRows(t, s.SB())...)); !r.Equal() {
+			if r := reference.Compare(rows, append(sbRows(t, s.SBRemote(), true), dumpSetRows(t, s.SBRemote())...)); !r.Equal() {
 				t.Errorf("SB rows changed:\n%s", strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 			}
 		})
@@ -485,7 +497,7 @@ type liveSnapshot struct{ flows, rows []string }
 
 func snapshot(t testing.TB, s *servers) liveSnapshot {
 	t.Helper()
-	return liveSnapshot{dumpFlows(t, s.SB()), sbRows(t, s.SB(), true)}
+	return liveSnapshot{dumpFlows(t, s.SBRemote()), sbRows(t, s.SBRemote(), true)}
 }
 
 // checkSB requires the SB's flows to be the offline ones and its rows to
@@ -522,7 +534,7 @@ func checkSB(t testing.TB, s *servers, prev liveSnapshot) liveSnapshot {
 func waitSB(t testing.TB, s *servers, want []string) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		got := dumpFlows(t, s.SB())
+		got := dumpFlows(t, s.SBRemote())
 		if slices.Equal(got, want) {
 			return
 		}
@@ -585,7 +597,7 @@ func TestLiveFaults(t *testing.T) {
 
 	t.Run("tamper", func(t *testing.T) {
 		s.t = t
-		rows := readSB(t, s.SB())
+		rows := readSB(t, s.SBRemote())
 		var victim string
 		for u, f := range rows[sb.LogicalFlowTable] {
 			if f.(*sb.LogicalFlow).LogicalDatapath != nil {
@@ -607,7 +619,7 @@ func TestLiveFaults(t *testing.T) {
 		waitSB(t, s, snap.flows)
 		s.sync()
 		snap = checkSB(t, s, snap)
-		if r := reference.Compare(snap.rows, sbRows(t, s.SB(), true)); !r.Equal() {
+		if r := reference.Compare(snap.rows, sbRows(t, s.SBRemote(), true)); !r.Equal() {
 			t.Errorf("SB rows not repaired:\n%s", r)
 		}
 	})
@@ -629,7 +641,7 @@ ovn-sbctl chassis-add hv1 geneve 192.0.2.1
 ovn-sbctl chassis-add hv2 geneve 192.0.2.2 -- set Chassis hv2 other_config:port-up-notif=true
 for hv in hv1 hv2; do ovn-sbctl create Chassis_Private name=$hv chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=$hv); done`)
 	s.sync()
-	rows := readSB(t, s.SB())
+	rows := readSB(t, s.SBRemote())
 	var hv1 string
 	for u, ch := range rows[sb.ChassisTable] {
 		if ch.(*sb.Chassis).Name == "hv1" {
@@ -721,7 +733,7 @@ func TestLiveGroupMembers(t *testing.T) {
 		}
 		s.script(step)
 		s.sync()
-		if r := reference.Compare(sbRows(t, ref.SBRemote(), false), sbRows(t, s.SB(), false)); !r.Equal() {
+		if r := reference.Compare(sbRows(t, ref.SBRemote(), false), sbRows(t, s.SBRemote(), false)); !r.Equal() {
 			t.Fatalf("after %s\nSB rows differ from the reference's (- reference, + northlog):\n%s", step,
 				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 		}

@@ -1,8 +1,11 @@
 package ovsdb
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/ovn-org/libovsdb/model"
@@ -18,41 +21,108 @@ var fastDecoders = map[string]func(row json.RawMessage, uuid string) (model.Mode
 
 // decodeLogicalFlow decodes a Logical_Flow row in OVSDB JSON notation, as
 // an update2 insert or initial gives it (columns with default values may
-// be left out).
+// be left out, unknown ones are ignored).
 func decodeLogicalFlow(raw json.RawMessage, uuid string) (model.Model, error) {
-	var r struct {
-		Actions         string          `json:"actions"`
-		Match           string          `json:"match"`
-		Pipeline        string          `json:"pipeline"`
-		Priority        int             `json:"priority"`
-		TableID         int             `json:"table_id"`
-		LogicalDatapath json.RawMessage `json:"logical_datapath"`
-		LogicalDpGroup  json.RawMessage `json:"logical_dp_group"`
-		ControllerMeter json.RawMessage `json:"controller_meter"`
-		ExternalIDs     json.RawMessage `json:"external_ids"`
-		Tags            json.RawMessage `json:"tags"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
+	f := &sb.LogicalFlow{UUID: uuid}
+	err := walkObject(raw, func(col string, v []byte) error {
+		var err error
+		switch col {
+		case "actions":
+			f.Actions, err = jsonString(v)
+		case "match":
+			f.Match, err = jsonString(v)
+		case "pipeline":
+			f.Pipeline, err = jsonString(v)
+		case "priority":
+			f.Priority, err = jsonInt(v)
+		case "table_id":
+			f.TableID, err = jsonInt(v)
+		case "logical_datapath":
+			f.LogicalDatapath, err = optionalAtom(v, "uuid")
+		case "logical_dp_group":
+			f.LogicalDpGroup, err = optionalAtom(v, "uuid")
+		case "controller_meter":
+			f.ControllerMeter, err = optionalAtom(v, "")
+		case "external_ids":
+			f.ExternalIDs, err = stringMap(v)
+		case "tags":
+			f.Tags, err = stringMap(v)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", col, err)
+		}
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
-	f := &sb.LogicalFlow{UUID: uuid, Actions: r.Actions, Match: r.Match, Pipeline: r.Pipeline, Priority: r.Priority, TableID: r.TableID}
-	var err error
-	if f.LogicalDatapath, err = optionalAtom(r.LogicalDatapath, "uuid"); err != nil {
-		return nil, fmt.Errorf("logical_datapath: %w", err)
-	}
-	if f.LogicalDpGroup, err = optionalAtom(r.LogicalDpGroup, "uuid"); err != nil {
-		return nil, fmt.Errorf("logical_dp_group: %w", err)
-	}
-	if f.ControllerMeter, err = optionalAtom(r.ControllerMeter, ""); err != nil {
-		return nil, fmt.Errorf("controller_meter: %w", err)
-	}
-	if f.ExternalIDs, err = stringMap(r.ExternalIDs); err != nil {
-		return nil, fmt.Errorf("external_ids: %w", err)
-	}
-	if f.Tags, err = stringMap(r.Tags); err != nil {
-		return nil, fmt.Errorf("tags: %w", err)
-	}
 	return f, nil
+}
+
+// jsonString decodes a JSON string. One of printable ASCII is decoded
+// here (its common escapes undone), any other by encoding/json.
+func jsonString(q []byte) (string, error) {
+	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
+		return "", fmt.Errorf("not a string: %.40s", q)
+	}
+	body := q[1 : len(q)-1]
+	escaped := false
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c < 0x20 || c >= utf8.RuneSelf || c == '"':
+			return slowString(q)
+		case c == '\\':
+			escaped = true
+			i++ // the escaped byte, checked below
+		}
+	}
+	if !escaped {
+		return string(body), nil
+	}
+	out := make([]byte, 0, len(body))
+	for {
+		i := bytes.IndexByte(body, '\\')
+		if i < 0 {
+			return string(append(out, body...)), nil
+		}
+		if i+1 >= len(body) {
+			return slowString(q)
+		}
+		out = append(out, body[:i]...)
+		switch c := body[i+1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		default:
+			return slowString(q)
+		}
+		body = body[i+2:]
+	}
+}
+
+func slowString(q []byte) (string, error) {
+	var s string
+	err := json.Unmarshal(q, &s)
+	return s, err
+}
+
+// jsonInt decodes a JSON integer.
+func jsonInt(v []byte) (int, error) {
+	if n, err := strconv.Atoi(string(v)); err == nil {
+		return n, nil
+	}
+	var n int
+	err := json.Unmarshal(v, &n)
+	return n, err
 }
 
 // optionalAtom decodes a column of at most one string or uuid (kind

@@ -31,7 +31,7 @@ func TestDecodeLogicalFlow(t *testing.T) {
 		`{"pipeline":"ingress","table_id":25,"priority":50,"match":"m","actions":"a",
 		  "logical_datapath":["set",[]],"logical_dp_group":["uuid","` + u2 + `"],"controller_meter":["set",[]],
 		  "external_ids":["map",[]],"tags":["map",[]]}`,
-		`{"pipeline":"ingress","table_id":1,"priority":1,"match":"m","actions":"a","controller_meter":["set",["x"]],
+		`{"pipeline":"ingress","table_id":1,"priority":1,"match":"a\/b\n\\\u00e9\ud83d\ude00\t","actions":"é\"","controller_meter":["set",["x"]],
 		  "logical_datapath":["set",[["uuid","` + u1 + `"]]]}`,
 	} {
 		fast, err := decodeLogicalFlow(json.RawMessage(row), u1)
@@ -59,4 +59,24 @@ func TestDecodeLogicalFlow(t *testing.T) {
 			t.Errorf("%s: decoded", bad)
 		}
 	}
+}
+
+// FuzzJSONString: jsonString decodes what encoding/json decodes, and
+// fails where it fails.
+func FuzzJSONString(f *testing.F) {
+	for _, s := range []string{`"a"`, `"a\"b\\c\/d\ne\tf"`, `"\u00e9\ud83d\ude00"`, `"\x"`, `"a\"`, `"\xff"`, `"é"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, q []byte) {
+		end, err := valueEnd(q, 0)
+		if err != nil || end != len(q) || q[0] != '"' {
+			return // jsonString takes whole string values, as walkObject gives them
+		}
+		got, gerr := jsonString(q)
+		var want string
+		werr := json.Unmarshal(q, &want)
+		if (gerr == nil) != (werr == nil) || got != want {
+			t.Errorf("jsonString(%q) = %q, %v; encoding/json: %q, %v", q, got, gerr, want, werr)
+		}
+	})
 }

@@ -20,6 +20,15 @@ var sbTables = append([]string{
 	sb.AddressSetTable, sb.PortGroupTable, sb.LoadBalancerTable, sb.ServiceMonitorTable,
 }, slices.Concat(otherTableNames, haTableNames, dpUserTables, houseTables)...)
 
+// notMonitored are the columns of monitored tables that northd never
+// reads, left out of its monitor: their models leave them empty. A
+// Logical_Flow is found again by its datapaths, stage, priority, match,
+// actions and meter alone (as 23.03's ovn_lflow_equal does), and there are
+// tens of thousands of them.
+var notMonitored = map[string]map[string]bool{
+	sb.LogicalFlowTable: {"external_ids": true, "tags": true},
+}
+
 // dpUserTables are SB tables northd does not write whose rows refer to a
 // datapath and must go with it, or its deletion fails (a strong reference,
 // or a weak one in a column that may not become empty): 23.03 deletes them

@@ -69,7 +69,7 @@ func TestLiveSetsIncremental(t *testing.T) {
 		}
 	})
 	s.sync()
-	options := nbOptions(t, s.NB())
+	options := nbOptions(t, s.NBRemote())
 	refOptions := nbOptions(t, ref.NBRemote())
 	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
 		options[k] = refOptions[k]
@@ -109,11 +109,11 @@ ovn-nbctl lb-add lb0 10.0.0.100:80 10.0.0.2:8080 tcp -- ls-lb-add sw0 lb0 -- lr-
 		steps = nil
 		mu.Unlock()
 		both(c.script)
-		if r := reference.Compare(dumpSetRows(t, ref.SBRemote()), dumpSetRows(t, s.SB())); !r.Equal() {
+		if r := reference.Compare(dumpSetRows(t, ref.SBRemote()), dumpSetRows(t, s.SBRemote())); !r.Equal() {
 			t.Fatalf("%s: rows differ from the reference's (- reference, + northlog):\n%s", c.name,
 				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
 		}
-		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SB())); !r.Equal() {
+		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
 			t.Fatalf("%s: flows differ from the reference's:\n%s", c.name, r)
 		}
 		if c.mutated == "" {

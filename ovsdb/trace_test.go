@@ -132,28 +132,24 @@ var traceScenarios = []struct {
 // fails rather than agreeing by accident.
 func TestLiveTrace(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	scenarios, err := reference.LoadScenarios("../rules/testdata/scenarios")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, options := startLiveBeside(t, ref)
+	b := startBeside(t)
+	ref, s := b.ref, b.live
 	for _, ts := range traceScenarios {
 		t.Run(ts.scenario, func(t *testing.T) {
-			i := slices.IndexFunc(scenarios, func(sc reference.Scenario) bool { return sc.Name == ts.scenario })
+			i := slices.IndexFunc(b.scenarios, func(sc reference.Scenario) bool { return sc.Name == ts.scenario })
 			if i < 0 {
 				t.Fatalf("no scenario %s", ts.scenario)
 			}
-			want := runBoth(t, ref, s, options, scenarios[i].Script)
+			want := b.run(t, b.scenarios[i].Script)
 			// Traces through different flows would only restate the
 			// flow-level differences.
-			if r := reference.Compare(want, dumpFlows(t, s.SB())); !r.Equal() {
+			if r := reference.Compare(want, dumpFlows(t, s.SBRemote())); !r.Equal() {
 				t.Fatalf("live SB flows differ from the reference:\n%s", r)
 			}
 			for _, c := range ts.cases {
 				t.Run(c.name, func(t *testing.T) {
-					refMinimal := compareTrace(t, ref.SBRemote(), s.SB(), c, "--minimal")
-					refSummary := compareTrace(t, ref.SBRemote(), s.SB(), c, "--summary")
+					refMinimal := compareTrace(t, ref.SBRemote(), s.SBRemote(), c, "--minimal")
+					refSummary := compareTrace(t, ref.SBRemote(), s.SBRemote(), c, "--summary")
 					if strings.Contains(refMinimal+refSummary, "warning: ") {
 						t.Errorf("ovn-trace warns on the reference's SB:\n%s", refSummary)
 					}

@@ -53,19 +53,13 @@ func deriveRouters(n *NB) engine.Rel[Router] {
 }
 
 func deriveSwitchPorts(n *NB) engine.Rel[SwitchPort] {
-	return engine.Join(
-		engine.IndexBy(n.Refs.SwitchPorts, func(r Ref) string { return r.Target }),
-		engine.IndexBy(n.SwitchPorts.Rows, func(p *nb.LogicalSwitchPort) string { return p.UUID }),
-		func(_ string, r Ref, p *nb.LogicalSwitchPort) SwitchPort {
-			return SwitchPort{Switch: r.Owner, Port: p}
-		})
+	return Listed(n.Refs.SwitchPorts, n.SwitchPorts, func(sw string, p *nb.LogicalSwitchPort) SwitchPort {
+		return SwitchPort{Switch: sw, Port: p}
+	})
 }
 
 func deriveRouterPorts(n *NB) engine.Rel[RouterPort] {
-	return engine.Join(
-		engine.IndexBy(n.Refs.RouterPorts, func(r Ref) string { return r.Target }),
-		engine.IndexBy(n.RouterPorts.Rows, func(p *nb.LogicalRouterPort) string { return p.UUID }),
-		func(_ string, r Ref, p *nb.LogicalRouterPort) RouterPort {
-			return RouterPort{Router: r.Owner, Port: p}
-		})
+	return Listed(n.Refs.RouterPorts, n.RouterPorts, func(lr string, p *nb.LogicalRouterPort) RouterPort {
+		return RouterPort{Router: lr, Port: p}
+	})
 }

@@ -2,6 +2,7 @@ package relations
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
@@ -18,9 +19,10 @@ type Table[M any] struct {
 	Rows engine.Rel[*M]
 }
 
-func newTable[M any](c *engine.Circuit, name string, feeds map[string]feed) Table[M] {
+func newTable[M any](c *engine.Circuit, name string, inputs nbInputs) Table[M] {
 	in, rows := engine.NewInput[*M](c, name)
-	feeds[name] = func(old, new model.Model) error {
+	inputs.tables[reflect.TypeFor[*M]()] = name
+	inputs.feeds[name] = func(old, new model.Model) error {
 		o, okOld := old.(*M)
 		n, okNew := new.(*M)
 		switch {
@@ -40,6 +42,13 @@ func newTable[M any](c *engine.Circuit, name string, feeds map[string]feed) Tabl
 
 // feed applies one row change to its table's input.
 type feed func(old, new model.Model) error
+
+// nbInputs are, per NB table, how a row change is fed to its input and
+// which Go type holds its rows.
+type nbInputs struct {
+	feeds  map[string]feed
+	tables map[reflect.Type]string // *nb.LoadBalancer: "Load_Balancer"
+}
 
 // NB holds one input relation per Northbound table. Feed it with Apply; the
 // circuit's next Step computes the consequences.
@@ -163,12 +172,13 @@ type NB struct {
 	RouterSNATIPs             engine.Rel[RouterSNATIP]
 	RoutersWithDistributedNAT engine.Rel[string]
 
-	feeds map[string]feed
+	nbInputs
 }
 
-// NewNB adds one input per NB table to c.
+// NewNB adds one input per NB table to c, and makes c's rejections show the
+// NB rows they hold by table, name and _uuid (DescribeTuple).
 func NewNB(c *engine.Circuit) *NB {
-	f := map[string]feed{}
+	f := nbInputs{feeds: map[string]feed{}, tables: map[reflect.Type]string{}}
 	n := &NB{
 		Global:              newTable[nb.NBGlobal](c, nb.NBGlobalTable, f),
 		Switches:            newTable[nb.LogicalSwitch](c, nb.LogicalSwitchTable, f),
@@ -198,8 +208,9 @@ func NewNB(c *engine.Circuit) *NB {
 		Copp:                newTable[nb.Copp](c, nb.CoppTable, f),
 		Mirrors:             newTable[nb.Mirror](c, nb.MirrorTable, f),
 		ChassisTemplateVars: newTable[nb.ChassisTemplateVar](c, nb.ChassisTemplateVarTable, f),
-		feeds:               f,
+		nbInputs:            f,
 	}
+	c.DescribeTuples(n.DescribeTuple)
 	n.ChassisFeatures, n.Features = newFeatureInput(c)
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
 	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)

@@ -84,22 +84,37 @@ func sameString(x, y string) bool {
 // every update of the row: all of a switch's ACLs when a port is added to
 // it, a port group's thousands of ports when an ACL is added to it.
 type Refs struct {
-	SwitchPorts    engine.Rel[Ref] // Logical_Switch ports
-	SwitchACLs     engine.Rel[Ref] // Logical_Switch acls
-	SwitchLBs      engine.Rel[Ref] // Logical_Switch load_balancer
-	SwitchLBGroups engine.Rel[Ref] // Logical_Switch load_balancer_group
-	RouterPorts    engine.Rel[Ref] // Logical_Router ports
-	RouterRoutes   engine.Rel[Ref] // Logical_Router static_routes
-	RouterPolicies engine.Rel[Ref] // Logical_Router policies
-	RouterNATs     engine.Rel[Ref] // Logical_Router nat
-	RouterLBs      engine.Rel[Ref] // Logical_Router load_balancer
-	RouterLBGroups engine.Rel[Ref] // Logical_Router load_balancer_group
-	PortGroupPorts engine.Rel[Ref] // Port_Group ports
-	PortGroupACLs  engine.Rel[Ref] // Port_Group acls
-	LBGroupLBs     engine.Rel[Ref] // Load_Balancer_Group load_balancer
+	SwitchPorts     engine.Rel[Ref] // Logical_Switch ports
+	SwitchACLs      engine.Rel[Ref] // Logical_Switch acls
+	SwitchLBs       engine.Rel[Ref] // Logical_Switch load_balancer
+	SwitchLBGroups  engine.Rel[Ref] // Logical_Switch load_balancer_group
+	RouterPorts     engine.Rel[Ref] // Logical_Router ports
+	RouterRoutes    engine.Rel[Ref] // Logical_Router static_routes
+	RouterPolicies  engine.Rel[Ref] // Logical_Router policies
+	RouterNATs      engine.Rel[Ref] // Logical_Router nat
+	RouterLBs       engine.Rel[Ref] // Logical_Router load_balancer
+	RouterLBGroups  engine.Rel[Ref] // Logical_Router load_balancer_group
+	PortGroupPorts  engine.Rel[Ref] // Port_Group ports
+	PortGroupACLs   engine.Rel[Ref] // Port_Group acls
+	LBGroupLBs      engine.Rel[Ref] // Load_Balancer_Group load_balancer
+	SwitchFwdGroups engine.Rel[Ref] // Logical_Switch forwarding_groups
+	MeterBands      engine.Rel[Ref] // Meter bands
 	// AddressSetAddresses are Address_Set addresses: Targets are
 	// addresses, not row UUIDs.
 	AddressSetAddresses engine.Rel[Ref]
+}
+
+// Listed joins the elements of a reference column, refs, to the rows of
+// table they name: f makes a tuple of each listing row's _uuid and listed
+// row. A reference to a row that does not exist gives nothing.
+func Listed[M any, PM interface {
+	*M
+	GetUUID() string
+}, O comparable](refs engine.Rel[Ref], table Table[M], f func(owner string, row *M) O) engine.Rel[O] {
+	return engine.Join(
+		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
+		engine.IndexBy(table.Rows, func(row *M) string { return PM(row).GetUUID() }),
+		func(_ string, r Ref, row *M) O { return f(r.Owner, row) })
 }
 
 func newRefs(c *engine.Circuit, n *NB) Refs {
@@ -113,21 +128,25 @@ func newRefs(c *engine.Circuit, n *NB) Refs {
 		return refsOf(c, n, nb.PortGroupTable, func(pg *nb.PortGroup) string { return pg.UUID }, column)
 	}
 	return Refs{
-		SwitchPorts:    ls(func(ls *nb.LogicalSwitch) []string { return ls.Ports }),
-		SwitchACLs:     ls(func(ls *nb.LogicalSwitch) []string { return ls.ACLs }),
-		SwitchLBs:      ls(func(ls *nb.LogicalSwitch) []string { return ls.LoadBalancer }),
-		SwitchLBGroups: ls(func(ls *nb.LogicalSwitch) []string { return ls.LoadBalancerGroup }),
-		RouterPorts:    lr(func(lr *nb.LogicalRouter) []string { return lr.Ports }),
-		RouterRoutes:   lr(func(lr *nb.LogicalRouter) []string { return lr.StaticRoutes }),
-		RouterPolicies: lr(func(lr *nb.LogicalRouter) []string { return lr.Policies }),
-		RouterNATs:     lr(func(lr *nb.LogicalRouter) []string { return lr.Nat }),
-		RouterLBs:      lr(func(lr *nb.LogicalRouter) []string { return lr.LoadBalancer }),
-		RouterLBGroups: lr(func(lr *nb.LogicalRouter) []string { return lr.LoadBalancerGroup }),
-		PortGroupPorts: pg(func(pg *nb.PortGroup) []string { return pg.Ports }),
-		PortGroupACLs:  pg(func(pg *nb.PortGroup) []string { return pg.ACLs }),
+		SwitchPorts:     ls(func(ls *nb.LogicalSwitch) []string { return ls.Ports }),
+		SwitchACLs:      ls(func(ls *nb.LogicalSwitch) []string { return ls.ACLs }),
+		SwitchLBs:       ls(func(ls *nb.LogicalSwitch) []string { return ls.LoadBalancer }),
+		SwitchLBGroups:  ls(func(ls *nb.LogicalSwitch) []string { return ls.LoadBalancerGroup }),
+		SwitchFwdGroups: ls(func(ls *nb.LogicalSwitch) []string { return ls.ForwardingGroups }),
+		RouterPorts:     lr(func(lr *nb.LogicalRouter) []string { return lr.Ports }),
+		RouterRoutes:    lr(func(lr *nb.LogicalRouter) []string { return lr.StaticRoutes }),
+		RouterPolicies:  lr(func(lr *nb.LogicalRouter) []string { return lr.Policies }),
+		RouterNATs:      lr(func(lr *nb.LogicalRouter) []string { return lr.Nat }),
+		RouterLBs:       lr(func(lr *nb.LogicalRouter) []string { return lr.LoadBalancer }),
+		RouterLBGroups:  lr(func(lr *nb.LogicalRouter) []string { return lr.LoadBalancerGroup }),
+		PortGroupPorts:  pg(func(pg *nb.PortGroup) []string { return pg.Ports }),
+		PortGroupACLs:   pg(func(pg *nb.PortGroup) []string { return pg.ACLs }),
 		LBGroupLBs: refsOf(c, n, nb.LoadBalancerGroupTable,
 			func(g *nb.LoadBalancerGroup) string { return g.UUID },
 			func(g *nb.LoadBalancerGroup) []string { return g.LoadBalancer }),
+		MeterBands: refsOf(c, n, nb.MeterTable,
+			func(m *nb.Meter) string { return m.UUID },
+			func(m *nb.Meter) []string { return m.Bands }),
 		AddressSetAddresses: refsOf(c, n, nb.AddressSetTable,
 			func(as *nb.AddressSet) string { return as.UUID },
 			func(as *nb.AddressSet) []string { return as.Addresses }),

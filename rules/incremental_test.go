@@ -60,6 +60,40 @@ func (s *nbState) ids(table string) []string {
 	return slices.Sorted(maps.Keys(s.rows[table]))
 }
 
+// pick draws one row id of table, or "" when the table is empty.
+func pick(t *rapid.T, s *nbState, table, label string) string {
+	ids := s.ids(table)
+	if len(ids) == 0 {
+		return ""
+	}
+	return rapid.SampledFrom(ids).Draw(t, label)
+}
+
+// pickOrNew draws the id of a row of table to rewrite, or a new id to
+// insert a row with.
+func pickOrNew(t *rapid.T, s *nbState, table, label string) string {
+	if len(s.rows[table]) > 0 && rapid.Bool().Draw(t, "existing") {
+		return pick(t, s, table, label)
+	}
+	return s.uuid()
+}
+
+// edit replaces row id of table by what change makes of a copy.
+func edit[M any](t *rapid.T, s *nbState, p *Program, table, id string, change func(*M)) {
+	row := *s.rows[table][id].(*M)
+	change(&row)
+	s.set(t, p, table, id, &row)
+}
+
+// deleteRow is the change that deletes a random row of table.
+func deleteRow(table string) nbChange {
+	return func(t *rapid.T, s *nbState, p *Program) {
+		if id := pick(t, s, table, "row"); id != "" {
+			s.set(t, p, table, id, nil)
+		}
+	}
+}
+
 // load feeds the whole state to a fresh program: the full recompute.
 func (s *nbState) load(t *rapid.T) *Program {
 	p := New()
@@ -119,20 +153,14 @@ var nbChanges = map[string]nbChange{
 		}
 		s.set(t, p, nb.LogicalSwitchTable, id, ls)
 	},
-	"delSwitch": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalSwitchTable)
-		if len(ids) == 0 {
-			return
-		}
-		// Its ports stay, unreferenced, as they do in a real NB until garbage collected.
-		s.set(t, p, nb.LogicalSwitchTable, rapid.SampledFrom(ids).Draw(t, "ls"), nil)
-	},
+	// A deleted switch's ports stay, unreferenced, as they do in a real NB
+	// until garbage collected.
+	"delSwitch": deleteRow(nb.LogicalSwitchTable),
 	"addPort": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalSwitchTable)
-		if len(ids) == 0 {
+		lsID := pick(t, s, nb.LogicalSwitchTable, "ls")
+		if lsID == "" {
 			return
 		}
-		lsID := rapid.SampledFrom(ids).Draw(t, "ls")
 		id := s.uuid()
 		lsp := &nb.LogicalSwitchPort{UUID: id, Name: "p" + id[len(id)-3:], Addresses: genAddresses.Draw(t, "addrs")}
 		if rapid.Bool().Draw(t, "disabled") {
@@ -140,47 +168,33 @@ var nbChanges = map[string]nbChange{
 			lsp.Enabled = &f
 		}
 		s.set(t, p, nb.LogicalSwitchPortTable, id, lsp)
-		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
-		ls.Ports = append(slices.Clone(ls.Ports), id)
-		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+		edit(t, s, p, nb.LogicalSwitchTable, lsID, func(ls *nb.LogicalSwitch) { ls.Ports = append(slices.Clone(ls.Ports), id) })
 	},
 	"delPort": delListed(nb.LogicalSwitchPortTable, nb.LogicalSwitchTable, func(x *nb.LogicalSwitch) *[]string { return &x.Ports }),
 
 	"setAddresses": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalSwitchPortTable)
-		if len(ids) == 0 {
-			return
+		if id := pick(t, s, nb.LogicalSwitchPortTable, "lsp"); id != "" {
+			edit(t, s, p, nb.LogicalSwitchPortTable, id, func(lsp *nb.LogicalSwitchPort) {
+				lsp.Addresses = genAddresses.Draw(t, "addrs")
+				lsp.PortSecurity = genAddresses.Draw(t, "ps")
+			})
 		}
-		id := rapid.SampledFrom(ids).Draw(t, "lsp")
-		lsp := *s.rows[nb.LogicalSwitchPortTable][id].(*nb.LogicalSwitchPort)
-		lsp.Addresses = genAddresses.Draw(t, "addrs")
-		lsp.PortSecurity = genAddresses.Draw(t, "ps")
-		s.set(t, p, nb.LogicalSwitchPortTable, id, &lsp)
 	},
 	"addRouter": func(t *rapid.T, s *nbState, p *Program) {
 		id := s.uuid()
 		s.set(t, p, nb.LogicalRouterTable, id, &nb.LogicalRouter{UUID: id, Name: "lr" + id[len(id)-3:]})
 	},
 	"addRouterPort": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalRouterTable)
-		if len(ids) == 0 {
+		lrID := pick(t, s, nb.LogicalRouterTable, "lr")
+		if lrID == "" {
 			return
 		}
-		lrID := rapid.SampledFrom(ids).Draw(t, "lr")
 		id := s.uuid()
 		net := fmt.Sprintf("10.%d.0.1/24", rapid.IntRange(0, 3).Draw(t, "net"))
 		s.set(t, p, nb.LogicalRouterPortTable, id, &nb.LogicalRouterPort{UUID: id, Name: "rp" + id[len(id)-3:], MAC: genMAC.Draw(t, "mac"), Networks: []string{net}})
-		lr := *s.rows[nb.LogicalRouterTable][lrID].(*nb.LogicalRouter)
-		lr.Ports = append(slices.Clone(lr.Ports), id)
-		s.set(t, p, nb.LogicalRouterTable, lrID, &lr)
+		edit(t, s, p, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Ports = append(slices.Clone(lr.Ports), id) })
 	},
-	"delRouter": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalRouterTable)
-		if len(ids) == 0 {
-			return
-		}
-		s.set(t, p, nb.LogicalRouterTable, rapid.SampledFrom(ids).Draw(t, "lr"), nil)
-	},
+	"delRouter": deleteRow(nb.LogicalRouterTable),
 }
 
 // TestIncrementalEqualsRecompute feeds random NB changes, several per step,

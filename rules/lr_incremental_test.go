@@ -52,13 +52,6 @@ var (
 	genPrefix = rapid.SampledFrom([]string{"0.0.0.0/0", "192.168.0.0/16", "192.168.1.0/24", "192.168.1.1", "::/0", "fd99::/64", "bad"})
 )
 
-// updateRouter replaces router id's row by what change makes of a copy.
-func updateRouter(t *rapid.T, s *nbState, p *Program, id string, change func(*nb.LogicalRouter)) {
-	lr := *s.rows[nb.LogicalRouterTable][id].(*nb.LogicalRouter)
-	change(&lr)
-	s.set(t, p, nb.LogicalRouterTable, id, &lr)
-}
-
 // updateRouterPort replaces router port id's row by what change makes of a
 // copy.
 func updateRouterPort(t *rapid.T, s *nbState, p *Program, id string, change func(*nb.LogicalRouterPort)) {
@@ -77,7 +70,7 @@ var routerChanges = map[string]nbChange{
 		if id == "" {
 			return
 		}
-		updateRouter(t, s, p, id, func(lr *nb.LogicalRouter) {
+		edit(t, s, p, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) {
 			lr.Options = map[string]string{}
 			for _, k := range []string{"always_learn_from_arp_request", "dynamic_neigh_routers", "mcast_relay"} {
 				if rapid.Bool().Draw(t, k) {
@@ -187,7 +180,7 @@ var routerChanges = map[string]nbChange{
 			r.OutputPort = &out
 		}
 		s.set(t, p, nb.LogicalRouterStaticRouteTable, id, r)
-		updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.StaticRoutes = append(slices.Clone(lr.StaticRoutes), id) })
+		edit(t, s, p, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.StaticRoutes = append(slices.Clone(lr.StaticRoutes), id) })
 	},
 	"delRoute": delListed(nb.LogicalRouterStaticRouteTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.StaticRoutes }),
 
@@ -206,7 +199,7 @@ var routerChanges = map[string]nbChange{
 			pol.Options = map[string]string{"pkt_mark": "7"}
 		}
 		s.set(t, p, nb.LogicalRouterPolicyTable, id, pol)
-		updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.Policies = append(slices.Clone(lr.Policies), id) })
+		edit(t, s, p, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Policies = append(slices.Clone(lr.Policies), id) })
 	},
 	"setPolicyPriority": func(t *rapid.T, s *nbState, p *Program) {
 		id := pick(t, s, nb.LogicalRouterPolicyTable, "LogicalRouterPolicyTable")

@@ -37,13 +37,7 @@ func RouterNATResponderFlows(nb *relations.NB) engine.Rel[Flow] {
 // an ARP reply from mac to requests for ip, on port key when set, or a drop
 // when mac is "".
 func natARPReply(router, key, ip, mac, extra string, prio int) Flow {
-	match := fmt.Sprintf("arp.op == 1 && arp.tpa == %s", ip)
-	if key != "" {
-		match = "inport == " + key + " && " + match
-	}
-	if extra != "" {
-		match += " && " + extra
-	}
+	match := responderMatch(key, fmt.Sprintf("arp.op == 1 && arp.tpa == %s", ip), extra)
 	action := drop
 	if mac != "" {
 		action = fmt.Sprintf("eth.dst = eth.src; eth.src = %s; arp.op = 2; /* ARP reply */ arp.tha = arp.sha; arp.sha = %s; "+
@@ -57,18 +51,24 @@ func natARPReply(router, key, ip, mac, extra string, prio int) Flow {
 // its solicited-node address sn), on port key when set, or a drop when mac
 // is "".
 func natNDReply(router, key, ip, sn, mac, extra string, prio int) Flow {
-	match := fmt.Sprintf("ip6.dst == {%s, %s} && nd_ns && nd.target == %s", ip, sn, ip)
+	match := responderMatch(key, fmt.Sprintf("ip6.dst == {%s, %s} && nd_ns && nd.target == %s", ip, sn, ip), extra)
+	action := drop
+	if mac != "" {
+		action = fmt.Sprintf("nd_na { eth.src = %s; ip6.src = nd.target; nd.tll = %s; outport = inport; flags.loopback = 1; output; };", mac, mac)
+	}
+	return on(router).flow(LRInIPInput, prio, match, action)
+}
+
+// responderMatch is an ARP or ND responder's match: on port key when set,
+// and with extra conditions when set.
+func responderMatch(key, match, extra string) string {
 	if key != "" {
 		match = "inport == " + key + " && " + match
 	}
 	if extra != "" {
 		match += " && " + extra
 	}
-	action := drop
-	if mac != "" {
-		action = fmt.Sprintf("nd_na { eth.src = %s; ip6.src = nd.target; nd.tll = %s; outport = inport; flags.loopback = 1; output; };", mac, mac)
-	}
-	return on(router).flow(LRInIPInput, prio, match, action)
+	return match
 }
 
 // natOnDGP is a NAT rule that gets ARP/ND responders on a distributed

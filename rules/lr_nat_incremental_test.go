@@ -71,7 +71,7 @@ var natChanges = map[string]nbChange{
 			nat.GatewayPort = &lrpID
 		}
 		s.set(t, p, nb.NATTable, id, nat)
-		updateRouter(t, s, p, lrID, func(lr *nb.LogicalRouter) { lr.Nat = append(slices.Clone(lr.Nat), id) })
+		edit(t, s, p, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Nat = append(slices.Clone(lr.Nat), id) })
 	},
 	"delNAT": delListed(nb.NATTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.Nat }),
 
@@ -125,7 +125,7 @@ var natChanges = map[string]nbChange{
 		if id == "" {
 			return
 		}
-		updateRouter(t, s, p, id, func(lr *nb.LogicalRouter) {
+		edit(t, s, p, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) {
 			lr.Options = maps.Clone(lr.Options)
 			if lr.Options == nil {
 				lr.Options = map[string]string{}

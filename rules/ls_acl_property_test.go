@@ -42,23 +42,6 @@ func init() {
 	}
 }
 
-// pick draws one row id of table, or "" when the table is empty.
-func pick(t *rapid.T, s *nbState, table, label string) string {
-	ids := s.ids(table)
-	if len(ids) == 0 {
-		return ""
-	}
-	return rapid.SampledFrom(ids).Draw(t, label)
-}
-
-func deleteRow(table string) nbChange {
-	return func(t *rapid.T, s *nbState, p *Program) {
-		if id := pick(t, s, table, "row"); id != "" {
-			s.set(t, p, table, id, nil)
-		}
-	}
-}
-
 // addRef appends id to a reference column of a switch or port group.
 func addRef(t *rapid.T, s *nbState, p *Program, id string, col func(*nb.LogicalSwitch) *[]string, pgCol func(*nb.PortGroup) *[]string) {
 	if pgCol != nil && rapid.Bool().Draw(t, "onGroup") {

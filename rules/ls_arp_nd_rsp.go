@@ -249,20 +249,9 @@ type switchFwdGroups = engine.KV[string, engine.Sorted[switchFwdGroup]]
 // group just done, northd 23.03 loops forever and never writes the SB; here
 // the loop stops there, and Step reports the switch.
 func SwitchForwardingGroupFlows(n *relations.NB) engine.Rel[Flow] {
-	type ref struct{ Switch, Group string }
-	refs := engine.FlatMap(n.Switches.Rows, func(ls *nb.LogicalSwitch) []ref {
-		out := make([]ref, len(ls.ForwardingGroups))
-		for i, g := range ls.ForwardingGroups {
-			out[i] = ref{Switch: ls.UUID, Group: g}
-		}
-		return out
+	groups := relations.Listed(n.Refs.SwitchFwdGroups, n.ForwardingGroups, func(sw string, g *nb.ForwardingGroup) switchFwdGroup {
+		return switchFwdGroup{Switch: sw, Group: g}
 	})
-	groups := engine.Join(
-		engine.IndexBy(refs, func(r ref) string { return r.Group }),
-		engine.IndexBy(n.ForwardingGroups.Rows, func(g *nb.ForwardingGroup) string { return g.UUID }),
-		func(_ string, r ref, g *nb.ForwardingGroup) switchFwdGroup {
-			return switchFwdGroup{Switch: r.Switch, Group: g}
-		})
 	bySwitch := engine.Collect(engine.IndexBy(groups, func(g switchFwdGroup) string { return g.Switch }),
 		func(a, b switchFwdGroup) int { return cmp.Compare(a.Group.UUID, b.Group.UUID) })
 	engine.TryMap(bySwitch, "forwarding groups", func(gs switchFwdGroups) (struct{}, error) {

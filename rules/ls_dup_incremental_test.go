@@ -21,11 +21,11 @@ func init() {
 	}
 }
 
-// listAlsoOn adds id to the set column of the row of table that sample
+// listAlsoOn adds id to the set column of the row of table that pick
 // draws, as ovn-nbctl add does.
 func listAlsoOn[M any](t *rapid.T, s *nbState, p *Program, table, id string, column func(*M) *[]string) {
-	ownerID, ok := sample(t, s, table)
-	if !ok {
+	ownerID := pick(t, s, table, table)
+	if ownerID == "" {
 		return
 	}
 	owner := *s.rows[table][ownerID].(*M)
@@ -42,18 +42,18 @@ func routerPorts(lr *nb.LogicalRouter) *[]string { return &lr.Ports }
 
 var duplicatePortChanges = map[string]nbChange{
 	"listPortTwice": func(t *rapid.T, s *nbState, p *Program) {
-		if id, ok := sample(t, s, nb.LogicalSwitchPortTable); ok {
+		if id := pick(t, s, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable); id != "" {
 			listAlsoOn(t, s, p, nb.LogicalSwitchTable, id, switchPorts)
 		}
 	},
 	"listRouterPortTwice": func(t *rapid.T, s *nbState, p *Program) {
-		if id, ok := sample(t, s, nb.LogicalRouterPortTable); ok {
+		if id := pick(t, s, nb.LogicalRouterPortTable, nb.LogicalRouterPortTable); id != "" {
 			listAlsoOn(t, s, p, nb.LogicalRouterTable, id, routerPorts)
 		}
 	},
 	"addNamesakeRouterPort": func(t *rapid.T, s *nbState, p *Program) {
-		lspID, ok := sample(t, s, nb.LogicalSwitchPortTable)
-		if !ok {
+		lspID := pick(t, s, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable)
+		if lspID == "" {
 			return
 		}
 		name := s.rows[nb.LogicalSwitchPortTable][lspID].(*nb.LogicalSwitchPort).Name
@@ -65,13 +65,13 @@ var duplicatePortChanges = map[string]nbChange{
 		listAlsoOn(t, s, p, nb.LogicalRouterTable, id, routerPorts)
 	},
 	"setVirtualPort": func(t *rapid.T, s *nbState, p *Program) {
-		id, ok := sample(t, s, nb.LogicalSwitchPortTable)
-		if !ok {
+		id := pick(t, s, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable)
+		if id == "" {
 			return
 		}
 		var parents []string
 		for range rapid.IntRange(0, 3).Draw(t, "parents") {
-			if pid, ok := sample(t, s, nb.LogicalSwitchPortTable); ok {
+			if pid := pick(t, s, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable); pid != "" {
 				parents = append(parents, s.rows[nb.LogicalSwitchPortTable][pid].(*nb.LogicalSwitchPort).Name)
 			}
 		}
@@ -89,7 +89,7 @@ var duplicatePortChanges = map[string]nbChange{
 	"addHashedSwitch": func(t *rapid.T, s *nbState, p *Program) {
 		id := fmt.Sprintf("%08x", rapid.Uint32Range(0, 15).Draw(t, "hash")) + s.uuid()[8:]
 		ls := &nb.LogicalSwitch{UUID: id, Name: "ls" + id[len(id)-3:]}
-		if lspID, ok := sample(t, s, nb.LogicalSwitchPortTable); ok {
+		if lspID := pick(t, s, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable); lspID != "" {
 			ls.Ports = []string{lspID}
 		}
 		s.set(t, p, nb.LogicalSwitchTable, id, ls)

@@ -19,15 +19,6 @@ func init() {
 	}
 }
 
-// sample draws one _uuid of table, or reports that the table is empty.
-func sample(t *rapid.T, s *nbState, table string) (string, bool) {
-	ids := s.ids(table)
-	if len(ids) == 0 {
-		return "", false
-	}
-	return rapid.SampledFrom(ids).Draw(t, table), true
-}
-
 // genOptions draws a map with some of keys set to one of values.
 func genOptions(t *rapid.T, keys []string, values ...string) map[string]string {
 	m := map[string]string{}
@@ -53,8 +44,8 @@ func boolPtr(t *rapid.T, label string) *bool {
 
 var switchPortChanges = map[string]nbChange{
 	"setPortType": func(t *rapid.T, s *nbState, p *Program) {
-		id, ok := sample(t, s, nb.LogicalSwitchPortTable)
-		if !ok {
+		id := pick(t, s, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable)
+		if id == "" {
 			return
 		}
 		lsp := *s.rows[nb.LogicalSwitchPortTable][id].(*nb.LogicalSwitchPort)
@@ -69,9 +60,8 @@ var switchPortChanges = map[string]nbChange{
 		s.set(t, p, nb.LogicalSwitchPortTable, id, &lsp)
 	},
 	"linkRouterPort": func(t *rapid.T, s *nbState, p *Program) {
-		lsID, ok := sample(t, s, nb.LogicalSwitchTable)
-		lrpID, ok2 := sample(t, s, nb.LogicalRouterPortTable)
-		if !ok || !ok2 {
+		lsID, lrpID := pick(t, s, nb.LogicalSwitchTable, nb.LogicalSwitchTable), pick(t, s, nb.LogicalRouterPortTable, nb.LogicalRouterPortTable)
+		if lsID == "" || lrpID == "" {
 			return
 		}
 		lrp := s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort)
@@ -84,13 +74,11 @@ var switchPortChanges = map[string]nbChange{
 		}
 		lsp.Options["router-port"] = lrp.Name
 		s.set(t, p, nb.LogicalSwitchPortTable, id, lsp)
-		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
-		ls.Ports = append(slices.Clone(ls.Ports), id)
-		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+		edit(t, s, p, nb.LogicalSwitchTable, lsID, func(ls *nb.LogicalSwitch) { ls.Ports = append(slices.Clone(ls.Ports), id) })
 	},
 	"setRouterPort": func(t *rapid.T, s *nbState, p *Program) {
-		id, ok := sample(t, s, nb.LogicalRouterPortTable)
-		if !ok {
+		id := pick(t, s, nb.LogicalRouterPortTable, nb.LogicalRouterPortTable)
+		if id == "" {
 			return
 		}
 		lrp := *s.rows[nb.LogicalRouterPortTable][id].(*nb.LogicalRouterPort)
@@ -103,8 +91,8 @@ var switchPortChanges = map[string]nbChange{
 		s.set(t, p, nb.LogicalRouterPortTable, id, &lrp)
 	},
 	"setRouterOptions": func(t *rapid.T, s *nbState, p *Program) {
-		id, ok := sample(t, s, nb.LogicalRouterTable)
-		if !ok {
+		id := pick(t, s, nb.LogicalRouterTable, nb.LogicalRouterTable)
+		if id == "" {
 			return
 		}
 		lr := *s.rows[nb.LogicalRouterTable][id].(*nb.LogicalRouter)
@@ -113,8 +101,8 @@ var switchPortChanges = map[string]nbChange{
 		s.set(t, p, nb.LogicalRouterTable, id, &lr)
 	},
 	"addNAT": func(t *rapid.T, s *nbState, p *Program) {
-		lrID, ok := sample(t, s, nb.LogicalRouterTable)
-		if !ok {
+		lrID := pick(t, s, nb.LogicalRouterTable, nb.LogicalRouterTable)
+		if lrID == "" {
 			return
 		}
 		id := s.uuid()
@@ -131,13 +119,11 @@ var switchPortChanges = map[string]nbChange{
 			nat.LogicalPort = &port
 		}
 		s.set(t, p, nb.NATTable, id, nat)
-		lr := *s.rows[nb.LogicalRouterTable][lrID].(*nb.LogicalRouter)
-		lr.Nat = append(slices.Clone(lr.Nat), id)
-		s.set(t, p, nb.LogicalRouterTable, lrID, &lr)
+		edit(t, s, p, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Nat = append(slices.Clone(lr.Nat), id) })
 	},
 	"setSwitchConfig": func(t *rapid.T, s *nbState, p *Program) {
-		id, ok := sample(t, s, nb.LogicalSwitchTable)
-		if !ok {
+		id := pick(t, s, nb.LogicalSwitchTable, nb.LogicalSwitchTable)
+		if id == "" {
 			return
 		}
 		ls := *s.rows[nb.LogicalSwitchTable][id].(*nb.LogicalSwitch)
@@ -152,8 +138,8 @@ var switchPortChanges = map[string]nbChange{
 		s.set(t, p, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, Options: genOptions(t, []string{"ignore_lsp_down"}, "true", "false")})
 	},
 	"addForwardingGroup": func(t *rapid.T, s *nbState, p *Program) {
-		lsID, ok := sample(t, s, nb.LogicalSwitchTable)
-		if !ok {
+		lsID := pick(t, s, nb.LogicalSwitchTable, nb.LogicalSwitchTable)
+		if lsID == "" {
 			return
 		}
 		id := s.uuid()
@@ -162,8 +148,6 @@ var switchPortChanges = map[string]nbChange{
 			ChildPort: rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"p1", "p2", "p3"}), 0, 3, rapid.ID[string]).Draw(t, "children"),
 			Liveness:  rapid.Bool().Draw(t, "liveness"),
 		})
-		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
-		ls.ForwardingGroups = append(slices.Clone(ls.ForwardingGroups), id)
-		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+		edit(t, s, p, nb.LogicalSwitchTable, lsID, func(ls *nb.LogicalSwitch) { ls.ForwardingGroups = append(slices.Clone(ls.ForwardingGroups), id) })
 	},
 }

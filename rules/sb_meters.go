@@ -74,20 +74,9 @@ type meterBand struct {
 
 // SBMeters computes the Meter rows.
 func SBMeters(n *relations.NB) engine.Rel[Meter] {
-	bandRefs := engine.FlatMap(n.Meters.Rows, func(m *nb.Meter) []meterBand {
-		out := make([]meterBand, len(m.Bands))
-		for i, u := range m.Bands {
-			out[i] = meterBand{Meter: m.UUID, Row: u}
-		}
-		return out
+	bands := relations.Listed(n.Refs.MeterBands, n.MeterBands, func(meter string, b *nb.MeterBand) meterBand {
+		return meterBand{Meter: meter, Row: b.UUID, Band: MeterBand{Action: b.Action, Rate: b.Rate, BurstSize: b.BurstSize}}
 	})
-	bands := engine.Join(
-		engine.IndexBy(bandRefs, func(b meterBand) string { return b.Row }),
-		engine.IndexBy(n.MeterBands.Rows, func(b *nb.MeterBand) string { return b.UUID }),
-		func(_ string, ref meterBand, b *nb.MeterBand) meterBand {
-			ref.Band = MeterBand{Action: b.Action, Rate: b.Rate, BurstSize: b.BurstSize}
-			return ref
-		})
 	bandsOf := engine.GroupBy(engine.IndexBy(bands, func(b meterBand) string { return b.Meter }),
 		func(meter string, bs []meterBand) []engine.KV[string, MeterBands] {
 			list := make([]MeterBand, len(bs))

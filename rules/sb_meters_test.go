@@ -36,56 +36,30 @@ var sbRowChanges = map[string]nbChange{
 		s.set(t, p, nb.MeterTable, id, m)
 	},
 	"setBand": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.MeterBandTable)
-		if len(ids) == 0 {
-			return
+		if id := pick(t, s, nb.MeterBandTable, "band"); id != "" {
+			edit(t, s, p, nb.MeterBandTable, id, func(b *nb.MeterBand) { b.Rate = rapid.IntRange(1, 3).Draw(t, "rate") })
 		}
-		id := rapid.SampledFrom(ids).Draw(t, "band")
-		b := *s.rows[nb.MeterBandTable][id].(*nb.MeterBand)
-		b.Rate = rapid.IntRange(1, 3).Draw(t, "rate")
-		s.set(t, p, nb.MeterBandTable, id, &b)
 	},
 	"toggleFair": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.MeterTable)
-		if len(ids) == 0 {
-			return
+		if id := pick(t, s, nb.MeterTable, "meter"); id != "" {
+			edit(t, s, p, nb.MeterTable, id, func(m *nb.Meter) {
+				fair := m.Fair == nil || !*m.Fair
+				m.Fair = &fair
+			})
 		}
-		id := rapid.SampledFrom(ids).Draw(t, "meter")
-		m := *s.rows[nb.MeterTable][id].(*nb.Meter)
-		fair := m.Fair == nil || !*m.Fair
-		m.Fair = &fair
-		s.set(t, p, nb.MeterTable, id, &m)
 	},
-	"delMeter": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.MeterTable)
-		if len(ids) == 0 {
-			return
-		}
-		s.set(t, p, nb.MeterTable, rapid.SampledFrom(ids).Draw(t, "meter"), nil)
-	},
+	"delMeter": deleteRow(nb.MeterTable),
 	"setACL": func(t *rapid.T, s *nbState, p *Program) {
-		id := s.uuid()
-		if ids := s.ids(nb.ACLTable); len(ids) > 0 && rapid.Bool().Draw(t, "existing") {
-			id = rapid.SampledFrom(ids).Draw(t, "acl")
-		}
+		id := pickOrNew(t, s, nb.ACLTable, "acl")
 		acl := &nb.ACL{UUID: id, Direction: "to-lport", Priority: 1000, Match: "ip", Action: "allow", Log: true}
 		if name := rapid.SampledFrom([]string{"", "m1", "m2", "m3"}).Draw(t, "meter"); name != "" {
 			acl.Meter = &name
 		}
 		s.set(t, p, nb.ACLTable, id, acl)
 	},
-	"delACL": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.ACLTable)
-		if len(ids) == 0 {
-			return
-		}
-		s.set(t, p, nb.ACLTable, rapid.SampledFrom(ids).Draw(t, "acl"), nil)
-	},
+	"delACL": deleteRow(nb.ACLTable),
 	"setDNS": func(t *rapid.T, s *nbState, p *Program) {
-		id := s.uuid()
-		if ids := s.ids(nb.DNSTable); len(ids) > 0 && rapid.Bool().Draw(t, "existing") {
-			id = rapid.SampledFrom(ids).Draw(t, "dns")
-		}
+		id := pickOrNew(t, s, nb.DNSTable, "dns")
 		records := map[string]string{}
 		for i := range rapid.IntRange(0, 2).Draw(t, "records") {
 			records[fmt.Sprintf("VM%d.Example.org", i)] = rapid.SampledFrom([]string{"10.0.0.1", "AEF0::1 10.0.0.2"}).Draw(t, "ips")
@@ -93,50 +67,44 @@ var sbRowChanges = map[string]nbChange{
 		s.set(t, p, nb.DNSTable, id, &nb.DNS{UUID: id, Records: records})
 	},
 	"linkDNS": func(t *rapid.T, s *nbState, p *Program) {
-		sws, dns := s.ids(nb.LogicalSwitchTable), s.ids(nb.DNSTable)
-		if len(sws) == 0 || len(dns) == 0 {
+		id, d := pick(t, s, nb.LogicalSwitchTable, "ls"), pick(t, s, nb.DNSTable, "dns")
+		if id == "" || d == "" {
 			return
 		}
-		id := rapid.SampledFrom(sws).Draw(t, "ls")
-		ls := *s.rows[nb.LogicalSwitchTable][id].(*nb.LogicalSwitch)
-		d := rapid.SampledFrom(dns).Draw(t, "dns")
-		if i := slices.Index(ls.DNSRecords, d); i >= 0 {
-			ls.DNSRecords = slices.Delete(slices.Clone(ls.DNSRecords), i, i+1)
-		} else {
-			ls.DNSRecords = append(slices.Clone(ls.DNSRecords), d)
-		}
-		s.set(t, p, nb.LogicalSwitchTable, id, &ls)
+		edit(t, s, p, nb.LogicalSwitchTable, id, func(ls *nb.LogicalSwitch) {
+			if i := slices.Index(ls.DNSRecords, d); i >= 0 {
+				ls.DNSRecords = slices.Delete(slices.Clone(ls.DNSRecords), i, i+1)
+			} else {
+				ls.DNSRecords = append(slices.Clone(ls.DNSRecords), d)
+			}
+		})
 	},
 	"delDNS": delListed(nb.DNSTable, nb.LogicalSwitchTable, func(x *nb.LogicalSwitch) *[]string { return &x.DNSRecords }),
 
 	"setMirror": func(t *rapid.T, s *nbState, p *Program) {
-		id := s.uuid()
-		if ids := s.ids(nb.MirrorTable); len(ids) > 0 && rapid.Bool().Draw(t, "existing") {
-			id = rapid.SampledFrom(ids).Draw(t, "mirror")
-			if rapid.Bool().Draw(t, "delete") {
-				s.set(t, p, nb.MirrorTable, id, nil)
-				return
-			}
+		id := pickOrNew(t, s, nb.MirrorTable, "mirror")
+		if s.rows[nb.MirrorTable][id] != nil && rapid.Bool().Draw(t, "delete") {
+			s.set(t, p, nb.MirrorTable, id, nil)
+			return
 		}
 		s.set(t, p, nb.MirrorTable, id, &nb.Mirror{UUID: id, Name: "mir" + id[len(id)-3:],
 			Filter: rapid.SampledFrom([]string{"to-lport", "from-lport"}).Draw(t, "filter"), Sink: genIPv4.Draw(t, "sink"),
 			Type: "gre", Index: rapid.IntRange(0, 2).Draw(t, "index")})
 	},
 	"setMcast": func(t *rapid.T, s *nbState, p *Program) {
-		ids := s.ids(nb.LogicalSwitchTable)
-		if len(ids) == 0 {
+		id := pick(t, s, nb.LogicalSwitchTable, "ls")
+		if id == "" {
 			return
 		}
-		id := rapid.SampledFrom(ids).Draw(t, "ls")
-		ls := *s.rows[nb.LogicalSwitchTable][id].(*nb.LogicalSwitch)
-		ls.OtherConfig = map[string]string{
-			"mcast_snoop":        rapid.SampledFrom([]string{"true", "false"}).Draw(t, "snoop"),
-			"mcast_idle_timeout": rapid.SampledFrom([]string{"5", "600", "-1", "x"}).Draw(t, "idle"),
-		}
-		if rapid.Bool().Draw(t, "src") {
-			ls.OtherConfig["mcast_ip4_src"] = genIPv4.Draw(t, "ip4")
-		}
-		s.set(t, p, nb.LogicalSwitchTable, id, &ls)
+		edit(t, s, p, nb.LogicalSwitchTable, id, func(ls *nb.LogicalSwitch) {
+			ls.OtherConfig = map[string]string{
+				"mcast_snoop":        rapid.SampledFrom([]string{"true", "false"}).Draw(t, "snoop"),
+				"mcast_idle_timeout": rapid.SampledFrom([]string{"5", "600", "-1", "x"}).Draw(t, "idle"),
+			}
+			if rapid.Bool().Draw(t, "src") {
+				ls.OtherConfig["mcast_ip4_src"] = genIPv4.Draw(t, "ip4")
+			}
+		})
 	},
 	"setTemplateVar": func(t *rapid.T, s *nbState, p *Program) {
 		chassis := rapid.SampledFrom([]string{"hv1", "hv2"}).Draw(t, "chassis")

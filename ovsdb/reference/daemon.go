@@ -94,9 +94,15 @@ func (d *Daemon) Stop() {
 	select {
 	case <-d.done:
 	case <-time.After(5 * time.Second):
-		_ = d.cmd.Process.Kill()
-		<-d.done
+		d.Kill()
 	}
+}
+
+// Kill stops the process at once (SIGKILL), as a crash would, and waits for
+// the exit.
+func (d *Daemon) Kill() {
+	_ = d.cmd.Process.Kill()
+	<-d.done
 }
 
 // WaitListening returns once something accepts connections on the unix

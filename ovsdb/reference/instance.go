@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,8 +19,7 @@ import (
 // directory. An Instance is not safe for concurrent use; parallel tests
 // start one each.
 type Instance struct {
-	dir     string
-	env     []string
+	dir     Dir
 	daemons []*Daemon
 	// died is closed when any daemon exits, so a command waiting on northd
 	// fails at once instead of hanging.
@@ -67,10 +65,7 @@ func Launch(ctx context.Context, dir string) (*Instance, error) {
 	if sock := filepath.Join(dir, "nb.sock"); len(sock) > 107 {
 		return nil, fmt.Errorf("reference: directory path too long for a unix socket: %s", sock)
 	}
-	r := &Instance{dir: dir, died: make(chan struct{})}
-	r.env = append(os.Environ(),
-		"OVS_RUNDIR="+dir, "OVN_RUNDIR="+dir, "OVS_LOGDIR="+dir, "OVN_LOGDIR="+dir,
-		"OVN_NB_DB="+r.NBRemote(), "OVN_SB_DB="+r.SBRemote())
+	r := &Instance{dir: Dir(dir), died: make(chan struct{})}
 	if err := r.launch(ctx); err != nil {
 		r.Close()
 		return nil, err
@@ -79,25 +74,18 @@ func Launch(ctx context.Context, dir string) (*Instance, error) {
 }
 
 func (r *Instance) launch(ctx context.Context) error {
-	for _, db := range []struct{ name, schema string }{{"nb", nbSchema}, {"sb", sbSchema}} {
-		file := filepath.Join(r.dir, db.name+".db")
-		if _, err := r.run(ctx, "ovsdb-tool", "create", file, db.schema); err != nil {
-			return err
+	for _, db := range []string{"nb", "sb"} {
+		if err := r.dir.CreateDB(ctx, db); err != nil {
+			return fmt.Errorf("reference: %w", err)
 		}
-		d, err := r.startDaemon("ovsdb-server", db.name,
-			"--remote=punix:"+filepath.Join(r.dir, db.name+".sock"), file)
-		if err != nil {
-			return err
-		}
-		if err := d.WaitListening(ctx, filepath.Join(r.dir, db.name+".sock")); err != nil {
+		if err := r.watch(r.dir.StartServer(ctx, db)); err != nil {
 			return err
 		}
 	}
 	if _, err := r.run(ctx, "ovn-nbctl", "init"); err != nil {
 		return err
 	}
-	if _, err := r.startDaemon("ovn-northd", "northd",
-		"--ovnnb-db="+r.NBRemote(), "--ovnsb-db="+r.SBRemote()); err != nil {
+	if err := r.watch(r.dir.StartNorthd()); err != nil {
 		return err
 	}
 	if err := r.Sync(ctx); err != nil {
@@ -108,25 +96,18 @@ func (r *Instance) launch(ctx context.Context) error {
 	return err
 }
 
-// startDaemon starts program in the foreground, logging to DIR/base.log and
-// answering ovs-appctl on DIR/base.ctl.
-func (r *Instance) startDaemon(program, base string, args ...string) (*Daemon, error) {
-	log := filepath.Join(r.dir, base+".log")
-	d, err := StartDaemon(DaemonSpec{
-		Name: program + " (" + base + ")",
-		Argv: append([]string{program, "--no-chdir", "-vconsole:off", "--log-file=" + log,
-			"--unixctl=" + filepath.Join(r.dir, base+".ctl")}, args...),
-		Dir: r.dir, Env: r.env, Log: log,
-	})
+// watch adds a daemon just started to the instance's, which Close stops
+// and whose exit fails the commands run meanwhile.
+func (r *Instance) watch(d *Daemon, err error) error {
 	if err != nil {
-		return nil, fmt.Errorf("reference: %w", err)
+		return fmt.Errorf("reference: %w", err)
 	}
 	r.daemons = append(r.daemons, d)
 	go func() {
 		<-d.Done()
 		r.diedOnce.Do(func() { close(r.died) })
 	}()
-	return d, nil
+	return nil
 }
 
 // Close stops ovn-northd and the servers (SIGTERM, then SIGKILL after 5 s)
@@ -141,13 +122,13 @@ func (r *Instance) Close() {
 
 // Dir is the directory holding the databases, sockets and logs
 // (nb.db, sb.db, nb.log, sb.log, northd.log).
-func (r *Instance) Dir() string { return r.dir }
+func (r *Instance) Dir() string { return string(r.dir) }
 
 // NBRemote is the OVSDB remote of the NB server, unix:DIR/nb.sock.
-func (r *Instance) NBRemote() string { return "unix:" + filepath.Join(r.dir, "nb.sock") }
+func (r *Instance) NBRemote() string { return r.dir.NBRemote() }
 
 // SBRemote is the OVSDB remote of the SB server, unix:DIR/sb.sock.
-func (r *Instance) SBRemote() string { return "unix:" + filepath.Join(r.dir, "sb.sock") }
+func (r *Instance) SBRemote() string { return r.dir.SBRemote() }
 
 // NBFile is the NB database file, in OVSDB standalone format: a schema
 // record, then one record per committed transaction (OVS 3.1 writes them as
@@ -156,7 +137,7 @@ func (r *Instance) SBRemote() string { return "unix:" + filepath.Join(r.dir, "sb
 // northd's own NB writes such as dynamic_addresses, is in the file: a
 // standalone ovsdb-server writes and flushes each commit before it reports
 // the commit to any client.
-func (r *Instance) NBFile() string { return filepath.Join(r.dir, "nb.db") }
+func (r *Instance) NBFile() string { return r.dir.File("nb") }
 
 // Apply runs script, a scenario, with bash -euo pipefail and OVN_NB_DB and
 // OVN_SB_DB pointing at this instance, then Syncs. A failing command fails
@@ -266,14 +247,25 @@ func (r *Instance) transact(ctx context.Context, remote string, ops []any) ([]js
 	if err != nil {
 		return nil, err
 	}
+	res, err := TransactResults(remote, out)
+	if err != nil {
+		return nil, fmt.Errorf("reference: %w", err)
+	}
+	return res, nil
+}
+
+// TransactResults reads the output of `ovsdb-client transact REMOTE ...`:
+// the per-operation results, or an error naming the first operation that
+// failed.
+func TransactResults(remote string, out []byte) ([]json.RawMessage, error) {
 	var res []json.RawMessage
 	if err := json.Unmarshal(out, &res); err != nil {
-		return nil, fmt.Errorf("reference: transact on %s: %w", remote, err)
+		return nil, fmt.Errorf("transact on %s: %w", remote, err)
 	}
 	for _, x := range res {
 		var e struct{ Error, Details string }
 		if json.Unmarshal(x, &e) == nil && e.Error != "" {
-			return nil, fmt.Errorf("reference: transact on %s: %s: %s", remote, e.Error, e.Details)
+			return nil, fmt.Errorf("transact on %s: %s: %s", remote, e.Error, e.Details)
 		}
 	}
 	return res, nil
@@ -292,9 +284,7 @@ func (r *Instance) run(ctx context.Context, program string, args ...string) ([]b
 		case <-ctx.Done():
 		}
 	}()
-	cmd := exec.CommandContext(ctx, tool(program), args...)
-	cmd.Env = r.env
-	cmd.Dir = r.dir
+	cmd := r.dir.Command(ctx, program, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -86,8 +86,7 @@ type config struct {
 // side is one NB/SB pair and the northd between them.
 type side struct {
 	name   string
-	dir    string
-	env    []string
+	dir    reference.Dir
 	argv   func(s *side) []string // the northd's command line
 	nb, sb *reference.Daemon
 	northd *reference.Daemon
@@ -106,9 +105,6 @@ type result struct {
 	flows              []string
 	lflowRows          int
 }
-
-func (s *side) nbRemote() string { return "unix:" + filepath.Join(s.dir, "nb.sock") }
-func (s *side) sbRemote() string { return "unix:" + filepath.Join(s.dir, "sb.sock") }
 
 func (s *side) daemons() []*reference.Daemon {
 	var ds []*reference.Daemon
@@ -172,9 +168,9 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sides := []*side{{name: "ovn-northd 23.03", dir: filepath.Join(dir, "ref"), argv: func(s *side) []string {
-		return []string{ovnNorthd, "--no-chdir", "-vconsole:off", "--log-file=" + filepath.Join(s.dir, "northd.log"),
-			"--unixctl=" + filepath.Join(s.dir, "northd.ctl"), "--ovnnb-db=" + s.nbRemote(), "--ovnsb-db=" + s.sbRemote()}
+	sides := []*side{{name: "ovn-northd 23.03", dir: reference.Dir(filepath.Join(dir, "ref")), argv: func(s *side) []string {
+		return []string{ovnNorthd, "--no-chdir", "-vconsole:off", "--log-file=" + filepath.Join(string(s.dir), "northd.log"),
+			"--unixctl=" + filepath.Join(string(s.dir), "northd.ctl"), "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote()}
 	}}}
 	if !c.refOnly {
 		bin := c.northd
@@ -183,8 +179,8 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 				return err
 			}
 		}
-		sides = append(sides, &side{name: "northlog", dir: filepath.Join(dir, "northlog"), argv: func(s *side) []string {
-			return []string{bin, "--ovnnb-db=" + s.nbRemote(), "--ovnsb-db=" + s.sbRemote(), "--log-file=" + filepath.Join(s.dir, "northd.log")}
+		sides = append(sides, &side{name: "northlog", dir: reference.Dir(filepath.Join(dir, "northlog")), argv: func(s *side) []string {
+			return []string{bin, "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote(), "--log-file=" + filepath.Join(string(s.dir), "northd.log")}
 		}})
 	}
 	for _, s := range sides {
@@ -270,7 +266,7 @@ func (s *side) finish(ctx context.Context, phase0 time.Duration, log *slog.Logge
 		return err
 	}
 	log.Info("dumping SB flows", "side", s.name)
-	if s.res.flows, err = reference.DumpFlows(ctx, s.sbRemote()); err != nil {
+	if s.res.flows, err = reference.DumpFlows(ctx, s.dir.SBRemote()); err != nil {
 		return err
 	}
 	s.res.lflowRows, err = s.countRows(ctx, "Logical_Flow")
@@ -296,31 +292,21 @@ func buildNorthd(ctx context.Context, dir string, log *slog.Logger) (string, err
 // startServers creates empty NB and SB databases and starts their servers,
 // and initialises the NB (ovn-nbctl init).
 func (s *side) startServers(ctx context.Context) error {
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+	if err := os.MkdirAll(string(s.dir), 0o755); err != nil {
 		return err
 	}
-	s.env = append(os.Environ(), "OVS_RUNDIR="+s.dir, "OVN_RUNDIR="+s.dir, "OVS_LOGDIR="+s.dir, "OVN_LOGDIR="+s.dir,
-		"OVN_NB_DB="+s.nbRemote(), "OVN_SB_DB="+s.sbRemote())
 	for _, db := range []struct {
-		name, schema string
-		d            **reference.Daemon
-	}{{"nb", "/usr/share/ovn/ovn-nb.ovsschema", &s.nb}, {"sb", "/usr/share/ovn/ovn-sb.ovsschema", &s.sb}} {
-		file, sock := filepath.Join(s.dir, db.name+".db"), filepath.Join(s.dir, db.name+".sock")
-		if b, err := exec.CommandContext(ctx, "ovsdb-tool", "create", file, db.schema).CombinedOutput(); err != nil {
-			return fmt.Errorf("ovsdb-tool create %s: %w: %s", file, err, b)
+		name string
+		d    **reference.Daemon
+	}{{"nb", &s.nb}, {"sb", &s.sb}} {
+		if err := s.dir.CreateDB(ctx, db.name); err != nil {
+			return err
 		}
-		d, err := reference.StartDaemon(reference.DaemonSpec{
-			Name: s.name + " " + db.name + " server", Dir: s.dir, Env: s.env, Output: filepath.Join(s.dir, db.name+".out"),
-			Argv: []string{"ovsdb-server", "--no-chdir", "-vconsole:off", "--log-file=" + filepath.Join(s.dir, db.name+".log"),
-				"--unixctl=" + filepath.Join(s.dir, db.name+".ctl"), "--remote=punix:" + sock, file},
-		})
+		d, err := s.dir.StartServer(ctx, db.name)
 		if err != nil {
 			return err
 		}
 		*db.d = d
-		if err := d.WaitListening(ctx, sock); err != nil {
-			return err
-		}
 	}
 	_, err := s.nbctl(ctx, "init")
 	return err
@@ -343,8 +329,7 @@ func (s *side) command(ctx context.Context, argv ...string) (time.Duration, []by
 			}
 		}()
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
-	cmd.Dir, cmd.Env = s.dir, s.env
+	cmd := s.dir.Command(ctx, argv[0], argv[1:]...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	start := time.Now()
@@ -357,7 +342,7 @@ func (s *side) command(ctx context.Context, argv ...string) (time.Duration, []by
 }
 
 func (s *side) nbctl(ctx context.Context, args ...string) (time.Duration, error) {
-	wall, _, err := s.command(ctx, append([]string{"ovn-nbctl", "--db=" + s.nbRemote()}, args...)...)
+	wall, _, err := s.command(ctx, append([]string{"ovn-nbctl", "--db=" + s.dir.NBRemote()}, args...)...)
 	return wall, err
 }
 
@@ -368,17 +353,7 @@ func (s *side) transact(ctx context.Context, remote string, tx json.RawMessage) 
 	if err != nil {
 		return nil, err
 	}
-	var res []json.RawMessage
-	if err := json.Unmarshal(out, &res); err != nil {
-		return nil, fmt.Errorf("transact on %s: %w", remote, err)
-	}
-	for _, r := range res {
-		var e struct{ Error, Details string }
-		if json.Unmarshal(r, &e) == nil && e.Error != "" {
-			return nil, fmt.Errorf("transact on %s: %s: %s", remote, e.Error, e.Details)
-		}
-	}
-	return res, nil
+	return reference.TransactResults(remote, out)
 }
 
 // load applies the topology's transactions to the NB, one ovsdb-client
@@ -386,7 +361,7 @@ func (s *side) transact(ctx context.Context, remote string, tx json.RawMessage) 
 func (s *side) load(ctx context.Context, t *topology.Topology) (time.Duration, error) {
 	start := time.Now()
 	for _, tx := range t.Transactions {
-		if _, err := s.transact(ctx, s.nbRemote(), tx); err != nil {
+		if _, err := s.transact(ctx, s.dir.NBRemote(), tx); err != nil {
 			return 0, err
 		}
 	}
@@ -399,7 +374,7 @@ func (s *side) countRows(ctx context.Context, table string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	res, err := s.transact(ctx, s.sbRemote(), q)
+	res, err := s.transact(ctx, s.dir.SBRemote(), q)
 	if err != nil {
 		return 0, err
 	}
@@ -416,7 +391,7 @@ func (s *side) coldStart(ctx context.Context) error {
 	argv := s.argv(s)
 	start := time.Now()
 	d, err := reference.StartDaemon(reference.DaemonSpec{
-		Name: s.name + " northd", Dir: s.dir, Env: s.env, Output: filepath.Join(s.dir, "northd.out"), Argv: argv})
+		Name: s.name + " northd", Dir: string(s.dir), Env: s.dir.Env(), Output: filepath.Join(string(s.dir), "northd.out"), Argv: argv})
 	if err != nil {
 		return err
 	}

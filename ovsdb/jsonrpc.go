@@ -1,0 +1,365 @@
+package ovsdb
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"strconv"
+	"sync"
+)
+
+// rpcConn is a JSON-RPC 1.0 session over a stream, as OVSDB speaks it
+// (RFC 7047 section 4): calls with their replies, and the server's
+// requests and notifications, handled one at a time in the order they
+// came, each before the messages that follow it.
+//
+// It keeps memory bounded by the messages in flight rather than by the
+// largest one ever seen: a message is read into one buffer that is dropped
+// after use when large, handlers and reply decoders get sub-slices of it
+// (no copy), and a call's parameters are written element by element
+// straight to the socket.
+type rpcConn struct {
+	nc net.Conn
+
+	wmu sync.Mutex
+	w   *bufio.Writer
+
+	mu       sync.Mutex
+	nextID   uint64
+	pending  map[uint64]*rpcCall
+	handlers map[string]func(params []byte) error
+	err      error         // why the session ended, once it has
+	done     chan struct{} // closed when the session has ended
+}
+
+// rpcCall is a call waiting for its reply: decode takes the result (in
+// the read loop, on the message buffer), done the outcome.
+type rpcCall struct {
+	decode func(result []byte) error
+	done   chan error
+}
+
+// newRPCConn starts a session on nc. handlers are the server's methods
+// this side serves, by name; each gets the raw params and runs in the read
+// loop; their slices are valid only until they return. "echo" is answered
+// without one. The session ends on the first read or write error, or
+// Close; done is then closed and every waiting call fails.
+func newRPCConn(nc net.Conn, handlers map[string]func(params []byte) error) *rpcConn {
+	c := &rpcConn{
+		nc:       nc,
+		w:        bufio.NewWriterSize(nc, 64<<10),
+		pending:  map[uint64]*rpcCall{},
+		handlers: handlers,
+		done:     make(chan struct{}),
+	}
+	go c.readLoop()
+	return c
+}
+
+// Done is closed when the session has ended; Err then tells why.
+func (c *rpcConn) Done() <-chan struct{} { return c.done }
+
+func (c *rpcConn) Err() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+// Close ends the session.
+func (c *rpcConn) Close() { c.end(errClosed) }
+
+func (c *rpcConn) end(err error) {
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return
+	}
+	c.err = err
+	pending := c.pending
+	c.pending = nil
+	close(c.done)
+	c.mu.Unlock()
+	c.nc.Close()
+	for _, call := range pending {
+		call.done <- errClosed
+	}
+}
+
+// Call sends method with params (a JSON array, written element by element
+// when it is a []any) and waits for the reply, whose result decode reads.
+// decode runs in the read loop; its slice is valid only until it returns.
+func (c *rpcConn) Call(ctx context.Context, method string, params []any, decode func(result []byte) error) error {
+	call, err := c.send(method, params, decode)
+	if err != nil {
+		return err
+	}
+	select {
+	case err := <-call.done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Go sends method with params and does not wait for the reply.
+func (c *rpcConn) Go(method string, params []any) error {
+	_, err := c.send(method, params, nil)
+	return err
+}
+
+func (c *rpcConn) send(method string, params []any, decode func([]byte) error) (*rpcCall, error) {
+	call := &rpcCall{decode: decode, done: make(chan error, 1)}
+	c.mu.Lock()
+	if c.err != nil {
+		c.mu.Unlock()
+		return nil, errClosed
+	}
+	c.nextID++
+	id := c.nextID
+	c.pending[id] = call
+	c.mu.Unlock()
+	if err := c.write(method, id, params); err != nil {
+		c.end(err)
+		return nil, errClosed
+	}
+	return call, nil
+}
+
+// write sends one request; id 0 is none (a notification).
+func (c *rpcConn) write(method string, id uint64, params []any) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	b := appendString(append(c.w.AvailableBuffer(), `{"method":`...), method)
+	b = append(b, `,"id":`...)
+	if id == 0 {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendUint(b, id, 10)
+	}
+	b = append(b, `,"params":[`...)
+	if _, err := c.w.Write(b); err != nil {
+		return err
+	}
+	for i, p := range params {
+		b = c.w.AvailableBuffer()
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b, err := appendJSON(b, p)
+		if err != nil {
+			return fmt.Errorf("%s: %w", method, err)
+		}
+		if _, err := c.w.Write(b); err != nil {
+			return err
+		}
+	}
+	if _, err := c.w.WriteString("]}"); err != nil {
+		return err
+	}
+	return c.w.Flush()
+}
+
+// reply answers request id (raw JSON) with result (raw JSON).
+func (c *rpcConn) reply(id, result []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	b := append(c.w.AvailableBuffer(), `{"id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	b = append(b, `,"error":null}`...)
+	if _, err := c.w.Write(b); err != nil {
+		return err
+	}
+	return c.w.Flush()
+}
+
+// rpcMessage is a message's members, as sub-slices of the message.
+type rpcMessage struct {
+	method                    string
+	params, id, result, error []byte
+}
+
+func parseMessage(b []byte) (rpcMessage, error) {
+	var m rpcMessage
+	err := walkObject(b, func(key string, v []byte) error {
+		switch key {
+		case "method":
+			return json.Unmarshal(v, &m.method)
+		case "params":
+			m.params = v
+		case "id":
+			m.id = v
+		case "result":
+			m.result = v
+		case "error":
+			m.error = v
+		}
+		return nil
+	})
+	return m, err
+}
+
+func isNull(v []byte) bool { return v == nil || bytes.Equal(v, []byte("null")) }
+
+func (c *rpcConn) readLoop() {
+	fr := &frameReader{r: c.nc}
+	for {
+		b, err := fr.next()
+		if err == nil {
+			err = c.handle(b)
+		}
+		if err != nil {
+			c.end(err)
+			return
+		}
+	}
+}
+
+// handle acts on one message.
+func (c *rpcConn) handle(b []byte) error {
+	m, err := parseMessage(b)
+	if err != nil {
+		return fmt.Errorf("JSON-RPC message: %w", err)
+	}
+	if m.method != "" {
+		switch h := c.handlers[m.method]; {
+		case m.method == "echo":
+			// Answered from another goroutine: a write can wait for the
+			// server, which may wait for this loop to read.
+			id, params := bytes.Clone(m.id), bytes.Clone(m.params)
+			go func() {
+				if err := c.reply(id, params); err != nil {
+					c.end(err)
+				}
+			}()
+		case h != nil:
+			if err := h(m.params); err != nil {
+				return err
+			}
+			if !isNull(m.id) {
+				id := bytes.Clone(m.id)
+				go func() {
+					if err := c.reply(id, []byte("{}")); err != nil {
+						c.end(err)
+					}
+				}()
+			}
+		}
+		return nil
+	}
+	id, err := strconv.ParseUint(string(m.id), 10, 64)
+	if err != nil {
+		return fmt.Errorf("JSON-RPC reply with id %s", m.id)
+	}
+	c.mu.Lock()
+	call := c.pending[id]
+	delete(c.pending, id)
+	c.mu.Unlock()
+	switch {
+	case call == nil:
+	case !isNull(m.error):
+		call.done <- fmt.Errorf("%s", m.error)
+	case call.decode != nil:
+		call.done <- call.decode(m.result)
+	default:
+		call.done <- nil
+	}
+	return nil
+}
+
+// into decodes a result into v.
+func into(v any) func([]byte) error {
+	return func(b []byte) error { return json.Unmarshal(b, v) }
+}
+
+// frameReader reads a stream of JSON values (objects or arrays, as
+// OVSDB's messages are) one at a time.
+type frameReader struct {
+	r   io.Reader
+	buf []byte
+	// buf[:off] is the value handed out last, buf[off:n] what was read
+	// after it.
+	off, n int
+}
+
+const (
+	frameMin = 64 << 10
+	// frameKeep is the largest buffer kept from one message to the next;
+	// a larger one, read for a large message, is left to the collector.
+	frameKeep = 1 << 20
+)
+
+// next returns the next value; it is valid until the next call.
+func (f *frameReader) next() ([]byte, error) {
+	rest := f.buf[f.off:f.n]
+	if cap(f.buf) > frameKeep || f.buf == nil {
+		f.buf = make([]byte, max(frameMin, 2*len(rest)))
+	}
+	f.n = copy(f.buf, rest)
+	f.off = 0
+	var stack int
+	inString, started := false, false
+	i := 0
+	for {
+		for i < f.n {
+			switch {
+			case inString:
+				seg := f.buf[i:f.n]
+				q := bytes.IndexByte(seg, '"')
+				lim := q
+				if q < 0 {
+					lim = len(seg)
+				}
+				if e := bytes.IndexByte(seg[:lim], '\\'); e >= 0 {
+					i += e + 2
+					continue
+				}
+				if q < 0 {
+					i = f.n
+					continue
+				}
+				i += q + 1
+				inString = false
+			case !started:
+				switch c := f.buf[i]; {
+				case isSpace(c):
+				case c == '{' || c == '[':
+					started, stack = true, 1
+				default:
+					return nil, fmt.Errorf("JSON-RPC: unexpected %q", c)
+				}
+				i++
+			default:
+				switch f.buf[i] {
+				case '"':
+					inString = true
+				case '{', '[':
+					stack++
+				case '}', ']':
+					stack--
+					if stack == 0 {
+						f.off = i + 1
+						return f.buf[:f.off], nil
+					}
+				}
+				i++
+			}
+		}
+		if f.n == len(f.buf) {
+			f.buf = append(f.buf, make([]byte, len(f.buf))...)
+		}
+		k, err := f.r.Read(f.buf[f.n:])
+		f.n += k
+		if err != nil && k == 0 {
+			if err == io.EOF && started {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+	}
+}

@@ -1,0 +1,181 @@
+package ovsdb
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
+
+// The JSON walk below finds the members of objects and the elements of
+// arrays as sub-slices of a message, without copying or decoding them: an
+// SB update notification is tens of megabytes, and only its rows need
+// decoding (encoding/json would scan it once per level and copy it into
+// every json.RawMessage on the way).
+
+var errBadJSON = errors.New("malformed JSON")
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the string whose opening quote is
+// at b[i].
+func stringEnd(b []byte, i int) (int, error) {
+	i++
+	for {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return 0, errBadJSON
+		}
+		e := bytes.IndexByte(b[i:i+q], '\\')
+		if e < 0 {
+			return i + q + 1, nil
+		}
+		i += e + 2 // an escape and the byte it escapes
+		if i > len(b) {
+			return 0, errBadJSON
+		}
+	}
+}
+
+// valueEnd returns the index just past the JSON value that starts at
+// b[i]. It checks the nesting and the strings, not the scalars: whatever
+// is decoded later is checked by its decoder.
+func valueEnd(b []byte, i int) (int, error) {
+	if i >= len(b) {
+		return 0, errBadJSON
+	}
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+	default:
+		start := i
+		for i < len(b) && !isSpace(b[i]) && b[i] != ',' && b[i] != ']' && b[i] != '}' {
+			i++
+		}
+		if i == start {
+			return 0, errBadJSON
+		}
+		return i, nil
+	}
+	var stack []byte
+	for i < len(b) {
+		switch c := b[i]; c {
+		case '"':
+			end, err := stringEnd(b, i)
+			if err != nil {
+				return 0, err
+			}
+			i = end
+			continue
+		case '{', '[':
+			stack = append(stack, c+2) // '{'+2 == '}', '['+2 == ']'
+		case '}', ']':
+			if len(stack) == 0 || stack[len(stack)-1] != c {
+				return 0, errBadJSON
+			}
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return i + 1, nil
+			}
+		}
+		i++
+	}
+	return 0, errBadJSON
+}
+
+// walkObject calls fn with each member of the JSON object b (a whole
+// value, spaces around it allowed): its key, and its value as a sub-slice
+// of b.
+func walkObject(b []byte, fn func(key string, value []byte) error) error {
+	return walk(b, '{', '}', func(b []byte, i int) (int, error) {
+		if i >= len(b) || b[i] != '"' {
+			return 0, errBadJSON
+		}
+		end, err := stringEnd(b, i)
+		if err != nil {
+			return 0, err
+		}
+		key, err := jsonKey(b[i:end])
+		if err != nil {
+			return 0, err
+		}
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return 0, errBadJSON
+		}
+		i = skipSpace(b, i+1)
+		vend, err := valueEnd(b, i)
+		if err != nil {
+			return 0, err
+		}
+		return vend, fn(key, b[i:vend])
+	})
+}
+
+// walkArray calls fn with each element of the JSON array b, as a sub-slice
+// of b.
+func walkArray(b []byte, fn func(elem []byte) error) error {
+	return walk(b, '[', ']', func(b []byte, i int) (int, error) {
+		end, err := valueEnd(b, i)
+		if err != nil {
+			return 0, err
+		}
+		return end, fn(b[i:end])
+	})
+}
+
+// walk goes through the comma-separated items between open and close;
+// item reads one from b[i] and returns the index past it.
+func walk(b []byte, open, close byte, item func(b []byte, i int) (int, error)) error {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != open {
+		return fmt.Errorf("%w: want %q", errBadJSON, open)
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == close {
+		return trailing(b, i+1)
+	}
+	for {
+		end, err := item(b, i)
+		if err != nil {
+			return err
+		}
+		i = skipSpace(b, end)
+		switch {
+		case i >= len(b):
+			return errBadJSON
+		case b[i] == close:
+			return trailing(b, i+1)
+		case b[i] != ',':
+			return errBadJSON
+		}
+		i = skipSpace(b, i+1)
+	}
+}
+
+func trailing(b []byte, i int) error {
+	if skipSpace(b, i) != len(b) {
+		return errBadJSON
+	}
+	return nil
+}
+
+// jsonKey decodes a quoted string; one without escapes, valid UTF-8, is
+// taken as is.
+func jsonKey(q []byte) (string, error) {
+	if bytes.IndexByte(q, '\\') < 0 && utf8.Valid(q) {
+		return string(q[1 : len(q)-1]), nil
+	}
+	var s string
+	err := json.Unmarshal(q, &s)
+	return s, err
+}

@@ -1,0 +1,53 @@
+package ovsdb
+
+import (
+	"cmp"
+	"log/slog"
+	"testing"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/rules"
+)
+
+// TestFeedHandshakeOnly: an NB_Global change of the handshake columns
+// alone reaches northd's view (global) but not the program, which keeps
+// the row it was fed; the next real change replaces that row.
+func TestFeedHandshakeOnly(t *testing.T) {
+	prog := rules.New()
+	fed := engine.NewOutput(prog.NB.Global.Rows, func(a, b *nb.NBGlobal) int {
+		return cmp.Or(cmp.Compare(a.NbCfg, b.NbCfg), cmp.Compare(a.Options["x"], b.Options["x"]))
+	})
+	f := newNBFeed(slog.New(slog.DiscardHandler), "0a:00:00")
+	const u = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e01"
+	g1 := &nb.NBGlobal{UUID: u, NbCfg: 1, Options: map[string]string{"x": "1"}}
+	g2 := &nb.NBGlobal{UUID: u, NbCfg: 2, NbCfgTimestamp: 20, SbCfg: 1, SbCfgTimestamp: 10, HvCfg: 1, HvCfgTimestamp: 11, Options: map[string]string{"x": "1"}}
+	g3 := *g2
+	g3.Options = map[string]string{"x": "2"}
+	g4 := g3
+	g4.NbCfg = 5
+	for i, step := range []struct {
+		b       batch
+		changed int
+		global  *nb.NBGlobal
+		program []*nb.NBGlobal
+	}{
+		{batch{initial: true, changes: []change{{table: nb.NBGlobalTable, uuid: u, new: g1}}}, 1, g1, []*nb.NBGlobal{g1}},
+		{batch{changes: []change{{table: nb.NBGlobalTable, uuid: u, old: g1, new: g2}}}, 0, g2, []*nb.NBGlobal{g1}},
+		{batch{changes: []change{{table: nb.NBGlobalTable, uuid: u, old: g2, new: &g3}}}, 1, &g3, []*nb.NBGlobal{&g3}},
+		// A reconnect that finds only nb_cfg moved.
+		{batch{initial: true, changes: []change{{table: nb.NBGlobalTable, uuid: u, new: &g4}}}, 0, &g4, []*nb.NBGlobal{&g3}},
+	} {
+		n, err := f.apply(prog.NB, []batch{step.b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog.Step()
+		if n != step.changed || f.global != step.global {
+			t.Errorf("step %d: %d rows fed, global %+v; want %d, %+v", i, n, f.global, step.changed, step.global)
+		}
+		if got := fed.Contents(); len(got) != 1 || got[0] != step.program[0] {
+			t.Errorf("step %d: the program holds %+v, want %+v", i, got, step.program)
+		}
+	}
+}

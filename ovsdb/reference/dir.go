@@ -1,0 +1,93 @@
+package reference
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// Dir is a directory holding a private NB and SB database pair and the
+// daemons started on it: the databases nb.db and sb.db, served on the unix
+// sockets nb.sock and sb.sock, and for each daemon NAME its log NAME.log and
+// its ovs-appctl socket NAME.ctl. Instance runs in one; tests and the bench
+// that need the servers without a northd, or that stop and restart them,
+// use one directly.
+type Dir string
+
+// NBRemote is the OVSDB remote of the NB server, unix:DIR/nb.sock.
+func (d Dir) NBRemote() string { return "unix:" + d.path("nb.sock") }
+
+// SBRemote is the OVSDB remote of the SB server, unix:DIR/sb.sock.
+func (d Dir) SBRemote() string { return "unix:" + d.path("sb.sock") }
+
+// File is the database file of db, "nb" or "sb".
+func (d Dir) File(db string) string { return d.path(db + ".db") }
+
+func (d Dir) path(name string) string { return filepath.Join(string(d), name) }
+
+// Env is this process's environment plus what points the OVN tools at the
+// directory: OVN_NB_DB, OVN_SB_DB, and the run and log directories.
+func (d Dir) Env() []string {
+	return append(os.Environ(),
+		"OVS_RUNDIR="+string(d), "OVN_RUNDIR="+string(d), "OVS_LOGDIR="+string(d), "OVN_LOGDIR="+string(d),
+		"OVN_NB_DB="+d.NBRemote(), "OVN_SB_DB="+d.SBRemote())
+}
+
+// Command prepares program (a reference tool's name, or a path) to run in
+// the directory with its environment (Env).
+func (d Dir) Command(ctx context.Context, program string, args ...string) *exec.Cmd {
+	if p := tool(program); p != "" {
+		program = p
+	}
+	cmd := exec.CommandContext(ctx, program, args...)
+	cmd.Dir, cmd.Env = string(d), d.Env()
+	return cmd
+}
+
+// StartDaemon starts an OVS daemon, program, in the foreground as NAME:
+// logging to DIR/NAME.log only and answering ovs-appctl on DIR/NAME.ctl.
+func (d Dir) StartDaemon(program, name string, args ...string) (*Daemon, error) {
+	log := d.path(name + ".log")
+	return StartDaemon(DaemonSpec{
+		Name: program + " (" + d.path(name) + ")",
+		Argv: append([]string{program, "--no-chdir", "-vconsole:off", "--log-file=" + log,
+			"--unixctl=" + d.path(name+".ctl")}, args...),
+		Dir: string(d), Env: d.Env(), Log: log,
+	})
+}
+
+// CreateDB creates the empty database db, "nb" or "sb", from the installed
+// schema. It fails if the file exists.
+func (d Dir) CreateDB(ctx context.Context, db string) error {
+	schema, ok := map[string]string{"nb": nbSchema, "sb": sbSchema}[db]
+	if !ok {
+		return fmt.Errorf("no database %q (nb or sb)", db)
+	}
+	if out, err := d.Command(ctx, "ovsdb-tool", "create", d.File(db), schema).CombinedOutput(); err != nil {
+		return fmt.Errorf("ovsdb-tool create %s: %w: %s", d.File(db), err, out)
+	}
+	return nil
+}
+
+// StartServer serves the database file of db ("nb" or "sb") with
+// ovsdb-server on its socket and returns once the server listens.
+func (d Dir) StartServer(ctx context.Context, db string) (*Daemon, error) {
+	sock := d.path(db + ".sock")
+	s, err := d.StartDaemon("ovsdb-server", db, "--remote=punix:"+sock, d.File(db))
+	if err != nil {
+		return nil, err
+	}
+	if err := s.WaitListening(ctx, sock); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	return s, nil
+}
+
+// StartNorthd starts the reference ovn-northd on the directory's NB and SB
+// as "northd".
+func (d Dir) StartNorthd() (*Daemon, error) {
+	return d.StartDaemon("ovn-northd", "northd", "--ovnnb-db="+d.NBRemote(), "--ovnsb-db="+d.SBRemote())
+}
