@@ -20,6 +20,7 @@ import (
 type nbState struct {
 	rows     map[string]map[string]model.Model
 	features relations.Features
+	igmp     map[relations.IGMPEntry]bool // SB IGMP_Group entries (igmp_incremental_test.go)
 	next     int
 }
 
@@ -98,6 +99,9 @@ func deleteRow(table string) nbChange {
 func (s *nbState) load(t *rapid.T) *Program {
 	p := New()
 	p.Features.Set(s.features)
+	for e := range s.igmp {
+		p.NB.SetIGMPEntry(e, true)
+	}
 	for table, rows := range s.rows {
 		for _, row := range rows {
 			if err := p.NB.Apply(table, nil, row); err != nil {
