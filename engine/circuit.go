@@ -310,6 +310,15 @@ func (in *Input[T]) Delete(t T) {
 	}
 }
 
+// Set inserts t (present) or deletes it at the next Step.
+func (in *Input[T]) Set(t T, present bool) {
+	if present {
+		in.Insert(t)
+	} else {
+		in.Delete(t)
+	}
+}
+
 func (in *Input[T]) change(t T, w Weight) {
 	if in.pending == nil {
 		in.pending = ZSet[T]{}

@@ -84,6 +84,12 @@ func TestInputIsASet(t *testing.T) {
 	}
 	in.Update("y", "y") // no-op
 	check(t, c, o, nil, nil)
+
+	in.Set("z", true)
+	in.Set("z", true)
+	check(t, c, o, ins(KV[int, int]{0, 1}), []KV[int, int]{{0, 1}})
+	in.Set("z", false)
+	check(t, c, o, del(KV[int, int]{0, 1}), nil)
 }
 
 func TestDistinctCrossesZero(t *testing.T) {

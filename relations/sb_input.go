@@ -32,13 +32,7 @@ func newMonitorsDown(c *engine.Circuit) (*engine.Input[ServiceMonitorKey], engin
 // northd leaves it in the SB, is set and not online. The backends of such
 // monitors are left out of their VIPs' targets (build_lb_vip_actions).
 // Only a northd that reads the SB feeds it; without it, no monitor is down.
-func (n *NB) SetMonitorDown(k ServiceMonitorKey, down bool) {
-	if down {
-		n.monitorsDown.Insert(k)
-	} else {
-		n.monitorsDown.Delete(k)
-	}
-}
+func (n *NB) SetMonitorDown(k ServiceMonitorKey, down bool) { n.monitorsDown.Set(k, down) }
 
 // IGMPEntry is one port of one SB IGMP_Group row, a group that
 // ovn-controller learnt on a datapath through IGMP/MLD snooping: the row's
@@ -56,10 +50,4 @@ func newIGMPEntries(c *engine.Circuit) (*engine.Input[IGMPEntry], engine.Rel[IGM
 // SetIGMPEntry records whether an IGMP_Group row has a port. Only a
 // northd that reads the SB feeds it, with the rows that have a chassis
 // and a datapath; without it, no group is learnt.
-func (n *NB) SetIGMPEntry(e IGMPEntry, in bool) {
-	if in {
-		n.igmpEntries.Insert(e)
-	} else {
-		n.igmpEntries.Delete(e)
-	}
-}
+func (n *NB) SetIGMPEntry(e IGMPEntry, in bool) { n.igmpEntries.Set(e, in) }
