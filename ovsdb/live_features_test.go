@@ -79,11 +79,7 @@ ovn-nbctl lb-add lb1 172.16.1.50 10.0.0.11 -- set Load_Balancer lb1 options:skip
 		{"old chassis again", `ovn-sbctl remove Chassis hv2 other_config ct-no-masked-label`},
 		{"all gone", `ovn-sbctl chassis-del hv1 -- chassis-del hv2`},
 	} {
-		if err := ref.Apply(t.Context(), step.script); err != nil {
-			t.Fatal(err)
-		}
-		s.script(step.script)
-		s.sync()
+		applyBoth(t, ref, s, step.script)
 		want, err := ref.Flows(t.Context())
 		if err != nil {
 			t.Fatal(err)

@@ -74,7 +74,7 @@ func TestLiveHAChassisGroups(t *testing.T) {
 		got, gotUUIDs := haRows(t, s.SBRemote())
 		if r := reference.Compare(lines, got); !r.Equal() {
 			t.Fatalf("%s: rows changed (- before, + after):\n%s", what,
-				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+				rowDiff(r))
 		}
 		if !maps.Equal(uuids, gotUUIDs) {
 			t.Errorf("%s: rows rewritten: %d UUIDs before, %d after", what, len(uuids), len(gotUUIDs))

@@ -139,16 +139,12 @@ func TestLiveHousekeeping(t *testing.T) {
 	l := runNorthd(t, s)
 	s.sync()
 	for i, step := range houseSteps {
-		if err := ref.Apply(t.Context(), step); err != nil {
-			t.Fatal(err)
-		}
-		s.script(step)
-		s.sync()
+		applyBoth(t, ref, s, step)
 		want, _ := houseRows(t, ref.SBRemote())
 		if got, _ := houseRows(t, s.SBRemote()); !slices.Equal(want, got) {
 			r := reference.Compare(want, got)
 			t.Fatalf("step %d: rows differ from the reference's (- reference, + northlog):\n%s", i,
-				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+				rowDiff(r))
 		}
 	}
 	lines, uuids := houseRows(t, s.SBRemote())
@@ -200,11 +196,7 @@ func TestLiveVXLAN(t *testing.T) {
 	runNorthd(t, s)
 	s.sync()
 	for i, step := range vxlanSteps {
-		if err := ref.Apply(t.Context(), step); err != nil {
-			t.Fatal(err)
-		}
-		s.script(step)
-		s.sync()
+		applyBoth(t, ref, s, step)
 		if want, got := nbOptions(t, ref.NBRemote())["max_tunid"], nbOptions(t, s.NBRemote())["max_tunid"]; want != got {
 			t.Errorf("step %d: NB_Global max_tunid %q, want %q", i, got, want)
 		}
@@ -212,7 +204,7 @@ func TestLiveVXLAN(t *testing.T) {
 		got := append(sbRows(t, s.SBRemote(), true), sbGlobalOptions(t, s.SBRemote()))
 		if r := reference.Compare(want, got); !r.Equal() {
 			t.Fatalf("step %d: SB rows differ from the reference's (- reference, + northlog):\n%s", i,
-				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+				rowDiff(r))
 		}
 	}
 }
@@ -266,14 +258,10 @@ func TestLiveServiceMonitorStatus(t *testing.T) {
 		return lines
 	}
 	for i, step := range monitorSteps {
-		if err := ref.Apply(t.Context(), step); err != nil {
-			t.Fatal(err)
-		}
-		s.script(step)
-		s.sync()
+		applyBoth(t, ref, s, step)
 		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SBRemote())); !r.Equal() {
 			t.Fatalf("step %d: Service_Monitor rows differ from the reference's (- reference, + northlog):\n%s", i,
-				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+				rowDiff(r))
 		}
 		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
 			t.Fatalf("step %d: flows differ from the reference's:\n%s", i, r)
@@ -332,15 +320,11 @@ func TestLiveMACBindingAging(t *testing.T) {
 		t.Helper()
 		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SBRemote())); !r.Equal() {
 			t.Fatalf("%s: MAC_Binding rows differ from the reference's (- reference, + northlog):\n%s", what,
-				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+				rowDiff(r))
 		}
 	}
 	for i, step := range agingSteps {
-		if err := ref.Apply(t.Context(), step); err != nil {
-			t.Fatal(err)
-		}
-		s.script(step)
-		s.sync()
+		applyBoth(t, ref, s, step)
 		check(fmt.Sprintf("step %d", i))
 	}
 	if n := len(rows(s.SBRemote())); n != 5 {

@@ -83,17 +83,13 @@ func TestLiveIGMP(t *testing.T) {
 	s.sync()
 	for i, step := range igmpSteps {
 		step = igmpHelpers + step
-		if err := ref.Apply(t.Context(), step); err != nil {
-			t.Fatal(err)
-		}
-		s.script(step)
-		s.sync()
+		applyBoth(t, ref, s, step)
 		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
 			t.Fatalf("step %d: flows differ from the reference's:\n%s", i, r)
 		}
 		if r := reference.Compare(learntKeysMasked(t, sbRows(t, ref.SBRemote(), false)), learntKeysMasked(t, sbRows(t, s.SBRemote(), false))); !r.Equal() {
 			t.Fatalf("step %d: SB rows differ from the reference's (- reference, + northlog):\n%s", i,
-				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+				rowDiff(r))
 		}
 	}
 }

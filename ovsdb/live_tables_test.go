@@ -44,7 +44,7 @@ func TestLiveSBTables(t *testing.T) {
 		got, gotUUIDs := otherRows(t, s.SBRemote())
 		if r := reference.Compare(lines, got); !r.Equal() {
 			t.Fatalf("%s: rows changed (- before, + after):\n%s", what,
-				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+				rowDiff(r))
 		}
 		if !maps.Equal(uuids, gotUUIDs) {
 			t.Errorf("%s: rows rewritten: %d UUIDs before, %d after, %d kept", what, len(uuids), len(gotUUIDs),

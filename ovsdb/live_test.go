@@ -336,11 +336,11 @@ func TestLiveScenarios(t *testing.T) {
 			}
 			if r := reference.Compare(dumpSetRows(t, ref.SBRemote()), dumpSetRows(t, s.SBRemote())); !r.Equal() {
 				t.Errorf("%s rows differ from the reference's (- reference, + northlog):\n%s", strings.Join(setTables, ", "),
-					strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+					rowDiff(r))
 			}
 			if r := reference.Compare(dumpOtherRows(t, ref.SBRemote()), dumpOtherRows(t, s.SBRemote())); !r.Equal() {
 				t.Errorf("meter, DNS, template var, DHCP option and RBAC rows differ from the reference's (- reference, + northlog):\n%s",
-					strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+					rowDiff(r))
 			}
 			if !reference.Compare(want, offline).Equal() {
 				t.Skipf("rules do not reproduce the reference yet")
@@ -354,7 +354,7 @@ func TestLiveScenarios(t *testing.T) {
 			}
 			if r := reference.Compare(sbRows(t, ref.SBRemote(), false), sbRows(t, s.SBRemote(), false)); !r.Equal() {
 				t.Errorf("SB rows differ from the reference's (- reference, + northlog):\n%s",
-					strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+					rowDiff(r))
 			}
 		})
 	}
@@ -417,12 +417,28 @@ func (b *beside) run(t *testing.T, script string) []string {
 	return want
 }
 
-func prefixed(p string, lines []string) []string {
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = p + " " + l
+// applyBoth runs script on the reference and on the live servers s, and
+// waits until both northds have written the SB.
+func applyBoth(t testing.TB, ref *reference.Instance, s *servers, script string) {
+	t.Helper()
+	if err := ref.Apply(t.Context(), script); err != nil {
+		t.Fatal(err)
 	}
-	return out
+	s.script(script)
+	s.sync()
+}
+
+// rowDiff lists a comparison's missing lines ("- ") then its extra lines
+// ("+ "), one per line.
+func rowDiff(r reference.Report) string {
+	lines := make([]string, 0, len(r.MissingLines)+len(r.ExtraLines))
+	for _, l := range r.MissingLines {
+		lines = append(lines, "- "+l)
+	}
+	for _, l := range r.ExtraLines {
+		lines = append(lines, "+ "+l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func TestLiveSmoke(t *testing.T) {
@@ -484,7 +500,7 @@ func TestLiveTakeOver(t *testing.T) {
 				t.Errorf("Logical_Flow rows changed: %d before, %d after", len(uuids), len(got))
 			}
 			if r := reference.Compare(rows, append(sbRows(t, s.SBRemote(), true), dumpSetRows(t, s.SBRemote())...)); !r.Equal() {
-				t.Errorf("SB rows changed:\n%s", strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+				t.Errorf("SB rows changed:\n%s", rowDiff(r))
 			}
 		})
 	}
@@ -728,14 +744,10 @@ func TestLiveGroupMembers(t *testing.T) {
 		`ovn-nbctl lsp-set-type p1 "" -- lsp-del p3 -- lsp-add sw0 p4`,
 		`ovn-nbctl lsp-del p1 -- lsp-del p2 -- lsp-del p4`,
 	} {
-		if err := ref.Apply(t.Context(), step); err != nil {
-			t.Fatal(err)
-		}
-		s.script(step)
-		s.sync()
+		applyBoth(t, ref, s, step)
 		if r := reference.Compare(sbRows(t, ref.SBRemote(), false), sbRows(t, s.SBRemote(), false)); !r.Equal() {
 			t.Fatalf("after %s\nSB rows differ from the reference's (- reference, + northlog):\n%s", step,
-				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+				rowDiff(r))
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package ovsdb
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -75,16 +74,7 @@ func TestLiveSetsIncremental(t *testing.T) {
 		options[k] = refOptions[k]
 	}
 	s.resetNB(options)
-	ctx := context.Background()
-	both := func(script string) {
-		t.Helper()
-		if err := ref.Apply(ctx, script); err != nil {
-			t.Fatal(err)
-		}
-		s.script(script)
-		s.sync()
-	}
-	both(`ovn-nbctl ls-add sw0 -- ls-add sw1 -- lr-add lr0
+	applyBoth(t, ref, s, `ovn-nbctl ls-add sw0 -- ls-add sw1 -- lr-add lr0
 ovn-nbctl lrp-add lr0 lrp0 00:00:00:00:ff:01 10.0.0.254/24 -- lsp-add sw0 sw0-lr0 -- lsp-set-type sw0-lr0 router -- lsp-set-addresses sw0-lr0 router -- lsp-set-options sw0-lr0 router-port=lrp0
 for i in $(seq 1 20); do ovn-nbctl lsp-add sw$((i % 2)) vm$i -- lsp-set-addresses vm$i "00:00:00:00:00:$(printf %02x $i) 10.0.$((i % 2)).$i"; done
 ovn-nbctl pg-add pg0 vm1 vm2 vm3 vm4
@@ -108,10 +98,10 @@ ovn-nbctl lb-add lb0 10.0.0.100:80 10.0.0.2:8080 tcp -- ls-lb-add sw0 lb0 -- lr-
 		mu.Lock()
 		steps = nil
 		mu.Unlock()
-		both(c.script)
+		applyBoth(t, ref, s, c.script)
 		if r := reference.Compare(dumpSetRows(t, ref.SBRemote()), dumpSetRows(t, s.SBRemote())); !r.Equal() {
 			t.Fatalf("%s: rows differ from the reference's (- reference, + northlog):\n%s", c.name,
-				strings.Join(append(prefixed("-", r.MissingLines), prefixed("+", r.ExtraLines)...), "\n"))
+				rowDiff(r))
 		}
 		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
 			t.Fatalf("%s: flows differ from the reference's:\n%s", c.name, r)
