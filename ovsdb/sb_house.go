@@ -29,10 +29,10 @@ type housekeeping struct {
 	// moves, changes whether its bindings are written.
 	staticByPort map[string]map[string]bool
 
-	// macByPort are the MAC_Binding rows by logical_port, each with its
-	// datapath; macCheck the ports to check again and macStale the
-	// ports with rows and no port (cleanup_mac_bindings's victims).
-	macByPort          map[string]map[string]string
+	// macByPort are the MAC_Binding rows (aging.rows) by logical_port;
+	// macCheck the ports to check again and macStale the ports with rows
+	// and no port (cleanup_mac_bindings's victims).
+	macByPort          map[string]map[string]bool
 	macCheck, macStale map[string]bool
 
 	// fdbs are the FDB rows, fdbByKey them by dp_key and fdbCheck the
@@ -105,17 +105,11 @@ func (h *housekeeping) apply(c change) bool {
 	case sb.MACBindingTable:
 		if r, ok := c.old.(*sb.MACBinding); ok {
 			h.macCheck[r.LogicalPort] = true
-			delete(h.macByPort[r.LogicalPort], c.uuid)
-			if len(h.macByPort[r.LogicalPort]) == 0 {
-				delete(h.macByPort, r.LogicalPort)
-			}
+			removeFrom(h.macByPort, r.LogicalPort, c.uuid)
 		}
 		if r, ok := c.new.(*sb.MACBinding); ok {
 			h.macCheck[r.LogicalPort] = true
-			if h.macByPort[r.LogicalPort] == nil {
-				h.macByPort[r.LogicalPort] = map[string]string{}
-			}
-			h.macByPort[r.LogicalPort][c.uuid] = r.Datapath
+			addTo(h.macByPort, r.LogicalPort, c.uuid)
 		}
 		return false
 	case sb.FDBTable:
@@ -153,7 +147,7 @@ func (h *housekeeping) reset() {
 	h.monitors.reset()
 	h.igmpFeed.reset()
 	h.aging.reset()
-	h.macByPort, h.macCheck, h.macStale = map[string]map[string]string{}, map[string]bool{}, map[string]bool{}
+	h.macByPort, h.macCheck, h.macStale = map[string]map[string]bool{}, map[string]bool{}, map[string]bool{}
 	h.fdbs, h.fdbByKey, h.fdbCheck = map[string]*sb.FDB{}, map[int]map[string]bool{}, map[int]bool{}
 	h.igmp, h.igmpByDP, h.igmpCheck = map[string]*sb.IGMPGroup{}, map[string]map[string]bool{}, map[string]bool{}
 }
@@ -208,7 +202,7 @@ func (h *housekeeping) cleanMACBindings(t *sbTxn) map[string]bool {
 	}
 	for _, port := range slices.Sorted(maps.Keys(h.macStale)) {
 		for _, u := range slices.Sorted(maps.Keys(h.macByPort[port])) {
-			if !t.deletedDP[h.macByPort[port][u]] {
+			if !t.deletedDP[h.aging.rows[u].Datapath] {
 				t.delete(sb.MACBindingTable, u)
 				gone[u] = true
 			}
