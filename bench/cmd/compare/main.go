@@ -23,8 +23,9 @@
 //   - the SB's logical flows: rows, canonical lines, and the difference
 //     between the two SBs by stage.
 //
-// The client's own cost is the same commands with --wait=none on the loaded
-// NB before any northd runs. After each change the programs are left to go
+// The client's own cost is the same commands with --wait=none, run on each
+// side between its measured changes, with its northd running: the same
+// client on the same database state, without the wait for the SB. After each change the programs are left to go
 // idle before the next one, so every change is measured on a quiet system.
 // Everything started is stopped on exit, on SIGINT and on -timeout.
 package main
@@ -99,6 +100,8 @@ type result struct {
 	load, cold         time.Duration
 	coldCPU, coldSBCPU time.Duration   // northd's and the SB server's CPU by the end of the cold start
 	add, del           []time.Duration // wall of ovn-nbctl --wait=sb
+	clientAdd          []time.Duration // wall of the same with --wait=none
+	clientDel          []time.Duration
 	northdCPU, sbCPU   []time.Duration // per change, add and del alike
 	phaseCPU           time.Duration   // northd, whole change phase, /proc/PID/stat
 	rss, sbRSS         int64
@@ -198,21 +201,6 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 		}
 	}
 
-	log.Info("client cost: ovn-nbctl --wait=none, no northd", "changes", c.changes)
-	var clientAdd, clientDel []time.Duration
-	for i := range c.changes {
-		p := topo.SparePort(i)
-		add, err := sides[0].nbctl(ctx, append([]string{"--wait=none"}, addPort(p)...)...)
-		if err != nil {
-			return err
-		}
-		del, err := sides[0].nbctl(ctx, append([]string{"--wait=none"}, delPort(p)...)...)
-		if err != nil {
-			return err
-		}
-		clientAdd, clientDel = append(clientAdd, add), append(clientDel, del)
-	}
-
 	for _, s := range sides {
 		log.Info("cold start", "side", s.name)
 		if err := s.coldStart(ctx); err != nil {
@@ -234,7 +222,7 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 			slices.Reverse(order)
 		}
 		for _, s := range order {
-			if err := s.measuredChange(ctx, topo.SparePort(i)); err != nil {
+			if err := s.measuredChange(ctx, topo.SparePort(i), i%4 >= 2); err != nil {
 				return fmt.Errorf("%s: change %d: %w", s.name, i, s.why(err))
 			}
 		}
@@ -244,7 +232,7 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 			return fmt.Errorf("%s: %w", s.name, s.why(err))
 		}
 	}
-	report(out, topo, sides, clientAdd, clientDel, loadStart)
+	report(out, topo, sides, loadStart)
 	if c.keep {
 		fmt.Fprintf(out, "\nRun directory (databases, logs): %s\n", dir)
 	}
@@ -419,38 +407,50 @@ func delPort(p topology.Port) []string { return []string{"lsp-del", p.Name} }
 
 // measuredChange makes one --wait=sb lsp-add and one lsp-del of p, each
 // followed by a wait for quiet, and records their wall times and the CPU
-// the northd and the SB server used for each.
-func (s *side) measuredChange(ctx context.Context, p topology.Port) error {
-	for _, c := range []struct {
-		args  []string
-		walls *[]time.Duration
-	}{{addPort(p), &s.res.add}, {delPort(p), &s.res.del}} {
-		n0, err := cpuFine(s.northd.Pid())
-		if err != nil {
-			return err
+// the northd and the SB server used for each; then (or first, if
+// noneFirst) the same with --wait=none, whose wall times are the client's
+// own cost.
+func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bool) error {
+	waits := []string{"--wait=sb", "--wait=none"}
+	if noneFirst {
+		slices.Reverse(waits)
+	}
+	for _, wait := range waits {
+		for _, c := range []struct {
+			args          []string
+			walls, client *[]time.Duration
+		}{{addPort(p), &s.res.add, &s.res.clientAdd}, {delPort(p), &s.res.del, &s.res.clientDel}} {
+			n0, err := cpuFine(s.northd.Pid())
+			if err != nil {
+				return err
+			}
+			sb0, err := cpuFine(s.sb.Pid())
+			if err != nil {
+				return err
+			}
+			wall, err := s.nbctl(ctx, append([]string{wait}, c.args...)...)
+			if err != nil {
+				return err
+			}
+			if err := waitIdle(ctx, s.northd.Pid(), s.sb.Pid(), s.nb.Pid()); err != nil {
+				return err
+			}
+			if wait == "--wait=none" {
+				*c.client = append(*c.client, wall)
+				continue
+			}
+			n1, err := cpuFine(s.northd.Pid())
+			if err != nil {
+				return err
+			}
+			sb1, err := cpuFine(s.sb.Pid())
+			if err != nil {
+				return err
+			}
+			*c.walls = append(*c.walls, wall)
+			s.res.northdCPU = append(s.res.northdCPU, n1-n0)
+			s.res.sbCPU = append(s.res.sbCPU, sb1-sb0)
 		}
-		sb0, err := cpuFine(s.sb.Pid())
-		if err != nil {
-			return err
-		}
-		wall, err := s.nbctl(ctx, append([]string{"--wait=sb"}, c.args...)...)
-		if err != nil {
-			return err
-		}
-		if err := waitIdle(ctx, s.northd.Pid(), s.sb.Pid(), s.nb.Pid()); err != nil {
-			return err
-		}
-		n1, err := cpuFine(s.northd.Pid())
-		if err != nil {
-			return err
-		}
-		sb1, err := cpuFine(s.sb.Pid())
-		if err != nil {
-			return err
-		}
-		*c.walls = append(*c.walls, wall)
-		s.res.northdCPU = append(s.res.northdCPU, n1-n0)
-		s.res.sbCPU = append(s.res.sbCPU, sb1-sb0)
 	}
 	return nil
 }

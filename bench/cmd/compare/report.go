@@ -60,14 +60,13 @@ func loadAverage() string {
 
 // report prints the side-by-side table and the flow comparison in
 // Markdown.
-func report(w io.Writer, topo *topology.Topology, sides []*side, clientAdd, clientDel []time.Duration, loadStart string) {
+func report(w io.Writer, topo *topology.Topology, sides []*side, loadStart string) {
 	o := topo.Options
 	fmt.Fprintf(w, "Topology: %d nodes × %d pods (%d switch ports), %d load balancers × %d backends in one group, %d network policies of %d pods over %d namespaces; %d NB transactions.\n",
 		o.Nodes, o.PodsPerNode, topo.Rows["Logical_Switch_Port"], o.LoadBalancers, o.Backends, o.Policies, o.PolicyPods, o.Namespaces, len(topo.Transactions))
 	fmt.Fprintf(w, "Machine: %d CPUs, load average %s at start, %s at end. %d lsp-add and %d lsp-del per side.\n\n",
 		runtime.NumCPU(), loadStart, loadAverage(), len(sides[0].res.add), len(sides[0].res.del))
 
-	clientAddMed, clientDelMed := percentile(clientAdd, 50), percentile(clientDel, 50)
 	dur := func(label string, f func(r *result) time.Duration) line {
 		l := line{label: label}
 		for _, s := range sides {
@@ -96,7 +95,7 @@ func report(w io.Writer, topo *topology.Topology, sides []*side, clientAdd, clie
 		return l
 	}
 	count := func(v int64) string { return fmt.Sprint(v) }
-	changes := func(r *result) int { return len(r.add) + len(r.del) }
+	changes := func(r *result) int { return len(r.add) + len(r.del) + len(r.clientAdd) + len(r.clientDel) }
 	lines := []line{
 		dur(fmt.Sprintf("NB load (%d × ovsdb-client transact)", len(topo.Transactions)), func(r *result) time.Duration { return r.load }),
 		dur("cold start until `--wait=sb sync` returns", func(r *result) time.Duration { return r.cold }),
@@ -104,8 +103,10 @@ func report(w io.Writer, topo *topology.Topology, sides []*side, clientAdd, clie
 		dur("SB ovsdb-server CPU during cold start", func(r *result) time.Duration { return r.coldSBCPU }),
 		medP90("`--wait=sb lsp-add` wall, median (p90)", func(r *result) []time.Duration { return r.add }),
 		medP90("`--wait=sb lsp-del` wall, median (p90)", func(r *result) []time.Duration { return r.del }),
-		dur("lsp-add wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.add, 50) - clientAddMed }),
-		dur("lsp-del wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.del, 50) - clientDelMed }),
+		medP90("client's own cost: `--wait=none` lsp-add wall, median (p90)", func(r *result) []time.Duration { return r.clientAdd }),
+		medP90("client's own cost: `--wait=none` lsp-del wall, median (p90)", func(r *result) []time.Duration { return r.clientDel }),
+		dur("lsp-add wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.add, 50) - percentile(r.clientAdd, 50) }),
+		dur("lsp-del wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.del, 50) - percentile(r.clientDel, 50) }),
 		medP90("northd CPU per change, median (p90)", func(r *result) []time.Duration { return r.northdCPU }),
 		dur("northd CPU per change, mean (utime+stime)", func(r *result) time.Duration { return r.phaseCPU / time.Duration(max(1, changes(r))) }),
 		medP90("SB ovsdb-server CPU per change, median (p90)", func(r *result) []time.Duration { return r.sbCPU }),
@@ -141,8 +142,6 @@ func report(w io.Writer, topo *topology.Topology, sides []*side, clientAdd, clie
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "\nClient's own cost (ovn-nbctl --wait=none on the loaded NB, no northd): lsp-add %s (p90 %s), lsp-del %s (p90 %s).\n",
-		fmtDur(clientAddMed), fmtDur(percentile(clientAdd, 90)), fmtDur(clientDelMed), fmtDur(percentile(clientDel, 90)))
 	if len(sides) > 1 {
 		flowDifference(w, sides[0], sides[len(sides)-1])
 	}
