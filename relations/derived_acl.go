@@ -108,18 +108,10 @@ func deriveSwitchACLs(n *NB) engine.Rel[SwitchACL] {
 // switchesWithLBVIP computes the switches that have a load balancer with a
 // VIP, directly or through a load balancer group.
 func switchesWithLBVIP(n *NB) engine.Rel[string] {
-	direct := n.Refs.SwitchLBs
-	viaGroups := engine.Join(
-		engine.IndexBy(n.Refs.SwitchLBGroups, byTarget),
-		engine.IndexBy(n.Refs.LBGroupLBs, byOwner),
-		func(_ string, sw, lb ref) ref { return ref{Owner: sw.Owner, Target: lb.Target} })
-	withVIP := engine.Map(
-		engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool { return len(lb.Vips) > 0 }),
-		func(lb *nb.LoadBalancer) string { return lb.UUID })
 	return engine.Distinct(engine.Join(
-		engine.IndexBy(engine.Union(direct, viaGroups), byTarget),
-		engine.IndexBy(withVIP, func(id string) string { return id }),
-		func(_ string, r ref, _ string) string { return r.Owner }))
+		engine.IndexBy(n.switchOwnLBScopes, func(s ScopeDatapath) string { return s.Scope }),
+		engine.IndexBy(n.lbVIPScopes, func(s string) string { return s }),
+		func(_ string, s ScopeDatapath, _ string) string { return s.Datapath }))
 }
 
 // switchMark is one fact about a switch that SwitchACLFacts gathers.

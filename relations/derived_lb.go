@@ -146,10 +146,37 @@ type LBVIP struct {
 	LBOptions
 }
 
-// LBDatapath says that a load balancer applies to a datapath.
-type LBDatapath struct {
+// LBScope says that load balancer LB applies to the datapaths in scope
+// Scope: the _uuid of a Load_Balancer_Group that holds it, or of a switch
+// or router that lists it in its load_balancer column. A load balancer in a
+// group on 200 datapaths is then one tuple, not 200, and so are the flows
+// that are the same on each datapath of the scope.
+type LBScope struct {
+	LB    string // NB _uuid of the load balancer
+	Scope string
+}
+
+// ScopeDatapath puts switch or router Datapath (an NB _uuid) in load
+// balancer scope Scope: the datapath lists the group Scope in its
+// load_balancer_group column, or is Scope and lists load balancers itself.
+type ScopeDatapath struct {
+	Scope    string
+	Datapath string
+}
+
+// LBIP is a VIP address of a load balancer, with what routers do with it.
+type LBIP struct {
 	LB       string // NB _uuid of the load balancer
-	Datapath string // NB _uuid of the switch or router
+	IP       string // as northd prints it
+	IPv6     bool
+	Neighbor LBNeighborMode
+	Routable bool
+}
+
+// ScopedLBIP is a VIP address of a load balancer in scope Scope.
+type ScopedLBIP struct {
+	Scope string
+	LBIP
 }
 
 // LBGlobalOptions are the NB_Global options that load balancer flows read.
@@ -196,17 +223,12 @@ func (r RouterLBConfig) ForceSNAT() bool {
 	return r.ForceSNATRouterIP || r.ForceSNATIPv4 != "" || r.ForceSNATIPv6 != ""
 }
 
-// RouterLBIP is a VIP address of a load balancer of a router
-// (od->lb_ips): Reachable when the router answers ARP or ND for it.
+// RouterLBIP is a VIP address of a load balancer of a router (one of
+// od->lb_ips).
 type RouterLBIP struct {
-	Router    string // NB _uuid of the router
-	IP        string // as northd prints it
-	IPv6      bool
-	Reachable bool
-	// Routable: a load balancer with options:add_route has the VIP, so the
-	// routers sharing a switch with the router's distributed gateway port
-	// route it there.
-	Routable bool
+	Router string // NB _uuid of the router
+	IP     string // as northd prints it
+	IPv6   bool
 }
 
 // lbRow is one VIP of a load balancer row, before it is read.
@@ -709,20 +731,6 @@ func withMonitoredTargets(v LBVIP, usable func(LBBackend) bool) LBVIP {
 	return v
 }
 
-// lbAttachments computes which load balancers apply to which of the given
-// datapaths (switches or routers): those listed in the datapath's
-// load_balancer column and those of the groups in its load_balancer_group
-// column.
-func lbAttachments(n *NB, direct, groups engine.Rel[ref]) engine.Rel[LBDatapath] {
-	viaGroups := engine.Join(
-		engine.IndexBy(groups, byTarget),
-		engine.IndexBy(n.Refs.LBGroupLBs, byOwner),
-		func(_ string, dp, lb ref) ref { return ref{Owner: dp.Owner, Target: lb.Target} })
-	return engine.Map(engine.Distinct(engine.Union(direct, viaGroups)), func(r ref) LBDatapath {
-		return LBDatapath{LB: r.Target, Datapath: r.Owner}
-	})
-}
-
 // deriveLBGlobalOptions reads the NB_Global options of load balancing.
 func deriveLBGlobalOptions(n *NB) engine.Rel[LBGlobalOptions] {
 	return engine.Map(n.Global.Rows, func(g *nb.NBGlobal) LBGlobalOptions {
@@ -739,20 +747,47 @@ func deriveLBGlobalOptions(n *NB) engine.Rel[LBGlobalOptions] {
 	})
 }
 
-// deriveRouterLBs computes the load balancers of enabled routers.
-func deriveRouterLBs(n *NB) engine.Rel[LBDatapath] {
-	enabled := engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID })
-	ofEnabled := func(refs engine.Rel[Ref]) engine.Rel[Ref] {
-		return engine.SemiJoin(engine.IndexBy(refs, byOwner), enabled)
-	}
-	return lbAttachments(n, ofEnabled(n.Refs.RouterLBs), ofEnabled(n.Refs.RouterLBGroups))
+// ownScopes computes the scopes of datapaths from their load_balancer
+// column (lbs) and load_balancer_group column (groups): each group they
+// list, and themselves when they list a load balancer.
+func ownScopes(lbs, groups engine.Rel[Ref]) engine.Rel[ScopeDatapath] {
+	return engine.Union(
+		engine.Map(groups, func(r Ref) ScopeDatapath { return ScopeDatapath{Scope: r.Target, Datapath: r.Owner} }),
+		engine.Distinct(engine.Map(lbs, func(r Ref) ScopeDatapath { return ScopeDatapath{Scope: r.Owner, Datapath: r.Owner} })))
 }
 
-// deriveSwitchLBs computes the load balancers of switches, with those of
-// the routers they connect to when NB_Global asks for it
+// deriveLBScopes computes the scopes of every load balancer: the groups
+// that hold it and the switches and routers that list it.
+func deriveLBScopes(n *NB) engine.Rel[LBScope] {
+	scope := func(r Ref) LBScope { return LBScope{LB: r.Target, Scope: r.Owner} }
+	return engine.Union(engine.Map(n.Refs.LBGroupLBs, scope), engine.Map(n.Refs.SwitchLBs, scope), engine.Map(n.Refs.RouterLBs, scope))
+}
+
+// deriveLBVIPScopes computes the scopes that hold a load balancer with a
+// VIP. has_lb_vip reads the NB rows: a VIP counts even if northd cannot
+// read it.
+func deriveLBVIPScopes(n *NB) engine.Rel[string] {
+	withVIP := engine.Map(
+		engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool { return len(lb.Vips) > 0 }),
+		func(lb *nb.LoadBalancer) string { return lb.UUID })
+	return engine.Distinct(engine.Join(
+		n.LBScopesByLB,
+		engine.IndexBy(withVIP, func(id string) string { return id }),
+		func(_ string, s LBScope, _ string) string { return s.Scope }))
+}
+
+// deriveRouterLBScopes computes the scopes of enabled routers.
+func deriveRouterLBScopes(n *NB) engine.Rel[ScopeDatapath] {
+	enabled := engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID })
+	return engine.SemiJoin(
+		engine.IndexBy(ownScopes(n.Refs.RouterLBs, n.Refs.RouterLBGroups), func(s ScopeDatapath) string { return s.Datapath }),
+		enabled)
+}
+
+// deriveSwitchLBScopes computes the scopes of switches, with those of the
+// routers they connect to when NB_Global asks for it
 // (build_lswitch_lbs_from_lrouter).
-func deriveSwitchLBs(n *NB) engine.Rel[LBDatapath] {
-	own := lbAttachments(n, n.Refs.SwitchLBs, n.Refs.SwitchLBGroups)
+func deriveSwitchLBScopes(n *NB) engine.Rel[ScopeDatapath] {
 	install := engine.Map(engine.Filter(n.LBGlobal, func(o LBGlobalOptions) bool { return o.InstallLSLBFromRouter }),
 		func(LBGlobalOptions) struct{} { return struct{}{} })
 	peers := engine.Distinct(engine.Map(n.LRPSwitchPeers, func(p LRPSwitchPeer) ref { return ref{p.LRP.Router, p.Switch} }))
@@ -761,10 +796,12 @@ func deriveSwitchLBs(n *NB) engine.Rel[LBDatapath] {
 		engine.IndexBy(install, func(struct{}) struct{} { return struct{}{} }),
 		func(_ struct{}, r ref, _ struct{}) ref { return r })
 	fromRouters := engine.Join(
-		n.RouterLBsByRouter,
+		n.RouterLBScopesByRouter,
 		engine.IndexBy(installedPeers, byOwner),
-		func(_ string, a LBDatapath, r ref) LBDatapath { return LBDatapath{LB: a.LB, Datapath: r.Target} })
-	return engine.Distinct(engine.Union(own, fromRouters))
+		func(_ string, s ScopeDatapath, r ref) ScopeDatapath {
+			return ScopeDatapath{Scope: s.Scope, Datapath: r.Target}
+		})
+	return engine.Distinct(engine.Union(n.switchOwnLBScopes, fromRouters))
 }
 
 // deriveRouterLBConfigs computes one RouterLBConfig per enabled router from
@@ -782,14 +819,10 @@ func deriveRouterLBConfigs(n *NB) engine.Rel[RouterLBConfig] {
 			return c
 		}),
 		engine.Map(engine.AntiJoin(gws, force), fromGateway))
-	// has_lb_vip reads the NB rows: a VIP counts even if northd cannot read it.
-	withVIP := engine.Map(
-		engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool { return len(lb.Vips) > 0 }),
-		func(lb *nb.LoadBalancer) string { return lb.UUID })
 	vipRouters := engine.Distinct(engine.Join(
-		n.RouterLBsByLB,
-		engine.IndexBy(withVIP, func(id string) string { return id }),
-		func(_ string, a LBDatapath, _ string) string { return a.Datapath }))
+		n.RouterLBScopesByScope,
+		engine.IndexBy(n.lbVIPScopes, func(s string) string { return s }),
+		func(_ string, s ScopeDatapath, _ string) string { return s.Datapath }))
 	all := engine.IndexBy(base, func(c RouterLBConfig) string { return c.Router })
 	vipIdx := engine.IndexBy(vipRouters, func(r string) string { return r })
 	return engine.Union(
@@ -800,64 +833,69 @@ func deriveRouterLBConfigs(n *NB) engine.Rel[RouterLBConfig] {
 		engine.AntiJoin(all, vipIdx))
 }
 
-// routerVIP is a VIP address of one of a router's load balancers.
-type routerVIP struct {
-	Router   string
-	IP       string
-	IPv6     bool
-	Neighbor LBNeighborMode
-	Routable bool
-}
-
 // deriveRouterLBIPs computes the VIP addresses of each router's load
-// balancers (od->lb_ips), which of them the router answers ARP/ND for
+// balancers (od->lb_ips) that the router answers ARP/ND for
 // (build_lrouter_lb_reachable_ips): all of them, none, or by default those
-// in a subnet of one of the router's ports; and which it advertises as
-// routes.
-func deriveRouterLBIPs(n *NB) engine.Rel[RouterLBIP] {
-	vips := engine.Distinct(engine.Join(
-		n.RouterLBsByLB,
-		n.LBVIPsByLB,
-		func(_ string, a LBDatapath, v LBVIP) routerVIP {
-			return routerVIP{a.Datapath, v.IP, v.IPv6, v.Neighbor, v.Routable}
-		}))
-	toIP := func(v routerVIP) RouterLBIP { return RouterLBIP{Router: v.Router, IP: v.IP, IPv6: v.IPv6} }
-	reachable := engine.Distinct(engine.Union(
-		engine.Map(engine.Filter(vips, func(v routerVIP) bool { return v.Neighbor == LBNeighborAll }), toIP),
-		engine.FlatMap(engine.Join(
-			engine.IndexBy(engine.Filter(vips, func(v routerVIP) bool { return v.Neighbor == LBNeighborReachable }),
-				func(v routerVIP) string { return v.Router }),
-			engine.IndexBy(n.LRPs, func(p LRP) string { return p.Router }),
-			func(_ string, v routerVIP, p LRP) engine.KV[routerVIP, bool] {
-				return engine.KV[routerVIP, bool]{Key: v, Value: PortReaches(p.Net, v.IP)}
-			}), func(kv engine.KV[routerVIP, bool]) []RouterLBIP {
-			if !kv.Value {
-				return nil
-			}
-			return []RouterLBIP{toIP(kv.Key)}
-		})))
-	routable := engine.Distinct(engine.Map(engine.Filter(vips, func(v routerVIP) bool { return v.Routable }), toIP))
-	all := engine.Distinct(engine.Map(vips, toIP))
-	all = markIPs(all, reachable, func(ip *RouterLBIP) { ip.Reachable = true })
-	return markIPs(all, routable, func(ip *RouterLBIP) { ip.Routable = true })
+// in a subnet of one of the router's ports; and those it advertises as
+// routes (options:add_route). Every router's other VIP addresses are not
+// kept (50k tuples on bench's topology): rules ask LBIPsOfRouters about the
+// addresses they have.
+func deriveRouterLBIPs(n *NB) (reachable, routable engine.Rel[RouterLBIP]) {
+	toIP := func(r string, ip LBIP) RouterLBIP { return RouterLBIP{Router: r, IP: ip.IP, IPv6: ip.IPv6} }
+	onRouters := engine.Join(n.RouterLBScopesByScope, n.ScopeLBIPs,
+		func(_ string, s ScopeDatapath, ip ScopedLBIP) engine.KV[string, LBIP] {
+			return engine.KV[string, LBIP]{Key: s.Datapath, Value: ip.LBIP}
+		})
+	lrps := engine.Join(n.RouterLBScopesByRouter, engine.IndexBy(n.LRPs, func(p LRP) string { return p.Router }),
+		func(_ string, s ScopeDatapath, p LRP) engine.KV[string, LRP] {
+			return engine.KV[string, LRP]{Key: s.Scope, Value: p}
+		})
+	inSubnet := engine.FlatMap(engine.Join(
+		engine.IndexBy(lrps, func(kv engine.KV[string, LRP]) string { return kv.Key }),
+		n.ScopeLBIPs,
+		func(_ string, kv engine.KV[string, LRP], ip ScopedLBIP) engine.KV[LRP, LBIP] {
+			return engine.KV[LRP, LBIP]{Key: kv.Value, Value: ip.LBIP}
+		}), func(kv engine.KV[LRP, LBIP]) []RouterLBIP {
+		if kv.Value.Neighbor != LBNeighborReachable || !PortReaches(kv.Key.Net, kv.Value.IP) {
+			return nil
+		}
+		return []RouterLBIP{toIP(kv.Key.Router, kv.Value)}
+	})
+	all := engine.FlatMap(onRouters, func(kv engine.KV[string, LBIP]) []RouterLBIP {
+		if kv.Value.Neighbor != LBNeighborAll {
+			return nil
+		}
+		return []RouterLBIP{toIP(kv.Key, kv.Value)}
+	})
+	reachable = engine.Distinct(engine.Union(all, inSubnet))
+	routable = engine.Distinct(engine.FlatMap(onRouters, func(kv engine.KV[string, LBIP]) []RouterLBIP {
+		if !kv.Value.Routable {
+			return nil
+		}
+		return []RouterLBIP{toIP(kv.Key, kv.Value)}
+	}))
+	return reachable, routable
 }
 
-// markIPs applies mark to the addresses of ips that are in set (compared
-// without their marks).
-func markIPs(ips, set engine.Rel[RouterLBIP], mark func(*RouterLBIP)) engine.Rel[RouterLBIP] {
-	type key struct {
-		Router, IP string
-		IPv6       bool
+// LBsOnRouters keeps the tuples of xs whose load balancer applies to their
+// router, as key names both: a join through the load balancer's scopes that
+// keeps only the tuples that pass, not a relation of every router's load
+// balancers.
+func LBsOnRouters[T comparable](n *NB, xs engine.Rel[T], key func(T) (lb, router string)) engine.Rel[T] {
+	type scoped struct {
+		X     T
+		Scope string
 	}
-	keyOf := func(ip RouterLBIP) key { return key{ip.Router, ip.IP, ip.IPv6} }
-	byKey := engine.IndexBy(ips, keyOf)
-	in := engine.IndexBy(set, keyOf)
-	return engine.Union(
-		engine.Map(engine.SemiJoin(byKey, in), func(ip RouterLBIP) RouterLBIP {
-			mark(&ip)
-			return ip
+	withScope := engine.Join(
+		engine.IndexBy(xs, func(x T) string { lb, _ := key(x); return lb }),
+		n.LBScopesByLB,
+		func(_ string, x T, s LBScope) scoped { return scoped{x, s.Scope} })
+	return engine.Distinct(engine.Map(engine.SemiJoin(
+		engine.IndexBy(withScope, func(x scoped) ScopeDatapath {
+			_, r := key(x.X)
+			return ScopeDatapath{Scope: x.Scope, Datapath: r}
 		}),
-		engine.AntiJoin(byKey, in))
+		n.routerLBScopesByPair), func(x scoped) T { return x.X }))
 }
 
 // PortReaches reports whether the address ip (as northd prints it) is in a
@@ -884,18 +922,52 @@ func PortReaches(net *LPortAddresses, ip string) bool {
 	return false
 }
 
+// LBIPsOfRouters keeps the tuples of xs whose address is a VIP address of
+// a load balancer of their router (one of od->lb_ips), as key names both.
+func LBIPsOfRouters[T comparable](n *NB, xs engine.Rel[T], key func(T) (router, ip string)) engine.Rel[T] {
+	type withLB struct {
+		X  T
+		LB string
+	}
+	candidates := engine.Join(
+		engine.IndexBy(xs, func(x T) string { _, ip := key(x); return ip }),
+		n.LBVIPsByIP,
+		func(_ string, x T, v LBVIP) withLB { return withLB{x, v.LB} })
+	return engine.Distinct(engine.Map(
+		LBsOnRouters(n, candidates, func(c withLB) (string, string) { r, _ := key(c.X); return c.LB, r }),
+		func(c withLB) T { return c.X }))
+}
+
+// deriveLBScopeRelations computes the load balancer scopes that the
+// switches' ACL facts read before the other load balancer relations.
+func (n *NB) deriveLBScopeRelations() {
+	n.LBScopes = deriveLBScopes(n)
+	n.LBScopesByLB = engine.IndexBy(n.LBScopes, func(s LBScope) string { return s.LB })
+	n.LBScopesByScope = engine.IndexBy(n.LBScopes, func(s LBScope) string { return s.Scope })
+	n.lbVIPScopes = deriveLBVIPScopes(n)
+	n.switchOwnLBScopes = ownScopes(n.Refs.SwitchLBs, n.Refs.SwitchLBGroups)
+}
+
 // deriveLBRelations computes the load balancer relations of n.
 func (n *NB) deriveLBRelations() {
 	n.LBGlobal = deriveLBGlobalOptions(n)
 	n.LoadBalancerConfigs = deriveLoadBalancers(n)
 	n.LBVIPs = deriveLBVIPs(n)
 	n.LBVIPsByLB = engine.IndexBy(n.LBVIPs, func(v LBVIP) string { return v.LB })
-	n.RouterLBs = deriveRouterLBs(n)
-	n.RouterLBsByLB = engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.LB })
-	n.RouterLBsByRouter = engine.IndexBy(n.RouterLBs, func(a LBDatapath) string { return a.Datapath })
-	n.SwitchLBs = deriveSwitchLBs(n)
-	n.SwitchLBsByLB = engine.IndexBy(n.SwitchLBs, func(a LBDatapath) string { return a.LB })
+	n.LBVIPsByIP = engine.IndexBy(n.LBVIPs, func(v LBVIP) string { return v.IP })
+	// Backend changes stop here: the addresses stay.
+	lbIPs := engine.Distinct(engine.Map(n.LBVIPs, func(v LBVIP) LBIP {
+		return LBIP{LB: v.LB, IP: v.IP, IPv6: v.IPv6, Neighbor: v.Neighbor, Routable: v.Routable}
+	}))
+	n.ScopeLBIPs = engine.IndexBy(engine.Join(n.LBScopesByLB, engine.IndexBy(lbIPs, func(ip LBIP) string { return ip.LB }),
+		func(_ string, s LBScope, ip LBIP) ScopedLBIP { return ScopedLBIP{s.Scope, ip} }),
+		func(ip ScopedLBIP) string { return ip.Scope })
+	n.RouterLBScopes = deriveRouterLBScopes(n)
+	n.RouterLBScopesByRouter = engine.IndexBy(n.RouterLBScopes, func(s ScopeDatapath) string { return s.Datapath })
+	n.RouterLBScopesByScope = engine.IndexBy(n.RouterLBScopes, func(s ScopeDatapath) string { return s.Scope })
+	n.routerLBScopesByPair = engine.IndexBy(n.RouterLBScopes, func(s ScopeDatapath) ScopeDatapath { return s })
+	n.SwitchLBScopes = deriveSwitchLBScopes(n)
 	n.RouterLBConfigs = deriveRouterLBConfigs(n)
 	n.RouterLBConfigsByRouter = engine.IndexBy(n.RouterLBConfigs, func(c RouterLBConfig) string { return c.Router })
-	n.RouterLBIPs = deriveRouterLBIPs(n)
+	n.RouterLBReachableIPs, n.RouterLBRoutableIPs = deriveRouterLBIPs(n)
 }

@@ -145,22 +145,34 @@ type NB struct {
 	IGMPGroupPorts   engine.Rel[IGMPPort]
 	IGMPMrouterPorts engine.Rel[IGMPPort] // Group is IGMPMrouters
 
-	// Load balancers (derived_lb.go).
+	// Load balancers (derived_lb.go). They apply to datapaths through
+	// scopes (LBScope): a load balancer to its scopes, each scope to its
+	// switches and routers.
 	LBGlobal            engine.Rel[LBGlobalOptions]
 	LoadBalancerConfigs engine.Rel[LoadBalancer]
 	LBVIPs              engine.Rel[LBVIP]
-	SwitchLBs           engine.Rel[LBDatapath]
-	RouterLBs           engine.Rel[LBDatapath]
+	LBScopes            engine.Rel[LBScope]
+	SwitchLBScopes      engine.Rel[ScopeDatapath]
+	RouterLBScopes      engine.Rel[ScopeDatapath] // of enabled routers
 	RouterLBConfigs     engine.Rel[RouterLBConfig]
-	RouterLBIPs         engine.Rel[RouterLBIP]
-	// The same arranged by load balancer, and RouterLBs and RouterLBConfigs
-	// by router: built once and shared by every join on them (each
-	// arrangement of 50k attachments costs ~8 MB on bench's topology).
+	// RouterLBReachableIPs are the VIP addresses a router answers ARP/ND
+	// for, RouterLBRoutableIPs those it advertises as routes.
+	RouterLBReachableIPs engine.Rel[RouterLBIP]
+	RouterLBRoutableIPs  engine.Rel[RouterLBIP]
+	// The same arranged for the joins that share them: built once.
 	LBVIPsByLB              engine.Index[string, LBVIP]
-	SwitchLBsByLB           engine.Index[string, LBDatapath]
-	RouterLBsByLB           engine.Index[string, LBDatapath]
-	RouterLBsByRouter       engine.Index[string, LBDatapath]
+	LBVIPsByIP              engine.Index[string, LBVIP]
+	LBScopesByLB            engine.Index[string, LBScope]
+	LBScopesByScope         engine.Index[string, LBScope]
+	ScopeLBIPs              engine.Index[string, ScopedLBIP] // by scope
+	RouterLBScopesByRouter  engine.Index[string, ScopeDatapath]
+	RouterLBScopesByScope   engine.Index[string, ScopeDatapath]
 	RouterLBConfigsByRouter engine.Index[string, RouterLBConfig]
+	routerLBScopesByPair    engine.Index[ScopeDatapath, ScopeDatapath]
+	// lbVIPScopes are the scopes with a load balancer with a VIP;
+	// switchOwnLBScopes the switches' scopes from their own columns.
+	lbVIPScopes       engine.Rel[string]
+	switchOwnLBScopes engine.Rel[ScopeDatapath]
 
 	// Gateway routers, distributed gateway ports and NAT
 	// (derived_gateway.go, derived_nat.go).
@@ -216,6 +228,7 @@ func NewNB(c *engine.Circuit) *NB {
 	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)
 	n.igmpEntries, n.IGMPEntries = newIGMPEntries(c)
 	n.Refs = newRefs(c, n)
+	n.deriveLBScopeRelations()
 	n.SwitchDatapaths = deriveSwitches(n)
 	n.RouterDatapaths = deriveRouters(n)
 	n.ListedSwitchPorts = deriveSwitchPorts(n)

@@ -296,3 +296,29 @@ func BenchmarkLBBackendChange(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLBGroupHeap: issue 6, the live heap of a program that loaded
+// lbBackendChange's group of 1000 load balancers on 100+100 datapaths
+// (live-B: heap in use after a collection, the program alive, less the
+// heap before it was built).
+func BenchmarkLBGroupHeap(b *testing.B) {
+	s := lbBackendChange(100, 1000)
+	var live uint64
+	for b.Loop() {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		p := New()
+		for _, r := range s.base {
+			if err := p.NB.Apply(r.table, r.old, r.new); err != nil {
+				b.Fatal(err)
+			}
+		}
+		p.Step()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		live = after.HeapAlloc - before.HeapAlloc
+		runtime.KeepAlive(p)
+	}
+	b.ReportMetric(float64(live), "live-B")
+}

@@ -33,10 +33,12 @@ func CompareFlows(a, b Flow) int {
 }
 
 // A datapath set names the datapaths that share a family of flows with the
-// same text on each: the switches a load balancer applies to, say. Rules
+// same text on each: the switches of a load balancer group, say. Rules
 // write one flow on the set instead of one per member, so that an NB change
-// to the load balancer costs its flows, not its flows times its datapaths,
-// and the SB writer finds the flows' datapath group ready made.
+// to a load balancer costs its flows, not its flows times its datapaths,
+// and the SB writer finds the flows' datapath group ready made. A datapath
+// in several sets gets each set's flows (the SB writer merges a text's
+// datapaths).
 const datapathSetPrefix = "set:"
 
 // datapathSet is the name of the datapath set of a family and a key inside

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"testing"
 
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/ovn-org/libovsdb/model"
@@ -15,27 +16,45 @@ import (
 // (TestIncrementalEqualsRecompute) with the inputs of the load balancer
 // flows: VIPs of both families with and without ports, backends (malformed
 // ones included), options, health checks and port mappings, attachment to
-// and detachment from switches, routers and groups, and the router options
+// and detachment from switches, routers and groups, groups edited and
+// deleted, NB_Global's load balancer options, and the router options
 // the router flows read (gateway chassis, lb_force_snat_ip, distributed
 // gateway ports). Some load balancers are templates.
 func init() {
-	for name, change := range map[string]nbChange{
-		"lbAdd":           lbAdd,
-		"lbEdit":          lbEdit,
-		"lbAttach":        lbAttach,
-		"lbDetach":        lbDetach,
-		"lbGroupEdit":     lbGroupEdit,
-		"lbHealthCheck":   lbHealthCheck,
-		"lbRouterOptions": lbRouterOptions,
-		"lbGatewayPort":   lbGatewayPort,
-		"lbBackends":      lbBackends,
-	} {
-		nbChanges[name] = change
-	}
+	maps.Copy(nbChanges, lbChanges)
+}
+
+// lbChanges are the load balancer changes.
+var lbChanges = map[string]nbChange{
+	"lbAdd":           lbAdd,
+	"lbEdit":          lbEdit,
+	"lbAttach":        lbAttach,
+	"lbDetach":        lbDetach,
+	"lbGroupEdit":     lbGroupEdit,
+	"lbGroupDel":      lbGroupDel,
+	"lbGlobal":        lbGlobal,
+	"lbHealthCheck":   lbHealthCheck,
+	"lbRouterOptions": lbRouterOptions,
+	"lbGatewayPort":   lbGatewayPort,
+	"lbBackends":      lbBackends,
+}
+
+// TestLBIncrementalEqualsRecompute is TestIncrementalEqualsRecompute
+// restricted to the load balancer changes and those that build switches,
+// routers, their ports and links, and NAT rules, so that random sequences
+// often reach states such as a load balancer in a group and on a datapath
+// of its own, a group that loses its last switch or goes away, a switch
+// that takes its routers' load balancers, or a VIP that is a NAT or router
+// port address.
+func TestLBIncrementalEqualsRecompute(t *testing.T) {
+	names := append([]string{"addSwitch", "delSwitch", "addRouter", "addRouterPort", "delRouter",
+		"router/connectSwitch", "router/setPortNetworks", "nat/addNAT", "nat/delNAT"}, slices.Collect(maps.Keys(lbChanges))...)
+	checkIncremental(t, names, 20, 3)
 }
 
 // genLBVIPs draws a vips column: IPv4 and IPv6 VIPs with and without ports,
-// with zero to two backends, now and then a malformed key or backend.
+// with zero to two backends, now and then a malformed key or backend, or
+// the address of a router port or NAT rule.
 func genLBVIPs(t *rapid.T) map[string]string {
 	vips := map[string]string{}
 	for range rapid.IntRange(0, 3).Draw(t, "nvips") {
@@ -64,6 +83,9 @@ func genLBVIPs(t *rapid.T) map[string]string {
 		case 2:
 			// A template VIP (or for a plain load balancer, a bad one).
 			key, backends = "^vip:^vport", []string{"^backends", "^b2:80"}
+		case 3:
+			// An address that router ports and NAT rules have too.
+			key = fmt.Sprintf("10.0.0.%d", host)
 		}
 		vips[key] = strings.Join(backends, ",")
 	}
@@ -243,6 +265,35 @@ func lbGroupEdit(t *rapid.T, s *nbState, p *Program) {
 	g := *s.rows[nb.LoadBalancerGroupTable][gid].(*nb.LoadBalancerGroup)
 	g.LoadBalancer = rapid.SliceOfNDistinct(rapid.SampledFrom(lbs), 0, 3, func(id string) string { return id }).Draw(t, "lbs")
 	s.set(t, p, nb.LoadBalancerGroupTable, gid, &g)
+}
+
+// lbGroupDel deletes a group, after taking it out of the switches and
+// routers that list it.
+func lbGroupDel(t *rapid.T, s *nbState, p *Program) {
+	gid := pick(t, s, nb.LoadBalancerGroupTable, "lbg")
+	if gid == "" {
+		return
+	}
+	unlink(t, s, p, nb.LogicalSwitchTable, gid, func(ls *nb.LogicalSwitch) *[]string { return &ls.LoadBalancerGroup })
+	unlink(t, s, p, nb.LogicalRouterTable, gid, func(lr *nb.LogicalRouter) *[]string { return &lr.LoadBalancerGroup })
+	s.set(t, p, nb.LoadBalancerGroupTable, gid, nil)
+}
+
+// lbGlobal sets NB_Global's load balancer options: switches taking their
+// routers' load balancers, events for every load balancer, the service
+// monitor MAC.
+func lbGlobal(t *rapid.T, s *nbState, p *Program) {
+	const id = "00000000-0000-0000-0000-00000000ffff"
+	options := map[string]string{}
+	for _, k := range []string{"install_ls_lb_from_router", "controller_event"} {
+		if rapid.Bool().Draw(t, k) {
+			options[k] = "true"
+		}
+	}
+	if rapid.Bool().Draw(t, "svcMAC") {
+		options["svc_monitor_mac"] = "00:00:00:00:ff:01"
+	}
+	s.set(t, p, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, Options: options})
 }
 
 // lbHealthCheck adds a health check for one of a load balancer's VIPs (or

@@ -84,43 +84,67 @@ func classOf(r relations.RouterLBConfig) routerLBClass {
 	return c
 }
 
-// routerLBSet is the datapath set of the routers of class c that load
-// balancer lb applies to.
-func routerLBSet(lb string, c routerLBClass) string {
-	return datapathSet("lr-lb", fmt.Sprintf("%s/%t/%s", lb, c.ForceSNAT, c.DGP))
+// routerLBSet is the datapath set of the routers of class c in load
+// balancer scope scope.
+func routerLBSet(scope string, c routerLBClass) string {
+	return datapathSet("lr-lb", fmt.Sprintf("%s/%t/%s", scope, c.ForceSNAT, c.DGP))
 }
 
-// routerLB is a load balancer that applies to a router, with the router's
+// scopeRouter is a router in a load balancer scope, with the router's
 // facts.
-type routerLB struct {
-	LB     string
+type scopeRouter struct {
+	Scope  string
 	Router relations.RouterLBConfig
 }
 
-// routerLBs joins the routers' load balancers with the routers' facts.
-func routerLBs(nb *relations.NB) engine.Rel[routerLB] {
-	return engine.Join(nb.RouterLBsByRouter, nb.RouterLBConfigsByRouter,
-		func(_ string, a relations.LBDatapath, c relations.RouterLBConfig) routerLB { return routerLB{a.LB, c} })
+// scopeRouters joins the routers' load balancer scopes with the routers'
+// facts.
+func scopeRouters(nb *relations.NB) engine.Rel[scopeRouter] {
+	return engine.Join(nb.RouterLBScopesByRouter, nb.RouterLBConfigsByRouter,
+		func(_ string, s relations.ScopeDatapath, c relations.RouterLBConfig) scopeRouter {
+			return scopeRouter{s.Scope, c}
+		})
 }
 
-// lbOnRouters is a load balancer that applies to routers of a class;
-// vipOnRouters one of its VIPs.
+// lbOnRouters is a load balancer that applies to the routers of a class in
+// a scope; vipOnRouters one of its VIPs.
 type (
 	lbOnRouters struct {
 		LB    string
+		Scope string
 		Class routerLBClass
 	}
 	vipOnRouters struct {
+		Scope string
 		Class routerLBClass
 		VIP   relations.LBVIP
 	}
 )
 
-// RouterLBSets: the routers of each class each load balancer applies to,
-// directly or through a group.
+// set is the datapath set of the routers.
+func (x lbOnRouters) set() on { return on(routerLBSet(x.Scope, x.Class)) }
+
+// lbsOnRouters computes the load balancers of each scope and class of
+// routers, by load balancer.
+func lbsOnRouters(nb *relations.NB) engine.Index[string, lbOnRouters] {
+	type scopeClass struct {
+		Scope string
+		Class routerLBClass
+	}
+	classes := engine.Distinct(engine.Map(scopeRouters(nb), func(x scopeRouter) scopeClass {
+		return scopeClass{x.Scope, classOf(x.Router)}
+	}))
+	return engine.IndexBy(engine.Join(engine.IndexBy(classes, func(c scopeClass) string { return c.Scope }), nb.LBScopesByScope,
+		func(_ string, c scopeClass, s relations.LBScope) lbOnRouters {
+			return lbOnRouters{s.LB, c.Scope, c.Class}
+		}),
+		func(x lbOnRouters) string { return x.LB })
+}
+
+// RouterLBSets: the routers of each class in each load balancer scope.
 func RouterLBSets(nb *relations.NB) engine.Rel[DatapathSetMember] {
-	return engine.Map(routerLBs(nb), func(x routerLB) DatapathSetMember {
-		return DatapathSetMember{routerLBSet(x.LB, classOf(x.Router)), x.Router.Router}
+	return engine.Map(scopeRouters(nb), func(x scopeRouter) DatapathSetMember {
+		return DatapathSetMember{routerLBSet(x.Scope, classOf(x.Router)), x.Router.Router}
 	})
 }
 
@@ -147,14 +171,13 @@ func snatFlag(c routerLBClass, v relations.LBVIP) string {
 // happens on the gateway chassis, where replies from the backends are
 // unDNATed.
 func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
-	classes := engine.Distinct(engine.Map(routerLBs(nb), func(x routerLB) lbOnRouters {
-		return lbOnRouters{x.LB, classOf(x.Router)}
-	}))
-	vips := engine.Join(engine.IndexBy(classes, func(x lbOnRouters) string { return x.LB }), nb.LBVIPsByLB,
-		func(_ string, x lbOnRouters, v relations.LBVIP) vipOnRouters { return vipOnRouters{x.Class, v} })
+	vips := engine.Join(lbsOnRouters(nb), nb.LBVIPsByLB,
+		func(_ string, x lbOnRouters, v relations.LBVIP) vipOnRouters {
+			return vipOnRouters{x.Scope, x.Class, v}
+		})
 	return engine.FlatMap(relations.WithFeatures(nb, vips), func(x relations.Featured[vipOnRouters]) []Flow {
 		c, v := x.Of.Class, x.Of.VIP
-		dp, ip := on(routerLBSet(v.LB, c)), ipMatch(v)
+		dp, ip := on(routerLBSet(x.Of.Scope, c)), ipMatch(v)
 		match, prio := fmt.Sprintf("ct.new && !ct.rel && %s && %s.dst == %s", ip, ip, v.IP), 110
 		if v.Port != "" {
 			match += fmt.Sprintf(" && %s && %s.dst == %s", v.Proto, v.Proto, v.Port)
@@ -254,14 +277,11 @@ func routerAffinityFlows(dp on, c routerLBClass, v relations.LBVIP, newMatch str
 // empty_lb_backends event for the CMS, when the load balancer or NB_Global
 // asks for events.
 func RouterLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
-	enabled := engine.SemiJoin(
-		nb.RouterLBsByRouter,
-		nb.RouterLBConfigsByRouter)
 	return engine.Join(
-		engine.IndexBy(enabled, func(a relations.LBDatapath) string { return a.LB }),
+		lbsOnRouters(nb),
 		engine.IndexBy(eventVIPs(nb), func(v relations.LBVIP) string { return v.LB }),
-		func(_ string, a relations.LBDatapath, v relations.LBVIP) Flow {
-			return eventFlow(on(a.Datapath), LRInDNAT, v)
+		func(_ string, x lbOnRouters, v relations.LBVIP) Flow {
+			return eventFlow(x.set(), LRInDNAT, v)
 		})
 }
 
@@ -274,22 +294,15 @@ func RouterLBNATOverlapFlows(nb *relations.NB) engine.Rel[Flow] {
 	external := engine.Distinct(engine.Map(nb.RouterNATs, func(r relations.RouterNAT) routerIP {
 		return routerIP{r.Router, r.NAT.ExternalIP}
 	}))
-	// The routers' NAT addresses by load balancer, then the VIPs equal to
-	// one: a tuple per NAT address and load balancer is kept, not one per
-	// VIP and router.
-	type lbNATIP struct {
-		LB string
-		At routerIP
-	}
-	natIPs := engine.Join(nb.RouterLBsByRouter, engine.IndexBy(external, func(r routerIP) string { return r.Router }),
-		func(_ string, a relations.LBDatapath, r routerIP) lbNATIP { return lbNATIP{a.LB, r} })
+	// The VIPs equal to a NAT address of a router, then those of the
+	// router's load balancers.
 	type vipAt struct {
 		At  routerIP
 		VIP relations.LBVIP
 	}
-	pairs := engine.Join(engine.IndexBy(natIPs, func(x lbNATIP) string { return x.LB }), nb.LBVIPsByLB,
-		func(_ string, x lbNATIP, v relations.LBVIP) vipAt { return vipAt{x.At, v} })
-	return engine.Map(engine.Filter(pairs, func(x vipAt) bool { return x.VIP.IP == x.At.IP }),
+	pairs := engine.Join(engine.IndexBy(external, func(r routerIP) string { return r.IP }), nb.LBVIPsByIP,
+		func(_ string, r routerIP, v relations.LBVIP) vipAt { return vipAt{r, v} })
+	return engine.Map(relations.LBsOnRouters(nb, pairs, func(x vipAt) (string, string) { return x.VIP.LB, x.At.Router }),
 		func(x vipAt) Flow {
 			v, ip := x.VIP, ipMatch(x.VIP)
 			match := fmt.Sprintf("%s && %s.dst == %s && %s", ip, ip, v.IP, v.Proto)
@@ -343,11 +356,11 @@ func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterLBSkipSNATFlows(nb *relations.NB) engine.Rel[Flow] {
 	skip := engine.Filter(nb.LoadBalancerConfigs, func(lb relations.LoadBalancer) bool { return lb.SkipSNAT })
 	onRouters := engine.SemiJoin(
-		nb.RouterLBsByLB,
+		lbsOnRouters(nb),
 		engine.IndexBy(skip, func(lb relations.LoadBalancer) string { return lb.UUID }))
-	return engine.Distinct(engine.Map(onRouters, func(a relations.LBDatapath) Flow {
-		return on(a.Datapath).flow(LROutSNAT, 120, "flags.skip_snat_for_lb == 1 && ip", "next;")
-	}))
+	return engine.Map(onRouters, func(x lbOnRouters) Flow {
+		return x.set().flow(LROutSNAT, 120, "flags.skip_snat_for_lb == 1 && ip", "next;")
+	})
 }
 
 // RouterLBForceSNATFlows: lr_in_unsnat priority 110 and lr_out_snat
@@ -418,11 +431,8 @@ func RouterLBVIPNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 		Router string
 		IPv6   bool
 	}
-	answered := engine.Distinct(engine.FlatMap(nb.RouterLBIPs, func(ip relations.RouterLBIP) []family {
-		if !ip.Reachable {
-			return nil
-		}
-		return []family{{ip.Router, ip.IPv6}}
+	answered := engine.Distinct(engine.Map(nb.RouterLBReachableIPs, func(ip relations.RouterLBIP) family {
+		return family{ip.Router, ip.IPv6}
 	}))
 	return engine.Join(
 		engine.IndexBy(nb.LRPs, lrpRouter),
@@ -455,7 +465,7 @@ func RouterLBRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 	type dgpVIP struct {
 		Switch, DGP, IP string
 	}
-	routable := engine.Filter(nb.RouterLBIPs, func(ip relations.RouterLBIP) bool { return ip.Routable && !ip.IPv6 })
+	routable := engine.Filter(nb.RouterLBRoutableIPs, func(ip relations.RouterLBIP) bool { return !ip.IPv6 })
 	vips := engine.Join(
 		engine.IndexBy(engine.Filter(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) bool { return p.LRP.DGP() }),
 			func(p relations.LRPSwitchPeer) string { return p.LRP.Router }),
@@ -491,8 +501,7 @@ func RouterLBRoutableARPFlows(nb *relations.NB) engine.Rel[Flow] {
 		Router string
 		IPv4   string // the IPv4 VIPs, as a set "{...}"
 	}
-	routable := engine.Filter(nb.RouterLBIPs, func(ip relations.RouterLBIP) bool { return ip.Routable })
-	sets := engine.GroupBy(engine.IndexBy(routable, func(ip relations.RouterLBIP) string { return ip.Router }),
+	sets := engine.GroupBy(engine.IndexBy(nb.RouterLBRoutableIPs, func(ip relations.RouterLBIP) string { return ip.Router }),
 		func(router string, ips []relations.RouterLBIP) []routableSet {
 			var v4 []string
 			for _, ip := range ips {

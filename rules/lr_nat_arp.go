@@ -201,9 +201,8 @@ func RouterPortOwnIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		return out
 	})
 	byIP := engine.IndexBy(ips, portIP.key)
-	lbIPs := engine.Map(nb.RouterLBIPs, func(ip relations.RouterLBIP) relations.RouterSNATIP {
-		return relations.RouterSNATIP{Router: ip.Router, IP: ip.IP}
-	})
+	lbIPs := relations.LBIPsOfRouters(nb, engine.Map(ips, portIP.key),
+		func(ip relations.RouterSNATIP) (string, string) { return ip.Router, ip.IP })
 	snatIPs := engine.IndexBy(engine.Distinct(engine.Union(nb.RouterSNATIPs, lbIPs)),
 		func(s relations.RouterSNATIP) relations.RouterSNATIP { return s })
 	routerIP := engine.IndexBy(engine.Filter(nb.RouterForceSNATs, func(f relations.RouterForceSNAT) bool { return f.LBRouterIP }),

@@ -243,7 +243,7 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 func SwitchRouterPortL2Flows(nb *relations.NB) engine.Rel[Flow] {
 	links := routerLinks(nb)
 	return engine.Union(routerPortFlows(links), selfOriginatedFlows(links, nb.RouterNATs),
-		natARPFlows(links, nb.RouterNATs, nb.RouterLBIPs), dgpNATFlows(links, nb.RouterNATs))
+		natARPFlows(nb, links), dgpNATFlows(links, nb.RouterNATs))
 }
 
 func routerPortFlows(links engine.Rel[routerLink]) engine.Rel[Flow] {
@@ -291,12 +291,13 @@ type routerIP struct{ Router, IP string }
 // solicitations for the external IP of the router's NAT rules (but SNAT)
 // go to the router alone, as for its own addresses, unless a load balancer
 // VIP of the router has the same address (written as the VIP is).
-func natARPFlows(links engine.Rel[routerLink], nats engine.Rel[relations.RouterNAT], lbIPs engine.Rel[relations.RouterLBIP]) engine.Rel[Flow] {
+func natARPFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow] {
+	natIP := func(r relations.RouterNAT) routerIP { return routerIP{r.Router, r.NAT.ExternalIP} }
+	nats := engine.Filter(nb.RouterNATs, arpAnswered)
+	lbIPs := relations.LBIPsOfRouters(nb, engine.Map(nats, natIP), func(ip routerIP) (string, string) { return ip.Router, ip.IP })
 	answered := engine.AntiJoin(
-		engine.IndexBy(engine.Filter(nats, arpAnswered), func(r relations.RouterNAT) routerIP {
-			return routerIP{r.Router, r.NAT.ExternalIP}
-		}),
-		engine.IndexBy(lbIPs, func(ip relations.RouterLBIP) routerIP { return routerIP{ip.Router, ip.IP} }))
+		engine.IndexBy(nats, natIP),
+		engine.IndexBy(lbIPs, func(ip routerIP) routerIP { return ip }))
 	forwarding := engine.Filter(links, func(l routerLink) bool { return l.LRP.Enabled() })
 	return engine.Join(
 		engine.IndexBy(forwarding, func(l routerLink) string { return l.LRP.Router }),

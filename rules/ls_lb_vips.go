@@ -80,7 +80,7 @@ func vipPort(ip, port string, v6 bool) string {
 
 // SwitchLBVIPFlows: ls_in_pre_stateful priority 120, ls_in_lb priority 110
 // (VIP without port) or 120, and the affinity stages, for every VIP of a
-// load balancer, on the set of switches it applies to (northd.c
+// load balancer, on the set of switches of each of its scopes (northd.c
 // build_lb_rules_pre_stateful, build_lb_rules, build_lb_affinity_ls_flows).
 // Pre-stateful keeps the original destination in registers for the hairpin
 // stages and sends the packet to conntrack; ls_in_lb picks a backend for a
@@ -88,9 +88,9 @@ func vipPort(ip, port string, v6 bool) string {
 // options:affinity_timeout a client that reached a backend recently goes
 // back to it.
 func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(relations.WithFeatures(nb, nb.LBVIPs), func(x relations.Featured[relations.LBVIP]) []Flow {
-		v := x.Of
-		dp := on(switchLBSet(v.LB))
+	return engine.FlatMap(relations.WithFeatures(nb, vipsOnSwitches(nb, nb.LBVIPsByLB)), func(x relations.Featured[vipInScope]) []Flow {
+		v := x.Of.VIP
+		dp := on(switchLBSet(x.Of.Scope))
 		ip, reg := ipMatch(v), regOrigDIPv4
 		if v.IPv6 {
 			reg = regOrigDIPv6
@@ -117,15 +117,31 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
-// switchLBSet is the datapath set of the switches load balancer lb applies
-// to: its VIP flows are the same on each.
-func switchLBSet(lb string) string { return datapathSet("ls-lb", lb) }
+// vipInScope is a VIP of a load balancer in scope Scope.
+type vipInScope struct {
+	Scope string
+	VIP   relations.LBVIP
+}
 
-// SwitchLBSets: the switches each load balancer applies to, directly or
-// through a group.
+// vipsOnSwitches pairs each VIP of vips (by load balancer) with the scopes
+// of its load balancer that hold a switch.
+func vipsOnSwitches(nb *relations.NB, vips engine.Index[string, relations.LBVIP]) engine.Rel[vipInScope] {
+	scopes := engine.Distinct(engine.Map(nb.SwitchLBScopes, func(s relations.ScopeDatapath) string { return s.Scope }))
+	onSwitches := engine.SemiJoin(nb.LBScopesByScope, engine.IndexBy(scopes, func(s string) string { return s }))
+	return engine.Join(
+		engine.IndexBy(onSwitches, func(s relations.LBScope) string { return s.LB }),
+		vips,
+		func(_ string, s relations.LBScope, v relations.LBVIP) vipInScope { return vipInScope{s.Scope, v} })
+}
+
+// switchLBSet is the datapath set of the switches in load balancer scope
+// scope: the VIP flows of its load balancers are the same on each.
+func switchLBSet(scope string) string { return datapathSet("ls-lb", scope) }
+
+// SwitchLBSets: the switches in each load balancer scope.
 func SwitchLBSets(nb *relations.NB) engine.Rel[DatapathSetMember] {
-	return engine.Map(nb.SwitchLBs, func(a relations.LBDatapath) DatapathSetMember {
-		return DatapathSetMember{switchLBSet(a.LB), a.Datapath}
+	return engine.Map(nb.SwitchLBScopes, func(s relations.ScopeDatapath) DatapathSetMember {
+		return DatapathSetMember{switchLBSet(s.Scope), s.Datapath}
 	})
 }
 
@@ -228,12 +244,9 @@ func eventFlow(dp on, st Stage, v relations.LBVIP) Flow {
 // empty_lb_backends event for the CMS, when the load balancer or NB_Global
 // asks for events.
 func SwitchLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.Join(
-		nb.SwitchLBsByLB,
-		engine.IndexBy(eventVIPs(nb), func(v relations.LBVIP) string { return v.LB }),
-		func(_ string, a relations.LBDatapath, v relations.LBVIP) Flow {
-			return eventFlow(on(a.Datapath), LSInPreLB, v)
-		})
+	return engine.Map(vipsOnSwitches(nb, engine.IndexBy(eventVIPs(nb), func(v relations.LBVIP) string { return v.LB })), func(x vipInScope) Flow {
+		return eventFlow(on(switchLBSet(x.Scope)), LSInPreLB, x.VIP)
+	})
 }
 
 // monitorSource is a health-checked backend's monitoring source address on
@@ -298,12 +311,18 @@ func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 // those for the router's own addresses.
 func SwitchLBRouterVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	links := engine.Filter(routerLinks(nb), func(l routerLink) bool { return l.LRP.Enabled() })
-	return engine.FlatMap(engine.Join(
+	inScope := engine.Join(
+		nb.RouterLBScopesByRouter,
 		engine.IndexBy(links, func(l routerLink) string { return l.LRP.Router }),
-		engine.IndexBy(nb.RouterLBIPs, func(ip relations.RouterLBIP) string { return ip.Router }),
-		func(_ string, l routerLink, ip relations.RouterLBIP) engine.KV[routerLink, relations.RouterLBIP] {
-			return engine.KV[routerLink, relations.RouterLBIP]{Key: l, Value: ip}
-		}), func(kv engine.KV[routerLink, relations.RouterLBIP]) []Flow {
+		func(_ string, s relations.ScopeDatapath, l routerLink) engine.KV[string, routerLink] {
+			return engine.KV[string, routerLink]{Key: s.Scope, Value: l}
+		})
+	return engine.FlatMap(engine.Join(
+		engine.IndexBy(inScope, func(kv engine.KV[string, routerLink]) string { return kv.Key }),
+		nb.ScopeLBIPs,
+		func(_ string, kv engine.KV[string, routerLink], ip relations.ScopedLBIP) engine.KV[routerLink, relations.LBIP] {
+			return engine.KV[routerLink, relations.LBIP]{Key: kv.Value, Value: ip.LBIP}
+		}), func(kv engine.KV[routerLink, relations.LBIP]) []Flow {
 		l, ip := kv.Key, kv.Value
 		if !relations.PortReaches(l.LRP.Net, ip.IP) {
 			return nil

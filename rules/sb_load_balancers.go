@@ -36,15 +36,36 @@ func CompareSBLoadBalancers(a, b SBLoadBalancer) int {
 		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.Options, b.Options), cmp.Compare(a.Switches, b.Switches))
 }
 
-// SBLoadBalancers computes the SB Load_Balancer rows.
+// SBLoadBalancers computes the SB Load_Balancer rows. The switches of a
+// load balancer are those of its scopes, each scope's listed once.
 func SBLoadBalancers(n *relations.NB) engine.Rel[SBLoadBalancer] {
-	switches := engine.Collect(
-		n.SwitchLBsByLB,
-		func(a, b relations.LBDatapath) int { return cmp.Compare(a.Datapath, b.Datapath) })
+	byScope := engine.GroupBy(engine.IndexBy(n.SwitchLBScopes, func(s relations.ScopeDatapath) string { return s.Scope }),
+		func(scope string, ss []relations.ScopeDatapath) []engine.KV[string, Strings] {
+			ids := make([]string, len(ss))
+			for i, s := range ss {
+				ids[i] = s.Datapath
+			}
+			return []engine.KV[string, Strings]{{Key: scope, Value: StringsOf(ids...)}}
+		})
+	ofLB := engine.Join(n.LBScopesByScope, engine.IndexBy(byScope, func(kv engine.KV[string, Strings]) string { return kv.Key }),
+		func(_ string, s relations.LBScope, sw engine.KV[string, Strings]) engine.KV[string, Strings] {
+			return engine.KV[string, Strings]{Key: s.LB, Value: sw.Value}
+		})
+	switches := engine.GroupBy(engine.IndexBy(ofLB, func(kv engine.KV[string, Strings]) string { return kv.Key }),
+		func(lb string, kvs []engine.KV[string, Strings]) []engine.KV[string, Strings] {
+			if len(kvs) == 1 {
+				return []engine.KV[string, Strings]{kvs[0]}
+			}
+			var ids []string
+			for _, kv := range kvs {
+				ids = append(ids, kv.Value.Slice()...)
+			}
+			return []engine.KV[string, Strings]{{Key: lb, Value: StringsOf(ids...)}}
+		})
 	return engine.Join(
 		engine.IndexBy(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) string { return lb.UUID }),
-		engine.IndexBy(switches, func(kv engine.KV[string, engine.Sorted[relations.LBDatapath]]) string { return kv.Key }),
-		func(_ string, lb *nb.LoadBalancer, sw engine.KV[string, engine.Sorted[relations.LBDatapath]]) SBLoadBalancer {
+		engine.IndexBy(switches, func(kv engine.KV[string, Strings]) string { return kv.Key }),
+		func(_ string, lb *nb.LoadBalancer, sw engine.KV[string, Strings]) SBLoadBalancer {
 			options := maps.Clone(lb.Options)
 			if options == nil {
 				options = map[string]string{}
@@ -54,12 +75,8 @@ func SBLoadBalancers(n *relations.NB) engine.Rel[SBLoadBalancer] {
 			if lb.Protocol != nil {
 				proto = string(*lb.Protocol)
 			}
-			var ids []string
-			for a := range sw.Value.All() {
-				ids = append(ids, a.Datapath)
-			}
 			return SBLoadBalancer{LB: lb.UUID, Name: lb.Name, VIPs: SmapOf(relations.SBVIPs(lb)), Protocol: proto,
-				Options: SmapOf(options), Switches: StringsOf(ids...)}
+				Options: SmapOf(options), Switches: sw.Value}
 		})
 }
 

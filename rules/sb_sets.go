@@ -125,7 +125,7 @@ func SBAddressSets(n *relations.NB) (engine.Rel[SBNamedSet], engine.Rel[SBSetMem
 	})
 	svcSet := engine.Map(n.LBGlobal, func(relations.LBGlobalOptions) SBNamedSet { return SBNamedSet{SvcMonitorMACSet} })
 
-	rtrMembers := engine.Map(engine.Filter(n.RouterLBIPs, func(ip relations.RouterLBIP) bool { return ip.Reachable }),
+	rtrMembers := engine.Map(n.RouterLBReachableIPs,
 		func(ip relations.RouterLBIP) SBSetMember {
 			// The set's name is the flows' reference without the "$".
 			return SBSetMember{routerLBAddressSet(ip.Router, ip.IPv6)[1:], ip.IP}
