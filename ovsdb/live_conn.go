@@ -38,6 +38,9 @@ type conn struct {
 	dbName   string
 	client   model.ClientDBModel
 	model    model.DatabaseModel
+	// decoders decode the whole rows of the monitored tables whose
+	// models they can; the rest go through libovsdb.
+	decoders map[string]*rowDecoder
 	probe    time.Duration
 
 	// rows is the monitored contents, kept by the read loop to apply the
@@ -161,11 +164,15 @@ func (c *conn) start(ctx context.Context, tables []string) error {
 		return fmt.Errorf("schema of %s does not fit: %w", c.dbName, errors.Join(errs...))
 	}
 	c.model = dbModel
+	c.decoders = map[string]*rowDecoder{}
 	requests := map[string]lovsdb.MonitorRequest{}
 	for _, t := range tables {
 		cols, err := modelColumns(dbModel, t)
 		if err != nil {
 			return err
+		}
+		if d, ok := newRowDecoder(dbModel.Types()[t]); ok {
+			c.decoders[t] = d
 		}
 		requests[t] = lovsdb.MonitorRequest{Columns: cols, Select: lovsdb.NewDefaultMonitorSelect()}
 	}
@@ -252,7 +259,7 @@ func newRow(ru []byte) ([]byte, error) {
 }
 
 // apply turns one update (or the initial contents) into a batch. Whole
-// rows of the tables in fastDecoders are decoded by them, the modifies
+// rows are decoded by the table's rowDecoder when it has one, the modifies
 // that fastModifiers can make are made by them; the rest goes through
 // libovsdb's models and update arithmetic.
 func (c *conn) apply(tu rawUpdates, initial bool) error {
@@ -260,15 +267,15 @@ func (c *conn) apply(tu rawUpdates, initial bool) error {
 	var fast []change
 	for table, rows := range tu {
 		current := c.rows[table]
-		decode := fastDecoders[table]
+		dec := c.decoders[table]
 		for uuid, raw := range rows {
-			if decode != nil {
+			if dec != nil {
 				row, err := newRow(raw)
 				if err != nil {
 					return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 				}
 				if row != nil && current[uuid] == nil {
-					m, err := decode(row, uuid)
+					m, err := dec.decode(row, uuid)
 					if err != nil {
 						return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 					}
