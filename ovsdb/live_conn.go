@@ -249,8 +249,8 @@ func parseUpdate2(params []byte) (rawUpdates, error) {
 // (nil for another kind).
 func newRow(ru []byte) ([]byte, error) {
 	var row []byte
-	err := walkObject(ru, func(kind string, r []byte) error {
-		if kind == "initial" || kind == "insert" {
+	err := walkMembers(ru, func(kind, r []byte) error {
+		if k := string(kind); k == `"initial"` || k == `"insert"` {
 			row = r
 		}
 		return nil

@@ -67,13 +67,14 @@ func (d *rowDecoder) decode(row []byte, uuid string) (model.Model, error) {
 	p := reflect.New(d.typ)
 	s := p.Elem()
 	s.Field(d.uuid).SetString(uuid)
-	err := walkObject(row, func(col string, v []byte) error {
-		c, ok := d.columns[col]
+	err := walkMembers(row, func(q, v []byte) error {
+		// Column names need no escapes: a key with one is no column.
+		c, ok := d.columns[string(q[1:len(q)-1])]
 		if !ok {
 			return nil
 		}
 		if err := c.decode(s.Field(c.index), v); err != nil {
-			return fmt.Errorf("%s: %w", col, err)
+			return fmt.Errorf("%s: %w", q, err)
 		}
 		return nil
 	})
@@ -138,24 +139,25 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte) error {
 			return nil
 		}
 		return func(f reflect.Value, v []byte) error {
-			pairs, err := taggedElements(v, "map")
+			arr, err := tagged(v, `"map"`)
+			if err != nil {
+				return err
+			}
+			pairs, err := arrayElements(arr)
 			if err != nil {
 				return err
 			}
 			m := reflect.MakeMapWithSize(t, len(pairs))
 			k, val := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
 			for _, p := range pairs {
-				kv, err := arrayElements(p)
+				kv, vv, err := pair(p)
 				if err != nil {
 					return err
 				}
-				if len(kv) != 2 {
-					return fmt.Errorf("map pair of %d", len(kv))
-				}
-				if err := setKey(k, kv[0]); err != nil {
+				if err := setKey(k, kv); err != nil {
 					return err
 				}
-				if err := setValue(val, kv[1]); err != nil {
+				if err := setValue(val, vv); err != nil {
 					return err
 				}
 				m.SetMapIndex(k, val)
@@ -202,12 +204,9 @@ func atomSetter(t reflect.Type) func(reflect.Value, []byte) error {
 // atomString decodes a string or a uuid (["uuid", "..."]) atom.
 func atomString(v []byte) (string, error) {
 	if len(v) > 0 && v[0] == '[' {
-		tag, u, err := taggedPair(v)
+		u, err := tagged(v, `"uuid"`)
 		if err != nil {
 			return "", err
-		}
-		if tag != "uuid" {
-			return "", fmt.Errorf("%q for an atom", tag)
 		}
 		return jsonString(u)
 	}
@@ -218,40 +217,46 @@ func atomString(v []byte) (string, error) {
 // single atom standing for a set of one.
 func setElements(v []byte) ([][]byte, error) {
 	if len(v) > 0 && v[0] == '[' {
-		tag, arr, err := taggedPair(v)
+		tag, arr, err := pair(v)
 		if err != nil {
 			return nil, err
 		}
-		if tag == "set" {
+		if string(tag) == `"set"` {
 			return arrayElements(arr)
 		}
 	}
 	return [][]byte{v}, nil
 }
 
-// taggedElements is the elements of the array of a [tag, [...]] value.
-func taggedElements(v []byte, tag string) ([][]byte, error) {
-	t, arr, err := taggedPair(v)
+// tagged is the value of a [tag, value] array whose tag is the JSON string
+// tag, as ovsdb-server writes it (no escapes).
+func tagged(v []byte, tag string) ([]byte, error) {
+	t, value, err := pair(v)
 	if err != nil {
 		return nil, err
 	}
-	if t != tag {
-		return nil, fmt.Errorf("%q where %q was expected", t, tag)
+	if string(t) != tag {
+		return nil, fmt.Errorf("%s where %s was expected", t, tag)
 	}
-	return arrayElements(arr)
+	return value, nil
 }
 
-// taggedPair splits a [tag, value] array.
-func taggedPair(v []byte) (string, []byte, error) {
-	parts, err := arrayElements(v)
-	if err != nil {
-		return "", nil, err
+// pair splits a JSON array of two elements.
+func pair(v []byte) (first, second []byte, err error) {
+	n := 0
+	err = walkArray(v, func(e []byte) error {
+		switch n++; n {
+		case 1:
+			first = e
+		case 2:
+			second = e
+		}
+		return nil
+	})
+	if err == nil && n != 2 {
+		err = fmt.Errorf("not a pair: %.40s", v)
 	}
-	if len(parts) != 2 {
-		return "", nil, fmt.Errorf("not a [tag, value] pair: %.40s", v)
-	}
-	tag, err := jsonString(parts[0])
-	return tag, parts[1], err
+	return first, second, err
 }
 
 // arrayElements is the elements of a JSON array, as sub-slices of it.

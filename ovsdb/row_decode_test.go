@@ -12,6 +12,7 @@ import (
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+	"github.com/ovn-org/libovsdb/updates"
 )
 
 // TestRowDecoder: the row decoders read every NB and SB table's rows as
@@ -141,6 +142,48 @@ func FuzzJSONString(f *testing.F) {
 		werr := json.Unmarshal(q, &want)
 		if (gerr == nil) != (werr == nil) || got != want {
 			t.Errorf("jsonString(%q) = %q, %v; encoding/json: %q, %v", q, got, gerr, want, werr)
+		}
+	})
+}
+
+// BenchmarkRowDecode decodes a Port_Binding row as the bench topology's SB
+// echoes them: with the row decoder, and through libovsdb's generic path
+// it replaces (encoding/json into a row update, then the model).
+func BenchmarkRowDecode(b *testing.B) {
+	const u = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e01"
+	row := `{"logical_port":"default_pod-17-42","datapath":["uuid","9f6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e07"],` +
+		`"tunnel_key":43,"mac":"0a:58:0a:11:00:2c 10.17.0.44","port_security":"0a:58:0a:11:00:2c 10.17.0.44",` +
+		`"options":["map",[["requested-chassis","node-17"],["iface-id-ver","pod-17-42"]]],` +
+		`"external_ids":["map",[["neutron:port_name","pod-17-42"]]],"up":false}`
+	client, err := sb.FullDatabaseModel()
+	if err != nil {
+		b.Fatal(err)
+	}
+	dbModel, errs := model.NewDatabaseModel(sb.Schema(), client)
+	if len(errs) > 0 {
+		b.Fatal(errs)
+	}
+	b.Run("rowDecoder", func(b *testing.B) {
+		dec, _ := newRowDecoder(reflect.TypeFor[*sb.PortBinding]())
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := dec.decode([]byte(row), u); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("libovsdb", func(b *testing.B) {
+		update := []byte(`{"insert":` + row + `}`)
+		b.ReportAllocs()
+		for b.Loop() {
+			var mu updates.ModelUpdates
+			var ru lovsdb.RowUpdate2
+			if err := json.Unmarshal(update, &ru); err != nil {
+				b.Fatal(err)
+			}
+			if err := mu.AddRowUpdate2(dbModel, sb.PortBindingTable, u, nil, ru); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }
