@@ -35,9 +35,12 @@ type conn struct {
 	rpc  *rpcConn
 	// inFlight counts the transactions waiting for their reply.
 	inFlight atomic.Int32
-	dbName   string
-	client   model.ClientDBModel
-	model    model.DatabaseModel
+	// known are the strings of the rows a transaction in flight inserts,
+	// for the decoders of their echo.
+	known  atomic.Pointer[knownStrings]
+	dbName string
+	client model.ClientDBModel
+	model  model.DatabaseModel
 	// decoders decode the whole rows of the monitored tables whose
 	// models they can; the rest go through libovsdb.
 	decoders map[string]*rowDecoder
@@ -265,6 +268,10 @@ func newRow(ru []byte) ([]byte, error) {
 func (c *conn) apply(tu rawUpdates, initial bool) error {
 	var mu updates.ModelUpdates
 	var fast []change
+	var known knownStrings
+	if k := c.known.Load(); k != nil {
+		known = *k
+	}
 	for table, rows := range tu {
 		current := c.rows[table]
 		dec := c.decoders[table]
@@ -275,7 +282,7 @@ func (c *conn) apply(tu rawUpdates, initial bool) error {
 					return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 				}
 				if row != nil && current[uuid] == nil {
-					m, err := dec.decode(row, uuid)
+					m, err := dec.decode(row, uuid, known)
 					if err != nil {
 						return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 					}
@@ -376,6 +383,10 @@ func (c *conn) Take() ([]batch, error) {
 func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) ([]lovsdb.OperationResult, error) {
 	c.inFlight.Add(1)
 	defer c.inFlight.Add(-1)
+	if known := insertedStrings(ops); len(known) > 0 {
+		c.known.Store(&known)
+		defer c.known.Store(nil)
+	}
 	var reply []lovsdb.OperationResult
 	if err := c.rpc.Call(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), into(&reply)); err != nil {
 		return nil, err
@@ -384,6 +395,38 @@ func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) ([]lovsdb.O
 		return reply, fmt.Errorf("%w: %s", err, resultErrors(reply))
 	}
 	return reply, nil
+}
+
+// insertedStrings are the strings of the rows that ops insert: a column's
+// value, or the elements of a set or map.
+func insertedStrings(ops []lovsdb.Operation) knownStrings {
+	known := knownStrings{}
+	add := func(v any) {
+		if s, ok := v.(string); ok {
+			known[s] = s
+		}
+	}
+	for _, op := range ops {
+		if op.Op != lovsdb.OperationInsert {
+			continue
+		}
+		for _, v := range op.Row {
+			switch v := v.(type) {
+			case lovsdb.OvsSet:
+				for _, e := range v.GoSet {
+					add(e)
+				}
+			case lovsdb.OvsMap:
+				for k, e := range v.GoMap {
+					add(k)
+					add(e)
+				}
+			default:
+				add(v)
+			}
+		}
+	}
+	return known
 }
 
 // resultErrors describes the failed operations of a transaction.

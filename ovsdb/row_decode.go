@@ -27,8 +27,13 @@ type rowDecoder struct {
 // columnDecoder sets the field index of a model from a column's value.
 type columnDecoder struct {
 	index  int
-	decode func(field reflect.Value, v []byte) error
+	decode func(field reflect.Value, v []byte, known knownStrings) error
 }
+
+// knownStrings are strings a decoder takes instead of making equal ones:
+// those of a transaction in flight, which the server echoes back. A
+// string is then held once, by its writer and the decoded row both.
+type knownStrings map[string]string
 
 // newRowDecoder makes the decoder of the model type typ (a pointer to a
 // struct with ovsdb tags). It reports false when a field has a type it
@@ -62,8 +67,9 @@ func newRowDecoder(typ reflect.Type) (*rowDecoder, bool) {
 	return d, d.uuid >= 0
 }
 
-// decode decodes one row, the row uuid.
-func (d *rowDecoder) decode(row []byte, uuid string) (model.Model, error) {
+// decode decodes one row, the row uuid; its strings equal to known ones
+// are those.
+func (d *rowDecoder) decode(row []byte, uuid string, known knownStrings) (model.Model, error) {
 	p := reflect.New(d.typ)
 	s := p.Elem()
 	s.Field(d.uuid).SetString(uuid)
@@ -73,7 +79,7 @@ func (d *rowDecoder) decode(row []byte, uuid string) (model.Model, error) {
 		if !ok {
 			return nil
 		}
-		if err := c.decode(s.Field(c.index), v); err != nil {
+		if err := c.decode(s.Field(c.index), v, known); err != nil {
 			return fmt.Errorf("%s: %w", q, err)
 		}
 		return nil
@@ -86,7 +92,7 @@ func (d *rowDecoder) decode(row []byte, uuid string) (model.Model, error) {
 
 // columnDecoderOf is the decoder of a column whose field has type t; nil
 // for a type it does not decode.
-func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte) error {
+func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte, knownStrings) error {
 	if set := atomSetter(t); set != nil {
 		return set
 	}
@@ -96,7 +102,7 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte) error {
 		if set == nil {
 			return nil
 		}
-		return func(f reflect.Value, v []byte) error {
+		return func(f reflect.Value, v []byte, known knownStrings) error {
 			elems, err := setElements(v)
 			switch {
 			case err != nil:
@@ -108,7 +114,7 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte) error {
 				return nil
 			}
 			p := reflect.New(t.Elem())
-			if err := set(p.Elem(), elems[0]); err != nil {
+			if err := set(p.Elem(), elems[0], known); err != nil {
 				return err
 			}
 			f.Set(p)
@@ -119,14 +125,14 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte) error {
 		if set == nil {
 			return nil
 		}
-		return func(f reflect.Value, v []byte) error {
+		return func(f reflect.Value, v []byte, known knownStrings) error {
 			elems, err := setElements(v)
 			if err != nil {
 				return err
 			}
 			s := reflect.MakeSlice(t, len(elems), len(elems))
 			for i, e := range elems {
-				if err := set(s.Index(i), e); err != nil {
+				if err := set(s.Index(i), e, known); err != nil {
 					return err
 				}
 			}
@@ -138,7 +144,7 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte) error {
 		if setKey == nil || setValue == nil {
 			return nil
 		}
-		return func(f reflect.Value, v []byte) error {
+		return func(f reflect.Value, v []byte, known knownStrings) error {
 			arr, err := tagged(v, `"map"`)
 			if err != nil {
 				return err
@@ -154,10 +160,10 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte) error {
 				if err != nil {
 					return err
 				}
-				if err := setKey(k, kv); err != nil {
+				if err := setKey(k, kv, known); err != nil {
 					return err
 				}
-				if err := setValue(val, vv); err != nil {
+				if err := setValue(val, vv, known); err != nil {
 					return err
 				}
 				m.SetMapIndex(k, val)
@@ -171,22 +177,22 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte) error {
 
 // atomSetter sets a field of type t from an atom; nil when t is not an
 // atom's type.
-func atomSetter(t reflect.Type) func(reflect.Value, []byte) error {
+func atomSetter(t reflect.Type) func(reflect.Value, []byte, knownStrings) error {
 	switch t.Kind() {
 	case reflect.String:
-		return func(f reflect.Value, v []byte) error {
-			s, err := atomString(v)
+		return func(f reflect.Value, v []byte, known knownStrings) error {
+			s, err := atomString(v, known)
 			f.SetString(s)
 			return err
 		}
 	case reflect.Int:
-		return func(f reflect.Value, v []byte) error {
+		return func(f reflect.Value, v []byte, _ knownStrings) error {
 			n, err := jsonInt(v)
 			f.SetInt(int64(n))
 			return err
 		}
 	case reflect.Bool:
-		return func(f reflect.Value, v []byte) error {
+		return func(f reflect.Value, v []byte, _ knownStrings) error {
 			switch string(v) {
 			case "true":
 				f.SetBool(true)
@@ -202,15 +208,15 @@ func atomSetter(t reflect.Type) func(reflect.Value, []byte) error {
 }
 
 // atomString decodes a string or a uuid (["uuid", "..."]) atom.
-func atomString(v []byte) (string, error) {
+func atomString(v []byte, known knownStrings) (string, error) {
 	if len(v) > 0 && v[0] == '[' {
 		u, err := tagged(v, `"uuid"`)
 		if err != nil {
 			return "", err
 		}
-		return jsonString(u)
+		return decodeString(u, known)
 	}
-	return jsonString(v)
+	return decodeString(v, known)
 }
 
 // setElements is the elements of a set value: an ["set", [...]], or a
@@ -269,9 +275,10 @@ func arrayElements(v []byte) ([][]byte, error) {
 	return elems, err
 }
 
-// jsonString decodes a JSON string. One of printable ASCII is decoded
-// here (its common escapes undone), any other by encoding/json.
-func jsonString(q []byte) (string, error) {
+// decodeString decodes a JSON string, the known one when there is one
+// equal. One of printable ASCII is decoded here (its common escapes
+// undone), any other by encoding/json.
+func decodeString(q []byte, known knownStrings) (string, error) {
 	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
 		return "", fmt.Errorf("not a string: %.40s", q)
 	}
@@ -287,13 +294,13 @@ func jsonString(q []byte) (string, error) {
 		}
 	}
 	if !escaped {
-		return string(body), nil
+		return known.string(body), nil
 	}
 	out := make([]byte, 0, len(body))
 	for {
 		i := bytes.IndexByte(body, '\\')
 		if i < 0 {
-			return string(append(out, body...)), nil
+			return known.string(append(out, body...)), nil
 		}
 		if i+1 >= len(body) {
 			return slowString(q)
@@ -317,6 +324,14 @@ func jsonString(q []byte) (string, error) {
 		}
 		body = body[i+2:]
 	}
+}
+
+// string is the known string equal to b, or a new one.
+func (k knownStrings) string(b []byte) string {
+	if s, ok := k[string(b)]; ok {
+		return s
+	}
+	return string(b)
 }
 
 func slowString(q []byte) (string, error) {

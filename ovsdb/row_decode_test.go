@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/northlog/northlog/relations/nb"
@@ -44,7 +45,7 @@ func TestRowDecoder(t *testing.T) {
 			}
 			for n := range 3 {
 				row := notationRow(ts, n)
-				got, err := dec.decode([]byte(row), u1)
+				got, err := dec.decode([]byte(row), u1, nil)
 				if err != nil {
 					t.Errorf("%s: %v", row, err)
 					continue
@@ -71,9 +72,30 @@ func TestRowDecoder(t *testing.T) {
 		`{"match":["set",["a"]]}`,
 		`{"table_id":"1"}`,
 	} {
-		if _, err := dec.decode([]byte(bad), u1); err == nil {
+		if _, err := dec.decode([]byte(bad), u1, nil); err == nil {
 			t.Errorf("%s: decoded", bad)
 		}
+	}
+}
+
+// TestKnownStrings: a decoded string equal to a known one is that one,
+// escaped in JSON or not; others are decoded.
+func TestKnownStrings(t *testing.T) {
+	match, actions := strings.Clone(`inport == "p1"`), strings.Clone("next;")
+	known := insertedStrings([]lovsdb.Operation{
+		{Op: lovsdb.OperationInsert, Table: sb.LogicalFlowTable, Row: lovsdb.Row{"match": match, "actions": actions}},
+	})
+	dec, _ := newRowDecoder(reflect.TypeFor[*sb.LogicalFlow]())
+	m, err := dec.decode([]byte(`{"match":"inport == \"p1\"","actions":"next;","pipeline":"ingress"}`), "u", known)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := m.(*sb.LogicalFlow)
+	if unsafe.StringData(f.Match) != unsafe.StringData(match) || unsafe.StringData(f.Actions) != unsafe.StringData(actions) {
+		t.Errorf("match %q, actions %q: copies of the known strings", f.Match, f.Actions)
+	}
+	if f.Pipeline != "ingress" {
+		t.Errorf("pipeline %q", f.Pipeline)
 	}
 }
 
@@ -126,22 +148,22 @@ func atomNotation(bt *lovsdb.BaseType, i int) string {
 	return [...]string{`"a\"b\\c\/d\u00e9\n"`, `"k2"`}[i]
 }
 
-// FuzzJSONString: jsonString decodes what encoding/json decodes, and
+// FuzzDecodeString: decodeString decodes what encoding/json decodes, and
 // fails where it fails.
-func FuzzJSONString(f *testing.F) {
+func FuzzDecodeString(f *testing.F) {
 	for _, s := range []string{`"a"`, `"a\"b\\c\/d\ne\tf"`, `"\u00e9\ud83d\ude00"`, `"\x"`, `"a\"`, `"\xff"`, `"é"`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, q []byte) {
 		end, err := valueEnd(q, 0)
 		if err != nil || end != len(q) || q[0] != '"' {
-			return // jsonString takes whole string values, as walkObject gives them
+			return // decodeString takes whole string values, as walkObject gives them
 		}
-		got, gerr := jsonString(q)
+		got, gerr := decodeString(q, nil)
 		var want string
 		werr := json.Unmarshal(q, &want)
 		if (gerr == nil) != (werr == nil) || got != want {
-			t.Errorf("jsonString(%q) = %q, %v; encoding/json: %q, %v", q, got, gerr, want, werr)
+			t.Errorf("decodeString(%q) = %q, %v; encoding/json: %q, %v", q, got, gerr, want, werr)
 		}
 	})
 }
@@ -167,7 +189,7 @@ func BenchmarkRowDecode(b *testing.B) {
 		dec, _ := newRowDecoder(reflect.TypeFor[*sb.PortBinding]())
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := dec.decode([]byte(row), u); err != nil {
+			if _, err := dec.decode([]byte(row), u, nil); err != nil {
 				b.Fatal(err)
 			}
 		}
