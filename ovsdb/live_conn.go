@@ -1,6 +1,7 @@
 package ovsdb
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -380,21 +381,23 @@ func (c *conn) Take() ([]batch, error) {
 
 // Transact runs ops as one transaction and checks every result. The update
 // notifications the transaction causes are taken before Transact returns.
-func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) ([]lovsdb.OperationResult, error) {
+func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) error {
 	c.inFlight.Add(1)
 	defer c.inFlight.Add(-1)
 	if known := insertedStrings(ops); len(known) > 0 {
 		c.known.Store(&known)
 		defer c.known.Store(nil)
 	}
-	var reply []lovsdb.OperationResult
-	if err := c.rpc.Call(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), into(&reply)); err != nil {
-		return nil, err
+	var failed []string
+	err := c.rpc.Call(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), func(reply []byte) error {
+		var err error
+		failed, err = resultErrors(reply, len(ops))
+		return err
+	})
+	if err == nil && len(failed) > 0 {
+		err = fmt.Errorf("%d ovsdb operations failed: %s", len(failed), strings.Join(failed, ""))
 	}
-	if _, err := lovsdb.CheckOperationResults(reply, ops); err != nil {
-		return reply, fmt.Errorf("%w: %s", err, resultErrors(reply))
-	}
-	return reply, nil
+	return err
 }
 
 // insertedStrings are the strings of the rows that ops insert: a column's
@@ -429,15 +432,33 @@ func insertedStrings(ops []lovsdb.Operation) knownStrings {
 	return known
 }
 
-// resultErrors describes the failed operations of a transaction.
-func resultErrors(reply []lovsdb.OperationResult) string {
-	var b strings.Builder
-	for i, r := range reply {
-		if r.Error != "" {
-			fmt.Fprintf(&b, "[op %d: %s: %s]", i, r.Error, r.Details)
+// resultErrors describes the failed operations of a transaction from its
+// reply: a result per operation, and one more error when the commit
+// failed. Only results that hold an error are decoded: the reply to a
+// cold start's write is tens of thousands of inserted rows' uuids, which
+// northd does not read.
+func resultErrors(reply []byte, ops int) ([]string, error) {
+	var failed []string
+	n := 0
+	err := walkArray(reply, func(r []byte) error {
+		i := n
+		n++
+		if !bytes.Contains(r, []byte(`"error"`)) {
+			return nil
 		}
+		var res lovsdb.OperationResult
+		if err := json.Unmarshal(r, &res); err != nil {
+			return err
+		}
+		if res.Error != "" {
+			failed = append(failed, fmt.Sprintf("[op %d: %s: %s]", i, res.Error, res.Details))
+		}
+		return nil
+	})
+	if err == nil && n < ops {
+		err = fmt.Errorf("%d operations submitted but only %d results received", ops, n)
 	}
-	return b.String()
+	return failed, err
 }
 
 // Lock asks the server for the OVSDB lock name (RFC 7047 4.1.8, "lock"):
