@@ -442,7 +442,9 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		return true
 	}
 	start := time.Now()
-	err := d.sb.Transact(ctx, append([]lovsdb.Operation{d.sb.assertLock()}, t.ops...))
+	// In place when t.ops has room: a cold start's are tens of thousands.
+	t.ops = slices.Insert(t.ops, 0, d.sb.assertLock())
+	err := d.sb.Transact(ctx, t.ops)
 	st.SBTxn = time.Since(start)
 	st.SB = t.Summary()
 	d.w.m.dropNamed(t)
