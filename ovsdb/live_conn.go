@@ -401,11 +401,14 @@ func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) error {
 }
 
 // insertedStrings are the strings of the rows that ops insert: a column's
-// value, or the elements of a set or map.
+// value, or the elements of a set or map; nil when ops insert none.
 func insertedStrings(ops []lovsdb.Operation) knownStrings {
-	known := knownStrings{}
+	var known knownStrings
 	add := func(v any) {
 		if s, ok := v.(string); ok {
+			if known == nil {
+				known = knownStrings{}
+			}
 			known[s] = s
 		}
 	}
