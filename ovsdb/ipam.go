@@ -112,7 +112,7 @@ func (d *Northd) writeIPAM(ctx context.Context) {
 		return
 	}
 	start := time.Now()
-	if _, err := d.nb.Transact(ctx, ops); err != nil {
+	if err := d.nb.Transact(ctx, ops); err != nil {
 		if ctx.Err() == nil {
 			d.ipamAgain.failed(d.cfg.MaxBackoff)
 			d.log.Warn("NB dynamic_addresses transaction failed; retrying", "ports", len(ops)/2, "err", err, "retry", d.ipamAgain.backoff)

@@ -190,7 +190,7 @@ func addPortsDirect(t *testing.T, s *servers, sw string, n int) {
 	ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationMutate, Table: nb.LogicalSwitchTable,
 		Where:     []lovsdb.Condition{{Column: "name", Function: lovsdb.ConditionEqual, Value: sw}},
 		Mutations: []lovsdb.Mutation{{Column: "ports", Mutator: lovsdb.MutateOperationInsert, Value: lovsdb.OvsSet{GoSet: refs}}}})
-	if _, err := c.Transact(ctx, ops); err != nil {
+	if err := c.Transact(ctx, ops); err != nil {
 		t.Fatal(err)
 	}
 }

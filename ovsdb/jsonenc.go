@@ -122,7 +122,14 @@ func appendArray[T any](b []byte, vs []T) ([]byte, error) {
 
 func appendObject[M ~map[string]any](b []byte, m M) ([]byte, error) {
 	b = append(b, '{')
-	for i, k := range slices.Sorted(maps.Keys(m)) {
+	// On the stack for the size of a row: a transaction may have tens of
+	// thousands.
+	keys := make([]string, 0, 16)
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
 		}

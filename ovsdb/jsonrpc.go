@@ -145,6 +145,14 @@ func (c *rpcConn) write(method string, id uint64, params []any) error {
 		return err
 	}
 	for i, p := range params {
+		// A param is encoded into the buffer's free space; when little is
+		// left, an encoding would outgrow it into a new array: a cold
+		// start's transaction has tens of thousands of params.
+		if c.w.Available() < c.w.Size()/4 {
+			if err := c.w.Flush(); err != nil {
+				return err
+			}
+		}
 		b = c.w.AvailableBuffer()
 		if i > 0 {
 			b = append(b, ',')

@@ -96,6 +96,18 @@ func valueEnd(b []byte, i int) (int, error) {
 // value, spaces around it allowed): its key, and its value as a sub-slice
 // of b.
 func walkObject(b []byte, fn func(key string, value []byte) error) error {
+	return walkMembers(b, func(q, value []byte) error {
+		key, err := jsonKey(q)
+		if err != nil {
+			return err
+		}
+		return fn(key, value)
+	})
+}
+
+// walkMembers is walkObject with each key left quoted, as a sub-slice of
+// b: for callers that only compare keys with known ones.
+func walkMembers(b []byte, fn func(key, value []byte) error) error {
 	return walk(b, '{', '}', func(b []byte, i int) (int, error) {
 		if i >= len(b) || b[i] != '"' {
 			return 0, errBadJSON
@@ -104,10 +116,7 @@ func walkObject(b []byte, fn func(key string, value []byte) error) error {
 		if err != nil {
 			return 0, err
 		}
-		key, err := jsonKey(b[i:end])
-		if err != nil {
-			return 0, err
-		}
+		key := b[i:end]
 		i = skipSpace(b, end)
 		if i >= len(b) || b[i] != ':' {
 			return 0, errBadJSON

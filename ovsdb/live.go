@@ -321,7 +321,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	if d.feed.global == nil {
 		// An NB nobody initialised: northd creates its NB_Global row.
 		if d.nb != nil {
-			if _, err := d.nb.Transact(ctx, initNBOps()); err != nil && ctx.Err() == nil {
+			if err := d.nb.Transact(ctx, initNBOps()); err != nil && ctx.Err() == nil {
 				d.log.Warn("cannot create NB_Global", "err", err)
 			}
 		}
@@ -442,7 +442,9 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		return true
 	}
 	start := time.Now()
-	_, err := d.sb.Transact(ctx, append([]lovsdb.Operation{d.sb.assertLock()}, t.ops...))
+	// In place when t.ops has room: a cold start's are tens of thousands.
+	t.ops = slices.Insert(t.ops, 0, d.sb.assertLock())
+	err := d.sb.Transact(ctx, t.ops)
 	st.SBTxn = time.Since(start)
 	st.SB = t.Summary()
 	d.w.m.dropNamed(t)
@@ -491,7 +493,7 @@ func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row) {
 	if len(ops) == 0 {
 		return
 	}
-	if _, err := d.nb.Transact(ctx, ops); err != nil && ctx.Err() == nil {
+	if err := d.nb.Transact(ctx, ops); err != nil && ctx.Err() == nil {
 		d.log.Warn("NB transaction failed; retrying at the next step", "err", err)
 		d.upAll = true
 	}
@@ -620,6 +622,5 @@ func InitNB(ctx context.Context, remote string) error {
 	if len(bs) > 0 && len(bs[0].changes) > 0 {
 		return nil
 	}
-	_, err = c.Transact(ctx, initNBOps())
-	return err
+	return c.Transact(ctx, initNBOps())
 }

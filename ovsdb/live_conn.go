@@ -1,6 +1,7 @@
 package ovsdb
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,9 +36,15 @@ type conn struct {
 	rpc  *rpcConn
 	// inFlight counts the transactions waiting for their reply.
 	inFlight atomic.Int32
-	dbName   string
-	client   model.ClientDBModel
-	model    model.DatabaseModel
+	// known are the strings of the rows a transaction in flight inserts,
+	// for the decoders of their echo.
+	known  atomic.Pointer[knownStrings]
+	dbName string
+	client model.ClientDBModel
+	model  model.DatabaseModel
+	// decoders decode the whole rows of the monitored tables whose
+	// models they can; the rest go through libovsdb.
+	decoders map[string]*rowDecoder
 	probe    time.Duration
 
 	// rows is the monitored contents, kept by the read loop to apply the
@@ -161,11 +168,15 @@ func (c *conn) start(ctx context.Context, tables []string) error {
 		return fmt.Errorf("schema of %s does not fit: %w", c.dbName, errors.Join(errs...))
 	}
 	c.model = dbModel
+	c.decoders = map[string]*rowDecoder{}
 	requests := map[string]lovsdb.MonitorRequest{}
 	for _, t := range tables {
 		cols, err := modelColumns(dbModel, t)
 		if err != nil {
 			return err
+		}
+		if d, ok := newRowDecoder(dbModel.Types()[t]); ok {
+			c.decoders[t] = d
 		}
 		requests[t] = lovsdb.MonitorRequest{Columns: cols, Select: lovsdb.NewDefaultMonitorSelect()}
 	}
@@ -242,8 +253,8 @@ func parseUpdate2(params []byte) (rawUpdates, error) {
 // (nil for another kind).
 func newRow(ru []byte) ([]byte, error) {
 	var row []byte
-	err := walkObject(ru, func(kind string, r []byte) error {
-		if kind == "initial" || kind == "insert" {
+	err := walkMembers(ru, func(kind, r []byte) error {
+		if k := string(kind); k == `"initial"` || k == `"insert"` {
 			row = r
 		}
 		return nil
@@ -252,23 +263,27 @@ func newRow(ru []byte) ([]byte, error) {
 }
 
 // apply turns one update (or the initial contents) into a batch. Whole
-// rows of the tables in fastDecoders are decoded by them, the modifies
+// rows are decoded by the table's rowDecoder when it has one, the modifies
 // that fastModifiers can make are made by them; the rest goes through
 // libovsdb's models and update arithmetic.
 func (c *conn) apply(tu rawUpdates, initial bool) error {
 	var mu updates.ModelUpdates
 	var fast []change
+	var known knownStrings
+	if k := c.known.Load(); k != nil {
+		known = *k
+	}
 	for table, rows := range tu {
 		current := c.rows[table]
-		decode := fastDecoders[table]
+		dec := c.decoders[table]
 		for uuid, raw := range rows {
-			if decode != nil {
+			if dec != nil {
 				row, err := newRow(raw)
 				if err != nil {
 					return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 				}
 				if row != nil && current[uuid] == nil {
-					m, err := decode(row, uuid)
+					m, err := dec.decode(row, uuid, known)
 					if err != nil {
 						return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 					}
@@ -366,28 +381,87 @@ func (c *conn) Take() ([]batch, error) {
 
 // Transact runs ops as one transaction and checks every result. The update
 // notifications the transaction causes are taken before Transact returns.
-func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) ([]lovsdb.OperationResult, error) {
+func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) error {
 	c.inFlight.Add(1)
 	defer c.inFlight.Add(-1)
-	var reply []lovsdb.OperationResult
-	if err := c.rpc.Call(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), into(&reply)); err != nil {
-		return nil, err
+	if known := insertedStrings(ops); len(known) > 0 {
+		c.known.Store(&known)
+		defer c.known.Store(nil)
 	}
-	if _, err := lovsdb.CheckOperationResults(reply, ops); err != nil {
-		return reply, fmt.Errorf("%w: %s", err, resultErrors(reply))
+	var failed []string
+	err := c.rpc.Call(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), func(reply []byte) error {
+		var err error
+		failed, err = resultErrors(reply, len(ops))
+		return err
+	})
+	if err == nil && len(failed) > 0 {
+		err = fmt.Errorf("%d ovsdb operations failed: %s", len(failed), strings.Join(failed, ""))
 	}
-	return reply, nil
+	return err
 }
 
-// resultErrors describes the failed operations of a transaction.
-func resultErrors(reply []lovsdb.OperationResult) string {
-	var b strings.Builder
-	for i, r := range reply {
-		if r.Error != "" {
-			fmt.Fprintf(&b, "[op %d: %s: %s]", i, r.Error, r.Details)
+// insertedStrings are the strings of the rows that ops insert: a column's
+// value, or the elements of a set or map; nil when ops insert none.
+func insertedStrings(ops []lovsdb.Operation) knownStrings {
+	var known knownStrings
+	add := func(v any) {
+		if s, ok := v.(string); ok {
+			if known == nil {
+				known = knownStrings{}
+			}
+			known[s] = s
 		}
 	}
-	return b.String()
+	for _, op := range ops {
+		if op.Op != lovsdb.OperationInsert {
+			continue
+		}
+		for _, v := range op.Row {
+			switch v := v.(type) {
+			case lovsdb.OvsSet:
+				for _, e := range v.GoSet {
+					add(e)
+				}
+			case lovsdb.OvsMap:
+				for k, e := range v.GoMap {
+					add(k)
+					add(e)
+				}
+			default:
+				add(v)
+			}
+		}
+	}
+	return known
+}
+
+// resultErrors describes the failed operations of a transaction from its
+// reply: a result per operation, and one more error when the commit
+// failed. Only results that hold an error are decoded: the reply to a
+// cold start's write is tens of thousands of inserted rows' uuids, which
+// northd does not read.
+func resultErrors(reply []byte, ops int) ([]string, error) {
+	var failed []string
+	n := 0
+	err := walkArray(reply, func(r []byte) error {
+		i := n
+		n++
+		if !bytes.Contains(r, []byte(`"error"`)) {
+			return nil
+		}
+		var res lovsdb.OperationResult
+		if err := json.Unmarshal(r, &res); err != nil {
+			return err
+		}
+		if res.Error != "" {
+			failed = append(failed, fmt.Sprintf("[op %d: %s: %s]", i, res.Error, res.Details))
+		}
+		return nil
+	})
+	if err == nil && n < ops {
+		err = fmt.Errorf("%d operations submitted but only %d results received", ops, n)
+	}
+	return failed, err
 }
 
 // Lock asks the server for the OVSDB lock name (RFC 7047 4.1.8, "lock"):

@@ -44,8 +44,14 @@ func boolCmp(a, b bool) int {
 // flow of a group moves to the same new set of datapaths (a switch added or
 // removed), the group row itself is changed instead of every flow.
 func (w *sbWriter) reconcileFlows(t *sbTxn) {
-	var plans []flowPlan
-	for _, k := range slices.SortedFunc(maps.Keys(w.resolveDirty(t)), compareFlowKeys) {
+	dirty := w.resolveDirty(t)
+	keys := make([]flowKey, 0, len(dirty))
+	for k := range dirty {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, compareFlowKeys)
+	plans := make([]flowPlan, 0, len(keys))
+	for _, k := range keys {
 		target := w.datapathRefs(t, nil, w.wantLF[k])
 		for u := range w.byResolved[k] {
 			target = w.datapathRefs(t, target, w.wantLF[u])
@@ -307,7 +313,7 @@ func (w *sbWriter) tunnelKey(t *sbTxn, u string) int {
 // tunnel keys is written under its text with the keys in, and the SB key it
 // was written under before, if another, is dirty too.
 func (w *sbWriter) resolveDirty(t *sbTxn) map[flowKey]bool {
-	out := map[flowKey]bool{}
+	out := make(map[flowKey]bool, len(w.dirtyLF))
 	for k := range w.dirtyLF {
 		if len(keyRefs(k)) == 0 {
 			out[k] = true
