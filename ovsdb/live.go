@@ -523,7 +523,7 @@ func (d *Northd) portUpOps(newPorts map[string]string) []lovsdb.Operation {
 		d.upAll, d.w.chassisChanged = false, false
 	}
 	var ops []lovsdb.Operation
-	for _, name := range slices.Sorted(maps.Keys(names)) {
+	for _, name := range sortedKeys(names) {
 		lsp := d.feed.lspByName[name]
 		if lsp == nil {
 			continue
