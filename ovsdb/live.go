@@ -490,7 +490,7 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 
 // writeNB writes NB_Global's columns that northd owns and the up column of
 // the switch ports whose binding or row changed; newPorts are the ports
-// whose binding the SB transaction just made inserted (writeSB).
+// whose Port_Binding writeSB has just inserted.
 func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[string]string) {
 	ops := append(nbGlobalUpdate(d.feed.global, cols), d.portUpOps(newPorts)...)
 	if len(ops) == 0 {

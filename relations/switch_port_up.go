@@ -17,6 +17,7 @@ func newSwitchPortTable(c *engine.Circuit, inputs nbInputs) (Table[nb.LogicalSwi
 	t := newTable[nb.LogicalSwitchPort](c, name, inputs)
 	up, upRel := engine.NewInput[string](c, name+" up")
 	fed := map[string]*nb.LogicalSwitchPort{} // the table's rows, by _uuid
+	// In place of newTable's feed, which would feed the rows whole.
 	inputs.feeds[name] = func(old, new model.Model) error {
 		o, n, err := rowsOf[nb.LogicalSwitchPort](name, old, new)
 		if err != nil {
