@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -18,10 +19,16 @@ type Circuit struct {
 	// ran lists the operators the current step ran, dirty the streams it
 	// changed: a step touches only those, so its cost follows the change
 	// rather than the size of the circuit.
-	ran      []*op
-	dirty    []*streamBase
-	rejected []*Rejected
-	stepped  bool
+	ran   []*op
+	dirty []*streamBase
+	// due marks, by position, the operators the current step is to look
+	// at: those with no inputs (always) and the readers of the relations
+	// it has changed so far. A step visits only those, so an operator
+	// that nothing concerns costs it nothing, not even a look at its
+	// inputs.
+	due, always bitset
+	rejected    []*Rejected
+	stepped     bool
 	// describe shows a rejected tuple in Rejected.Error; nil is fmt's %v.
 	describe func(any) string
 }
@@ -43,6 +50,29 @@ type op struct {
 type changer interface {
 	// changed reports whether the current step has a change for it so far.
 	changed() bool
+	// readBy records that the operator at position i reads it: i is
+	// marked due when it changes.
+	readBy(i int)
+}
+
+// readers are the operators that read a changer, by position.
+type readers []int
+
+// bitset is a set of operator positions.
+type bitset []uint64
+
+func (b *bitset) set(i int) {
+	for i/64 >= len(*b) {
+		*b = append(*b, 0)
+	}
+	(*b)[i/64] |= 1 << (i % 64)
+}
+
+// schedule marks rs due in the current step.
+func (c *Circuit) schedule(rs readers) {
+	for _, i := range rs {
+		c.due[i/64] |= 1 << (i % 64)
+	}
 }
 
 // NewCircuit returns an empty circuit.
@@ -59,10 +89,12 @@ func (c *Circuit) add(ins []changer, step, commit func()) int {
 	i := len(c.ops)
 	c.ops = append(c.ops, op{ins: ins, step: step, commit: commit})
 	for _, in := range ins {
-		if s, ok := in.(interface{ base() *streamBase }); ok {
-			s.base().lastReader = i
-		}
+		in.readBy(i)
 	}
+	if ins == nil {
+		c.always.set(i)
+	}
+	c.due.set(i) // sized for every operator
 	return i
 }
 
@@ -98,12 +130,20 @@ func (c *Circuit) Step() []*Rejected {
 		c.assignFrees()
 		c.stepped = true
 	}
-	for i := range c.ops {
-		if o := &c.ops[i]; o.due() {
-			o.step()
-			c.ran = append(c.ran, o)
-			for _, s := range o.frees {
-				s.clear()
+	for w := range c.due {
+		if w < len(c.always) {
+			c.due[w] |= c.always[w]
+		}
+		// Operators mark only later ones: a word is done when empty.
+		for c.due[w] != 0 {
+			b := bits.TrailingZeros64(c.due[w])
+			c.due[w] &^= 1 << b
+			if o := &c.ops[w*64+b]; o.due() {
+				o.step()
+				c.ran = append(c.ran, o)
+				for _, s := range o.frees {
+					s.clear()
+				}
 			}
 		}
 	}
@@ -169,12 +209,13 @@ type streamBase struct {
 	lastReader int
 	// pinned: a commit reads the change too, so it stays to the step's end.
 	pinned bool
+	readers
 }
 
-func (s *stream[T]) base() *streamBase { return &s.streamBase }
-
-// readBy records that the operator at position i reads s in its step.
-func (s *stream[T]) readBy(i int) { s.lastReader = max(s.lastReader, i) }
+func (s *stream[T]) readBy(i int) {
+	s.readers = append(s.readers, i)
+	s.lastReader = max(s.lastReader, i)
+}
 
 func (s *stream[T]) add(t T, w Weight) {
 	if w == 0 {
@@ -184,8 +225,10 @@ func (s *stream[T]) add(t T, w Weight) {
 		s.delta = ZSet[T]{}
 	}
 	if len(s.delta) == 0 {
-		// Listed again if it empties and refills: clearing twice is harmless.
+		// Listed again if it empties and refills: clearing twice and
+		// scheduling twice are harmless.
 		s.c.dirty = append(s.c.dirty, &s.streamBase)
+		s.c.schedule(s.readers)
 	}
 	bump(s.delta, t, w)
 }
@@ -271,6 +314,7 @@ func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
 		out.s.delta, in.pending = in.pending, out.s.delta
 		if len(out.s.delta) > 0 {
 			c.dirty = append(c.dirty, &out.s.streamBase)
+			c.schedule(out.s.readers)
 		}
 	}, func() {
 		if len(in.rows) == 0 {

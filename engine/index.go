@@ -14,6 +14,7 @@ type Index[K, T comparable] struct {
 type arrangement[K, T comparable] struct {
 	state map[K]group[T]
 	delta map[K][]Change[T]
+	readers
 }
 
 // group is the tuples of one key with their non-zero weights.
@@ -100,6 +101,9 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 			if a.delta == nil {
 				a.delta = map[K][]Change[T]{}
 			}
+			if len(a.delta) == 0 {
+				r.c.schedule(a.readers)
+			}
 			k := key(t)
 			a.delta[k] = append(a.delta[k], Change[T]{t, w})
 		}
@@ -124,6 +128,8 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 }
 
 func (a *arrangement[K, T]) changed() bool { return len(a.delta) > 0 }
+
+func (a *arrangement[K, T]) readBy(i int) { a.readers = append(a.readers, i) }
 
 // present reports whether key k has a tuple of positive weight before and
 // after the step's change.

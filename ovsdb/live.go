@@ -331,8 +331,11 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	options := globalOptions(d.feed.global, d.macPrefix, d.svcMAC, d.w.m.dpKeys.max)
 	d.w.house.aging.limit = relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0)
 	nbCols := lovsdb.Row{"options": options}
+	var newPorts map[string]string
 	if d.sb != nil && (d.again.backoff == 0 || !time.Now().Before(d.again.next)) {
-		if d.writeSB(ctx, &st, nbCfg, options, nbCols) {
+		ok, inserted := d.writeSB(ctx, &st, nbCfg, options, nbCols)
+		newPorts = inserted
+		if ok {
 			d.cfgDone = nbCfg
 			d.again.backoff = 0
 			if !d.coldStartLogged {
@@ -360,7 +363,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	}
 	if d.nb != nil {
 		d.writeIPAM(ctx)
-		d.writeNB(ctx, nbCols)
+		d.writeNB(ctx, nbCols, newPorts)
 	}
 	if st.NBRows > 0 || st.SB != nil || st.Err != nil {
 		d.report(st)
@@ -408,8 +411,9 @@ func (d *Northd) followLock() {
 
 // writeSB reconciles the SB and commits the result; it reports whether
 // the SB now reflects the program (the transaction succeeded or was not
-// needed).
-func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options map[string]string, nbCols lovsdb.Row) bool {
+// needed), and the ports whose Port_Binding the transaction inserted (by
+// name; the values are the rows' names in the transaction).
+func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options map[string]string, nbCols lovsdb.Row) (bool, map[string]string) {
 	t := d.w.reconcile()
 	g := d.w.m.global
 	sbOptions := maps.Clone(options)
@@ -439,7 +443,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		t.update(sb.SBGlobalTable, g.UUID, row)
 	}
 	if t.Empty() {
-		return true
+		return true, nil
 	}
 	start := time.Now()
 	// In place when t.ops has room: a cold start's are tens of thousands.
@@ -454,7 +458,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		// everything against it at the next step.
 		d.w.m.rebuildKeys()
 		d.w.markAll()
-		return false
+		return false, nil
 	}
 	d.mu.Lock()
 	for table, n := range st.SB {
@@ -462,7 +466,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		d.totals[table] = [3]int{tot[0] + n[0], tot[1] + n[1], tot[2] + n[2]}
 	}
 	d.mu.Unlock()
-	return true
+	return true, t.newPB
 }
 
 // hvCfg is the nb_cfg every chassis has caught up with, and when the last
@@ -487,9 +491,10 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 }
 
 // writeNB writes NB_Global's columns that northd owns and the up column of
-// the switch ports whose binding or row changed.
-func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row) {
-	ops := append(nbGlobalUpdate(d.feed.global, cols), d.portUpOps()...)
+// the switch ports whose binding or row changed; newPorts are the ports
+// whose Port_Binding writeSB has just inserted.
+func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[string]string) {
+	ops := append(nbGlobalUpdate(d.feed.global, cols), d.portUpOps(newPorts)...)
 	if len(ops) == 0 {
 		return
 	}
@@ -503,8 +508,11 @@ func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row) {
 // switch port that has a Port_Binding (handle_port_binding_changes,
 // build_ports): up, true for router ports, for ports bound to a chassis
 // true or, when the chassis reports port status (port-up-notif), the
-// binding's up, and false for unbound ports; tag, from tag_request.
-func (d *Northd) portUpOps() []lovsdb.Operation {
+// binding's up, and false for unbound ports; tag, from tag_request. A
+// binding in newPorts is one the monitor has not shown yet, on no chassis:
+// its port's columns are written with the nb_cfg handshake rather than in
+// a transaction of their own once the monitor shows it.
+func (d *Northd) portUpOps(newPorts map[string]string) []lovsdb.Operation {
 	names := d.feed.takePorts()
 	for name := range d.w.portsChanged {
 		names[name] = true
@@ -517,18 +525,24 @@ func (d *Northd) portUpOps() []lovsdb.Operation {
 		d.upAll, d.w.chassisChanged = false, false
 	}
 	var ops []lovsdb.Operation
-	for _, name := range slices.Sorted(maps.Keys(names)) {
+	for _, name := range sortedKeys(names) {
 		lsp := d.feed.lspByName[name]
-		pbID, ok := d.w.m.pbByName[name]
-		if lsp == nil || !ok {
+		if lsp == nil {
 			continue
 		}
-		pb := d.w.m.pbs[pbID]
+		var pb *sb.PortBinding // nil for one just inserted
+		if _, inserted := newPorts[name]; !inserted {
+			pbID, ok := d.w.m.pbByName[name]
+			if !ok {
+				continue
+			}
+			pb = d.w.m.pbs[pbID]
+		}
 		up := false
 		switch {
 		case lsp.Type == relations.LSPTypeRouter:
 			up = true
-		case pb.Chassis != nil:
+		case pb != nil && pb.Chassis != nil:
 			up = true
 			if ch := d.w.m.chassis[*pb.Chassis]; ch != nil && relations.SmapBool(ch.OtherConfig, "port-up-notif", false) {
 				up = pb.Up != nil && *pb.Up

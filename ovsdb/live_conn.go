@@ -370,10 +370,15 @@ var errClosed = errors.New("connection closed")
 func (c *conn) Ready() <-chan struct{} { return c.ready }
 
 // Take returns the batches received since the last call, and, once the
-// connection has ended, why.
+// connection has ended, why. It consumes Ready's signal of what it
+// returns, which would otherwise wake the caller once more for nothing.
 func (c *conn) Take() ([]batch, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	select {
+	case <-c.ready:
+	default:
+	}
 	bs := c.batches
 	c.batches = nil
 	return bs, c.err

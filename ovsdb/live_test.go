@@ -751,3 +751,33 @@ func TestLiveGroupMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveLSPUp: with options:ignore_lsp_down=false the ARP/ND responder
+// answers for the switch ports that are up only. northd writes a port's up
+// from its binding, and writes it back when someone else sets it; after
+// each step (and the write-back's own step: a second sync), the flows are
+// the reference's.
+func TestLiveLSPUp(t *testing.T) {
+	t.Parallel()
+	ref := reference.Start(t)
+	s := startServers(t)
+	runNorthd(t, s)
+	for _, step := range []string{
+		`ovn-nbctl set NB_Global . options:ignore_lsp_down=false -- ls-add sw0 -- lsp-add sw0 p1 -- lsp-set-addresses p1 "00:00:00:00:00:01 10.0.0.1"
+ovn-sbctl chassis-add hv1 geneve 192.0.2.1`,
+		`ovn-sbctl lsp-bind p1 hv1`,
+		`ovn-nbctl set Logical_Switch_Port p1 up=false`,
+		`ovn-sbctl lsp-unbind p1`,
+		`ovn-nbctl set Logical_Switch_Port p1 up=true`,
+		`ovn-nbctl set NB_Global . options:ignore_lsp_down=true`,
+	} {
+		applyBoth(t, ref, s, step)
+		if err := ref.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		s.sync()
+		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
+			t.Fatalf("after %s\nflows differ from the reference's:\n%s", step, r)
+		}
+	}
+}

@@ -280,7 +280,7 @@ func nbGlobalUpdate(g *nb.NBGlobal, cols lovsdb.Row) []lovsdb.Operation {
 	}
 	var ops []lovsdb.Operation
 	row := lovsdb.Row{}
-	for _, col := range slices.Sorted(maps.Keys(cols)) {
+	for _, col := range sortedKeys(cols) {
 		v := cols[col]
 		if col == "options" {
 			if !sameMap(g.Options, v.(map[string]string)) {

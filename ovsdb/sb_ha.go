@@ -231,7 +231,7 @@ func (h *haTables) rebound() {
 			h.count(g, b.Chassis, 1)
 		}
 	}
-	h.rebind, h.rebindPorts = map[string]bool{}, map[string]bool{}
+	h.rebind, h.rebindPorts = cleared(h.rebind), cleared(h.rebindPorts)
 }
 
 // reconcile writes the dirty groups, and marks the ports that refer to a

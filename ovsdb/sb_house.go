@@ -195,7 +195,7 @@ func (h *housekeeping) cleanMACBindings(t *sbTxn) map[string]bool {
 			delete(h.macStale, port)
 		}
 	}
-	h.macCheck = map[string]bool{}
+	h.macCheck = cleared(h.macCheck)
 	gone := map[string]bool{}
 	if len(h.macStale) == 0 || !w.portsRemoved(t) {
 		return gone
@@ -264,7 +264,7 @@ func (h *housekeeping) cleanFDB(t *sbTxn) {
 			check(pb.Datapath)
 		}
 	}
-	for _, key := range slices.Sorted(maps.Keys(h.fdbCheck)) {
+	for _, key := range sortedKeys(h.fdbCheck) {
 		dp, live := w.m.dpKeys.owner[key]
 		live = live && !t.deletedDP[dp] && w.garbage[dp] == ""
 		for _, u := range slices.Sorted(maps.Keys(h.fdbByKey[key])) {
@@ -273,7 +273,7 @@ func (h *housekeeping) cleanFDB(t *sbTxn) {
 			}
 		}
 	}
-	h.fdbCheck = map[int]bool{}
+	h.fdbCheck = cleared(h.fdbCheck)
 }
 
 // cleanIGMP deletes the IGMP_Group rows with no chassis or no datapath (a
@@ -289,13 +289,13 @@ func (h *housekeeping) cleanIGMP(t *sbTxn) {
 			maps.Copy(h.igmpCheck, h.igmpByDP[u])
 		}
 	}
-	for _, u := range slices.Sorted(maps.Keys(h.igmpCheck)) {
+	for _, u := range sortedKeys(h.igmpCheck) {
 		g := h.igmp[u]
 		if g != nil && (g.Chassis == nil || g.Datapath == nil || !w.liveDatapath(t, *g.Datapath)) {
 			t.delete(sb.IGMPGroupTable, u)
 		}
 	}
-	h.igmpCheck = map[string]bool{}
+	h.igmpCheck = cleared(h.igmpCheck)
 }
 
 // liveDatapath reports whether SB datapath row u stands for a wanted

@@ -1,7 +1,6 @@
 package ovsdb
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/northlog/northlog/relations"
@@ -35,7 +34,7 @@ func (f *igmpFeed) reset() {
 func (w *sbWriter) feedIGMP(n *relations.NB) int {
 	h, f := w.house, w.house.igmpFeed
 	changed := 0
-	for _, u := range slices.Sorted(maps.Keys(f.check)) {
+	for _, u := range sortedKeys(f.check) {
 		var want []relations.IGMPEntry
 		if g := h.igmp[u]; g != nil && g.Chassis != nil && g.Datapath != nil {
 			dp, ok := "", false

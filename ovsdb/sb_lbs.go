@@ -60,7 +60,7 @@ func (l *lbTable) resetSB() {
 }
 
 func (l *lbTable) clearDirt() {
-	l.dirty, l.orphan, l.dirtyMon = map[string]bool{}, map[string]bool{}, map[monKey]bool{}
+	l.dirty, l.orphan, l.dirtyMon = cleared(l.dirty), cleared(l.orphan), cleared(l.dirtyMon)
 }
 
 // applyProgram takes the last step's changes.
@@ -201,7 +201,7 @@ func (w *sbWriter) reconcileLoadBalancers(t *sbTxn) {
 			t.delete(sb.LoadBalancerTable, u)
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(l.dirty)) {
+	for _, id := range sortedKeys(l.dirty) {
 		want, ok := l.want[id]
 		rows := l.byID[id]
 		keep := t.keepFirst(sb.LoadBalancerTable, rows, ok)

@@ -71,6 +71,6 @@ func (w *sbWriter) feedMonitors(n *relations.NB) int {
 			}
 		}
 	}
-	m.check = map[relations.ServiceMonitorKey]bool{}
+	m.check = cleared(m.check)
 	return changed
 }

@@ -116,7 +116,7 @@ func (s *setTable) resetSB() {
 }
 
 func (s *setTable) clearDirt() {
-	s.dirtyNames, s.dirty = map[string]bool{}, memberDirt[string]{}
+	s.dirtyNames, s.dirty = cleared(s.dirtyNames), cleared(s.dirty)
 }
 
 // applyProgram takes the last step's changes of the sets and members.
@@ -257,7 +257,7 @@ func (s *setTable) reconcile(t *sbTxn, key func(u string) int) {
 		s.resolved[name], s.byResolved[sbName] = sbName, name
 		s.dirty.markWhole(sbName)
 	}
-	for _, sbName := range slices.Sorted(maps.Keys(s.dirty)) {
+	for _, sbName := range sortedKeys(s.dirty) {
 		d := s.dirty[sbName]
 		name, wanted := s.byResolved[sbName]
 		rows := s.byName[sbName]

@@ -1,9 +1,6 @@
 package ovsdb
 
 import (
-	"maps"
-	"slices"
-
 	"github.com/northlog/northlog/engine"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -118,7 +115,7 @@ func (k *keyedTable[W]) reset() {
 
 // reconcile writes the dirty keys' rows and deletes the garbage.
 func (k *keyedTable[W]) reconcile(t *sbTxn) {
-	for _, key := range slices.Sorted(maps.Keys(k.dirty)) {
+	for _, key := range sortedKeys(k.dirty) {
 		rows := k.byKey[key]
 		want, ok := k.want[key]
 		keep := t.keepFirst(k.table, rows, ok)
@@ -126,10 +123,10 @@ func (k *keyedTable[W]) reconcile(t *sbTxn) {
 			k.write(t, want, keep, k.rows[keep])
 		}
 	}
-	for _, u := range slices.Sorted(maps.Keys(k.garbage)) {
+	for _, u := range sortedKeys(k.garbage) {
 		t.delete(k.table, u)
 	}
-	k.dirty, k.garbage = map[string]bool{}, map[string]bool{}
+	k.dirty, k.garbage = cleared(k.dirty), cleared(k.garbage)
 }
 
 // changedRow is the row update that sets the columns of cols whose values

@@ -372,8 +372,8 @@ func (w *sbWriter) reconcile() *sbTxn {
 	}
 	w.other.reconcile(t)
 	w.house.reconcile(t)
-	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = map[string]bool{}, map[string]bool{}, memberDirt[mcKey]{}, map[flowKey]bool{}
-	w.garbage = map[string]string{}
+	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = cleared(w.dirtyDP), cleared(w.dirtyPB), cleared(w.dirtyMC), cleared(w.dirtyLF)
+	w.garbage = cleared(w.garbage)
 	return t
 }
 
@@ -411,7 +411,7 @@ func (w *sbWriter) dpRef(t *sbTxn, nb string) string {
 // of several by UUID kept; its tunnel key kept unless another is
 // requested.
 func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
-	for _, nb := range slices.Sorted(maps.Keys(w.dirtyDP)) {
+	for _, nb := range sortedKeys(w.dirtyDP) {
 		want, ok := w.wantDP[nb]
 		rows := w.m.dpByNB[nb]
 		keep := ""
@@ -522,7 +522,7 @@ var routerPortTypes = []string{"patch", "l3gateway", "chassisredirect"}
 // reconcilePorts: one Port_Binding per desired port, on its datapath's
 // row.
 func (w *sbWriter) reconcilePorts(t *sbTxn) {
-	for _, name := range slices.Sorted(maps.Keys(w.dirtyPB)) {
+	for _, name := range sortedKeys(w.dirtyPB) {
 		cands := w.wantPB[name]
 		var want *rules.PortBinding
 		if len(cands) > 0 {

@@ -43,9 +43,6 @@ func (p LSP) Name() string { return p.Port.Name }
 // (lsp_is_enabled).
 func (p LSP) Enabled() bool { return p.Port.Enabled == nil || *p.Port.Enabled }
 
-// Up reports whether the port's up column is true (lsp_is_up).
-func (p LSP) Up() bool { return p.Port.Up != nil && *p.Port.Up }
-
 // QdiscQueueID is the options:qdisc_queue_id northd gives the port's
 // Port_Binding when no chassis has claimed it, 0 for none. A port with QoS
 // options (qos_max_rate, qos_min_rate, qos_burst) gets a queue id unique

@@ -21,23 +21,40 @@ type Table[M any] struct {
 
 func newTable[M any](c *engine.Circuit, name string, inputs nbInputs) Table[M] {
 	in, rows := engine.NewInput[*M](c, name)
+	t := Table[M]{in: in, Rows: rows}
 	inputs.tables[reflect.TypeFor[*M]()] = name
 	inputs.feeds[name] = func(old, new model.Model) error {
-		o, okOld := old.(*M)
-		n, okNew := new.(*M)
-		switch {
-		case old == nil && okNew:
-			in.Insert(n)
-		case new == nil && okOld:
-			in.Delete(o)
-		case okOld && okNew:
-			in.Update(o, n)
-		default:
-			return fmt.Errorf("relations: NB table %s fed %T -> %T", name, old, new)
+		o, n, err := rowsOf[M](name, old, new)
+		if err == nil {
+			t.replace(o, n)
 		}
-		return nil
+		return err
 	}
-	return Table[M]{in: in, Rows: rows}
+	return t
+}
+
+// rowsOf is a row change of table name as its model: o nil for an insert,
+// n nil for a delete.
+func rowsOf[M any](name string, old, new model.Model) (o, n *M, err error) {
+	o, okOld := old.(*M)
+	n, okNew := new.(*M)
+	if old != nil && !okOld || new != nil && !okNew || old == nil && new == nil {
+		return nil, nil, fmt.Errorf("relations: NB table %s fed %T -> %T", name, old, new)
+	}
+	return o, n, nil
+}
+
+// replace replaces row o by n at the next Step: o nil inserts n, n nil
+// deletes o.
+func (t Table[M]) replace(o, n *M) {
+	switch {
+	case o == nil:
+		t.in.Insert(n)
+	case n == nil:
+		t.in.Delete(o)
+	default:
+		t.in.Update(o, n)
+	}
 }
 
 // feed applies one row change to its table's input.
@@ -55,7 +72,7 @@ type nbInputs struct {
 type NB struct {
 	Global              Table[nb.NBGlobal]
 	Switches            Table[nb.LogicalSwitch]
-	SwitchPorts         Table[nb.LogicalSwitchPort]
+	SwitchPorts         Table[nb.LogicalSwitchPort] // without up: SwitchPortsUp
 	Routers             Table[nb.LogicalRouter]
 	RouterPorts         Table[nb.LogicalRouterPort]
 	StaticRoutes        Table[nb.LogicalRouterStaticRoute]
@@ -81,6 +98,10 @@ type NB struct {
 	Copp                Table[nb.Copp]
 	Mirrors             Table[nb.Mirror]
 	ChassisTemplateVars Table[nb.ChassisTemplateVar]
+
+	// SwitchPortsUp are the _uuid of the switch ports whose up column is
+	// true, which SwitchPorts' rows leave out (switch_port_up.go).
+	SwitchPortsUp engine.Rel[string]
 
 	// MonitorsDown are the service monitors that are down, fed from the
 	// SB with SetMonitorDown (sb_input.go).
@@ -194,7 +215,6 @@ func NewNB(c *engine.Circuit) *NB {
 	n := &NB{
 		Global:              newTable[nb.NBGlobal](c, nb.NBGlobalTable, f),
 		Switches:            newTable[nb.LogicalSwitch](c, nb.LogicalSwitchTable, f),
-		SwitchPorts:         newTable[nb.LogicalSwitchPort](c, nb.LogicalSwitchPortTable, f),
 		Routers:             newTable[nb.LogicalRouter](c, nb.LogicalRouterTable, f),
 		RouterPorts:         newTable[nb.LogicalRouterPort](c, nb.LogicalRouterPortTable, f),
 		StaticRoutes:        newTable[nb.LogicalRouterStaticRoute](c, nb.LogicalRouterStaticRouteTable, f),
@@ -222,6 +242,7 @@ func NewNB(c *engine.Circuit) *NB {
 		ChassisTemplateVars: newTable[nb.ChassisTemplateVar](c, nb.ChassisTemplateVarTable, f),
 		nbInputs:            f,
 	}
+	n.SwitchPorts, n.SwitchPortsUp = newSwitchPortTable(c, f)
 	c.DescribeTuples(n.DescribeTuple)
 	n.ChassisFeatures, n.Features = newFeatureInput(c)
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })

@@ -68,10 +68,7 @@ func SwitchARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
 		return !e.Port.Addrs.HasUnknown && t != relations.LSPTypeVirtual && t != relations.LSPTypeExternal
 	})
 	entries = answeredPorts(nb, entries, func(e lspEntry) string { return e.Port.Switch })
-	entries = upOrNotChecked(nb, entries, func(e lspEntry) bool {
-		t := e.Port.Port.Type
-		return e.Port.Up() || t == relations.LSPTypeRouter || t == relations.LSPTypeLocalport
-	})
+	entries = upOrNotChecked(nb, entries)
 	return engine.FlatMap(entries, func(e lspEntry) []Flow {
 		return arpNDResponses(on(e.Port.Switch), e.Port.Port, *e.Addrs)
 	})
@@ -218,14 +215,22 @@ func answeredPorts[T comparable](nb *relations.NB, ports engine.Rel[T], switchOf
 	return engine.AntiJoin(engine.IndexBy(ports, switchOf), engine.IndexBy(passthru, func(s string) string { return s }))
 }
 
-// upOrNotChecked keeps the ports that are up (as isUp says), and the others
-// too unless NB_Global options:ignore_lsp_down is false.
-func upOrNotChecked[T comparable](nb *relations.NB, ports engine.Rel[T], isUp func(T) bool) engine.Rel[T] {
-	down := engine.Filter(ports, func(p T) bool { return !isUp(p) })
-	one := func(T) struct{} { return struct{}{} }
-	return engine.Union(
-		engine.Filter(ports, isUp),
-		engine.AntiJoin(engine.IndexBy(down, one), engine.IndexBy(nb.CheckLSPIsUp, func(s struct{}) struct{} { return s })))
+// upOrNotChecked keeps the entries of ports that count as up: router and
+// localport ports, and ports whose up column is true (lsp_is_up); the
+// others too unless NB_Global options:ignore_lsp_down is false.
+func upOrNotChecked(nb *relations.NB, entries engine.Rel[lspEntry]) engine.Rel[lspEntry] {
+	alwaysUp := func(e lspEntry) bool {
+		t := e.Port.Port.Type
+		return t == relations.LSPTypeRouter || t == relations.LSPTypeLocalport
+	}
+	one := func(lspEntry) struct{} { return struct{}{} }
+	others := engine.IndexBy(engine.Filter(entries, func(e lspEntry) bool { return !alwaysUp(e) }), one)
+	check := engine.IndexBy(nb.CheckLSPIsUp, func(s struct{}) struct{} { return s })
+	// Only the entries that need it are arranged by port (none while
+	// ignore_lsp_down is true, the default).
+	checked := engine.IndexBy(engine.SemiJoin(others, check), func(e lspEntry) string { return e.Port.Port.UUID })
+	up := engine.SemiJoin(checked, engine.IndexBy(nb.SwitchPortsUp, func(u string) string { return u }))
+	return engine.Union(engine.Filter(entries, alwaysUp), engine.AntiJoin(others, check), up)
 }
 
 // switchFwdGroup says that a switch lists a forwarding group.

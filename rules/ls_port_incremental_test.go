@@ -59,6 +59,13 @@ var switchPortChanges = map[string]nbChange{
 		}
 		s.set(t, p, nb.LogicalSwitchPortTable, id, &lsp)
 	},
+	// northd's own write of up, which the program reads apart from the row.
+	"setPortUp": func(t *rapid.T, s *nbState, p *Program) {
+		if id := pick(t, s, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable); id != "" {
+			up := boolPtr(t, "up")
+			edit(t, s, p, nb.LogicalSwitchPortTable, id, func(lsp *nb.LogicalSwitchPort) { lsp.Up = up })
+		}
+	},
 	"linkRouterPort": func(t *rapid.T, s *nbState, p *Program) {
 		lsID, lrpID := pick(t, s, nb.LogicalSwitchTable, nb.LogicalSwitchTable), pick(t, s, nb.LogicalRouterPortTable, nb.LogicalRouterPortTable)
 		if lsID == "" || lrpID == "" {
