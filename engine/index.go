@@ -18,7 +18,11 @@ type Index[K, T comparable] struct {
 // step (state) and the step's change by key (delta); the change is folded
 // into state after every operator has read both.
 type arrangement[K, T comparable] struct {
-	state map[K]group[T]
+	// state holds each key's group's items; big holds the index of the
+	// groups of more than linearMax items, few enough that a map of their
+	// own costs less than a pointer in every group.
+	state map[K][]Change[T]
+	big   map[K]*tupleIndex[T]
 	delta map[K][]Change[T]
 }
 
@@ -28,6 +32,34 @@ type group[T comparable] struct {
 	// big indexes items by tuple once the group holds more than linearMax
 	// of them; nil before.
 	big *tupleIndex[T]
+}
+
+// group returns key k's group as of the start of the step.
+func (a *arrangement[K, T]) group(k K) group[T] {
+	g := group[T]{items: a.state[k]}
+	if len(g.items) > linearMax {
+		g.big = a.big[k]
+	}
+	return g
+}
+
+// store records g as key k's group.
+func (a *arrangement[K, T]) store(k K, g group[T]) {
+	if len(g.items) == 0 {
+		delete(a.state, k)
+	} else {
+		a.state[k] = g.items
+	}
+	switch {
+	case len(g.items) > linearMax:
+		if a.big == nil {
+			a.big = map[K]*tupleIndex[T]{}
+		}
+		a.big[k] = g.big
+	case g.big != nil:
+		// Shrunk to a size that scans: its next growth builds a new one.
+		delete(a.big, k)
+	}
 }
 
 // linearMax is the group size up to which lookups scan items rather than
@@ -203,7 +235,7 @@ func b2i(b bool) Weight {
 
 // IndexBy arranges r by key.
 func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
-	a := &arrangement[K, T]{state: map[K]group[T]{}}
+	a := &arrangement[K, T]{state: map[K][]Change[T]{}}
 	r.c.add([]changer{r.s}, func() {
 		for t, w := range r.s.delta {
 			if a.delta == nil {
@@ -214,22 +246,18 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 		}
 	}, func() {
 		if len(a.state) == 0 {
-			a.state = make(map[K]group[T], len(a.delta))
+			a.state = make(map[K][]Change[T], len(a.delta))
 		}
 		for k, changes := range a.delta {
-			g, ok := a.state[k]
-			if !ok {
-				a.state[k] = newGroup(changes)
+			if _, ok := a.state[k]; !ok {
+				a.store(k, newGroup(changes))
 				continue
 			}
+			g := a.group(k)
 			for _, ch := range changes {
 				g.add(ch.Tuple, ch.Weight)
 			}
-			if len(g.items) == 0 {
-				delete(a.state, k)
-			} else {
-				a.state[k] = g
-			}
+			a.store(k, g)
 		}
 		a.delta = reuse(a.delta)
 	})
@@ -241,7 +269,7 @@ func (a *arrangement[K, T]) changed() bool { return len(a.delta) > 0 }
 // present reports whether key k has a tuple of positive weight before and
 // after the step's change.
 func (a *arrangement[K, T]) present(k K) (before, after bool) {
-	g := a.state[k]
+	g := a.group(k)
 	npos := g.positive()
 	n := Weight(npos)
 	for _, ch := range a.delta[k] {
@@ -255,7 +283,7 @@ func (a *arrangement[K, T]) present(k K) (before, after bool) {
 // step's change, and whether that set differs from the one before; when it
 // does not, the tuples are not computed.
 func (a *arrangement[K, T]) after(k K) ([]T, bool) {
-	g := a.state[k]
+	g := a.group(k)
 	changes := a.delta[k]
 	touched := make(map[T]Weight, len(changes))
 	changed := false
@@ -288,7 +316,7 @@ func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O
 	out.c.add([]changer{a.a, b.a}, func() {
 		// ΔA⋈B + ΔA⋈ΔB, with B as of the step's start.
 		for k, da := range a.a.delta {
-			bs, db := b.a.state[k].items, b.a.delta[k]
+			bs, db := b.a.state[k], b.a.delta[k]
 			for _, x := range da {
 				for _, y := range bs {
 					out.s.add(f(k, x.Tuple, y.Tuple), x.Weight*y.Weight)
@@ -300,7 +328,7 @@ func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O
 		}
 		// A⋈ΔB, with A as of the step's start.
 		for k, db := range b.a.delta {
-			as := a.a.state[k].items
+			as := a.a.state[k]
 			for _, y := range db {
 				for _, x := range as {
 					out.s.add(f(k, x.Tuple, y.Tuple), x.Weight*y.Weight)
@@ -340,7 +368,7 @@ func keyFilter[K, A, B comparable](a Index[K, A], b Index[K, B], want bool) Rel[
 				continue
 			}
 			s := sign(now == want)
-			for _, x := range a.a.state[k].items {
+			for _, x := range a.a.state[k] {
 				out.s.add(x.Tuple, s*x.Weight)
 			}
 		}
