@@ -113,7 +113,9 @@ func (g *group[T]) positive() int {
 	return n
 }
 
-func (g *group[T]) add(t T, d Weight) {
+// add adds d to t's weight and reports whether t had positive weight before
+// and after.
+func (g *group[T]) add(t T, d Weight) (was, is bool) {
 	s, i := -1, -1
 	if g.big != nil {
 		s, i = g.big.slot(g.items, t)
@@ -129,7 +131,7 @@ func (g *group[T]) add(t T, d Weight) {
 		case len(g.items) > linearMax:
 			g.big = newTupleIndex(g.items)
 		}
-		return
+		return false, d > 0
 	}
 	old := g.items[i].Weight
 	w := old + d
@@ -138,7 +140,7 @@ func (g *group[T]) add(t T, d Weight) {
 	}
 	if w != 0 {
 		g.items[i].Weight = w
-		return
+		return old > 0, w > 0
 	}
 	last := len(g.items) - 1
 	if g.big != nil {
@@ -151,6 +153,27 @@ func (g *group[T]) add(t T, d Weight) {
 	g.items[i] = g.items[last]
 	g.items[last] = Change[T]{} // the tuple's strings and pointers are garbage now
 	g.items = g.items[:last]
+	return old > 0, false
+}
+
+// reserve makes room for n tuples in an empty group: a cold start's change
+// then fills one slice instead of growing it through every doubling. An
+// eighth more leaves room for the next changes' inserts, which would
+// otherwise copy the whole slice at the first step that inserts before it
+// deletes.
+func (g *group[T]) reserve(n int) {
+	if len(g.items) == 0 && n > reuseMax {
+		g.items = make([]Change[T], 0, n+n/8)
+	}
+}
+
+// positives iterates over the tuples of positive weight.
+func (g *group[T]) positives(yield func(T) bool) {
+	for _, it := range g.items {
+		if it.Weight > 0 && !yield(it.Tuple) {
+			return
+		}
+	}
 }
 
 // tupleIndex is a large group's index of its items by tuple: a hash table

@@ -408,8 +408,9 @@ func TestPropertyAggregates(t *testing.T) {
 		}})
 }
 
-// TestPropertyGroup checks the arrangement's per-key group against a map,
-// from a first change of any size (as a new key's), through growth past
+// TestPropertyGroup checks group (an arrangement's per-key group, and the
+// weights Distinct and Output keep) against a map, from a first change of
+// any size (as a new key's) or a reserved empty group, through growth past
 // linearMax and of its index, and removals that move items and shift the
 // index's entries back.
 func TestPropertyGroup(t *testing.T) {
@@ -422,10 +423,15 @@ func TestPropertyGroup(t *testing.T) {
 			want[x] = d
 		}
 		g := newGroup(first)
+		// Distinct and Output reserve their empty group instead.
+		g.reserve(rapid.IntRange(0, 2*reuseMax).Draw(t, "reserve"))
 		for range rapid.IntRange(0, 300).Draw(t, "changes") {
 			x := rapid.IntRange(0, 80).Draw(t, "tuple")
 			d := rapid.SampledFrom([]Weight{-2, -1, 1, 2}).Draw(t, "weight")
-			g.add(x, d)
+			was, is := g.add(x, d)
+			if old := want[x]; was != (old > 0) || is != (old+d > 0) {
+				t.Fatalf("add(%d, %d) = %v, %v with weight %d", x, d, was, is, old)
+			}
 			bump(want, x, d)
 			got := map[int]Weight{}
 			npos := 0
