@@ -75,7 +75,7 @@ func Collect[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, Sorte
 	emitted := map[K]Sorted[T]{}
 	a.c.add([]changer{a.a}, func() {
 		for k, changes := range a.a.delta {
-			ins, del := crossings(a.a.state[k], changes)
+			ins, del := crossings(a.a.group(k), changes)
 			if len(ins) == 0 && len(del) == 0 {
 				continue
 			}
@@ -128,7 +128,7 @@ func Rank[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[Ranked[T]] {
 	groups := map[K]Sorted[T]{}
 	a.c.add([]changer{a.a}, func() {
 		for k, changes := range a.a.delta {
-			ins, del := crossings(a.a.state[k], changes)
+			ins, del := crossings(a.a.group(k), changes)
 			if len(ins) == 0 && len(del) == 0 {
 				continue
 			}

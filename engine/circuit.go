@@ -382,7 +382,7 @@ func (in *Input[T]) Update(old, new T) {
 // change of the last Step.
 type Output[T comparable] struct {
 	cmp     func(T, T) int
-	weights map[T]Weight
+	weights group[T] // the input's weights: see Distinct
 	n       int
 	delta   []Change[T]
 	sorted  bool // delta is sorted by cmp
@@ -391,15 +391,13 @@ type Output[T comparable] struct {
 // NewOutput maintains the distinct contents of r, ordered by cmp, which must
 // be a total order on the tuples r can hold.
 func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
-	o := &Output[T]{cmp: cmp, weights: map[T]Weight{}}
+	o := &Output[T]{cmp: cmp}
 	// It runs in every step (nil), to reset its delta, and reads r's stream.
 	i := r.c.add(nil, func() {
 		o.delta, o.sorted = nil, false
-		if len(o.weights) == 0 {
-			o.weights = make(map[T]Weight, len(r.s.delta))
-		}
+		o.weights.reserve(len(r.s.delta))
 		for t, d := range r.s.delta {
-			if was, is := bump(o.weights, t, d); was != is {
+			if was, is := o.weights.add(t, d); was != is {
 				o.delta = append(o.delta, Change[T]{t, sign(is)})
 				o.n += int(sign(is))
 			}
@@ -438,10 +436,8 @@ func (o *Output[T]) Changes() []Change[T] { return o.delta }
 // Contents returns the current set sorted by cmp.
 func (o *Output[T]) Contents() []T {
 	ts := make([]T, 0, o.n)
-	for t, w := range o.weights {
-		if w > 0 {
-			ts = append(ts, t)
-		}
+	for t := range o.weights.positives {
+		ts = append(ts, t)
 	}
 	slices.SortFunc(ts, o.cmp)
 	return ts

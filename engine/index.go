@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"hash/maphash"
+	"math/bits"
+	"slices"
+)
+
 // Index is an arrangement: the integrated contents of a relation grouped by a
 // key. Build it once per relation and key with IndexBy and pass it to every
 // operator that reads the relation by that key; they share its state.
@@ -12,7 +18,11 @@ type Index[K, T comparable] struct {
 // step (state) and the step's change by key (delta); the change is folded
 // into state after every operator has read both.
 type arrangement[K, T comparable] struct {
-	state map[K]group[T]
+	// state holds each key's group's items; big holds the index of the
+	// groups of more than linearMax items, few enough that a map of their
+	// own costs less than a pointer in every group.
+	state map[K][]Change[T]
+	big   map[K]*tupleIndex[T]
 	delta map[K][]Change[T]
 	readers
 }
@@ -20,21 +30,62 @@ type arrangement[K, T comparable] struct {
 // group is the tuples of one key with their non-zero weights.
 type group[T comparable] struct {
 	items []Change[T]
-	pos   map[T]int // index of each tuple in items, once the group is large
-	npos  int       // how many items have positive weight
+	// big indexes items by tuple once the group holds more than linearMax
+	// of them; nil before.
+	big *tupleIndex[T]
+}
+
+// group returns key k's group as of the start of the step.
+func (a *arrangement[K, T]) group(k K) group[T] {
+	g := group[T]{items: a.state[k]}
+	if len(g.items) > linearMax {
+		g.big = a.big[k]
+	}
+	return g
+}
+
+// store records g as key k's group.
+func (a *arrangement[K, T]) store(k K, g group[T]) {
+	if len(g.items) == 0 {
+		delete(a.state, k)
+	} else {
+		a.state[k] = g.items
+	}
+	switch {
+	case len(g.items) > linearMax:
+		if a.big == nil {
+			a.big = map[K]*tupleIndex[T]{}
+		}
+		a.big[k] = g.big
+	case g.big != nil:
+		// Shrunk to a size that scans: its next growth builds a new one.
+		delete(a.big, k)
+	}
 }
 
 // linearMax is the group size up to which lookups scan items rather than
-// keep a map: most groups are small, and a map per group would dominate the
-// memory of the arrangement.
+// keep an index: most groups are small, and an index per group would
+// dominate the memory of the arrangement.
 const linearMax = 16
 
+// newGroup is the group of a key's first change, which holds each tuple
+// once with a non-zero weight. It keeps the change's slice unless appending
+// left it spare capacity, which the group would hold as long as it lives.
+func newGroup[T comparable](changes []Change[T]) group[T] {
+	g := group[T]{items: changes}
+	if cap(changes) > len(changes) {
+		g.items = slices.Clone(changes)
+	}
+	if len(g.items) > linearMax {
+		g.big = newTupleIndex(g.items)
+	}
+	return g
+}
+
 func (g *group[T]) find(t T) int {
-	if g.pos != nil {
-		if i, ok := g.pos[t]; ok {
-			return i
-		}
-		return -1
+	if g.big != nil {
+		_, i := g.big.slot(g.items, t)
+		return i
 	}
 	for i, it := range g.items {
 		if it.Tuple == t {
@@ -51,39 +102,152 @@ func (g *group[T]) weight(t T) Weight {
 	return 0
 }
 
-func (g *group[T]) add(t T, d Weight) {
-	i := g.find(t)
+// positive returns how many tuples have positive weight.
+func (g *group[T]) positive() int {
+	if g.big != nil {
+		return g.big.npos
+	}
+	n := 0
+	for _, it := range g.items {
+		n += int(b2i(it.Weight > 0))
+	}
+	return n
+}
+
+// add adds d to t's weight and reports whether t had positive weight before
+// and after.
+func (g *group[T]) add(t T, d Weight) (was, is bool) {
+	s, i := -1, -1
+	if g.big != nil {
+		s, i = g.big.slot(g.items, t)
+	} else {
+		i = g.find(t)
+	}
 	if i < 0 {
 		g.items = append(g.items, Change[T]{t, d})
-		if g.pos != nil {
-			g.pos[t] = len(g.items) - 1
-		} else if len(g.items) > linearMax {
-			g.pos = make(map[T]int, len(g.items))
-			for j, it := range g.items {
-				g.pos[it.Tuple] = j
-			}
+		switch {
+		case g.big != nil:
+			g.big.npos += int(b2i(d > 0))
+			g.big.put(g.items, s, len(g.items)-1)
+		case len(g.items) > linearMax:
+			g.big = newTupleIndex(g.items)
 		}
-		if d > 0 {
-			g.npos++
-		}
-		return
+		return false, d > 0
 	}
 	old := g.items[i].Weight
 	w := old + d
-	g.npos += int(b2i(w > 0) - b2i(old > 0))
+	if g.big != nil {
+		g.big.npos += int(b2i(w > 0) - b2i(old > 0))
+	}
 	if w != 0 {
 		g.items[i].Weight = w
-		return
+		return old > 0, w > 0
 	}
 	last := len(g.items) - 1
-	g.items[i] = g.items[last]
-	g.items = g.items[:last]
-	if g.pos != nil {
-		delete(g.pos, t)
+	if g.big != nil {
+		g.big.remove(g.items, s)
 		if i != last {
-			g.pos[g.items[i].Tuple] = i
+			ls, _ := g.big.slot(g.items, g.items[last].Tuple)
+			g.big.slots[ls] = int32(i + 1)
 		}
 	}
+	g.items[i] = g.items[last]
+	g.items[last] = Change[T]{} // the tuple's strings and pointers are garbage now
+	g.items = g.items[:last]
+	return old > 0, false
+}
+
+// reserve makes room for n tuples in an empty group: a cold start's change
+// then fills one slice instead of growing it through every doubling. An
+// eighth more leaves room for the next changes' inserts, which would
+// otherwise copy the whole slice at the first step that inserts before it
+// deletes.
+func (g *group[T]) reserve(n int) {
+	if len(g.items) == 0 && n > reuseMax {
+		g.items = make([]Change[T], 0, n+n/8)
+	}
+}
+
+// positives iterates over the tuples of positive weight.
+func (g *group[T]) positives(yield func(T) bool) {
+	for _, it := range g.items {
+		if it.Weight > 0 && !yield(it.Tuple) {
+			return
+		}
+	}
+}
+
+// tupleIndex is a large group's index of its items by tuple: a hash table
+// of positions with linear probing, kept at most half full. It costs 8 to 16
+// bytes per tuple where a Go map of tuple to position would cost the tuple's
+// size again and more.
+type tupleIndex[T comparable] struct {
+	npos int // how many items have positive weight
+	// slots holds 1 + the position in items of the tuple whose probe
+	// sequence reaches it, 0 where empty; its length is a power of two.
+	slots []int32
+}
+
+// hashSeed seeds every tupleIndex's hash.
+var hashSeed = maphash.MakeSeed()
+
+func newTupleIndex[T comparable](items []Change[T]) *tupleIndex[T] {
+	x := &tupleIndex[T]{}
+	x.rebuild(items, 1<<bits.Len(uint(2*len(items)-1)))
+	for _, it := range items {
+		x.npos += int(b2i(it.Weight > 0))
+	}
+	return x
+}
+
+// rebuild makes a table of size slots (a power of two) holding items.
+func (x *tupleIndex[T]) rebuild(items []Change[T], size int) {
+	x.slots = make([]int32, size)
+	for i, it := range items {
+		s, _ := x.slot(items, it.Tuple)
+		x.slots[s] = int32(i + 1)
+	}
+}
+
+func (x *tupleIndex[T]) home(t T) int {
+	return int(maphash.Comparable(hashSeed, t)) & (len(x.slots) - 1)
+}
+
+// slot returns the slot holding t and t's position in items, or the empty
+// slot where t would go and −1.
+func (x *tupleIndex[T]) slot(items []Change[T], t T) (s, i int) {
+	mask := len(x.slots) - 1
+	for s = x.home(t); x.slots[s] != 0; s = (s + 1) & mask {
+		if p := int(x.slots[s]) - 1; items[p].Tuple == t {
+			return s, p
+		}
+	}
+	return s, -1
+}
+
+// put records at the empty slot s the item just appended at position i,
+// growing the table when it gets more than half full.
+func (x *tupleIndex[T]) put(items []Change[T], s, i int) {
+	if 2*len(items) > len(x.slots) {
+		x.rebuild(items, 2*len(x.slots))
+		return
+	}
+	x.slots[s] = int32(i + 1)
+}
+
+// remove empties slot s and moves back the entries after it that probing
+// would no longer reach across the gap (deletion without tombstones).
+func (x *tupleIndex[T]) remove(items []Change[T], s int) {
+	mask := len(x.slots) - 1
+	for j := (s + 1) & mask; x.slots[j] != 0; j = (j + 1) & mask {
+		// The entry at j may fill the gap unless its home lies after the
+		// gap, up to j.
+		if h := x.home(items[x.slots[j]-1].Tuple); (j-h)&mask >= (j-s)&mask {
+			x.slots[s] = x.slots[j]
+			s = j
+		}
+	}
+	x.slots[s] = 0
 }
 
 func b2i(b bool) Weight {
@@ -95,7 +259,7 @@ func b2i(b bool) Weight {
 
 // IndexBy arranges r by key.
 func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
-	a := &arrangement[K, T]{state: map[K]group[T]{}}
+	a := &arrangement[K, T]{state: map[K][]Change[T]{}}
 	r.c.add([]changer{r.s}, func() {
 		for t, w := range r.s.delta {
 			if a.delta == nil {
@@ -109,18 +273,18 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 		}
 	}, func() {
 		if len(a.state) == 0 {
-			a.state = make(map[K]group[T], len(a.delta))
+			a.state = make(map[K][]Change[T], len(a.delta))
 		}
 		for k, changes := range a.delta {
-			g := a.state[k]
+			if _, ok := a.state[k]; !ok {
+				a.store(k, newGroup(changes))
+				continue
+			}
+			g := a.group(k)
 			for _, ch := range changes {
 				g.add(ch.Tuple, ch.Weight)
 			}
-			if len(g.items) == 0 {
-				delete(a.state, k)
-			} else {
-				a.state[k] = g
-			}
+			a.store(k, g)
 		}
 		a.delta = reuse(a.delta)
 	})
@@ -134,20 +298,21 @@ func (a *arrangement[K, T]) readBy(i int) { a.readers = append(a.readers, i) }
 // present reports whether key k has a tuple of positive weight before and
 // after the step's change.
 func (a *arrangement[K, T]) present(k K) (before, after bool) {
-	g := a.state[k]
-	n := Weight(g.npos)
+	g := a.group(k)
+	npos := g.positive()
+	n := Weight(npos)
 	for _, ch := range a.delta[k] {
 		w := g.weight(ch.Tuple)
 		n += b2i(w+ch.Weight > 0) - b2i(w > 0)
 	}
-	return g.npos > 0, n > 0
+	return npos > 0, n > 0
 }
 
 // after returns the distinct tuples of positive weight of key k after the
 // step's change, and whether that set differs from the one before; when it
 // does not, the tuples are not computed.
 func (a *arrangement[K, T]) after(k K) ([]T, bool) {
-	g := a.state[k]
+	g := a.group(k)
 	changes := a.delta[k]
 	touched := make(map[T]Weight, len(changes))
 	changed := false
@@ -159,7 +324,7 @@ func (a *arrangement[K, T]) after(k K) ([]T, bool) {
 	if !changed {
 		return nil, false
 	}
-	ts := make([]T, 0, g.npos+len(changes))
+	ts := make([]T, 0, g.positive()+len(changes))
 	for _, it := range g.items {
 		if _, ok := touched[it.Tuple]; !ok && it.Weight > 0 {
 			ts = append(ts, it.Tuple)
@@ -180,7 +345,7 @@ func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O
 	out.c.add([]changer{a.a, b.a}, func() {
 		// ΔA⋈B + ΔA⋈ΔB, with B as of the step's start.
 		for k, da := range a.a.delta {
-			bs, db := b.a.state[k].items, b.a.delta[k]
+			bs, db := b.a.state[k], b.a.delta[k]
 			for _, x := range da {
 				for _, y := range bs {
 					out.s.add(f(k, x.Tuple, y.Tuple), x.Weight*y.Weight)
@@ -192,7 +357,7 @@ func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O
 		}
 		// A⋈ΔB, with A as of the step's start.
 		for k, db := range b.a.delta {
-			as := a.a.state[k].items
+			as := a.a.state[k]
 			for _, y := range db {
 				for _, x := range as {
 					out.s.add(f(k, x.Tuple, y.Tuple), x.Weight*y.Weight)
@@ -232,7 +397,7 @@ func keyFilter[K, A, B comparable](a Index[K, A], b Index[K, B], want bool) Rel[
 				continue
 			}
 			s := sign(now == want)
-			for _, x := range a.a.state[k].items {
+			for _, x := range a.a.state[k] {
 				out.s.add(x.Tuple, s*x.Weight)
 			}
 		}

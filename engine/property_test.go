@@ -408,16 +408,30 @@ func TestPropertyAggregates(t *testing.T) {
 		}})
 }
 
-// TestPropertyGroup checks the arrangement's per-key group against a map,
-// through growth past linearMax and removals that move items.
+// TestPropertyGroup checks group (an arrangement's per-key group, and the
+// weights Distinct and Output keep) against a map, from a first change of
+// any size (as a new key's) or a reserved empty group, through growth past
+// linearMax and of its index, and removals that move items and shift the
+// index's entries back.
 func TestPropertyGroup(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		var g group[int]
+		var first []Change[int] // appended, as IndexBy's step does
 		want := map[int]Weight{}
-		for range rapid.IntRange(0, 200).Draw(t, "changes") {
-			x := rapid.IntRange(0, 40).Draw(t, "tuple")
+		for _, x := range rapid.SliceOfDistinct(rapid.IntRange(0, 80), rapid.ID).Draw(t, "first") {
+			d := rapid.SampledFrom([]Weight{-2, -1, 1, 2}).Draw(t, "first weight")
+			first = append(first, Change[int]{x, d})
+			want[x] = d
+		}
+		g := newGroup(first)
+		// Distinct and Output reserve their empty group instead.
+		g.reserve(rapid.IntRange(0, 2*reuseMax).Draw(t, "reserve"))
+		for range rapid.IntRange(0, 300).Draw(t, "changes") {
+			x := rapid.IntRange(0, 80).Draw(t, "tuple")
 			d := rapid.SampledFrom([]Weight{-2, -1, 1, 2}).Draw(t, "weight")
-			g.add(x, d)
+			was, is := g.add(x, d)
+			if old := want[x]; was != (old > 0) || is != (old+d > 0) {
+				t.Fatalf("add(%d, %d) = %v, %v with weight %d", x, d, was, is, old)
+			}
 			bump(want, x, d)
 			got := map[int]Weight{}
 			npos := 0
@@ -430,8 +444,13 @@ func TestPropertyGroup(t *testing.T) {
 					t.Fatalf("find(%d) = %d, want %d", it.Tuple, g.find(it.Tuple), i)
 				}
 			}
-			if !maps.Equal(want, got) || len(got) != len(g.items) || npos != g.npos {
-				t.Fatalf("group %v (npos %d), want %v", g.items, g.npos, want)
+			if !maps.Equal(want, got) || len(got) != len(g.items) || npos != g.positive() {
+				t.Fatalf("group %v (positive %d), want %v", g.items, g.positive(), want)
+			}
+			for y := range 81 {
+				if _, ok := want[y]; !ok && g.find(y) >= 0 {
+					t.Fatalf("find(%d) = %d for a tuple not in the group", y, g.find(y))
+				}
 			}
 		}
 	})
