@@ -299,9 +299,11 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	if d.sb != nil {
 		bs, err := d.sb.Take()
 		d.w.applySB(bs)
-		if d.coldStartLogged {
-			// The mirror now has the SB's echo of the cold start's write.
-			d.endColdStartGC()
+		if d.coldStartLogged && len(bs) > 0 {
+			// The first SB update after the cold start's write is its
+			// echo: once this iteration has checked it against what the
+			// program wants, the cold start's transient data is garbage.
+			defer d.endColdStartGC()
 		}
 		if err != nil {
 			d.lost(&d.sb, sbR, err)
