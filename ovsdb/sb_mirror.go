@@ -93,8 +93,11 @@ type sbMirror struct {
 	groupFlows      map[string]map[string]bool // group -> flow rows using it
 	groupsByContent map[string][]string        // groupContent -> groups
 
-	flows      map[string]*sb.LogicalFlow
-	flowKeys   map[string]flowKey // flow row -> key, for rows that have one
+	flows map[string]*sb.LogicalFlow
+	// flowStages are the stages of the rows that have a key: the rest of
+	// a key is the row's own, but its stage comes from its datapaths,
+	// which may go first.
+	flowStages map[string]rules.Stage
 	flowsByKey map[flowKey][]string
 	flowsByDP  map[string]map[string]bool // SB datapath -> rows with it as logical_datapath
 
@@ -122,7 +125,7 @@ func newSBMirror() *sbMirror {
 		groupFlows:      map[string]map[string]bool{},
 		groupsByContent: map[string][]string{},
 		flows:           map[string]*sb.LogicalFlow{},
-		flowKeys:        map[string]flowKey{},
+		flowStages:      map[string]rules.Stage{},
 		flowsByKey:      map[flowKey][]string{},
 		flowsByDP:       map[string]map[string]bool{},
 		dpUsers:         map[string]map[string]string{},
@@ -292,8 +295,9 @@ func (m *sbMirror) add(uuid string, row model.Model) {
 		if r.LogicalDatapath != nil {
 			addTo(m.flowsByDP, *r.LogicalDatapath, uuid)
 		}
-		if k, ok := m.keyOf(r); ok {
-			m.flowKeys[uuid] = k
+		if stage, ok := m.stageOfFlow(r); ok {
+			m.flowStages[uuid] = stage
+			k := keyOfRow(r, stage)
 			m.flowsByKey[k] = insertSorted(m.flowsByKey[k], uuid)
 		}
 	}
@@ -352,8 +356,9 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 		if r.LogicalDatapath != nil {
 			removeFrom(m.flowsByDP, *r.LogicalDatapath, uuid)
 		}
-		if k, ok := m.flowKeys[uuid]; ok {
-			delete(m.flowKeys, uuid)
+		if stage, ok := m.flowStages[uuid]; ok {
+			delete(m.flowStages, uuid)
+			k := keyOfRow(r, stage)
 			if m.flowsByKey[k] = deleteSorted(m.flowsByKey[k], uuid); len(m.flowsByKey[k]) == 0 {
 				delete(m.flowsByKey, k)
 			}
@@ -361,27 +366,38 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 	}
 }
 
-// keyOf is a flow row's key. Its stage is found from the kind of its first
-// datapath that names a switch or router; a row with none, or whose table
-// is no stage, has no key (23.03 deletes such rows).
-func (m *sbMirror) keyOf(f *sb.LogicalFlow) (flowKey, bool) {
+// stageOfFlow is the stage of a flow row's key, found from the kind of
+// its first datapath that names a switch or router; a row with none, or
+// whose table is no stage, has no key (23.03 deletes such rows).
+func (m *sbMirror) stageOfFlow(f *sb.LogicalFlow) (rules.Stage, bool) {
 	kind, ok := m.flowKind(f)
 	if !ok {
-		return flowKey{}, false
+		return 0, false
 	}
 	pipeline := rules.Ingress
 	if f.Pipeline == sb.LogicalFlowPipelineEgress {
 		pipeline = rules.Egress
 	}
 	stage, ok := stageOf[[3]int{int(kind), int(pipeline), f.TableID}]
-	if !ok {
-		return flowKey{}, false
-	}
+	return stage, ok
+}
+
+// keyOfRow is the key of flow row f in stage.
+func keyOfRow(f *sb.LogicalFlow, stage rules.Stage) flowKey {
 	k := flowKey{Stage: stage, Priority: f.Priority, Match: f.Match, Actions: f.Actions}
 	if f.ControllerMeter != nil {
 		k.Meter, k.HasMeter = *f.ControllerMeter, true
 	}
-	return k, true
+	return k
+}
+
+// flowKey is the key of flow row uuid, if it has one.
+func (m *sbMirror) flowKey(uuid string) (flowKey, bool) {
+	stage, ok := m.flowStages[uuid]
+	if !ok {
+		return flowKey{}, false
+	}
+	return keyOfRow(m.flows[uuid], stage), true
 }
 
 func (m *sbMirror) flowKind(f *sb.LogicalFlow) (rules.DatapathKind, bool) {

@@ -264,7 +264,7 @@ func (w *sbWriter) markRow(table, uuid string, row any) {
 	switch r := row.(type) {
 	case nil:
 		if table == sb.LogicalFlowTable {
-			if k, ok := w.m.flowKeys[uuid]; ok {
+			if k, ok := w.m.flowKey(uuid); ok {
 				w.dirtyLF[k] = true
 			}
 		}
@@ -286,7 +286,7 @@ func (w *sbWriter) markRow(table, uuid string, row any) {
 		}
 		w.garbage[uuid] = table
 	case *sb.LogicalFlow:
-		if k, ok := w.m.flowKeys[uuid]; ok {
+		if k, ok := w.m.flowKey(uuid); ok {
 			w.dirtyLF[k] = true
 			delete(w.garbage, uuid)
 		} else if w.m.flows[uuid] != nil {
@@ -334,7 +334,7 @@ func (w *sbWriter) markAll() {
 		w.dirtyLF[k] = true
 	}
 	for u := range w.m.flows {
-		if _, ok := w.m.flowKeys[u]; !ok {
+		if _, ok := w.m.flowStages[u]; !ok {
 			w.garbage[u] = sb.LogicalFlowTable
 		}
 	}
@@ -384,7 +384,7 @@ func (w *sbWriter) exists(table, u string) bool {
 	case sb.MulticastGroupTable:
 		return w.m.mcs[u] != nil
 	case sb.LogicalFlowTable:
-		_, keyed := w.m.flowKeys[u]
+		_, keyed := w.m.flowStages[u]
 		return w.m.flows[u] != nil && !keyed
 	}
 	return false
