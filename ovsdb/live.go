@@ -458,8 +458,11 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	}
 	start := time.Now()
 	// In place when t.ops has room: a cold start's are tens of thousands.
-	t.ops = slices.Insert(t.ops, 0, d.sb.assertLock())
-	err := d.sb.Transact(ctx, t.ops)
+	ops := slices.Insert(t.ops, 0, d.sb.assertLock())
+	// Once sent, the operations are garbage: a cold start's (tens of MB)
+	// should not stay live while the SB commits and echoes them.
+	t.ops = nil
+	err := d.sb.Transact(ctx, ops)
 	st.SBTxn = time.Since(start)
 	st.SB = t.Summary()
 	d.w.m.dropNamed(t)

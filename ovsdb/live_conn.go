@@ -394,9 +394,10 @@ func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) error {
 		defer c.known.Store(nil)
 	}
 	var failed []string
+	n := len(ops) // not ops itself: the reply's decoder must not keep them live
 	err := c.rpc.Call(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), func(reply []byte) error {
 		var err error
-		failed, err = resultErrors(reply, len(ops))
+		failed, err = resultErrors(reply, n)
 		return err
 	})
 	if err == nil && len(failed) > 0 {
