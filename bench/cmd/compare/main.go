@@ -405,6 +405,15 @@ func addPort(p topology.Port) []string {
 
 func delPort(p topology.Port) []string { return []string{"lsp-del", p.Name} }
 
+// cpus is the CPU time the northd and the SB server have used so far.
+func (s *side) cpus() (northd, sb time.Duration, err error) {
+	if northd, err = cpuFine(s.northd.Pid()); err != nil {
+		return 0, 0, err
+	}
+	sb, err = cpuFine(s.sb.Pid())
+	return northd, sb, err
+}
+
 // measuredChange makes one --wait=sb lsp-add and one lsp-del of p, each
 // followed by a wait for quiet, and records their wall times and the CPU
 // the northd and the SB server used for each; then (or first, if
@@ -420,11 +429,7 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 			args          []string
 			walls, client *[]time.Duration
 		}{{addPort(p), &s.res.add, &s.res.clientAdd}, {delPort(p), &s.res.del, &s.res.clientDel}} {
-			n0, err := cpuFine(s.northd.Pid())
-			if err != nil {
-				return err
-			}
-			sb0, err := cpuFine(s.sb.Pid())
+			n0, sb0, err := s.cpus()
 			if err != nil {
 				return err
 			}
@@ -439,11 +444,7 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 				*c.client = append(*c.client, wall)
 				continue
 			}
-			n1, err := cpuFine(s.northd.Pid())
-			if err != nil {
-				return err
-			}
-			sb1, err := cpuFine(s.sb.Pid())
+			n1, sb1, err := s.cpus()
 			if err != nil {
 				return err
 			}
