@@ -134,10 +134,7 @@ ovn-sbctl create IGMP_Group address=239.0.0.5 chassis=$(ch hv1)`,
 // (same contents, same UUIDs), and northlog takes it back writing none.
 func TestLiveHousekeeping(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	s := startServers(t)
-	l := runNorthd(t, s)
-	s.sync()
+	ref, s, l := startWithReference(t)
 	for i, step := range houseSteps {
 		applyBoth(t, ref, s, step)
 		want, _ := houseRows(t, ref.SBRemote())
@@ -191,10 +188,7 @@ ovn-nbctl lr-add lrD -- set Logical_Router lrD options:requested-tnl-key=4000`,
 // after each step of vxlanSteps.
 func TestLiveVXLAN(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	s := startServers(t)
-	runNorthd(t, s)
-	s.sync()
+	ref, s, _ := startWithReference(t)
 	for i, step := range vxlanSteps {
 		applyBoth(t, ref, s, step)
 		if want, got := nbOptions(t, ref.NBRemote())["max_tunid"], nbOptions(t, s.NBRemote())["max_tunid"]; want != got {
@@ -246,10 +240,7 @@ ovn-sbctl set Port_Binding $(ovn-sbctl --bare --columns=_uuid find Port_Binding 
 // monitorSteps.
 func TestLiveServiceMonitorStatus(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	s := startServers(t)
-	runNorthd(t, s)
-	s.sync()
+	ref, s, _ := startWithReference(t)
 	rows := func(remote string) []string {
 		lines, err := reference.DumpRows(t.Context(), remote, sb.ServiceMonitorTable)
 		if err != nil {
@@ -301,10 +292,7 @@ ovn-sbctl create MAC_Binding logical_port=lrp0 ip=10.0.0.6 mac='"00:00:00:00:00:
 // step with no change to set it off, has deleted the rows past their age.
 func TestLiveMACBindingAging(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	s := startServers(t)
-	runNorthd(t, s)
-	s.sync()
+	ref, s, _ := startWithReference(t)
 	rows := func(remote string) []string {
 		lines, err := reference.DumpRows(t.Context(), remote, sb.MACBindingTable)
 		if err != nil {

@@ -77,10 +77,7 @@ ovn-sbctl chassis-del hv2`,
 // rows make are the reference's after each step of igmpSteps.
 func TestLiveIGMP(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	s := startServers(t)
-	runNorthd(t, s)
-	s.sync()
+	ref, s, _ := startWithReference(t)
 	for i, step := range igmpSteps {
 		step = igmpHelpers + step
 		applyBoth(t, ref, s, step)

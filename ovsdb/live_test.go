@@ -377,14 +377,12 @@ type beside struct {
 // it, and loads the scenarios of rules/testdata/scenarios.
 func startBeside(t *testing.T) *beside {
 	t.Helper()
-	b := &beside{ref: reference.Start(t)}
+	b := &beside{}
 	var err error
 	if b.scenarios, err = reference.LoadScenarios("../rules/testdata/scenarios"); err != nil {
 		t.Fatal(err)
 	}
-	b.live = startServers(t)
-	runNorthd(t, b.live)
-	b.live.sync()
+	b.ref, b.live, _ = startWithReference(t)
 	b.options = nbOptions(t, b.live.NBRemote())
 	refOptions := nbOptions(t, b.ref.NBRemote())
 	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
@@ -415,6 +413,18 @@ func (b *beside) run(t *testing.T, script string) []string {
 		t.Fatal(refErr)
 	}
 	return want
+}
+
+// startWithReference starts a reference ovn-northd 23.03 on its own NB and
+// SB, and live servers with northlog's northd (opts apply to its Config),
+// synced once.
+func startWithReference(t *testing.T, opts ...func(*Config)) (*reference.Instance, *servers, *liveNorthd) {
+	t.Helper()
+	ref := reference.Start(t)
+	s := startServers(t)
+	l := runNorthd(t, s, opts...)
+	s.sync()
+	return ref, s, l
 }
 
 // applyBoth runs script on the reference and on the live servers s, and
@@ -732,9 +742,7 @@ for hv in hv1 hv2; do ovn-sbctl create Chassis_Private name=$hv chassis=$(ovn-sb
 // changed.
 func TestLiveGroupMembers(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	s := startServers(t)
-	runNorthd(t, s)
+	ref, s, _ := startWithReference(t)
 	for _, step := range []string{
 		`ovn-nbctl ls-add sw0 -- lsp-add sw0 p1 -- lsp-add sw0 p2 -- lsp-add sw0 p3 -- lsp-set-addresses p2 unknown`,
 		`ovn-nbctl lsp-set-type p1 virtual -- lsp-set-options p1 virtual-ip=10.0.0.10 virtual-parents=p3`,
@@ -759,9 +767,7 @@ func TestLiveGroupMembers(t *testing.T) {
 // the reference's.
 func TestLiveLSPUp(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	s := startServers(t)
-	runNorthd(t, s)
+	ref, s, _ := startWithReference(t)
 	for _, step := range []string{
 		`ovn-nbctl set NB_Global . options:ignore_lsp_down=false -- ls-add sw0 -- lsp-add sw0 p1 -- lsp-set-addresses p1 "00:00:00:00:00:01 10.0.0.1"
 ovn-sbctl chassis-add hv1 geneve 192.0.2.1`,

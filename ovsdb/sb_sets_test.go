@@ -56,18 +56,15 @@ func TestSetTableMutates(t *testing.T) {
 // the named sets were changed by mutating one row each.
 func TestLiveSetsIncremental(t *testing.T) {
 	t.Parallel()
-	ref := reference.Start(t)
-	s := startServers(t)
 	var mu sync.Mutex
 	var steps []StepStats
-	runNorthd(t, s, func(c *Config) {
+	ref, s, _ := startWithReference(t, func(c *Config) {
 		c.OnStep = func(st StepStats) {
 			mu.Lock()
 			defer mu.Unlock()
 			steps = append(steps, st)
 		}
 	})
-	s.sync()
 	options := nbOptions(t, s.NBRemote())
 	refOptions := nbOptions(t, ref.NBRemote())
 	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
