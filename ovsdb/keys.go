@@ -9,6 +9,12 @@ import (
 // slices.Sorted(maps.Keys(m)) it allocates nothing then: every iteration
 // reconciles a few dozen dirty sets, most of them empty.
 func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
+	return sortedKeysFunc(m, cmp.Compare[K])
+}
+
+// sortedKeysFunc is m's keys sorted by compare, nil when m is empty; the
+// slice is sized once (a cold start's dirty flows are tens of thousands).
+func sortedKeysFunc[M ~map[K]V, K comparable, V any](m M, compare func(K, K) int) []K {
 	if len(m) == 0 {
 		return nil
 	}
@@ -16,7 +22,7 @@ func sortedKeys[M ~map[K]V, K cmp.Ordered, V any](m M) []K {
 	for k := range m {
 		ks = append(ks, k)
 	}
-	slices.Sort(ks)
+	slices.SortFunc(ks, compare)
 	return ks
 }
 

@@ -44,12 +44,7 @@ func boolCmp(a, b bool) int {
 // flow of a group moves to the same new set of datapaths (a switch added or
 // removed), the group row itself is changed instead of every flow.
 func (w *sbWriter) reconcileFlows(t *sbTxn) {
-	dirty := w.resolveDirty(t)
-	keys := make([]flowKey, 0, len(dirty))
-	for k := range dirty {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, compareFlowKeys)
+	keys := sortedKeysFunc(w.resolveDirty(t), compareFlowKeys)
 	plans := make([]flowPlan, 0, len(keys))
 	for _, k := range keys {
 		target := w.datapathRefs(t, nil, w.wantLF[k])
