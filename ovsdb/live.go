@@ -376,6 +376,11 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 		d.writeIPAM(ctx)
 		d.writeNB(ctx, nbCols, newPorts)
 	}
+	if d.sb != nil {
+		if err := d.sb.resume(ctx); err != nil {
+			d.log.Warn("cannot resume the SB monitor", "err", err)
+		}
+	}
 	if st.NBRows > 0 || st.SB != nil || st.Err != nil {
 		d.report(st)
 	}
@@ -457,6 +462,9 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		return true, nil
 	}
 	start := time.Now()
+	if quiet := d.w.filledTables(t); len(quiet) > 0 && d.sb.pause(ctx, quiet) {
+		d.log.Info("filling empty SB tables; their monitor is paused until the write is done", "tables", quiet)
+	}
 	// In place when t.ops has room: a cold start's are tens of thousands.
 	ops := slices.Insert(t.ops, 0, d.sb.assertLock())
 	// Once sent, the operations are garbage: a cold start's (tens of MB)

@@ -73,6 +73,9 @@ type sbWriter struct {
 
 	addrSets, portGroups *setTable
 	lbs                  *lbTable
+
+	// rows counts the SB rows of each monitored table.
+	rows map[string]int
 }
 
 func newSBWriter(log *slog.Logger) *sbWriter {
@@ -91,11 +94,30 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		addrSets:   newSetTable(sb.AddressSetTable, "addresses"),
 		portGroups: newSetTable(sb.PortGroupTable, "ports"),
 		lbs:        newLBTable(),
+		rows:       map[string]int{},
 	}
 	w.other = newOtherTables(w)
 	w.house = newHousekeeping(w)
 	w.ha = newHATables(w)
 	return w
+}
+
+// fillMin is the number of rows a transaction inserts into an empty table
+// from which the table's monitor is paused around it (conn.pause).
+const fillMin = 1000
+
+// filledTables are the tables that t fills: empty in the SB, at least
+// fillMin rows inserted. Pausing their monitor costs nothing (no row
+// leaves its condition), and their rows come back whole on resume.
+func (w *sbWriter) filledTables(t *sbTxn) []string {
+	var tables []string
+	for table, n := range t.Inserted {
+		if n >= fillMin && w.rows[table] == 0 {
+			tables = append(tables, table)
+		}
+	}
+	slices.Sort(tables)
+	return tables
 }
 
 // applyProgram takes the last step's output changes as the new desired
@@ -214,12 +236,19 @@ func (w *sbWriter) applySB(bs []batch) {
 			w.addrSets.resetSB()
 			w.portGroups.resetSB()
 			w.lbs.resetSB()
+			w.rows = map[string]int{}
 		}
 		changes := slices.Clone(b.changes)
 		slices.SortStableFunc(changes, func(a, b change) int {
 			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
 		})
 		for _, c := range changes {
+			switch {
+			case c.old == nil:
+				w.rows[c.table]++
+			case c.new == nil:
+				w.rows[c.table]--
+			}
 			// The HA and housekeeping tables see every change (they follow
 			// Port_Binding and Chassis too); a change of a table only they
 			// keep goes no further.
