@@ -516,15 +516,28 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 // the switch ports whose binding or row changed; newPorts are the ports
 // whose Port_Binding writeSB has just inserted.
 func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[string]string) {
-	ops := append(nbGlobalUpdate(d.feed.global, cols), d.portUpOps(newPorts)...)
-	if len(ops) == 0 {
-		return
+	global, ports := nbGlobalUpdate(d.feed.global, cols), d.portUpOps(newPorts)
+	// A few ports go with NB_Global, in one transaction rather than two; a
+	// cold start's thousands go after it, so that the sb_cfg that
+	// `ovn-nbctl --wait=sb` waits for is not held up by them.
+	txns := [][]lovsdb.Operation{append(global, ports...)}
+	if len(ports) > portsWithGlobal {
+		txns = [][]lovsdb.Operation{global, ports}
 	}
-	if err := d.nb.Transact(ctx, ops); err != nil && ctx.Err() == nil {
-		d.log.Warn("NB transaction failed; retrying at the next step", "err", err)
-		d.upAll = true
+	for _, ops := range txns {
+		if len(ops) == 0 {
+			continue
+		}
+		if err := d.nb.Transact(ctx, ops); err != nil && ctx.Err() == nil {
+			d.log.Warn("NB transaction failed; retrying at the next step", "err", err)
+			d.upAll = true
+		}
 	}
 }
+
+// portsWithGlobal is the most switch ports whose columns writeNB writes in
+// NB_Global's transaction.
+const portsWithGlobal = 64
 
 // portUpOps sets the Logical_Switch_Port columns northd owns, for each
 // switch port that has a Port_Binding (handle_port_binding_changes,
