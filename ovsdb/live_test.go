@@ -526,7 +526,7 @@ func TestLiveColdStartFill(t *testing.T) {
 	ref := reference.Start(t)
 	s := startServers(t)
 	// Four switches of 150 ports on a router: a few thousand flows, more
-	// than fillMin.
+	// than fillMin, and more switch ports than portsWithGlobal.
 	var lines []string
 	lines = append(lines, "ovn-nbctl lr-add lr0")
 	for sw := range 4 {
@@ -562,6 +562,9 @@ func TestLiveColdStartFill(t *testing.T) {
 		if r := reference.Compare(sbRows(t, ref.SBRemote(), false), sbRows(t, s.SBRemote(), false)); !r.Equal() {
 			t.Fatalf("%s: SB rows differ from the reference's (- reference, + northlog):\n%s", when, rowDiff(r))
 		}
+		if want, got := portsUp(s, ref.NBRemote()), portsUp(s, s.NBRemote()); !slices.Equal(want, got) {
+			t.Errorf("%s: switch ports' up differ from the reference's (- reference, + northlog):\n%s", when, rowDiff(reference.Compare(want, got)))
+		}
 		lf := l.Totals()[sb.LogicalFlowTable]
 		if rows := len(flowUUIDs(t, s.SBRemote())); lf[0]-lf[2] != rows {
 			t.Errorf("%s: %d Logical_Flow rows inserted and %d deleted for %d rows", when, lf[0], lf[2], rows)
@@ -570,6 +573,14 @@ func TestLiveColdStartFill(t *testing.T) {
 	check("cold start")
 	applyBoth(t, ref, s, "ovn-nbctl ls-del sw1")
 	check("after ls-del")
+}
+
+// portsUp lists the NB's switch ports with their up column, sorted, as
+// "name,up" lines.
+func portsUp(s *servers, remote string) []string {
+	s.t.Helper()
+	out := s.run("ovn-nbctl", "--db="+remote, "--format=csv", "--data=bare", "--no-headings", "--columns=name,up", "list", "Logical_Switch_Port")
+	return slices.Sorted(slices.Values(strings.Fields(out)))
 }
 
 // liveSnapshot is what the SB holds after a sync: canonical flows, and the
