@@ -224,7 +224,7 @@ func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
 		"priority":     p.key.Priority,
 		"match":        p.key.Match,
 		"actions":      p.key.Actions,
-		"external_ids": strMap(map[string]string{"stage-name": p.key.Stage.Name()}),
+		"external_ids": w.stageExternalIDs(p.key.Stage),
 	}
 	if len(p.target) == 1 {
 		row["logical_datapath"] = optUUID(p.target[0])
@@ -232,6 +232,18 @@ func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
 		row["logical_dp_group"] = optUUID(w.groupFor(t, p.target))
 	}
 	t.insert(sb.LogicalFlowTable, row)
+}
+
+// stageExternalIDs is the external_ids of a flow of stage s, one value per
+// stage shared by the operations that insert flows (encoded, never
+// modified).
+func (w *sbWriter) stageExternalIDs(s rules.Stage) lovsdb.OvsMap {
+	ids, ok := w.stageIDs[s]
+	if !ok {
+		ids = strMap(map[string]string{"stage-name": s.Name()})
+		w.stageIDs[s] = ids
+	}
+	return ids
 }
 
 // keyRefs lists the NB _uuids whose tunnel keys a flow's text holds

@@ -1,9 +1,9 @@
 package ovsdb
 
 import (
-	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -33,8 +33,10 @@ type sbTxn struct {
 	lbGroups    map[string]bool
 }
 
-func newSBTxn() *sbTxn {
+// newSBTxn starts a transaction with room for about size operations.
+func newSBTxn(size int) *sbTxn {
 	return &sbTxn{
+		ops:      make([]lovsdb.Operation, 0, size),
 		Inserted: map[string]int{}, Updated: map[string]int{}, Deleted: map[string]int{},
 		newDP: map[string]string{}, deletedDP: map[string]bool{},
 		newPB: map[string]string{}, deletedPB: map[string]bool{},
@@ -47,7 +49,7 @@ func newSBTxn() *sbTxn {
 // insert adds an insert operation and returns the row's named UUID.
 func (t *sbTxn) insert(table string, row lovsdb.Row) string {
 	t.named++
-	name := fmt.Sprintf("row%d", t.named)
+	name := "row" + strconv.Itoa(t.named)
 	t.ops = append(t.ops, lovsdb.Operation{Op: lovsdb.OperationInsert, Table: table, Row: row, UUIDName: name})
 	t.Inserted[table]++
 	return name

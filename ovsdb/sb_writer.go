@@ -76,6 +76,8 @@ type sbWriter struct {
 
 	// rows counts the SB rows of each monitored table.
 	rows map[string]int
+	// stageIDs are the flows' external_ids by stage (stageExternalIDs).
+	stageIDs map[rules.Stage]lovsdb.OvsMap
 }
 
 func newSBWriter(log *slog.Logger) *sbWriter {
@@ -95,6 +97,7 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		portGroups: newSetTable(sb.PortGroupTable, "ports"),
 		lbs:        newLBTable(),
 		rows:       map[string]int{},
+		stageIDs:   map[rules.Stage]lovsdb.OvsMap{},
 	}
 	w.other = newOtherTables(w)
 	w.house = newHousekeeping(w)
@@ -382,7 +385,9 @@ func (w *sbWriter) markAll() {
 // reconcile builds the transaction that brings the dirty keys' SB rows to
 // their desired contents, and clears the marks.
 func (w *sbWriter) reconcile() *sbTxn {
-	t := newSBTxn()
+	// Most operations are of dirty flows, ports and datapaths: a cold
+	// start's tens of thousands would otherwise grow the slice many times.
+	t := newSBTxn(len(w.dirtyLF) + len(w.dirtyPB) + len(w.dirtyDP) + 1)
 	w.ha.reconcile(t) // before the ports that refer to the groups
 	w.reconcileDatapaths(t)
 	w.reconcilePorts(t)
