@@ -58,7 +58,7 @@ func main() {
 	topo := topology.Flags(flag.CommandLine)
 	var c config
 	flag.IntVar(&c.changes, "changes", 20, "lsp-add and lsp-del changes measured on each side")
-	flag.IntVar(&c.coldRuns, "cold-runs", 3, "cold starts measured on each side, the sides taking turns to go first; the median is reported")
+	flag.IntVar(&c.coldRuns, "cold-runs", 3, "cold starts measured on each side, the sides taking turns to go first; the median (of an even number, the lower middle one) is reported")
 	flag.DurationVar(&c.timeout, "timeout", 45*time.Minute, "bound on the whole run")
 	flag.DurationVar(&c.cmdTimeout, "cmd-timeout", 5*time.Minute, "bound on each ovn-nbctl command (a cold start included)")
 	flag.StringVar(&c.northd, "northd", "", "northlog northd binary (default: go build ./examples/northd into the run directory)")

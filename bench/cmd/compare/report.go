@@ -153,7 +153,7 @@ func report(w io.Writer, topo *topology.Topology, sides []*side, loadStart strin
 // starts each side made, in what order, and each one's figures.
 func coldStarts(w io.Writer, sides []*side) {
 	n := len(sides[0].res.cold)
-	fmt.Fprintf(w, "\n(*) %d cold starts per side, each on a newly created, empty SB beside the loaded NB", n)
+	fmt.Fprintf(w, "\n(*) Cold starts per side: %d, each on a newly created, empty SB beside the loaded NB", n)
 	if len(sides) > 1 && n > 1 {
 		fmt.Fprintf(w, "; in odd rounds %s first, in even rounds %s first", inTurn(sides, 0)[0].name, inTurn(sides, 1)[0].name)
 	}
