@@ -11,8 +11,10 @@
 // from ovn-central) on unix sockets, loads the topology (bench/topology)
 // into both NBs with ovsdb-client, and measures, for each northd:
 //
-//   - cold start: from starting the northd on the loaded NB and an empty SB
-//     until `ovn-nbctl --wait=sb sync` returns;
+//   - cold start: from starting the northd on the loaded NB and a newly
+//     created, empty SB until `ovn-nbctl --wait=sb sync` returns, and the
+//     northd's and the SB server's CPU by then; the median of -cold-runs
+//     cold starts per side, the sides taking turns to go first (ABBA…);
 //   - the wall time of `ovn-nbctl --wait=sb lsp-add` (a pod port with
 //     addresses and port security) and `lsp-del`, over -changes changes of
 //     each, median and p90, the two sides alternating;
@@ -33,9 +35,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -54,6 +58,7 @@ func main() {
 	topo := topology.Flags(flag.CommandLine)
 	var c config
 	flag.IntVar(&c.changes, "changes", 20, "lsp-add and lsp-del changes measured on each side")
+	flag.IntVar(&c.coldRuns, "cold-runs", 3, "cold starts measured on each side, the sides taking turns to go first; the median (of an even number, the lower middle one) is reported")
 	flag.DurationVar(&c.timeout, "timeout", 45*time.Minute, "bound on the whole run")
 	flag.DurationVar(&c.cmdTimeout, "cmd-timeout", 5*time.Minute, "bound on each ovn-nbctl command (a cold start included)")
 	flag.StringVar(&c.northd, "northd", "", "northlog northd binary (default: go build ./examples/northd into the run directory)")
@@ -76,6 +81,7 @@ func main() {
 type config struct {
 	topo       topology.Options
 	changes    int
+	coldRuns   int
 	timeout    time.Duration
 	cmdTimeout time.Duration
 	northd     string
@@ -97,8 +103,9 @@ type side struct {
 
 // result is what was measured on one side.
 type result struct {
-	load, cold         time.Duration
-	coldCPU, coldSBCPU time.Duration   // northd's and the SB server's CPU by the end of the cold start
+	load               time.Duration
+	cold               []time.Duration // wall of each cold start, in run order
+	coldCPU, coldSBCPU []time.Duration // northd's and the SB server's CPU by the end of each cold start
 	add, del           []time.Duration // wall of ovn-nbctl --wait=sb
 	clientAdd          []time.Duration // wall of the same with --wait=none
 	clientDel          []time.Duration
@@ -142,6 +149,9 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 	}
 	if c.changes < 1 {
 		return fmt.Errorf("-changes %d: want at least 1", c.changes)
+	}
+	if c.coldRuns < 1 {
+		return fmt.Errorf("-cold-runs %d: want at least 1", c.coldRuns)
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
@@ -192,7 +202,7 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 	}
 
 	for _, s := range sides {
-		if err := s.startServers(ctx); err != nil {
+		if err := s.startNB(ctx); err != nil {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 		log.Info("loading NB", "side", s.name)
@@ -201,12 +211,14 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 		}
 	}
 
-	for _, s := range sides {
-		log.Info("cold start", "side", s.name)
-		if err := s.coldStart(ctx); err != nil {
-			return fmt.Errorf("%s: %w", s.name, s.why(err))
+	for round := range c.coldRuns {
+		for _, s := range inTurn(sides, round) {
+			log.Info("cold start", "side", s.name, "round", round+1)
+			if err := s.coldStart(ctx); err != nil {
+				return fmt.Errorf("%s: cold start %d: %w", s.name, round+1, s.why(err))
+			}
+			log.Info("cold start done", "side", s.name, "round", round+1, "seconds", s.res.cold[round].Seconds())
 		}
-		log.Info("cold start done", "side", s.name, "seconds", s.res.cold.Seconds())
 	}
 
 	log.Info("changes", "count", c.changes)
@@ -217,11 +229,7 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 		}
 	}
 	for i := range c.changes {
-		order := slices.Clone(sides)
-		if i%2 == 1 {
-			slices.Reverse(order)
-		}
-		for _, s := range order {
+		for _, s := range inTurn(sides, i) {
 			if err := s.measuredChange(ctx, topo.SparePort(i), i%4 >= 2); err != nil {
 				return fmt.Errorf("%s: change %d: %w", s.name, i, s.why(err))
 			}
@@ -237,6 +245,17 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 		fmt.Fprintf(out, "\nRun directory (databases, logs): %s\n", dir)
 	}
 	return nil
+}
+
+// inTurn is the order of the sides in round i of a measurement: as given
+// in even rounds, reversed in odd ones, so that neither side always goes
+// first.
+func inTurn(sides []*side, round int) []*side {
+	order := slices.Clone(sides)
+	if round%2 == 1 {
+		slices.Reverse(order)
+	}
+	return order
 }
 
 // finish reads what is measured at the end: the northd's CPU over the
@@ -277,27 +296,45 @@ func buildNorthd(ctx context.Context, dir string, log *slog.Logger) (string, err
 	return bin, nil
 }
 
-// startServers creates empty NB and SB databases and starts their servers,
-// and initialises the NB (ovn-nbctl init).
-func (s *side) startServers(ctx context.Context) error {
+// startNB creates an empty NB database, starts its server and initialises
+// it (ovn-nbctl init). Each cold start creates the SB (freshSB).
+func (s *side) startNB(ctx context.Context) error {
 	if err := os.MkdirAll(string(s.dir), 0o755); err != nil {
 		return err
 	}
-	for _, db := range []struct {
-		name string
-		d    **reference.Daemon
-	}{{"nb", &s.nb}, {"sb", &s.sb}} {
-		if err := s.dir.CreateDB(ctx, db.name); err != nil {
-			return err
-		}
-		d, err := s.dir.StartServer(ctx, db.name)
-		if err != nil {
-			return err
-		}
-		*db.d = d
+	if err := s.dir.CreateDB(ctx, "nb"); err != nil {
+		return err
 	}
-	_, err := s.nbctl(ctx, "init")
+	nb, err := s.dir.StartServer(ctx, "nb")
+	if err != nil {
+		return err
+	}
+	s.nb = nb
+	_, err = s.nbctl(ctx, "init")
 	return err
+}
+
+// freshSB stops the side's northd and SB server, if running, and serves a
+// newly created, empty SB database: what every cold start starts from.
+func (s *side) freshSB(ctx context.Context) error {
+	for _, d := range []**reference.Daemon{&s.northd, &s.sb} {
+		if *d != nil {
+			(*d).Stop()
+			*d = nil
+		}
+	}
+	if err := os.Remove(s.dir.File("sb")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := s.dir.CreateDB(ctx, "sb"); err != nil {
+		return err
+	}
+	sb, err := s.dir.StartServer(ctx, "sb")
+	if err != nil {
+		return err
+	}
+	s.sb = sb
+	return nil
 }
 
 // command runs argv with the side's environment, bounded by the command
@@ -373,9 +410,17 @@ func (s *side) countRows(ctx context.Context, table string) (int, error) {
 	return len(sel.Rows), nil
 }
 
-// coldStart starts the northd on the loaded NB and empty SB and measures
-// the time until ovn-nbctl --wait=sb sync returns, then waits for quiet.
+// coldStart starts the northd on the loaded NB and a fresh, empty SB
+// (freshSB), once both servers are quiet, and records the time until
+// ovn-nbctl --wait=sb sync returns and the CPU the northd and the SB server
+// used by then; then it waits for quiet. The northd stays running.
 func (s *side) coldStart(ctx context.Context) error {
+	if err := s.freshSB(ctx); err != nil {
+		return err
+	}
+	if err := waitIdle(ctx, s.sb.Pid(), s.nb.Pid()); err != nil {
+		return err
+	}
 	argv := s.argv(s)
 	start := time.Now()
 	d, err := reference.StartDaemon(reference.DaemonSpec{
@@ -387,13 +432,18 @@ func (s *side) coldStart(ctx context.Context) error {
 	if _, err := s.nbctl(ctx, "--wait=sb", "sync"); err != nil {
 		return err
 	}
-	s.res.cold = time.Since(start)
-	if s.res.coldCPU, err = cpuTotal(d.Pid()); err != nil {
+	wall := time.Since(start)
+	northdCPU, err := cpuTotal(d.Pid())
+	if err != nil {
 		return err
 	}
-	if s.res.coldSBCPU, err = cpuTotal(s.sb.Pid()); err != nil {
+	sbCPU, err := cpuTotal(s.sb.Pid())
+	if err != nil {
 		return err
 	}
+	s.res.cold = append(s.res.cold, wall)
+	s.res.coldCPU = append(s.res.coldCPU, northdCPU)
+	s.res.coldSBCPU = append(s.res.coldSBCPU, sbCPU)
 	return waitIdle(ctx, s.northd.Pid(), s.sb.Pid(), s.nb.Pid())
 }
 

@@ -95,12 +95,13 @@ func report(w io.Writer, topo *topology.Topology, sides []*side, loadStart strin
 		return l
 	}
 	count := func(v int64) string { return fmt.Sprint(v) }
+	coldRuns := fmt.Sprintf(" of %d (*)", len(sides[0].res.cold))
 	changes := func(r *result) int { return len(r.add) + len(r.del) + len(r.clientAdd) + len(r.clientDel) }
 	lines := []line{
 		dur(fmt.Sprintf("NB load (%d × ovsdb-client transact)", len(topo.Transactions)), func(r *result) time.Duration { return r.load }),
-		dur("cold start until `--wait=sb sync` returns", func(r *result) time.Duration { return r.cold }),
-		dur("northd CPU during cold start", func(r *result) time.Duration { return r.coldCPU }),
-		dur("SB ovsdb-server CPU during cold start", func(r *result) time.Duration { return r.coldSBCPU }),
+		dur("cold start until `--wait=sb sync` returns, median"+coldRuns, func(r *result) time.Duration { return percentile(r.cold, 50) }),
+		dur("northd CPU during cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldCPU, 50) }),
+		dur("SB ovsdb-server CPU during cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldSBCPU, 50) }),
 		medP90("`--wait=sb lsp-add` wall, median (p90)", func(r *result) []time.Duration { return r.add }),
 		medP90("`--wait=sb lsp-del` wall, median (p90)", func(r *result) []time.Duration { return r.del }),
 		medP90("client's own cost: `--wait=none` lsp-add wall, median (p90)", func(r *result) []time.Duration { return r.clientAdd }),
@@ -142,8 +143,27 @@ func report(w io.Writer, topo *topology.Topology, sides []*side, loadStart strin
 		}
 		fmt.Fprintln(w)
 	}
+	coldStarts(w, sides)
 	if len(sides) > 1 {
 		flowDifference(w, sides[0], sides[len(sides)-1])
+	}
+}
+
+// coldStarts prints the note the cold start rows point to: how many cold
+// starts each side made, in what order, and each one's figures.
+func coldStarts(w io.Writer, sides []*side) {
+	n := len(sides[0].res.cold)
+	fmt.Fprintf(w, "\n(*) Cold starts per side: %d, each on a newly created, empty SB beside the loaded NB", n)
+	if len(sides) > 1 && n > 1 {
+		fmt.Fprintf(w, "; in odd rounds %s first, in even rounds %s first", inTurn(sides, 0)[0].name, inTurn(sides, 1)[0].name)
+	}
+	fmt.Fprintln(w, ". Wall / northd CPU / SB server CPU of each, in run order:")
+	for _, s := range sides {
+		runs := make([]string, n)
+		for i := range runs {
+			runs[i] = fmtDur(s.res.cold[i]) + " / " + fmtDur(s.res.coldCPU[i]) + " / " + fmtDur(s.res.coldSBCPU[i])
+		}
+		fmt.Fprintf(w, "- %s: %s\n", s.name, strings.Join(runs, "; "))
 	}
 }
 
