@@ -97,6 +97,11 @@ func (c *rpcConn) Call(ctx context.Context, method string, params []any, decode 
 	if err != nil {
 		return err
 	}
+	return call.wait(ctx)
+}
+
+// wait waits for the call's reply.
+func (call *rpcCall) wait(ctx context.Context) error {
 	select {
 	case err := <-call.done:
 		return err
@@ -112,6 +117,30 @@ func (c *rpcConn) Go(method string, params []any) error {
 }
 
 func (c *rpcConn) send(method string, params []any, decode func([]byte) error) (*rpcCall, error) {
+	r, err := c.request(method, decode)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range params {
+		r.add(p)
+	}
+	return r.call, r.end()
+}
+
+// paramWriter is a request being written: its params go to the socket as
+// add gets them (a cold start's transaction has tens of thousands), and
+// the connection's other writes wait until end.
+type paramWriter struct {
+	c      *rpcConn
+	method string
+	call   *rpcCall
+	n      int   // params written
+	err    error // the first error; the rest is not written
+}
+
+// request starts writing a call of method, whose reply decode takes (when
+// not nil).
+func (c *rpcConn) request(method string, decode func([]byte) error) (*paramWriter, error) {
 	call := &rpcCall{decode: decode, done: make(chan error, 1)}
 	c.mu.Lock()
 	if c.err != nil {
@@ -122,53 +151,56 @@ func (c *rpcConn) send(method string, params []any, decode func([]byte) error) (
 	id := c.nextID
 	c.pending[id] = call
 	c.mu.Unlock()
-	if err := c.write(method, id, params); err != nil {
-		c.end(err)
-		return nil, errClosed
-	}
-	return call, nil
-}
-
-// write sends one request; id 0 is none (a notification).
-func (c *rpcConn) write(method string, id uint64, params []any) error {
 	c.wmu.Lock()
-	defer c.wmu.Unlock()
+	r := &paramWriter{c: c, method: method, call: call}
 	b := appendString(append(c.w.AvailableBuffer(), `{"method":`...), method)
 	b = append(b, `,"id":`...)
-	if id == 0 {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendUint(b, id, 10)
-	}
+	b = strconv.AppendUint(b, id, 10)
 	b = append(b, `,"params":[`...)
-	if _, err := c.w.Write(b); err != nil {
-		return err
+	_, r.err = c.w.Write(b)
+	return r, nil
+}
+
+// add writes one param.
+func (r *paramWriter) add(p any) {
+	if r.err != nil {
+		return
 	}
-	for i, p := range params {
-		// A param is encoded into the buffer's free space; when little is
-		// left, an encoding would outgrow it into a new array: a cold
-		// start's transaction has tens of thousands of params.
-		if c.w.Available() < c.w.Size()/4 {
-			if err := c.w.Flush(); err != nil {
-				return err
-			}
-		}
-		b = c.w.AvailableBuffer()
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b, err := appendJSON(b, p)
-		if err != nil {
-			return fmt.Errorf("%s: %w", method, err)
-		}
-		if _, err := c.w.Write(b); err != nil {
-			return err
+	w := r.c.w
+	// A param is encoded into the buffer's free space; when little is
+	// left, an encoding would outgrow it into a new array.
+	if w.Available() < w.Size()/4 {
+		if r.err = w.Flush(); r.err != nil {
+			return
 		}
 	}
-	if _, err := c.w.WriteString("]}"); err != nil {
-		return err
+	b := w.AvailableBuffer()
+	if r.n > 0 {
+		b = append(b, ',')
 	}
-	return c.w.Flush()
+	b, err := appendJSON(b, p)
+	if err != nil {
+		r.err = fmt.Errorf("%s: %w", r.method, err)
+		return
+	}
+	r.n++
+	_, r.err = w.Write(b)
+}
+
+// end finishes the request and lets other writes go; an error of any
+// write ends the session.
+func (r *paramWriter) end() error {
+	defer r.c.wmu.Unlock()
+	if r.err == nil {
+		if _, r.err = r.c.w.WriteString("]}"); r.err == nil {
+			r.err = r.c.w.Flush()
+		}
+	}
+	if r.err != nil {
+		r.c.end(r.err)
+		return errClosed
+	}
+	return nil
 }
 
 // reply answers request id (raw JSON) with result (raw JSON).

@@ -430,7 +430,13 @@ func (d *Northd) followLock() {
 // needed), and the ports whose Port_Binding the transaction inserted (by
 // name; the values are the rows' names in the transaction).
 func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options map[string]string, nbCols lovsdb.Row) (bool, map[string]string) {
-	t := d.w.reconcile()
+	start := time.Now()
+	stream := d.streamFill(ctx)
+	var emit func(lovsdb.Operation)
+	if stream != nil {
+		emit = stream.add
+	}
+	t := d.w.reconcile(emit)
 	g := d.w.m.global
 	sbOptions := maps.Clone(options)
 	// ovn-controllers learn whether load balancer flows use ct_mark,
@@ -458,19 +464,19 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		}
 		t.update(sb.SBGlobalTable, g.UUID, row)
 	}
-	if t.Empty() {
+	var err error
+	switch {
+	case stream != nil:
+		err = stream.finish(ctx)
+	case t.Empty():
 		return true, nil
+	default:
+		start = time.Now()
+		// In place when t.ops has room.
+		ops := slices.Insert(t.ops, 0, d.sb.assertLock())
+		t.ops = nil
+		err = d.sb.Transact(ctx, ops)
 	}
-	start := time.Now()
-	if quiet := d.w.filledTables(t); len(quiet) > 0 && d.sb.pause(ctx, quiet) {
-		d.log.Info("filling empty SB tables; their monitor is paused until the write is done", "tables", quiet)
-	}
-	// In place when t.ops has room: a cold start's are tens of thousands.
-	ops := slices.Insert(t.ops, 0, d.sb.assertLock())
-	// Once sent, the operations are garbage: a cold start's (tens of MB)
-	// should not stay live while the SB commits and echoes them.
-	t.ops = nil
-	err := d.sb.Transact(ctx, ops)
 	st.SBTxn = time.Since(start)
 	st.SB = t.Summary()
 	d.w.m.dropNamed(t)
@@ -489,6 +495,27 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	}
 	d.mu.Unlock()
 	return true, t.newPB
+}
+
+// streamFill starts the transaction of a write that fills an SB without
+// flows (a cold start's tens of thousands of rows) before the writer makes
+// its operations, so that the SB server reads and parses them meanwhile;
+// the monitor of the SB's empty tables is paused until the write is done
+// (conn.pause). Otherwise, or when it cannot start, it returns nil: the
+// transaction is written once made.
+func (d *Northd) streamFill(ctx context.Context) *txnWriter {
+	if !d.w.fillsFlows() {
+		return nil
+	}
+	if tables := d.w.emptyTables(); d.sb.pause(ctx, tables) {
+		d.log.Info("filling an SB without flows; the monitor of its empty tables is paused until the write is done", "tables", len(tables))
+	}
+	stream, err := d.sb.startTransact()
+	if err != nil {
+		return nil
+	}
+	stream.add(d.sb.assertLock())
+	return stream
 }
 
 // hvCfg is the nb_cfg every chassis has caught up with, and when the last

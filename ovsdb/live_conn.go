@@ -389,23 +389,70 @@ func (c *conn) Take() ([]batch, error) {
 // Transact runs ops as one transaction and checks every result. The update
 // notifications the transaction causes are taken before Transact returns.
 func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) error {
+	t, err := c.startTransact()
+	if err != nil {
+		return err
+	}
+	for _, op := range ops {
+		t.add(op)
+	}
+	return t.finish(ctx)
+}
+
+// txnWriter is a transaction being written: each operation goes to the
+// server as it is added, so that the server reads and parses a large
+// transaction while the rest is still being made.
+type txnWriter struct {
+	c *conn
+	r *paramWriter
+	// n counts the operations, for the reply's decoder (in the read loop).
+	n      atomic.Int64
+	known  knownStrings
+	failed []string
+}
+
+// startTransact starts a transaction whose operations add writes and
+// finish ends. The connection's other writes wait until then.
+func (c *conn) startTransact() (*txnWriter, error) {
+	t := &txnWriter{c: c}
+	r, err := c.rpc.request("transact", func(reply []byte) error {
+		var err error
+		t.failed, err = resultErrors(reply, int(t.n.Load()))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
 	c.inFlight.Add(1)
+	r.add(c.dbName)
+	t.r = r
+	return t, nil
+}
+
+// add writes one operation.
+func (t *txnWriter) add(op lovsdb.Operation) {
+	t.r.add(op)
+	t.n.Add(1)
+	t.known = addInserted(t.known, op)
+}
+
+// finish sends the end of the transaction, waits for its reply and
+// checks every result, as Transact.
+func (t *txnWriter) finish(ctx context.Context) error {
+	c := t.c
 	defer c.inFlight.Add(-1)
-	if known := insertedStrings(ops); len(known) > 0 {
-		c.known.Store(&known)
+	if len(t.known) > 0 {
+		c.known.Store(&t.known)
 		if len(c.paused) == 0 {
 			defer c.known.Store(nil)
 		}
 	}
-	var failed []string
-	n := len(ops) // not ops itself: the reply's decoder must not keep them live
-	err := c.rpc.Call(ctx, "transact", lovsdb.NewTransactArgs(c.dbName, ops...), func(reply []byte) error {
-		var err error
-		failed, err = resultErrors(reply, n)
+	if err := t.r.end(); err != nil {
 		return err
-	})
-	if err == nil && len(failed) > 0 {
-		err = fmt.Errorf("%d ovsdb operations failed: %s", len(failed), strings.Join(failed, ""))
+	}
+	err := t.r.call.wait(ctx)
+	if err == nil && len(t.failed) > 0 {
+		err = fmt.Errorf("%d ovsdb operations failed: %s", len(t.failed), strings.Join(t.failed, ""))
 	}
 	return err
 }
@@ -416,8 +463,8 @@ func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) error {
 // before it answers, and for a cold start's tens of thousands of flows
 // that is a third of its work and our decoding on top. resume must
 // follow. pause reports false, pausing nothing, when the server cannot
-// change a monitor's conditions (libovsdb's server has no
-// monitor_cond_change).
+// change a monitor's conditions (it answers monitor_cond_change with an
+// error).
 func (c *conn) pause(ctx context.Context, tables []string) bool {
 	if err := c.rpc.Call(ctx, "monitor_cond_change", condChange(tables, false), nil); err != nil {
 		return false
@@ -453,10 +500,13 @@ func condChange(tables []string, where bool) []any {
 	return []any{nil, nil, reqs}
 }
 
-// insertedStrings are the strings of the rows that ops insert: a column's
-// value, or the elements of a set or map; nil when ops insert none.
-func insertedStrings(ops []lovsdb.Operation) knownStrings {
-	var known knownStrings
+// addInserted adds to known the strings of the row that op inserts, if
+// it is an insert: a column's value, or the elements of a set or map. It
+// returns known, made when nil and needed.
+func addInserted(known knownStrings, op lovsdb.Operation) knownStrings {
+	if op.Op != lovsdb.OperationInsert {
+		return known
+	}
 	add := func(v any) {
 		if s, ok := v.(string); ok {
 			if known == nil {
@@ -465,24 +515,19 @@ func insertedStrings(ops []lovsdb.Operation) knownStrings {
 			known[s] = s
 		}
 	}
-	for _, op := range ops {
-		if op.Op != lovsdb.OperationInsert {
-			continue
-		}
-		for _, v := range op.Row {
-			switch v := v.(type) {
-			case lovsdb.OvsSet:
-				for _, e := range v.GoSet {
-					add(e)
-				}
-			case lovsdb.OvsMap:
-				for k, e := range v.GoMap {
-					add(k)
-					add(e)
-				}
-			default:
-				add(v)
+	for _, v := range op.Row {
+		switch v := v.(type) {
+		case lovsdb.OvsSet:
+			for _, e := range v.GoSet {
+				add(e)
 			}
+		case lovsdb.OvsMap:
+			for k, e := range v.GoMap {
+				add(k)
+				add(e)
+			}
+		default:
+			add(v)
 		}
 	}
 	return known

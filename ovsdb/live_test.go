@@ -517,10 +517,12 @@ func TestLiveTakeOver(t *testing.T) {
 	t.Logf("%d of %d scenarios taken over", taken, len(scenarios))
 }
 
-// TestLiveColdStartFill: a cold start that fills empty SB tables, their
-// monitor paused around the write (conn.pause), leaves the SB as the
-// reference does, inserts each flow once, and takes the next change
-// incrementally against the rows that came back when the monitor resumed.
+// TestLiveColdStartFill: a cold start that fills an SB without flows, its
+// transaction written as it is made and the monitor of the empty tables
+// paused around it (Northd.streamFill), leaves the SB and the switch
+// ports' up as the reference does, inserts each flow once, and takes the
+// next change incrementally against the rows that came back when the
+// monitor resumed.
 func TestLiveColdStartFill(t *testing.T) {
 	t.Parallel()
 	ref := reference.Start(t)
@@ -547,7 +549,7 @@ func TestLiveColdStartFill(t *testing.T) {
 	var logs logBuffer
 	l := runNorthd(t, s, withLog(&logs))
 	s.sync()
-	if !strings.Contains(logs.String(), "filling empty SB tables") {
+	if !strings.Contains(logs.String(), "filling an SB without flows") {
 		t.Fatalf("the cold start paused no SB monitor; log:\n%s", logs.String())
 	}
 	check := func(when string) {

@@ -12,7 +12,11 @@ import (
 // do to the rows northd owns, so that later operations of the same
 // transaction can refer to rows inserted or deleted earlier.
 type sbTxn struct {
-	ops   []lovsdb.Operation
+	ops []lovsdb.Operation
+	// emit, when set, takes each operation instead of ops: a transaction
+	// written as it is made.
+	emit  func(lovsdb.Operation)
+	n     int // operations made
 	named int
 	// Counts of inserted, updated and deleted rows per table.
 	Inserted, Updated, Deleted map[string]int
@@ -50,7 +54,7 @@ func newSBTxn(size int) *sbTxn {
 func (t *sbTxn) insert(table string, row lovsdb.Row) string {
 	t.named++
 	name := "row" + strconv.Itoa(t.named)
-	t.ops = append(t.ops, lovsdb.Operation{Op: lovsdb.OperationInsert, Table: table, Row: row, UUIDName: name})
+	t.add(lovsdb.Operation{Op: lovsdb.OperationInsert, Table: table, Row: row, UUIDName: name})
 	t.Inserted[table]++
 	return name
 }
@@ -65,17 +69,17 @@ func (t *sbTxn) update(table, uuid string, row lovsdb.Row) {
 	if len(row) == 0 {
 		return
 	}
-	t.ops = append(t.ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: table, Row: row, Where: whereUUID(uuid)})
+	t.add(lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: table, Row: row, Where: whereUUID(uuid)})
 	t.Updated[table]++
 }
 
 func (t *sbTxn) mutate(table, uuid string, muts ...lovsdb.Mutation) {
-	t.ops = append(t.ops, lovsdb.Operation{Op: lovsdb.OperationMutate, Table: table, Mutations: muts, Where: whereUUID(uuid)})
+	t.add(lovsdb.Operation{Op: lovsdb.OperationMutate, Table: table, Mutations: muts, Where: whereUUID(uuid)})
 	t.Updated[table]++
 }
 
 func (t *sbTxn) delete(table, uuid string) {
-	t.ops = append(t.ops, lovsdb.Operation{Op: lovsdb.OperationDelete, Table: table, Where: whereUUID(uuid)})
+	t.add(lovsdb.Operation{Op: lovsdb.OperationDelete, Table: table, Where: whereUUID(uuid)})
 	t.Deleted[table]++
 }
 
@@ -104,8 +108,18 @@ func verifyOp(table, uuid string, cols lovsdb.Row) lovsdb.Operation {
 		Columns: slices.Sorted(maps.Keys(cols)), Until: "==", Rows: []lovsdb.Row{cols}}
 }
 
+// add makes one operation.
+func (t *sbTxn) add(op lovsdb.Operation) {
+	t.n++
+	if t.emit != nil {
+		t.emit(op)
+		return
+	}
+	t.ops = append(t.ops, op)
+}
+
 // Empty reports whether the transaction has no operation.
-func (t *sbTxn) Empty() bool { return len(t.ops) == 0 }
+func (t *sbTxn) Empty() bool { return t.n == 0 }
 
 // Summary counts the rows changed per table, for logs.
 func (t *sbTxn) Summary() map[string][3]int {

@@ -105,21 +105,24 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 	return w
 }
 
-// fillMin is the number of rows a transaction inserts into an empty table
-// from which the table's monitor is paused around it (conn.pause).
+// fillMin is the number of dirty flows from which a write into an SB
+// without flows is streamed (Northd.streamFill).
 const fillMin = 1000
 
-// filledTables are the tables that t fills: empty in the SB, at least
-// fillMin rows inserted. Pausing their monitor costs nothing (no row
-// leaves its condition), and their rows come back whole on resume.
-func (w *sbWriter) filledTables(t *sbTxn) []string {
+// fillsFlows reports whether the next write fills an SB without flows
+// with at least fillMin of them: a cold start's.
+func (w *sbWriter) fillsFlows() bool {
+	return w.rows[sb.LogicalFlowTable] == 0 && len(w.dirtyLF) >= fillMin
+}
+
+// emptyTables are the monitored SB tables without a row.
+func (w *sbWriter) emptyTables() []string {
 	var tables []string
-	for table, n := range t.Inserted {
-		if n >= fillMin && w.rows[table] == 0 {
+	for _, table := range sbTables {
+		if w.rows[table] == 0 {
 			tables = append(tables, table)
 		}
 	}
-	slices.Sort(tables)
 	return tables
 }
 
@@ -383,11 +386,17 @@ func (w *sbWriter) markAll() {
 }
 
 // reconcile builds the transaction that brings the dirty keys' SB rows to
-// their desired contents, and clears the marks.
-func (w *sbWriter) reconcile() *sbTxn {
+// their desired contents, and clears the marks. With emit, each operation
+// goes to emit as it is made instead of into the transaction's ops.
+func (w *sbWriter) reconcile(emit func(lovsdb.Operation)) *sbTxn {
 	// Most operations are of dirty flows, ports and datapaths: a cold
 	// start's tens of thousands would otherwise grow the slice many times.
-	t := newSBTxn(len(w.dirtyLF) + len(w.dirtyPB) + len(w.dirtyDP) + 1)
+	size := len(w.dirtyLF) + len(w.dirtyPB) + len(w.dirtyDP) + 1
+	if emit != nil {
+		size = 0
+	}
+	t := newSBTxn(size)
+	t.emit = emit
 	w.ha.reconcile(t) // before the ports that refer to the groups
 	w.reconcileDatapaths(t)
 	w.reconcilePorts(t)
