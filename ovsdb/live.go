@@ -95,9 +95,6 @@ type Northd struct {
 	upAll           bool // every switch port's up column needs a check
 	coldStart       time.Time
 	coldStartLogged bool
-	// endColdStartGC restores the GC percent lowered for the cold start
-	// (lowerGCForColdStart).
-	endColdStartGC func()
 	// again is a reconnector for the SB transaction: set after a failed
 	// one, so that it is retried even if nothing else happens; ipamAgain
 	// the same for the NB dynamic_addresses transaction.
@@ -183,8 +180,6 @@ func (r *reconnector) failed(limit time.Duration) {
 // hold, and only the differences are applied.
 func (d *Northd) Run(ctx context.Context) error {
 	d.coldStart = time.Now()
-	d.endColdStartGC = lowerGCForColdStart()
-	defer d.endColdStartGC()
 	nbModel, err := nb.FullDatabaseModel()
 	if err != nil {
 		return err
@@ -299,12 +294,6 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	if d.sb != nil {
 		bs, err := d.sb.Take()
 		d.w.applySB(bs)
-		if d.coldStartLogged && len(bs) > 0 {
-			// The first SB update after the cold start's write is its
-			// echo: once this iteration has checked it against what the
-			// program wants, the cold start's transient data is garbage.
-			defer d.endColdStartGC()
-		}
 		if err != nil {
 			d.lost(&d.sb, sbR, err)
 		}
