@@ -95,6 +95,9 @@ type Northd struct {
 	upAll           bool // every switch port's up column needs a check
 	coldStart       time.Time
 	coldStartLogged bool
+	// endColdStartGC restores the GC percent lowered after a streamed
+	// write until its paused tables' rows are applied (lowerGCForColdStart).
+	endColdStartGC func()
 	// again is a reconnector for the SB transaction: set after a failed
 	// one, so that it is retried even if nothing else happens; ipamAgain
 	// the same for the NB dynamic_addresses transaction.
@@ -188,6 +191,11 @@ func (d *Northd) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if d.endColdStartGC != nil {
+			d.endColdStartGC()
+		}
+	}()
 	nbTables := slices.Sorted(maps.Keys(nb.Schema().Tables))
 	nbR, sbR := &reconnector{name: "NB"}, &reconnector{name: "SB"}
 	defer func() {
@@ -294,6 +302,12 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	if d.sb != nil {
 		bs, err := d.sb.Take()
 		d.w.applySB(bs)
+		if end := d.endColdStartGC; end != nil && len(bs) > 0 {
+			// The first SB update after a streamed write holds the rows
+			// of its tables: once applied, its transient data is garbage.
+			defer end()
+			d.endColdStartGC = nil
+		}
 		if err != nil {
 			d.lost(&d.sb, sbR, err)
 		}
@@ -366,7 +380,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 		d.writeNB(ctx, nbCols, newPorts)
 	}
 	if d.sb != nil {
-		if err := d.sb.resume(ctx); err != nil {
+		if err := d.sb.resume(ctx); err != nil && ctx.Err() == nil {
 			d.log.Warn("cannot resume the SB monitor", "err", err)
 		}
 	}
@@ -457,6 +471,9 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	switch {
 	case stream != nil:
 		err = stream.finish(ctx)
+		if d.endColdStartGC == nil {
+			d.endColdStartGC = lowerGCForColdStart()
+		}
 	case t.Empty():
 		return true, nil
 	default:
