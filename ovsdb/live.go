@@ -49,7 +49,8 @@ type StepStats struct {
 	Engine time.Duration
 	// SB counts the SB rows inserted, updated and deleted, per table.
 	SB map[string][3]int
-	// SBTxn is the time the SB transaction took, from request to reply.
+	// SBTxn is the time the SB transaction took, from request to reply;
+	// a streamed one's (Northd.streamFill) includes making its operations.
 	SBTxn time.Duration
 	// Err is set when the SB transaction failed (it is retried).
 	Err error
