@@ -343,6 +343,7 @@ func (a *arrangement[K, T]) after(k K) ([]T, bool) {
 func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O) Rel[O] {
 	out := newRel[O](sameCircuit(a.c, b.c))
 	out.c.add([]changer{a.a, b.a}, func() {
+		out.s.reserve(joinPairs(a.a, b.a))
 		// ΔA⋈B + ΔA⋈ΔB, with B as of the step's start.
 		for k, da := range a.a.delta {
 			bs, db := b.a.state[k], b.a.delta[k]
@@ -366,6 +367,20 @@ func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O
 		}
 	}, nil)
 	return out
+}
+
+// joinPairs counts the pairs of tuples Join combines in a step, an upper
+// bound on its output: a cold start's join then fills one map rather than
+// growing it through every doubling, each a rehash of what it holds.
+func joinPairs[K, A, B comparable](a *arrangement[K, A], b *arrangement[K, B]) int {
+	n := 0
+	for k, da := range a.delta {
+		n += len(da) * (len(b.state[k]) + len(b.delta[k]))
+	}
+	for k, db := range b.delta {
+		n += len(db) * len(a.state[k])
+	}
+	return n
 }
 
 // SemiJoin computes a's tuples whose key has a tuple of positive weight in b.
