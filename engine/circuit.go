@@ -394,7 +394,8 @@ func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 	o := &Output[T]{cmp: cmp}
 	// It runs in every step (nil), to reset its delta, and reads r's stream.
 	i := r.c.add(nil, func() {
-		o.delta, o.sorted = nil, false
+		// At most one change per tuple of the input's.
+		o.delta, o.sorted = make([]Change[T], 0, len(r.s.delta)), false
 		o.weights.reserve(len(r.s.delta))
 		for t, d := range r.s.delta {
 			if was, is := o.weights.add(t, d); was != is {
