@@ -165,6 +165,9 @@ func (g *group[T]) add(t T, d Weight) (was, is bool) {
 func (g *group[T]) reserve(n int) {
 	if len(g.items) == 0 && n > reuseMax {
 		g.items = make([]Change[T], 0, n+n/8)
+		// Indexed from the start, for n tuples: an index grown through
+		// every doubling hashes every tuple again at each.
+		g.big = &tupleIndex[T]{slots: make([]int32, tableSize(n))}
 	}
 }
 
@@ -193,12 +196,16 @@ var hashSeed = maphash.MakeSeed()
 
 func newTupleIndex[T comparable](items []Change[T]) *tupleIndex[T] {
 	x := &tupleIndex[T]{}
-	x.rebuild(items, 1<<bits.Len(uint(2*len(items)-1)))
+	x.rebuild(items, tableSize(len(items)))
 	for _, it := range items {
 		x.npos += int(b2i(it.Weight > 0))
 	}
 	return x
 }
+
+// tableSize is the number of slots of an index for n tuples: the least
+// power of two that keeps it at most half full.
+func tableSize(n int) int { return 1 << bits.Len(uint(2*n-1)) }
 
 // rebuild makes a table of size slots (a power of two) holding items.
 func (x *tupleIndex[T]) rebuild(items []Change[T], size int) {
