@@ -245,17 +245,22 @@ func (s *stream[T]) reserve(n int) {
 }
 
 // grow is reserve for an operator that cannot tell the size of its change
-// before computing it from n input tuples read in map order; it is called
-// after each, i being how many it has read. Once both i and the change
-// reach reuseMax it decides, once: the order being random, the tuples read
-// are a fair sample, and the map is remade for n/i times what it holds and
-// an eighth more, at most 4n (a few tuples may yield many). An operator
-// whose input mostly yields nothing then reserves nothing.
+// before computing it from n input tuples (or a join's n pairs) read in map
+// order; it is called after each, i being how many it has read. Once both
+// i and the change reach reuseMax it decides, once: map order being random,
+// the tuples read are a fair sample (a join's pairs come key by key, a
+// coarser one), and the map is remade for n/i times what it holds and an
+// eighth more, at most 4n (a few tuples may yield many). An operator whose
+// input mostly yields nothing then reserves nothing.
 func (s *stream[T]) grow(i, n int) {
-	if s.reserved || i < reuseMax || len(s.delta) < reuseMax {
-		return
+	if !s.reserved && i >= reuseMax && len(s.delta) >= reuseMax {
+		s.resize(len(s.delta)*n/i, n)
 	}
-	size := len(s.delta) * n / i
+}
+
+// resize remakes the change's map for size tuples and an eighth more, at
+// most 4n: see grow.
+func (s *stream[T]) resize(size, n int) {
 	m := make(ZSet[T], min(size+size/8, 4*n))
 	for t, w := range s.delta {
 		m[t] = w

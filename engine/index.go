@@ -348,27 +348,57 @@ func (a *arrangement[K, T]) after(k K) ([]T, bool) {
 // Join computes f(k, x, y) for every x of a and y of b under the same key k,
 // with weight the product of theirs.
 func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O) Rel[O] {
+	return joinPairs(a, b, true, func(out *stream[O], k K, x A, y B, w Weight) {
+		out.add(f(k, x, y), w)
+	})
+}
+
+// JoinFlatMap computes FlatMap(Join(a, b, pair), f'): each element of
+// f(k, x, y) for every x of a and y of b under the same key k, with weight
+// the product of theirs. It does not hold the pairs as a relation, which
+// costs a map insert for each when f keeps few of them.
+func JoinFlatMap[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) []O) Rel[O] {
+	return joinPairs(a, b, false, func(out *stream[O], k K, x A, y B, w Weight) {
+		for _, o := range f(k, x, y) {
+			out.add(o, w)
+		}
+	})
+}
+
+// joinPairs is a join whose step calls emit for every pair of tuples of a
+// and b under the same key that the step's change combines, with the
+// product of their weights: by the bilinear rule, ΔA⋈B + ΔA⋈ΔB + A⋈ΔB, A and
+// B as of the step's start. With onePerPair (emit adds one tuple), the
+// number of pairs bounds the change and is reserved at once; otherwise the
+// change grows from a sample (stream.grow).
+func joinPairs[K, A, B, O comparable](a Index[K, A], b Index[K, B], onePerPair bool, emit func(out *stream[O], k K, x A, y B, w Weight)) Rel[O] {
 	out := newRel[O](sameCircuit(a.c, b.c))
 	out.c.add([]changer{a.a, b.a}, func() {
-		out.s.reserve(joinPairs(a.a, b.a))
-		// ΔA⋈B + ΔA⋈ΔB, with B as of the step's start.
+		n, i := countPairs(a.a, b.a), 0
+		if onePerPair {
+			out.s.reserve(n)
+		}
+		pair := func(k K, x Change[A], y Change[B]) {
+			emit(out.s, k, x.Tuple, y.Tuple, x.Weight*y.Weight)
+			i++
+			out.s.grow(i, n)
+		}
 		for k, da := range a.a.delta {
 			bs, db := b.a.state[k], b.a.delta[k]
 			for _, x := range da {
 				for _, y := range bs {
-					out.s.add(f(k, x.Tuple, y.Tuple), x.Weight*y.Weight)
+					pair(k, x, y)
 				}
 				for _, y := range db {
-					out.s.add(f(k, x.Tuple, y.Tuple), x.Weight*y.Weight)
+					pair(k, x, y)
 				}
 			}
 		}
-		// A⋈ΔB, with A as of the step's start.
 		for k, db := range b.a.delta {
 			as := a.a.state[k]
 			for _, y := range db {
 				for _, x := range as {
-					out.s.add(f(k, x.Tuple, y.Tuple), x.Weight*y.Weight)
+					pair(k, x, y)
 				}
 			}
 		}
@@ -376,10 +406,8 @@ func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O
 	return out
 }
 
-// joinPairs counts the pairs of tuples Join combines in a step, an upper
-// bound on its output: a cold start's join then fills one map rather than
-// growing it through every doubling, each a rehash of what it holds.
-func joinPairs[K, A, B comparable](a *arrangement[K, A], b *arrangement[K, B]) int {
+// countPairs counts the pairs of tuples a join combines in a step.
+func countPairs[K, A, B comparable](a *arrangement[K, A], b *arrangement[K, B]) int {
 	n := 0
 	for k, da := range a.delta {
 		n += len(da) * (len(b.state[k]) + len(b.delta[k]))

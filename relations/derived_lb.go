@@ -850,17 +850,15 @@ func deriveRouterLBIPs(n *NB) (reachable, routable engine.Rel[RouterLBIP]) {
 		func(_ string, s ScopeDatapath, p LRP) engine.KV[string, LRP] {
 			return engine.KV[string, LRP]{Key: s.Scope, Value: p}
 		})
-	inSubnet := engine.FlatMap(engine.Join(
+	inSubnet := engine.JoinFlatMap(
 		engine.IndexBy(lrps, func(kv engine.KV[string, LRP]) string { return kv.Key }),
 		n.ScopeLBIPs,
-		func(_ string, kv engine.KV[string, LRP], ip ScopedLBIP) engine.KV[LRP, LBIP] {
-			return engine.KV[LRP, LBIP]{Key: kv.Value, Value: ip.LBIP}
-		}), func(kv engine.KV[LRP, LBIP]) []RouterLBIP {
-		if kv.Value.Neighbor != LBNeighborReachable || !PortReaches(kv.Key.Net, kv.Value.IP) {
-			return nil
-		}
-		return []RouterLBIP{toIP(kv.Key.Router, kv.Value)}
-	})
+		func(_ string, kv engine.KV[string, LRP], ip ScopedLBIP) []RouterLBIP {
+			if ip.Neighbor != LBNeighborReachable || !PortReaches(kv.Value.Net, ip.IP) {
+				return nil
+			}
+			return []RouterLBIP{toIP(kv.Value.Router, ip.LBIP)}
+		})
 	all := engine.FlatMap(onRouters, func(kv engine.KV[string, LBIP]) []RouterLBIP {
 		if kv.Value.Neighbor != LBNeighborAll {
 			return nil
