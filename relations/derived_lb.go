@@ -842,10 +842,16 @@ func deriveRouterLBConfigs(n *NB) engine.Rel[RouterLBConfig] {
 // addresses they have.
 func deriveRouterLBIPs(n *NB) (reachable, routable engine.Rel[RouterLBIP]) {
 	toIP := func(r string, ip LBIP) RouterLBIP { return RouterLBIP{Router: r, IP: ip.IP, IPv6: ip.IPv6} }
-	onRouters := engine.Join(n.RouterLBScopesByScope, n.ScopeLBIPs,
-		func(_ string, s ScopeDatapath, ip ScopedLBIP) engine.KV[string, LBIP] {
-			return engine.KV[string, LBIP]{Key: s.Datapath, Value: ip.LBIP}
-		})
+	// The VIP addresses of each router's load balancers that keep accepts.
+	onRouters := func(keep func(LBIP) bool) engine.Rel[RouterLBIP] {
+		return engine.JoinFlatMap(n.RouterLBScopesByScope, n.ScopeLBIPs,
+			func(_ string, s ScopeDatapath, ip ScopedLBIP) []RouterLBIP {
+				if !keep(ip.LBIP) {
+					return nil
+				}
+				return []RouterLBIP{toIP(s.Datapath, ip.LBIP)}
+			})
+	}
 	lrps := engine.Join(n.RouterLBScopesByRouter, engine.IndexBy(n.LRPs, func(p LRP) string { return p.Router }),
 		func(_ string, s ScopeDatapath, p LRP) engine.KV[string, LRP] {
 			return engine.KV[string, LRP]{Key: s.Scope, Value: p}
@@ -859,19 +865,9 @@ func deriveRouterLBIPs(n *NB) (reachable, routable engine.Rel[RouterLBIP]) {
 			}
 			return []RouterLBIP{toIP(kv.Value.Router, ip.LBIP)}
 		})
-	all := engine.FlatMap(onRouters, func(kv engine.KV[string, LBIP]) []RouterLBIP {
-		if kv.Value.Neighbor != LBNeighborAll {
-			return nil
-		}
-		return []RouterLBIP{toIP(kv.Key, kv.Value)}
-	})
+	all := onRouters(func(ip LBIP) bool { return ip.Neighbor == LBNeighborAll })
 	reachable = engine.Distinct(engine.Union(all, inSubnet))
-	routable = engine.Distinct(engine.FlatMap(onRouters, func(kv engine.KV[string, LBIP]) []RouterLBIP {
-		if !kv.Value.Routable {
-			return nil
-		}
-		return []RouterLBIP{toIP(kv.Key, kv.Value)}
-	}))
+	routable = engine.Distinct(onRouters(func(ip LBIP) bool { return ip.Routable }))
 	return reachable, routable
 }
 
