@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 )
@@ -246,26 +247,30 @@ func (s *stream[T]) reserve(n int) {
 
 // grow is reserve for an operator that cannot tell the size of its change
 // before computing it from n input tuples (or a join's n pairs) read in map
-// order; it is called after each, i being how many it has read. Once both
-// i and the change reach reuseMax it decides, once: map order being random,
-// the tuples read are a fair sample (a join's pairs come key by key, a
-// coarser one), and the map is remade for n/i times what it holds and an
-// eighth more, at most 4n (a few tuples may yield many). An operator whose
-// input mostly yields nothing then reserves nothing.
+// order; it is called after each, i being how many it has read. See
+// resized; a few tuples may yield many, hence at most 4n.
 func (s *stream[T]) grow(i, n int) {
-	if !s.reserved && i >= reuseMax && len(s.delta) >= reuseMax {
-		s.resize(len(s.delta)*n/i, n)
+	if !s.reserved {
+		s.delta, s.reserved = resized(s.delta, i, n, 4*n)
 	}
 }
 
-// resize remakes the change's map for size tuples and an eighth more, at
-// most 4n: see grow.
-func (s *stream[T]) resize(size, n int) {
-	m := make(ZSet[T], min(size+size/8, 4*n))
-	for t, w := range s.delta {
-		m[t] = w
+// resized returns m, filled from the first i of n items read in map order,
+// remade for all n once both i and len(m) reach reuseMax, and whether it
+// was: map order being random, the items read are a fair sample (a join's
+// pairs come key by key, a coarser one), and the new map is made for n/i
+// times what m holds and an eighth more, at most most. Filling the map
+// then costs no rehash at every doubling, and a map that most items add
+// nothing to is not made large. It is called after each item until it
+// reports true.
+func resized[M ~map[K]V, K comparable, V any](m M, i, n, most int) (M, bool) {
+	if i < reuseMax || len(m) < reuseMax {
+		return m, false
 	}
-	s.delta, s.reserved = m, true
+	size := len(m) * n / i
+	grown := make(M, min(size+size/8, most))
+	maps.Copy(grown, m)
+	return grown, true
 }
 
 func (s *stream[T]) changed() bool { return len(s.delta) > 0 }

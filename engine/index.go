@@ -268,6 +268,7 @@ func b2i(b bool) Weight {
 func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 	a := &arrangement[K, T]{state: map[K][]Change[T]{}}
 	r.c.add([]changer{r.s}, func() {
+		n, i, grown := len(r.s.delta), 0, false
 		for t, w := range r.s.delta {
 			if a.delta == nil {
 				a.delta = map[K][]Change[T]{}
@@ -277,6 +278,10 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 			}
 			k := key(t)
 			a.delta[k] = append(a.delta[k], Change[T]{t, w})
+			if i++; !grown {
+				// At most a key per tuple.
+				a.delta, grown = resized(a.delta, i, n, n)
+			}
 		}
 	}, func() {
 		if len(a.state) == 0 {
