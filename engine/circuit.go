@@ -140,7 +140,12 @@ func (c *Circuit) Step() []*Rejected {
 			b := bits.TrailingZeros64(c.due[w])
 			c.due[w] &^= 1 << b
 			if o := &c.ops[w*64+b]; o.due() {
+				outs := len(c.dirty)
 				o.step()
+				// The streams it changed are its outputs (see stream.add).
+				for _, s := range c.dirty[outs:] {
+					s.settle()
+				}
 				c.ran = append(c.ran, o)
 				for _, s := range o.frees {
 					s.clear()
@@ -200,11 +205,16 @@ type stream[T comparable] struct {
 	delta ZSet[T]
 	// reserved: delta was made for a large change (reserve).
 	reserved bool
+	// added records the signs of the weights added in the current
+	// operator's step: only both signs may leave a zero (see add).
+	added struct{ pos, neg bool }
 }
 
 // streamBase is what the circuit knows of a stream whatever its type.
 type streamBase struct {
 	clear func()
+	// settle drops the tuples of zero weight its producer's step left.
+	settle func()
 	// lastReader is the position of the last operator whose step reads the
 	// stream, -1 for none.
 	lastReader int
@@ -218,6 +228,10 @@ func (s *stream[T]) readBy(i int) {
 	s.lastReader = max(s.lastReader, i)
 }
 
+// add adds w to t's weight in the change. It leaves a weight summed to
+// zero in place, which costs one map access instead of a lookup and an
+// assignment; settle drops those after the producer's step, before any
+// reader sees the change.
 func (s *stream[T]) add(t T, w Weight) {
 	if w == 0 {
 		return
@@ -231,7 +245,19 @@ func (s *stream[T]) add(t T, w Weight) {
 		s.c.dirty = append(s.c.dirty, &s.streamBase)
 		s.c.schedule(s.readers)
 	}
-	bump(s.delta, t, w)
+	s.delta[t] += w
+	if w > 0 {
+		s.added.pos = true
+	} else {
+		s.added.neg = true
+	}
+}
+
+func (s *stream[T]) settleDelta() {
+	if s.added.pos && s.added.neg {
+		maps.DeleteFunc(s.delta, func(_ T, w Weight) bool { return w == 0 })
+	}
+	s.added.pos, s.added.neg = false, false
 }
 
 // reserve makes room for n more tuples when the change is still empty: a
@@ -309,7 +335,7 @@ type Rel[T comparable] struct {
 
 func newRel[T comparable](c *Circuit) Rel[T] {
 	s := &stream[T]{c: c}
-	s.streamBase = streamBase{clear: s.clearDelta, lastReader: -1}
+	s.streamBase = streamBase{clear: s.clearDelta, settle: s.settleDelta, lastReader: -1}
 	c.streams = append(c.streams, &s.streamBase)
 	return Rel[T]{c, s}
 }
