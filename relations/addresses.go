@@ -56,7 +56,16 @@ func newIPv4NetAddr(ip uint32, plen int) IPv4NetAddr {
 		Network: addr4(ip & mask),
 		Bcast:   addr4(ip | ^mask),
 	}
-	a.AddrS, a.NetworkS, a.BcastS = a.Addr.String(), a.Network.String(), a.Bcast.String()
+	a.AddrS = a.Addr.String()
+	// A host address (/32, most ports') is its own network and broadcast:
+	// its one string serves the three.
+	form := func(x netip.Addr) string {
+		if x == a.Addr {
+			return a.AddrS
+		}
+		return x.String()
+	}
+	a.NetworkS, a.BcastS = form(a.Network), form(a.Bcast)
 	return a
 }
 
