@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Smap is an OVSDB string-to-string map column as a comparable value, so
@@ -14,13 +13,19 @@ type Smap string
 
 // SmapOf encodes m.
 func SmapOf(m map[string]string) Smap {
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		b.WriteString(strconv.Quote(k))
-		b.WriteString(strconv.Quote(m[k]))
+	n := 0
+	for k, v := range m {
+		n += quotedLen(k) + quotedLen(v)
 	}
-	return Smap(b.String())
+	b := make([]byte, 0, n)
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		b = strconv.AppendQuote(strconv.AppendQuote(b, k), m[k])
+	}
+	return Smap(b)
 }
+
+// quotedLen is the length of s Go-quoted when nothing in it is escaped.
+func quotedLen(s string) int { return len(s) + 2 }
 
 // Map decodes s; an empty Smap gives an empty, non-nil map.
 func (s Smap) Map() map[string]string {
@@ -38,11 +43,15 @@ type Strings string
 
 // StringsOf encodes the set of ss.
 func StringsOf(ss ...string) Strings {
-	var b strings.Builder
-	for _, s := range slices.Compact(slices.Sorted(slices.Values(ss))) {
-		b.WriteString(strconv.Quote(s))
+	n := 0
+	for _, s := range ss {
+		n += quotedLen(s)
 	}
-	return Strings(b.String())
+	b := make([]byte, 0, n)
+	for _, s := range slices.Compact(slices.Sorted(slices.Values(ss))) {
+		b = strconv.AppendQuote(b, s)
+	}
+	return Strings(b)
 }
 
 // Slice decodes s, in sorted order.
