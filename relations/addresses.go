@@ -140,6 +140,10 @@ func (e *AddressError) Error() string {
 // Ignored reports whether err, as returned by this package's parsers, means
 // northd drops the whole value (see AddressError.Ignored). A nil err is not.
 func Ignored(err error) bool {
+	if err == nil {
+		// Without the errors.As, whose target escapes: no allocation.
+		return false
+	}
 	var ae *AddressError
 	return errors.As(err, &ae) && ae.Ignored
 }
