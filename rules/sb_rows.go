@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"maps"
 	"slices"
 	"strconv"
 )
@@ -13,12 +12,15 @@ type Smap string
 
 // SmapOf encodes m.
 func SmapOf(m map[string]string) Smap {
+	keys := make([]string, 0, len(m))
 	n := 0
 	for k, v := range m {
+		keys = append(keys, k)
 		n += quotedLen(k) + quotedLen(v)
 	}
+	slices.Sort(keys)
 	b := make([]byte, 0, n)
-	for _, k := range slices.Sorted(maps.Keys(m)) {
+	for _, k := range keys {
 		b = strconv.AppendQuote(strconv.AppendQuote(b, k), m[k])
 	}
 	return Smap(b)
@@ -43,12 +45,15 @@ type Strings string
 
 // StringsOf encodes the set of ss.
 func StringsOf(ss ...string) Strings {
+	sorted := make([]string, len(ss))
 	n := 0
-	for _, s := range ss {
+	for i, s := range ss {
+		sorted[i] = s
 		n += quotedLen(s)
 	}
+	slices.Sort(sorted)
 	b := make([]byte, 0, n)
-	for _, s := range slices.Compact(slices.Sorted(slices.Values(ss))) {
+	for _, s := range slices.Compact(sorted) {
 		b = strconv.AppendQuote(b, s)
 	}
 	return Strings(b)
