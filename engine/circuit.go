@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math/bits"
 	"slices"
 )
@@ -139,7 +140,12 @@ func (c *Circuit) Step() []*Rejected {
 			b := bits.TrailingZeros64(c.due[w])
 			c.due[w] &^= 1 << b
 			if o := &c.ops[w*64+b]; o.due() {
+				outs := len(c.dirty)
 				o.step()
+				// The streams it changed are its outputs (see stream.add).
+				for _, s := range c.dirty[outs:] {
+					s.settle()
+				}
 				c.ran = append(c.ran, o)
 				for _, s := range o.frees {
 					s.clear()
@@ -199,11 +205,16 @@ type stream[T comparable] struct {
 	delta ZSet[T]
 	// reserved: delta was made for a large change (reserve).
 	reserved bool
+	// added records the signs of the weights added in the current
+	// operator's step: only both signs may leave a zero (see add).
+	added struct{ pos, neg bool }
 }
 
 // streamBase is what the circuit knows of a stream whatever its type.
 type streamBase struct {
 	clear func()
+	// settle drops the tuples of zero weight its producer's step left.
+	settle func()
 	// lastReader is the position of the last operator whose step reads the
 	// stream, -1 for none.
 	lastReader int
@@ -217,6 +228,10 @@ func (s *stream[T]) readBy(i int) {
 	s.lastReader = max(s.lastReader, i)
 }
 
+// add adds w to t's weight in the change. It leaves a weight summed to
+// zero in place, which costs one map access instead of a lookup and an
+// assignment; settle drops those after the producer's step, before any
+// reader sees the change.
 func (s *stream[T]) add(t T, w Weight) {
 	if w == 0 {
 		return
@@ -230,7 +245,19 @@ func (s *stream[T]) add(t T, w Weight) {
 		s.c.dirty = append(s.c.dirty, &s.streamBase)
 		s.c.schedule(s.readers)
 	}
-	bump(s.delta, t, w)
+	s.delta[t] += w
+	if w > 0 {
+		s.added.pos = true
+	} else {
+		s.added.neg = true
+	}
+}
+
+func (s *stream[T]) settleDelta() {
+	if s.added.pos && s.added.neg {
+		maps.DeleteFunc(s.delta, func(_ T, w Weight) bool { return w == 0 })
+	}
+	s.added.pos, s.added.neg = false, false
 }
 
 // reserve makes room for n more tuples when the change is still empty: a
@@ -242,6 +269,34 @@ func (s *stream[T]) reserve(n int) {
 		// Cleared at the step's end even if nothing is added.
 		s.c.dirty = append(s.c.dirty, &s.streamBase)
 	}
+}
+
+// grow is reserve for an operator that cannot tell the size of its change
+// before computing it from n input tuples (or a join's n pairs) read in map
+// order; it is called after each, i being how many it has read. See
+// resized; a few tuples may yield many, hence at most 4n.
+func (s *stream[T]) grow(i, n int) {
+	if !s.reserved {
+		s.delta, s.reserved = resized(s.delta, i, n, 4*n)
+	}
+}
+
+// resized returns m, filled from the first i of n items read in map order,
+// remade for all n once both i and len(m) reach reuseMax, and whether it
+// was: map order being random, the items read are a fair sample (a join's
+// pairs come key by key, a coarser one), and the new map is made for n/i
+// times what m holds and an eighth more, at most most. Filling the map
+// then costs no rehash at every doubling, and a map that most items add
+// nothing to is not made large. It is called after each item until it
+// reports true.
+func resized[M ~map[K]V, K comparable, V any](m M, i, n, most int) (M, bool) {
+	if i < reuseMax || len(m) < reuseMax {
+		return m, false
+	}
+	size := len(m) * n / i
+	grown := make(M, min(size+size/8, most))
+	maps.Copy(grown, m)
+	return grown, true
 }
 
 func (s *stream[T]) changed() bool { return len(s.delta) > 0 }
@@ -280,7 +335,7 @@ type Rel[T comparable] struct {
 
 func newRel[T comparable](c *Circuit) Rel[T] {
 	s := &stream[T]{c: c}
-	s.streamBase = streamBase{clear: s.clearDelta, lastReader: -1}
+	s.streamBase = streamBase{clear: s.clearDelta, settle: s.settleDelta, lastReader: -1}
 	c.streams = append(c.streams, &s.streamBase)
 	return Rel[T]{c, s}
 }
@@ -394,7 +449,8 @@ func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 	o := &Output[T]{cmp: cmp}
 	// It runs in every step (nil), to reset its delta, and reads r's stream.
 	i := r.c.add(nil, func() {
-		o.delta, o.sorted = nil, false
+		// At most one change per tuple of the input's.
+		o.delta, o.sorted = make([]Change[T], 0, len(r.s.delta)), false
 		o.weights.reserve(len(r.s.delta))
 		for t, d := range r.s.delta {
 			if was, is := o.weights.add(t, d); was != is {

@@ -16,7 +16,7 @@
 //
 //   - Linear operators (Map, TryMap, Filter, FlatMap, Union, Negate) compute
 //     their output change from their input change alone: Q(ΔA).
-//   - Join is bilinear. Its inputs are arrangements (Index): the integrated
+//   - Join (and JoinFlatMap) is bilinear. Its inputs are arrangements (Index): the integrated
 //     contents of a relation, grouped by a key, kept once and shared by every
 //     operator that reads that relation by that key. A step computes
 //     Δ(A⋈B) = ΔA⋈B + A⋈ΔB + ΔA⋈ΔB, where A and B are the contents before the

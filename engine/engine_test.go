@@ -375,3 +375,19 @@ func TestStreamsFreedEarly(t *testing.T) {
 		t.Errorf("delta %v, want [{2 -1}]", d)
 	}
 }
+
+// TestCancelledChangeUnseen checks that a tuple whose weights in a step's
+// change sum to zero reaches no reader of that change.
+func TestCancelledChangeUnseen(t *testing.T) {
+	c := NewCircuit()
+	in, r := NewInput[int](c, "in")
+	seen := 0
+	Map(Union(r, Negate(r)), func(x int) int { seen++; return x })
+	for i := range 100 {
+		in.Insert(i)
+	}
+	c.Step()
+	if seen != 0 {
+		t.Errorf("the reader of a change that cancels out saw %d tuples", seen)
+	}
+}

@@ -165,6 +165,9 @@ func (g *group[T]) add(t T, d Weight) (was, is bool) {
 func (g *group[T]) reserve(n int) {
 	if len(g.items) == 0 && n > reuseMax {
 		g.items = make([]Change[T], 0, n+n/8)
+		// Indexed from the start, for n tuples: an index grown through
+		// every doubling hashes every tuple again at each.
+		g.big = &tupleIndex[T]{slots: make([]int32, tableSize(n))}
 	}
 }
 
@@ -193,12 +196,16 @@ var hashSeed = maphash.MakeSeed()
 
 func newTupleIndex[T comparable](items []Change[T]) *tupleIndex[T] {
 	x := &tupleIndex[T]{}
-	x.rebuild(items, 1<<bits.Len(uint(2*len(items)-1)))
+	x.rebuild(items, tableSize(len(items)))
 	for _, it := range items {
 		x.npos += int(b2i(it.Weight > 0))
 	}
 	return x
 }
+
+// tableSize is the number of slots of an index for n tuples: the least
+// power of two that keeps it at most half full.
+func tableSize(n int) int { return 1 << bits.Len(uint(2*n-1)) }
 
 // rebuild makes a table of size slots (a power of two) holding items.
 func (x *tupleIndex[T]) rebuild(items []Change[T], size int) {
@@ -261,6 +268,7 @@ func b2i(b bool) Weight {
 func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 	a := &arrangement[K, T]{state: map[K][]Change[T]{}}
 	r.c.add([]changer{r.s}, func() {
+		n, i, grown := len(r.s.delta), 0, false
 		for t, w := range r.s.delta {
 			if a.delta == nil {
 				a.delta = map[K][]Change[T]{}
@@ -270,6 +278,10 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 			}
 			k := key(t)
 			a.delta[k] = append(a.delta[k], Change[T]{t, w})
+			if i++; !grown {
+				// At most a key per tuple.
+				a.delta, grown = resized(a.delta, i, n, n)
+			}
 		}
 	}, func() {
 		if len(a.state) == 0 {
@@ -341,31 +353,74 @@ func (a *arrangement[K, T]) after(k K) ([]T, bool) {
 // Join computes f(k, x, y) for every x of a and y of b under the same key k,
 // with weight the product of theirs.
 func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O) Rel[O] {
+	return joinPairs(a, b, true, func(out *stream[O], k K, x A, y B, w Weight) {
+		out.add(f(k, x, y), w)
+	})
+}
+
+// JoinFlatMap computes FlatMap(Join(a, b, pair), f'): each element of
+// f(k, x, y) for every x of a and y of b under the same key k, with weight
+// the product of theirs. It does not hold the pairs as a relation, which
+// costs a map insert for each when f keeps few of them.
+func JoinFlatMap[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) []O) Rel[O] {
+	return joinPairs(a, b, false, func(out *stream[O], k K, x A, y B, w Weight) {
+		for _, o := range f(k, x, y) {
+			out.add(o, w)
+		}
+	})
+}
+
+// joinPairs is a join whose step calls emit for every pair of tuples of a
+// and b under the same key that the step's change combines, with the
+// product of their weights: by the bilinear rule, ΔA⋈B + ΔA⋈ΔB + A⋈ΔB, A and
+// B as of the step's start. With onePerPair (emit adds one tuple), the
+// number of pairs bounds the change and is reserved at once; otherwise the
+// change grows from a sample (stream.grow).
+func joinPairs[K, A, B, O comparable](a Index[K, A], b Index[K, B], onePerPair bool, emit func(out *stream[O], k K, x A, y B, w Weight)) Rel[O] {
 	out := newRel[O](sameCircuit(a.c, b.c))
 	out.c.add([]changer{a.a, b.a}, func() {
-		// ΔA⋈B + ΔA⋈ΔB, with B as of the step's start.
+		n, i := countPairs(a.a, b.a), 0
+		if onePerPair {
+			out.s.reserve(n)
+		}
+		pair := func(k K, x Change[A], y Change[B]) {
+			emit(out.s, k, x.Tuple, y.Tuple, x.Weight*y.Weight)
+			i++
+			out.s.grow(i, n)
+		}
 		for k, da := range a.a.delta {
 			bs, db := b.a.state[k], b.a.delta[k]
 			for _, x := range da {
 				for _, y := range bs {
-					out.s.add(f(k, x.Tuple, y.Tuple), x.Weight*y.Weight)
+					pair(k, x, y)
 				}
 				for _, y := range db {
-					out.s.add(f(k, x.Tuple, y.Tuple), x.Weight*y.Weight)
+					pair(k, x, y)
 				}
 			}
 		}
-		// A⋈ΔB, with A as of the step's start.
 		for k, db := range b.a.delta {
 			as := a.a.state[k]
 			for _, y := range db {
 				for _, x := range as {
-					out.s.add(f(k, x.Tuple, y.Tuple), x.Weight*y.Weight)
+					pair(k, x, y)
 				}
 			}
 		}
 	}, nil)
 	return out
+}
+
+// countPairs counts the pairs of tuples a join combines in a step.
+func countPairs[K, A, B comparable](a *arrangement[K, A], b *arrangement[K, B]) int {
+	n := 0
+	for k, da := range a.delta {
+		n += len(da) * (len(b.state[k]) + len(b.delta[k]))
+	}
+	for k, db := range b.delta {
+		n += len(db) * len(a.state[k])
+	}
+	return n
 }
 
 // SemiJoin computes a's tuples whose key has a tuple of positive weight in b.

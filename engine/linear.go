@@ -39,10 +39,13 @@ func TryMap[A, B comparable](r Rel[A], name string, f func(A) (B, error)) Rel[B]
 func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
 	out := newRel[T](r.c)
 	r.c.add([]changer{r.s}, func() {
+		i := 0
 		for t, w := range r.s.delta {
 			if keep(t) {
 				out.s.add(t, w)
 			}
+			i++
+			out.s.grow(i, len(r.s.delta))
 		}
 	}, nil)
 	return out
@@ -53,11 +56,13 @@ func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
 func FlatMap[A, B comparable](r Rel[A], f func(A) []B) Rel[B] {
 	out := newRel[B](r.c)
 	r.c.add([]changer{r.s}, func() {
-		out.s.reserve(len(r.s.delta)) // at least one each, as most rules give
+		i := 0
 		for t, w := range r.s.delta {
 			for _, b := range f(t) {
 				out.s.add(b, w)
 			}
+			i++
+			out.s.grow(i, len(r.s.delta))
 		}
 	}, nil)
 	return out

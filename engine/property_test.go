@@ -261,6 +261,22 @@ func TestPropertyJoins(t *testing.T) {
 	prop(t, "join", scenario[tup]{inputs: 2, cmp: byKV,
 		build: func(in []Rel[tup]) Rel[tup] { return Join(IndexBy(in[0], val), IndexBy(in[1], key), pair) },
 		naive: func(in [][]tup) []tup { return joined(in[0], in[1], val, key) }})
+	// A flat-map that drops some pairs and repeats others.
+	some := func(k int, x, y tup) []tup {
+		if p := pair(k, x, y); (p.K+p.V)%3 != 0 {
+			return []tup{p, {p.K, 0}, p}
+		}
+		return nil
+	}
+	prop(t, "join flat-map", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { return JoinFlatMap(IndexBy(in[0], val), IndexBy(in[1], key), some) },
+		naive: func(in [][]tup) []tup {
+			var out []tup
+			for _, p := range joined(in[0], in[1], val, key) {
+				out = append(out, some(0, tup{K: p.K}, tup{V: p.V})...)
+			}
+			return out
+		}})
 	prop(t, "self join", scenario[tup]{inputs: 1, cmp: byKV,
 		build: func(in []Rel[tup]) Rel[tup] { i := IndexBy(in[0], key); return Join(i, i, pair) },
 		naive: func(in [][]tup) []tup { return joined(in[0], in[0], key, key) }})

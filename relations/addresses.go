@@ -56,7 +56,16 @@ func newIPv4NetAddr(ip uint32, plen int) IPv4NetAddr {
 		Network: addr4(ip & mask),
 		Bcast:   addr4(ip | ^mask),
 	}
-	a.AddrS, a.NetworkS, a.BcastS = a.Addr.String(), a.Network.String(), a.Bcast.String()
+	a.AddrS = a.Addr.String()
+	// A host address (/32, most ports') is its own network and broadcast:
+	// its one string serves the three.
+	form := func(x netip.Addr) string {
+		if x == a.Addr {
+			return a.AddrS
+		}
+		return x.String()
+	}
+	a.NetworkS, a.BcastS = form(a.Network), form(a.Bcast)
 	return a
 }
 
@@ -131,6 +140,10 @@ func (e *AddressError) Error() string {
 // Ignored reports whether err, as returned by this package's parsers, means
 // northd drops the whole value (see AddressError.Ignored). A nil err is not.
 func Ignored(err error) bool {
+	if err == nil {
+		// Without the errors.As, whose target escapes: no allocation.
+		return false
+	}
 	var ae *AddressError
 	return errors.As(err, &ae) && ae.Ignored
 }

@@ -842,38 +842,32 @@ func deriveRouterLBConfigs(n *NB) engine.Rel[RouterLBConfig] {
 // addresses they have.
 func deriveRouterLBIPs(n *NB) (reachable, routable engine.Rel[RouterLBIP]) {
 	toIP := func(r string, ip LBIP) RouterLBIP { return RouterLBIP{Router: r, IP: ip.IP, IPv6: ip.IPv6} }
-	onRouters := engine.Join(n.RouterLBScopesByScope, n.ScopeLBIPs,
-		func(_ string, s ScopeDatapath, ip ScopedLBIP) engine.KV[string, LBIP] {
-			return engine.KV[string, LBIP]{Key: s.Datapath, Value: ip.LBIP}
-		})
+	// The VIP addresses of each router's load balancers that keep accepts.
+	onRouters := func(keep func(LBIP) bool) engine.Rel[RouterLBIP] {
+		return engine.JoinFlatMap(n.RouterLBScopesByScope, n.ScopeLBIPs,
+			func(_ string, s ScopeDatapath, ip ScopedLBIP) []RouterLBIP {
+				if !keep(ip.LBIP) {
+					return nil
+				}
+				return []RouterLBIP{toIP(s.Datapath, ip.LBIP)}
+			})
+	}
 	lrps := engine.Join(n.RouterLBScopesByRouter, engine.IndexBy(n.LRPs, func(p LRP) string { return p.Router }),
 		func(_ string, s ScopeDatapath, p LRP) engine.KV[string, LRP] {
 			return engine.KV[string, LRP]{Key: s.Scope, Value: p}
 		})
-	inSubnet := engine.FlatMap(engine.Join(
+	inSubnet := engine.JoinFlatMap(
 		engine.IndexBy(lrps, func(kv engine.KV[string, LRP]) string { return kv.Key }),
 		n.ScopeLBIPs,
-		func(_ string, kv engine.KV[string, LRP], ip ScopedLBIP) engine.KV[LRP, LBIP] {
-			return engine.KV[LRP, LBIP]{Key: kv.Value, Value: ip.LBIP}
-		}), func(kv engine.KV[LRP, LBIP]) []RouterLBIP {
-		if kv.Value.Neighbor != LBNeighborReachable || !PortReaches(kv.Key.Net, kv.Value.IP) {
-			return nil
-		}
-		return []RouterLBIP{toIP(kv.Key.Router, kv.Value)}
-	})
-	all := engine.FlatMap(onRouters, func(kv engine.KV[string, LBIP]) []RouterLBIP {
-		if kv.Value.Neighbor != LBNeighborAll {
-			return nil
-		}
-		return []RouterLBIP{toIP(kv.Key, kv.Value)}
-	})
+		func(_ string, kv engine.KV[string, LRP], ip ScopedLBIP) []RouterLBIP {
+			if ip.Neighbor != LBNeighborReachable || !PortReaches(kv.Value.Net, ip.IP) {
+				return nil
+			}
+			return []RouterLBIP{toIP(kv.Value.Router, ip.LBIP)}
+		})
+	all := onRouters(func(ip LBIP) bool { return ip.Neighbor == LBNeighborAll })
 	reachable = engine.Distinct(engine.Union(all, inSubnet))
-	routable = engine.Distinct(engine.FlatMap(onRouters, func(kv engine.KV[string, LBIP]) []RouterLBIP {
-		if !kv.Value.Routable {
-			return nil
-		}
-		return []RouterLBIP{toIP(kv.Key, kv.Value)}
-	}))
+	routable = engine.Distinct(onRouters(func(ip LBIP) bool { return ip.Routable }))
 	return reachable, routable
 }
 

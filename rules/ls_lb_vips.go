@@ -317,20 +317,18 @@ func SwitchLBRouterVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(_ string, s relations.ScopeDatapath, l routerLink) engine.KV[string, routerLink] {
 			return engine.KV[string, routerLink]{Key: s.Scope, Value: l}
 		})
-	return engine.FlatMap(engine.Join(
+	return engine.JoinFlatMap(
 		engine.IndexBy(inScope, func(kv engine.KV[string, routerLink]) string { return kv.Key }),
 		nb.ScopeLBIPs,
-		func(_ string, kv engine.KV[string, routerLink], ip relations.ScopedLBIP) engine.KV[routerLink, relations.LBIP] {
-			return engine.KV[routerLink, relations.LBIP]{Key: kv.Value, Value: ip.LBIP}
-		}), func(kv engine.KV[routerLink, relations.LBIP]) []Flow {
-		l, ip := kv.Key, kv.Value
-		if !relations.PortReaches(l.LRP.Net, ip.IP) {
-			return nil
-		}
-		match := "flags[1] == 0 && arp.op == 1 && arp.tpa == " + ip.IP
-		if ip.IPv6 {
-			match = "flags[1] == 0 && nd_ns && nd.target == " + ip.IP
-		}
-		return []Flow{on(l.Switch).flow(LSInL2Lkup, 80, match, toRouterActions(l))}
-	})
+		func(_ string, kv engine.KV[string, routerLink], sip relations.ScopedLBIP) []Flow {
+			l, ip := kv.Value, sip.LBIP
+			if !relations.PortReaches(l.LRP.Net, ip.IP) {
+				return nil
+			}
+			match := "flags[1] == 0 && arp.op == 1 && arp.tpa == " + ip.IP
+			if ip.IPv6 {
+				match = "flags[1] == 0 && nd_ns && nd.target == " + ip.IP
+			}
+			return []Flow{on(l.Switch).flow(LSInL2Lkup, 80, match, toRouterActions(l))}
+		})
 }

@@ -1,10 +1,8 @@
 package rules
 
 import (
-	"maps"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Smap is an OVSDB string-to-string map column as a comparable value, so
@@ -14,13 +12,22 @@ type Smap string
 
 // SmapOf encodes m.
 func SmapOf(m map[string]string) Smap {
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		b.WriteString(strconv.Quote(k))
-		b.WriteString(strconv.Quote(m[k]))
+	keys := make([]string, 0, len(m))
+	n := 0
+	for k, v := range m {
+		keys = append(keys, k)
+		n += quotedLen(k) + quotedLen(v)
 	}
-	return Smap(b.String())
+	slices.Sort(keys)
+	b := make([]byte, 0, n)
+	for _, k := range keys {
+		b = strconv.AppendQuote(strconv.AppendQuote(b, k), m[k])
+	}
+	return Smap(b)
 }
+
+// quotedLen is the length of s Go-quoted when nothing in it is escaped.
+func quotedLen(s string) int { return len(s) + 2 }
 
 // Map decodes s; an empty Smap gives an empty, non-nil map.
 func (s Smap) Map() map[string]string {
@@ -38,11 +45,18 @@ type Strings string
 
 // StringsOf encodes the set of ss.
 func StringsOf(ss ...string) Strings {
-	var b strings.Builder
-	for _, s := range slices.Compact(slices.Sorted(slices.Values(ss))) {
-		b.WriteString(strconv.Quote(s))
+	sorted := make([]string, len(ss))
+	n := 0
+	for i, s := range ss {
+		sorted[i] = s
+		n += quotedLen(s)
 	}
-	return Strings(b.String())
+	slices.Sort(sorted)
+	b := make([]byte, 0, n)
+	for _, s := range slices.Compact(sorted) {
+		b = strconv.AppendQuote(b, s)
+	}
+	return Strings(b)
 }
 
 // Slice decodes s, in sorted order.

@@ -1,0 +1,60 @@
+package ovsdb
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/northlog/northlog/internal/cputime"
+	"github.com/northlog/northlog/rules"
+)
+
+// coldNBEnv names the NB database file BenchmarkColdStep loads; without it,
+// the bench topology's file at coldNBDefault.
+const (
+	coldNBEnv     = "NORTHLOG_COLD_NB"
+	coldNBDefault = "/work/bench-nb.db"
+)
+
+// BenchmarkColdStep measures a cold start's first engine step: every row of
+// an NB database file fed to a fresh program, then one Step. Only the Step
+// is timed; the program's build and the feeding are not, and the garbage
+// of the previous iteration is collected before it. It reports cpu-ns/op
+// (process CPU time of the Step, the garbage collector's work on the other
+// cores included) and flows (the flows the step inserts). The file is the
+// bench topology's (bench/README.md: `go run ./bench/cmd/gentopo`, loaded
+// into an ovsdb-server's NB); the benchmark is skipped when it is absent.
+func BenchmarkColdStep(b *testing.B) {
+	path := os.Getenv(coldNBEnv)
+	if path == "" {
+		path = coldNBDefault
+	}
+	contents, err := LoadNB(path)
+	if errors.Is(err, os.ErrNotExist) {
+		b.Skipf("%s: no NB file (set %s to one)", path, coldNBEnv)
+	}
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cpu int64
+	flows := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		p := rules.New()
+		for table, row := range contents.All() {
+			if err := p.NB.Apply(table, nil, row); err != nil {
+				b.Fatal(err)
+			}
+		}
+		runtime.GC()
+		b.StartTimer()
+		start := cputime.Process()
+		p.Step()
+		cpu += int64(cputime.Process() - start)
+		flows = len(p.Flows.Changes())
+	}
+	b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(flows), "flows")
+}
