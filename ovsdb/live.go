@@ -479,7 +479,8 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		return true, nil
 	default:
 		start = time.Now()
-		// In place when t.ops has room.
+		// In place when t.ops has room. Once sent, the operations are
+		// garbage: they should not stay live while the SB commits them.
 		ops := slices.Insert(t.ops, 0, d.sb.assertLock())
 		t.ops = nil
 		err = d.sb.Transact(ctx, ops)

@@ -302,10 +302,7 @@ func (s *side) startNB(ctx context.Context) error {
 	if err := os.MkdirAll(string(s.dir), 0o755); err != nil {
 		return err
 	}
-	if err := s.dir.CreateDB(ctx, "nb"); err != nil {
-		return err
-	}
-	nb, err := s.dir.StartServer(ctx, "nb")
+	nb, err := s.serve(ctx, "nb")
 	if err != nil {
 		return err
 	}
@@ -326,15 +323,20 @@ func (s *side) freshSB(ctx context.Context) error {
 	if err := os.Remove(s.dir.File("sb")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if err := s.dir.CreateDB(ctx, "sb"); err != nil {
-		return err
-	}
-	sb, err := s.dir.StartServer(ctx, "sb")
+	sb, err := s.serve(ctx, "sb")
 	if err != nil {
 		return err
 	}
 	s.sb = sb
 	return nil
+}
+
+// serve creates the empty database db ("nb" or "sb") and starts its server.
+func (s *side) serve(ctx context.Context, db string) (*reference.Daemon, error) {
+	if err := s.dir.CreateDB(ctx, db); err != nil {
+		return nil, err
+	}
+	return s.dir.StartServer(ctx, db)
 }
 
 // command runs argv with the side's environment, bounded by the command
