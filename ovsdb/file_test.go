@@ -107,14 +107,7 @@ func (s *server) nbctl(t testing.TB, args ...string) {
 func dumpModels(t *testing.T, s *server) map[string][]model.Model {
 	t.Helper()
 	dump := run(t, "ovsdb-client", "-f", "json", "dump", s.remote(), "OVN_Northbound")
-	clientModel, err := nb.FullDatabaseModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dbModel, errs := model.NewDatabaseModel(nb.Schema(), clientModel)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	dbModel := fullModel(t, nb.Schema(), nb.FullDatabaseModel)
 	tables := map[string][]model.Model{}
 	for name, rows := range dumpRows(t, nb.Schema(), []byte(dump)) {
 		ms := []model.Model{}
@@ -637,4 +630,19 @@ func TestReadDatabaseFileMissing(t *testing.T) {
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("err %v; want os.ErrNotExist", err)
 	}
+}
+
+// fullModel is the database model of every table of schema, from its
+// client model (nb.FullDatabaseModel or sb.FullDatabaseModel).
+func fullModel(t testing.TB, schema lovsdb.DatabaseSchema, client func() (model.ClientDBModel, error)) model.DatabaseModel {
+	t.Helper()
+	c, err := client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, errs := model.NewDatabaseModel(schema, c)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return m
 }

@@ -19,22 +19,8 @@ import (
 // update arithmetic makes of it, up to the order of the set's elements,
 // leaves the old row as it was, and leaves other modifies to libovsdb.
 func TestFastModifiers(t *testing.T) {
-	sbClient, err := sb.FullDatabaseModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	nbClient, err := nb.FullDatabaseModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sbModel, errs := model.NewDatabaseModel(sb.Schema(), sbClient)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	nbModel, errs := model.NewDatabaseModel(nb.Schema(), nbClient)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	sbModel := fullModel(t, sb.Schema(), sb.FullDatabaseModel)
+	nbModel := fullModel(t, nb.Schema(), nb.FullDatabaseModel)
 	const row = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e00"
 	p := func(i int) string { return fmt.Sprintf("6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e%02d", i) }
 	for _, tc := range []struct {

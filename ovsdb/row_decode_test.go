@@ -20,23 +20,12 @@ import (
 // libovsdb's generic path does, in every notation ovsdb-server uses: each
 // column as a bare atom, as a set or map of none, one or two elements.
 func TestRowDecoder(t *testing.T) {
-	nbClient, err := nb.FullDatabaseModel()
-	if err != nil {
-		t.Fatal(err)
-	}
-	sbClient, err := sb.FullDatabaseModel()
-	if err != nil {
-		t.Fatal(err)
-	}
 	const u1 = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e01"
 	for _, db := range []struct {
 		schema lovsdb.DatabaseSchema
-		client model.ClientDBModel
-	}{{nb.Schema(), nbClient}, {sb.Schema(), sbClient}} {
-		dbModel, errs := model.NewDatabaseModel(db.schema, db.client)
-		if len(errs) > 0 {
-			t.Fatal(errs)
-		}
+		client func() (model.ClientDBModel, error)
+	}{{nb.Schema(), nb.FullDatabaseModel}, {sb.Schema(), sb.FullDatabaseModel}} {
+		dbModel := fullModel(t, db.schema, db.client)
 		for table, ts := range db.schema.Tables {
 			dec, ok := newRowDecoder(dbModel.Types()[table])
 			if !ok {
@@ -176,14 +165,7 @@ func BenchmarkRowDecode(b *testing.B) {
 		`"tunnel_key":43,"mac":"0a:58:0a:11:00:2c 10.17.0.44","port_security":"0a:58:0a:11:00:2c 10.17.0.44",` +
 		`"options":["map",[["requested-chassis","node-17"],["iface-id-ver","pod-17-42"]]],` +
 		`"external_ids":["map",[["neutron:port_name","pod-17-42"]]],"up":false}`
-	client, err := sb.FullDatabaseModel()
-	if err != nil {
-		b.Fatal(err)
-	}
-	dbModel, errs := model.NewDatabaseModel(sb.Schema(), client)
-	if len(errs) > 0 {
-		b.Fatal(errs)
-	}
+	dbModel := fullModel(b, sb.Schema(), sb.FullDatabaseModel)
 	b.Run("rowDecoder", func(b *testing.B) {
 		dec, _ := newRowDecoder(reflect.TypeFor[*sb.PortBinding]())
 		b.ReportAllocs()
