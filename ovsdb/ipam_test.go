@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/northlog/northlog/internal/cputime"
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/relations/nb"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )

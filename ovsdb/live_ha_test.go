@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 )
 
 // haRows is the canonical dump of the SB's HA_Chassis_Group and HA_Chassis

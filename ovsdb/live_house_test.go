@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/relations/sb"
 )
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 )
 
 // igmpHelpers are shell functions for igmpSteps: SB rows by name.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 )
 
 // servers is a private NB and SB ovsdb-server pair for the live northd's

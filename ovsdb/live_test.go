@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
 )

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/engine"
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 )
 
 // traceCase is a packet traced with ovn-trace through a scenario.

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/relations"
 )
 

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 )
 
 var routingSeeds = flag.Int("routing-seeds", 50, "random routed topologies compared with the reference in TestDifferentialRandomRouting")

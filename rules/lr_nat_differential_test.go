@@ -4,7 +4,7 @@ import (
 	"flag"
 	"testing"
 
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 )
 
 var natSeeds = flag.Int("nat-seeds", 50, "random NAT topologies compared with the reference in TestDifferentialRandomNAT")

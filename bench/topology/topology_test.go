@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 )
 
 // parsed is a transaction's operations as generic JSON.

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/northlog/northlog/ovsdb"
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 )
 
 // daemon is the northd run with no database flags, in a test.

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/northlog/northlog/bench/topology"
-	"github.com/northlog/northlog/ovsdb/reference"
+	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/rules"
 )
 

@@ -8,7 +8,7 @@ import (
 // BenchmarkScenario measures the cost of one scenario's reference flows,
 // starting fresh servers for each scenario or resetting one instance:
 //
-//	go test -run '^$' -bench Scenario ./ovsdb/reference
+//	go test -run '^$' -bench Scenario ./internal/reference
 func BenchmarkScenario(b *testing.B) {
 	Require(b)
 	for _, sc := range []struct{ name, script string }{
