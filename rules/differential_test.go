@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/relations"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/rules"
 )

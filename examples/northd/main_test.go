@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/ovsdb"
 )
 
 // daemon is the northd run with no database flags, in a test.
