@@ -36,6 +36,21 @@ type Config struct {
 	// OnStep, when set, is called after every iteration that did work,
 	// from the northd's goroutine.
 	OnStep func(StepStats)
+	// TLS is what "ssl:" remotes use, as ovn-northd's -p, -c, -C,
+	// --ssl-protocols and --ssl-ciphers give it.
+	TLS TLSOptions
+}
+
+// TLSOptions name the files and settings of ovn-northd's SSL options.
+type TLSOptions struct {
+	// PrivateKey, Certificate and CACert are PEM file paths.
+	PrivateKey, Certificate, CACert string
+	// Protocols and Ciphers are OVS's --ssl-protocols and --ssl-ciphers
+	// values, as given ("" for OVS's defaults).
+	Protocols, Ciphers string
+	// BootstrapCACert, when set, trusts the CA certificate the peer
+	// presents on first contact and saves it to CACert.
+	BootstrapCACert bool
 }
 
 // StepStats describes one iteration of the live northd.
