@@ -39,6 +39,12 @@ type Config struct {
 	// TLS is what "ssl:" remotes use, as ovn-northd's -p, -c, -C,
 	// --ssl-protocols and --ssl-ciphers give it.
 	TLS TLSOptions
+	// Paused starts the northd paused (ovn-northd's --dry-run): it
+	// follows both databases but writes nothing until Resume.
+	Paused bool
+	// RPCLog, when set, receives at debug level every JSON-RPC request
+	// sent to either database, as OVS's jsonrpc module logs them.
+	RPCLog *slog.Logger
 }
 
 // TLSOptions name the files and settings of ovn-northd's SSL options.
@@ -119,10 +125,22 @@ type Northd struct {
 	// the same for the NB dynamic_addresses transaction.
 	again, ipamAgain reconnector
 
+	// ctl takes the operator's requests (control.go) to the northd's
+	// goroutine; fullNext makes the next iteration count as a full one
+	// (Recompute).
+	ctl      chan func()
+	fullNext bool
+
 	mu     sync.Mutex
 	totals Totals
 	// isActive is active, for other goroutines.
 	isActive bool
+	// paused: Pause was called, or Config.Paused; no writes, no lock.
+	paused bool
+	// nodeStats are EngineStats' counters; mismatches counts Recompute's
+	// differences.
+	nodeStats  [3]NodeStats
+	mismatches int
 }
 
 // LockName is the OVSDB lock on the SB that northds (ovn-northd's and
@@ -159,6 +177,8 @@ func NewNorthd(cfg Config) *Northd {
 		svcMAC:    randomMAC().String(),
 		cfgDone:   -1,
 		totals:    Totals{},
+		ctl:       make(chan func()),
+		paused:    cfg.Paused,
 	}
 	d.w.portName = d.feed.portName
 	return d
@@ -259,6 +279,8 @@ func (d *Northd) Run(ctx context.Context) error {
 		case <-nbReady:
 		case <-sbReady:
 		case <-retry:
+		case f := <-d.ctl:
+			f()
 		}
 	}
 }
@@ -272,7 +294,7 @@ func (d *Northd) dial(ctx context.Context, c **conn, r *reconnector, remote stri
 	defer cancel()
 	name := m.Name()
 	nc, err := dialConn(dctx, remote, name, m, tables, d.cfg.Probe)
-	if err == nil && c == &d.sb {
+	if err == nil && c == &d.sb && !d.IsPaused() {
 		if err = nc.Lock(dctx, LockName); err != nil {
 			nc.Close()
 		}
@@ -284,6 +306,7 @@ func (d *Northd) dial(ctx context.Context, c **conn, r *reconnector, remote stri
 		}
 		return
 	}
+	nc.rpc.setTrace(d.cfg.RPCLog, remote)
 	d.log.Info("connected", "database", name, "remote", remote)
 	r.backoff = 0
 	*c = nc
@@ -301,8 +324,15 @@ func (d *Northd) lost(c **conn, r *reconnector, err error) {
 // SB and NB.
 func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	var st StepStats
+	full := d.fullNext
+	d.fullNext = false
+	var nbChanged, addrOnly bool
 	if d.nb != nil {
 		bs, err := d.nb.Take()
+		nbChanged, addrOnly = nbChangeKind(bs)
+		for _, b := range bs {
+			full = full || b.initial
+		}
 		n, ferr := d.feed.apply(d.prog.NB, bs)
 		if ferr != nil {
 			d.log.Error("cannot apply NB update", "err", ferr)
@@ -329,7 +359,10 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 		}
 	}
 	monitors := d.w.feedMonitors(d.prog.NB) + d.w.feedIGMP(d.prog.NB)
-	d.followLock()
+	if d.followLock() {
+		full = true
+	}
+	d.countIteration(full, nbChanged, addrOnly)
 	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
@@ -422,11 +455,12 @@ func (d *Northd) updateFeatures() bool {
 
 // followLock notes a change of the SB lock's owner: on becoming active,
 // every SB row is compared with what it should be, as the active northd
-// may have left it otherwise (23.03 recomputes everything).
-func (d *Northd) followLock() {
+// may have left it otherwise (23.03 recomputes everything). It reports
+// whether the northd has just become active.
+func (d *Northd) followLock() bool {
 	active := d.sb != nil && d.sb.HasLock()
 	if active == d.active {
-		return
+		return false
 	}
 	d.active = active
 	d.mu.Lock()
@@ -439,9 +473,10 @@ func (d *Northd) followLock() {
 		// A transaction that failed for want of the lock says nothing of
 		// the server: write at once.
 		d.again.backoff = 0
-		return
+		return true
 	}
 	d.log.Info("ovn-northd lock lost. This ovn-northd instance is now on standby.")
+	return false
 }
 
 // writeSB reconciles the SB and commits the result; it reports whether

@@ -589,6 +589,24 @@ func (c *conn) Lock(ctx context.Context, name string) error {
 	return nil
 }
 
+// Unlock gives up the lock asked for with Lock, owned or queued for
+// (RFC 7047 4.1.10, "unlock"); Lock may then ask again.
+func (c *conn) Unlock(ctx context.Context) error {
+	c.lockMu.Lock()
+	defer c.lockMu.Unlock()
+	if c.lockName == "" {
+		return nil
+	}
+	name := c.lockName
+	c.lockName = ""
+	c.hasLock.Store(false)
+	c.signal()
+	if err := c.rpc.Call(ctx, "unlock", []any{name}, nil); err != nil {
+		return fmt.Errorf("unlock %q: %w", name, err)
+	}
+	return nil
+}
+
 // lockEvent records a "locked" (owned true) or "stolen" notification.
 func (c *conn) lockEvent(raw []byte, owned bool) error {
 	var params []string

@@ -18,8 +18,8 @@ import (
 	"github.com/northlog/northlog/ovsdb"
 )
 
-// daemon is the northd run with no database flags, in a test.
-type daemon struct {
+// embeddedRun is the northd run with no database flags, in a test.
+type embeddedRun struct {
 	dir    string
 	env    []string // OVN_NB_DB=..., OVN_SB_DB=...
 	cancel context.CancelFunc
@@ -28,10 +28,10 @@ type daemon struct {
 
 // startDaemon runs the northd on embedded databases in a temporary
 // directory and checks the export line it prints.
-func startDaemon(t *testing.T, args ...string) *daemon {
+func startDaemon(t *testing.T, args ...string) *embeddedRun {
 	t.Helper()
 	reference.Require(t)
-	d := &daemon{dir: t.TempDir(), done: make(chan int, 1)}
+	d := &embeddedRun{dir: t.TempDir(), done: make(chan int, 1)}
 	ctx, cancel := context.WithCancel(context.Background())
 	d.cancel = cancel
 	pr, pw := io.Pipe()
@@ -54,7 +54,7 @@ func startDaemon(t *testing.T, args ...string) *daemon {
 }
 
 // stop stops the daemon and returns its exit code.
-func (d *daemon) stop() int {
+func (d *embeddedRun) stop() int {
 	d.cancel()
 	code, ok := <-d.done
 	if ok {
@@ -63,7 +63,7 @@ func (d *daemon) stop() int {
 	return code
 }
 
-func (d *daemon) nbctl(t *testing.T, args ...string) {
+func (d *embeddedRun) nbctl(t *testing.T, args ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
