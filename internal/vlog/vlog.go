@@ -384,11 +384,7 @@ func (h *handler) Handle(_ context.Context, r slog.Record) error {
 		appendAttr(&b, h.group, a)
 		return true
 	})
-	t := r.Time
-	if t.IsZero() {
-		t = h.v.now()
-	}
-	h.v.write(h.module, levelOf(r.Level), t, b.String())
+	h.v.write(h.module, levelOf(r.Level), h.v.now(), b.String())
 	return nil
 }
 
