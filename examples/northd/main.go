@@ -2,15 +2,25 @@
 // OVN Southbound database computed from a Northbound one, doing on each NB
 // change only the work that change needs.
 //
+// It takes ovn-northd's command line (getopt's long and short options,
+// OVS's daemon, vlog and SSL options), answers ovn-appctl on an OVS
+// control socket with ovn-northd's commands (commands.go), and logs in
+// OVS's format (internal/vlog), so that Debian's ovn-ctl and OVN's tests
+// run it as ovn-northd:
+//
 //	northd --ovnnb-db=unix:/run/ovn/ovnnb_db.sock --ovnsb-db=unix:/run/ovn/ovnsb_db.sock
 //
-// With neither database given, it serves an in-process NB and SB database
-// on unix sockets in --state-dir (kept in files there across restarts),
-// prints the line that points ovn-nbctl, ovn-sbctl and ovn-trace at them,
+// The databases are ovn-northd's: the options, else $OVN_NB_DB and
+// $OVN_SB_DB, else the sockets ovnnb_db.sock and ovnsb_db.sock in
+// $OVN_RUNDIR (default /var/run/ovn). Only when no database option is
+// given, neither variable is set and neither socket exists, it serves an
+// in-process NB and SB database on unix sockets in --state-dir (kept in
+// files there across restarts), prints the line that points ovn-nbctl,
+// ovn-sbctl and ovn-trace at them,
 //
 //	export OVN_NB_DB=unix:DIR/nb.sock OVN_SB_DB=unix:DIR/sb.sock
 //
-// and runs against them.
+// and runs against them. The log says which databases it uses.
 //
 // Like ovn-northd, it takes the SB lock "ovn_northd" and writes only while
 // it holds it, so that several northds (northlog's or ovn-northd's) can run
