@@ -185,7 +185,10 @@ func envOr(name, def string) string {
 }
 
 func runDir() string { return envOr("OVN_RUNDIR", "/var/run/ovn") }
-func logDir() string { return envOr("OVN_LOGDIR", "/var/log/ovn") }
+
+// logDir is where --log-file's default goes: ovn-northd's log library
+// (OVS's) reads OVS_LOGDIR; OVN_LOGDIR, which ovn-ctl uses, next.
+func logDir() string { return envOr("OVS_LOGDIR", envOr("OVN_LOGDIR", "/var/log/ovn")) }
 
 // inDir is name in dir unless it is absolute (OVS's abs_file_name).
 func inDir(dir, name string) string {

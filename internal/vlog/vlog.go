@@ -77,7 +77,8 @@ const (
 
 var destinationNames = []string{"console", "syslog", "file"}
 
-// rateLimit is how often one message (by module and text) may be logged:
+// rateLimit is how often one message (by module and text, without its
+// attributes) may be logged:
 // a burst of rateBurst, then one per rateInterval. OVS rate-limits the
 // call sites that ask for it; here it is every message at INFO or above,
 // so that a flood of one warning (a bad NB row repeated) stays readable.
@@ -273,8 +274,9 @@ func (v *Vlog) enabled(module string, level Level) bool {
 	return l != nil && slices.Max(l[:]) >= level
 }
 
-// write logs one message.
-func (v *Vlog) write(module string, level Level, t time.Time, msg string) {
+// write logs one message; key is its text without the attributes, which
+// rate limiting counts by (as OVS counts by call site).
+func (v *Vlog) write(module string, level Level, t time.Time, key, msg string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	l := v.modules[module]
@@ -283,7 +285,7 @@ func (v *Vlog) write(module string, level Level, t time.Time, msg string) {
 	}
 	if level <= Info && !v.noLimit[module] {
 		var note string
-		if !v.allow(module+"|"+msg, t, &note) {
+		if !v.allow(module+"|"+key, t, &note) {
 			return
 		}
 		if note != "" {
@@ -384,7 +386,7 @@ func (h *handler) Handle(_ context.Context, r slog.Record) error {
 		appendAttr(&b, h.group, a)
 		return true
 	})
-	h.v.write(h.module, levelOf(r.Level), h.v.now(), b.String())
+	h.v.write(h.module, levelOf(r.Level), h.v.now(), r.Message, b.String())
 	return nil
 }
 
