@@ -268,6 +268,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if s.detach && !daemon.Detached() {
 		return daemon.Detach(!s.noChdir)
 	}
+	if s.detach && s.monitor && !daemon.Monitored() {
+		return daemon.Monitor()
+	}
 	if s.logFile.set {
 		if err := logs.SetLogFile(inDir(logDir(), cmp.Or(s.logFile.value, program+".log"))); err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", program, err)
@@ -350,7 +353,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err := daemon.Ready(); err != nil {
 		log.Warn("cannot finish detaching", "err", err)
 	}
-	if daemon.Detached() || s.detach {
+	if s.detach {
 		logs.SetConsole(nil)
 	}
 	err = d.Run(ctx)
@@ -418,7 +421,7 @@ Options:
 
 Daemon options:
   --detach                  run in background as daemon
-  --monitor                 accepted (no monitor process restarts northlog)
+  --monitor                 creates a process to monitor this daemon
   --no-chdir                do not chdir to '/'
   --pidfile[=FILE]          create pidfile (default: %[2]s/%[1]s.pid)
   --overwrite-pidfile       with --pidfile, start even if already running

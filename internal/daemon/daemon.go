@@ -23,11 +23,16 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // detachedEnv marks the re-executed child of Detach; its value is the
-// descriptor of the pipe Ready writes to.
-const detachedEnv = "NORTHLOG_DAEMON_DETACHED"
+// descriptor of the pipe Ready writes to, or "none" for a daemon that
+// Monitor restarted. monitoredEnv marks the daemon Monitor runs.
+const (
+	detachedEnv  = "NORTHLOG_DAEMON_DETACHED"
+	monitoredEnv = "NORTHLOG_DAEMON_MONITORED"
+)
 
 // Pidfile is a locked pidfile.
 type Pidfile struct {
@@ -154,24 +159,80 @@ func Ready() error {
 		return nil
 	}
 	os.Unsetenv(detachedEnv)
-	n, err := strconv.Atoi(fd)
-	if err != nil {
-		return fmt.Errorf("%s=%q: %w", detachedEnv, fd, err)
+	var err error
+	if fd != "none" {
+		n, aerr := strconv.Atoi(fd)
+		if aerr != nil {
+			return fmt.Errorf("%s=%q: %w", detachedEnv, fd, aerr)
+		}
+		p := os.NewFile(uintptr(n), "ready")
+		_, err = p.Write([]byte{1})
+		p.Close()
 	}
-	p := os.NewFile(uintptr(n), "ready")
-	_, err = p.Write([]byte{1})
-	p.Close()
-	null, nerr := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-	if nerr != nil {
-		return errors.Join(err, nerr)
+	return errors.Join(err, toDevNull())
+}
+
+// toDevNull sends the standard input and outputs to /dev/null.
+func toDevNull() error {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return err
 	}
 	defer null.Close()
 	for _, std := range []int{0, 1, 2} {
-		if derr := syscall.Dup3(int(null.Fd()), std, 0); derr != nil {
-			err = errors.Join(err, derr)
-		}
+		err = errors.Join(err, syscall.Dup3(int(null.Fd()), std, 0))
 	}
 	return err
+}
+
+// Monitored reports whether this process is the daemon Monitor runs.
+func Monitored() bool { return os.Getenv(monitoredEnv) != "" }
+
+// Monitor, in the child Detach started, runs the program again as the
+// daemon proper and runs it again after it crashed, as OVS's --monitor:
+// killed by a signal other than SIGTERM, SIGINT or SIGKILL, or ended by
+// Go's runtime (exit status 2). It returns the daemon's exit status once
+// it ends otherwise. The first daemon tells Detach's parent it is ready.
+func Monitor() int {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	ready := os.Getenv(detachedEnv)
+	for {
+		cmd := exec.Command(exe, os.Args[1:]...)
+		cmd.Env = append(os.Environ(), monitoredEnv+"=1", detachedEnv+"=none")
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if ready != "" && ready != "none" {
+			n, _ := strconv.Atoi(ready)
+			cmd.ExtraFiles = []*os.File{os.NewFile(uintptr(n), "ready")}
+			cmd.Env = append(cmd.Env, detachedEnv+"=3")
+		}
+		err := cmd.Start()
+		if ready != "" {
+			// The pipe and the outputs are the daemon's now.
+			for _, f := range cmd.ExtraFiles {
+				f.Close()
+			}
+			toDevNull()
+			ready = ""
+		}
+		if err != nil {
+			return 1
+		}
+		err = cmd.Wait()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) {
+			return 0
+		}
+		ws, _ := exit.Sys().(syscall.WaitStatus)
+		crashed := ws.Signaled() && ws.Signal() != syscall.SIGTERM && ws.Signal() != syscall.SIGINT && ws.Signal() != syscall.SIGKILL ||
+			ws.Exited() && ws.ExitStatus() == 2
+		if !crashed {
+			return exit.ExitCode()
+		}
+		time.Sleep(time.Second)
+	}
 }
 
 // SwitchUser runs the process as spec, "USER[:GROUP]" (GROUP defaults to
