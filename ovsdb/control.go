@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/rules"
@@ -158,12 +159,12 @@ func (d *Northd) countIteration(full, nbChanged, addrOnly bool) {
 
 // nbChangeKind tells whether batches change the NB, and whether only the
 // addresses of existing Address_Set rows.
-func nbChangeKind(bs []batch) (changed, addrOnly bool) {
+func nbChangeKind(bs []wire.Batch) (changed, addrOnly bool) {
 	addrOnly = true
 	for _, b := range bs {
-		for _, c := range b.changes {
+		for _, c := range b.Changes {
 			changed = true
-			if b.initial || c.table != nb.AddressSetTable || c.old == nil || c.new == nil {
+			if b.Initial || c.Table != nb.AddressSetTable || c.Old == nil || c.New == nil {
 				addrOnly = false
 			}
 		}
