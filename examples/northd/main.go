@@ -319,8 +319,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case err == nil:
 		defer ctl.Close()
-	case embedded && s.unixctl == "":
-		// The README's first run, with no OVN directories: no ovn-appctl.
+	case s.unixctl == "":
+		// No OVN run directory (the README's first run, a benchmark):
+		// no ovn-appctl, but a northd. ovn-northd would stop here.
 		log.Warn("no control socket", "err", err)
 	default:
 		log.Error(err.Error())
