@@ -85,7 +85,7 @@ func TestSBHAIncremental(t *testing.T) {
 	ruletest.Check(t, ruletest.Config{
 		Changes: ruletest.Select([]ruletest.Group{ruletest.HA}, names...),
 		Steps:   16, ChangesPerStep: 4,
-		Setup:   ruletest.HASetup,
+		Setup: ruletest.HASetup,
 		Outputs: []ruletest.Output{
 			ruletest.OutputOf("HA_Chassis_Group", func(p *rules.Program) *engine.Output[rules.HAChassisGroup] { return p.HAChassisGroups }),
 			ruletest.OutputOf("Port_Binding ha_chassis_group", func(p *rules.Program) *engine.Output[rules.HAGroupPort] { return p.HAGroupPorts }),

@@ -99,7 +99,6 @@ var haChanges = map[string]Change{
 	},
 }
 
-
 // HASetup makes the rows the HA changes refer to, so that groups of
 // several chassis are common from the start: three gateway chassis, three
 // HA chassis and a group of two of them.

@@ -150,4 +150,3 @@ var natChanges = map[string]Change{
 		s.Set(t, nb.LogicalSwitchTable, lsID, &ls)
 	},
 }
-

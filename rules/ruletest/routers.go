@@ -205,4 +205,3 @@ var routerChanges = map[string]Change{
 		s.Set(t, nb.LogicalRouterPolicyTable, id, &pol)
 	},
 }
-

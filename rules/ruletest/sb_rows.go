@@ -118,4 +118,3 @@ var sbRowChanges = map[string]Change{
 			Variables: map[string]string{"VIP": genIPv4.Draw(t, "vip")}})
 	},
 }
-

@@ -94,4 +94,3 @@ var topologyChanges = map[string]Change{
 	},
 	"delRouter": DeleteRow(nb.LogicalRouterTable),
 }
-
