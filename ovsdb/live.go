@@ -13,6 +13,7 @@ import (
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -23,7 +24,10 @@ type Config struct {
 	// NBRemote and SBRemote are the databases, in OVS remote syntax
 	// ("unix:PATH" or "tcp:HOST:PORT", several separated by commas).
 	NBRemote, SBRemote string
-	// Rules are added to the built-in ones (see rules.New).
+	// Release is the OVN release whose northd is reproduced, flows and SB
+	// rows; the zero value is 23.03.
+	Release schema.Release
+	// Rules are added to the built-in ones (see rules.NewFor).
 	Rules []rules.Rule
 	// Logger receives progress at info level and per-step detail at debug
 	// level; nil discards.
@@ -166,14 +170,15 @@ func NewNorthd(cfg Config) *Northd {
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 8 * time.Second
 	}
+	prog := rules.NewFor(cfg.Release, cfg.Rules...)
 	mac := randomMAC()
 	macPrefix := fmt.Sprintf("%02x:%02x:%02x", mac[0], mac[1], mac[2])
 	d := &Northd{
 		cfg:       cfg,
 		log:       cfg.Logger,
-		prog:      rules.New(cfg.Rules...),
+		prog:      prog,
 		feed:      newNBFeed(cfg.Logger, macPrefix),
-		w:         newSBWriter(cfg.Logger),
+		w:         newSBWriter(cfg.Logger, prog.Stages),
 		macPrefix: macPrefix,
 		svcMAC:    randomMAC().String(),
 		cfgDone:   -1,

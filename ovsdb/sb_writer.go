@@ -79,12 +79,15 @@ type sbWriter struct {
 	rows map[string]int
 	// stageIDs are the flows' external_ids by stage (stageExternalIDs).
 	stageIDs map[rules.Stage]lovsdb.OvsMap
+	// stages numbers the flows' tables: the program's release's.
+	stages *rules.StageTable
 }
 
-func newSBWriter(log *slog.Logger) *sbWriter {
+func newSBWriter(log *slog.Logger, stages *rules.StageTable) *sbWriter {
 	w := &sbWriter{
 		log:    log,
-		m:      newSBMirror(),
+		stages: stages,
+		m:      newSBMirror(stages),
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
 		wantMC: map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
 		wantLF: map[flowKey][]string{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
@@ -235,7 +238,7 @@ func addOrRemove[K, V comparable](idx map[K]map[V]bool, k K, v V, add bool) {
 func (w *sbWriter) applySB(bs []wire.Batch) {
 	for _, b := range bs {
 		if b.Initial {
-			w.m = newSBMirror()
+			w.m = newSBMirror(w.stages)
 			w.garbage = map[string]string{}
 			w.other.reset()
 			w.house.reset()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/ovn-org/libovsdb/model"
 )
 
@@ -70,6 +71,11 @@ type nbInputs struct {
 // NB holds one input relation per Northbound table. Feed it with Apply; the
 // circuit's next Step computes the consequences.
 type NB struct {
+	// Release is the OVN release whose northd the rules reproduce: the
+	// stage table they number flows by and the variants of the flow
+	// families that changed between releases (rules/doc.go).
+	Release schema.Release
+
 	Global              Table[nb.NBGlobal]
 	Switches            Table[nb.LogicalSwitch]
 	SwitchPorts         Table[nb.LogicalSwitchPort] // without up: SwitchPortsUp
@@ -208,11 +214,13 @@ type NB struct {
 	nbInputs
 }
 
-// NewNB adds one input per NB table to c, and makes c's rejections show the
-// NB rows they hold by table, name and _uuid (DescribeTuple).
-func NewNB(c *engine.Circuit) *NB {
+// NewNB adds one input per NB table to c, for rules reproducing release r,
+// and makes c's rejections show the NB rows they hold by table, name and
+// _uuid (DescribeTuple).
+func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	f := nbInputs{feeds: map[string]feed{}, tables: map[reflect.Type]string{}}
 	n := &NB{
+		Release:             r,
 		Global:              newTable[nb.NBGlobal](c, nb.NBGlobalTable, f),
 		Switches:            newTable[nb.LogicalSwitch](c, nb.LogicalSwitchTable, f),
 		Routers:             newTable[nb.LogicalRouter](c, nb.LogicalRouterTable, f),

@@ -5,6 +5,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // Rule computes one family of logical flows from the NB relations. The
@@ -16,10 +17,13 @@ type Rule func(nb *relations.NB) engine.Rel[Flow]
 // logical flows as output. Feed NB changes through NB.Apply, call Step, read
 // Flows.Delta (the change) or Flows.Contents (the whole set). A flow may be
 // on a datapath set, whose members are in DatapathSets; FlowsByDatapath
-// lists every flow once per datapath.
+// lists every flow once per datapath. The program reproduces one release's
+// northd (Release): Stages numbers its flows' tables.
 type Program struct {
 	Circuit *engine.Circuit
 	NB      *relations.NB
+	Release schema.Release
+	Stages  *StageTable
 	// Features is the program's SB input: the chassis features, all
 	// supported until Set otherwise (relations.FeaturesOf).
 	Features     *relations.FeatureInput
@@ -53,8 +57,9 @@ type Program struct {
 	HARefSwitches   *engine.Output[HARefSwitch]
 }
 
-// builtinRules are the flow families ovn-northd 23.03 writes: each group is
-// listed in the file of its first stage.
+// builtinRules are the flow families ovn-northd writes: each group is
+// listed in the file of its first stage. A family that changed between
+// releases picks its variant by nb.Release (see doc.go).
 var builtinRules = slices.Concat(
 	switchPortRules,     // ls_port_security.go: port security, FDB, ARP/ND, L2 lookup
 	switchStatefulRules, // ls_acl.go: ACL, QoS, LB, hairpin and stateful stages; DHCP, DNS
@@ -69,15 +74,22 @@ var datapathSets = []func(*relations.NB) engine.Rel[DatapathSetMember]{
 	RouterLBSets, // lr_lb.go
 }
 
-// New builds the program: the built-in rules plus extra, whose flows are
-// added to the same output.
-func New(extra ...Rule) *Program {
+// New builds the program for OVN 23.03 (NewFor).
+func New(extra ...Rule) *Program { return NewFor(schema.OVN2303, extra...) }
+
+// NewFor builds the program that reproduces release r's northd: the
+// built-in rules plus extra, whose flows are added to the same output. A
+// flow on a stage that r does not have is left out: a family that r's
+// northd writes elsewhere, or not at all, has no flows there yet.
+func NewFor(r schema.Release, extra ...Rule) *Program {
 	c := engine.NewCircuit()
-	nb := relations.NewNB(c)
+	nb := relations.NewNB(c, r)
+	stages := StagesOf(r)
 	var flows []engine.Rel[Flow]
 	for _, r := range append(builtinRules[:len(builtinRules):len(builtinRules)], extra...) {
 		flows = append(flows, r(nb))
 	}
+	inRelease := engine.Filter(engine.Union(flows...), func(f Flow) bool { return stages.Has(f.Stage) })
 	addrSets, addrMembers := SBAddressSets(nb)
 	pgs, pgMembers := SBPortGroups(nb)
 	mcs, mcMembers := SBMulticastGroups(nb)
@@ -89,8 +101,10 @@ func New(extra ...Rule) *Program {
 	return &Program{
 		Circuit:      c,
 		NB:           nb,
+		Release:      r,
+		Stages:       stages,
 		Features:     nb.ChassisFeatures,
-		Flows:        engine.NewOutput(engine.Union(flows...), CompareFlows),
+		Flows:        engine.NewOutput(inRelease, CompareFlows),
 		DatapathSets: engine.NewOutput(engine.Union(sets...), CompareDatapathSetMembers),
 
 		Datapaths:             engine.NewOutput(SBDatapaths(nb), CompareDatapaths),

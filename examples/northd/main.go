@@ -53,6 +53,7 @@ import (
 	"github.com/northlog/northlog/internal/vlog"
 	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/ovsdb/embedded"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 )
 
@@ -461,11 +462,12 @@ func flows(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	format := fs.String("format", "canonical", "output format: canonical (DATAPATH|PIPELINE|TABLE|PRIORITY|MATCH|ACTIONS, sorted) or lflow-list (as ovn-sbctl lflow-list)")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, `usage: northd flows [--format canonical|lflow-list] NB_DB_FILE
+		fmt.Fprintf(stderr, `usage: northd flows [--format canonical|lflow-list] [--release 23.03|26.03] NB_DB_FILE
 
-Computes the logical flows ovn-northd 23.03 would write for the OVN
-Northbound database in NB_DB_FILE, a standalone database file such as
-ovsdb-server writes (/var/lib/ovn/ovnnb_db.db). A clustered database file
+Computes the logical flows ovn-northd would write for the OVN Northbound
+database in NB_DB_FILE, a standalone database file such as ovsdb-server
+writes (/var/lib/ovn/ovnnb_db.db), as the release its schema version is
+for (23.03.1 or 26.03.2) writes them. A clustered database file
 must be converted first:
 
   ovsdb-tool cluster-to-standalone nb-standalone.db /var/lib/ovn/ovnnb_db.db
@@ -473,6 +475,7 @@ must be converted first:
 `)
 		fs.PrintDefaults()
 	}
+	release := fs.String("release", "", "OVN release to compute for (23.03 or 26.03); default: the one the file's NB schema version is for")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -480,7 +483,16 @@ must be converted first:
 		fs.Usage()
 		return 2
 	}
-	out, err := ovsdb.ComputeFromFile(fs.Arg(0))
+	var opts ovsdb.ComputeOptions
+	if *release != "" {
+		r, err := schema.Parse(*release)
+		if err != nil {
+			fmt.Fprintf(stderr, "northd flows: %v\n", err)
+			return 2
+		}
+		opts.Release = &r
+	}
+	out, err := ovsdb.Compute(fs.Arg(0), opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "northd flows: %v\n", err)
 		return 1
@@ -493,7 +505,7 @@ must be converted first:
 	}
 	if *format == "lflow-list" {
 		named := rules.ResolveFlowKeys(out.Flows, func(id string) string { return out.Names[id] })
-		if err := rules.WriteLflowList(stdout, named, out.Names); err != nil {
+		if err := rules.WriteLflowList(stdout, out.Stages, named, out.Names); err != nil {
 			fmt.Fprintf(stderr, "northd flows: %v\n", err)
 			return 1
 		}
