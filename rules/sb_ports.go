@@ -395,6 +395,9 @@ func lrpBindings(p relations.LRP, r routerFacts, peer string, vtepPeer bool) []P
 		pb.Type = "l3gateway"
 		options["l3gateway-chassis"] = r.Chassis
 	}
+	if peer != "" && p.Port.Peer == nil {
+		ipv6Options(p, options)
+	}
 	pb.Options = SmapOf(options)
 	if !p.DGP() {
 		return []PortBinding{pb}
@@ -416,4 +419,72 @@ func lrpBindings(p relations.LRP, r routerFacts, peer string, vtepPeer bool) []P
 	}
 	cr.Options = SmapOf(crOptions)
 	return []PortBinding{pb, cr}
+}
+
+// Router advertisement intervals (RFC 4861 6.2.1), in seconds, as 23.03
+// bounds ipv6_ra_configs' max_interval and min_interval.
+const (
+	raMaxIntervalDefault = 600
+	raMaxIntervalLow     = 4
+	raMaxIntervalHigh    = 1800
+	raMinIntervalLow     = 3
+)
+
+// ipv6Options adds to a router port's options what ovn-controller needs
+// for prefix delegation and periodic router advertisements, for a port
+// connected to a switch (northd.c ovn_update_ipv6_options, copy_ra_to_sb).
+// A disabled port asks for no prefix. An unknown address_mode is logged by
+// RouterPortNDRAFlows; here it only sends no advertisement.
+func ipv6Options(p relations.LRP, options map[string]string) {
+	enabled := p.Enabled()
+	if enabled && relations.SmapBool(p.Port.Options, "prefix_delegation", false) {
+		options["ipv6_prefix_delegation"] = "true"
+	}
+	if enabled && relations.SmapBool(p.Port.Options, "prefix", false) {
+		options["ipv6_prefix"] = "true"
+	}
+	ra := p.Port.Ipv6RaConfigs
+	mode := ra["address_mode"]
+	if mode != "slaac" && mode != "dhcpv6_stateful" && mode != "dhcpv6_stateless" || !relations.SmapBool(ra, "send_periodic", false) {
+		return
+	}
+	options["ipv6_ra_send_periodic"] = "true"
+	options["ipv6_ra_address_mode"] = mode
+	maxInterval := min(max(relations.SmapInt(ra, "max_interval", raMaxIntervalDefault), raMaxIntervalLow), raMaxIntervalHigh)
+	options["ipv6_ra_max_interval"] = strconv.Itoa(maxInterval)
+	minDefault := maxInterval * 3 / 4
+	if maxInterval >= 9 {
+		minDefault = maxInterval / 3
+	}
+	minInterval := max(min(relations.SmapInt(ra, "min_interval", minDefault), maxInterval*3/4), raMinIntervalLow)
+	options["ipv6_ra_min_interval"] = strconv.Itoa(minInterval)
+	// RFC 2460: 1280 is the smallest IPv6 MTU.
+	if mtu := relations.SmapInt(ra, "mtu", 0); mtu >= 1280 {
+		options["ipv6_ra_mtu"] = strconv.Itoa(mtu)
+	}
+	var prefixes []string
+	for _, a := range p.Net.IPv6 {
+		if isLinkLocal(a.Network) {
+			// 23.03 adds one key per link-local network; the SB keeps the
+			// first, a network's before the one derived from the MAC.
+			if _, ok := options["ipv6_ra_src_addr"]; !ok {
+				options["ipv6_ra_src_addr"] = a.AddrS
+			}
+			continue
+		}
+		prefixes = append(prefixes, a.NetworkS+"/"+strconv.Itoa(a.Plen))
+	}
+	options["ipv6_ra_prefixes"] = strings.Join(prefixes, " ")
+	for _, k := range []string{"rdnss", "dnssl", "route_info"} {
+		if v, ok := ra[k]; ok {
+			options["ipv6_ra_"+k] = v
+		}
+	}
+	options["ipv6_ra_src_eth"] = p.Net.MAC.String()
+	switch prf := ra["router_preference"]; prf {
+	case "HIGH", "LOW":
+		options["ipv6_ra_prf"] = prf
+	default:
+		options["ipv6_ra_prf"] = "MEDIUM"
+	}
 }
