@@ -188,13 +188,7 @@ func flowUUIDs(t testing.TB, remote string) map[string]bool {
 
 func dumpFlows(t testing.TB, remote string) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	lines, err := reference.DumpFlows(ctx, remote)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lines
+	return sbFlows(t, dumpSB(t, remote))
 }
 
 // setTables are the SB tables of named sets, load balancers and service
