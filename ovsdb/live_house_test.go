@@ -1,7 +1,6 @@
 package ovsdb
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -20,12 +19,8 @@ var houseRowTables = []string{sb.StaticMACBindingTable, sb.MACBindingTable, sb.I
 // remote, and the UUIDs of their rows.
 func houseRows(t testing.TB, remote string) (lines []string, uuids map[string]bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	d, err := reference.DumpSB(ctx, remote)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := dumpSB(t, remote)
+	var err error
 	if lines, err = d.Rows(sb.StaticMACBindingTable, sb.MACBindingTable, sb.IGMPGroupTable); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"cmp"
+	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -128,9 +130,11 @@ type routerFacts struct {
 	Chassis    string
 	HasChassis bool
 	// DGPs counts the distributed gateway ports (od->n_l3dgw_ports);
-	// OnlyDGP names the one when there is exactly one.
-	DGPs    int
-	OnlyDGP string
+	// FirstDGP names the one 23.03 takes when it needs one: the first of
+	// the router's ports, in NB UUID order there, which two NBs built alike
+	// do not share, so the smallest name here.
+	DGPs     int
+	FirstDGP string
 	// DistributedNAT: a dnat_and_snat rule with logical_port and
 	// external_mac (od->has_distributed_nat).
 	DistributedNAT bool
@@ -189,8 +193,8 @@ func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
 				return nil
 			}
 			f.DGPs = len(dgpNames)
-			if f.DGPs == 1 {
-				f.OnlyDGP = dgpNames[0]
+			if f.DGPs > 0 {
+				f.FirstDGP = slices.Min(dgpNames)
 			}
 			return []routerFacts{f}
 		})
@@ -216,6 +220,8 @@ type routerTypeMark struct {
 	// port.
 	IsBase     bool
 	IsLocalnet bool
+	// NATAddresses is a readable explicit options:nat-addresses.
+	NATAddresses string
 }
 
 // routerTypePortBindings: switch ports of type "router". They are patch
@@ -224,7 +230,8 @@ type routerTypeMark struct {
 // IPv4 addresses for gratuitous ARPs when the peer is a distributed gateway
 // port (or its router's only one, with reside-on-redirect-chassis), or when
 // the peer is on a gateway router and the switch has a localnet port.
-// (options:nat-addresses is not read yet.)
+// An explicit options:nat-addresses list comes first; "router" is not
+// read yet.
 func routerTypePortBindings(n *relations.NB, routers engine.Index[string, routerFacts]) engine.Rel[PortBinding] {
 	ports := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeRouter })
 	base := engine.Map(ports, func(p relations.LSP) routerTypeMark { return routerTypeMark{LSP: p, IsBase: true} })
@@ -232,6 +239,19 @@ func routerTypePortBindings(n *relations.NB, routers engine.Index[string, router
 		engine.IndexBy(ports, func(p relations.LSP) string { return p.Switch }),
 		engine.IndexBy(n.SwitchesWithLocalnet, func(sw string) string { return sw }))
 	localnetMarks := engine.Map(localnet, func(p relations.LSP) routerTypeMark { return routerTypeMark{LSP: p, IsLocalnet: true} })
+	explicit := engine.Filter(ports, func(p relations.LSP) bool {
+		v, ok := p.Port.Options["nat-addresses"]
+		return ok && v != "router"
+	})
+	natMarks := engine.TryMap(explicit, "switch port nat-addresses", func(p relations.LSP) (routerTypeMark, error) {
+		v := p.Port.Options["nat-addresses"]
+		// Content after the addresses is kept, as 23.03 does.
+		var addrErr *relations.AddressError
+		if _, err := relations.ParseLSPAddresses(v); errors.As(err, &addrErr) && addrErr.Ignored {
+			return routerTypeMark{}, fmt.Errorf("switch port %s: nat-addresses: %w", p.Port.Name, err)
+		}
+		return routerTypeMark{LSP: p, NATAddresses: v}, nil
+	})
 	peers := engine.Join(
 		engine.IndexBy(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.LRP.Router }),
 		routers,
@@ -239,17 +259,19 @@ func routerTypePortBindings(n *relations.NB, routers engine.Index[string, router
 			return routerTypeMark{LSP: relations.LSP{Switch: p.Switch, Port: p.LSP}, Peer: p.LRP, HasPeer: true, Router: f}
 		})
 	return engine.GroupBy(
-		engine.IndexBy(engine.Union(base, localnetMarks, peers), func(m routerTypeMark) string { return m.LSP.Port.UUID }),
+		engine.IndexBy(engine.Union(base, localnetMarks, natMarks, peers), func(m routerTypeMark) string { return m.LSP.Port.UUID }),
 		func(_ string, ms []routerTypeMark) []PortBinding {
 			var lsp *relations.LSP
 			var peer *routerTypeMark
-			localnet := false
+			localnet, nat := false, ""
 			for i := range ms {
 				switch m := &ms[i]; {
 				case m.IsBase:
 					lsp = &m.LSP
 				case m.IsLocalnet:
 					localnet = true
+				case m.NATAddresses != "":
+					nat = m.NATAddresses
 				case m.HasPeer && (peer == nil || m.Peer.Name() < peer.Peer.Name()):
 					peer = m
 				}
@@ -257,11 +279,11 @@ func routerTypePortBindings(n *relations.NB, routers engine.Index[string, router
 			if lsp == nil {
 				return nil
 			}
-			return []PortBinding{routerTypeBinding(lsp, peer, localnet)}
+			return []PortBinding{routerTypeBinding(lsp, peer, localnet, nat)}
 		})
 }
 
-func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool) PortBinding {
+func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool, explicitNAT string) PortBinding {
 	pb := lspBinding(lsp.Switch, lsp.Port)
 	pb.Type = "patch"
 	options := map[string]string{}
@@ -277,6 +299,19 @@ func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool) 
 		return pb
 	}
 	rp, r := peer.Peer, peer.Router
+	// The distributed gateway port whose chassis sends the GARPs.
+	resident := ""
+	if r.DGPs > 0 {
+		dgp := r.FirstDGP
+		if rp.DGP() {
+			dgp = rp.Name()
+		}
+		resident = " is_chassis_resident(" + jsonKey(chassisRedirectName(dgp)) + ")"
+	}
+	var nats []string
+	if explicitNAT != "" && (r.HasChassis || r.DGPs > 0) {
+		nats = append(nats, explicitNAT+resident)
+	}
 	garp := false
 	switch {
 	case r.DGPs > 0:
@@ -289,15 +324,9 @@ func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool) 
 		for _, a := range rp.Net.IPv4 {
 			parts = append(parts, a.Addr.String())
 		}
-		if r.DGPs > 0 {
-			dgp := r.OnlyDGP
-			if rp.DGP() {
-				dgp = rp.Name()
-			}
-			parts = append(parts, "is_chassis_resident("+jsonKey(chassisRedirectName(dgp))+")")
-		}
-		pb.NATAddresses = StringsOf(strings.Join(parts, " "))
+		nats = append(nats, strings.Join(parts, " ")+resident)
 	}
+	pb.NATAddresses = StringsOf(nats...)
 	return pb
 }
 
@@ -395,6 +424,9 @@ func lrpBindings(p relations.LRP, r routerFacts, peer string, vtepPeer bool) []P
 		pb.Type = "l3gateway"
 		options["l3gateway-chassis"] = r.Chassis
 	}
+	if peer != "" && p.Port.Peer == nil {
+		ipv6Options(p, options)
+	}
 	pb.Options = SmapOf(options)
 	if !p.DGP() {
 		return []PortBinding{pb}
@@ -416,4 +448,72 @@ func lrpBindings(p relations.LRP, r routerFacts, peer string, vtepPeer bool) []P
 	}
 	cr.Options = SmapOf(crOptions)
 	return []PortBinding{pb, cr}
+}
+
+// Router advertisement intervals (RFC 4861 6.2.1), in seconds, as 23.03
+// bounds ipv6_ra_configs' max_interval and min_interval.
+const (
+	raMaxIntervalDefault = 600
+	raMaxIntervalLow     = 4
+	raMaxIntervalHigh    = 1800
+	raMinIntervalLow     = 3
+)
+
+// ipv6Options adds to a router port's options what ovn-controller needs
+// for prefix delegation and periodic router advertisements, for a port
+// connected to a switch (northd.c ovn_update_ipv6_options, copy_ra_to_sb).
+// A disabled port asks for no prefix. An unknown address_mode is logged by
+// RouterPortNDRAFlows; here it only sends no advertisement.
+func ipv6Options(p relations.LRP, options map[string]string) {
+	enabled := p.Enabled()
+	if enabled && relations.SmapBool(p.Port.Options, "prefix_delegation", false) {
+		options["ipv6_prefix_delegation"] = "true"
+	}
+	if enabled && relations.SmapBool(p.Port.Options, "prefix", false) {
+		options["ipv6_prefix"] = "true"
+	}
+	ra := p.Port.Ipv6RaConfigs
+	mode := ra["address_mode"]
+	if mode != "slaac" && mode != "dhcpv6_stateful" && mode != "dhcpv6_stateless" || !relations.SmapBool(ra, "send_periodic", false) {
+		return
+	}
+	options["ipv6_ra_send_periodic"] = "true"
+	options["ipv6_ra_address_mode"] = mode
+	maxInterval := min(max(relations.SmapInt(ra, "max_interval", raMaxIntervalDefault), raMaxIntervalLow), raMaxIntervalHigh)
+	options["ipv6_ra_max_interval"] = strconv.Itoa(maxInterval)
+	minDefault := maxInterval * 3 / 4
+	if maxInterval >= 9 {
+		minDefault = maxInterval / 3
+	}
+	minInterval := max(min(relations.SmapInt(ra, "min_interval", minDefault), maxInterval*3/4), raMinIntervalLow)
+	options["ipv6_ra_min_interval"] = strconv.Itoa(minInterval)
+	// RFC 2460: 1280 is the smallest IPv6 MTU.
+	if mtu := relations.SmapInt(ra, "mtu", 0); mtu >= 1280 {
+		options["ipv6_ra_mtu"] = strconv.Itoa(mtu)
+	}
+	var prefixes []string
+	for _, a := range p.Net.IPv6 {
+		if isLinkLocal(a.Network) {
+			// 23.03 adds one key per link-local network; the SB keeps the
+			// first, a network's before the one derived from the MAC.
+			if _, ok := options["ipv6_ra_src_addr"]; !ok {
+				options["ipv6_ra_src_addr"] = a.AddrS
+			}
+			continue
+		}
+		prefixes = append(prefixes, a.NetworkS+"/"+strconv.Itoa(a.Plen))
+	}
+	options["ipv6_ra_prefixes"] = strings.Join(prefixes, " ")
+	for _, k := range []string{"rdnss", "dnssl", "route_info"} {
+		if v, ok := ra[k]; ok {
+			options["ipv6_ra_"+k] = v
+		}
+	}
+	options["ipv6_ra_src_eth"] = p.Net.MAC.String()
+	switch prf := ra["router_preference"]; prf {
+	case "HIGH", "LOW":
+		options["ipv6_ra_prf"] = prf
+	default:
+		options["ipv6_ra_prf"] = "MEDIUM"
+	}
 }

@@ -158,6 +158,46 @@ func ParseSBDump(dump []byte) (*SBDump, error) {
 // logical_port of that key on the flow's datapath. Two SB databases hold the
 // same logical flows exactly when their canonical dumps are equal.
 func (d *SBDump) Flows() ([]string, error) {
+	return d.flows(nil)
+}
+
+// FlowColumns returns the logical flows as Flows does, each line followed
+// by the flow's other columns that northd writes:
+//
+//	...|ACTIONS|controller_meter=METER|external_ids={K=V ...}|tags={K=V ...}
+//
+// written as Rows writes values. external_ids:source, which names a line
+// of northd.c, is left out, and so are the external_ids keys and tags keys
+// in omit (those one side does not write yet, say).
+func (d *SBDump) FlowColumns(omit ...string) ([]string, error) {
+	p := &parser{}
+	left := map[string]bool{"source": true}
+	for _, k := range omit {
+		left[k] = true
+	}
+	smapWithout := func(r row, col string) string {
+		m := p.smap(r, col)
+		var ss []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if !left[k] {
+				ss = append(ss, strconv.Quote(k)+"="+strconv.Quote(m[k]))
+			}
+		}
+		return "{" + strings.Join(ss, " ") + "}"
+	}
+	lines, err := d.flows(func(r row) string {
+		return "|controller_meter=" + d.column(p, "Logical_Flow", "controller_meter", r, 0) +
+			"|external_ids=" + smapWithout(r, "external_ids") + "|tags=" + smapWithout(r, "tags")
+	})
+	if err == nil && p.err != nil {
+		err = fmt.Errorf("reference: SB dump: %w", p.err)
+	}
+	return lines, err
+}
+
+// flows writes the canonical flow lines, each followed by columns(row)
+// when columns is not nil.
+func (d *SBDump) flows(columns func(row) string) ([]string, error) {
 	var p parser
 	groups := map[string][]string{}
 	for _, r := range d.tables["Logical_DP_Group"] {
@@ -186,12 +226,16 @@ func (d *SBDump) Flows() ([]string, error) {
 		}
 		prefix := "|" + strings.Join([]string{p.str(r, "pipeline"), p.integer(r, "table_id"), p.integer(r, "priority")}, "|") + "|"
 		match, actions := p.str(r, "match"), p.str(r, "actions")
+		suffix := ""
+		if columns != nil {
+			suffix = columns(r)
+		}
 		for _, dp := range dps {
 			name, ok := d.dpName[dp]
 			if !ok {
 				continue // a dangling weak reference: the datapath is gone
 			}
-			out = append(out, name+prefix+keysToNames(match, dp)+"|"+keysToNames(actions, dp))
+			out = append(out, name+prefix+keysToNames(match, dp)+"|"+keysToNames(actions, dp)+suffix)
 		}
 	}
 	if p.err != nil {

@@ -47,6 +47,33 @@ func TestCanonicalFlows(t *testing.T) {
 	}
 }
 
+// TestFlowColumns: a flow's controller_meter, external_ids and tags follow
+// its canonical text, source and the keys asked for left out.
+func TestFlowColumns(t *testing.T) {
+	dump := strings.Replace(syntheticDump,
+		`[["uuid","f3"],"drop;",["set",[]],["map",[]],["uuid","d1"],["set",[]],"ecmp_reply_port == 7 && $_rtr_lb_9_ip6 || x","ingress",5,1,["map",[]]]`,
+		`[["uuid","f3"],"drop;","meter0",["map",[["source","northd.c:1"],["stage-hint","0a1b2c3d"],["stage-name","ls_in_x"]]],["uuid","d1"],["set",[]],"1","ingress",5,1,["map",[["in_out_port","swp"]]]]`, 1)
+	d, err := ParseSBDump([]byte(dump))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		omit []string
+		want string
+	}{
+		{nil, `sw0|ingress|1|5|1|drop;|controller_meter="meter0"|external_ids={"stage-hint"="0a1b2c3d" "stage-name"="ls_in_x"}|tags={"in_out_port"="swp"}`},
+		{[]string{"stage-hint", "in_out_port"}, `sw0|ingress|1|5|1|drop;|controller_meter="meter0"|external_ids={"stage-name"="ls_in_x"}|tags={}`},
+	} {
+		got, err := d.FlowColumns(c.omit...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(got, c.want) || len(got) != 4 {
+			t.Errorf("FlowColumns(%q) =\n%s\nwant 4 lines with\n%s", c.omit, strings.Join(got, "\n"), c.want)
+		}
+	}
+}
+
 func TestCanonicalFlowsMalformed(t *testing.T) {
 	for _, dump := range []string{
 		"not json\n",
