@@ -19,7 +19,9 @@ type failures struct {
 	msgs []string
 }
 
-func (f *failures) Errorf(format string, args ...any) { f.msgs = append(f.msgs, fmt.Sprintf(format, args...)) }
+func (f *failures) Errorf(format string, args ...any) {
+	f.msgs = append(f.msgs, fmt.Sprintf(format, args...))
+}
 func (f *failures) Error(args ...any)                 { f.msgs = append(f.msgs, fmt.Sprint(args...)) }
 func (f *failures) Fatalf(format string, args ...any) { f.Errorf(format, args...) }
 func (f *failures) Fatal(args ...any)                 { f.Error(args...) }
