@@ -42,6 +42,73 @@ func (r *Instance) Names(ctx context.Context) (NBNames, error) {
 	return NBNames{lists[0], lists[1], lists[2], lists[3]}, nil
 }
 
+// PortClaims reads which datapaths list each port: for every switch and
+// router port name, the NB _uuid of each switch or router whose ports
+// column holds a port of that name, and the number of switches and
+// routers.
+func (r *Instance) PortClaims(ctx context.Context) (claims map[string][]string, datapaths int, err error) {
+	ops := []any{"OVN_Northbound"}
+	datapath, port := []string{"_uuid", "ports"}, []string{"_uuid", "name"}
+	for _, sel := range []struct {
+		table   string
+		columns []string
+	}{{"Logical_Switch", datapath}, {"Logical_Router", datapath}, {"Logical_Switch_Port", port}, {"Logical_Router_Port", port}} {
+		ops = append(ops, map[string]any{"op": "select", "table": sel.table, "where": []any{}, "columns": sel.columns})
+	}
+	res, err := r.transact(ctx, r.NBRemote(), ops)
+	if err != nil {
+		return nil, 0, err
+	}
+	type row struct {
+		UUID  []string        `json:"_uuid"`
+		Name  string          `json:"name"`
+		Ports json.RawMessage `json:"ports"`
+	}
+	var sels [4]struct{ Rows []row }
+	for i, x := range res {
+		if err := json.Unmarshal(x, &sels[i]); err != nil {
+			return nil, 0, fmt.Errorf("reference: port claims: %w", err)
+		}
+	}
+	portName := map[string]string{}
+	for _, sel := range sels[2:] {
+		for _, p := range sel.Rows {
+			portName[p.UUID[1]] = p.Name
+		}
+	}
+	claims = map[string][]string{}
+	for _, sel := range sels[:2] {
+		for _, dp := range sel.Rows {
+			datapaths++
+			for _, port := range uuidSet(dp.Ports) {
+				name := portName[port]
+				claims[name] = append(claims[name], dp.UUID[1])
+			}
+		}
+	}
+	return claims, datapaths, nil
+}
+
+// uuidSet reads an OVSDB set of UUIDs: ["uuid", U] or ["set", [["uuid", U], ...]].
+func uuidSet(raw json.RawMessage) []string {
+	var one []string
+	if json.Unmarshal(raw, &one) == nil && len(one) == 2 && one[0] == "uuid" {
+		return []string{one[1]}
+	}
+	var pair []json.RawMessage
+	var elems [][]string
+	if json.Unmarshal(raw, &pair) != nil || len(pair) != 2 || json.Unmarshal(pair[1], &elems) != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range elems {
+		if len(e) == 2 {
+			out = append(out, e[1])
+		}
+	}
+	return out
+}
+
 // Mutation is one schema-valid malformed change to an NB database: an
 // ovn-nbctl invocation (a line of a scenario script) and the kind of
 // malformation, for counting.
@@ -61,6 +128,10 @@ var (
 	junkCIDRs = []string{"junk", "10.1.0.1", "10.1.0.1/33", "10.1.0.0/16", "::ffff:10.1.0.1/96",
 		"::ffff:10.1.0.1/128", "fe80::1/64", "fd00::1/129", "10.1.0.1/0", "10.1.0.1/-1", "1.2.3.4/24x"}
 	junkNumbers = []string{"junk", "0", "-1", "4294967296", "99999999", "16777216", "65536", "1e3", ""}
+	// junkKeys are requested-tnl-key values 23.03 survives; one out of
+	// range stalls its northd (see rareKeys).
+	junkKeys = []string{"junk", "0", "1e3", "0x10", " 5", ""}
+	rareKeys = []string{"-1", "65536", "16777216", "99999999", "4294967296"}
 )
 
 // RandomMutations draws n mutations of the NB whose rows are names, the
@@ -79,6 +150,9 @@ func RandomMutations(rng *rand.Rand, names NBNames, n int) []Mutation {
 	for range n {
 		kinds := m.kinds()
 		k := kinds[rng.IntN(len(kinds))]
+		for k.rare && !m.chance(10) {
+			k = kinds[rng.IntN(len(kinds))]
+		}
 		out = append(out, Mutation{Kind: k.name, Script: nbctlScript(k.draw(&m))})
 	}
 	return out
@@ -93,6 +167,8 @@ type mutator struct {
 type mutationKind struct {
 	name string
 	draw func(*mutator) [][]string
+	// rare kinds break the reference: they are drawn a tenth as often.
+	rare bool
 }
 
 func (m *mutator) pick(from []string) string { return from[m.rng.IntN(len(from))] }
@@ -125,7 +201,13 @@ func (m *mutator) kinds() []mutationKind {
 	var ks []mutationKind
 	add := func(name string, possible bool, draw func(*mutator) [][]string) {
 		if possible {
-			ks = append(ks, mutationKind{name, draw})
+			ks = append(ks, mutationKind{name: name, draw: draw})
+		}
+	}
+	addRare := func(name string, possible bool, draw func(*mutator) [][]string) {
+		add(name, possible, draw)
+		if possible {
+			ks[len(ks)-1].rare = true
 		}
 	}
 	sws, lsps, lrs, lrps := m.names.Switches, m.names.SwitchPorts, m.names.Routers, m.names.RouterPorts
@@ -215,10 +297,14 @@ func (m *mutator) kinds() []mutationKind {
 		return [][]string{{"set", "NB_Global", ".", "options:mac_prefix=" + strconv.Quote(m.pick([]string{"junk", "0a:00", "0a:00:00:00", "zz:zz:zz", "\uff10a:00:00"}))}}
 	})
 	add("requested-tnl-key", len(sws) > 0, func(m *mutator) [][]string {
-		if len(lsps) > 0 && m.chance(2) {
-			return [][]string{{"set", "Logical_Switch_Port", m.pick(lsps), "options:requested-tnl-key=" + strconv.Quote(m.pick(junkNumbers))}}
+		key := m.pick(junkKeys)
+		if m.chance(10) {
+			key = m.pick(rareKeys)
 		}
-		return [][]string{{"set", "Logical_Switch", m.pick(sws), "other_config:requested-tnl-key=" + strconv.Quote(m.pick(junkNumbers))}}
+		if len(lsps) > 0 && m.chance(2) {
+			return [][]string{{"set", "Logical_Switch_Port", m.pick(lsps), "options:requested-tnl-key=" + strconv.Quote(key)}}
+		}
+		return [][]string{{"set", "Logical_Switch", m.pick(sws), "other_config:requested-tnl-key=" + strconv.Quote(key)}}
 	})
 	add("requested-chassis", len(lsps) > 0, func(m *mutator) [][]string {
 		return [][]string{{"set", "Logical_Switch_Port", m.pick(lsps), "options:requested-chassis=" + strconv.Quote(m.pick([]string{"", ",", "hv1,,hv2", "hv1,hv2,hv3", " "}))}}
@@ -241,11 +327,12 @@ func (m *mutator) kinds() []mutationKind {
 		return [][]string{{"set", "Logical_Router_Port", m.pick(lrps), "ipv6_ra_configs:send_periodic=true",
 			"ipv6_ra_configs:address_mode=slaac", "ipv6_ra_configs:" + key + "=" + strconv.Quote(m.pick(vals))}}
 	})
-	add("lrp-peer", len(lrps) > 0, func(m *mutator) [][]string {
-		// A peer naming nothing or a port of its own router aborts 23.03's
-		// northd: rarely, so that most batches can be compared.
+	addRare("lrp-peer", len(lrps) > 0, func(m *mutator) [][]string {
+		// A peer naming nothing or another port, unless the two peer each
+		// other, aborts 23.03's northd on an assertion: drawn rarely (see
+		// RandomMutations), so that most batches can be compared.
 		peer := m.pick(lrps)
-		if m.chance(4) {
+		if m.chance(2) {
 			peer = m.pick([]string{"junk", "", "nosuchport"})
 		}
 		return [][]string{{"set", "Logical_Router_Port", m.pick(lrps), "peer=" + strconv.Quote(peer)}}
