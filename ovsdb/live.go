@@ -359,7 +359,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
 	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
-			d.log.Info("NB row skipped", "reason", r.Error())
+			d.log.Log(context.Background(), relations.RejectionLevel(r.Op), "NB row skipped", "reason", r.Error())
 		}
 		st.Engine = time.Since(start)
 		for _, c := range d.prog.Flows.Changes() {
