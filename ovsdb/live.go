@@ -54,6 +54,12 @@ type TLSOptions struct {
 	BootstrapCACert bool
 }
 
+// files is what the wire client reads for ssl: remotes.
+func (o TLSOptions) files() wire.TLSFiles {
+	return wire.TLSFiles{PrivateKey: o.PrivateKey, Certificate: o.Certificate, CACert: o.CACert,
+		Protocols: o.Protocols, Ciphers: o.Ciphers}
+}
+
 // StepStats describes one iteration of the live northd.
 type StepStats struct {
 	// NBRows is the number of NB rows changed since the last step.
@@ -260,7 +266,8 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 	defer cancel()
 	name := m.Name()
 	nc, err := wire.Dial(dctx, remote, name, m, wire.Options{
-		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, Probe: d.cfg.Probe})
+		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, Probe: d.cfg.Probe,
+		TLS: d.cfg.TLS.files()})
 	if err == nil && c == &d.sb {
 		if err = nc.Lock(dctx, LockName); err != nil {
 			nc.Close()
@@ -273,7 +280,7 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 		}
 		return
 	}
-	d.log.Info("connected", "database", name, "remote", remote)
+	d.log.Info("connected", "database", name, "member", nc.Remote())
 	r.Reset()
 	*c = nc
 }

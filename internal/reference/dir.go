@@ -72,10 +72,11 @@ func (d Dir) CreateDB(ctx context.Context, db string) error {
 }
 
 // StartServer serves the database file of db ("nb" or "sb") with
-// ovsdb-server on its socket and returns once the server listens.
-func (d Dir) StartServer(ctx context.Context, db string) (*Daemon, error) {
+// ovsdb-server on its socket, and whatever else args (more ovsdb-server
+// options) say, and returns once the server listens on the socket.
+func (d Dir) StartServer(ctx context.Context, db string, args ...string) (*Daemon, error) {
 	sock := d.path(db + ".sock")
-	s, err := d.StartDaemon("ovsdb-server", db, "--remote=punix:"+sock, d.File(db))
+	s, err := d.StartDaemon("ovsdb-server", db, append([]string{"--remote=punix:" + sock, d.File(db)}, args...)...)
 	if err != nil {
 		return nil, err
 	}

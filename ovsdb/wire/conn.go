@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,6 +42,8 @@ type Conn struct {
 	known atomic.Pointer[knownStrings]
 	// paused are the tables whose updates Pause stopped.
 	paused []string
+	// remote is the server connected to, one of Dial's list.
+	remote string
 	dbName string
 	client model.ClientDBModel
 	model  model.DatabaseModel
@@ -100,6 +103,8 @@ type Options struct {
 	// Probe is the inactivity probe interval (see prober); 0 or less is
 	// none.
 	Probe time.Duration
+	// TLS is what "ssl:" remotes use.
+	TLS TLSFiles
 }
 
 // Modifier makes the new row of a "modify" from the old one and the
@@ -107,7 +112,8 @@ type Options struct {
 type Modifier func(old model.Model, diff lovsdb.Row) (new model.Model, ok bool)
 
 // Dial connects to the first server of remote (OVS remote syntax:
-// "unix:PATH" or "tcp:HOST:PORT", several separated by commas) that
+// "unix:PATH", "tcp:HOST:PORT" or "ssl:HOST:PORT", several separated by
+// commas) that
 // answers, checks that its schema of database dbName fits the models, and
 // monitors opts.Tables. The initial contents are the first batch. The
 // connection ends when ctx does, on Close, or when the server goes away
@@ -128,19 +134,19 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 	network, addr, ok := strings.Cut(remote, ":")
 	switch {
 	case !ok:
-		return nil, fmt.Errorf("%s: not an OVSDB remote (unix:PATH or tcp:HOST:PORT)", remote)
-	case network != "unix" && network != "tcp":
-		return nil, fmt.Errorf("%s: only unix: and tcp: remotes are supported", remote)
+		return nil, fmt.Errorf("%s: not an OVSDB remote (unix:PATH, tcp:HOST:PORT or ssl:HOST:PORT)", remote)
+	case network != "unix" && network != "tcp" && network != "ssl":
+		return nil, fmt.Errorf("%s: only unix:, tcp: and ssl: remotes are supported", remote)
 	}
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, network, addr)
+	nc, err := dialNet(ctx, network, addr, opts.TLS)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", remote, err)
 	}
 	ac := &activityConn{Conn: nc}
 	ac.lastRead.Store(time.Now().UnixNano())
 	c := &Conn{
 		conn:   ac,
+		remote: remote,
 		dbName: dbName,
 		client: client,
 		opts:   opts,
@@ -176,6 +182,21 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 	}
 	go c.prober(remote)
 	return c, nil
+}
+
+// dialNet opens the stream: "ssl" is TCP with TLS, its configuration
+// read from files at each dial so that renewed certificates are used.
+func dialNet(ctx context.Context, network, addr string, files TLSFiles) (net.Conn, error) {
+	if network != "ssl" {
+		var d net.Dialer
+		return d.DialContext(ctx, network, addr)
+	}
+	cfg, err := files.Config()
+	if err != nil {
+		return nil, err
+	}
+	d := tls.Dialer{Config: cfg}
+	return d.DialContext(ctx, "tcp", addr)
 }
 
 // start reads the schema and sets up the monitor.
@@ -381,6 +402,9 @@ func (c *Conn) fail(err error) error {
 	}
 	return err
 }
+
+// Remote is the server connected to: one member of Dial's list.
+func (c *Conn) Remote() string { return c.remote }
 
 // Close ends the connection.
 func (c *Conn) Close() { c.fail(errClosed) }
