@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,7 +23,8 @@ import (
 // Config configures a live northd.
 type Config struct {
 	// NBRemote and SBRemote are the databases, in OVS remote syntax
-	// ("unix:PATH" or "tcp:HOST:PORT", several separated by commas).
+	// ("unix:PATH", "tcp:HOST:PORT" or "ssl:HOST:PORT", several separated by
+	// commas: the members of a cluster, of which only the leader is used).
 	NBRemote, SBRemote string
 	// Rules are added to the built-in ones (see rules.New).
 	Rules []rules.Rule
@@ -168,7 +171,17 @@ func NewNorthd(cfg Config) *Northd {
 		totals:    Totals{},
 	}
 	d.w.portName = d.feed.portName
+	// As ovn-northd's IDL does, each instance tries the members of a
+	// cluster in its own random order, so that instances spread.
+	d.cfg.NBRemote, d.cfg.SBRemote = shuffleRemotes(cfg.NBRemote), shuffleRemotes(cfg.SBRemote)
 	return d
+}
+
+// shuffleRemotes puts a comma-separated list of remotes in random order.
+func shuffleRemotes(remote string) string {
+	rs := strings.Split(remote, ",")
+	rand.Shuffle(len(rs), func(i, j int) { rs[i], rs[j] = rs[j], rs[i] })
+	return strings.Join(rs, ",")
 }
 
 // totalRows is the number of SB rows written since Run started.

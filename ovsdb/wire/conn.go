@@ -114,7 +114,8 @@ type Modifier func(old model.Model, diff lovsdb.Row) (new model.Model, ok bool)
 // Dial connects to the first server of remote (OVS remote syntax:
 // "unix:PATH", "tcp:HOST:PORT" or "ssl:HOST:PORT", several separated by
 // commas) that
-// answers, checks that its schema of database dbName fits the models, and
+// answers and, for a member of a cluster, is its connected leader (see
+// watchServer), checks that its schema of database dbName fits the models, and
 // monitors opts.Tables. The initial contents are the first batch. The
 // connection ends when ctx does, on Close, or when the server goes away
 // or stays silent (see prober).
@@ -165,6 +166,7 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 			}
 			return c.apply(tu, false)
 		},
+		"update": c.serverUpdate,
 		"locked": func(params []byte) error { return c.lockEvent(params, true) },
 		"stolen": func(params []byte) error { return c.lockEvent(params, false) },
 	})
@@ -176,6 +178,10 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 		}
 		c.rpc.Close()
 	}()
+	if err := c.watchServer(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%s: %w", remote, err)
+	}
 	if err := c.start(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("%s: %w", remote, err)
