@@ -32,7 +32,9 @@ type Config struct {
 	// level; nil discards.
 	Logger *slog.Logger
 	// Probe is the interval of the echo sent to each server to detect a
-	// dead connection; 0 means 5 s, a negative value none.
+	// dead connection; 0 means ovn-northd's default (5 s, none on unix:
+	// sockets), a negative value none. NB_Global's
+	// options:northd_probe_interval overrides it (see probeFor).
 	Probe time.Duration
 	// MaxBackoff bounds the wait between reconnection attempts, which
 	// starts at 100 ms and doubles; 0 means 8 s.
@@ -150,9 +152,6 @@ func (d *Northd) Active() bool {
 func NewNorthd(cfg Config) *Northd {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	if cfg.Probe == 0 {
-		cfg.Probe = 5 * time.Second
 	}
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 8 * time.Second
@@ -279,8 +278,7 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 	defer cancel()
 	name := m.Name()
 	nc, err := wire.Dial(dctx, remote, name, m, wire.Options{
-		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, Probe: d.cfg.Probe,
-		TLS: d.cfg.TLS.files()})
+		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files()})
 	if err == nil && c == &d.sb {
 		if err = nc.Lock(dctx, LockName); err != nil {
 			nc.Close()
@@ -293,9 +291,29 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 		}
 		return
 	}
+	nc.SetProbe(d.probeFor(nc.Remote()))
 	d.log.Info("connected", "database", name, "member", nc.Remote())
 	r.Reset()
 	*c = nc
+}
+
+// probeFor is the inactivity probe of a connection to remote, as 23.03's
+// get_probe_interval: NB_Global's options:northd_probe_interval when set
+// (milliseconds; 0 is none, less than 1 s is 1 s), else Config.Probe, else
+// none on a unix: socket and 5 s on others.
+func (d *Northd) probeFor(remote string) time.Duration {
+	def := d.cfg.Probe
+	if def == 0 && !strings.HasPrefix(remote, "unix:") {
+		def = 5 * time.Second
+	}
+	if d.feed.global == nil {
+		return max(def, 0)
+	}
+	ms := relations.SmapInt(d.feed.global.Options, "northd_probe_interval", int(max(def, 0)/time.Millisecond))
+	if ms > 0 && ms < 1000 {
+		ms = 1000
+	}
+	return time.Duration(max(ms, 0)) * time.Millisecond
 }
 
 // lost drops a connection that ended.
@@ -318,6 +336,12 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
 		}
 		for _, b := range bs {
 			d.nbLoaded = d.nbLoaded || b.Initial
+		}
+		// NB_Global may have changed the probe interval.
+		for _, c := range []*wire.Conn{d.nb, d.sb} {
+			if c != nil {
+				c.SetProbe(d.probeFor(c.Remote()))
+			}
 		}
 		st.NBRows = n
 		if err != nil {

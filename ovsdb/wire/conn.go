@@ -44,6 +44,8 @@ type Conn struct {
 	paused []string
 	// remote is the server connected to, one of Dial's list.
 	remote string
+	// probe is the inactivity probe interval, 0 for none.
+	probe  atomic.Int64
 	dbName string
 	client model.ClientDBModel
 	model  model.DatabaseModel
@@ -100,8 +102,8 @@ type Options struct {
 	// Modifiers apply an update2 "modify" to a row of their table without
 	// libovsdb's reflection, when they can (ok false otherwise).
 	Modifiers map[string]Modifier
-	// Probe is the inactivity probe interval (see prober); 0 or less is
-	// none.
+	// Probe is the initial inactivity probe interval (see prober,
+	// SetProbe); 0 or less is none.
 	Probe time.Duration
 	// TLS is what "ssl:" remotes use.
 	TLS TLSFiles
@@ -186,7 +188,8 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 		c.Close()
 		return nil, fmt.Errorf("%s: %w", remote, err)
 	}
-	go c.prober(remote)
+	c.SetProbe(opts.Probe)
+	go c.prober()
 	return c, nil
 }
 
@@ -665,16 +668,20 @@ func (c *Conn) AssertLock() lovsdb.Operation {
 	return lovsdb.Operation{Op: lovsdb.OperationAssert, Lock: &name}
 }
 
+// SetProbe changes the inactivity probe interval (see prober); 0 or less
+// turns it off.
+func (c *Conn) SetProbe(d time.Duration) { c.probe.Store(int64(max(d, 0))) }
+
+// probeTick is how often prober looks: a probe is late by at most that.
+const probeTick = 100 * time.Millisecond
+
 // prober watches the connection as OVS's inactivity probe does: after
 // probe with nothing received it sends an echo, and it ends the connection
 // when another probe passes with nothing received still. A transaction in
 // flight does not count as inactivity: a single-threaded server answers
 // nothing while it commits a big one.
-func (c *Conn) prober(remote string) {
-	if c.opts.Probe <= 0 {
-		return
-	}
-	t := time.NewTicker(c.opts.Probe / 2)
+func (c *Conn) prober() {
+	t := time.NewTicker(probeTick)
 	defer t.Stop()
 	echoSent := time.Time{}
 	for {
@@ -683,15 +690,16 @@ func (c *Conn) prober(remote string) {
 			return
 		case <-t.C:
 		}
+		probe := time.Duration(c.probe.Load())
 		last := time.Unix(0, c.conn.lastRead.Load())
 		switch {
-		case c.inFlight.Load() > 0 || time.Since(last) < c.opts.Probe:
+		case probe == 0 || c.inFlight.Load() > 0 || time.Since(last) < probe:
 			echoSent = time.Time{}
 		case echoSent.IsZero():
 			echoSent = time.Now()
 			_ = c.rpc.Go("echo", lovsdb.NewEchoArgs()) // a failure ends the session
-		case last.Before(echoSent) && time.Since(echoSent) >= c.opts.Probe:
-			c.fail(fmt.Errorf("%s: nothing received for %v", remote, time.Since(last).Round(time.Second)))
+		case last.Before(echoSent) && time.Since(echoSent) >= probe:
+			c.fail(fmt.Errorf("%s: nothing received for %v", c.remote, time.Since(last).Round(time.Second)))
 			return
 		}
 	}
