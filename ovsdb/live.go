@@ -2,6 +2,7 @@ package ovsdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -114,12 +115,16 @@ type Northd struct {
 	feed *nbFeed
 	w    *sbWriter
 
-	nb, sb          *wire.Conn
-	active          bool // the SB connection owns the lock
-	nbLoaded        bool // the NB contents have been read once
-	macPrefix       string
-	svcMAC          string
-	cfgDone         int  // the nb_cfg the SB reflects, -1 before the first write
+	nb, sb    *wire.Conn
+	active    bool // the SB connection owns the lock
+	nbLoaded  bool // the NB contents have been read once
+	macPrefix string
+	svcMAC    string
+	cfgDone   int  // the nb_cfg the SB reflects, -1 before the first write
+	nbUnfit   bool // the NB's schema does not fit: no SB connection
+	// dialErr is the last connection failure of each database, logged
+	// once.
+	dialErr         map[string]string
 	upAll           bool // every switch port's up column needs a check
 	coldStart       time.Time
 	coldStartLogged bool
@@ -167,6 +172,7 @@ func NewNorthd(cfg Config) *Northd {
 		macPrefix: macPrefix,
 		svcMAC:    randomMAC().String(),
 		cfgDone:   -1,
+		dialErr:   map[string]string{},
 		totals:    Totals{},
 	}
 	d.w.portName = d.feed.portName
@@ -271,7 +277,7 @@ func (d *Northd) Run(ctx context.Context) error {
 
 // dial connects one database when it is down and its backoff has passed.
 func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remote string, m model.ClientDBModel, tables []string) {
-	if *c != nil || r.Waiting() {
+	if *c != nil || r.Waiting() || c == &d.sb && d.nbUnfit {
 		return
 	}
 	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
@@ -284,13 +290,34 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 			nc.Close()
 		}
 	}
+	if c == &d.nb {
+		d.nbUnfit = errors.Is(err, wire.ErrSchema)
+		if d.nbUnfit && d.sb != nil {
+			// Unable to compute, northd must not keep the SB lock from a
+			// standby that can: the SB waits until the NB fits.
+			d.log.Warn("NB schema does not fit: leaving the SB and its lock to another northd")
+			d.sb.Close()
+			d.sb = nil
+		}
+	}
 	if err != nil {
 		r.Failed(d.cfg.MaxBackoff)
+		// The same failure again is not news: one warning, then debug.
+		key := err.Error()
+		if errors.Is(err, wire.ErrSchema) {
+			key = wire.ErrSchema.Error() // its details come in random order
+		}
+		level := slog.LevelWarn
+		if d.dialErr[name] == key {
+			level = slog.LevelDebug
+		}
+		d.dialErr[name] = key
 		if ctx.Err() == nil {
-			d.log.Warn("cannot connect", "database", name, "remote", remote, "err", err, "retry", r.Delay())
+			d.log.Log(ctx, level, "cannot connect", "database", name, "remote", remote, "err", err, "retry", r.Delay())
 		}
 		return
 	}
+	delete(d.dialErr, name)
 	nc.SetProbe(d.probeFor(nc.Remote()))
 	d.log.Info("connected", "database", name, "member", nc.Remote())
 	r.Reset()

@@ -216,7 +216,7 @@ func (c *Conn) start(ctx context.Context) error {
 	}
 	dbModel, errs := model.NewDatabaseModel(schema, c.client)
 	if len(errs) > 0 {
-		return fmt.Errorf("schema of %s does not fit: %w", c.dbName, errors.Join(errs...))
+		return fmt.Errorf("%w: %s: %w", ErrSchema, c.dbName, errors.Join(errs...))
 	}
 	c.model = dbModel
 	c.decoders = map[string]*rowDecoder{}
@@ -411,6 +411,10 @@ func (c *Conn) fail(err error) error {
 	}
 	return err
 }
+
+// ErrSchema is the cause of a connection refused because the server's
+// schema does not fit the models.
+var ErrSchema = errors.New("schema does not fit")
 
 // Remote is the server connected to: one member of Dial's list.
 func (c *Conn) Remote() string { return c.remote }
