@@ -138,8 +138,53 @@ type Northd struct {
 
 	mu     sync.Mutex
 	totals Totals
-	// isActive is active, for other goroutines.
+	// isActive is active, for other goroutines; status their view of
+	// the connections.
 	isActive bool
+	status   map[string]*ConnStatus
+}
+
+// ConnStatus is where one database connection stands, for the operator
+// (ovn-appctl *-connection-status, metrics).
+type ConnStatus struct {
+	// Member is the server connected to, "" when not connected.
+	Member string
+	// Connects counts the connections made since Run started; all but the
+	// first are reconnections.
+	Connects int
+	// LastError is why the last connection attempt or connection failed.
+	LastError string
+}
+
+// Status is where the northd stands.
+type Status struct {
+	// Active tells whether it owns the SB lock and so writes.
+	Active bool
+	// NB and SB are its database connections.
+	NB, SB ConnStatus
+}
+
+// Status reports where the northd stands; it may be called from any
+// goroutine.
+func (d *Northd) Status() Status {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return Status{Active: d.isActive, NB: *d.status["NB"], SB: *d.status["SB"]}
+}
+
+// setStatus records a connection made (member set) or lost or failed
+// (err set) of database db, "NB" or "SB".
+func (d *Northd) setStatus(db, member string, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st := d.status[db]
+	st.Member = member
+	if member != "" {
+		st.Connects++
+	}
+	if err != nil {
+		st.LastError = err.Error()
+	}
 }
 
 // LockName is the OVSDB lock on the SB that northds (ovn-northd's and
@@ -173,6 +218,7 @@ func NewNorthd(cfg Config) *Northd {
 		svcMAC:    randomMAC().String(),
 		cfgDone:   -1,
 		dialErr:   map[string]string{},
+		status:    map[string]*ConnStatus{"NB": {}, "SB": {}},
 		totals:    Totals{},
 	}
 	d.w.portName = d.feed.portName
@@ -298,9 +344,11 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 			d.log.Warn("NB schema does not fit: leaving the SB and its lock to another northd")
 			d.sb.Close()
 			d.sb = nil
+			d.setStatus("SB", "", err)
 		}
 	}
 	if err != nil {
+		d.setStatus(dbLabel(c == &d.nb), "", err)
 		r.Failed(d.cfg.MaxBackoff)
 		// The same failure again is not news: one warning, then debug.
 		key := err.Error()
@@ -318,10 +366,19 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 		return
 	}
 	delete(d.dialErr, name)
+	d.setStatus(dbLabel(c == &d.nb), nc.Remote(), nil)
 	nc.SetProbe(d.probeFor(nc.Remote()))
 	d.log.Info("connected", "database", name, "member", nc.Remote())
 	r.Reset()
 	*c = nc
+}
+
+// dbLabel names a database in Status: "NB" or "SB".
+func dbLabel(isNB bool) string {
+	if isNB {
+		return "NB"
+	}
+	return "SB"
 }
 
 // probeFor is the inactivity probe of a connection to remote, as 23.03's
@@ -345,7 +402,8 @@ func (d *Northd) probeFor(remote string) time.Duration {
 
 // lost drops a connection that ended.
 func (d *Northd) lost(c **wire.Conn, r *wire.Backoff, name string, err error) {
-	d.log.Warn("connection lost", "database", name, "err", err)
+	d.log.Warn("connection lost", "database", name, "member", (*c).Remote(), "err", err)
+	d.setStatus(name, "", err)
 	(*c).Close()
 	*c = nil
 	r.Failed(d.cfg.MaxBackoff)

@@ -173,15 +173,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	log.Info("northd starting", "nb", *nbDB, "sb", *sbDB)
 	cfg := ovsdb.Config{NBRemote: *nbDB, SBRemote: *sbDB, Logger: log}
+	var status *statusCollector
 	if *metricsAddr != "" {
-		onStep, err := serveMetrics(ctx, *metricsAddr, log)
+		onStep, sc, err := serveMetrics(ctx, *metricsAddr, log)
 		if err != nil {
 			log.Error("cannot serve metrics", "err", err)
 			return 1
 		}
-		cfg.OnStep = onStep
+		cfg.OnStep, status = onStep, sc
 	}
 	d := ovsdb.NewNorthd(cfg)
+	if status != nil {
+		status.northd.Store(d)
+	}
 	err = d.Run(ctx)
 	if *memProfile != "" {
 		// While d, and so the program's state, is still live.
