@@ -46,6 +46,12 @@ type Config struct {
 	// TLS is what "ssl:" remotes use, as ovn-northd's -p, -c, -C,
 	// --ssl-protocols and --ssl-ciphers give it.
 	TLS TLSOptions
+	// Paused starts the northd paused (ovn-northd's --dry-run): it
+	// follows both databases but writes nothing until Resume.
+	Paused bool
+	// RPCLog, when set, receives at debug level every JSON-RPC request
+	// sent to either database, as OVS's jsonrpc module logs them.
+	RPCLog *slog.Logger
 }
 
 // TLSOptions name the files and settings of ovn-northd's SSL options.
@@ -136,12 +142,24 @@ type Northd struct {
 	// the same for the NB dynamic_addresses transaction.
 	again, ipamAgain wire.Backoff
 
+	// ctl takes the operator's requests (control.go) to the northd's
+	// goroutine; fullNext makes the next iteration count as a full one
+	// (Recompute).
+	ctl      chan func()
+	fullNext bool
+
 	mu     sync.Mutex
 	totals Totals
 	// isActive is active, for other goroutines; status their view of
 	// the connections.
 	isActive bool
 	status   map[string]*ConnStatus
+	// paused: Pause was called, or Config.Paused; no writes, no lock.
+	paused bool
+	// nodeStats are EngineStats' counters; mismatches counts Recompute's
+	// differences.
+	nodeStats  [3]NodeStats
+	mismatches int
 }
 
 // ConnStatus is where one database connection stands, for the operator
@@ -156,20 +174,20 @@ type ConnStatus struct {
 	LastError string
 }
 
-// Status is where the northd stands.
-type Status struct {
+// Connections is where the northd's lock and connections stand.
+type Connections struct {
 	// Active tells whether it owns the SB lock and so writes.
 	Active bool
 	// NB and SB are its database connections.
 	NB, SB ConnStatus
 }
 
-// Status reports where the northd stands; it may be called from any
-// goroutine.
-func (d *Northd) Status() Status {
+// Connections reports where the northd's lock and connections stand; it
+// may be called from any goroutine.
+func (d *Northd) Connections() Connections {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return Status{Active: d.isActive, NB: *d.status["NB"], SB: *d.status["SB"]}
+	return Connections{Active: d.isActive, NB: *d.status["NB"], SB: *d.status["SB"]}
 }
 
 // setStatus records a connection made (member set) or lost or failed
@@ -220,6 +238,8 @@ func NewNorthd(cfg Config) *Northd {
 		dialErr:   map[string]string{},
 		status:    map[string]*ConnStatus{"NB": {}, "SB": {}},
 		totals:    Totals{},
+		ctl:       make(chan func()),
+		paused:    cfg.Paused,
 	}
 	d.w.portName = d.feed.portName
 	// As ovn-northd's IDL does, each instance tries the members of a
@@ -317,6 +337,8 @@ func (d *Northd) Run(ctx context.Context) error {
 		case <-nbReady:
 		case <-sbReady:
 		case <-retry:
+		case f := <-d.ctl:
+			f()
 		}
 	}
 }
@@ -330,8 +352,8 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 	defer cancel()
 	name := m.Name()
 	nc, err := wire.Dial(dctx, remote, name, m, wire.Options{
-		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files()})
-	if err == nil && c == &d.sb {
+		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog})
+	if err == nil && c == &d.sb && !d.IsPaused() {
 		if err = nc.Lock(dctx, LockName); err != nil {
 			nc.Close()
 		}
@@ -413,8 +435,15 @@ func (d *Northd) lost(c **wire.Conn, r *wire.Backoff, name string, err error) {
 // SB and NB.
 func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
 	var st StepStats
+	full := d.fullNext
+	d.fullNext = false
+	var nbChanged, addrOnly bool
 	if d.nb != nil {
 		bs, err := d.nb.Take()
+		nbChanged, addrOnly = nbChangeKind(bs)
+		for _, b := range bs {
+			full = full || b.Initial
+		}
 		n, ferr := d.feed.apply(d.prog.NB, bs)
 		if ferr != nil {
 			d.log.Error("cannot apply NB update", "err", ferr)
@@ -447,7 +476,10 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
 		}
 	}
 	monitors := d.w.feedMonitors(d.prog.NB) + d.w.feedIGMP(d.prog.NB)
-	d.followLock()
+	if d.followLock() {
+		full = true
+	}
+	d.countIteration(full, nbChanged, addrOnly)
 	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
@@ -540,11 +572,12 @@ func (d *Northd) updateFeatures() bool {
 
 // followLock notes a change of the SB lock's owner: on becoming active,
 // every SB row is compared with what it should be, as the active northd
-// may have left it otherwise (23.03 recomputes everything).
-func (d *Northd) followLock() {
+// may have left it otherwise (23.03 recomputes everything). It reports
+// whether the northd has just become active.
+func (d *Northd) followLock() bool {
 	active := d.sb != nil && d.sb.HasLock()
 	if active == d.active {
-		return
+		return false
 	}
 	d.active = active
 	d.mu.Lock()
@@ -557,9 +590,10 @@ func (d *Northd) followLock() {
 		// A transaction that failed for want of the lock says nothing of
 		// the server: write at once.
 		d.again.Reset()
-		return
+		return true
 	}
 	d.log.Info("ovn-northd lock lost. This ovn-northd instance is now on standby.")
+	return false
 }
 
 // writeSB reconciles the SB and commits the result; it reports whether

@@ -173,9 +173,9 @@ func TestLiveCluster(t *testing.T) {
 			t.Errorf("%s leader killed: the change took %v to reach the SB, want at most 2 s", killed.db, took)
 		}
 		waitOneActive(t, 5*time.Second, ns...)
-		// Status names the member each connection is on: the leaders.
+		// Connections names the member each connection is on: the leaders.
 		for _, l := range ns {
-			if st := l.Status(); st.Active && (st.SB.Member != sbc.s.MemberRemote("sb", sbc.leader(t)) ||
+			if st := l.Connections(); st.Active && (st.SB.Member != sbc.s.MemberRemote("sb", sbc.leader(t)) ||
 				st.NB.Member != nbc.s.MemberRemote("nb", nbc.leader(t))) {
 				t.Errorf("active northd on NB %s and SB %s, not the leaders", st.NB.Member, st.SB.Member)
 			}

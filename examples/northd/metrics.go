@@ -84,7 +84,7 @@ var (
 		"Connections made to the database since start; all but the first are reconnections.", []string{"database"}, nil)
 )
 
-// statusCollector reports ovsdb.Northd.Status at each scrape.
+// statusCollector reports ovsdb.Northd.Connections at each scrape.
 type statusCollector struct {
 	northd atomic.Pointer[ovsdb.Northd]
 }
@@ -102,7 +102,7 @@ func (c *statusCollector) Collect(ch chan<- prometheus.Metric) {
 	if d == nil {
 		return
 	}
-	st := d.Status()
+	st := d.Connections()
 	active := 0.0
 	if st.Active {
 		active = 1
