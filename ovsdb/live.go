@@ -2,10 +2,13 @@ package ovsdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,7 +25,8 @@ import (
 // Config configures a live northd.
 type Config struct {
 	// NBRemote and SBRemote are the databases, in OVS remote syntax
-	// ("unix:PATH" or "tcp:HOST:PORT", several separated by commas).
+	// ("unix:PATH", "tcp:HOST:PORT" or "ssl:HOST:PORT", several separated by
+	// commas: the members of a cluster, of which only the leader is used).
 	NBRemote, SBRemote string
 	// Release is the OVN release whose northd is reproduced, flows and SB
 	// rows; the zero value is 23.03.
@@ -33,7 +37,9 @@ type Config struct {
 	// level; nil discards.
 	Logger *slog.Logger
 	// Probe is the interval of the echo sent to each server to detect a
-	// dead connection; 0 means 5 s, a negative value none.
+	// dead connection; 0 means ovn-northd's default (5 s, none on unix:
+	// sockets), a negative value none. NB_Global's
+	// options:northd_probe_interval overrides it (see probeFor).
 	Probe time.Duration
 	// MaxBackoff bounds the wait between reconnection attempts, which
 	// starts at 100 ms and doubles; 0 means 8 s.
@@ -62,6 +68,12 @@ type TLSOptions struct {
 	// BootstrapCACert, when set, trusts the CA certificate the peer
 	// presents on first contact and saves it to CACert.
 	BootstrapCACert bool
+}
+
+// files is what the wire client reads for ssl: remotes.
+func (o TLSOptions) files() wire.TLSFiles {
+	return wire.TLSFiles{PrivateKey: o.PrivateKey, Certificate: o.Certificate, CACert: o.CACert,
+		Protocols: o.Protocols, Ciphers: o.Ciphers}
 }
 
 // StepStats describes one iteration of the live northd.
@@ -113,12 +125,16 @@ type Northd struct {
 	feed *nbFeed
 	w    *sbWriter
 
-	nb, sb          *wire.Conn
-	active          bool // the SB connection owns the lock
-	nbLoaded        bool // the NB contents have been read once
-	macPrefix       string
-	svcMAC          string
-	cfgDone         int  // the nb_cfg the SB reflects, -1 before the first write
+	nb, sb    *wire.Conn
+	active    bool // the SB connection owns the lock
+	nbLoaded  bool // the NB contents have been read once
+	macPrefix string
+	svcMAC    string
+	cfgDone   int  // the nb_cfg the SB reflects, -1 before the first write
+	nbUnfit   bool // the NB's schema does not fit: no SB connection
+	// dialErr is the last connection failure of each database, logged
+	// once.
+	dialErr         map[string]string
 	upAll           bool // every switch port's up column needs a check
 	coldStart       time.Time
 	coldStartLogged bool
@@ -138,14 +154,59 @@ type Northd struct {
 
 	mu     sync.Mutex
 	totals Totals
-	// isActive is active, for other goroutines.
+	// isActive is active, for other goroutines; status their view of
+	// the connections.
 	isActive bool
+	status   map[string]*ConnStatus
 	// paused: Pause was called, or Config.Paused; no writes, no lock.
 	paused bool
 	// nodeStats are EngineStats' counters; mismatches counts Recompute's
 	// differences.
 	nodeStats  [3]NodeStats
 	mismatches int
+}
+
+// ConnStatus is where one database connection stands, for the operator
+// (ovn-appctl *-connection-status, metrics).
+type ConnStatus struct {
+	// Member is the server connected to, "" when not connected.
+	Member string
+	// Connects counts the connections made since Run started; all but the
+	// first are reconnections.
+	Connects int
+	// LastError is why the last connection attempt or connection failed.
+	LastError string
+}
+
+// Connections is where the northd's lock and connections stand.
+type Connections struct {
+	// Active tells whether it owns the SB lock and so writes.
+	Active bool
+	// NB and SB are its database connections.
+	NB, SB ConnStatus
+}
+
+// Connections reports where the northd's lock and connections stand; it
+// may be called from any goroutine.
+func (d *Northd) Connections() Connections {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return Connections{Active: d.isActive, NB: *d.status["NB"], SB: *d.status["SB"]}
+}
+
+// setStatus records a connection made (member set) or lost or failed
+// (err set) of database db, "NB" or "SB".
+func (d *Northd) setStatus(db, member string, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	st := d.status[db]
+	st.Member = member
+	if member != "" {
+		st.Connects++
+	}
+	if err != nil {
+		st.LastError = err.Error()
+	}
 }
 
 // LockName is the OVSDB lock on the SB that northds (ovn-northd's and
@@ -164,9 +225,6 @@ func NewNorthd(cfg Config) *Northd {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Probe == 0 {
-		cfg.Probe = 5 * time.Second
-	}
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 8 * time.Second
 	}
@@ -182,12 +240,24 @@ func NewNorthd(cfg Config) *Northd {
 		macPrefix: macPrefix,
 		svcMAC:    randomMAC().String(),
 		cfgDone:   -1,
+		dialErr:   map[string]string{},
+		status:    map[string]*ConnStatus{"NB": {}, "SB": {}},
 		totals:    Totals{},
 		ctl:       make(chan func()),
 		paused:    cfg.Paused,
 	}
 	d.w.portName = d.feed.portName
+	// As ovn-northd's IDL does, each instance tries the members of a
+	// cluster in its own random order, so that instances spread.
+	d.cfg.NBRemote, d.cfg.SBRemote = shuffleRemotes(cfg.NBRemote), shuffleRemotes(cfg.SBRemote)
 	return d
+}
+
+// shuffleRemotes puts a comma-separated list of remotes in random order.
+func shuffleRemotes(remote string) string {
+	rs := strings.Split(remote, ",")
+	rand.Shuffle(len(rs), func(i, j int) { rs[i], rs[j] = rs[j], rs[i] })
+	return strings.Join(rs, ",")
 }
 
 // totalRows is the number of SB rows written since Run started.
@@ -280,34 +350,87 @@ func (d *Northd) Run(ctx context.Context) error {
 
 // dial connects one database when it is down and its backoff has passed.
 func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remote string, m model.ClientDBModel, tables []string) {
-	if *c != nil || r.Waiting() {
+	if *c != nil || r.Waiting() || c == &d.sb && d.nbUnfit {
 		return
 	}
 	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	name := m.Name()
 	nc, err := wire.Dial(dctx, remote, name, m, wire.Options{
-		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, Probe: d.cfg.Probe, Trace: d.cfg.RPCLog})
+		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog})
 	if err == nil && c == &d.sb && !d.IsPaused() {
 		if err = nc.Lock(dctx, LockName); err != nil {
 			nc.Close()
 		}
 	}
+	if c == &d.nb {
+		d.nbUnfit = errors.Is(err, wire.ErrSchema)
+		if d.nbUnfit && d.sb != nil {
+			// Unable to compute, northd must not keep the SB lock from a
+			// standby that can: the SB waits until the NB fits.
+			d.log.Warn("NB schema does not fit: leaving the SB and its lock to another northd")
+			d.sb.Close()
+			d.sb = nil
+			d.setStatus("SB", "", err)
+		}
+	}
 	if err != nil {
+		d.setStatus(dbLabel(c == &d.nb), "", err)
 		r.Failed(d.cfg.MaxBackoff)
+		// The same failure again is not news: one warning, then debug.
+		key := err.Error()
+		if errors.Is(err, wire.ErrSchema) {
+			key = wire.ErrSchema.Error() // its details come in random order
+		}
+		level := slog.LevelWarn
+		if d.dialErr[name] == key {
+			level = slog.LevelDebug
+		}
+		d.dialErr[name] = key
 		if ctx.Err() == nil {
-			d.log.Warn("cannot connect", "database", name, "remote", remote, "err", err, "retry", r.Delay())
+			d.log.Log(ctx, level, "cannot connect", "database", name, "remote", remote, "err", err, "retry", r.Delay())
 		}
 		return
 	}
-	d.log.Info("connected", "database", name, "remote", remote)
+	delete(d.dialErr, name)
+	d.setStatus(dbLabel(c == &d.nb), nc.Remote(), nil)
+	nc.SetProbe(d.probeFor(nc.Remote()))
+	d.log.Info("connected", "database", name, "member", nc.Remote())
 	r.Reset()
 	*c = nc
 }
 
+// dbLabel names a database in Status: "NB" or "SB".
+func dbLabel(isNB bool) string {
+	if isNB {
+		return "NB"
+	}
+	return "SB"
+}
+
+// probeFor is the inactivity probe of a connection to remote, as 23.03's
+// get_probe_interval: NB_Global's options:northd_probe_interval when set
+// (milliseconds; 0 is none, less than 1 s is 1 s), else Config.Probe, else
+// none on a unix: socket and 5 s on others.
+func (d *Northd) probeFor(remote string) time.Duration {
+	def := d.cfg.Probe
+	if def == 0 && !strings.HasPrefix(remote, "unix:") {
+		def = 5 * time.Second
+	}
+	if d.feed.global == nil {
+		return max(def, 0)
+	}
+	ms := relations.SmapInt(d.feed.global.Options, "northd_probe_interval", int(max(def, 0)/time.Millisecond))
+	if ms > 0 && ms < 1000 {
+		ms = 1000
+	}
+	return time.Duration(max(ms, 0)) * time.Millisecond
+}
+
 // lost drops a connection that ended.
 func (d *Northd) lost(c **wire.Conn, r *wire.Backoff, name string, err error) {
-	d.log.Warn("connection lost", "database", name, "err", err)
+	d.log.Warn("connection lost", "database", name, "member", (*c).Remote(), "err", err)
+	d.setStatus(name, "", err)
 	(*c).Close()
 	*c = nil
 	r.Failed(d.cfg.MaxBackoff)
@@ -332,6 +455,12 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
 		}
 		for _, b := range bs {
 			d.nbLoaded = d.nbLoaded || b.Initial
+		}
+		// NB_Global may have changed the probe interval.
+		for _, c := range []*wire.Conn{d.nb, d.sb} {
+			if c != nil {
+				c.SetProbe(d.probeFor(c.Remote()))
+			}
 		}
 		st.NBRows = n
 		if err != nil {

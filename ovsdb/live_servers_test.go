@@ -19,11 +19,13 @@ type servers struct {
 	t testing.TB
 	reference.Dir
 	procs map[string]*reference.Daemon // "nb", "sb", "northd"
+	// serverArgs are more ovsdb-server options for both servers.
+	serverArgs []string
 }
 
 // startServers creates empty NB and SB databases in a temporary directory
-// and serves them; everything stops when the test ends.
-func startServers(t testing.TB) *servers {
+// and serves them, with serverArgs; everything stops when the test ends.
+func startServers(t testing.TB, serverArgs ...string) *servers {
 	t.Helper()
 	reference.Require(t)
 	// Unix socket paths are short: t.TempDir's can be too long.
@@ -31,7 +33,7 @@ func startServers(t testing.TB) *servers {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &servers{t: t, Dir: reference.Dir(dir), procs: map[string]*reference.Daemon{}}
+	s := &servers{t: t, Dir: reference.Dir(dir), procs: map[string]*reference.Daemon{}, serverArgs: serverArgs}
 	t.Cleanup(func() {
 		for name := range s.procs {
 			s.kill(name)
@@ -57,7 +59,7 @@ func (s *servers) start(name string) {
 	if name == "northd" {
 		d, err = s.StartNorthd()
 	} else {
-		d, err = s.StartServer(context.Background(), name)
+		d, err = s.StartServer(context.Background(), name, s.serverArgs...)
 	}
 	if err != nil {
 		s.t.Fatal(err)

@@ -40,6 +40,15 @@ func registerCommands(ctl *unixctl.Server, d *ovsdb.Northd, logs *vlog.Vlog, s *
 	ctl.Register("status", "", 0, 0, func([]string) (string, error) {
 		return "Status: " + d.Status() + "\n", nil
 	})
+	// As 23.03's ovn_conn_show.
+	connected := func(cs ovsdb.ConnStatus) (string, error) {
+		if cs.Member == "" {
+			return "not connected", nil
+		}
+		return "connected", nil
+	}
+	ctl.Register("nb-connection-status", "", 0, 0, func([]string) (string, error) { return connected(d.Connections().NB) })
+	ctl.Register("sb-connection-status", "", 0, 0, func([]string) (string, error) { return connected(d.Connections().SB) })
 	ctl.Register("inc-engine/show-stats", "", 0, 2, func(args []string) (string, error) {
 		return showStats(d.EngineStats(), args), nil
 	})

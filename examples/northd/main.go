@@ -340,15 +340,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	log.Info("northd starting", "nb", s.nbDB, "sb", s.sbDB, "embedded", embedded)
 	cfg := ovsdb.Config{NBRemote: s.nbDB, SBRemote: s.sbDB, TLS: s.tls, Paused: s.dryRun,
 		Logger: slog.New(logs.Handler("northd")), RPCLog: slog.New(logs.Handler("jsonrpc"))}
+	var status *statusCollector
 	if s.metricsAddr != "" {
-		onStep, err := serveMetrics(ctx, s.metricsAddr, log)
+		onStep, sc, err := serveMetrics(ctx, s.metricsAddr, log)
 		if err != nil {
 			log.Error("cannot serve metrics", "err", err)
 			return 1
 		}
-		cfg.OnStep = onStep
+		cfg.OnStep, status = onStep, sc
 	}
 	d := ovsdb.NewNorthd(cfg)
+	if status != nil {
+		status.northd.Store(d)
+	}
 	if ctl != nil {
 		registerCommands(ctl, d, logs, s, exit)
 	}

@@ -81,7 +81,8 @@ func (d *embeddedRun) nbctl(t *testing.T, args ...string) {
 
 // TestEmbedded: stock ovn-nbctl --wait=sb works against the embedded
 // databases, the SB then holds the flows computed offline from the NB
-// file they keep, and the metrics count them.
+// file they keep, and the metrics count them and show the lock held, the
+// members connected and Go's and the process's standard metrics.
 func TestEmbedded(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -103,8 +104,12 @@ func TestEmbedded(t *testing.T) {
 	}
 	metrics, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if want := fmt.Sprintf("northlog_logical_flows %d\n", len(got)); !strings.Contains(string(metrics), want) {
-		t.Errorf("metrics lack %q:\n%s", want, metrics)
+	for _, want := range []string{fmt.Sprintf("northlog_logical_flows %d\n", len(got)), "northlog_sb_lock_held 1\n",
+		`northlog_db_connected{database="OVN_Southbound",member="` + strings.TrimPrefix(d.env[1], "OVN_SB_DB=") + `"} 1` + "\n",
+		`northlog_db_connects_total{database="OVN_Northbound"} 1` + "\n", "go_goroutines ", "process_cpu_seconds_total "} {
+		if !strings.Contains(string(metrics), want) {
+			t.Errorf("metrics lack %q:\n%s", want, metrics)
+		}
 	}
 	if code := d.stop(); code != 0 {
 		t.Errorf("exit %d", code)

@@ -125,6 +125,11 @@ func TestOVNCtl(t *testing.T) {
 		t.Errorf("status_northd: %s", out)
 	}
 	waitFor(t, "Status: active", func() bool { return d.appctl(t, "status") == "Status: active\n" })
+	for _, cmd := range []string{"nb-connection-status", "sb-connection-status"} {
+		if got := d.appctl(t, cmd); got != "connected\n" {
+			t.Errorf("%s: %q, want connected", cmd, got)
+		}
+	}
 
 	d.nbctl(t, "--wait=sb", "ls-add", "sw0")
 	d.appctl(t, "pause")

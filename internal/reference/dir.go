@@ -72,10 +72,17 @@ func (d Dir) CreateDB(ctx context.Context, db string) error {
 }
 
 // StartServer serves the database file of db ("nb" or "sb") with
-// ovsdb-server on its socket and returns once the server listens.
-func (d Dir) StartServer(ctx context.Context, db string) (*Daemon, error) {
-	sock := d.path(db + ".sock")
-	s, err := d.StartDaemon("ovsdb-server", db, "--remote=punix:"+sock, d.File(db))
+// ovsdb-server on its socket, and whatever else args (more ovsdb-server
+// options) say, and returns once the server listens on the socket.
+func (d Dir) StartServer(ctx context.Context, db string, args ...string) (*Daemon, error) {
+	return d.serve(ctx, db, d.File(db), args...)
+}
+
+// serve serves file with ovsdb-server as daemon name, on the socket
+// DIR/name.sock, and returns once it listens.
+func (d Dir) serve(ctx context.Context, name, file string, args ...string) (*Daemon, error) {
+	sock := d.path(name + ".sock")
+	s, err := d.StartDaemon("ovsdb-server", name, append([]string{"--remote=punix:" + sock, file}, args...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -90,4 +97,46 @@ func (d Dir) StartServer(ctx context.Context, db string) (*Daemon, error) {
 // as "northd".
 func (d Dir) StartNorthd() (*Daemon, error) {
 	return d.StartDaemon("ovn-northd", "northd", "--ovnnb-db="+d.NBRemote(), "--ovnsb-db="+d.SBRemote())
+}
+
+// dbNames are the database names of the schemas CreateDB and
+// CreateCluster use.
+var dbNames = map[string]string{"nb": "OVN_Northbound", "sb": "OVN_Southbound"}
+
+// MemberFile is the database file of member i (from 1) of db's cluster.
+func (d Dir) MemberFile(db string, i int) string { return d.path(fmt.Sprintf("%s%d.db", db, i)) }
+
+// MemberRemote is the OVSDB remote of member i of db's cluster,
+// unix:DIR/dbI.sock.
+func (d Dir) MemberRemote(db string, i int) string {
+	return "unix:" + d.path(fmt.Sprintf("%s%d.sock", db, i))
+}
+
+// CreateCluster creates db ("nb" or "sb") as a Raft cluster of n members
+// from the installed schema, as ovsdb-tool create-cluster and join-cluster
+// do: member i's file is MemberFile, its Raft channel the unix socket
+// DIR/dbI.raft. Members join once served (StartMember), the first one
+// first.
+func (d Dir) CreateCluster(ctx context.Context, db string, n int) error {
+	schema, ok := map[string]string{"nb": nbSchema, "sb": sbSchema}[db]
+	if !ok {
+		return fmt.Errorf("no database %q (nb or sb)", db)
+	}
+	raft := func(i int) string { return "unix:" + d.path(fmt.Sprintf("%s%d.raft", db, i)) }
+	for i := 1; i <= n; i++ {
+		args := []string{"create-cluster", d.MemberFile(db, i), schema, raft(i)}
+		if i > 1 {
+			args = []string{"join-cluster", d.MemberFile(db, i), dbNames[db], raft(i), raft(1)}
+		}
+		if out, err := d.Command(ctx, "ovsdb-tool", args...).CombinedOutput(); err != nil {
+			return fmt.Errorf("ovsdb-tool %s: %w: %s", args[0], err, out)
+		}
+	}
+	return nil
+}
+
+// StartMember serves member i of db's cluster on its socket (MemberRemote)
+// as daemon dbI and returns once it listens.
+func (d Dir) StartMember(ctx context.Context, db string, i int) (*Daemon, error) {
+	return d.serve(ctx, fmt.Sprintf("%s%d", db, i), d.MemberFile(db, i))
 }

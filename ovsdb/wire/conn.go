@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,6 +43,10 @@ type Conn struct {
 	known atomic.Pointer[knownStrings]
 	// paused are the tables whose updates Pause stopped.
 	paused []string
+	// remote is the server connected to, one of Dial's list.
+	remote string
+	// probe is the inactivity probe interval, 0 for none.
+	probe  atomic.Int64
 	dbName string
 	client model.ClientDBModel
 	model  model.DatabaseModel
@@ -98,9 +103,11 @@ type Options struct {
 	// Modifiers apply an update2 "modify" to a row of their table without
 	// libovsdb's reflection, when they can (ok false otherwise).
 	Modifiers map[string]Modifier
-	// Probe is the inactivity probe interval (see prober); 0 or less is
-	// none.
+	// Probe is the initial inactivity probe interval (see prober,
+	// SetProbe); 0 or less is none.
 	Probe time.Duration
+	// TLS is what "ssl:" remotes use.
+	TLS TLSFiles
 	// Trace, when set, receives at debug level every request sent, as
 	// OVS's jsonrpc module logs them ("-vjsonrpc").
 	Trace *slog.Logger
@@ -111,8 +118,10 @@ type Options struct {
 type Modifier func(old model.Model, diff lovsdb.Row) (new model.Model, ok bool)
 
 // Dial connects to the first server of remote (OVS remote syntax:
-// "unix:PATH" or "tcp:HOST:PORT", several separated by commas) that
-// answers, checks that its schema of database dbName fits the models, and
+// "unix:PATH", "tcp:HOST:PORT" or "ssl:HOST:PORT", several separated by
+// commas) that
+// answers and, for a member of a cluster, is its connected leader (see
+// watchServer), checks that its schema of database dbName fits the models, and
 // monitors opts.Tables. The initial contents are the first batch. The
 // connection ends when ctx does, on Close, or when the server goes away
 // or stays silent (see prober).
@@ -132,19 +141,19 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 	network, addr, ok := strings.Cut(remote, ":")
 	switch {
 	case !ok:
-		return nil, fmt.Errorf("%s: not an OVSDB remote (unix:PATH or tcp:HOST:PORT)", remote)
-	case network != "unix" && network != "tcp":
-		return nil, fmt.Errorf("%s: only unix: and tcp: remotes are supported", remote)
+		return nil, fmt.Errorf("%s: not an OVSDB remote (unix:PATH, tcp:HOST:PORT or ssl:HOST:PORT)", remote)
+	case network != "unix" && network != "tcp" && network != "ssl":
+		return nil, fmt.Errorf("%s: only unix:, tcp: and ssl: remotes are supported", remote)
 	}
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, network, addr)
+	nc, err := dialNet(ctx, network, addr, opts.TLS)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", remote, err)
 	}
 	ac := &activityConn{Conn: nc}
 	ac.lastRead.Store(time.Now().UnixNano())
 	c := &Conn{
 		conn:   ac,
+		remote: remote,
 		dbName: dbName,
 		client: client,
 		opts:   opts,
@@ -163,6 +172,7 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 			}
 			return c.apply(tu, false)
 		},
+		"update": c.serverUpdate,
 		"locked": func(params []byte) error { return c.lockEvent(params, true) },
 		"stolen": func(params []byte) error { return c.lockEvent(params, false) },
 	})
@@ -177,12 +187,32 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 		}
 		c.rpc.Close()
 	}()
+	if err := c.watchServer(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%s: %w", remote, err)
+	}
 	if err := c.start(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("%s: %w", remote, err)
 	}
-	go c.prober(remote)
+	c.SetProbe(opts.Probe)
+	go c.prober()
 	return c, nil
+}
+
+// dialNet opens the stream: "ssl" is TCP with TLS, its configuration
+// read from files at each dial so that renewed certificates are used.
+func dialNet(ctx context.Context, network, addr string, files TLSFiles) (net.Conn, error) {
+	if network != "ssl" {
+		var d net.Dialer
+		return d.DialContext(ctx, network, addr)
+	}
+	cfg, err := files.Config()
+	if err != nil {
+		return nil, err
+	}
+	d := tls.Dialer{Config: cfg}
+	return d.DialContext(ctx, "tcp", addr)
 }
 
 // start reads the schema and sets up the monitor.
@@ -193,7 +223,7 @@ func (c *Conn) start(ctx context.Context) error {
 	}
 	dbModel, errs := model.NewDatabaseModel(schema, c.client)
 	if len(errs) > 0 {
-		return fmt.Errorf("schema of %s does not fit: %w", c.dbName, errors.Join(errs...))
+		return fmt.Errorf("%w: %s: %w", ErrSchema, c.dbName, errors.Join(errs...))
 	}
 	c.model = dbModel
 	c.decoders = map[string]*rowDecoder{}
@@ -388,6 +418,13 @@ func (c *Conn) fail(err error) error {
 	}
 	return err
 }
+
+// ErrSchema is the cause of a connection refused because the server's
+// schema does not fit the models.
+var ErrSchema = errors.New("schema does not fit")
+
+// Remote is the server connected to: one member of Dial's list.
+func (c *Conn) Remote() string { return c.remote }
 
 // Close ends the connection.
 func (c *Conn) Close() { c.fail(errClosed) }
@@ -660,16 +697,20 @@ func (c *Conn) AssertLock() lovsdb.Operation {
 	return lovsdb.Operation{Op: lovsdb.OperationAssert, Lock: &name}
 }
 
+// SetProbe changes the inactivity probe interval (see prober); 0 or less
+// turns it off.
+func (c *Conn) SetProbe(d time.Duration) { c.probe.Store(int64(max(d, 0))) }
+
+// probeTick is how often prober looks: a probe is late by at most that.
+const probeTick = 100 * time.Millisecond
+
 // prober watches the connection as OVS's inactivity probe does: after
 // probe with nothing received it sends an echo, and it ends the connection
 // when another probe passes with nothing received still. A transaction in
 // flight does not count as inactivity: a single-threaded server answers
 // nothing while it commits a big one.
-func (c *Conn) prober(remote string) {
-	if c.opts.Probe <= 0 {
-		return
-	}
-	t := time.NewTicker(c.opts.Probe / 2)
+func (c *Conn) prober() {
+	t := time.NewTicker(probeTick)
 	defer t.Stop()
 	echoSent := time.Time{}
 	for {
@@ -678,15 +719,16 @@ func (c *Conn) prober(remote string) {
 			return
 		case <-t.C:
 		}
+		probe := time.Duration(c.probe.Load())
 		last := time.Unix(0, c.conn.lastRead.Load())
 		switch {
-		case c.inFlight.Load() > 0 || time.Since(last) < c.opts.Probe:
+		case probe == 0 || c.inFlight.Load() > 0 || time.Since(last) < probe:
 			echoSent = time.Time{}
 		case echoSent.IsZero():
 			echoSent = time.Now()
 			_ = c.rpc.Go("echo", lovsdb.NewEchoArgs()) // a failure ends the session
-		case last.Before(echoSent) && time.Since(echoSent) >= c.opts.Probe:
-			c.fail(fmt.Errorf("%s: nothing received for %v", remote, time.Since(last).Round(time.Second)))
+		case last.Before(echoSent) && time.Since(echoSent) >= probe:
+			c.fail(fmt.Errorf("%s: nothing received for %v", c.remote, time.Since(last).Round(time.Second)))
 			return
 		}
 	}

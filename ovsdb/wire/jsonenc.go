@@ -143,7 +143,8 @@ func appendObject[M ~map[string]any](b []byte, m M) ([]byte, error) {
 }
 
 // appendOperation writes the members libovsdb's Operation.MarshalJSON
-// writes: those set, and "where" always for a select.
+// writes: those set, "where" always for a select, and "row" always for an
+// insert.
 func appendOperation(b []byte, o lovsdb.Operation) ([]byte, error) {
 	b = appendString(append(b, `{"op":`...), o.Op)
 	str := func(name, v string) {
@@ -159,7 +160,13 @@ func appendOperation(b []byte, o lovsdb.Operation) ([]byte, error) {
 		}
 	}
 	str(`"table":`, o.Table)
-	val(`"row":`, o.Row, len(o.Row) > 0)
+	row := o.Row
+	if row == nil && o.Op == lovsdb.OperationInsert {
+		// RFC 7047 requires an insert's row, empty or not (libovsdb
+		// omits an empty one, which ovsdb-server refuses).
+		row = lovsdb.Row{}
+	}
+	val(`"row":`, row, len(row) > 0 || o.Op == lovsdb.OperationInsert)
 	val(`"rows":`, o.Rows, len(o.Rows) > 0)
 	val(`"columns":`, o.Columns, len(o.Columns) > 0)
 	val(`"mutations":`, o.Mutations, len(o.Mutations) > 0)

@@ -1,0 +1,184 @@
+package ovsdb
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/northlog/northlog/internal/reference"
+)
+
+// raftCluster is a 3-member Raft cluster of one database served in a test.
+type raftCluster struct {
+	s       *servers
+	db      string
+	members [4]*reference.Daemon // 1-based; nil once killed
+}
+
+// startCluster creates and serves db ("nb" or "sb") as a 3-member
+// cluster in s's directory.
+func startCluster(t *testing.T, s *servers, db string) *raftCluster {
+	t.Helper()
+	if err := s.CreateCluster(t.Context(), db, 3); err != nil {
+		t.Fatal(err)
+	}
+	c := &raftCluster{s: s, db: db}
+	for i := 1; i <= 3; i++ {
+		d, err := s.StartMember(t.Context(), db, i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.members[i] = d
+		s.procs[fmt.Sprintf("%s%d", db, i)] = d
+	}
+	return c
+}
+
+// remotes lists the members in the order given.
+func (c *raftCluster) remotes(order ...int) string {
+	var rs []string
+	for _, i := range order {
+		rs = append(rs, c.s.MemberRemote(c.db, i))
+	}
+	return strings.Join(rs, ",")
+}
+
+// alive lists the remotes of the members not killed.
+func (c *raftCluster) alive() string {
+	var order []int
+	for i := 1; i <= 3; i++ {
+		if c.members[i] != nil {
+			order = append(order, i)
+		}
+	}
+	return c.remotes(order...)
+}
+
+// leader is the member that _Server says leads, waiting for an election.
+func (c *raftCluster) leader(t *testing.T) int {
+	t.Helper()
+	name := map[string]string{"nb": "OVN_Northbound", "sb": "OVN_Southbound"}[c.db]
+	query := fmt.Sprintf(`["_Server",{"op":"select","table":"Database","where":[["name","==","%s"]],"columns":["leader"]}]`, name)
+	for range 100 {
+		for i := 1; i <= 3; i++ {
+			if c.members[i] == nil {
+				continue
+			}
+			out, err := c.s.try("ovsdb-client", "query", c.s.MemberRemote(c.db, i), query)
+			if err == nil && strings.Contains(out, `"leader":true`) {
+				return i
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s cluster: no leader", c.db)
+	return 0
+}
+
+// kill kills member i at once (SIGKILL).
+func (c *raftCluster) kill(i int) {
+	c.s.kill(fmt.Sprintf("%s%d", c.db, i))
+	c.members[i] = nil
+}
+
+// waitOneActive waits until exactly one of the northds owns the SB lock
+// and fails the test if that does not happen within d.
+func waitOneActive(t *testing.T, d time.Duration, ns ...*liveNorthd) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		n := 0
+		for _, l := range ns {
+			if l.Active() {
+				n++
+			}
+		}
+		if n == 1 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d northds active, want 1", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestLiveCluster: NB and SB as 3-member Raft clusters, two northds given
+// the members in different orders. Exactly one writes; when the SB leader
+// and then the NB leader are killed, a change made right after the kill
+// reaches the SB within 2 s of the kill, and one northd is active still.
+func TestLiveCluster(t *testing.T) {
+	t.Parallel()
+	reference.Require(t)
+	dir, err := os.MkdirTemp("", "northlog-raft")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &servers{t: t, Dir: reference.Dir(dir), procs: map[string]*reference.Daemon{}}
+	t.Cleanup(func() {
+		for name := range s.procs {
+			s.kill(name)
+		}
+		os.RemoveAll(dir)
+	})
+	nbc, sbc := startCluster(t, s, "nb"), startCluster(t, s, "sb")
+	nbctl := func(args ...string) {
+		t.Helper()
+		s.run("ovn-nbctl", append([]string{"--db=" + nbc.alive(), "--timeout=20"}, args...)...)
+	}
+	nbctl("init")
+	var ns []*liveNorthd
+	for _, order := range [][]int{{1, 2, 3}, {3, 2, 1}} {
+		ns = append(ns, runNorthd(t, s, func(c *Config) {
+			c.NBRemote, c.SBRemote = nbc.remotes(order...), sbc.remotes(order...)
+			c.Probe = time.Second
+		}))
+	}
+	waitOneActive(t, 10*time.Second, ns...)
+	nbctl("--wait=sb", "ls-add", "sw0")
+	// A moment for a second instance to claim the lock too, were it able.
+	time.Sleep(500 * time.Millisecond)
+	waitOneActive(t, 0, ns...)
+
+	for _, killed := range []*raftCluster{sbc, nbc} {
+		killed.kill(killed.leader(t))
+		start := time.Now()
+		sw := "sw-after-" + killed.db
+		// Made as soon as the NB takes it: without its leader, not at once.
+		for {
+			_, err := s.try("ovn-nbctl", "--db="+nbc.alive(), "--timeout=1", "ls-add", sw)
+			if err == nil {
+				break
+			}
+			if time.Since(start) > 10*time.Second {
+				t.Fatal(err)
+			}
+		}
+		for {
+			// Any member will do, leader or not, once it has the change.
+			out, _ := s.try("ovn-sbctl", "--db="+sbc.alive(), "--no-leader-only", "--timeout=1", "--bare", "--columns=external_ids", "list", "Datapath_Binding")
+			if strings.Contains(out, "name="+sw) {
+				break
+			}
+			if time.Since(start) > 10*time.Second {
+				t.Fatalf("%s leader killed: %s not in the SB after 10 s", killed.db, sw)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		took := time.Since(start)
+		t.Logf("%s leader killed: the change is in the SB after %v", killed.db, took.Round(time.Millisecond))
+		if took > 2*time.Second {
+			t.Errorf("%s leader killed: the change took %v to reach the SB, want at most 2 s", killed.db, took)
+		}
+		waitOneActive(t, 5*time.Second, ns...)
+		// Connections names the member each connection is on: the leaders.
+		for _, l := range ns {
+			if st := l.Connections(); st.Active && (st.SB.Member != sbc.s.MemberRemote("sb", sbc.leader(t)) ||
+				st.NB.Member != nbc.s.MemberRemote("nb", nbc.leader(t))) {
+				t.Errorf("active northd on NB %s and SB %s, not the leaders", st.NB.Member, st.SB.Member)
+			}
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// serverDatabase is a row of the _Server database's Database table: what
+// the server says of one of its databases (ovsdb-server(5)).
+type serverDatabase struct {
+	Name      string `json:"name"`
+	Model     string `json:"model"`
+	Connected bool   `json:"connected"`
+	Leader    bool   `json:"leader"`
+}
+
+// serverMonitorID is the id of the _Server monitor, which comes in
+// "update" notifications (the databases' own monitor comes in "update2").
+const serverMonitorID = "_Server"
+
+// ErrNotLeader is the cause of a connection refused or ended because the
+// member is not, or no longer, the connected leader of its cluster: as
+// OVN's northd does, only the leader is used, so that the OVSDB lock of
+// one member decides for the whole cluster.
+var ErrNotLeader = errors.New("not the cluster leader")
+
+// usable tells whether a member serving db can be used: any standalone
+// server; a clustered one only as the connected leader.
+func (d serverDatabase) usable() error {
+	if d.Model != "clustered" {
+		return nil
+	}
+	if !d.Connected {
+		return fmt.Errorf("%w: %s is not connected to its cluster", ErrNotLeader, d.Name)
+	}
+	if !d.Leader {
+		return fmt.Errorf("%w: %s", ErrNotLeader, d.Name)
+	}
+	return nil
+}
+
+// watchServer monitors the _Server row of the connection's database, as
+// OVS's IDL does for a leader-only client: a member that is not the
+// connected leader is refused, and the connection ends when it stops being
+// it. A server without _Server (older than OVS 2.9) is taken as
+// standalone.
+func (c *Conn) watchServer(ctx context.Context) error {
+	req := map[string]any{"Database": map[string]any{"columns": []string{"name", "model", "connected", "leader"}}}
+	var rows []serverDatabase
+	err := c.rpc.Call(ctx, "monitor", []any{"_Server", serverMonitorID, req}, func(result []byte) error {
+		var err error
+		rows, err = serverRows(result)
+		return err
+	})
+	if err != nil {
+		if strings.Contains(err.Error(), "unknown database") {
+			return nil
+		}
+		return fmt.Errorf("monitor _Server: %w", err)
+	}
+	for _, d := range rows {
+		if d.Name == c.dbName {
+			return d.usable()
+		}
+	}
+	return fmt.Errorf("server has no database %s", c.dbName)
+}
+
+// serverUpdate handles an "update" of the _Server monitor.
+func (c *Conn) serverUpdate(params []byte) error {
+	var ps []json.RawMessage
+	if err := json.Unmarshal(params, &ps); err != nil || len(ps) != 2 {
+		return c.fail(fmt.Errorf("%s: _Server update: bad parameters", c.remote))
+	}
+	rows, err := serverRows(ps[1])
+	if err != nil {
+		return c.fail(fmt.Errorf("%s: _Server update: %w", c.remote, err))
+	}
+	for _, d := range rows {
+		if d.Name == c.dbName {
+			if err := d.usable(); err != nil {
+				return c.fail(fmt.Errorf("%s: %w", c.remote, err))
+			}
+		}
+	}
+	return nil
+}
+
+// serverRows reads the new rows of a monitor (version 1) table-updates of
+// _Server's Database table; deletions are left out.
+func serverRows(b []byte) ([]serverDatabase, error) {
+	var tu map[string]map[string]struct {
+		New *serverDatabase `json:"new"`
+	}
+	if err := json.Unmarshal(b, &tu); err != nil {
+		return nil, err
+	}
+	var rows []serverDatabase
+	for _, ru := range tu["Database"] {
+		if ru.New != nil {
+			rows = append(rows, *ru.New)
+		}
+	}
+	return rows, nil
+}
