@@ -34,7 +34,10 @@ type sbWriter struct {
 
 	wantDP map[string]rules.Datapath
 	wantPB map[string][]rules.PortBinding // by name; more than one is a conflict
-	wantMC map[mcKey]rules.MulticastGroup
+	// wantMirrors are the names of the SB Mirror rows each switch port's
+	// binding refers to in mirror_rules.
+	wantMirrors map[string]map[string]bool
+	wantMC      map[mcKey]rules.MulticastGroup
 	// mcMembers are the desired groups' port names.
 	mcMembers map[mcKey]map[string]bool
 	// wantLF are the desired flows' NB datapaths and datapath sets
@@ -86,7 +89,8 @@ func newSBWriter(log *slog.Logger) *sbWriter {
 		log:    log,
 		m:      newSBMirror(),
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
-		wantMC: map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
+		wantMirrors: map[string]map[string]bool{},
+		wantMC:      map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
 		wantLF: map[flowKey][]string{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
@@ -164,6 +168,14 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 			w.wantPB[pb.Name] = cands
 		}
 		w.dirtyPB[pb.Name] = true
+	}
+	for _, c := range p.PortMirrors.Delta() {
+		if c.Weight < 0 {
+			removeFrom(w.wantMirrors, c.Tuple.Port, c.Tuple.Mirror)
+		} else {
+			addTo(w.wantMirrors, c.Tuple.Port, c.Tuple.Mirror)
+		}
+		w.dirtyPB[c.Tuple.Port] = true
 	}
 	for _, pass := range []engine.Weight{-1, 1} {
 		for _, c := range p.MulticastGroups.Delta() {
@@ -260,6 +272,12 @@ func (w *sbWriter) applySB(bs []wire.Batch) {
 			// Port_Binding and Chassis too); a change of a table only they
 			// keep goes no further.
 			ha, house := w.ha.apply(c), w.house.apply(c)
+			if c.Table == sb.MirrorTable {
+				// The ports that refer to mirrors by name refer to their rows.
+				for name := range w.wantMirrors {
+					w.dirtyPB[name] = true
+				}
+			}
 			if ha || house || w.other.apply(c) {
 				continue
 			}
@@ -679,7 +697,9 @@ func (w *sbWriter) portColumns(want *rules.PortBinding, pb *sb.PortBinding) lovs
 	}
 	mac, ps, nat := want.MAC.Slice(), want.PortSecurity.Slice(), want.NATAddresses.Slice()
 	ids := want.ExternalIDs.Map()
+	mirrors := w.mirrorRows(want.Name)
 	if pb == nil {
+		set("mirror_rules", false, uuidSet(mirrors))
 		set("type", false, want.Type)
 		set("options", false, strMap(options))
 		set("mac", false, strSet(mac))
@@ -694,6 +714,7 @@ func (w *sbWriter) portColumns(want *rules.PortBinding, pb *sb.PortBinding) lovs
 		set("mac", !sameSet(pb.MAC, mac), strSet(mac))
 		set("port_security", !sameSet(pb.PortSecurity, ps), strSet(ps))
 		set("nat_addresses", !sameSet(pb.NatAddresses, nat), strSet(nat))
+		set("mirror_rules", !sameSet(pb.MirrorRules, mirrors), uuidSet(mirrors))
 		set("external_ids", !sameMap(pb.ExternalIDs, ids), strMap(ids))
 		set("parent_port", ptrOr(pb.ParentPort, "") != want.ParentPort, optString(want.ParentPort, want.ParentPort != ""))
 		set("tag", ptrOr(pb.Tag, 0) != want.Tag, optInt(want.Tag, want.Tag != 0))
@@ -712,6 +733,20 @@ func (w *sbWriter) portColumns(want *rules.PortBinding, pb *sb.PortBinding) lovs
 		}
 	}
 	return row
+}
+
+// mirrorRows are the SB Mirror rows a port's binding refers to: the row
+// kept for each of its mirrors' names. A mirror inserted by the same
+// transaction is referred to once its row is in the SB, as 23.03 syncs
+// mirrors after the ports and finds them on its next run.
+func (w *sbWriter) mirrorRows(port string) []string {
+	var rows []string
+	for _, name := range sortedKeys(w.wantMirrors[port]) {
+		if _, ok := w.other.mirrors.want[name]; ok && len(w.other.mirrors.byKey[name]) > 0 {
+			rows = append(rows, w.other.mirrors.byKey[name][0])
+		}
+	}
+	return rows
 }
 
 // requestedChassis resolves options:requested-chassis, a comma-separated

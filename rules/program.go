@@ -35,6 +35,7 @@ type Program struct {
 	DNS                   *engine.Output[DNS]
 	TemplateVars          *engine.Output[TemplateVar]
 	Mirrors               *engine.Output[Mirror]
+	PortMirrors           *engine.Output[PortMirror]
 	IPMulticast           *engine.Output[IPMulticast]
 	StaticMACBindings     *engine.Output[StaticMACBinding]
 	MACBindingAges        *engine.Output[MACBindingAge]
@@ -101,6 +102,7 @@ func New(extra ...Rule) *Program {
 		DNS:                   engine.NewOutput(SBDNS(nb), CompareDNS),
 		TemplateVars:          engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
 		Mirrors:               engine.NewOutput(SBMirrors(nb), CompareMirrors),
+		PortMirrors:           engine.NewOutput(SBPortMirrors(nb), ComparePortMirrors),
 		IPMulticast:           engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
 		StaticMACBindings:     engine.NewOutput(SBStaticMACBindings(nb), CompareStaticMACBindings),
 		MACBindingAges:        engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),

@@ -84,6 +84,19 @@ var sbRowChanges = map[string]Change{
 			Filter: rapid.SampledFrom([]string{"to-lport", "from-lport"}).Draw(t, "filter"), Sink: genIPv4.Draw(t, "sink"),
 			Type: "gre", Index: rapid.IntRange(0, 2).Draw(t, "index")})
 	},
+	"linkMirror": func(t *rapid.T, s *State) {
+		id, m := s.Pick(t, nb.LogicalSwitchPortTable, "lsp"), s.Pick(t, nb.MirrorTable, "mirror")
+		if id == "" || m == "" {
+			return
+		}
+		Edit(t, s, nb.LogicalSwitchPortTable, id, func(p *nb.LogicalSwitchPort) {
+			if i := slices.Index(p.MirrorRules, m); i >= 0 {
+				p.MirrorRules = slices.Delete(slices.Clone(p.MirrorRules), i, i+1)
+			} else {
+				p.MirrorRules = append(slices.Clone(p.MirrorRules), m)
+			}
+		})
+	},
 	"setMcast": func(t *rapid.T, s *State) {
 		id := s.Pick(t, nb.LogicalSwitchTable, "ls")
 		if id == "" {
