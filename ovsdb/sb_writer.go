@@ -616,7 +616,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 			continue
 		}
 		if rowID == "" {
-			key := w.portKey(dpRef, w.requestedPortKey(want), "")
+			key := w.portKey(t, dpRef, w.requestedPortKey(want), "", 0)
 			if key == 0 {
 				w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
 				continue
@@ -639,8 +639,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 		row := w.portColumns(want, pb)
 		w.ha.portColumn(want, pb, row)
 		if r := w.requestedPortKey(want); r != 0 && r != pb.TunnelKey {
-			if key := w.portKey(dpRef, r, rowID); key == r {
-				w.m.portKeys(dpRef).release(pb.TunnelKey, rowID)
+			if key := w.portKey(t, dpRef, r, rowID, pb.TunnelKey); key == r {
 				row["tunnel_key"] = key
 				t.pbKey[name] = key
 				w.markPortKeyUsers(name)
@@ -650,19 +649,60 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 	}
 }
 
-// portKey is like datapathKey for ports, within datapath dp; a requested
-// key held by another port is refused, as 23.03 gives it to whichever
-// port it meets first.
-func (w *sbWriter) portKey(dp string, requested int, row string) int {
+// portKey is like datapathKey for ports, within datapath dp; old is the
+// key row holds now (0 for a new port). A requested key held by a port
+// that does not request it is granted, and that port moved to a new key,
+// as 23.03 assigns the requested keys first, then keeps the existing ones
+// that do not conflict, then allocates (build_ports); between two ports
+// requesting one key, the one holding it keeps it.
+func (w *sbWriter) portKey(t *sbTxn, dp string, requested int, row string, old int) int {
 	keys := w.m.portKeys(dp)
-	switch {
-	case requested != 0 && keys.free(requested):
-		keys.take(requested, row)
-		return requested
-	case row != "":
+	if requested != 0 {
+		holder, held := keys.owner[requested]
+		if !held || w.movable(t, holder, requested) {
+			keys.take(requested, row)
+			if old != 0 {
+				keys.release(old, row)
+			}
+			if held {
+				w.moveAside(t, keys, holder)
+			}
+			return requested
+		}
+	}
+	if row != "" {
 		return 0
 	}
 	return keys.allocate("")
+}
+
+// movable reports whether the port row holder, which holds key, may be
+// moved to another: a row in the SB, not deleted, whose port does not
+// request key.
+func (w *sbWriter) movable(t *sbTxn, holder string, key int) bool {
+	pb := w.m.pbs[holder]
+	if pb == nil || t.deletedPB[holder] {
+		return false
+	}
+	cands := w.wantPB[pb.LogicalPort]
+	return len(cands) == 0 || w.requestedPortKey(&cands[0]) != key
+}
+
+// moveAside gives port row holder, whose key was granted to another port,
+// a new key: the next after the highest in use, as 23.03 allocates after
+// the keys it assigned and kept.
+func (w *sbWriter) moveAside(t *sbTxn, keys *keySpace, holder string) {
+	name := w.m.pbs[holder].LogicalPort
+	moved := keys.allocateAfterHighest(holder)
+	if moved == 0 {
+		w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
+		t.delete(sb.PortBindingTable, holder)
+		t.deletedPB[holder] = true
+		return
+	}
+	t.update(sb.PortBindingTable, holder, lovsdb.Row{"tunnel_key": moved})
+	t.pbKey[name] = moved
+	w.markPortKeyUsers(name)
 }
 
 // typeChanged is 23.03's lsp_is_type_changed with update_sbrec: a switch
