@@ -22,6 +22,7 @@ import (
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // Database is the contents of a standalone OVSDB database file: its schema
@@ -632,6 +633,8 @@ func checkAtomic(t string) error {
 // NBContents is an OVN_Northbound database file as models of package
 // relations/nb.
 type NBContents struct {
+	// Release is the OVN release the file's schema version is for.
+	Release schema.Release
 	// Tables holds each table's rows by table name, sorted by UUID.
 	Tables map[string][]model.Model
 	// Warning is the file's Database.Warning: what was ignored in it.
@@ -663,9 +666,9 @@ func LoadNB(path string) (*NBContents, error) {
 	if db.Schema.Name != want.Name {
 		return nil, fmt.Errorf("%s: a %s database, not %s", path, db.Schema.Name, want.Name)
 	}
-	if db.Schema.Version != want.Version {
-		return nil, fmt.Errorf("%s: %s schema version %s; northlog reads %s: convert it with `ovsdb-tool convert %s /usr/share/ovn/ovn-nb.ovsschema` (OVN 23.03)",
-			path, want.Name, db.Schema.Version, want.Version, path)
+	release, err := schema.ForNB(db.Schema.Version)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	clientModel, err := nb.FullDatabaseModel()
 	if err != nil {
@@ -675,8 +678,13 @@ func LoadNB(path string) (*NBContents, error) {
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%s: schema does not fit the nb models: %w", path, errors.Join(errs...))
 	}
-	out := &NBContents{Tables: make(map[string][]model.Model, len(db.Tables)), Warning: db.Warning}
+	out := &NBContents{Release: release, Tables: make(map[string][]model.Model, len(db.Tables)), Warning: db.Warning}
 	for table, rows := range db.Tables {
+		// The models are 23.03's: a newer release's tables hold what no
+		// rule reads yet.
+		if _, ok := want.Tables[table]; !ok {
+			continue
+		}
 		ms := make([]model.Model, 0, len(rows))
 		for _, uuid := range slices.Sorted(maps.Keys(rows)) {
 			row := rows[uuid]

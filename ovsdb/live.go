@@ -13,6 +13,7 @@ import (
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -23,7 +24,10 @@ type Config struct {
 	// NBRemote and SBRemote are the databases, in OVS remote syntax
 	// ("unix:PATH" or "tcp:HOST:PORT", several separated by commas).
 	NBRemote, SBRemote string
-	// Rules are added to the built-in ones (see rules.New).
+	// Release is the OVN release whose northd is reproduced, flows and SB
+	// rows; the zero value is 23.03.
+	Release schema.Release
+	// Rules are added to the built-in ones (see rules.NewFor).
 	Rules []rules.Rule
 	// Logger receives progress at info level and per-step detail at debug
 	// level; nil discards.
@@ -40,6 +44,12 @@ type Config struct {
 	// TLS is what "ssl:" remotes use, as ovn-northd's -p, -c, -C,
 	// --ssl-protocols and --ssl-ciphers give it.
 	TLS TLSOptions
+	// Paused starts the northd paused (ovn-northd's --dry-run): it
+	// follows both databases but writes nothing until Resume.
+	Paused bool
+	// RPCLog, when set, receives at debug level every JSON-RPC request
+	// sent to either database, as OVS's jsonrpc module logs them.
+	RPCLog *slog.Logger
 }
 
 // TLSOptions name the files and settings of ovn-northd's SSL options.
@@ -120,10 +130,22 @@ type Northd struct {
 	// the same for the NB dynamic_addresses transaction.
 	again, ipamAgain wire.Backoff
 
+	// ctl takes the operator's requests (control.go) to the northd's
+	// goroutine; fullNext makes the next iteration count as a full one
+	// (Recompute).
+	ctl      chan func()
+	fullNext bool
+
 	mu     sync.Mutex
 	totals Totals
 	// isActive is active, for other goroutines.
 	isActive bool
+	// paused: Pause was called, or Config.Paused; no writes, no lock.
+	paused bool
+	// nodeStats are EngineStats' counters; mismatches counts Recompute's
+	// differences.
+	nodeStats  [3]NodeStats
+	mismatches int
 }
 
 // LockName is the OVSDB lock on the SB that northds (ovn-northd's and
@@ -148,18 +170,21 @@ func NewNorthd(cfg Config) *Northd {
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 8 * time.Second
 	}
+	prog := rules.NewFor(cfg.Release, cfg.Rules...)
 	mac := randomMAC()
 	macPrefix := fmt.Sprintf("%02x:%02x:%02x", mac[0], mac[1], mac[2])
 	d := &Northd{
 		cfg:       cfg,
 		log:       cfg.Logger,
-		prog:      rules.New(cfg.Rules...),
+		prog:      prog,
 		feed:      newNBFeed(cfg.Logger, macPrefix),
-		w:         newSBWriter(cfg.Logger),
+		w:         newSBWriter(cfg.Logger, prog.Stages),
 		macPrefix: macPrefix,
 		svcMAC:    randomMAC().String(),
 		cfgDone:   -1,
 		totals:    Totals{},
+		ctl:       make(chan func()),
+		paused:    cfg.Paused,
 	}
 	d.w.portName = d.feed.portName
 	return d
@@ -247,6 +272,8 @@ func (d *Northd) Run(ctx context.Context) error {
 		case <-nbReady:
 		case <-sbReady:
 		case <-retry:
+		case f := <-d.ctl:
+			f()
 		}
 	}
 }
@@ -260,8 +287,8 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 	defer cancel()
 	name := m.Name()
 	nc, err := wire.Dial(dctx, remote, name, m, wire.Options{
-		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, Probe: d.cfg.Probe})
-	if err == nil && c == &d.sb {
+		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, Probe: d.cfg.Probe, Trace: d.cfg.RPCLog})
+	if err == nil && c == &d.sb && !d.IsPaused() {
 		if err = nc.Lock(dctx, LockName); err != nil {
 			nc.Close()
 		}
@@ -290,8 +317,15 @@ func (d *Northd) lost(c **wire.Conn, r *wire.Backoff, name string, err error) {
 // SB and NB.
 func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
 	var st StepStats
+	full := d.fullNext
+	d.fullNext = false
+	var nbChanged, addrOnly bool
 	if d.nb != nil {
 		bs, err := d.nb.Take()
+		nbChanged, addrOnly = nbChangeKind(bs)
+		for _, b := range bs {
+			full = full || b.Initial
+		}
 		n, ferr := d.feed.apply(d.prog.NB, bs)
 		if ferr != nil {
 			d.log.Error("cannot apply NB update", "err", ferr)
@@ -318,11 +352,14 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
 		}
 	}
 	monitors := d.w.feedMonitors(d.prog.NB) + d.w.feedIGMP(d.prog.NB)
-	d.followLock()
+	if d.followLock() {
+		full = true
+	}
+	d.countIteration(full, nbChanged, addrOnly)
 	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
-			d.log.Info("NB row skipped", "reason", r.Error())
+			d.log.Log(context.Background(), relations.RejectionLevel(r.Op), "NB row skipped", "reason", r.Error())
 		}
 		st.Engine = time.Since(start)
 		for _, c := range d.prog.Flows.Changes() {
@@ -411,11 +448,12 @@ func (d *Northd) updateFeatures() bool {
 
 // followLock notes a change of the SB lock's owner: on becoming active,
 // every SB row is compared with what it should be, as the active northd
-// may have left it otherwise (23.03 recomputes everything).
-func (d *Northd) followLock() {
+// may have left it otherwise (23.03 recomputes everything). It reports
+// whether the northd has just become active.
+func (d *Northd) followLock() bool {
 	active := d.sb != nil && d.sb.HasLock()
 	if active == d.active {
-		return
+		return false
 	}
 	d.active = active
 	d.mu.Lock()
@@ -428,9 +466,10 @@ func (d *Northd) followLock() {
 		// A transaction that failed for want of the lock says nothing of
 		// the server: write at once.
 		d.again.Reset()
-		return
+		return true
 	}
 	d.log.Info("ovn-northd lock lost. This ovn-northd instance is now on standby.")
+	return false
 }
 
 // writeSB reconciles the SB and commits the result; it reports whether

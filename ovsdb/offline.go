@@ -4,6 +4,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
 )
@@ -11,6 +12,9 @@ import (
 // Offline is the result of computing logical flows from an NB database file
 // with no server running.
 type Offline struct {
+	// Stages are those of the release computed for, which number the
+	// flows' tables.
+	Stages *rules.StageTable
 	// Flows are one per datapath (rules.FlowsByDatapath).
 	Flows []rules.Flow
 	// Names maps each datapath's NB _uuid to its NB name, and each router
@@ -25,25 +29,49 @@ type Offline struct {
 
 // Canonical is the flows in the canonical dump form (see rules.Canonical).
 func (o *Offline) Canonical() []string {
-	return rules.Canonical(rules.ResolveFlowKeys(o.Flows, func(id string) string { return o.Names[id] }), o.Names)
+	return rules.Canonical(o.Stages, rules.ResolveFlowKeys(o.Flows, func(id string) string { return o.Names[id] }), o.Names)
 }
 
 // ComputeFromFile loads a standalone OVN_Northbound database file into a
-// fresh program (the built-in rules plus extra) and computes its flows in one
-// step, for chassis that support every feature (as with no chassis).
+// fresh program (the built-in rules plus extra) for the release the file's
+// schema version names, and computes its flows in one step, for chassis
+// that support every feature (as with no chassis).
 func ComputeFromFile(path string, extra ...rules.Rule) (*Offline, error) {
-	return ComputeWithFeatures(path, relations.AllFeatures, extra...)
+	return Compute(path, ComputeOptions{}, extra...)
+}
+
+// ComputeOptions are the choices ComputeFromFile makes for itself.
+type ComputeOptions struct {
+	// Features, when set, are the chassis features (see
+	// relations.FeaturesOf); otherwise every one.
+	Features *relations.Features
+	// Release, when set, is the release to compute for, whatever the
+	// file's schema version.
+	Release *schema.Release
 }
 
 // ComputeWithFeatures is ComputeFromFile for chassis that support features
-// f (see relations.FeaturesOf).
+// f.
 func ComputeWithFeatures(path string, f relations.Features, extra ...rules.Rule) (*Offline, error) {
+	return Compute(path, ComputeOptions{Features: &f}, extra...)
+}
+
+// Compute is ComputeFromFile with the choices of o.
+func Compute(path string, o ComputeOptions, extra ...rules.Rule) (*Offline, error) {
 	contents, err := LoadNB(path)
 	if err != nil {
 		return nil, err
 	}
-	p := rules.New(extra...)
-	p.Features.Set(f)
+	release := contents.Release
+	if o.Release != nil {
+		release = *o.Release
+	}
+	features := relations.AllFeatures
+	if o.Features != nil {
+		features = *o.Features
+	}
+	p := rules.NewFor(release, extra...)
+	p.Features.Set(features)
 	names := map[string]string{}
 	for table, row := range contents.All() {
 		if err := p.NB.Apply(table, nil, row); err != nil {
@@ -54,7 +82,7 @@ func ComputeWithFeatures(path string, f relations.Features, extra ...rules.Rule)
 		}
 	}
 	rejected := p.Step()
-	return &Offline{Flows: p.FlowsByDatapath(), Names: names, Rejected: rejected, Warning: contents.Warning}, nil
+	return &Offline{Stages: p.Stages, Flows: p.FlowsByDatapath(), Names: names, Rejected: rejected, Warning: contents.Warning}, nil
 }
 
 // datapathName is the NB name of a row that is a datapath or a router port.

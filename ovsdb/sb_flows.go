@@ -220,7 +220,7 @@ func (w *sbWriter) groupFor(t *sbTxn, dps []string) string {
 func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
 	row := lovsdb.Row{
 		"pipeline":     p.key.Stage.Pipeline().String(),
-		"table_id":     p.key.Stage.Table(),
+		"table_id":     w.stages.Table(p.key.Stage),
 		"priority":     p.key.Priority,
 		"match":        p.key.Match,
 		"actions":      p.key.Actions,

@@ -56,20 +56,11 @@ func keyOfFlow(f rules.Flow) flowKey {
 // mcKey identifies a multicast group: its datapath's NB _uuid and its name.
 type mcKey struct{ Datapath, Name string }
 
-// stageOf maps a datapath kind, pipeline and table number back to a stage.
-var stageOf = func() map[[3]int]rules.Stage {
-	m := map[[3]int]rules.Stage{}
-	for _, kind := range []rules.DatapathKind{rules.Switch, rules.Router} {
-		for _, s := range rules.Stages(kind) {
-			m[[3]int{int(kind), int(s.Pipeline()), s.Table()}] = s
-		}
-	}
-	return m
-}()
-
 // sbMirror is the SB contents northd owns or reads, indexed the ways the
 // writer looks rows up. Rows are the monitor's models, never modified.
 type sbMirror struct {
+	// stages are the release's, which the flow rows' tables number.
+	stages         *rules.StageTable
 	global         *sb.SBGlobal
 	chassis        map[string]*sb.Chassis
 	chassisPrivate map[string]*sb.ChassisPrivate
@@ -107,8 +98,9 @@ type sbMirror struct {
 	dpUsers map[string]map[string]string
 }
 
-func newSBMirror() *sbMirror {
+func newSBMirror(stages *rules.StageTable) *sbMirror {
 	return &sbMirror{
+		stages:          stages,
 		chassis:         map[string]*sb.Chassis{},
 		chassisPrivate:  map[string]*sb.ChassisPrivate{},
 		dps:             map[string]*sb.DatapathBinding{},
@@ -379,8 +371,7 @@ func (m *sbMirror) stageOfFlow(f *sb.LogicalFlow) (rules.Stage, bool) {
 	if f.Pipeline == sb.LogicalFlowPipelineEgress {
 		pipeline = rules.Egress
 	}
-	stage, ok := stageOf[[3]int{int(kind), int(pipeline), f.TableID}]
-	return stage, ok
+	return m.stages.Lookup(kind, pipeline, f.TableID)
 }
 
 // keyOfRow is the key of flow row f in stage.

@@ -82,12 +82,15 @@ type sbWriter struct {
 	rows map[string]int
 	// stageIDs are the flows' external_ids by stage (stageExternalIDs).
 	stageIDs map[rules.Stage]lovsdb.OvsMap
+	// stages numbers the flows' tables: the program's release's.
+	stages *rules.StageTable
 }
 
-func newSBWriter(log *slog.Logger) *sbWriter {
+func newSBWriter(log *slog.Logger, stages *rules.StageTable) *sbWriter {
 	w := &sbWriter{
 		log:    log,
-		m:      newSBMirror(),
+		stages: stages,
+		m:      newSBMirror(stages),
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
 		wantMirrors: map[string]map[string]bool{},
 		wantMC:      map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
@@ -247,7 +250,7 @@ func addOrRemove[K, V comparable](idx map[K]map[V]bool, k K, v V, add bool) {
 func (w *sbWriter) applySB(bs []wire.Batch) {
 	for _, b := range bs {
 		if b.Initial {
-			w.m = newSBMirror()
+			w.m = newSBMirror(w.stages)
 			w.garbage = map[string]string{}
 			w.other.reset()
 			w.house.reset()

@@ -80,6 +80,14 @@ func hmapMask(n int) uint32 {
 	return mask
 }
 
+// DatapathBucket is the bucket of northd's datapaths table that holds the
+// datapath with NB _uuid uuid when the table has datapaths entries. Two
+// claims of a port name whose datapaths share the lowest bucket are bound
+// by an order the NB does not tell (see compareClaims).
+func DatapathBucket(uuid string, datapaths int) uint32 {
+	return datapathHash(uuid) & hmapMask(datapaths)
+}
+
 // compareClaims orders the claims of one name as join_logical_ports meets
 // them: datapaths in the order HMAP_FOR_EACH walks northd's datapaths table
 // (ascending bucket), then each datapath's ports column in its IDL order,

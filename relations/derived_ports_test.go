@@ -9,6 +9,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/ovn-org/libovsdb/model"
 )
 
@@ -58,7 +59,7 @@ func duplicates(c *engine.Circuit) []*engine.Rejected {
 // the port moves and the new losing claim is reported.
 func TestDuplicatePortReportedOnce(t *testing.T) {
 	c := engine.NewCircuit()
-	n := NewNB(c)
+	n := NewNB(c, schema.OVN2303)
 	out := engine.NewOutput(n.PortsOnSwitches, func(a, b SwitchPort) int {
 		return cmp.Or(cmp.Compare(a.Switch, b.Switch), cmp.Compare(a.Port.UUID, b.Port.UUID))
 	})

@@ -8,6 +8,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/ovn-org/libovsdb/model"
 )
 
@@ -21,7 +22,7 @@ const (
 // rows by table, name and _uuid, never by a pointer's address.
 func TestRejectionsNameNBRows(t *testing.T) {
 	c := engine.NewCircuit()
-	n := NewNB(c)
+	n := NewNB(c, schema.OVN2303)
 	for _, r := range []struct {
 		table string
 		row   model.Model
@@ -52,7 +53,7 @@ func TestRejectionsNameNBRows(t *testing.T) {
 // sorted sequences show as rows; a nil row, a row without a name and a
 // Stringer show as %v would.
 func TestDescribeTuple(t *testing.T) {
-	n := NewNB(engine.NewCircuit())
+	n := NewNB(engine.NewCircuit(), schema.OVN2303)
 	name := "allow-web"
 	acl := &nb.ACL{UUID: "a", Name: &name}
 	type inner struct{ acl *nb.ACL }

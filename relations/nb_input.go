@@ -6,6 +6,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/ovn-org/libovsdb/model"
 )
 
@@ -65,11 +66,19 @@ type feed func(old, new model.Model) error
 type nbInputs struct {
 	feeds  map[string]feed
 	tables map[reflect.Type]string // *nb.LoadBalancer: "Load_Balancer"
+	// current is, per table, the rows last fed by _uuid, so that Upsert
+	// and Delete need no previous version from the caller.
+	current map[string]map[string]model.Model
 }
 
 // NB holds one input relation per Northbound table. Feed it with Apply; the
 // circuit's next Step computes the consequences.
 type NB struct {
+	// Release is the OVN release whose northd the rules reproduce: the
+	// stage table they number flows by and the variants of the flow
+	// families that changed between releases (rules/doc.go).
+	Release schema.Release
+
 	Global              Table[nb.NBGlobal]
 	Switches            Table[nb.LogicalSwitch]
 	SwitchPorts         Table[nb.LogicalSwitchPort] // without up: SwitchPortsUp
@@ -208,11 +217,13 @@ type NB struct {
 	nbInputs
 }
 
-// NewNB adds one input per NB table to c, and makes c's rejections show the
-// NB rows they hold by table, name and _uuid (DescribeTuple).
-func NewNB(c *engine.Circuit) *NB {
-	f := nbInputs{feeds: map[string]feed{}, tables: map[reflect.Type]string{}}
+// NewNB adds one input per NB table to c, for rules reproducing release r,
+// and makes c's rejections show the NB rows they hold by table, name and
+// _uuid (DescribeTuple).
+func NewNB(c *engine.Circuit, r schema.Release) *NB {
+	f := nbInputs{feeds: map[string]feed{}, tables: map[reflect.Type]string{}, current: map[string]map[string]model.Model{}}
 	n := &NB{
+		Release:             r,
 		Global:              newTable[nb.NBGlobal](c, nb.NBGlobalTable, f),
 		Switches:            newTable[nb.LogicalSwitch](c, nb.LogicalSwitchTable, f),
 		Routers:             newTable[nb.LogicalRouter](c, nb.LogicalRouterTable, f),
@@ -275,5 +286,52 @@ func (n *NB) Apply(table string, old, new model.Model) error {
 	if !ok {
 		return nil
 	}
-	return f(old, new)
+	if err := f(old, new); err != nil {
+		return err
+	}
+	rows := n.current[table]
+	if rows == nil {
+		rows = map[string]model.Model{}
+		n.current[table] = rows
+	}
+	if old != nil {
+		delete(rows, uuidOf(old))
+	}
+	if new != nil {
+		rows[uuidOf(new)] = new
+	}
+	return nil
+}
+
+// uuidOf is a row's _uuid: every NB model has GetUUID.
+func uuidOf(row model.Model) string {
+	if r, ok := row.(interface{ GetUUID() string }); ok {
+		return r.GetUUID()
+	}
+	return ""
+}
+
+// Upsert feeds row as the current version of its _uuid in table: an
+// insert when no row of that _uuid was fed, else the replacement of the
+// one last fed. The row must not change after: feed a copy to change it.
+func (n *NB) Upsert(table string, row model.Model) error {
+	if row == nil {
+		return fmt.Errorf("relations: NB table %s upserted nil", table)
+	}
+	return n.Apply(table, n.Row(table, uuidOf(row)), row)
+}
+
+// Delete feeds the deletion of the row of table whose _uuid is uuid, if
+// one was fed.
+func (n *NB) Delete(table, uuid string) error {
+	old := n.Row(table, uuid)
+	if old == nil {
+		return nil
+	}
+	return n.Apply(table, old, nil)
+}
+
+// Row is the row of table whose _uuid is uuid as last fed, or nil.
+func (n *NB) Row(table, uuid string) model.Model {
+	return n.current[table][uuid]
 }

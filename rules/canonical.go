@@ -15,13 +15,14 @@ import (
 // DATAPATH|PIPELINE|TABLE|PRIORITY|MATCH|ACTIONS, with the datapath written
 // as its NB name (names maps NB _uuid to name), sorted. Two SB databases hold
 // the same logical flows exactly when their canonical dumps are equal.
-func Canonical(flows []Flow, names map[string]string) []string {
+// Tables are numbered as stage table t numbers them.
+func Canonical(t *StageTable, flows []Flow, names map[string]string) []string {
 	lines := make([]string, len(flows))
 	for i, f := range flows {
 		lines[i] = strings.Join([]string{
 			names[f.Datapath],
 			f.Stage.Pipeline().String(),
-			strconv.Itoa(f.Stage.Table()),
+			strconv.Itoa(t.Table(f.Stage)),
 			strconv.Itoa(f.Priority),
 			f.Match,
 			f.Actions,
@@ -33,14 +34,13 @@ func Canonical(flows []Flow, names map[string]string) []string {
 
 // WriteLflowList writes flows the way `ovn-sbctl lflow-list` prints them:
 // grouped by datapath (by name, then NB _uuid) and pipeline, then by table,
-// priority from high to low, and match.
-func WriteLflowList(w io.Writer, flows []Flow, names map[string]string) error {
+// priority from high to low, and match; tables numbered by stage table t.
+func WriteLflowList(w io.Writer, t *StageTable, flows []Flow, names map[string]string) error {
 	sorted := slices.SortedFunc(slices.Values(flows), func(a, b Flow) int {
 		return cmp.Or(
 			cmp.Compare(names[a.Datapath], names[b.Datapath]),
 			cmp.Compare(a.Datapath, b.Datapath),
-			cmp.Compare(a.Stage.Pipeline(), b.Stage.Pipeline()),
-			cmp.Compare(a.Stage.Table(), b.Stage.Table()),
+			cmp.Compare(a.Stage, b.Stage),
 			cmp.Compare(b.Priority, a.Priority),
 			cmp.Compare(a.Match, b.Match),
 			cmp.Compare(a.Actions, b.Actions),
@@ -52,7 +52,7 @@ func WriteLflowList(w io.Writer, flows []Flow, names map[string]string) error {
 			fmt.Fprintf(bw, "Datapath: %q (%s)  Pipeline: %s\n", names[f.Datapath], f.Datapath, f.Stage.Pipeline())
 		}
 		fmt.Fprintf(bw, "  table=%-2d(%-19s), priority=%-5d, match=(%s), action=(%s)\n",
-			f.Stage.Table(), f.Stage.Name(), f.Priority, f.Match, f.Actions)
+			t.Table(f.Stage), f.Stage.Name(), f.Priority, f.Match, f.Actions)
 	}
 	return bw.Flush()
 }

@@ -19,13 +19,13 @@ type Flow struct {
 	Actions  string
 }
 
-// CompareFlows orders flows by datapath, pipeline, table, priority, match and
-// actions: the order in which outputs and dumps list them.
+// CompareFlows orders flows by datapath, stage (pipeline and table, in
+// every release), priority, match and actions: the order in which outputs
+// list them.
 func CompareFlows(a, b Flow) int {
 	return cmp.Or(
 		cmp.Compare(a.Datapath, b.Datapath),
-		cmp.Compare(a.Stage.Pipeline(), b.Stage.Pipeline()),
-		cmp.Compare(a.Stage.Table(), b.Stage.Table()),
+		cmp.Compare(a.Stage, b.Stage),
 		cmp.Compare(a.Priority, b.Priority),
 		cmp.Compare(a.Match, b.Match),
 		cmp.Compare(a.Actions, b.Actions),

@@ -5,6 +5,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterChkPktLenFlows: lr_in_chk_pkt_len and lr_in_larger_pkts, the flows
@@ -29,7 +30,7 @@ func RouterChkPktLenFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterPortGatewayMTUFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.LRPGatewayMTUs, func(m relations.LRPGatewayMTU) []Flow {
 		flows := gatewayMTUFlows(m, LRInChkPktLen, "outport == "+jsonKey(m.LRP.Name()), "next;")
-		return append(flows, packetTooBigFlows(m.LRP, m.MTU, LRInIPInput, "")...)
+		return append(flows, packetTooBigFlows(nb.Release, m.LRP, m.MTU, LRInIPInput, "")...)
 	})
 }
 
@@ -50,16 +51,17 @@ func RouterPortLargerPktsFlows(nb *relations.NB) engine.Rel[Flow] {
 		if x.in.Port.UUID == x.out.LRP.Port.UUID {
 			return nil
 		}
-		return packetTooBigFlows(x.in, x.out.MTU, LRInLargerPkts, "outport == "+jsonKey(x.out.LRP.Name())+" && ")
+		return packetTooBigFlows(nb.Release, x.in, x.out.MTU, LRInLargerPkts, "outport == "+jsonKey(x.out.LRP.Name())+" && ")
 	})
 }
 
 // packetTooBigFlows is northd.c build_icmperr_pkt_big_flows: packets from
 // port in that reg9[1] marks too large, and that are not already looped
 // back errors, become an ICMP error from in's first address back to the
-// sender, reporting mtu, sent through the pipeline again from the start.
-func packetTooBigFlows(in relations.LRP, mtu int, stage Stage, outMatch string) []Flow {
-	dp, key := on(in.Router), jsonKey(in.Name())
+// sender, reporting mtu, sent through the pipeline again from the start
+// (release r's lr_in_admission).
+func packetTooBigFlows(r schema.Release, in relations.LRP, mtu int, stage Stage, outMatch string) []Flow {
+	dp, key, restart := on(in.Router), jsonKey(in.Name()), tableIn(r, LRInAdmission)
 	var flows []Flow
 	if len(in.Net.IPv4) > 0 {
 		flows = append(flows, dp.flow(stage, 150,
@@ -67,12 +69,12 @@ func packetTooBigFlows(in relations.LRP, mtu int, stage Stage, outMatch string) 
 			fmt.Sprintf("icmp4_error {reg9[0] = 1; reg9[1] = 0; eth.dst = %s; ip4.dst = ip4.src; ip4.src = %s; ip.ttl = 255; "+
 				"icmp4.type = 3; /* Destination Unreachable. */ icmp4.code = 4; /* Frag Needed and DF was Set. */ "+
 				"icmp4.frag_mtu = %d; next(pipeline=ingress, table=%d); };",
-				in.Net.MAC, in.Net.IPv4[0].AddrS, mtu, LRInAdmission.Table())))
+				in.Net.MAC, in.Net.IPv4[0].AddrS, mtu, restart)))
 	}
 	return append(flows, dp.flow(stage, 150,
 		fmt.Sprintf("inport == %s && %sip6 && reg9[1] && reg9[0] == 0", key, outMatch),
 		fmt.Sprintf("icmp6_error {reg9[0] = 1; reg9[1] = 0; eth.dst = %s; ip6.dst = ip6.src; ip6.src = %s; ip.ttl = 255; "+
 			"icmp6.type = 2; /* Packet Too Big. */ icmp6.code = 0; "+
 			"icmp6.frag_mtu = %d; next(pipeline=ingress, table=%d); };",
-			in.Net.MAC, in.Net.IPv6[0].AddrS, mtu, LRInAdmission.Table())))
+			in.Net.MAC, in.Net.IPv6[0].AddrS, mtu, restart)))
 }

@@ -118,12 +118,13 @@ func (r natRule) extIPMatch(match string, src bool, stage Stage, exemptPrio int)
 // for distributed rules on the chassis of the rule's logical port, with
 // its external MAC.
 func RouterNATFlows(nb *relations.NB) engine.Rel[Flow] {
+	admission := tableIn(nb.Release, LRInAdmission)
 	return engine.FlatMap(natRules(nb), func(r natRule) []Flow {
 		var flows []Flow
-		for _, f := range []func() []Flow{r.unsnatFlows, r.dnatFlows, r.undnatFlows, r.snatFlows, r.dgpFlows} {
+		for _, f := range []func() []Flow{r.unsnatFlows, r.dnatFlows, r.undnatFlows, r.snatFlows} {
 			flows = append(flows, f()...)
 		}
-		return flows
+		return append(flows, r.dgpFlows(admission)...)
 	})
 }
 
@@ -265,7 +266,7 @@ func (r natRule) snatFlows() []Flow {
 // IP (lr_in_gw_redirect). Traffic to the external IP leaving through the
 // gateway port loops back into the ingress pipeline to be DNATed
 // (lr_out_egr_loop).
-func (r natRule) dgpFlows() []Flow {
+func (r natRule) dgpFlows(admission int) []Flow {
 	if r.GW.DGPs == 0 {
 		return nil
 	}
@@ -287,7 +288,7 @@ func (r natRule) dgpFlows() []Flow {
 		fmt.Sprintf("ip%s.dst == %s && outport == %s && %s", ip, r.NAT.ExternalIP, key, r.resident()),
 		"clone { ct_clear; inport = outport; outport = \"\"; eth.dst <-> eth.src; flags = 0; flags.loopback = 1; "+
 			"flags.use_snat_zone = "+regDstNATIPLocal+"; "+clear.String()+regEgressLoopback+" = 1; "+
-			fmt.Sprintf("next(pipeline=ingress, table=%d); };", LRInAdmission.Table())))
+			fmt.Sprintf("next(pipeline=ingress, table=%d); };", admission)))
 }
 
 // DistributedNATAdmissionFlows: lr_in_admission for distributed NAT rules

@@ -116,9 +116,12 @@ func RouterPortConnectedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 			}.flow())
 		}
 		for _, a := range p.Net.IPv6 {
+			// 23.03 takes a network printed with a dot, an IPv4-mapped
+			// IPv6 one (::ffff:0.0.0.0), for IPv4: ip4.dst and reg0.
+			v4 := strings.Contains(a.NetworkS, ".")
 			flows = append(flows, route{
-				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, offset: routeConnected,
-				scoped: isLinkLocal(a.Network),
+				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, v4: v4, offset: routeConnected,
+				scoped: !v4 && isLinkLocal(a.Network),
 			}.flow())
 		}
 		return flows

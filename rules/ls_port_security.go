@@ -58,7 +58,7 @@ func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 			}
 		case p.Port.Type == relations.LSPTypeVTEP:
 			return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key,
-				fmt.Sprintf("reg0[14] = 1; next(pipeline=ingress, table=%d);", LSInHairpin.Table()))}
+				fmt.Sprintf("reg0[14] = 1; next(pipeline=ingress, table=%d);", tableIn(nb.Release, LSInHairpin)))}
 		case p.QdiscQueueID() != 0:
 			queue := fmt.Sprintf("set_queue(%d); ", p.QdiscQueueID())
 			return []Flow{

@@ -1,25 +1,38 @@
 package rules
 
 import (
+	"fmt"
+	"maps"
+	"reflect"
+	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
-// Rule computes one family of logical flows from the NB relations. The
-// built-in rules are listed in builtinRules; an embedding program adds its
-// own with New.
+// Rule computes one family of logical flows from the NB relations: it
+// joins and filters the relations of nb (see relations.NB for which to
+// read) and maps each result to a Flow. The built-in rules are exported
+// functions (SwitchPortSecurityFlows, RouterNATFlows, ...), listed by
+// Builtin; New adds an embedding program's own rules to them, NewFrom
+// builds a program of any list (Builtin less some, plus replacements).
+// The package documentation says how to write one.
 type Rule func(nb *relations.NB) engine.Rel[Flow]
 
 // Program is the northd program: the NB tables as input relations, the
 // logical flows as output. Feed NB changes through NB.Apply, call Step, read
 // Flows.Delta (the change) or Flows.Contents (the whole set). A flow may be
 // on a datapath set, whose members are in DatapathSets; FlowsByDatapath
-// lists every flow once per datapath.
+// lists every flow once per datapath. The program reproduces one release's
+// northd (Release): Stages numbers its flows' tables.
 type Program struct {
 	Circuit *engine.Circuit
 	NB      *relations.NB
+	Release schema.Release
+	Stages  *StageTable
 	// Features is the program's SB input: the chassis features, all
 	// supported until Set otherwise (relations.FeaturesOf).
 	Features     *relations.FeatureInput
@@ -54,8 +67,9 @@ type Program struct {
 	HARefSwitches   *engine.Output[HARefSwitch]
 }
 
-// builtinRules are the flow families ovn-northd 23.03 writes: each group is
-// listed in the file of its first stage.
+// builtinRules are the flow families ovn-northd writes: each group is
+// listed in the file of its first stage. A family that changed between
+// releases picks its variant by nb.Release (see doc.go).
 var builtinRules = slices.Concat(
 	switchPortRules,     // ls_port_security.go: port security, FDB, ARP/ND, L2 lookup
 	switchStatefulRules, // ls_acl.go: ACL, QoS, LB, hairpin and stateful stages; DHCP, DNS
@@ -70,15 +84,59 @@ var datapathSets = []func(*relations.NB) engine.Rel[DatapathSetMember]{
 	RouterLBSets, // lr_lb.go
 }
 
-// New builds the program: the built-in rules plus extra, whose flows are
-// added to the same output.
-func New(extra ...Rule) *Program {
+// RuleName is a rule's name: its function's, without the package
+// ("SwitchPortSecurityFlows").
+func RuleName(r Rule) string {
+	name := runtime.FuncForPC(reflect.ValueOf(r).Pointer()).Name()
+	return name[strings.LastIndex(name, ".")+1:]
+}
+
+// Builtin is the built-in rules (the flow families ovn-northd 23.03
+// writes), less those named in except (RuleName). A name that is no
+// built-in rule is an error, so that a rule renamed in a later version is
+// noticed rather than left in.
+func Builtin(except ...string) ([]Rule, error) {
+	skip := map[string]bool{}
+	for _, name := range except {
+		skip[name] = true
+	}
+	var out []Rule
+	for _, r := range builtinRules {
+		if name := RuleName(r); skip[name] {
+			delete(skip, name)
+		} else {
+			out = append(out, r)
+		}
+	}
+	if len(skip) > 0 {
+		return nil, fmt.Errorf("rules: no built-in rule named %s", strings.Join(slices.Sorted(maps.Keys(skip)), ", "))
+	}
+	return out, nil
+}
+
+// New builds the program for OVN 23.03 (NewFor).
+func New(extra ...Rule) *Program { return NewFor(schema.OVN2303, extra...) }
+
+// NewFor builds the program that reproduces release r's northd: the
+// built-in rules plus extra, whose flows are added to the same output.
+func NewFor(r schema.Release, extra ...Rule) *Program {
+	return NewFrom(r, slices.Concat(builtinRules, extra)...)
+}
+
+// NewFrom builds the program for release r with exactly the rules rs: the
+// built-in rules (Builtin) less those an embedding program removes, plus
+// its own. The other SB rows (datapaths, port bindings, ...) are always
+// computed. A flow on a stage that r does not have is left out: a family
+// that r's northd writes elsewhere, or not at all, has no flows there yet.
+func NewFrom(r schema.Release, rs ...Rule) *Program {
 	c := engine.NewCircuit()
-	nb := relations.NewNB(c)
+	nb := relations.NewNB(c, r)
+	stages := StagesOf(r)
 	var flows []engine.Rel[Flow]
-	for _, r := range append(builtinRules[:len(builtinRules):len(builtinRules)], extra...) {
+	for _, r := range rs {
 		flows = append(flows, r(nb))
 	}
+	inRelease := engine.Filter(engine.Union(flows...), func(f Flow) bool { return stages.Has(f.Stage) })
 	addrSets, addrMembers := SBAddressSets(nb)
 	pgs, pgMembers := SBPortGroups(nb)
 	mcs, mcMembers := SBMulticastGroups(nb)
@@ -90,8 +148,10 @@ func New(extra ...Rule) *Program {
 	return &Program{
 		Circuit:      c,
 		NB:           nb,
+		Release:      r,
+		Stages:       stages,
 		Features:     nb.ChassisFeatures,
-		Flows:        engine.NewOutput(engine.Union(flows...), CompareFlows),
+		Flows:        engine.NewOutput(inRelease, CompareFlows),
 		DatapathSets: engine.NewOutput(engine.Union(sets...), CompareDatapathSetMembers),
 
 		Datapaths:             engine.NewOutput(SBDatapaths(nb), CompareDatapaths),

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 )
 
@@ -96,13 +97,18 @@ func kindName(k rules.DatapathKind) string {
 // reference dump; a dump filtered to the early tables of a switch would make
 // it a router.
 func Compare(expected, actual []string) Report {
+	return CompareIn(rules.StagesOf(schema.OVN2303), expected, actual)
+}
+
+// CompareIn is Compare for dumps of a release whose stage table is t.
+func CompareIn(t *rules.StageTable, expected, actual []string) Report {
 	exp, act := slices.Sorted(slices.Values(expected)), slices.Sorted(slices.Values(actual))
-	kinds := datapathKinds(exp, act)
+	kinds := datapathKinds(t, exp, act)
 	stages := map[stageKey]*StageCount{}
 	count := func(line string) *StageCount {
 		k := keyOf(line, kinds)
 		if stages[k] == nil {
-			stages[k] = &StageCount{Kind: k.kind, Pipeline: k.pipeline, Table: k.table, Name: k.name()}
+			stages[k] = &StageCount{Kind: k.kind, Pipeline: k.pipeline, Table: k.table, Name: k.name(t)}
 		}
 		return stages[k]
 	}
@@ -149,14 +155,12 @@ func compareKeys(a, b stageKey) int {
 	return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.pipeline, b.pipeline), cmp.Compare(a.table, b.table))
 }
 
-func (k stageKey) name() string {
+func (k stageKey) name(t *rules.StageTable) string {
 	if k.table < 0 {
 		return "malformed"
 	}
-	for _, s := range rules.Stages(k.kind) {
-		if s.Pipeline() == k.pipeline && s.Table() == k.table {
-			return s.Name()
-		}
+	if s, ok := t.Lookup(k.kind, k.pipeline, k.table); ok {
+		return s.Name()
 	}
 	return "?"
 }
@@ -191,10 +195,10 @@ func keyOf(line string, kinds map[string]rules.DatapathKind) stageKey {
 }
 
 // datapathKinds infers each datapath's kind from its lines (see Compare).
-func datapathKinds(dumps ...[]string) map[string]rules.DatapathKind {
+func datapathKinds(t *rules.StageTable, dumps ...[]string) map[string]rules.DatapathKind {
 	lastRouterTable := map[rules.Pipeline]int{}
-	for _, s := range rules.Stages(rules.Router) {
-		lastRouterTable[s.Pipeline()] = max(lastRouterTable[s.Pipeline()], s.Table())
+	for _, s := range t.Stages(rules.Router) {
+		lastRouterTable[s.Pipeline()] = max(lastRouterTable[s.Pipeline()], t.Table(s))
 	}
 	kinds := map[string]rules.DatapathKind{}
 	for _, lines := range dumps {

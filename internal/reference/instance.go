@@ -120,6 +120,16 @@ func (r *Instance) Close() {
 	r.daemons = nil
 }
 
+// Alive reports whether every daemon of the instance is still running.
+func (r *Instance) Alive() bool {
+	select {
+	case <-r.died:
+		return false
+	default:
+		return true
+	}
+}
+
 // Dir is the directory holding the databases, sockets and logs
 // (nb.db, sb.db, nb.log, sb.log, northd.log).
 func (r *Instance) Dir() string { return string(r.dir) }

@@ -110,18 +110,25 @@ func (g *topologyGen) add(args ...string) { g.cmd = append(g.cmd, args) }
 
 // flush writes the invocation being built as one ovn-nbctl call.
 func (g *topologyGen) flush() {
-	for i, c := range g.cmd {
+	g.script.WriteString(nbctlScript(g.cmd))
+	g.cmd = nil
+}
+
+// nbctlScript writes cmds as one ovn-nbctl invocation, a script line.
+func nbctlScript(cmds [][]string) string {
+	var b strings.Builder
+	for i, c := range cmds {
 		if i == 0 {
-			g.script.WriteString("ovn-nbctl")
+			b.WriteString("ovn-nbctl")
 		} else {
-			g.script.WriteString(" \\\n  --")
+			b.WriteString(" \\\n  --")
 		}
 		for _, a := range c {
-			g.script.WriteString(" " + shellQuote(a))
+			b.WriteString(" " + shellQuote(a))
 		}
 	}
-	g.script.WriteString("\n")
-	g.cmd = nil
+	b.WriteString("\n")
+	return b.String()
 }
 
 // addSwitch writes switch s with up to maxPorts VIF ports.

@@ -68,8 +68,8 @@ func Start(ctx context.Context, dir string, logger *slog.Logger) (*Servers, erro
 		socket string
 		file   string
 	}{
-		{&s.nb, schema.NB, nb.FullDatabaseModel, "nb.sock", "nb.db"},
-		{&s.sb, schema.SB, sb.FullDatabaseModel, "sb.sock", "sb.db"},
+		{&s.nb, schema.OVN2303.NB(), nb.FullDatabaseModel, "nb.sock", "nb.db"},
+		{&s.sb, schema.OVN2303.SB(), sb.FullDatabaseModel, "sb.sock", "sb.db"},
 	} {
 		clientModel, err := d.model()
 		if err != nil {

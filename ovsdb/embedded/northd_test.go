@@ -44,7 +44,7 @@ func startRefServers(t *testing.T) refServers {
 	for _, d := range []struct {
 		name   string
 		schema []byte
-	}{{"nb", schema.NB}, {"sb", schema.SB}} {
+	}{{"nb", schema.OVN2303.NB()}, {"sb", schema.OVN2303.SB()}} {
 		schemaFile := filepath.Join(dir, d.name+".ovsschema")
 		if err := os.WriteFile(schemaFile, d.schema, 0o644); err != nil {
 			t.Fatal(err)

@@ -189,7 +189,7 @@ func TestServerDatabaseDescribesDataDatabase(t *testing.T) {
 			t.Errorf("Database.%s = %v, want %v", col, row[col], want)
 		}
 	}
-	if row["schema"] != string(schema.NB) {
+	if row["schema"] != string(schema.OVN2303.NB()) {
 		t.Errorf("Database.schema is not the NB schema text")
 	}
 	if got := c.mustCall("get_schema", "OVN_Northbound").(map[string]any)["cksum"]; got != "94023179 33468" {

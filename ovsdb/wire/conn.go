@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"slices"
 	"strings"
@@ -100,6 +101,9 @@ type Options struct {
 	// Probe is the inactivity probe interval (see prober); 0 or less is
 	// none.
 	Probe time.Duration
+	// Trace, when set, receives at debug level every request sent, as
+	// OVS's jsonrpc module logs them ("-vjsonrpc").
+	Trace *slog.Logger
 }
 
 // Modifier makes the new row of a "modify" from the old one and the
@@ -162,6 +166,9 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 		"locked": func(params []byte) error { return c.lockEvent(params, true) },
 		"stolen": func(params []byte) error { return c.lockEvent(params, false) },
 	})
+	if opts.Trace != nil {
+		c.rpc.setTrace(opts.Trace, remote)
+	}
 	go func() {
 		select {
 		case <-c.rpc.Done():
@@ -604,6 +611,24 @@ func (c *Conn) Lock(ctx context.Context, name string) error {
 	if reply.Locked {
 		c.hasLock.Store(true)
 		c.signal()
+	}
+	return nil
+}
+
+// Unlock gives up the lock asked for with Lock, owned or queued for
+// (RFC 7047 4.1.10, "unlock"); Lock may then ask again.
+func (c *Conn) Unlock(ctx context.Context) error {
+	c.lockMu.Lock()
+	defer c.lockMu.Unlock()
+	if c.lockName == "" {
+		return nil
+	}
+	name := c.lockName
+	c.lockName = ""
+	c.hasLock.Store(false)
+	c.signal()
+	if err := c.rpc.Call(ctx, "unlock", []any{name}, nil); err != nil {
+		return fmt.Errorf("unlock %q: %w", name, err)
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ import (
 // embedded schema equals the file, and it has a valid model for every table.
 // A stale generation fails here.
 func TestModelsMatchSchemaFile(t *testing.T) {
-	raw, err := os.ReadFile("../schema/ovn-sb.ovsschema")
+	raw, err := os.ReadFile("../schema/23.03/ovn-sb.ovsschema")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package ruletest
 
 import (
 	"slices"
-	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/northlog/northlog/engine"
@@ -24,7 +23,7 @@ type Config struct {
 	Steps, ChangesPerStep int
 	// Program builds the program under test and each recompute's
 	// (default rules.New). A program of the caller's rules alone
-	// (rules.NewFrom(myRule)) makes each recompute cheap.
+	// (rules.NewFrom(schema.OVN2303, myRule)) makes each recompute cheap.
 	Program func() *rules.Program
 	// Setup, if set, makes the rows every run starts from.
 	Setup Change
@@ -72,10 +71,11 @@ func DefaultOutputs() []Output {
 	}
 }
 
-// Check runs Run under rapid.Check: random runs of cfg, a failing one
+// Check runs Run under rapid.Check (t is a *testing.T, or any rapid.TB):
+// random runs of cfg, a failing one
 // shrunk to a small sequence of changes, which rapid replays first next
 // time (testdata/rapid).
-func Check(t *testing.T, cfg Config) {
+func Check(t rapid.TB, cfg Config) {
 	t.Helper()
 	rapid.Check(t, func(t *rapid.T) { Run(t, cfg) })
 }

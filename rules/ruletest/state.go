@@ -61,6 +61,18 @@ func (s *State) Set(t *rapid.T, table, id string, row model.Model) {
 // program and must not be changed: copy one, change the copy, Set it.
 func (s *State) Row(table, id string) model.Model { return s.rows[table][id] }
 
+// Tables are the tables that have rows, sorted.
+func (s *State) Tables() []string {
+	var out []string
+	for table, rows := range s.rows {
+		if len(rows) > 0 {
+			out = append(out, table)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // IDs are the _uuids of table's rows, sorted.
 func (s *State) IDs(table string) []string {
 	return slices.Sorted(maps.Keys(s.rows[table]))
