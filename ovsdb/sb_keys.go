@@ -53,3 +53,12 @@ func (k *keySpace) allocate(owner string) int {
 	}
 	return 0
 }
+
+// allocateAfterHighest is allocate searching from the highest key in use.
+func (k *keySpace) allocateAfterHighest(owner string) int {
+	k.hint = k.min - 1
+	for key := range k.owner {
+		k.hint = max(k.hint, key)
+	}
+	return k.allocate(owner)
+}

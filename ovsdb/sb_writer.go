@@ -34,7 +34,10 @@ type sbWriter struct {
 
 	wantDP map[string]rules.Datapath
 	wantPB map[string][]rules.PortBinding // by name; more than one is a conflict
-	wantMC map[mcKey]rules.MulticastGroup
+	// wantMirrors are the names of the SB Mirror rows each switch port's
+	// binding refers to in mirror_rules.
+	wantMirrors map[string]map[string]bool
+	wantMC      map[mcKey]rules.MulticastGroup
 	// mcMembers are the desired groups' port names.
 	mcMembers map[mcKey]map[string]bool
 	// wantLF are the desired flows' NB datapaths and datapath sets
@@ -89,7 +92,8 @@ func newSBWriter(log *slog.Logger, stages *rules.StageTable) *sbWriter {
 		stages: stages,
 		m:      newSBMirror(stages),
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
-		wantMC: map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
+		wantMirrors: map[string]map[string]bool{},
+		wantMC:      map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
 		wantLF: map[flowKey][]string{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
@@ -167,6 +171,14 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 			w.wantPB[pb.Name] = cands
 		}
 		w.dirtyPB[pb.Name] = true
+	}
+	for _, c := range p.PortMirrors.Delta() {
+		if c.Weight < 0 {
+			removeFrom(w.wantMirrors, c.Tuple.Port, c.Tuple.Mirror)
+		} else {
+			addTo(w.wantMirrors, c.Tuple.Port, c.Tuple.Mirror)
+		}
+		w.dirtyPB[c.Tuple.Port] = true
 	}
 	for _, pass := range []engine.Weight{-1, 1} {
 		for _, c := range p.MulticastGroups.Delta() {
@@ -263,6 +275,12 @@ func (w *sbWriter) applySB(bs []wire.Batch) {
 			// Port_Binding and Chassis too); a change of a table only they
 			// keep goes no further.
 			ha, house := w.ha.apply(c), w.house.apply(c)
+			if c.Table == sb.MirrorTable {
+				// The ports that refer to mirrors by name refer to their rows.
+				for name := range w.wantMirrors {
+					w.dirtyPB[name] = true
+				}
+			}
 			if ha || house || w.other.apply(c) {
 				continue
 			}
@@ -601,7 +619,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 			continue
 		}
 		if rowID == "" {
-			key := w.portKey(dpRef, w.requestedPortKey(want), "")
+			key := w.portKey(t, dpRef, w.requestedPortKey(want), "", 0)
 			if key == 0 {
 				w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
 				continue
@@ -624,8 +642,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 		row := w.portColumns(want, pb)
 		w.ha.portColumn(want, pb, row)
 		if r := w.requestedPortKey(want); r != 0 && r != pb.TunnelKey {
-			if key := w.portKey(dpRef, r, rowID); key == r {
-				w.m.portKeys(dpRef).release(pb.TunnelKey, rowID)
+			if key := w.portKey(t, dpRef, r, rowID, pb.TunnelKey); key == r {
 				row["tunnel_key"] = key
 				t.pbKey[name] = key
 				w.markPortKeyUsers(name)
@@ -635,19 +652,60 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 	}
 }
 
-// portKey is like datapathKey for ports, within datapath dp; a requested
-// key held by another port is refused, as 23.03 gives it to whichever
-// port it meets first.
-func (w *sbWriter) portKey(dp string, requested int, row string) int {
+// portKey is like datapathKey for ports, within datapath dp; old is the
+// key row holds now (0 for a new port). A requested key held by a port
+// that does not request it is granted, and that port moved to a new key,
+// as 23.03 assigns the requested keys first, then keeps the existing ones
+// that do not conflict, then allocates (build_ports); between two ports
+// requesting one key, the one holding it keeps it.
+func (w *sbWriter) portKey(t *sbTxn, dp string, requested int, row string, old int) int {
 	keys := w.m.portKeys(dp)
-	switch {
-	case requested != 0 && keys.free(requested):
-		keys.take(requested, row)
-		return requested
-	case row != "":
+	if requested != 0 {
+		holder, held := keys.owner[requested]
+		if !held || w.movable(t, holder, requested) {
+			keys.take(requested, row)
+			if old != 0 {
+				keys.release(old, row)
+			}
+			if held {
+				w.moveAside(t, keys, holder)
+			}
+			return requested
+		}
+	}
+	if row != "" {
 		return 0
 	}
 	return keys.allocate("")
+}
+
+// movable reports whether the port row holder, which holds key, may be
+// moved to another: a row in the SB, not deleted, whose port does not
+// request key.
+func (w *sbWriter) movable(t *sbTxn, holder string, key int) bool {
+	pb := w.m.pbs[holder]
+	if pb == nil || t.deletedPB[holder] {
+		return false
+	}
+	cands := w.wantPB[pb.LogicalPort]
+	return len(cands) == 0 || w.requestedPortKey(&cands[0]) != key
+}
+
+// moveAside gives port row holder, whose key was granted to another port,
+// a new key: the next after the highest in use, as 23.03 allocates after
+// the keys it assigned and kept.
+func (w *sbWriter) moveAside(t *sbTxn, keys *keySpace, holder string) {
+	name := w.m.pbs[holder].LogicalPort
+	moved := keys.allocateAfterHighest(holder)
+	if moved == 0 {
+		w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
+		t.delete(sb.PortBindingTable, holder)
+		t.deletedPB[holder] = true
+		return
+	}
+	t.update(sb.PortBindingTable, holder, lovsdb.Row{"tunnel_key": moved})
+	t.pbKey[name] = moved
+	w.markPortKeyUsers(name)
 }
 
 // typeChanged is 23.03's lsp_is_type_changed with update_sbrec: a switch
@@ -682,7 +740,9 @@ func (w *sbWriter) portColumns(want *rules.PortBinding, pb *sb.PortBinding) lovs
 	}
 	mac, ps, nat := want.MAC.Slice(), want.PortSecurity.Slice(), want.NATAddresses.Slice()
 	ids := want.ExternalIDs.Map()
+	mirrors := w.mirrorRows(want.Name)
 	if pb == nil {
+		set("mirror_rules", false, uuidSet(mirrors))
 		set("type", false, want.Type)
 		set("options", false, strMap(options))
 		set("mac", false, strSet(mac))
@@ -697,6 +757,7 @@ func (w *sbWriter) portColumns(want *rules.PortBinding, pb *sb.PortBinding) lovs
 		set("mac", !sameSet(pb.MAC, mac), strSet(mac))
 		set("port_security", !sameSet(pb.PortSecurity, ps), strSet(ps))
 		set("nat_addresses", !sameSet(pb.NatAddresses, nat), strSet(nat))
+		set("mirror_rules", !sameSet(pb.MirrorRules, mirrors), uuidSet(mirrors))
 		set("external_ids", !sameMap(pb.ExternalIDs, ids), strMap(ids))
 		set("parent_port", ptrOr(pb.ParentPort, "") != want.ParentPort, optString(want.ParentPort, want.ParentPort != ""))
 		set("tag", ptrOr(pb.Tag, 0) != want.Tag, optInt(want.Tag, want.Tag != 0))
@@ -715,6 +776,20 @@ func (w *sbWriter) portColumns(want *rules.PortBinding, pb *sb.PortBinding) lovs
 		}
 	}
 	return row
+}
+
+// mirrorRows are the SB Mirror rows a port's binding refers to: the row
+// kept for each of its mirrors' names. A mirror inserted by the same
+// transaction is referred to once its row is in the SB, as 23.03 syncs
+// mirrors after the ports and finds them on its next run.
+func (w *sbWriter) mirrorRows(port string) []string {
+	var rows []string
+	for _, name := range sortedKeys(w.wantMirrors[port]) {
+		if _, ok := w.other.mirrors.want[name]; ok && len(w.other.mirrors.byKey[name]) > 0 {
+			rows = append(rows, w.other.mirrors.byKey[name][0])
+		}
+	}
+	return rows
 }
 
 // requestedChassis resolves options:requested-chassis, a comma-separated

@@ -61,17 +61,18 @@ func TestFeaturesIncrementalEqualsRecompute(t *testing.T) {
 	ruletest.Check(t, ruletest.Config{Changes: ruletest.Select(groups, names...), Steps: 20, ChangesPerStep: 3})
 }
 
-// TestSBRowsIncremental: the Meter, DNS, Chassis_Template_Var, Mirror and
-// IP_Multicast outputs.
+// TestSBRowsIncremental: the Meter, DNS, Chassis_Template_Var, Mirror,
+// Port_Binding mirror_rules and IP_Multicast outputs.
 func TestSBRowsIncremental(t *testing.T) {
 	ruletest.Check(t, ruletest.Config{
-		Changes: ruletest.Select([]ruletest.Group{ruletest.SBRows}, "topology/addSwitch", "topology/delSwitch"),
+		Changes: ruletest.Select([]ruletest.Group{ruletest.SBRows}, "topology/addSwitch", "topology/delSwitch", "topology/addPort"),
 		Steps:   12, ChangesPerStep: 4,
 		Outputs: []ruletest.Output{
 			ruletest.OutputOf("Meter", func(p *rules.Program) *engine.Output[rules.Meter] { return p.Meters }),
 			ruletest.OutputOf("DNS", func(p *rules.Program) *engine.Output[rules.DNS] { return p.DNS }),
 			ruletest.OutputOf("Chassis_Template_Var", func(p *rules.Program) *engine.Output[rules.TemplateVar] { return p.TemplateVars }),
 			ruletest.OutputOf("Mirror", func(p *rules.Program) *engine.Output[rules.Mirror] { return p.Mirrors }),
+			ruletest.OutputOf("Port_Binding mirror_rules", func(p *rules.Program) *engine.Output[rules.PortMirror] { return p.PortMirrors }),
 			ruletest.OutputOf("IP_Multicast", func(p *rules.Program) *engine.Output[rules.IPMulticast] { return p.IPMulticast }),
 		},
 	})

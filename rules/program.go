@@ -48,6 +48,7 @@ type Program struct {
 	DNS                   *engine.Output[DNS]
 	TemplateVars          *engine.Output[TemplateVar]
 	Mirrors               *engine.Output[Mirror]
+	PortMirrors           *engine.Output[PortMirror]
 	IPMulticast           *engine.Output[IPMulticast]
 	StaticMACBindings     *engine.Output[StaticMACBinding]
 	MACBindingAges        *engine.Output[MACBindingAge]
@@ -161,6 +162,7 @@ func NewFrom(r schema.Release, rs ...Rule) *Program {
 		DNS:                   engine.NewOutput(SBDNS(nb), CompareDNS),
 		TemplateVars:          engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
 		Mirrors:               engine.NewOutput(SBMirrors(nb), CompareMirrors),
+		PortMirrors:           engine.NewOutput(SBPortMirrors(nb), ComparePortMirrors),
 		IPMulticast:           engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
 		StaticMACBindings:     engine.NewOutput(SBStaticMACBindings(nb), CompareStaticMACBindings),
 		MACBindingAges:        engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),

@@ -107,3 +107,30 @@ func SBMirrors(n *relations.NB) engine.Rel[Mirror] {
 		return Mirror{Name: m.Name, Filter: m.Filter, Sink: m.Sink, Type: m.Type, Index: m.Index}
 	})
 }
+
+// PortMirror is one element of a Port_Binding's mirror_rules: the switch
+// port and the name of the SB Mirror it refers to, that of an NB Mirror in
+// the port's mirror_rules (ovn_port_update_sbrec finds the SB row by name).
+type PortMirror struct{ Port, Mirror string }
+
+// ComparePortMirrors orders port mirrors by port, then mirror.
+func ComparePortMirrors(a, b PortMirror) int {
+	return cmp.Or(cmp.Compare(a.Port, b.Port), cmp.Compare(a.Mirror, b.Mirror))
+}
+
+// SBPortMirrors computes the mirror_rules of the switch ports' bindings.
+func SBPortMirrors(n *relations.NB) engine.Rel[PortMirror] {
+	rules := engine.FlatMap(n.LSPs, func(p relations.LSP) []PortMirror {
+		pms := make([]PortMirror, len(p.Port.MirrorRules))
+		for i, u := range p.Port.MirrorRules {
+			pms[i] = PortMirror{Port: p.Port.Name, Mirror: u}
+		}
+		return pms
+	})
+	return engine.Join(
+		engine.IndexBy(rules, func(pm PortMirror) string { return pm.Mirror }),
+		engine.IndexBy(n.Mirrors.Rows, func(m *nb.Mirror) string { return m.UUID }),
+		func(_ string, pm PortMirror, m *nb.Mirror) PortMirror {
+			return PortMirror{Port: pm.Port, Mirror: m.Name}
+		})
+}

@@ -41,7 +41,7 @@ const (
 	// Features flips the SB chassis features.
 	Features Group = "features"
 	// SBRows changes the rows the SB Meter, DNS, Chassis_Template_Var,
-	// Mirror and IP_Multicast outputs read.
+	// Mirror, Port_Binding mirror_rules and IP_Multicast outputs read.
 	SBRows Group = "sb-rows"
 	// HA changes gateway chassis, HA chassis groups and what refers to
 	// them. Its changes use the rows HASetup makes.

@@ -59,20 +59,8 @@ var sbRowChanges = map[string]Change{
 		}
 		s.Set(t, nb.DNSTable, id, &nb.DNS{UUID: id, Records: records})
 	},
-	"linkDNS": func(t *rapid.T, s *State) {
-		id, d := s.Pick(t, nb.LogicalSwitchTable, "ls"), s.Pick(t, nb.DNSTable, "dns")
-		if id == "" || d == "" {
-			return
-		}
-		Edit(t, s, nb.LogicalSwitchTable, id, func(ls *nb.LogicalSwitch) {
-			if i := slices.Index(ls.DNSRecords, d); i >= 0 {
-				ls.DNSRecords = slices.Delete(slices.Clone(ls.DNSRecords), i, i+1)
-			} else {
-				ls.DNSRecords = append(slices.Clone(ls.DNSRecords), d)
-			}
-		})
-	},
-	"delDNS": DeleteListed(nb.DNSTable, nb.LogicalSwitchTable, func(x *nb.LogicalSwitch) *[]string { return &x.DNSRecords }),
+	"linkDNS": toggleLink(nb.LogicalSwitchTable, "ls", nb.DNSTable, "dns", func(ls *nb.LogicalSwitch) *[]string { return &ls.DNSRecords }),
+	"delDNS":  DeleteListed(nb.DNSTable, nb.LogicalSwitchTable, func(x *nb.LogicalSwitch) *[]string { return &x.DNSRecords }),
 
 	"setMirror": func(t *rapid.T, s *State) {
 		id := s.PickOrNew(t, nb.MirrorTable, "mirror")
@@ -84,6 +72,8 @@ var sbRowChanges = map[string]Change{
 			Filter: rapid.SampledFrom([]string{"to-lport", "from-lport"}).Draw(t, "filter"), Sink: genIPv4.Draw(t, "sink"),
 			Type: "gre", Index: rapid.IntRange(0, 2).Draw(t, "index")})
 	},
+	"linkMirror": toggleLink(nb.LogicalSwitchPortTable, "lsp", nb.MirrorTable, "mirror",
+		func(p *nb.LogicalSwitchPort) *[]string { return &p.MirrorRules }),
 	"setMcast": func(t *rapid.T, s *State) {
 		id := s.Pick(t, nb.LogicalSwitchTable, "ls")
 		if id == "" {
@@ -117,4 +107,24 @@ var sbRowChanges = map[string]Change{
 		s.Set(t, nb.ChassisTemplateVarTable, id, &nb.ChassisTemplateVar{UUID: id, Chassis: chassis,
 			Variables: map[string]string{"VIP": genIPv4.Draw(t, "vip")}})
 	},
+}
+
+// toggleLink adds a reference to a row of target (picked as targetLabel)
+// to the list column of a row of table (picked as label), or removes it
+// when the list holds it.
+func toggleLink[M any](table, label, target, targetLabel string, list func(*M) *[]string) Change {
+	return func(t *rapid.T, s *State) {
+		id, ref := s.Pick(t, table, label), s.Pick(t, target, targetLabel)
+		if id == "" || ref == "" {
+			return
+		}
+		Edit(t, s, table, id, func(m *M) {
+			l := list(m)
+			if i := slices.Index(*l, ref); i >= 0 {
+				*l = slices.Delete(slices.Clone(*l), i, i+1)
+			} else {
+				*l = append(slices.Clone(*l), ref)
+			}
+		})
+	}
 }
