@@ -6,17 +6,18 @@ import (
 	"slices"
 	"time"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // observeIPAM gives IPAM one NB row change, as the server sent it.
-func (f *nbFeed) observeIPAM(c change) {
-	switch c.table {
+func (f *nbFeed) observeIPAM(c wire.Change) {
+	switch c.Table {
 	case nb.NBGlobalTable:
-		if g, ok := c.new.(*nb.NBGlobal); ok {
-			if o, ok := c.old.(*nb.NBGlobal); ok && o.Options["mac_prefix"] == g.Options["mac_prefix"] {
+		if g, ok := c.New.(*nb.NBGlobal); ok {
+			if o, ok := c.Old.(*nb.NBGlobal); ok && o.Options["mac_prefix"] == g.Options["mac_prefix"] {
 				break // every --wait=sb bumps nb_cfg: no need to parse the same prefix again
 			}
 			prefix, ok := scanMACPrefix(g.Options["mac_prefix"])
@@ -26,20 +27,20 @@ func (f *nbFeed) observeIPAM(c change) {
 			f.ipam.SetMACPrefix(prefix)
 		}
 	case nb.LogicalSwitchTable:
-		ls, _ := c.new.(*nb.LogicalSwitch)
-		f.ipam.UpdateSwitch(c.uuid, ls)
+		ls, _ := c.New.(*nb.LogicalSwitch)
+		f.ipam.UpdateSwitch(c.UUID, ls)
 	case nb.LogicalSwitchPortTable:
-		p, _ := c.new.(*nb.LogicalSwitchPort)
+		p, _ := c.New.(*nb.LogicalSwitchPort)
 		if p == nil {
-			delete(f.lspRaw, c.uuid)
+			delete(f.lspRaw, c.UUID)
 		} else {
-			f.lspRaw[c.uuid] = p
+			f.lspRaw[c.UUID] = p
 		}
-		f.ipamPending[c.uuid] = true
-		f.ipam.UpdateSwitchPort(c.uuid, p)
+		f.ipamPending[c.UUID] = true
+		f.ipam.UpdateSwitchPort(c.UUID, p)
 	case nb.LogicalRouterPortTable:
-		p, _ := c.new.(*nb.LogicalRouterPort)
-		f.ipam.UpdateRouterPort(c.uuid, p)
+		p, _ := c.New.(*nb.LogicalRouterPort)
+		f.ipam.UpdateRouterPort(c.UUID, p)
 	}
 }
 
@@ -103,22 +104,22 @@ func (f *nbFeed) ipamOps() []lovsdb.Operation {
 // transaction of their own; a failed one is retried with backoff, or
 // sooner when an NB update comes.
 func (d *Northd) writeIPAM(ctx context.Context) {
-	if d.ipamAgain.backoff > 0 && time.Now().Before(d.ipamAgain.next) {
+	if d.ipamAgain.Waiting() {
 		return
 	}
 	ops := d.feed.ipamOps()
 	if len(ops) == 0 {
-		d.ipamAgain.backoff = 0
+		d.ipamAgain.Reset()
 		return
 	}
 	start := time.Now()
 	if err := d.nb.Transact(ctx, ops); err != nil {
 		if ctx.Err() == nil {
-			d.ipamAgain.failed(d.cfg.MaxBackoff)
-			d.log.Warn("NB dynamic_addresses transaction failed; retrying", "ports", len(ops)/2, "err", err, "retry", d.ipamAgain.backoff)
+			d.ipamAgain.Failed(d.cfg.MaxBackoff)
+			d.log.Warn("NB dynamic_addresses transaction failed; retrying", "ports", len(ops)/2, "err", err, "retry", d.ipamAgain.Delay())
 		}
 		return
 	}
-	d.ipamAgain.backoff = 0
+	d.ipamAgain.Reset()
 	d.log.Debug("NB dynamic_addresses written", "ports", len(ops)/2, "txn", time.Since(start))
 }

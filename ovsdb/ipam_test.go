@@ -12,6 +12,7 @@ import (
 
 	"github.com/northlog/northlog/internal/cputime"
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -174,7 +175,7 @@ func addPortsDirect(t *testing.T, s *servers, sw string, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := dialConn(ctx, s.NBRemote(), m.Name(), m, []string{nb.LogicalSwitchTable}, -1)
+	c, err := wire.Dial(ctx, s.NBRemote(), m.Name(), m, wire.Options{Tables: []string{nb.LogicalSwitchTable}})
 	if err != nil {
 		t.Fatal(err)
 	}

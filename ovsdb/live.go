@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
@@ -43,6 +44,12 @@ type Config struct {
 	// TLS is what "ssl:" remotes use, as ovn-northd's -p, -c, -C,
 	// --ssl-protocols and --ssl-ciphers give it.
 	TLS TLSOptions
+	// Paused starts the northd paused (ovn-northd's --dry-run): it
+	// follows both databases but writes nothing until Resume.
+	Paused bool
+	// RPCLog, when set, receives at debug level every JSON-RPC request
+	// sent to either database, as OVS's jsonrpc module logs them.
+	RPCLog *slog.Logger
 }
 
 // TLSOptions name the files and settings of ovn-northd's SSL options.
@@ -106,7 +113,7 @@ type Northd struct {
 	feed *nbFeed
 	w    *sbWriter
 
-	nb, sb          *conn
+	nb, sb          *wire.Conn
 	active          bool // the SB connection owns the lock
 	nbLoaded        bool // the NB contents have been read once
 	macPrefix       string
@@ -118,15 +125,27 @@ type Northd struct {
 	// endColdStartGC restores the GC percent lowered after a streamed
 	// write until its paused tables' rows are applied (lowerGCForColdStart).
 	endColdStartGC func()
-	// again is a reconnector for the SB transaction: set after a failed
+	// again is the backoff of the SB transaction: set after a failed
 	// one, so that it is retried even if nothing else happens; ipamAgain
 	// the same for the NB dynamic_addresses transaction.
-	again, ipamAgain reconnector
+	again, ipamAgain wire.Backoff
+
+	// ctl takes the operator's requests (control.go) to the northd's
+	// goroutine; fullNext makes the next iteration count as a full one
+	// (Recompute).
+	ctl      chan func()
+	fullNext bool
 
 	mu     sync.Mutex
 	totals Totals
 	// isActive is active, for other goroutines.
 	isActive bool
+	// paused: Pause was called, or Config.Paused; no writes, no lock.
+	paused bool
+	// nodeStats are EngineStats' counters; mismatches counts Recompute's
+	// differences.
+	nodeStats  [3]NodeStats
+	mismatches int
 }
 
 // LockName is the OVSDB lock on the SB that northds (ovn-northd's and
@@ -164,6 +183,8 @@ func NewNorthd(cfg Config) *Northd {
 		svcMAC:    randomMAC().String(),
 		cfgDone:   -1,
 		totals:    Totals{},
+		ctl:       make(chan func()),
+		paused:    cfg.Paused,
 	}
 	d.w.portName = d.feed.portName
 	return d
@@ -183,19 +204,6 @@ func (d *Northd) Totals() Totals {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return maps.Clone(d.totals)
-}
-
-// reconnector dials one database again and again, waiting longer after
-// each failure.
-type reconnector struct {
-	name    string
-	next    time.Time
-	backoff time.Duration
-}
-
-func (r *reconnector) failed(limit time.Duration) {
-	r.backoff = min(limit, max(100*time.Millisecond, 2*r.backoff))
-	r.next = time.Now().Add(r.backoff)
 }
 
 // Run runs the northd until ctx ends; it returns ctx's error. Lost
@@ -218,7 +226,7 @@ func (d *Northd) Run(ctx context.Context) error {
 		}
 	}()
 	nbTables := slices.Sorted(maps.Keys(nb.Schema().Tables))
-	nbR, sbR := &reconnector{name: "NB"}, &reconnector{name: "SB"}
+	var nbR, sbR wire.Backoff
 	defer func() {
 		if d.nb != nil {
 			d.nb.Close()
@@ -228,9 +236,9 @@ func (d *Northd) Run(ctx context.Context) error {
 		}
 	}()
 	for {
-		d.dial(ctx, &d.nb, nbR, d.cfg.NBRemote, nbModel, nbTables)
-		d.dial(ctx, &d.sb, sbR, d.cfg.SBRemote, sbModel, sbTables)
-		d.iterate(ctx, nbR, sbR)
+		d.dial(ctx, &d.nb, &nbR, d.cfg.NBRemote, nbModel, nbTables)
+		d.dial(ctx, &d.sb, &sbR, d.cfg.SBRemote, sbModel, sbTables)
+		d.iterate(ctx, &nbR, &sbR)
 		var nbReady, sbReady <-chan struct{}
 		if d.nb != nil {
 			nbReady = d.nb.Ready()
@@ -241,14 +249,14 @@ func (d *Northd) Run(ctx context.Context) error {
 		var retry <-chan time.Time
 		var next []time.Time
 		if d.nb == nil {
-			next = append(next, nbR.next)
+			next = append(next, nbR.Next())
 		}
 		if d.sb == nil {
-			next = append(next, sbR.next)
+			next = append(next, sbR.Next())
 		}
-		for _, r := range []*reconnector{&d.again, &d.ipamAgain} {
-			if r.backoff > 0 {
-				next = append(next, r.next)
+		for _, r := range []*wire.Backoff{&d.again, &d.ipamAgain} {
+			if r.Delay() > 0 {
+				next = append(next, r.Next())
 			}
 		}
 		// MAC bindings to age: an iteration writes the SB.
@@ -264,60 +272,70 @@ func (d *Northd) Run(ctx context.Context) error {
 		case <-nbReady:
 		case <-sbReady:
 		case <-retry:
+		case f := <-d.ctl:
+			f()
 		}
 	}
 }
 
 // dial connects one database when it is down and its backoff has passed.
-func (d *Northd) dial(ctx context.Context, c **conn, r *reconnector, remote string, m model.ClientDBModel, tables []string) {
-	if *c != nil || time.Now().Before(r.next) {
+func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remote string, m model.ClientDBModel, tables []string) {
+	if *c != nil || r.Waiting() {
 		return
 	}
 	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	name := m.Name()
-	nc, err := dialConn(dctx, remote, name, m, tables, d.cfg.Probe)
-	if err == nil && c == &d.sb {
+	nc, err := wire.Dial(dctx, remote, name, m, wire.Options{
+		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, Probe: d.cfg.Probe, Trace: d.cfg.RPCLog})
+	if err == nil && c == &d.sb && !d.IsPaused() {
 		if err = nc.Lock(dctx, LockName); err != nil {
 			nc.Close()
 		}
 	}
 	if err != nil {
-		r.failed(d.cfg.MaxBackoff)
+		r.Failed(d.cfg.MaxBackoff)
 		if ctx.Err() == nil {
-			d.log.Warn("cannot connect", "database", name, "remote", remote, "err", err, "retry", r.backoff)
+			d.log.Warn("cannot connect", "database", name, "remote", remote, "err", err, "retry", r.Delay())
 		}
 		return
 	}
 	d.log.Info("connected", "database", name, "remote", remote)
-	r.backoff = 0
+	r.Reset()
 	*c = nc
 }
 
 // lost drops a connection that ended.
-func (d *Northd) lost(c **conn, r *reconnector, err error) {
-	d.log.Warn("connection lost", "database", r.name, "err", err)
+func (d *Northd) lost(c **wire.Conn, r *wire.Backoff, name string, err error) {
+	d.log.Warn("connection lost", "database", name, "err", err)
 	(*c).Close()
 	*c = nil
-	r.failed(d.cfg.MaxBackoff)
+	r.Failed(d.cfg.MaxBackoff)
 }
 
 // iterate takes what the servers sent, steps the program, and writes the
 // SB and NB.
-func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
+func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
 	var st StepStats
+	full := d.fullNext
+	d.fullNext = false
+	var nbChanged, addrOnly bool
 	if d.nb != nil {
 		bs, err := d.nb.Take()
+		nbChanged, addrOnly = nbChangeKind(bs)
+		for _, b := range bs {
+			full = full || b.Initial
+		}
 		n, ferr := d.feed.apply(d.prog.NB, bs)
 		if ferr != nil {
 			d.log.Error("cannot apply NB update", "err", ferr)
 		}
 		for _, b := range bs {
-			d.nbLoaded = d.nbLoaded || b.initial
+			d.nbLoaded = d.nbLoaded || b.Initial
 		}
 		st.NBRows = n
 		if err != nil {
-			d.lost(&d.nb, nbR, err)
+			d.lost(&d.nb, nbR, "NB", err)
 		}
 	}
 	if d.sb != nil {
@@ -330,11 +348,14 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 			d.endColdStartGC = nil
 		}
 		if err != nil {
-			d.lost(&d.sb, sbR, err)
+			d.lost(&d.sb, sbR, "SB", err)
 		}
 	}
 	monitors := d.w.feedMonitors(d.prog.NB) + d.w.feedIGMP(d.prog.NB)
-	d.followLock()
+	if d.followLock() {
+		full = true
+	}
+	d.countIteration(full, nbChanged, addrOnly)
 	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
@@ -367,12 +388,12 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 	d.w.house.aging.limit = relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0)
 	nbCols := lovsdb.Row{"options": options}
 	var newPorts map[string]string
-	if d.sb != nil && (d.again.backoff == 0 || !time.Now().Before(d.again.next)) {
+	if d.sb != nil && !d.again.Waiting() {
 		ok, inserted := d.writeSB(ctx, &st, nbCfg, options, nbCols)
 		newPorts = inserted
 		if ok {
 			d.cfgDone = nbCfg
-			d.again.backoff = 0
+			d.again.Reset()
 			if !d.coldStartLogged {
 				d.coldStartLogged = true
 				d.log.Info("cold start done", "nb_rows", d.feed.count(), "flows", d.prog.Flows.Len(),
@@ -380,7 +401,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 					"seconds", time.Since(d.coldStart).Seconds())
 			}
 		} else {
-			d.again.failed(d.cfg.MaxBackoff)
+			d.again.Failed(d.cfg.MaxBackoff)
 		}
 	}
 	if d.cfgDone >= 0 {
@@ -401,7 +422,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *reconnector) {
 		d.writeNB(ctx, nbCols, newPorts)
 	}
 	if d.sb != nil {
-		if err := d.sb.resume(ctx); err != nil && ctx.Err() == nil {
+		if err := d.sb.Resume(ctx); err != nil && ctx.Err() == nil {
 			d.log.Warn("cannot resume the SB monitor", "err", err)
 		}
 	}
@@ -427,11 +448,12 @@ func (d *Northd) updateFeatures() bool {
 
 // followLock notes a change of the SB lock's owner: on becoming active,
 // every SB row is compared with what it should be, as the active northd
-// may have left it otherwise (23.03 recomputes everything).
-func (d *Northd) followLock() {
+// may have left it otherwise (23.03 recomputes everything). It reports
+// whether the northd has just become active.
+func (d *Northd) followLock() bool {
 	active := d.sb != nil && d.sb.HasLock()
 	if active == d.active {
-		return
+		return false
 	}
 	d.active = active
 	d.mu.Lock()
@@ -443,10 +465,11 @@ func (d *Northd) followLock() {
 		d.upAll = true
 		// A transaction that failed for want of the lock says nothing of
 		// the server: write at once.
-		d.again.backoff = 0
-		return
+		d.again.Reset()
+		return true
 	}
 	d.log.Info("ovn-northd lock lost. This ovn-northd instance is now on standby.")
+	return false
 }
 
 // writeSB reconciles the SB and commits the result; it reports whether
@@ -458,7 +481,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	stream := d.streamFill(ctx)
 	var emit func(lovsdb.Operation)
 	if stream != nil {
-		emit = stream.add
+		emit = stream.Add
 	}
 	t := d.w.reconcile(emit)
 	g := d.w.m.global
@@ -491,7 +514,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	var err error
 	switch {
 	case stream != nil:
-		err = stream.finish(ctx)
+		err = stream.Finish(ctx)
 		if d.endColdStartGC == nil {
 			d.endColdStartGC = lowerGCForColdStart()
 		}
@@ -501,7 +524,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		start = time.Now()
 		// In place when t.ops has room. Once sent, the operations are
 		// garbage: they should not stay live while the SB commits them.
-		ops := slices.Insert(t.ops, 0, d.sb.assertLock())
+		ops := slices.Insert(t.ops, 0, d.sb.AssertLock())
 		t.ops = nil
 		err = d.sb.Transact(ctx, ops)
 	}
@@ -531,18 +554,18 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 // the monitor of the SB's empty tables is paused until the write is done
 // (conn.pause). Otherwise, or when it cannot start, it returns nil: the
 // transaction is written once made.
-func (d *Northd) streamFill(ctx context.Context) *txnWriter {
+func (d *Northd) streamFill(ctx context.Context) *wire.Txn {
 	if !d.w.fillsFlows() {
 		return nil
 	}
-	if tables := d.w.emptyTables(); d.sb.pause(ctx, tables) {
+	if tables := d.w.emptyTables(); d.sb.Pause(ctx, tables) {
 		d.log.Info("filling an SB without flows; the monitor of its empty tables is paused until the write is done", "tables", len(tables))
 	}
-	stream, err := d.sb.startTransact()
+	stream, err := d.sb.StartTransact()
 	if err != nil {
 		return nil
 	}
-	stream.add(d.sb.assertLock())
+	stream.Add(d.sb.AssertLock())
 	return stream
 }
 
@@ -714,7 +737,7 @@ func InitNB(ctx context.Context, remote string) error {
 	if err != nil {
 		return err
 	}
-	c, err := dialConn(ctx, remote, m.Name(), m, []string{nb.NBGlobalTable}, -1)
+	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}})
 	if err != nil {
 		return err
 	}
@@ -723,7 +746,7 @@ func InitNB(ctx context.Context, remote string) error {
 	if err != nil {
 		return err
 	}
-	if len(bs) > 0 && len(bs[0].changes) > 0 {
+	if len(bs) > 0 && len(bs[0].Changes) > 0 {
 		return nil
 	}
 	return c.Transact(ctx, initNBOps())

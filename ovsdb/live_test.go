@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
 )
@@ -154,7 +155,7 @@ func readSB(t testing.TB, remote string) map[string]map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := dialConn(ctx, remote, m.Name(), m, sbTables, -1)
+	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: sbTables, NotMonitored: notMonitored})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,11 +166,11 @@ func readSB(t testing.TB, remote string) map[string]map[string]any {
 	}
 	out := map[string]map[string]any{}
 	for _, b := range bs {
-		for _, ch := range b.changes {
-			if out[ch.table] == nil {
-				out[ch.table] = map[string]any{}
+		for _, ch := range b.Changes {
+			if out[ch.Table] == nil {
+				out[ch.Table] = map[string]any{}
 			}
-			out[ch.table][ch.uuid] = ch.new
+			out[ch.Table][ch.UUID] = ch.New
 		}
 	}
 	return out
@@ -300,14 +301,14 @@ func nbOptions(t testing.TB, remote string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := dialConn(ctx, remote, m.Name(), m, []string{nb.NBGlobalTable}, -1)
+	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	bs, _ := c.Take()
-	for _, ch := range bs[0].changes {
-		return ch.new.(*nb.NBGlobal).Options
+	for _, ch := range bs[0].Changes {
+		return ch.New.(*nb.NBGlobal).Options
 	}
 	t.Fatal("no NB_Global")
 	return nil

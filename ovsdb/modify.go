@@ -3,6 +3,7 @@ package ovsdb
 import (
 	"slices"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/ovn-org/libovsdb/model"
@@ -13,7 +14,7 @@ import (
 // they can (ok false leaves it to libovsdb): adding a port to a switch of
 // thousands changes the switch's ports and its flood groups by that port,
 // which libovsdb's set arithmetic pays for with the whole column.
-var fastModifiers = map[string]func(old model.Model, diff lovsdb.Row) (new model.Model, ok bool){
+var fastModifiers = map[string]wire.Modifier{
 	nb.LogicalSwitchTable:  modifyPorts(func(ls *nb.LogicalSwitch) *[]string { return &ls.Ports }),
 	sb.MulticastGroupTable: modifyPorts(func(mc *sb.MulticastGroup) *[]string { return &mc.Ports }),
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/ovn-org/libovsdb/model"
@@ -59,13 +60,13 @@ func newNBFeed(log *slog.Logger, macPrefix string) *nbFeed {
 // every change first: the program is fed the switch ports with the
 // dynamic_addresses IPAM gives them, as ovn-northd computes its flows with
 // the addresses it allocates in the same run.
-func (f *nbFeed) apply(n *relations.NB, bs []batch) (int, error) {
-	var changes []change
+func (f *nbFeed) apply(n *relations.NB, bs []wire.Batch) (int, error) {
+	var changes []wire.Change
 	for _, b := range bs {
-		if b.initial {
-			changes = append(changes, f.resync(b.changes)...)
+		if b.Initial {
+			changes = append(changes, f.resync(b.Changes)...)
 		} else {
-			changes = append(changes, b.changes...)
+			changes = append(changes, b.Changes...)
 		}
 	}
 	for _, c := range changes {
@@ -75,7 +76,7 @@ func (f *nbFeed) apply(n *relations.NB, bs []batch) (int, error) {
 	for _, u := range f.ipam.TakeChanged() {
 		f.ipamPending[u] = true
 		if raw := f.lspRaw[u]; raw != nil {
-			changes = append(changes, change{table: nb.LogicalSwitchPortTable, uuid: u, new: raw})
+			changes = append(changes, wire.Change{Table: nb.LogicalSwitchPortTable, UUID: u, New: raw})
 		}
 	}
 	changed := 0
@@ -83,48 +84,48 @@ func (f *nbFeed) apply(n *relations.NB, bs []batch) (int, error) {
 		// The feed's own row is the one the program holds; the
 		// connection's old row may be an equal copy from an earlier
 		// connection.
-		old := f.rows[c.table][c.uuid]
-		if old == nil && c.new == nil {
+		old := f.rows[c.Table][c.UUID]
+		if old == nil && c.New == nil {
 			continue
 		}
-		if c.table == nb.NBGlobalTable && handshakeOnly(old, c.new) {
+		if c.Table == nb.NBGlobalTable && handshakeOnly(old, c.New) {
 			// Every --wait=sb bumps nb_cfg, and northd's own sb_cfg and
 			// hv_cfg writes come back: a step for them would find nothing
 			// to do, at the cost of a pass over the circuit.
-			f.setGlobal(c.uuid, c.new)
+			f.setGlobal(c.UUID, c.New)
 			continue
 		}
-		new := f.withDynamic(c.table, c.uuid, c.new)
-		if old != nil && new != nil && c.table == nb.LogicalSwitchPortTable && equalModels(old, new) {
+		new := f.withDynamic(c.Table, c.UUID, c.New)
+		if old != nil && new != nil && c.Table == nb.LogicalSwitchPortTable && equalModels(old, new) {
 			continue
 		}
-		if err := n.Apply(c.table, old, new); err != nil {
+		if err := n.Apply(c.Table, old, new); err != nil {
 			return changed, err
 		}
-		f.set(c.table, c.uuid, old, new)
+		f.set(c.Table, c.UUID, old, new)
 		changed++
 	}
 	return changed, nil
 }
 
 // resync is the changes that turn what was fed into contents.
-func (f *nbFeed) resync(contents []change) []change {
-	var out []change
+func (f *nbFeed) resync(contents []wire.Change) []wire.Change {
+	var out []wire.Change
 	seen := map[string]map[string]bool{}
 	for _, c := range contents {
-		if seen[c.table] == nil {
-			seen[c.table] = map[string]bool{}
+		if seen[c.Table] == nil {
+			seen[c.Table] = map[string]bool{}
 		}
-		seen[c.table][c.uuid] = true
-		old := f.rows[c.table][c.uuid]
-		if old == nil || !equalModels(old, c.new) {
-			out = append(out, change{table: c.table, uuid: c.uuid, old: old, new: c.new})
+		seen[c.Table][c.UUID] = true
+		old := f.rows[c.Table][c.UUID]
+		if old == nil || !equalModels(old, c.New) {
+			out = append(out, wire.Change{Table: c.Table, UUID: c.UUID, Old: old, New: c.New})
 		}
 	}
 	for table, rows := range f.rows {
 		for uuid, old := range rows {
 			if !seen[table][uuid] {
-				out = append(out, change{table: table, uuid: uuid, old: old})
+				out = append(out, wire.Change{Table: table, UUID: uuid, Old: old})
 			}
 		}
 	}

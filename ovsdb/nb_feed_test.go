@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/rules"
 )
@@ -27,18 +28,18 @@ func TestFeedHandshakeOnly(t *testing.T) {
 	g4 := g3
 	g4.NbCfg = 5
 	for i, step := range []struct {
-		b       batch
+		b       wire.Batch
 		changed int
 		global  *nb.NBGlobal
 		program []*nb.NBGlobal
 	}{
-		{batch{initial: true, changes: []change{{table: nb.NBGlobalTable, uuid: u, new: g1}}}, 1, g1, []*nb.NBGlobal{g1}},
-		{batch{changes: []change{{table: nb.NBGlobalTable, uuid: u, old: g1, new: g2}}}, 0, g2, []*nb.NBGlobal{g1}},
-		{batch{changes: []change{{table: nb.NBGlobalTable, uuid: u, old: g2, new: &g3}}}, 1, &g3, []*nb.NBGlobal{&g3}},
+		{wire.Batch{Initial: true, Changes: []wire.Change{{Table: nb.NBGlobalTable, UUID: u, New: g1}}}, 1, g1, []*nb.NBGlobal{g1}},
+		{wire.Batch{Changes: []wire.Change{{Table: nb.NBGlobalTable, UUID: u, Old: g1, New: g2}}}, 0, g2, []*nb.NBGlobal{g1}},
+		{wire.Batch{Changes: []wire.Change{{Table: nb.NBGlobalTable, UUID: u, Old: g2, New: &g3}}}, 1, &g3, []*nb.NBGlobal{&g3}},
 		// A reconnect that finds only nb_cfg moved.
-		{batch{initial: true, changes: []change{{table: nb.NBGlobalTable, uuid: u, new: &g4}}}, 0, &g4, []*nb.NBGlobal{&g3}},
+		{wire.Batch{Initial: true, Changes: []wire.Change{{Table: nb.NBGlobalTable, UUID: u, New: &g4}}}, 0, &g4, []*nb.NBGlobal{&g3}},
 	} {
-		n, err := f.apply(prog.NB, []batch{step.b})
+		n, err := f.apply(prog.NB, []wire.Batch{step.b})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
@@ -44,16 +45,16 @@ func (a *macAging) reset() {
 }
 
 // apply records an SB change of MAC_Binding or Chassis.
-func (a *macAging) apply(c change) {
-	switch c.table {
+func (a *macAging) apply(c wire.Change) {
+	switch c.Table {
 	case sb.MACBindingTable:
-		if r, ok := c.old.(*sb.MACBinding); ok {
-			delete(a.rows, c.uuid)
-			removeFrom(a.byDP, r.Datapath, c.uuid)
+		if r, ok := c.Old.(*sb.MACBinding); ok {
+			delete(a.rows, c.UUID)
+			removeFrom(a.byDP, r.Datapath, c.UUID)
 		}
-		if r, ok := c.new.(*sb.MACBinding); ok {
-			a.rows[c.uuid] = r
-			addTo(a.byDP, r.Datapath, c.uuid)
+		if r, ok := c.New.(*sb.MACBinding); ok {
+			a.rows[c.UUID] = r
+			addTo(a.byDP, r.Datapath, c.UUID)
 		}
 		a.changed = true
 	case sb.ChassisTable:

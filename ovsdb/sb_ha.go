@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
@@ -153,25 +154,25 @@ func (h *haTables) count(group, chassis string, n int) {
 // apply records an SB row change; it reports whether the table is one of
 // these. Port_Binding and Chassis changes, which the writer records too,
 // are noted on the way.
-func (h *haTables) apply(c change) bool {
-	switch c.table {
+func (h *haTables) apply(c wire.Change) bool {
+	switch c.Table {
 	case sb.HAChassisTable:
-		if c.new == nil {
-			delete(h.haChassis, c.uuid)
+		if c.New == nil {
+			delete(h.haChassis, c.UUID)
 		} else {
-			h.haChassis[c.uuid] = c.new.(*sb.HAChassis)
+			h.haChassis[c.UUID] = c.New.(*sb.HAChassis)
 		}
-		if name, ok := h.haChassisOf[c.uuid]; ok {
+		if name, ok := h.haChassisOf[c.UUID]; ok {
 			h.groups.dirty[name] = true
 		}
 		return true
 	case sb.HAChassisGroupTable:
-		if g, ok := c.old.(*sb.HAChassisGroup); ok {
+		if g, ok := c.Old.(*sb.HAChassisGroup); ok {
 			for _, u := range g.HaChassis {
 				delete(h.haChassisOf, u)
 			}
 		}
-		if g, ok := c.new.(*sb.HAChassisGroup); ok {
+		if g, ok := c.New.(*sb.HAChassisGroup); ok {
 			for _, u := range g.HaChassis {
 				h.haChassisOf[u] = g.Name
 			}
@@ -179,19 +180,19 @@ func (h *haTables) apply(c change) bool {
 		h.groups.apply(c)
 		return true
 	case sb.PortBindingTable:
-		if pb, ok := c.old.(*sb.PortBinding); ok && pb.HaChassisGroup != nil {
-			removeFrom(h.users, *pb.HaChassisGroup, c.uuid)
+		if pb, ok := c.Old.(*sb.PortBinding); ok && pb.HaChassisGroup != nil {
+			removeFrom(h.users, *pb.HaChassisGroup, c.UUID)
 		}
-		if pb, ok := c.new.(*sb.PortBinding); ok && pb.HaChassisGroup != nil {
-			addTo(h.users, *pb.HaChassisGroup, c.uuid)
+		if pb, ok := c.New.(*sb.PortBinding); ok && pb.HaChassisGroup != nil {
+			addTo(h.users, *pb.HaChassisGroup, c.UUID)
 		}
-		h.rebind[c.uuid] = true
+		h.rebind[c.UUID] = true
 	case sb.ChassisTable:
-		if ch, ok := c.old.(*sb.Chassis); ok && h.chassisByName[ch.Name] == c.uuid {
+		if ch, ok := c.Old.(*sb.Chassis); ok && h.chassisByName[ch.Name] == c.UUID {
 			delete(h.chassisByName, ch.Name)
 		}
-		if ch, ok := c.new.(*sb.Chassis); ok {
-			h.chassisByName[ch.Name] = c.uuid
+		if ch, ok := c.New.(*sb.Chassis); ok {
+			h.chassisByName[ch.Name] = c.UUID
 		}
 		// The HA_Chassis of this chassis name may now point elsewhere.
 		for name := range h.groups.want {

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
@@ -92,48 +93,48 @@ func (h *housekeeping) applyProgram(p *rules.Program) {
 // apply records an SB row change of the tables it keeps; it reports
 // whether the table is one of houseTables (those of dpUserTables go to
 // the mirror too).
-func (h *housekeeping) apply(c change) bool {
+func (h *housekeeping) apply(c wire.Change) bool {
 	h.monitors.apply(c)
 	h.aging.apply(c)
 	if h.vxlan.apply(c) {
 		return true
 	}
-	switch c.table {
+	switch c.Table {
 	case sb.StaticMACBindingTable:
 		h.staticMACs.apply(c)
 		return false
 	case sb.MACBindingTable:
-		if r, ok := c.old.(*sb.MACBinding); ok {
+		if r, ok := c.Old.(*sb.MACBinding); ok {
 			h.macCheck[r.LogicalPort] = true
-			removeFrom(h.macByPort, r.LogicalPort, c.uuid)
+			removeFrom(h.macByPort, r.LogicalPort, c.UUID)
 		}
-		if r, ok := c.new.(*sb.MACBinding); ok {
+		if r, ok := c.New.(*sb.MACBinding); ok {
 			h.macCheck[r.LogicalPort] = true
-			addTo(h.macByPort, r.LogicalPort, c.uuid)
+			addTo(h.macByPort, r.LogicalPort, c.UUID)
 		}
 		return false
 	case sb.FDBTable:
-		if r, ok := c.old.(*sb.FDB); ok {
-			delete(h.fdbs, c.uuid)
-			removeFrom(h.fdbByKey, r.DpKey, c.uuid)
+		if r, ok := c.Old.(*sb.FDB); ok {
+			delete(h.fdbs, c.UUID)
+			removeFrom(h.fdbByKey, r.DpKey, c.UUID)
 		}
-		if r, ok := c.new.(*sb.FDB); ok {
-			h.fdbs[c.uuid] = r
-			addTo(h.fdbByKey, r.DpKey, c.uuid)
+		if r, ok := c.New.(*sb.FDB); ok {
+			h.fdbs[c.UUID] = r
+			addTo(h.fdbByKey, r.DpKey, c.UUID)
 			h.fdbCheck[r.DpKey] = true
 		}
 		return true
 	case sb.IGMPGroupTable:
-		if r, ok := c.old.(*sb.IGMPGroup); ok {
-			delete(h.igmp, c.uuid)
-			removeFrom(h.igmpByDP, ptrOr(r.Datapath, ""), c.uuid)
+		if r, ok := c.Old.(*sb.IGMPGroup); ok {
+			delete(h.igmp, c.UUID)
+			removeFrom(h.igmpByDP, ptrOr(r.Datapath, ""), c.UUID)
 		}
-		if r, ok := c.new.(*sb.IGMPGroup); ok {
-			h.igmp[c.uuid] = r
-			addTo(h.igmpByDP, ptrOr(r.Datapath, ""), c.uuid)
-			h.igmpCheck[c.uuid] = true
+		if r, ok := c.New.(*sb.IGMPGroup); ok {
+			h.igmp[c.UUID] = r
+			addTo(h.igmpByDP, ptrOr(r.Datapath, ""), c.UUID)
+			h.igmpCheck[c.UUID] = true
 		}
-		h.igmpFeed.check[c.uuid] = true
+		h.igmpFeed.check[c.UUID] = true
 		return true
 	}
 	return false

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -102,44 +103,44 @@ func (l *lbTable) applyProgram(lbs []engine.Change[rules.SBLoadBalancer], mons [
 }
 
 // applySB records an SB row change and marks what it touches.
-func (l *lbTable) applySB(c change) {
-	switch c.table {
+func (l *lbTable) applySB(c wire.Change) {
+	switch c.Table {
 	case sb.LoadBalancerTable:
-		if old := l.rows[c.uuid]; old != nil {
+		if old := l.rows[c.UUID]; old != nil {
 			id := old.ExternalIDs["lb_id"]
-			l.byID[id] = deleteSorted(l.byID[id], c.uuid)
+			l.byID[id] = deleteSorted(l.byID[id], c.UUID)
 			if len(l.byID[id]) == 0 {
 				delete(l.byID, id)
 			}
 			if old.DatapathGroup != nil {
-				removeFrom(l.byDPG, *old.DatapathGroup, c.uuid)
+				removeFrom(l.byDPG, *old.DatapathGroup, c.UUID)
 			}
-			delete(l.rows, c.uuid)
-			l.mark(c.uuid, old)
+			delete(l.rows, c.UUID)
+			l.mark(c.UUID, old)
 		}
-		if r, ok := c.new.(*sb.LoadBalancer); ok {
+		if r, ok := c.New.(*sb.LoadBalancer); ok {
 			id := r.ExternalIDs["lb_id"]
-			l.rows[c.uuid] = r
-			l.byID[id] = insertSorted(l.byID[id], c.uuid)
+			l.rows[c.UUID] = r
+			l.byID[id] = insertSorted(l.byID[id], c.UUID)
 			if r.DatapathGroup != nil {
-				addTo(l.byDPG, *r.DatapathGroup, c.uuid)
+				addTo(l.byDPG, *r.DatapathGroup, c.UUID)
 			}
-			l.mark(c.uuid, r)
+			l.mark(c.UUID, r)
 		}
 	case sb.ServiceMonitorTable:
-		if old := l.mons[c.uuid]; old != nil {
+		if old := l.mons[c.UUID]; old != nil {
 			k := monKey{old.IP, old.Port, old.LogicalPort, ptrOr(old.Protocol, "")}
-			l.monByKey[k] = deleteSorted(l.monByKey[k], c.uuid)
+			l.monByKey[k] = deleteSorted(l.monByKey[k], c.UUID)
 			if len(l.monByKey[k]) == 0 {
 				delete(l.monByKey, k)
 			}
-			delete(l.mons, c.uuid)
+			delete(l.mons, c.UUID)
 			l.dirtyMon[k] = true
 		}
-		if r, ok := c.new.(*sb.ServiceMonitor); ok {
+		if r, ok := c.New.(*sb.ServiceMonitor); ok {
 			k := monKey{r.IP, r.Port, r.LogicalPort, ptrOr(r.Protocol, "")}
-			l.mons[c.uuid] = r
-			l.monByKey[k] = insertSorted(l.monByKey[k], c.uuid)
+			l.mons[c.UUID] = r
+			l.monByKey[k] = insertSorted(l.monByKey[k], c.UUID)
 			l.dirtyMon[k] = true
 		}
 	}

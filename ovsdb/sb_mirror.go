@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
@@ -205,19 +206,19 @@ var sbTableOrder = map[string]int{
 // apply records one row change. Rows of the tables it indexes replace
 // their old version whole. A changed datapath or datapath group may change
 // the key of the flows on it: they are keyed again, and returned.
-func (m *sbMirror) apply(c change) (rekeyed []string) {
-	if c.old != nil {
-		m.remove(c.uuid, c.old)
+func (m *sbMirror) apply(c wire.Change) (rekeyed []string) {
+	if c.Old != nil {
+		m.remove(c.UUID, c.Old)
 	}
-	if c.new != nil {
-		m.add(c.uuid, c.new)
+	if c.New != nil {
+		m.add(c.UUID, c.New)
 	}
 	var flows map[string]bool
-	switch c.table {
+	switch c.Table {
 	case sb.DatapathBindingTable:
-		flows = m.flowsByDP[c.uuid]
+		flows = m.flowsByDP[c.UUID]
 	case sb.LogicalDPGroupTable:
-		flows = m.groupFlows[c.uuid]
+		flows = m.groupFlows[c.UUID]
 	}
 	rekeyed = slices.Collect(maps.Keys(flows))
 	for _, u := range rekeyed {

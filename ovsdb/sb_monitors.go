@@ -1,6 +1,7 @@
 package ovsdb
 
 import (
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
 )
@@ -23,8 +24,8 @@ func newMonitorStatus() *monitorStatus {
 }
 
 // apply records an SB change of Service_Monitor or Port_Binding.
-func (m *monitorStatus) apply(c change) {
-	for _, row := range []any{c.old, c.new} {
+func (m *monitorStatus) apply(c wire.Change) {
+	for _, row := range []any{c.Old, c.New} {
 		switch r := row.(type) {
 		case *sb.ServiceMonitor:
 			k := relations.ServiceMonitorKey{IP: r.IP, Port: r.Port, LogicalPort: r.LogicalPort, Protocol: ptrOr(r.Protocol, "")}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -145,19 +146,19 @@ func (s *setTable) applyProgram(sets []engine.Change[rules.SBNamedSet], members 
 }
 
 // applySB records an SB row change and marks what it touches.
-func (s *setTable) applySB(c change) {
+func (s *setTable) applySB(c wire.Change) {
 	var old *setRow
-	if c.old != nil {
-		old = s.rows[c.uuid]
+	if c.Old != nil {
+		old = s.rows[c.UUID]
 		if old != nil {
-			s.byName[old.name] = deleteSorted(s.byName[old.name], c.uuid)
+			s.byName[old.name] = deleteSorted(s.byName[old.name], c.UUID)
 			if len(s.byName[old.name]) == 0 {
 				delete(s.byName, old.name)
 			}
-			delete(s.rows, c.uuid)
+			delete(s.rows, c.UUID)
 		}
 	}
-	if c.new == nil {
+	if c.New == nil {
 		if old != nil {
 			s.dirty.markWhole(old.name)
 		}
@@ -165,7 +166,7 @@ func (s *setTable) applySB(c change) {
 	}
 	var name string
 	var list []string
-	switch r := c.new.(type) {
+	switch r := c.New.(type) {
 	case *sb.AddressSet:
 		name, list = r.Name, r.Addresses
 	case *sb.PortGroup:
@@ -175,8 +176,8 @@ func (s *setTable) applySB(c change) {
 	for _, m := range list {
 		row.members[m] = true
 	}
-	s.rows[c.uuid] = row
-	s.byName[name] = insertSorted(s.byName[name], c.uuid)
+	s.rows[c.UUID] = row
+	s.byName[name] = insertSorted(s.byName[name], c.UUID)
 	if old == nil || old.name != name {
 		if old != nil {
 			s.dirty.markWhole(old.name)

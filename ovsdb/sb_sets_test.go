@@ -8,6 +8,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -26,7 +27,7 @@ func TestSetTableMutates(t *testing.T) {
 		members = append(members, engine.Change[rules.SBSetMember]{Tuple: rules.SBSetMember{Set: "pg", Member: p}, Weight: 1})
 	}
 	s.applyProgram([]engine.Change[rules.SBNamedSet]{{Tuple: rules.SBNamedSet{Name: "pg"}, Weight: 1}}, members)
-	s.applySB(change{table: sb.PortGroupTable, uuid: "row", new: &sb.PortGroup{UUID: "row", Name: "pg", Ports: ports}})
+	s.applySB(wire.Change{Table: sb.PortGroupTable, UUID: "row", New: &sb.PortGroup{UUID: "row", Name: "pg", Ports: ports}})
 	noKeys := func(string) int { return 0 }
 	check := func(what string, want ...lovsdb.Operation) {
 		t.Helper()

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
@@ -13,7 +14,7 @@ import (
 // syncedTable is an SB table the writer keeps besides the ones whose rows
 // refer to each other (datapaths, ports, groups, flows).
 type syncedTable interface {
-	apply(change)
+	apply(wire.Change)
 	markAll()
 	reset()
 	reconcile(*sbTxn)
@@ -129,32 +130,32 @@ func (o *otherTables) applyProgram(p *rules.Program) {
 
 // apply records an SB row change; it reports whether the table is one of
 // these.
-func (o *otherTables) apply(c change) bool {
-	if c.table == sb.MeterBandTable {
-		if c.new == nil {
-			delete(o.bands, c.uuid)
+func (o *otherTables) apply(c wire.Change) bool {
+	if c.Table == sb.MeterBandTable {
+		if c.New == nil {
+			delete(o.bands, c.UUID)
 		} else {
-			o.bands[c.uuid] = c.new.(*sb.MeterBand)
+			o.bands[c.UUID] = c.New.(*sb.MeterBand)
 		}
 		// A band edited in place: its meter is checked again.
-		if name, ok := o.bandMeter[c.uuid]; ok {
+		if name, ok := o.bandMeter[c.UUID]; ok {
 			o.meters.dirty[name] = true
 		}
 		return true
 	}
-	if c.table == sb.MeterTable {
-		if m, ok := c.old.(*sb.Meter); ok {
+	if c.Table == sb.MeterTable {
+		if m, ok := c.Old.(*sb.Meter); ok {
 			for _, b := range m.Bands {
 				delete(o.bandMeter, b)
 			}
 		}
-		if m, ok := c.new.(*sb.Meter); ok {
+		if m, ok := c.New.(*sb.Meter); ok {
 			for _, b := range m.Bands {
 				o.bandMeter[b] = m.Name
 			}
 		}
 	}
-	s, ok := o.byTable[c.table]
+	s, ok := o.byTable[c.Table]
 	if ok {
 		s.apply(c)
 	}

@@ -2,6 +2,7 @@ package ovsdb
 
 import (
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -63,22 +64,22 @@ func applyDelta[W comparable](k *keyedTable[W], delta []engine.Change[W], key fu
 }
 
 // apply records an SB row change and marks its key.
-func (k *keyedTable[W]) apply(c change) {
-	if old, ok := k.rows[c.uuid]; ok {
-		delete(k.rows, c.uuid)
-		delete(k.garbage, c.uuid)
+func (k *keyedTable[W]) apply(c wire.Change) {
+	if old, ok := k.rows[c.UUID]; ok {
+		delete(k.rows, c.UUID)
+		delete(k.garbage, c.UUID)
 		if key, ok := k.keyOf(old); ok {
-			if k.byKey[key] = deleteSorted(k.byKey[key], c.uuid); len(k.byKey[key]) == 0 {
+			if k.byKey[key] = deleteSorted(k.byKey[key], c.UUID); len(k.byKey[key]) == 0 {
 				delete(k.byKey, key)
 			}
 			k.dirty[key] = true
 		}
 	}
-	if c.new == nil {
+	if c.New == nil {
 		return
 	}
-	k.rows[c.uuid] = c.new
-	k.mark(c.uuid)
+	k.rows[c.UUID] = c.New
+	k.mark(c.UUID)
 }
 
 // mark marks the key of row uuid, or the row as garbage.

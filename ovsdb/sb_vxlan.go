@@ -1,6 +1,7 @@
 package ovsdb
 
 import (
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 )
@@ -25,14 +26,14 @@ type vxlanMode struct {
 
 // apply records an SB row change of Chassis or Encap; it reports whether
 // the table is Encap, which only it reads.
-func (v *vxlanMode) apply(c change) bool {
-	switch c.table {
+func (v *vxlanMode) apply(c wire.Change) bool {
+	switch c.Table {
 	case sb.ChassisTable:
 		v.dirty = true
 	case sb.EncapTable:
-		delete(v.encaps, c.uuid)
-		if e, ok := c.new.(*sb.Encap); ok && e.Type == sb.EncapTypeVxlan {
-			v.encaps[c.uuid] = true
+		delete(v.encaps, c.UUID)
+		if e, ok := c.New.(*sb.Encap); ok && e.Type == sb.EncapTypeVxlan {
+			v.encaps[c.UUID] = true
 		}
 		v.dirty = true
 		return true

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -234,9 +235,9 @@ func addOrRemove[K, V comparable](idx map[K]map[V]bool, k K, v V, add bool) {
 
 // applySB records the SB changes of some batches and marks the keys they
 // touch.
-func (w *sbWriter) applySB(bs []batch) {
+func (w *sbWriter) applySB(bs []wire.Batch) {
 	for _, b := range bs {
-		if b.initial {
+		if b.Initial {
 			w.m = newSBMirror(w.stages)
 			w.garbage = map[string]string{}
 			w.other.reset()
@@ -247,16 +248,16 @@ func (w *sbWriter) applySB(bs []batch) {
 			w.lbs.resetSB()
 			w.rows = map[string]int{}
 		}
-		changes := slices.Clone(b.changes)
-		slices.SortStableFunc(changes, func(a, b change) int {
-			return cmp.Compare(sbTableOrder[a.table], sbTableOrder[b.table])
+		changes := slices.Clone(b.Changes)
+		slices.SortStableFunc(changes, func(a, b wire.Change) int {
+			return cmp.Compare(sbTableOrder[a.Table], sbTableOrder[b.Table])
 		})
 		for _, c := range changes {
 			switch {
-			case c.old == nil:
-				w.rows[c.table]++
-			case c.new == nil:
-				w.rows[c.table]--
+			case c.Old == nil:
+				w.rows[c.Table]++
+			case c.New == nil:
+				w.rows[c.Table]--
 			}
 			// The HA and housekeeping tables see every change (they follow
 			// Port_Binding and Chassis too); a change of a table only they
@@ -265,7 +266,7 @@ func (w *sbWriter) applySB(bs []batch) {
 			if ha || house || w.other.apply(c) {
 				continue
 			}
-			switch c.table {
+			switch c.Table {
 			case sb.AddressSetTable:
 				w.addrSets.applySB(c)
 				continue
@@ -276,20 +277,20 @@ func (w *sbWriter) applySB(bs []batch) {
 				w.lbs.applySB(c)
 				continue
 			case sb.LogicalDPGroupTable:
-				w.lbs.markGroup(c.uuid)
+				w.lbs.markGroup(c.UUID)
 			case sb.MulticastGroupTable:
 				if w.applyGroupPorts(c) {
 					continue
 				}
 			}
-			w.markRow(c.table, c.uuid, c.old)
+			w.markRow(c.Table, c.UUID, c.Old)
 			rekeyed := w.m.apply(c)
-			w.markRow(c.table, c.uuid, c.new)
+			w.markRow(c.Table, c.UUID, c.New)
 			for _, u := range rekeyed {
 				w.markRow(sb.LogicalFlowTable, u, w.m.flows[u])
 			}
 		}
-		if b.initial {
+		if b.Initial {
 			w.markAll()
 		}
 	}
@@ -784,10 +785,10 @@ var mcKeyNames = map[string]bool{rules.MCFlood: true, rules.MCUnknown: true, rul
 // came) and marks those ports, by name; a reference to a Port_Binding row
 // the mirror does not hold marks the whole group. It reports false, having
 // done nothing, for another change.
-func (w *sbWriter) applyGroupPorts(c change) bool {
-	mc, _ := c.new.(*sb.MulticastGroup)
-	toggled, ok := uuidsOf(c.diff["ports"])
-	if _, known := w.m.mcPorts[c.uuid]; mc == nil || len(c.diff) != 1 || !ok || !known {
+func (w *sbWriter) applyGroupPorts(c wire.Change) bool {
+	mc, _ := c.New.(*sb.MulticastGroup)
+	toggled, ok := uuidsOf(c.Diff["ports"])
+	if _, known := w.m.mcPorts[c.UUID]; mc == nil || len(c.Diff) != 1 || !ok || !known {
 		return false
 	}
 	dp := w.m.dps[mc.Datapath]
@@ -800,7 +801,7 @@ func (w *sbWriter) applyGroupPorts(c change) bool {
 	}
 	k := mcKey{nb, mc.Name}
 	for _, ref := range toggled {
-		added := w.m.toggleGroupPort(c.uuid, mc, ref)
+		added := w.m.toggleGroupPort(c.UUID, mc, ref)
 		if pb := w.m.pbs[ref]; pb != nil {
 			w.dirtyMC.markMember(k, pb.LogicalPort)
 		} else if added {

@@ -6,13 +6,13 @@ import (
 )
 
 // Presets are the named sizes the -preset flag accepts.
-var Presets = map[string]func() Options{"issue": Issue, "small": Small}
+var Presets = map[string]func() Options{"small": Small, "large": Large, "xlarge": XLarge, "huge": Huge}
 
-// Flags registers -preset (issue or small) and one flag per Options field on
+// Flags registers -preset (a name in Presets) and one flag per Options field on
 // fs. The returned function, called after fs.Parse, gives the preset's
 // options with the explicitly set flags applied on top.
 func Flags(fs *flag.FlagSet) func() (Options, error) {
-	preset := fs.String("preset", "issue", "topology size: issue (100 nodes × 50 pods, 500 LBs, 200 policies) or small (10 × 10, 50, 20)")
+	preset := fs.String("preset", "large", "topology size: small (10 nodes × 10 pods, 50 LBs, 20 policies), large (100 × 50, 500, 200), xlarge (250 × 100, 5,000, 1,000) or huge (1,000 × 100, 5,000, 1,000)")
 	var set Options
 	fs.IntVar(&set.Nodes, "nodes", 0, "nodes (overrides the preset)")
 	fs.IntVar(&set.PodsPerNode, "pods", 0, "pods per node (overrides the preset)")
@@ -25,7 +25,7 @@ func Flags(fs *flag.FlagSet) func() (Options, error) {
 	return func() (Options, error) {
 		base, ok := Presets[*preset]
 		if !ok {
-			return Options{}, fmt.Errorf("unknown preset %q (want issue or small)", *preset)
+			return Options{}, fmt.Errorf("unknown preset %q (want small, large, xlarge or huge)", *preset)
 		}
 		o := base()
 		fs.Visit(func(f *flag.Flag) {

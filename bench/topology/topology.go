@@ -34,10 +34,25 @@ type Options struct {
 	Seed          uint64
 }
 
-// Issue is the size issue 6 asks for: 100 nodes × 50 pods, 500 load
+// Large is the default size: 100 nodes × 50 pods (5,000 ports), 500 load
 // balancers, 200 network policies.
-func Issue() Options {
+func Large() Options {
 	return Options{Nodes: 100, PodsPerNode: 50, Namespaces: 20, LoadBalancers: 500, Backends: 3, Policies: 200, PolicyPods: 3, Seed: 1}
+}
+
+// XLarge is 250 nodes × 100 pods (25,000 ports), 5,000 load balancers in
+// the one group on every node switch and gateway router, 1,000 network
+// policies: the size of a large ovn-kubernetes cluster.
+func XLarge() Options {
+	return Options{Nodes: 250, PodsPerNode: 100, Namespaces: 20, LoadBalancers: 5000, Backends: 3, Policies: 1000, PolicyPods: 3, Seed: 1}
+}
+
+// Huge is 1,000 nodes × 100 pods (100,000 ports), with XLarge's load
+// balancers and policies: to show how northlog's cost grows.
+func Huge() Options {
+	o := XLarge()
+	o.Nodes = 1000
+	return o
 }
 
 // Small is a quick topology: 10 nodes × 10 pods, 50 load balancers, 20
@@ -176,10 +191,24 @@ func (g *gen) insert(table, key string, row map[string]any) op {
 	return op{"op": "insert", "table": table, "uuid": g.uuid(table, key), "row": row}
 }
 
-// mutateInsert adds uuid ref to the set column col of the row of table/key.
-func (g *gen) mutateInsert(table, key, col, ref string) op {
+// mutateInsert adds the rows of refTable named refKeys to the set column col
+// of the row of table/key.
+func (g *gen) mutateInsert(table, key, col, refTable string, refKeys ...string) op {
 	return op{"op": "mutate", "table": table, "where": []any{[]any{"_uuid", "==", uuidAtom(g.uuid(table, key))}},
-		"mutations": []any{[]any{col, "insert", set(uuidAtom(ref))}}}
+		"mutations": []any{[]any{col, "insert", g.refs(refTable, refKeys)}}}
+}
+
+// refsPerMutation bounds the references one mutation adds, so that a row
+// referring to thousands of rows (a load balancer group of every service)
+// is filled over several transactions of at most MaxTransactionBytes.
+const refsPerMutation = 1000
+
+// addRefs adds the rows of refTable named keys to the set column col of the
+// row of table/key, refsPerMutation at a time, one unit each.
+func (g *gen) addRefs(table, key, col, refTable string, keys []string) {
+	for chunk := range slices.Chunk(keys, refsPerMutation) {
+		g.unit(g.mutateInsert(table, key, col, refTable, chunk...))
+	}
 }
 
 // uuid is the UUID of the row of table named key: the first 16 bytes of a
@@ -298,9 +327,8 @@ func (g *gen) loadBalancers() {
 			"external_ids": smap("k8s.ovn.org/kind", "Service", "k8s.ovn.org/owner", ns+"/"+svc),
 		}))
 	}
-	g.unit(g.insert("Load_Balancer_Group", lbGroup, map[string]any{
-		"name": lbGroup, "load_balancer": g.refs("Load_Balancer", names),
-	}))
+	g.unit(g.insert("Load_Balancer_Group", lbGroup, map[string]any{"name": lbGroup, "load_balancer": set()}))
+	g.addRefs("Load_Balancer_Group", lbGroup, "load_balancer", "Load_Balancer", names)
 }
 
 // clusterRouterAndJoin writes the cluster router with its join port and
@@ -394,16 +422,16 @@ func (g *gen) gateway(n int) {
 		g.insert("Logical_Router_Port", rtos, map[string]any{
 			"name": rtos, "mac": macOf(routerIP), "networks": set(netip.PrefixFrom(routerIP, 24).String()),
 		}),
-		g.mutateInsert("Logical_Router", clusterRouter, "ports", g.uuid("Logical_Router_Port", rtos)),
+		g.mutateInsert("Logical_Router", clusterRouter, "ports", "Logical_Router_Port", rtos),
 		g.insert("Logical_Router_Static_Route", srcRoute, map[string]any{
 			"ip_prefix": subnet.String(), "nexthop": joinIP.String(), "policy": "src-ip",
 		}),
-		g.mutateInsert("Logical_Router", clusterRouter, "static_routes", g.uuid("Logical_Router_Static_Route", srcRoute)),
+		g.mutateInsert("Logical_Router", clusterRouter, "static_routes", "Logical_Router_Static_Route", srcRoute),
 		g.insert("Logical_Router_Policy", reroute, map[string]any{
 			"priority": 1004, "action": "reroute", "nexthops": set(offset(subnet, 2).String()),
 			"match": fmt.Sprintf("inport == %q && ip4.dst == %s", rtos, nodeIP),
 		}),
-		g.mutateInsert("Logical_Router", clusterRouter, "policies", g.uuid("Logical_Router_Policy", reroute)),
+		g.mutateInsert("Logical_Router", clusterRouter, "policies", "Logical_Router_Policy", reroute),
 		g.insert("Logical_Router_Port", rtoj, map[string]any{
 			"name": rtoj, "mac": macOf(joinIP), "networks": set(netip.PrefixFrom(joinIP, 16).String()),
 		}),
@@ -436,7 +464,7 @@ func (g *gen) gateway(n int) {
 			"name": ext, "ports": g.refs("Logical_Switch_Port", []string{etor, localnet}),
 		}),
 		g.insert("Logical_Switch_Port", jtor, routerLSP(jtor, rtoj)),
-		g.mutateInsert("Logical_Switch", joinSwitch, "ports", g.uuid("Logical_Switch_Port", jtor)),
+		g.mutateInsert("Logical_Switch", joinSwitch, "ports", "Logical_Switch_Port", jtor),
 	}
 	g.topo.NodeSwitches = append(g.topo.NodeSwitches, sw)
 	g.unit(ops...)

@@ -131,8 +131,17 @@ func TestGenerate(t *testing.T) {
 }
 
 func TestGenerateLimits(t *testing.T) {
-	if _, err := Generate(Issue()); err != nil {
-		t.Errorf("issue size: %v", err)
+	for name, o := range Presets {
+		top, err := Generate(o())
+		if err != nil {
+			t.Errorf("preset %s: %v", name, err)
+			continue
+		}
+		for i, tx := range top.Transactions {
+			if len(tx) > MaxTransactionBytes {
+				t.Errorf("preset %s: transaction %d has %d bytes", name, i, len(tx))
+			}
+		}
 	}
 	big := Options{Nodes: 1, PodsPerNode: 250, Namespaces: 1, LoadBalancers: 1, Backends: 250, Policies: 1, PolicyPods: 250, Seed: 1}
 	if _, err := Generate(big); err != nil {
@@ -165,7 +174,7 @@ func TestFlags(t *testing.T) {
 	}
 	fs = flag.NewFlagSet("test", flag.ContinueOnError)
 	opts = Flags(fs)
-	if err := fs.Parse([]string{"-preset", "huge"}); err != nil {
+	if err := fs.Parse([]string{"-preset", "enormous"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := opts(); err == nil {
@@ -185,16 +194,7 @@ func TestLoadIntoOVNNorthd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := exec.LookPath("ovsdb-client")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, tx := range top.Transactions {
-		out, err := exec.CommandContext(t.Context(), client, "transact", ref.NBRemote(), string(tx)).CombinedOutput()
-		if err != nil || bytes.Contains(out, []byte(`"error"`)) {
-			t.Fatalf("transaction %d: %v: %.2000s", i, err, out)
-		}
-	}
+	load(t, ref, top)
 	if err := ref.Sync(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -232,4 +232,39 @@ func TestLoadIntoOVNNorthd(t *testing.T) {
 		}
 	}
 	t.Logf("small topology: %d canonical flows", len(flows))
+}
+
+// load applies top's transactions to ref's NB with ovsdb-client.
+func load(t *testing.T, ref *reference.Instance, top *Topology) {
+	t.Helper()
+	client, err := exec.LookPath("ovsdb-client")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tx := range top.Transactions {
+		out, err := exec.CommandContext(t.Context(), client, "transact", ref.NBRemote(), string(tx)).CombinedOutput()
+		if err != nil || bytes.Contains(out, []byte(`"error"`)) {
+			t.Fatalf("transaction %d: %v: %.2000s", i, err, out)
+		}
+	}
+}
+
+// TestLoadLargeGroup loads a load balancer group of more members than one
+// mutation adds into a real NB: every load balancer must end up in it.
+func TestLoadLargeGroup(t *testing.T) {
+	ref := reference.Start(t)
+	o := Small()
+	o.LoadBalancers = 2*refsPerMutation + 1
+	top, err := Generate(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(t, ref, top)
+	out, err := exec.CommandContext(t.Context(), "ovn-nbctl", "--db="+ref.NBRemote(), "--bare", "get", "Load_Balancer_Group", lbGroup, "load_balancer").CombinedOutput()
+	if err != nil {
+		t.Fatalf("ovn-nbctl: %v: %s", err, out)
+	}
+	if n := len(strings.Fields(string(out))); n != o.LoadBalancers {
+		t.Errorf("the group has %d load balancers, want %d", n, o.LoadBalancers)
+	}
 }

@@ -2,15 +2,25 @@
 // OVN Southbound database computed from a Northbound one, doing on each NB
 // change only the work that change needs.
 //
+// It takes ovn-northd's command line (getopt's long and short options,
+// OVS's daemon, vlog and SSL options), answers ovn-appctl on an OVS
+// control socket with ovn-northd's commands (commands.go), and logs in
+// OVS's format (internal/vlog), so that Debian's ovn-ctl and OVN's tests
+// run it as ovn-northd:
+//
 //	northd --ovnnb-db=unix:/run/ovn/ovnnb_db.sock --ovnsb-db=unix:/run/ovn/ovnsb_db.sock
 //
-// With neither database given, it serves an in-process NB and SB database
-// on unix sockets in --state-dir (kept in files there across restarts),
-// prints the line that points ovn-nbctl, ovn-sbctl and ovn-trace at them,
+// The databases are ovn-northd's: the options, else $OVN_NB_DB and
+// $OVN_SB_DB, else the sockets ovnnb_db.sock and ovnsb_db.sock in
+// $OVN_RUNDIR (default /var/run/ovn). Only when no database option is
+// given, neither variable is set and neither socket exists, it serves an
+// in-process NB and SB database on unix sockets in --state-dir (kept in
+// files there across restarts), prints the line that points ovn-nbctl,
+// ovn-sbctl and ovn-trace at them,
 //
 //	export OVN_NB_DB=unix:DIR/nb.sock OVN_SB_DB=unix:DIR/sb.sock
 //
-// and runs against them.
+// and runs against them. The log says which databases it uses.
 //
 // Like ovn-northd, it takes the SB lock "ovn_northd" and writes only while
 // it holds it, so that several northds (northlog's or ovn-northd's) can run
@@ -23,6 +33,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -37,6 +48,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/northlog/northlog/internal/daemon"
+	"github.com/northlog/northlog/internal/unixctl"
+	"github.com/northlog/northlog/internal/vlog"
 	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/ovsdb/embedded"
 	"github.com/northlog/northlog/relations/schema"
@@ -53,24 +67,137 @@ func main() {
 	os.Exit(code)
 }
 
-// optionalValue is a string flag that may be given without a value, like
-// ovn-northd's --pidfile[=FILE]: alone it takes def.
-type optionalValue struct {
-	set   bool
-	value string
-	def   string
+// settings are the command line's values.
+type settings struct {
+	nbDB, sbDB, unixctl, user  string
+	dryRun, detach, noChdir    bool
+	monitor, overwritePidfile  bool
+	pidfile, logFile           optional
+	nThreads                   int
+	specs                      []string // -v/--verbose, in order
+	syslogMethod, syslogTarget string
+	tls                        ovsdb.TLSOptions
+	stateDir, metricsAddr      string
+	cpuProfile, memProfile     string
+	help, version, listOptions bool
+	warnings                   []string // to log once logging is set up
 }
 
-func (o *optionalValue) String() string { return o.value }
-func (o *optionalValue) Set(s string) error {
-	o.set = true
-	o.value = s
-	if s == "true" {
-		o.value = o.def
+// optional is an option whose argument may be left out (--pidfile,
+// --log-file): set says it was given, value is "" when alone.
+type optional struct {
+	set   bool
+	value string
+}
+
+// maxThreads is 23.03's OVN_MAX_SUPPORTED_THREADS.
+const maxThreads = 256
+
+// options are ovn-northd 23.03's options (its own, OVS's daemon, vlog and
+// SSL options) and northlog's own.
+func (s *settings) options() []option {
+	str := func(p *string) func(string, bool) error {
+		return func(v string, _ bool) error { *p = v; return nil }
 	}
+	flag := func(p *bool) func(string, bool) error {
+		return func(string, bool) error { *p = true; return nil }
+	}
+	opt := func(p *optional) func(string, bool) error {
+		return func(v string, _ bool) error { *p = optional{set: true, value: v}; return nil }
+	}
+	ignored := func(string, bool) error { return nil }
+	return []option{
+		{"ovnnb-db", 'D', requiredArg, str(&s.nbDB)},
+		{"ovnsb-db", 'd', requiredArg, str(&s.sbDB)},
+		{"unixctl", 'u', requiredArg, str(&s.unixctl)},
+		{"help", 'h', noArg, flag(&s.help)},
+		{"options", 'o', noArg, flag(&s.listOptions)},
+		{"version", 'V', noArg, flag(&s.version)},
+		{"dry-run", 0, noArg, flag(&s.dryRun)},
+		{"n-threads", 0, requiredArg, s.setThreads},
+		{"detach", 0, noArg, flag(&s.detach)},
+		{"no-chdir", 0, noArg, flag(&s.noChdir)},
+		{"monitor", 0, noArg, flag(&s.monitor)},
+		{"pidfile", 0, optionalArg, opt(&s.pidfile)},
+		{"overwrite-pidfile", 0, noArg, flag(&s.overwritePidfile)},
+		{"user", 0, requiredArg, str(&s.user)},
+		{"no-self-confinement", 0, noArg, ignored},
+		{"verbose", 'v', optionalArg, func(v string, _ bool) error { s.specs = append(s.specs, v); return nil }},
+		{"log-file", 0, optionalArg, opt(&s.logFile)},
+		{"syslog-method", 0, requiredArg, str(&s.syslogMethod)},
+		{"syslog-target", 0, requiredArg, str(&s.syslogTarget)},
+		{"private-key", 'p', requiredArg, str(&s.tls.PrivateKey)},
+		{"certificate", 'c', requiredArg, str(&s.tls.Certificate)},
+		{"ca-cert", 'C', requiredArg, str(&s.tls.CACert)},
+		{"ssl-protocols", 0, requiredArg, str(&s.tls.Protocols)},
+		{"ssl-ciphers", 0, requiredArg, str(&s.tls.Ciphers)},
+		{"bootstrap-ca-cert", 0, requiredArg, func(v string, _ bool) error {
+			s.tls.CACert, s.tls.BootstrapCACert = v, true
+			return nil
+		}},
+		// northlog's own.
+		{"state-dir", 0, requiredArg, str(&s.stateDir)},
+		{"log-level", 0, requiredArg, s.setLogLevel},
+		{"metrics-address", 0, requiredArg, str(&s.metricsAddr)},
+		{"cpuprofile", 0, requiredArg, str(&s.cpuProfile)},
+		{"memprofile", 0, requiredArg, str(&s.memProfile)},
+	}
+}
+
+// setThreads reads --n-threads as 23.03 does: strtoul, then clamped to
+// 1..maxThreads with a warning.
+func (s *settings) setThreads(v string, _ bool) error {
+	digits := strings.TrimLeft(v, " \t")
+	end := strings.IndexFunc(digits, func(r rune) bool { return r < '0' || r > '9' })
+	if end >= 0 {
+		digits = digits[:end]
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 1 {
+		n = 1
+		s.warnings = append(s.warnings, fmt.Sprintf("Setting n_threads to %d as --n-threads option was set to : [%s]", n, v))
+	} else if n > maxThreads {
+		n = maxThreads
+		s.warnings = append(s.warnings, fmt.Sprintf("Setting n_threads to %d as --n-threads option was set to : [%s]", n, v))
+	}
+	s.nThreads = n
 	return nil
 }
-func (o *optionalValue) IsBoolFlag() bool { return true }
+
+// setLogLevel is northlog's --log-level: every module and destination at
+// one slog level name (debug, info, warn, error).
+func (s *settings) setLogLevel(v string, _ bool) error {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(v)); err != nil {
+		return fmt.Errorf("--log-level: %v", err)
+	}
+	s.specs = append(s.specs, map[slog.Level]string{slog.LevelDebug: "dbg", slog.LevelInfo: "info",
+		slog.LevelWarn: "warn", slog.LevelError: "err"}[l])
+	return nil
+}
+
+// Environment and defaults, as OVN's: the run and log directories, the
+// databases.
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func runDir() string { return envOr("OVN_RUNDIR", "/var/run/ovn") }
+
+// logDir is where --log-file's default goes: ovn-northd's log library
+// (OVS's) reads OVS_LOGDIR; OVN_LOGDIR, which ovn-ctl uses, next.
+func logDir() string { return envOr("OVS_LOGDIR", envOr("OVN_LOGDIR", "/var/log/ovn")) }
+
+// inDir is name in dir unless it is absolute (OVS's abs_file_name).
+func inDir(dir, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(dir, name)
+}
 
 func defaultStateDir() string {
 	if d := os.Getenv("XDG_RUNTIME_DIR"); d != "" {
@@ -79,65 +206,102 @@ func defaultStateDir() string {
 	return "northlog-state"
 }
 
-// run is the daemon: flags, logging, the databases, then the northd until
-// ctx ends (SIGINT or SIGTERM).
+// embedded reports whether the databases are northlog's in-process ones:
+// no database option, neither OVN_NB_DB nor OVN_SB_DB, and neither of
+// ovn-northd's default sockets present. Otherwise the missing ones get
+// ovn-northd's defaults.
+func (s *settings) embedded() bool {
+	nbSock, sbSock := filepath.Join(runDir(), "ovnnb_db.sock"), filepath.Join(runDir(), "ovnsb_db.sock")
+	if s.nbDB == "" && s.sbDB == "" && os.Getenv("OVN_NB_DB") == "" && os.Getenv("OVN_SB_DB") == "" {
+		_, nbErr := os.Stat(nbSock)
+		_, sbErr := os.Stat(sbSock)
+		if nbErr != nil && sbErr != nil {
+			return true
+		}
+	}
+	if s.nbDB == "" {
+		s.nbDB = envOr("OVN_NB_DB", "unix:"+nbSock)
+	}
+	if s.sbDB == "" {
+		s.sbDB = envOr("OVN_SB_DB", "unix:"+sbSock)
+	}
+	return false
+}
+
+// version is what -V and the version command print: ovn-northd's first
+// line, which ovs-lib's stop_daemon reads to choose "exit".
+const version = "%s 23.03.1\nnorthlog, drop-in for ovn-northd 23.03.1\n"
+
+// run is the daemon: options, logging, the databases, the control
+// socket, then the northd until ctx ends (SIGINT, SIGTERM or "exit").
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("northd", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	nbDB := fs.String("ovnnb-db", "", "OVN Northbound database (unix:PATH or tcp:HOST:PORT, comma-separated for a cluster); with neither database given, serve both in --state-dir")
-	sbDB := fs.String("ovnsb-db", "", "OVN Southbound database, as --ovnnb-db")
-	stateDir := fs.String("state-dir", defaultStateDir(), "directory of the in-process databases (sockets nb.sock and sb.sock, files nb.db and sb.db)")
-	verbose := fs.Bool("verbose", false, "log at debug level: one line per step")
-	fs.BoolVar(verbose, "v", false, "same as --verbose")
-	level := fs.String("log-level", "info", "log level: debug, info, warn or error")
-	pidfile := &optionalValue{def: "northlog-northd.pid"}
-	fs.Var(pidfile, "pidfile", "write the process id to `FILE` (default northlog-northd.pid)")
-	metricsAddr := fs.String("metrics-address", "", "serve Prometheus metrics on `ADDRESS` (host:port), at /metrics")
-	logFile := &optionalValue{def: "northlog-northd.log"}
-	fs.Var(logFile, "log-file", "log to `FILE` instead of stderr (default northlog-northd.log)")
-	cpuProfile := fs.String("cpuprofile", "", "write a pprof CPU profile of the whole run to `FILE` at exit")
-	memProfile := fs.String("memprofile", "", "write a pprof heap profile to `FILE` at exit: what the northd holds then, and what it allocated since it started")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: northd [flags]\n       northd flows [--format canonical|lflow-list] NB_DB_FILE\n\n")
-		fs.PrintDefaults()
+	program := filepath.Base(os.Args[0])
+	s := &settings{stateDir: defaultStateDir(), nThreads: 1}
+	opts := s.options()
+	operands, err := parseOptions(opts, args)
+	if err == nil && len(operands) > 0 {
+		err = fmt.Errorf("unexpected argument %q (--log-file and --pidfile take FILE as --log-file=FILE)", operands[0])
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 1
 	}
-	if fs.NArg() > 0 {
-		// As ovn-northd's, --log-file and --pidfile take an optional
-		// value, which must then follow an '='.
-		fmt.Fprintf(stderr, "northd: unexpected argument %q (--log-file and --pidfile take FILE as --log-file=FILE)\n\n", fs.Arg(0))
-		fs.Usage()
-		return 2
+	switch {
+	case s.help:
+		usage(stdout, program)
+		return 0
+	case s.listOptions:
+		for _, o := range opts {
+			fmt.Fprintf(stdout, "--%s%s\n", o.long, map[argKind]string{requiredArg: "=arg", optionalArg: "[=arg]"}[o.arg])
+		}
+		return 0
+	case s.version:
+		fmt.Fprintf(stdout, version, program)
+		return 0
 	}
-	var lvl slog.Level
-	if err := lvl.UnmarshalText([]byte(*level)); err != nil {
-		fmt.Fprintf(stderr, "northd: --log-level: %v\n", err)
-		return 2
+	logs := vlog.New(program, stderr, logModules...)
+	for _, spec := range s.specs {
+		if err := logs.Set(spec); err != nil {
+			fmt.Fprintf(stderr, "%s: processing %q: %v\n", program, spec, err)
+			return 1
+		}
 	}
-	if *verbose {
-		lvl = slog.LevelDebug
+	if s.detach && !daemon.Detached() {
+		return daemon.Detach(!s.noChdir)
 	}
-	out := stderr
-	if logFile.set {
-		f, err := os.OpenFile(logFile.value, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if s.detach && s.monitor && !daemon.Monitored() {
+		return daemon.Monitor()
+	}
+	if s.logFile.set {
+		if err := logs.SetLogFile(inDir(logDir(), cmp.Or(s.logFile.value, program+".log"))); err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", program, err)
+			return 1
+		}
+		defer logs.CloseLogFile()
+	}
+	log := slog.New(logs.Handler("ovn_northd"))
+	for _, w := range s.warnings {
+		log.Warn(w)
+	}
+	if s.nThreads != 1 {
+		log.Info(fmt.Sprintf("Using %d threads", s.nThreads))
+	}
+	if s.user != "" {
+		if err := daemon.SwitchUser(s.user); err != nil {
+			log.Error(err.Error())
+			return 1
+		}
+	}
+	if s.pidfile.set {
+		pf, err := daemon.CreatePidfile(inDir(runDir(), cmp.Or(s.pidfile.value, program+".pid")), s.overwritePidfile)
 		if err != nil {
-			fmt.Fprintf(stderr, "northd: %v\n", err)
+			log.Error(err.Error())
+			fmt.Fprintf(stderr, "%s: %v\n", program, err)
 			return 1
 		}
-		defer f.Close()
-		out = f
+		defer pf.Remove()
 	}
-	log := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: lvl}))
-	if pidfile.set {
-		if err := os.WriteFile(pidfile.value, []byte(strconv.Itoa(os.Getpid())+"\n"), 0o644); err != nil {
-			log.Error("cannot write the pid file", "err", err)
-			return 1
-		}
-		defer os.Remove(pidfile.value)
-	}
-	stopCPUProfile, err := startCPUProfile(*cpuProfile)
+	stopCPUProfile, err := startCPUProfile(s.cpuProfile)
 	if err != nil {
 		log.Error("cannot profile", "err", err)
 		return 1
@@ -148,34 +312,36 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}()
 
+	ctx, exit := context.WithCancel(ctx)
+	defer exit()
+	embedded := s.embedded()
+	ctlPath := inDir(runDir(), cmp.Or(s.unixctl, fmt.Sprintf("%s.%d.ctl", program, os.Getpid())))
+	ctl, err := unixctl.Listen(ctlPath, fmt.Sprintf(version, program), slog.New(logs.Handler("unixctl")))
 	switch {
-	case *nbDB == "" && *sbDB == "":
-		srv, err := embedded.Start(ctx, *stateDir, log.With("component", "embedded"))
+	case err == nil:
+		defer ctl.Close()
+	case s.unixctl == "":
+		// No OVN run directory (the README's first run, a benchmark):
+		// no ovn-appctl, but a northd. ovn-northd would stop here.
+		log.Warn("no control socket", "err", err)
+	default:
+		log.Error(err.Error())
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 1
+	}
+	if embedded {
+		srv, err := startEmbedded(ctx, s, slog.New(logs.Handler("embedded")), stdout)
 		if err != nil {
 			log.Error("cannot start the embedded databases", "err", err)
 			return 1
 		}
 		defer srv.Close()
-		*nbDB, *sbDB = srv.NBRemote(), srv.SBRemote()
-		// Before anyone else can reach the NB: ovn-nbctl creates an
-		// NB_Global row too when it finds none, and two would split
-		// --wait=sb between them.
-		if err := ovsdb.InitNB(ctx, *nbDB); err != nil {
-			log.Error("cannot initialise the embedded NB", "err", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "export OVN_NB_DB=%s OVN_SB_DB=%s\n", *nbDB, *sbDB)
-		if f, ok := stdout.(*os.File); ok {
-			_ = f.Sync()
-		}
-	case *nbDB == "" || *sbDB == "":
-		fmt.Fprintln(stderr, "northd: give both --ovnnb-db and --ovnsb-db, or neither for the embedded databases")
-		return 2
 	}
-	log.Info("northd starting", "nb", *nbDB, "sb", *sbDB)
-	cfg := ovsdb.Config{NBRemote: *nbDB, SBRemote: *sbDB, Logger: log}
-	if *metricsAddr != "" {
-		onStep, err := serveMetrics(ctx, *metricsAddr, log)
+	log.Info("northd starting", "nb", s.nbDB, "sb", s.sbDB, "embedded", embedded)
+	cfg := ovsdb.Config{NBRemote: s.nbDB, SBRemote: s.sbDB, TLS: s.tls, Paused: s.dryRun,
+		Logger: slog.New(logs.Handler("northd")), RPCLog: slog.New(logs.Handler("jsonrpc"))}
+	if s.metricsAddr != "" {
+		onStep, err := serveMetrics(ctx, s.metricsAddr, log)
 		if err != nil {
 			log.Error("cannot serve metrics", "err", err)
 			return 1
@@ -183,10 +349,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		cfg.OnStep = onStep
 	}
 	d := ovsdb.NewNorthd(cfg)
+	if ctl != nil {
+		registerCommands(ctl, d, logs, s, exit)
+	}
+	if err := daemon.Ready(); err != nil {
+		log.Warn("cannot finish detaching", "err", err)
+	}
+	if s.detach {
+		logs.SetConsole(nil)
+	}
 	err = d.Run(ctx)
-	if *memProfile != "" {
+	if s.memProfile != "" {
 		// While d, and so the program's state, is still live.
-		if err := writeHeapProfile(*memProfile); err != nil {
+		if err := writeHeapProfile(s.memProfile); err != nil {
 			log.Error("cannot write the heap profile", "err", err)
 		}
 		runtime.KeepAlive(d)
@@ -197,6 +372,88 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	log.Info("northd stopped")
 	return 0
+}
+
+// logModules are the vlog modules: ovn_northd for the program's own
+// lines, northd for the northd's, jsonrpc for the requests sent to the
+// databases (at debug level, "-vjsonrpc"), and the others'.
+var logModules = []string{"ovn_northd", "northd", "jsonrpc", "unixctl", "embedded"}
+
+// startEmbedded serves the in-process NB and SB in the state directory,
+// points s at them, and prints the line that points OVN's tools at them.
+func startEmbedded(ctx context.Context, s *settings, log *slog.Logger, stdout io.Writer) (*embedded.Servers, error) {
+	srv, err := embedded.Start(ctx, s.stateDir, log)
+	if err != nil {
+		return nil, err
+	}
+	s.nbDB, s.sbDB = srv.NBRemote(), srv.SBRemote()
+	// Before anyone else can reach the NB: ovn-nbctl creates an NB_Global
+	// row too when it finds none, and two would split --wait=sb between
+	// them.
+	if err := ovsdb.InitNB(ctx, s.nbDB); err != nil {
+		srv.Close()
+		return nil, fmt.Errorf("cannot initialise the embedded NB: %w", err)
+	}
+	fmt.Fprintf(stdout, "export OVN_NB_DB=%s OVN_SB_DB=%s\n", s.nbDB, s.sbDB)
+	if f, ok := stdout.(*os.File); ok {
+		_ = f.Sync()
+	}
+	return srv, nil
+}
+
+// usage is -h's text, ovn-northd's with northlog's options.
+func usage(w io.Writer, program string) {
+	fmt.Fprintf(w, `%[1]s: OVN northbound management daemon (northlog)
+usage: %[1]s [OPTIONS]
+       %[1]s flows [--format canonical|lflow-list] NB_DB_FILE
+
+Options:
+  --ovnnb-db=DATABASE       connect to ovn-nb database at DATABASE
+                            (default: $OVN_NB_DB, else unix:%[2]s/ovnnb_db.sock)
+  --ovnsb-db=DATABASE       connect to ovn-sb database at DATABASE
+                            (default: $OVN_SB_DB, else unix:%[2]s/ovnsb_db.sock)
+                            with neither, no such variable and no such socket:
+                            northlog's in-process databases in --state-dir
+  --dry-run                 start in paused state (do not commit db changes)
+  --n-threads=N             specify number of threads (accepted, 1..%[3]d)
+  --unixctl=SOCKET          override default control socket name
+  -h, --help                display this help message
+  -o, --options             list available options
+  -V, --version             display version information
+
+Daemon options:
+  --detach                  run in background as daemon
+  --monitor                 creates a process to monitor this daemon
+  --no-chdir                do not chdir to '/'
+  --pidfile[=FILE]          create pidfile (default: %[2]s/%[1]s.pid)
+  --overwrite-pidfile       with --pidfile, start even if already running
+  --user=USER[:GROUP]       run as USER (and GROUP)
+  --no-self-confinement     accepted (nothing to confine)
+
+Logging options:
+  -vSPEC, --verbose=SPEC    set logging levels (MODULE:DESTINATION:LEVEL)
+  -v, --verbose             set maximum verbosity level
+  --log-file[=FILE]         enable logging to specified FILE
+                            (default: %[4]s/%[1]s.log)
+  --syslog-method=METHOD    accepted; the local syslog is used
+  --syslog-target=HOST:PORT accepted; the local syslog is used
+
+PKI configuration (required to use SSL):
+  -p, --private-key=FILE    file with private key
+  -c, --certificate=FILE    file with certificate for private key
+  -C, --ca-cert=FILE        file with trusted CA certificate(s)
+  --bootstrap-ca-cert=FILE  file with peer CA certificate to read or create
+  --ssl-protocols=PROTOS    list of SSL protocols to enable
+  --ssl-ciphers=CIPHERS     list of SSL ciphers to enable
+
+northlog options:
+  --state-dir=DIR           directory of the in-process databases
+                            (sockets nb.sock and sb.sock, files nb.db and sb.db)
+  --log-level=LEVEL         every log destination at LEVEL (debug, info, warn, error)
+  --metrics-address=ADDR    serve Prometheus metrics on ADDR (host:port), at /metrics
+  --cpuprofile=FILE         write a pprof CPU profile of the whole run to FILE at exit
+  --memprofile=FILE         write a pprof heap profile to FILE at exit
+`, program, runDir(), maxThreads, logDir())
 }
 
 // flows prints the logical flows of an NB database file.

@@ -18,8 +18,8 @@ import (
 	"github.com/northlog/northlog/ovsdb"
 )
 
-// daemon is the northd run with no database flags, in a test.
-type daemon struct {
+// embeddedRun is the northd run with no database flags, in a test.
+type embeddedRun struct {
 	dir    string
 	env    []string // OVN_NB_DB=..., OVN_SB_DB=...
 	cancel context.CancelFunc
@@ -28,10 +28,15 @@ type daemon struct {
 
 // startDaemon runs the northd on embedded databases in a temporary
 // directory and checks the export line it prints.
-func startDaemon(t *testing.T, args ...string) *daemon {
+func startDaemon(t *testing.T, args ...string) *embeddedRun {
 	t.Helper()
 	reference.Require(t)
-	d := &daemon{dir: t.TempDir(), done: make(chan int, 1)}
+	d := &embeddedRun{dir: t.TempDir(), done: make(chan int, 1)}
+	// No OVN run directory: the embedded databases, and a control socket
+	// of the test's own.
+	t.Setenv("OVN_RUNDIR", d.dir)
+	t.Setenv("OVN_NB_DB", "")
+	t.Setenv("OVN_SB_DB", "")
 	ctx, cancel := context.WithCancel(context.Background())
 	d.cancel = cancel
 	pr, pw := io.Pipe()
@@ -54,7 +59,7 @@ func startDaemon(t *testing.T, args ...string) *daemon {
 }
 
 // stop stops the daemon and returns its exit code.
-func (d *daemon) stop() int {
+func (d *embeddedRun) stop() int {
 	d.cancel()
 	code, ok := <-d.done
 	if ok {
@@ -63,7 +68,7 @@ func (d *daemon) stop() int {
 	return code
 }
 
-func (d *daemon) nbctl(t *testing.T, args ...string) {
+func (d *embeddedRun) nbctl(t *testing.T, args ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -147,10 +152,40 @@ func TestFlows(t *testing.T) {
 // "--log-file FILE", is named in the error, and nothing starts.
 func TestUnexpectedArgument(t *testing.T) {
 	var stderr strings.Builder
-	if code := run(t.Context(), []string{"--log-file", "northd.log"}, io.Discard, &stderr); code != 2 {
-		t.Errorf("exit code %d, want 2", code)
+	if code := run(t.Context(), []string{"--log-file", "northd.log"}, io.Discard, &stderr); code != 1 {
+		t.Errorf("exit code %d, want 1", code)
 	}
 	if !strings.Contains(stderr.String(), `unexpected argument "northd.log"`) {
 		t.Errorf("stderr does not name the argument:\n%s", stderr.String())
+	}
+}
+
+// TestCommandLine: ovn-northd's answers to bad and informational command
+// lines: one line naming the bad option or vlog spec part and exit 1,
+// help and version on stdout and exit 0.
+func TestCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		args           []string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"--foo"}, 1, "", ": unrecognized option '--foo'\n"},
+		{[]string{"-q"}, 1, "", ": invalid option -- 'q'\n"},
+		{[]string{"--n-threads"}, 1, "", ": option '--n-threads' requires an argument\n"},
+		{[]string{"--detach=yes"}, 1, "", ": option '--detach' doesn't allow an argument\n"},
+		{[]string{"-vfoo:bar"}, 1, "", `: processing "foo:bar": no destination, level, or module "foo"` + "\n"},
+		{[]string{"-vconsole:file:off"}, 1, "", `: processing "console:file:off": cannot specify multiple destinations` + "\n"},
+		{[]string{"-h"}, 0, "OVN northbound management daemon", ""},
+		{[]string{"--vers"}, 0, " 23.03.1\n", ""},
+		{[]string{"-V"}, 0, " 23.03.1\n", ""},
+	} {
+		var stdout, stderr strings.Builder
+		code := run(t.Context(), tc.args, &stdout, &stderr)
+		if code != tc.code || !strings.Contains(stdout.String(), tc.stdout) ||
+			tc.stderr == "" && stderr.Len() > 0 || !strings.HasSuffix(stderr.String(), tc.stderr) ||
+			strings.Count(stderr.String(), "\n") > 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr ending %q",
+				tc.args, code, stdout.String(), stderr.String(), tc.code, tc.stdout, tc.stderr)
+		}
 	}
 }

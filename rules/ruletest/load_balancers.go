@@ -1,31 +1,18 @@
-package rules
+package ruletest
 
 import (
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
-	"testing"
 
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/ovn-org/libovsdb/model"
 	"pgregory.net/rapid"
 )
 
-// The NB changes below join the program-level property test
-// (TestIncrementalEqualsRecompute) with the inputs of the load balancer
-// flows: VIPs of both families with and without ports, backends (malformed
-// ones included), options, health checks and port mappings, attachment to
-// and detachment from switches, routers and groups, groups edited and
-// deleted, NB_Global's load balancer options, and the router options
-// the router flows read (gateway chassis, lb_force_snat_ip, distributed
-// gateway ports). Some load balancers are templates.
-func init() {
-	maps.Copy(nbChanges, lbChanges)
-}
-
 // lbChanges are the load balancer changes.
-var lbChanges = map[string]nbChange{
+var lbChanges = map[string]Change{
 	"lbAdd":           lbAdd,
 	"lbEdit":          lbEdit,
 	"lbAttach":        lbAttach,
@@ -37,19 +24,6 @@ var lbChanges = map[string]nbChange{
 	"lbRouterOptions": lbRouterOptions,
 	"lbGatewayPort":   lbGatewayPort,
 	"lbBackends":      lbBackends,
-}
-
-// TestLBIncrementalEqualsRecompute is TestIncrementalEqualsRecompute
-// restricted to the load balancer changes and those that build switches,
-// routers, their ports and links, and NAT rules, so that random sequences
-// often reach states such as a load balancer in a group and on a datapath
-// of its own, a group that loses its last switch or goes away, a switch
-// that takes its routers' load balancers, or a VIP that is a NAT or router
-// port address.
-func TestLBIncrementalEqualsRecompute(t *testing.T) {
-	names := append([]string{"addSwitch", "delSwitch", "addRouter", "addRouterPort", "delRouter",
-		"router/connectSwitch", "router/setPortNetworks", "nat/addNAT", "nat/delNAT"}, slices.Collect(maps.Keys(lbChanges))...)
-	checkIncremental(t, names, 20, 3)
 }
 
 // genLBVIPs draws a vips column: IPv4 and IPv6 VIPs with and without ports,
@@ -132,26 +106,26 @@ func genLB(t *rapid.T, id string, vips map[string]string) *nb.LoadBalancer {
 
 // lbAdd adds a load balancer, alone or in a new group, and applies it (or
 // the group) to a switch and a router, when there are some.
-func lbAdd(t *rapid.T, s *nbState, p *Program) {
-	id := s.uuid()
-	s.set(t, p, nb.LoadBalancerTable, id, genLB(t, id, genLBVIPs(t)))
+func lbAdd(t *rapid.T, s *State) {
+	id := s.UUID()
+	s.Set(t, nb.LoadBalancerTable, id, genLB(t, id, genLBVIPs(t)))
 	ref, group := id, rapid.Bool().Draw(t, "grouped")
 	if group {
-		ref = s.uuid()
-		s.set(t, p, nb.LoadBalancerGroupTable, ref, &nb.LoadBalancerGroup{UUID: ref, Name: "g" + ref[len(ref)-3:], LoadBalancer: []string{id}})
+		ref = s.UUID()
+		s.Set(t, nb.LoadBalancerGroupTable, ref, &nb.LoadBalancerGroup{UUID: ref, Name: "g" + ref[len(ref)-3:], LoadBalancer: []string{id}})
 	}
 	for _, table := range []string{nb.LogicalSwitchTable, nb.LogicalRouterTable} {
-		if dpID := pick(t, s, table, "dp"); dpID != "" && rapid.Bool().Draw(t, "attach") {
+		if dpID := s.Pick(t, table, "dp"); dpID != "" && rapid.Bool().Draw(t, "attach") {
 			row := cloneDatapath(s.rows[table][dpID])
 			refs := lbRefs(row, group)
 			*refs = append(slices.Clone(*refs), ref)
-			s.set(t, p, table, dpID, row)
+			s.Set(t, table, dpID, row)
 		}
 	}
 }
 
-func lbEdit(t *rapid.T, s *nbState, p *Program) {
-	id := pick(t, s, nb.LoadBalancerTable, "lb")
+func lbEdit(t *rapid.T, s *State) {
+	id := s.Pick(t, nb.LoadBalancerTable, "lb")
 	if id == "" {
 		return
 	}
@@ -162,13 +136,13 @@ func lbEdit(t *rapid.T, s *nbState, p *Program) {
 	}
 	lb := genLB(t, id, vips)
 	lb.HealthCheck = old.HealthCheck
-	s.set(t, p, nb.LoadBalancerTable, id, lb)
+	s.Set(t, nb.LoadBalancerTable, id, lb)
 }
 
 // lbBackends redraws the backends of one VIP of a load balancer, keeping
 // its VIPs.
-func lbBackends(t *rapid.T, s *nbState, p *Program) {
-	id := pick(t, s, nb.LoadBalancerTable, "lb")
+func lbBackends(t *rapid.T, s *State) {
+	id := s.Pick(t, nb.LoadBalancerTable, "lb")
 	if id == "" {
 		return
 	}
@@ -179,7 +153,7 @@ func lbBackends(t *rapid.T, s *nbState, p *Program) {
 	vip := rapid.SampledFrom(slices.Sorted(maps.Keys(lb.Vips))).Draw(t, "vip")
 	lb.Vips = maps.Clone(lb.Vips)
 	lb.Vips[vip] = rapid.SampledFrom([]string{"", "10.0.0.5:8080", "10.0.0.6:8080,10.0.0.5:8080", "[fd00::5]:8080", "10.0.0.6", "fd00::6,fd00::5"}).Draw(t, "backends")
-	s.set(t, p, nb.LoadBalancerTable, id, &lb)
+	s.Set(t, nb.LoadBalancerTable, id, &lb)
 }
 
 // lbRefs returns a load balancer reference column of a switch or router
@@ -215,19 +189,19 @@ func cloneDatapath(row model.Model) model.Model {
 
 // drawDatapathColumn picks a switch or router and one of its load balancer
 // columns, and tells the table of rows that column refers to.
-func drawDatapathColumn(t *rapid.T, s *nbState) (table, id string, group bool, target string) {
+func drawDatapathColumn(t *rapid.T, s *State) (table, id string, group bool, target string) {
 	table = rapid.SampledFrom([]string{nb.LogicalSwitchTable, nb.LogicalRouterTable}).Draw(t, "dpTable")
 	group = rapid.Bool().Draw(t, "group")
 	target = nb.LoadBalancerTable
 	if group {
 		target = nb.LoadBalancerGroupTable
 	}
-	return table, pick(t, s, table, "dp"), group, target
+	return table, s.Pick(t, table, "dp"), group, target
 }
 
-func lbAttach(t *rapid.T, s *nbState, p *Program) {
+func lbAttach(t *rapid.T, s *State) {
 	table, dpID, group, target := drawDatapathColumn(t, s)
-	ref := pick(t, s, target, "ref")
+	ref := s.Pick(t, target, "ref")
 	if dpID == "" || ref == "" {
 		return
 	}
@@ -237,10 +211,10 @@ func lbAttach(t *rapid.T, s *nbState, p *Program) {
 		return
 	}
 	*refs = append(slices.Clone(*refs), ref)
-	s.set(t, p, table, dpID, row)
+	s.Set(t, table, dpID, row)
 }
 
-func lbDetach(t *rapid.T, s *nbState, p *Program) {
+func lbDetach(t *rapid.T, s *State) {
 	table, dpID, group, _ := drawDatapathColumn(t, s)
 	if dpID == "" {
 		return
@@ -252,37 +226,37 @@ func lbDetach(t *rapid.T, s *nbState, p *Program) {
 	}
 	i := rapid.IntRange(0, len(*refs)-1).Draw(t, "i")
 	*refs = slices.Delete(slices.Clone(*refs), i, i+1)
-	s.set(t, p, table, dpID, row)
+	s.Set(t, table, dpID, row)
 }
 
 // lbGroupEdit replaces the load balancers of a group.
-func lbGroupEdit(t *rapid.T, s *nbState, p *Program) {
-	gid := pick(t, s, nb.LoadBalancerGroupTable, "lbg")
-	lbs := s.ids(nb.LoadBalancerTable)
+func lbGroupEdit(t *rapid.T, s *State) {
+	gid := s.Pick(t, nb.LoadBalancerGroupTable, "lbg")
+	lbs := s.IDs(nb.LoadBalancerTable)
 	if gid == "" || len(lbs) == 0 {
 		return
 	}
 	g := *s.rows[nb.LoadBalancerGroupTable][gid].(*nb.LoadBalancerGroup)
 	g.LoadBalancer = rapid.SliceOfNDistinct(rapid.SampledFrom(lbs), 0, 3, func(id string) string { return id }).Draw(t, "lbs")
-	s.set(t, p, nb.LoadBalancerGroupTable, gid, &g)
+	s.Set(t, nb.LoadBalancerGroupTable, gid, &g)
 }
 
 // lbGroupDel deletes a group, after taking it out of the switches and
 // routers that list it.
-func lbGroupDel(t *rapid.T, s *nbState, p *Program) {
-	gid := pick(t, s, nb.LoadBalancerGroupTable, "lbg")
+func lbGroupDel(t *rapid.T, s *State) {
+	gid := s.Pick(t, nb.LoadBalancerGroupTable, "lbg")
 	if gid == "" {
 		return
 	}
-	unlink(t, s, p, nb.LogicalSwitchTable, gid, func(ls *nb.LogicalSwitch) *[]string { return &ls.LoadBalancerGroup })
-	unlink(t, s, p, nb.LogicalRouterTable, gid, func(lr *nb.LogicalRouter) *[]string { return &lr.LoadBalancerGroup })
-	s.set(t, p, nb.LoadBalancerGroupTable, gid, nil)
+	Unlink(t, s, nb.LogicalSwitchTable, gid, func(ls *nb.LogicalSwitch) *[]string { return &ls.LoadBalancerGroup })
+	Unlink(t, s, nb.LogicalRouterTable, gid, func(lr *nb.LogicalRouter) *[]string { return &lr.LoadBalancerGroup })
+	s.Set(t, nb.LoadBalancerGroupTable, gid, nil)
 }
 
 // lbGlobal sets NB_Global's load balancer options: switches taking their
 // routers' load balancers, events for every load balancer, the service
 // monitor MAC.
-func lbGlobal(t *rapid.T, s *nbState, p *Program) {
+func lbGlobal(t *rapid.T, s *State) {
 	const id = "00000000-0000-0000-0000-00000000ffff"
 	options := map[string]string{}
 	for _, k := range []string{"install_ls_lb_from_router", "controller_event"} {
@@ -293,27 +267,27 @@ func lbGlobal(t *rapid.T, s *nbState, p *Program) {
 	if rapid.Bool().Draw(t, "svcMAC") {
 		options["svc_monitor_mac"] = "00:00:00:00:ff:01"
 	}
-	s.set(t, p, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, Options: options})
+	s.Set(t, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, Options: options})
 }
 
 // lbHealthCheck adds a health check for one of a load balancer's VIPs (or
 // a VIP it does not have).
-func lbHealthCheck(t *rapid.T, s *nbState, p *Program) {
-	id := pick(t, s, nb.LoadBalancerTable, "lb")
+func lbHealthCheck(t *rapid.T, s *State) {
+	id := s.Pick(t, nb.LoadBalancerTable, "lb")
 	if id == "" {
 		return
 	}
 	lb := *s.rows[nb.LoadBalancerTable][id].(*nb.LoadBalancer)
 	keys := append(slices.Sorted(maps.Keys(lb.Vips)), "10.0.0.99:80")
-	hid := s.uuid()
-	s.set(t, p, nb.LoadBalancerHealthCheckTable, hid, &nb.LoadBalancerHealthCheck{UUID: hid, Vip: rapid.SampledFrom(keys).Draw(t, "hcvip")})
+	hid := s.UUID()
+	s.Set(t, nb.LoadBalancerHealthCheckTable, hid, &nb.LoadBalancerHealthCheck{UUID: hid, Vip: rapid.SampledFrom(keys).Draw(t, "hcvip")})
 	lb.HealthCheck = append(slices.Clone(lb.HealthCheck), hid)
-	s.set(t, p, nb.LoadBalancerTable, id, &lb)
+	s.Set(t, nb.LoadBalancerTable, id, &lb)
 }
 
 // lbRouterOptions sets a router's gateway chassis and lb_force_snat_ip.
-func lbRouterOptions(t *rapid.T, s *nbState, p *Program) {
-	id := pick(t, s, nb.LogicalRouterTable, "lr")
+func lbRouterOptions(t *rapid.T, s *State) {
+	id := s.Pick(t, nb.LogicalRouterTable, "lr")
 	if id == "" {
 		return
 	}
@@ -325,22 +299,22 @@ func lbRouterOptions(t *rapid.T, s *nbState, p *Program) {
 	if snat := rapid.SampledFrom([]string{"", "router_ip", "172.16.0.1", "172.16.0.1 fd10::1", "bogus"}).Draw(t, "forceSNAT"); snat != "" {
 		lr.Options["lb_force_snat_ip"] = snat
 	}
-	s.set(t, p, nb.LogicalRouterTable, id, &lr)
+	s.Set(t, nb.LogicalRouterTable, id, &lr)
 }
 
 // lbGatewayPort gives a router port gateway chassis (a distributed gateway
 // port unless its router is a gateway router) or takes them away.
-func lbGatewayPort(t *rapid.T, s *nbState, p *Program) {
-	id := pick(t, s, nb.LogicalRouterPortTable, "lrp")
+func lbGatewayPort(t *rapid.T, s *State) {
+	id := s.Pick(t, nb.LogicalRouterPortTable, "lrp")
 	if id == "" {
 		return
 	}
 	lrp := *s.rows[nb.LogicalRouterPortTable][id].(*nb.LogicalRouterPort)
 	lrp.GatewayChassis = nil
 	if rapid.Bool().Draw(t, "dgp") {
-		gc := s.uuid()
-		s.set(t, p, nb.GatewayChassisTable, gc, &nb.GatewayChassis{UUID: gc, Name: lrp.Name + "-hv1", ChassisName: "hv1", Priority: 10})
+		gc := s.UUID()
+		s.Set(t, nb.GatewayChassisTable, gc, &nb.GatewayChassis{UUID: gc, Name: lrp.Name + "-hv1", ChassisName: "hv1", Priority: 10})
 		lrp.GatewayChassis = []string{gc}
 	}
-	s.set(t, p, nb.LogicalRouterPortTable, id, &lrp)
+	s.Set(t, nb.LogicalRouterPortTable, id, &lrp)
 }

@@ -1,4 +1,4 @@
-package rules
+package ruletest
 
 import (
 	"fmt"
@@ -7,17 +7,6 @@ import (
 	"github.com/northlog/northlog/relations/nb"
 	"pgregory.net/rapid"
 )
-
-// The NB changes below join TestIncrementalEqualsRecompute's random steps:
-// they reach the facts the switch port rules read (port types and options,
-// router links, NAT rules, gateway ports, switch and global options,
-// dynamic addresses, forwarding groups), so that incremental and full
-// computation of those rules are compared after every step.
-func init() {
-	for name, change := range switchPortChanges {
-		nbChanges[name] = change
-	}
-}
 
 // genOptions draws a map with some of keys set to one of values.
 func genOptions(t *rapid.T, keys []string, values ...string) map[string]string {
@@ -30,6 +19,7 @@ func genOptions(t *rapid.T, keys []string, values ...string) map[string]string {
 	return m
 }
 
+// boolPtr draws an optional boolean column: unset, true or false.
 func boolPtr(t *rapid.T, label string) *bool {
 	switch rapid.IntRange(0, 2).Draw(t, label) {
 	case 0:
@@ -42,9 +32,12 @@ func boolPtr(t *rapid.T, label string) *bool {
 	return &v
 }
 
-var switchPortChanges = map[string]nbChange{
-	"setPortType": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable)
+// switchPortChanges reach the facts the switch port rules read: port
+// types and options, router links, NAT rules, gateway ports, switch and
+// global options, dynamic addresses, forwarding groups.
+var switchPortChanges = map[string]Change{
+	"setPortType": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable)
 		if id == "" {
 			return
 		}
@@ -57,22 +50,22 @@ var switchPortChanges = map[string]nbChange{
 			d := genMAC.Draw(t, "dmac") + " " + genIPv4.Draw(t, "dip")
 			lsp.DynamicAddresses = &d
 		}
-		s.set(t, p, nb.LogicalSwitchPortTable, id, &lsp)
+		s.Set(t, nb.LogicalSwitchPortTable, id, &lsp)
 	},
 	// northd's own write of up, which the program reads apart from the row.
-	"setPortUp": func(t *rapid.T, s *nbState, p *Program) {
-		if id := pick(t, s, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable); id != "" {
+	"setPortUp": func(t *rapid.T, s *State) {
+		if id := s.Pick(t, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable); id != "" {
 			up := boolPtr(t, "up")
-			edit(t, s, p, nb.LogicalSwitchPortTable, id, func(lsp *nb.LogicalSwitchPort) { lsp.Up = up })
+			Edit(t, s, nb.LogicalSwitchPortTable, id, func(lsp *nb.LogicalSwitchPort) { lsp.Up = up })
 		}
 	},
-	"linkRouterPort": func(t *rapid.T, s *nbState, p *Program) {
-		lsID, lrpID := pick(t, s, nb.LogicalSwitchTable, nb.LogicalSwitchTable), pick(t, s, nb.LogicalRouterPortTable, nb.LogicalRouterPortTable)
+	"linkRouterPort": func(t *rapid.T, s *State) {
+		lsID, lrpID := s.Pick(t, nb.LogicalSwitchTable, nb.LogicalSwitchTable), s.Pick(t, nb.LogicalRouterPortTable, nb.LogicalRouterPortTable)
 		if lsID == "" || lrpID == "" {
 			return
 		}
 		lrp := s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort)
-		id := s.uuid()
+		id := s.UUID()
 		lsp := &nb.LogicalSwitchPort{
 			UUID: id, Name: "rl" + id[len(id)-3:], Type: "router",
 			Addresses: rapid.SampledFrom([][]string{{"router"}, {}, {"router", "unknown"}, {genMAC.Draw(t, "mac")}}).Draw(t, "addrs"),
@@ -80,11 +73,11 @@ var switchPortChanges = map[string]nbChange{
 			Enabled:   boolPtr(t, "enabled"),
 		}
 		lsp.Options["router-port"] = lrp.Name
-		s.set(t, p, nb.LogicalSwitchPortTable, id, lsp)
-		edit(t, s, p, nb.LogicalSwitchTable, lsID, func(ls *nb.LogicalSwitch) { ls.Ports = append(slices.Clone(ls.Ports), id) })
+		s.Set(t, nb.LogicalSwitchPortTable, id, lsp)
+		Edit(t, s, nb.LogicalSwitchTable, lsID, func(ls *nb.LogicalSwitch) { ls.Ports = append(slices.Clone(ls.Ports), id) })
 	},
-	"setRouterPort": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalRouterPortTable, nb.LogicalRouterPortTable)
+	"setRouterPort": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterPortTable, nb.LogicalRouterPortTable)
 		if id == "" {
 			return
 		}
@@ -95,24 +88,24 @@ var switchPortChanges = map[string]nbChange{
 		if rapid.Bool().Draw(t, "gateway") {
 			lrp.GatewayChassis = []string{"00000000-0000-0000-0000-00000000gw00"}
 		}
-		s.set(t, p, nb.LogicalRouterPortTable, id, &lrp)
+		s.Set(t, nb.LogicalRouterPortTable, id, &lrp)
 	},
-	"setRouterOptions": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalRouterTable, nb.LogicalRouterTable)
+	"setRouterOptions": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterTable, nb.LogicalRouterTable)
 		if id == "" {
 			return
 		}
 		lr := *s.rows[nb.LogicalRouterTable][id].(*nb.LogicalRouter)
 		lr.Options = genOptions(t, []string{"mcast_relay"}, "true", "false")
 		lr.Enabled = boolPtr(t, "enabled")
-		s.set(t, p, nb.LogicalRouterTable, id, &lr)
+		s.Set(t, nb.LogicalRouterTable, id, &lr)
 	},
-	"addNAT": func(t *rapid.T, s *nbState, p *Program) {
-		lrID := pick(t, s, nb.LogicalRouterTable, nb.LogicalRouterTable)
+	"addNAT": func(t *rapid.T, s *State) {
+		lrID := s.Pick(t, nb.LogicalRouterTable, nb.LogicalRouterTable)
 		if lrID == "" {
 			return
 		}
-		id := s.uuid()
+		id := s.UUID()
 		nat := &nb.NAT{
 			UUID:       id,
 			Type:       rapid.SampledFrom([]string{nb.NATTypeDNAT, nb.NATTypeSNAT, nb.NATTypeDNATAndSNAT}).Draw(t, "type"),
@@ -125,11 +118,11 @@ var switchPortChanges = map[string]nbChange{
 			port := "p" + fmt.Sprint(rapid.IntRange(0, 9).Draw(t, "lport"))
 			nat.LogicalPort = &port
 		}
-		s.set(t, p, nb.NATTable, id, nat)
-		edit(t, s, p, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Nat = append(slices.Clone(lr.Nat), id) })
+		s.Set(t, nb.NATTable, id, nat)
+		Edit(t, s, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Nat = append(slices.Clone(lr.Nat), id) })
 	},
-	"setSwitchConfig": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalSwitchTable, nb.LogicalSwitchTable)
+	"setSwitchConfig": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalSwitchTable, nb.LogicalSwitchTable)
 		if id == "" {
 			return
 		}
@@ -138,23 +131,23 @@ var switchPortChanges = map[string]nbChange{
 		if rapid.Bool().Draw(t, "subnet") {
 			ls.OtherConfig["subnet"] = rapid.SampledFrom([]string{"10.0.0.0/24", "10.0.0.0/32", "bad"}).Draw(t, "cidr")
 		}
-		s.set(t, p, nb.LogicalSwitchTable, id, &ls)
+		s.Set(t, nb.LogicalSwitchTable, id, &ls)
 	},
-	"setGlobal": func(t *rapid.T, s *nbState, p *Program) {
+	"setGlobal": func(t *rapid.T, s *State) {
 		const id = "00000000-0000-0000-0000-0000000000gl"
-		s.set(t, p, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, Options: genOptions(t, []string{"ignore_lsp_down"}, "true", "false")})
+		s.Set(t, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, Options: genOptions(t, []string{"ignore_lsp_down"}, "true", "false")})
 	},
-	"addForwardingGroup": func(t *rapid.T, s *nbState, p *Program) {
-		lsID := pick(t, s, nb.LogicalSwitchTable, nb.LogicalSwitchTable)
+	"addForwardingGroup": func(t *rapid.T, s *State) {
+		lsID := s.Pick(t, nb.LogicalSwitchTable, nb.LogicalSwitchTable)
 		if lsID == "" {
 			return
 		}
-		id := s.uuid()
-		s.set(t, p, nb.ForwardingGroupTable, id, &nb.ForwardingGroup{
+		id := s.UUID()
+		s.Set(t, nb.ForwardingGroupTable, id, &nb.ForwardingGroup{
 			UUID: id, Name: "fg" + id[len(id)-3:], Vip: genIPv4.Draw(t, "vip"), Vmac: genMAC.Draw(t, "vmac"),
 			ChildPort: rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"p1", "p2", "p3"}), 0, 3, rapid.ID[string]).Draw(t, "children"),
 			Liveness:  rapid.Bool().Draw(t, "liveness"),
 		})
-		edit(t, s, p, nb.LogicalSwitchTable, lsID, func(ls *nb.LogicalSwitch) { ls.ForwardingGroups = append(slices.Clone(ls.ForwardingGroups), id) })
+		Edit(t, s, nb.LogicalSwitchTable, lsID, func(ls *nb.LogicalSwitch) { ls.ForwardingGroups = append(slices.Clone(ls.ForwardingGroups), id) })
 	},
 }

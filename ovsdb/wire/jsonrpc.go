@@ -1,4 +1,4 @@
-package ovsdb
+package wire
 
 import (
 	"bufio"
@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // rpcConn is a JSON-RPC 1.0 session over a stream, as OVSDB speaks it
@@ -34,6 +36,26 @@ type rpcConn struct {
 	handlers map[string]func(params []byte) error
 	err      error         // why the session ended, once it has
 	done     chan struct{} // closed when the session has ended
+
+	// trace, when set, logs every request sent (setTrace).
+	trace atomic.Pointer[rpcTrace]
+}
+
+// rpcTrace is where a session logs the requests it sends: OVS's jsonrpc
+// module's "send request" lines, which OVN's tests grep.
+type rpcTrace struct {
+	log  *slog.Logger
+	name string
+}
+
+// setTrace logs every request sent from now on to log at debug level,
+// naming the session name; a nil log stops it.
+func (c *rpcConn) setTrace(log *slog.Logger, name string) {
+	if log == nil {
+		c.trace.Store(nil)
+		return
+	}
+	c.trace.Store(&rpcTrace{log: log, name: name})
 }
 
 // rpcCall is a call waiting for its reply: decode takes the result (in
@@ -133,9 +155,14 @@ func (c *rpcConn) send(method string, params []any, decode func([]byte) error) (
 type paramWriter struct {
 	c      *rpcConn
 	method string
+	id     uint64
 	call   *rpcCall
 	n      int   // params written
 	err    error // the first error; the rest is not written
+	// traced is a copy of the params written, when the session traces
+	// at debug level.
+	traced []byte
+	trace  *rpcTrace
 }
 
 // request starts writing a call of method, whose reply decode takes (when
@@ -152,7 +179,10 @@ func (c *rpcConn) request(method string, decode func([]byte) error) (*paramWrite
 	c.pending[id] = call
 	c.mu.Unlock()
 	c.wmu.Lock()
-	r := &paramWriter{c: c, method: method, call: call}
+	r := &paramWriter{c: c, method: method, id: id, call: call}
+	if t := c.trace.Load(); t != nil && t.log.Enabled(context.Background(), slog.LevelDebug) {
+		r.trace = t
+	}
 	b := appendString(append(c.w.AvailableBuffer(), `{"method":`...), method)
 	b = append(b, `,"id":`...)
 	b = strconv.AppendUint(b, id, 10)
@@ -184,6 +214,9 @@ func (r *paramWriter) add(p any) {
 		return
 	}
 	r.n++
+	if r.trace != nil {
+		r.traced = append(r.traced, b...)
+	}
 	_, r.err = w.Write(b)
 }
 
@@ -191,6 +224,9 @@ func (r *paramWriter) add(p any) {
 // write ends the session.
 func (r *paramWriter) end() error {
 	defer r.c.wmu.Unlock()
+	if r.trace != nil {
+		r.trace.log.Debug(fmt.Sprintf("%s: send request, method=%q, params=[%s], id=%d", r.trace.name, r.method, r.traced, r.id))
+	}
 	if r.err == nil {
 		if _, r.err = r.c.w.WriteString("]}"); r.err == nil {
 			r.err = r.c.w.Flush()

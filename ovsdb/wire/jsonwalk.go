@@ -1,4 +1,4 @@
-package ovsdb
+package wire
 
 import (
 	"bytes"

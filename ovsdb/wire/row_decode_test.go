@@ -1,4 +1,4 @@
-package ovsdb
+package wire
 
 import (
 	"encoding/json"
@@ -189,4 +189,19 @@ func BenchmarkRowDecode(b *testing.B) {
 			}
 		}
 	})
+}
+
+// fullModel is the database model of every table of schema, from its
+// client model.
+func fullModel(t testing.TB, schema lovsdb.DatabaseSchema, client func() (model.ClientDBModel, error)) model.DatabaseModel {
+	t.Helper()
+	c, err := client()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, errs := model.NewDatabaseModel(schema, c)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return m
 }

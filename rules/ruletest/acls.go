@@ -1,4 +1,4 @@
-package rules
+package ruletest
 
 import (
 	"fmt"
@@ -10,57 +10,51 @@ import (
 	"pgregory.net/rapid"
 )
 
-// The NB changes below join the program-level property test
-// (TestIncrementalEqualsRecompute): ACLs on switches and port groups, load
-// balancers directly and through groups, DHCP options, DNS records, QoS
-// rules and NB_Global options, the inputs of the switch conntrack, DHCP
-// and DNS stages; ACL edits (priority, action, direction, match, options)
-// and detachment, port group deletion and members on no switch, address
-// set edits.
-func init() {
-	for name, change := range map[string]nbChange{
-		"addACL":         addACL,
-		"delACL":         deleteRow(nb.ACLTable),
-		"addPortGroup":   addPortGroup,
-		"setGroupPorts":  setGroupPorts,
-		"addLB":          addLB,
-		"setVIPs":        setVIPs,
-		"addDHCPOptions": addDHCPOptions,
-		"editDHCP":       editDHCPOptions,
-		"setPortDHCP":    setPortDHCP,
-		"addDNS":         addDNS,
-		"addQoS":         addQoS,
-		"setGlobal":      setGlobal,
-		"addLocalnet":    addTypedPort,
-		"editACL":        editACL,
-		"detachACL":      detachACL,
-		"delPortGroup":   deletePortGroup,
-		"addGhostMember": addGhostMember,
-		"editAddressSet": editAddressSet,
-	} {
-		nbChanges[name] = change
-	}
+// aclChanges are ACLs on switches and port groups, load balancers directly
+// and through groups, DHCP options, DNS records, QoS rules and NB_Global
+// options, the inputs of the switch conntrack, DHCP and DNS stages; ACL
+// edits (priority, action, direction, match, options) and detachment, port
+// group deletion and members on no switch, address set edits.
+var aclChanges = map[string]Change{
+	"addACL":         addACL,
+	"delACL":         DeleteRow(nb.ACLTable),
+	"addPortGroup":   addPortGroup,
+	"setGroupPorts":  setGroupPorts,
+	"addLB":          addLB,
+	"setVIPs":        setVIPs,
+	"addDHCPOptions": addDHCPOptions,
+	"editDHCP":       editDHCPOptions,
+	"setPortDHCP":    setPortDHCP,
+	"addDNS":         addDNS,
+	"addQoS":         addQoS,
+	"setGlobal":      setGlobal,
+	"addLocalnet":    addTypedPort,
+	"editACL":        editACL,
+	"detachACL":      detachACL,
+	"delPortGroup":   deletePortGroup,
+	"addGhostMember": addGhostMember,
+	"editAddressSet": editAddressSet,
 }
 
 // addRef appends id to a reference column of a switch or port group.
-func addRef(t *rapid.T, s *nbState, p *Program, id string, col func(*nb.LogicalSwitch) *[]string, pgCol func(*nb.PortGroup) *[]string) {
+func addRef(t *rapid.T, s *State, id string, col func(*nb.LogicalSwitch) *[]string, pgCol func(*nb.PortGroup) *[]string) {
 	if pgCol != nil && rapid.Bool().Draw(t, "onGroup") {
-		if pgID := pick(t, s, nb.PortGroupTable, "pg"); pgID != "" {
+		if pgID := s.Pick(t, nb.PortGroupTable, "pg"); pgID != "" {
 			pg := *s.rows[nb.PortGroupTable][pgID].(*nb.PortGroup)
 			*pgCol(&pg) = append(slices.Clone(*pgCol(&pg)), id)
-			s.set(t, p, nb.PortGroupTable, pgID, &pg)
+			s.Set(t, nb.PortGroupTable, pgID, &pg)
 			return
 		}
 	}
-	if lsID := pick(t, s, nb.LogicalSwitchTable, "ls"); lsID != "" {
+	if lsID := s.Pick(t, nb.LogicalSwitchTable, "ls"); lsID != "" {
 		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
 		*col(&ls) = append(slices.Clone(*col(&ls)), id)
-		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+		s.Set(t, nb.LogicalSwitchTable, lsID, &ls)
 	}
 }
 
-func addACL(t *rapid.T, s *nbState, p *Program) {
-	id := s.uuid()
+func addACL(t *rapid.T, s *State) {
+	id := s.UUID()
 	acl := &nb.ACL{
 		UUID:      id,
 		Action:    rapid.SampledFrom([]string{"allow", "allow-related", "allow-stateless", "drop", "reject"}).Draw(t, "action"),
@@ -73,14 +67,14 @@ func addACL(t *rapid.T, s *nbState, p *Program) {
 	if rapid.Bool().Draw(t, "afterLB") {
 		acl.Options = map[string]string{"apply-after-lb": "true"}
 	}
-	s.set(t, p, nb.ACLTable, id, acl)
-	addRef(t, s, p, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.ACLs }, func(pg *nb.PortGroup) *[]string { return &pg.ACLs })
+	s.Set(t, nb.ACLTable, id, acl)
+	addRef(t, s, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.ACLs }, func(pg *nb.PortGroup) *[]string { return &pg.ACLs })
 }
 
 // editACL changes an ACL's priority, action, direction, match, logging or
 // options in place.
-func editACL(t *rapid.T, s *nbState, p *Program) {
-	id := pick(t, s, nb.ACLTable, "acl")
+func editACL(t *rapid.T, s *State) {
+	id := s.Pick(t, nb.ACLTable, "acl")
 	if id == "" {
 		return
 	}
@@ -98,15 +92,15 @@ func editACL(t *rapid.T, s *nbState, p *Program) {
 		acl.Log = rapid.Bool().Draw(t, "log")
 		acl.Options = map[string]string{"apply-after-lb": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "afterLB")}
 	}
-	s.set(t, p, nb.ACLTable, id, &acl)
+	s.Set(t, nb.ACLTable, id, &acl)
 }
 
 // detachACL removes an ACL from a switch or port group, and deletes the
 // row once nothing lists it (the database's garbage collection).
-func detachACL(t *rapid.T, s *nbState, p *Program) {
+func detachACL(t *rapid.T, s *State) {
 	var owners []string // "table id" of the rows that list ACLs
 	for _, table := range []string{nb.LogicalSwitchTable, nb.PortGroupTable} {
-		for _, id := range s.ids(table) {
+		for _, id := range s.IDs(table) {
 			if len(aclsOf(s.rows[table][id])) > 0 {
 				owners = append(owners, table+" "+id)
 			}
@@ -129,7 +123,7 @@ func detachACL(t *rapid.T, s *nbState, p *Program) {
 	i := rapid.IntRange(0, len(*acls)-1).Draw(t, "i")
 	acl := (*acls)[i]
 	*acls = slices.Delete(slices.Clone(*acls), i, i+1)
-	s.set(t, p, table, id, row)
+	s.Set(t, table, id, row)
 	for _, table := range []string{nb.LogicalSwitchTable, nb.PortGroupTable} {
 		for _, r := range s.rows[table] {
 			if slices.Contains(aclsOf(r), acl) {
@@ -137,7 +131,7 @@ func detachACL(t *rapid.T, s *nbState, p *Program) {
 			}
 		}
 	}
-	s.set(t, p, nb.ACLTable, acl, nil)
+	s.Set(t, nb.ACLTable, acl, nil)
 }
 
 // aclsOf returns the acls column of a switch or port group row.
@@ -153,13 +147,13 @@ func aclsOf(row model.Model) []string {
 
 // deletePortGroup deletes a port group and, as the database does, the ACLs
 // only it listed.
-func deletePortGroup(t *rapid.T, s *nbState, p *Program) {
-	id := pick(t, s, nb.PortGroupTable, "pg")
+func deletePortGroup(t *rapid.T, s *State) {
+	id := s.Pick(t, nb.PortGroupTable, "pg")
 	if id == "" {
 		return
 	}
 	acls := s.rows[nb.PortGroupTable][id].(*nb.PortGroup).ACLs
-	s.set(t, p, nb.PortGroupTable, id, nil)
+	s.Set(t, nb.PortGroupTable, id, nil)
 	for _, acl := range acls {
 		listed := false
 		for _, table := range []string{nb.LogicalSwitchTable, nb.PortGroupTable} {
@@ -168,55 +162,55 @@ func deletePortGroup(t *rapid.T, s *nbState, p *Program) {
 			}
 		}
 		if !listed {
-			s.set(t, p, nb.ACLTable, acl, nil)
+			s.Set(t, nb.ACLTable, acl, nil)
 		}
 	}
 }
 
 // addGhostMember adds to a port group a member on no switch: a port row no
 // switch lists, or a _uuid with no row.
-func addGhostMember(t *rapid.T, s *nbState, p *Program) {
-	pgID := pick(t, s, nb.PortGroupTable, "pg")
+func addGhostMember(t *rapid.T, s *State) {
+	pgID := s.Pick(t, nb.PortGroupTable, "pg")
 	if pgID == "" {
 		return
 	}
-	id := s.uuid()
+	id := s.UUID()
 	if rapid.Bool().Draw(t, "row") {
-		s.set(t, p, nb.LogicalSwitchPortTable, id, &nb.LogicalSwitchPort{UUID: id, Name: "ghost" + id[len(id)-3:]})
+		s.Set(t, nb.LogicalSwitchPortTable, id, &nb.LogicalSwitchPort{UUID: id, Name: "ghost" + id[len(id)-3:]})
 	}
 	pg := *s.rows[nb.PortGroupTable][pgID].(*nb.PortGroup)
 	pg.Ports = append(slices.Clone(pg.Ports), id)
-	s.set(t, p, nb.PortGroupTable, pgID, &pg)
+	s.Set(t, nb.PortGroupTable, pgID, &pg)
 }
 
 // editAddressSet replaces the addresses of an address set (adding one when
 // there is none): IPv4 and IPv6 hosts and networks, or none.
-func editAddressSet(t *rapid.T, s *nbState, p *Program) {
-	id := pick(t, s, nb.AddressSetTable, "as")
+func editAddressSet(t *rapid.T, s *State) {
+	id := s.Pick(t, nb.AddressSetTable, "as")
 	if id == "" {
-		id = s.uuid()
-		s.set(t, p, nb.AddressSetTable, id, &nb.AddressSet{UUID: id, Name: "as" + id[len(id)-3:]})
+		id = s.UUID()
+		s.Set(t, nb.AddressSetTable, id, &nb.AddressSet{UUID: id, Name: "as" + id[len(id)-3:]})
 	}
 	as := *s.rows[nb.AddressSetTable][id].(*nb.AddressSet)
 	as.Addresses = rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"1.1.1.1", "10.0.0.0/24", "fd00::1", "fd00::/64", "172.16.0.5"}), 0, 3,
 		func(a string) string { return a }).Draw(t, "addresses")
-	s.set(t, p, nb.AddressSetTable, id, &as)
+	s.Set(t, nb.AddressSetTable, id, &as)
 }
 
-func addPortGroup(t *rapid.T, s *nbState, p *Program) {
-	id := s.uuid()
-	s.set(t, p, nb.PortGroupTable, id, &nb.PortGroup{UUID: id, Name: "pg" + id[len(id)-3:]})
+func addPortGroup(t *rapid.T, s *State) {
+	id := s.UUID()
+	s.Set(t, nb.PortGroupTable, id, &nb.PortGroup{UUID: id, Name: "pg" + id[len(id)-3:]})
 }
 
-func setGroupPorts(t *rapid.T, s *nbState, p *Program) {
-	pgID := pick(t, s, nb.PortGroupTable, "pg")
-	ports := s.ids(nb.LogicalSwitchPortTable)
+func setGroupPorts(t *rapid.T, s *State) {
+	pgID := s.Pick(t, nb.PortGroupTable, "pg")
+	ports := s.IDs(nb.LogicalSwitchPortTable)
 	if pgID == "" || len(ports) == 0 {
 		return
 	}
 	pg := *s.rows[nb.PortGroupTable][pgID].(*nb.PortGroup)
 	pg.Ports = rapid.SliceOfNDistinct(rapid.SampledFrom(ports), 0, 2, func(id string) string { return id }).Draw(t, "ports")
-	s.set(t, p, nb.PortGroupTable, pgID, &pg)
+	s.Set(t, nb.PortGroupTable, pgID, &pg)
 }
 
 func genVIPs(t *rapid.T) map[string]string {
@@ -226,23 +220,23 @@ func genVIPs(t *rapid.T) map[string]string {
 	return map[string]string{fmt.Sprintf("10.9.0.%d:80", rapid.IntRange(1, 3).Draw(t, "vip")): "10.0.0.5:80"}
 }
 
-func addLB(t *rapid.T, s *nbState, p *Program) {
-	id := s.uuid()
-	s.set(t, p, nb.LoadBalancerTable, id, &nb.LoadBalancer{UUID: id, Name: "lb" + id[len(id)-3:], Vips: genVIPs(t)})
+func addLB(t *rapid.T, s *State) {
+	id := s.UUID()
+	s.Set(t, nb.LoadBalancerTable, id, &nb.LoadBalancer{UUID: id, Name: "lb" + id[len(id)-3:], Vips: genVIPs(t)})
 	if rapid.Bool().Draw(t, "inGroup") {
-		gid := s.uuid()
-		s.set(t, p, nb.LoadBalancerGroupTable, gid, &nb.LoadBalancerGroup{UUID: gid, Name: "g" + gid[len(gid)-3:], LoadBalancer: []string{id}})
-		addRef(t, s, p, gid, func(ls *nb.LogicalSwitch) *[]string { return &ls.LoadBalancerGroup }, nil)
+		gid := s.UUID()
+		s.Set(t, nb.LoadBalancerGroupTable, gid, &nb.LoadBalancerGroup{UUID: gid, Name: "g" + gid[len(gid)-3:], LoadBalancer: []string{id}})
+		addRef(t, s, gid, func(ls *nb.LogicalSwitch) *[]string { return &ls.LoadBalancerGroup }, nil)
 		return
 	}
-	addRef(t, s, p, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.LoadBalancer }, nil)
+	addRef(t, s, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.LoadBalancer }, nil)
 }
 
-func setVIPs(t *rapid.T, s *nbState, p *Program) {
-	if id := pick(t, s, nb.LoadBalancerTable, "lb"); id != "" {
+func setVIPs(t *rapid.T, s *State) {
+	if id := s.Pick(t, nb.LoadBalancerTable, "lb"); id != "" {
 		lb := *s.rows[nb.LoadBalancerTable][id].(*nb.LoadBalancer)
 		lb.Vips = genVIPs(t)
-		s.set(t, p, nb.LoadBalancerTable, id, &lb)
+		s.Set(t, nb.LoadBalancerTable, id, &lb)
 	}
 }
 
@@ -258,19 +252,19 @@ func genDHCPOptions(t *rapid.T, id string) *nb.DHCPOptions {
 	return &nb.DHCPOptions{UUID: id, Cidr: rapid.SampledFrom([]string{"10.0.0.0/16", "10.0.1.0/24", "10.0.0.0/33"}).Draw(t, "cidr"), Options: opts}
 }
 
-func addDHCPOptions(t *rapid.T, s *nbState, p *Program) {
-	id := s.uuid()
-	s.set(t, p, nb.DHCPOptionsTable, id, genDHCPOptions(t, id))
+func addDHCPOptions(t *rapid.T, s *State) {
+	id := s.UUID()
+	s.Set(t, nb.DHCPOptionsTable, id, genDHCPOptions(t, id))
 }
 
-func editDHCPOptions(t *rapid.T, s *nbState, p *Program) {
-	if id := pick(t, s, nb.DHCPOptionsTable, "dhcp"); id != "" {
-		s.set(t, p, nb.DHCPOptionsTable, id, genDHCPOptions(t, id))
+func editDHCPOptions(t *rapid.T, s *State) {
+	if id := s.Pick(t, nb.DHCPOptionsTable, "dhcp"); id != "" {
+		s.Set(t, nb.DHCPOptionsTable, id, genDHCPOptions(t, id))
 	}
 }
 
-func setPortDHCP(t *rapid.T, s *nbState, p *Program) {
-	portID, optsID := pick(t, s, nb.LogicalSwitchPortTable, "lsp"), pick(t, s, nb.DHCPOptionsTable, "dhcp")
+func setPortDHCP(t *rapid.T, s *State) {
+	portID, optsID := s.Pick(t, nb.LogicalSwitchPortTable, "lsp"), s.Pick(t, nb.DHCPOptionsTable, "dhcp")
 	if portID == "" || optsID == "" {
 		return
 	}
@@ -283,57 +277,57 @@ func setPortDHCP(t *rapid.T, s *nbState, p *Program) {
 	if rapid.Bool().Draw(t, "hostname") {
 		lsp.Options = map[string]string{"hostname": "h"}
 	}
-	s.set(t, p, nb.LogicalSwitchPortTable, portID, &lsp)
+	s.Set(t, nb.LogicalSwitchPortTable, portID, &lsp)
 }
 
-func addDNS(t *rapid.T, s *nbState, p *Program) {
-	id := s.uuid()
+func addDNS(t *rapid.T, s *State) {
+	id := s.UUID()
 	var records map[string]string
 	if rapid.Bool().Draw(t, "records") {
 		records = map[string]string{"vm.ovn.org": "10.0.0.4"}
 	}
-	s.set(t, p, nb.DNSTable, id, &nb.DNS{UUID: id, Records: records})
-	addRef(t, s, p, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.DNSRecords }, nil)
+	s.Set(t, nb.DNSTable, id, &nb.DNS{UUID: id, Records: records})
+	addRef(t, s, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.DNSRecords }, nil)
 }
 
-func addQoS(t *rapid.T, s *nbState, p *Program) {
-	id := s.uuid()
+func addQoS(t *rapid.T, s *State) {
+	id := s.UUID()
 	q := &nb.QoS{UUID: id, Direction: rapid.SampledFrom([]string{"from-lport", "to-lport"}).Draw(t, "dir"),
 		Priority: rapid.IntRange(0, 2).Draw(t, "prio"), Match: "ip4",
 		Action: map[string]int{"dscp": rapid.IntRange(0, 2).Draw(t, "dscp")}}
 	if rapid.Bool().Draw(t, "rate") {
 		q.Bandwidth = map[string]int{"rate": 100}
 	}
-	s.set(t, p, nb.QoSTable, id, q)
-	addRef(t, s, p, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.QOSRules }, nil)
+	s.Set(t, nb.QoSTable, id, q)
+	addRef(t, s, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.QOSRules }, nil)
 }
 
-func setGlobal(t *rapid.T, s *nbState, p *Program) {
+func setGlobal(t *rapid.T, s *State) {
 	const id = "00000000-0000-0000-0000-00000000ffff"
 	if rapid.Bool().Draw(t, "noGlobal") {
-		s.set(t, p, nb.NBGlobalTable, id, nil)
+		s.Set(t, nb.NBGlobalTable, id, nil)
 		return
 	}
-	s.set(t, p, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, NbCfg: rapid.IntRange(0, 9).Draw(t, "cfg"), Options: map[string]string{
+	s.Set(t, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, NbCfg: rapid.IntRange(0, 9).Draw(t, "cfg"), Options: map[string]string{
 		"use_ct_inv_match": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "inv"),
 		"default_acl_drop": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "drop"),
 	}})
 }
 
 // addTypedPort adds a localnet, router, vtep, external or remote port.
-func addTypedPort(t *rapid.T, s *nbState, p *Program) {
-	lsID := pick(t, s, nb.LogicalSwitchTable, "ls")
+func addTypedPort(t *rapid.T, s *State) {
+	lsID := s.Pick(t, nb.LogicalSwitchTable, "ls")
 	if lsID == "" {
 		return
 	}
-	id := s.uuid()
+	id := s.UUID()
 	lsp := &nb.LogicalSwitchPort{UUID: id, Name: "t" + id[len(id)-3:], Addresses: genAddresses.Draw(t, "addrs"),
 		Type: rapid.SampledFrom([]string{"localnet", "router", "vtep", "external", "remote"}).Draw(t, "type")}
-	if rp := pick(t, s, nb.LogicalRouterPortTable, "lrp"); lsp.Type == "router" && rp != "" {
+	if rp := s.Pick(t, nb.LogicalRouterPortTable, "lrp"); lsp.Type == "router" && rp != "" {
 		lsp.Options = map[string]string{"router-port": s.rows[nb.LogicalRouterPortTable][rp].(*nb.LogicalRouterPort).Name}
 	}
-	s.set(t, p, nb.LogicalSwitchPortTable, id, lsp)
+	s.Set(t, nb.LogicalSwitchPortTable, id, lsp)
 	ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
 	ls.Ports = append(slices.Clone(ls.Ports), id)
-	s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+	s.Set(t, nb.LogicalSwitchTable, lsID, &ls)
 }

@@ -1,22 +1,13 @@
-package rules
+package ruletest
 
 import (
 	"fmt"
 	"maps"
 	"slices"
-	"testing"
 
 	"github.com/northlog/northlog/relations/nb"
 	"pgregory.net/rapid"
 )
-
-// The NAT and gateway changes join TestIncrementalEqualsRecompute's random
-// steps.
-func init() {
-	for name, change := range natChanges {
-		nbChanges["nat/"+name] = change
-	}
-}
 
 var (
 	// genNATExternalIP draws a NAT external IP: in or out of the router
@@ -38,13 +29,13 @@ var (
 
 // natChanges add and remove NAT rules, change their options and the
 // router settings they depend on, and move gateway chassis.
-var natChanges = map[string]nbChange{
-	"addNAT": func(t *rapid.T, s *nbState, p *Program) {
-		lrID := pick(t, s, nb.LogicalRouterTable, "LogicalRouterTable")
+var natChanges = map[string]Change{
+	"addNAT": func(t *rapid.T, s *State) {
+		lrID := s.Pick(t, nb.LogicalRouterTable, "LogicalRouterTable")
 		if lrID == "" {
 			return
 		}
-		id := s.uuid()
+		id := s.UUID()
 		nat := &nb.NAT{UUID: id, Type: rapid.SampledFrom([]string{"snat", "dnat", "dnat_and_snat"}).Draw(t, "type"),
 			ExternalIP: genNATExternalIP.Draw(t, "ext"), LogicalIP: genNATLogicalIP.Draw(t, "logical"), Options: map[string]string{}}
 		if rapid.Bool().Draw(t, "distributed") {
@@ -59,7 +50,7 @@ var natChanges = map[string]nbChange{
 		if rapid.IntRange(0, 3).Draw(t, "range") == 0 {
 			nat.ExternalPortRange = "1000-2000"
 		}
-		if asID := pick(t, s, nb.AddressSetTable, "AddressSetTable"); asID != "" {
+		if asID := s.Pick(t, nb.AddressSetTable, "AddressSetTable"); asID != "" {
 			switch rapid.IntRange(0, 3).Draw(t, "extips") {
 			case 0:
 				nat.AllowedExtIPs = &asID
@@ -67,16 +58,16 @@ var natChanges = map[string]nbChange{
 				nat.ExemptedExtIPs = &asID
 			}
 		}
-		if lrpID := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable"); lrpID != "" && rapid.IntRange(0, 3).Draw(t, "gwport") == 0 {
+		if lrpID := s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable"); lrpID != "" && rapid.IntRange(0, 3).Draw(t, "gwport") == 0 {
 			nat.GatewayPort = &lrpID
 		}
-		s.set(t, p, nb.NATTable, id, nat)
-		edit(t, s, p, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Nat = append(slices.Clone(lr.Nat), id) })
+		s.Set(t, nb.NATTable, id, nat)
+		Edit(t, s, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Nat = append(slices.Clone(lr.Nat), id) })
 	},
-	"delNAT": delListed(nb.NATTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.Nat }),
+	"delNAT": DeleteListed(nb.NATTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.Nat }),
 
-	"setNATStateless": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.NATTable, "NATTable")
+	"setNATStateless": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.NATTable, "NATTable")
 		if id == "" {
 			return
 		}
@@ -86,27 +77,27 @@ var natChanges = map[string]nbChange{
 			nat.Options = map[string]string{}
 		}
 		nat.Options["stateless"] = fmt.Sprint(rapid.Bool().Draw(t, "stateless"))
-		s.set(t, p, nb.NATTable, id, &nat)
+		s.Set(t, nb.NATTable, id, &nat)
 	},
-	"addAddressSet": func(t *rapid.T, s *nbState, p *Program) {
-		id := s.uuid()
-		s.set(t, p, nb.AddressSetTable, id, &nb.AddressSet{UUID: id, Name: "as" + id[len(id)-3:], Addresses: []string{"1.1.1.1"}})
+	"addAddressSet": func(t *rapid.T, s *State) {
+		id := s.UUID()
+		s.Set(t, nb.AddressSetTable, id, &nb.AddressSet{UUID: id, Name: "as" + id[len(id)-3:], Addresses: []string{"1.1.1.1"}})
 	},
-	"renameAddressSet": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.AddressSetTable, "AddressSetTable")
+	"renameAddressSet": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.AddressSetTable, "AddressSetTable")
 		if id == "" {
 			return
 		}
 		as := *s.rows[nb.AddressSetTable][id].(*nb.AddressSet)
 		as.Name = rapid.SampledFrom([]string{"as_x", "as_y"}).Draw(t, "name")
-		s.set(t, p, nb.AddressSetTable, id, &as)
+		s.Set(t, nb.AddressSetTable, id, &as)
 	},
-	"moveGatewayChassis": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+	"moveGatewayChassis": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
 		if id == "" {
 			return
 		}
-		updateRouterPort(t, s, p, id, func(lrp *nb.LogicalRouterPort) {
+		updateRouterPort(t, s, id, func(lrp *nb.LogicalRouterPort) {
 			lrp.GatewayChassis, lrp.HaChassisGroup = nil, nil
 			switch rapid.IntRange(0, 3).Draw(t, "gw") {
 			case 0:
@@ -120,12 +111,12 @@ var natChanges = map[string]nbChange{
 			}
 		})
 	},
-	"setRouterNATOptions": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalRouterTable, "LogicalRouterTable")
+	"setRouterNATOptions": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterTable, "LogicalRouterTable")
 		if id == "" {
 			return
 		}
-		edit(t, s, p, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) {
+		Edit(t, s, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) {
 			lr.Options = maps.Clone(lr.Options)
 			if lr.Options == nil {
 				lr.Options = map[string]string{}
@@ -142,34 +133,20 @@ var natChanges = map[string]nbChange{
 			}
 		})
 	},
-	"addVTEPPort": func(t *rapid.T, s *nbState, p *Program) {
-		lsID := pick(t, s, nb.LogicalSwitchTable, "LogicalSwitchTable")
+	"addVTEPPort": func(t *rapid.T, s *State) {
+		lsID := s.Pick(t, nb.LogicalSwitchTable, "LogicalSwitchTable")
 		if lsID == "" {
 			return
 		}
-		id := s.uuid()
+		id := s.UUID()
 		typ := rapid.SampledFrom([]string{"vtep", "localnet", "virtual"}).Draw(t, "type")
 		name := "p" + id[len(id)-3:]
 		if typ == "virtual" {
 			name = "vm1"
 		}
-		s.set(t, p, nb.LogicalSwitchPortTable, id, &nb.LogicalSwitchPort{UUID: id, Name: name, Type: typ})
+		s.Set(t, nb.LogicalSwitchPortTable, id, &nb.LogicalSwitchPort{UUID: id, Name: name, Type: typ})
 		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
 		ls.Ports = append(slices.Clone(ls.Ports), id)
-		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+		s.Set(t, nb.LogicalSwitchTable, lsID, &ls)
 	},
-}
-
-// TestNATIncrementalEqualsRecompute is TestIncrementalEqualsRecompute
-// restricted to the changes that build routers with gateway ports,
-// switches and NAT rules, so that random sequences often reach states such
-// as a NAT rule whose gateway port moves or goes away, or two rules
-// sharing an external IP of which the first is removed.
-func TestNATIncrementalEqualsRecompute(t *testing.T) {
-	names := []string{"addSwitch", "addRouter", "addRouterPort", "delRouter",
-		"router/setPortNetworks", "router/delRouterPort", "router/connectSwitch", "router/peerRouterPorts"}
-	for name := range natChanges {
-		names = append(names, "nat/"+name)
-	}
-	checkIncremental(t, names, 20, 3)
 }

@@ -1,21 +1,13 @@
-package rules
+package ruletest
 
 import (
 	"fmt"
 	"maps"
 	"slices"
-	"testing"
 
 	"github.com/northlog/northlog/relations/nb"
 	"pgregory.net/rapid"
 )
-
-// The router changes join TestIncrementalEqualsRecompute's random steps.
-func init() {
-	for name, change := range routerChanges {
-		nbChanges["router/"+name] = change
-	}
-}
 
 var (
 	// genRouterNet draws a router port network, a few of them overlapping
@@ -54,23 +46,25 @@ var (
 
 // updateRouterPort replaces router port id's row by what change makes of a
 // copy.
-func updateRouterPort(t *rapid.T, s *nbState, p *Program, id string, change func(*nb.LogicalRouterPort)) {
+func updateRouterPort(t *rapid.T, s *State, id string, change func(*nb.LogicalRouterPort)) {
 	lrp := *s.rows[nb.LogicalRouterPortTable][id].(*nb.LogicalRouterPort)
 	lrp.Options = maps.Clone(lrp.Options)
 	if lrp.Options == nil {
 		lrp.Options = map[string]string{}
 	}
 	change(&lrp)
-	s.set(t, p, nb.LogicalRouterPortTable, id, &lrp)
+	s.Set(t, nb.LogicalRouterPortTable, id, &lrp)
 }
 
-var routerChanges = map[string]nbChange{
-	"setRouterOptions": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalRouterTable, "LogicalRouterTable")
+// routerChanges change routers and their ports (options, networks,
+// peers, gateway chassis), static routes and policies.
+var routerChanges = map[string]Change{
+	"setRouterOptions": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterTable, "LogicalRouterTable")
 		if id == "" {
 			return
 		}
-		edit(t, s, p, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) {
+		Edit(t, s, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) {
 			lr.Options = map[string]string{}
 			for _, k := range []string{"always_learn_from_arp_request", "dynamic_neigh_routers", "mcast_relay"} {
 				if rapid.Bool().Draw(t, k) {
@@ -91,24 +85,24 @@ var routerChanges = map[string]nbChange{
 			}
 		})
 	},
-	"setPortNetworks": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+	"setPortNetworks": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
 		if id == "" {
 			return
 		}
-		updateRouterPort(t, s, p, id, func(lrp *nb.LogicalRouterPort) {
+		updateRouterPort(t, s, id, func(lrp *nb.LogicalRouterPort) {
 			lrp.Networks = rapid.SliceOfNDistinct(genRouterNet, 0, 3, func(s string) string { return s }).Draw(t, "nets")
 			if rapid.IntRange(0, 6).Draw(t, "badmac") == 0 {
 				lrp.MAC = "zz"
 			}
 		})
 	},
-	"setPortOptions": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+	"setPortOptions": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
 		if id == "" {
 			return
 		}
-		updateRouterPort(t, s, p, id, func(lrp *nb.LogicalRouterPort) {
+		updateRouterPort(t, s, id, func(lrp *nb.LogicalRouterPort) {
 			lrp.Options = map[string]string{}
 			if rapid.Bool().Draw(t, "rtb") {
 				lrp.Options["route_table"] = rapid.SampledFrom([]string{"t1", "t2"}).Draw(t, "table")
@@ -135,35 +129,35 @@ var routerChanges = map[string]nbChange{
 			}
 		})
 	},
-	"delRouterPort": delListed(nb.LogicalRouterPortTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.Ports }),
+	"delRouterPort": DeleteListed(nb.LogicalRouterPortTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.Ports }),
 
-	"peerRouterPorts": func(t *rapid.T, s *nbState, p *Program) {
-		a, b := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable"), pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+	"peerRouterPorts": func(t *rapid.T, s *State) {
+		a, b := s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable"), s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
 		if a == "" {
 			return
 		}
 		peer := s.rows[nb.LogicalRouterPortTable][b].(*nb.LogicalRouterPort).Name
-		updateRouterPort(t, s, p, a, func(lrp *nb.LogicalRouterPort) { lrp.Peer = &peer })
+		updateRouterPort(t, s, a, func(lrp *nb.LogicalRouterPort) { lrp.Peer = &peer })
 	},
-	"connectSwitch": func(t *rapid.T, s *nbState, p *Program) {
-		lsID, lrpID := pick(t, s, nb.LogicalSwitchTable, "LogicalSwitchTable"), pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+	"connectSwitch": func(t *rapid.T, s *State) {
+		lsID, lrpID := s.Pick(t, nb.LogicalSwitchTable, "LogicalSwitchTable"), s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
 		if lsID == "" || lrpID == "" {
 			return
 		}
-		id := s.uuid()
+		id := s.UUID()
 		lsp := &nb.LogicalSwitchPort{UUID: id, Name: "rsp" + id[len(id)-3:], Type: "router", Addresses: []string{"router"},
 			Options: map[string]string{"router-port": s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort).Name}}
-		s.set(t, p, nb.LogicalSwitchPortTable, id, lsp)
+		s.Set(t, nb.LogicalSwitchPortTable, id, lsp)
 		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
 		ls.Ports = append(slices.Clone(ls.Ports), id)
-		s.set(t, p, nb.LogicalSwitchTable, lsID, &ls)
+		s.Set(t, nb.LogicalSwitchTable, lsID, &ls)
 	},
-	"addRoute": func(t *rapid.T, s *nbState, p *Program) {
-		lrID := pick(t, s, nb.LogicalRouterTable, "LogicalRouterTable")
+	"addRoute": func(t *rapid.T, s *State) {
+		lrID := s.Pick(t, nb.LogicalRouterTable, "LogicalRouterTable")
 		if lrID == "" {
 			return
 		}
-		id := s.uuid()
+		id := s.UUID()
 		r := &nb.LogicalRouterStaticRoute{UUID: id, IPPrefix: genPrefix.Draw(t, "prefix"), Nexthop: genNexthop.Draw(t, "nexthop")}
 		if rapid.IntRange(0, 3).Draw(t, "src") == 0 {
 			src := nb.LogicalRouterStaticRoutePolicySrcIP
@@ -175,21 +169,21 @@ var routerChanges = map[string]nbChange{
 		if rapid.IntRange(0, 3).Draw(t, "symmetric") == 0 {
 			r.Options = map[string]string{"ecmp_symmetric_reply": "true"}
 		}
-		if lrpID := pick(t, s, nb.LogicalRouterPortTable, "LogicalRouterPortTable"); lrpID != "" && rapid.IntRange(0, 3).Draw(t, "out") == 0 {
+		if lrpID := s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable"); lrpID != "" && rapid.IntRange(0, 3).Draw(t, "out") == 0 {
 			out := s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort).Name
 			r.OutputPort = &out
 		}
-		s.set(t, p, nb.LogicalRouterStaticRouteTable, id, r)
-		edit(t, s, p, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.StaticRoutes = append(slices.Clone(lr.StaticRoutes), id) })
+		s.Set(t, nb.LogicalRouterStaticRouteTable, id, r)
+		Edit(t, s, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.StaticRoutes = append(slices.Clone(lr.StaticRoutes), id) })
 	},
-	"delRoute": delListed(nb.LogicalRouterStaticRouteTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.StaticRoutes }),
+	"delRoute": DeleteListed(nb.LogicalRouterStaticRouteTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.StaticRoutes }),
 
-	"addPolicy": func(t *rapid.T, s *nbState, p *Program) {
-		lrID := pick(t, s, nb.LogicalRouterTable, "LogicalRouterTable")
+	"addPolicy": func(t *rapid.T, s *State) {
+		lrID := s.Pick(t, nb.LogicalRouterTable, "LogicalRouterTable")
 		if lrID == "" {
 			return
 		}
-		id := s.uuid()
+		id := s.UUID()
 		pol := &nb.LogicalRouterPolicy{UUID: id, Priority: rapid.IntRange(1, 3).Draw(t, "prio"), Match: "ip4",
 			Action: rapid.SampledFrom([]string{"allow", "drop", "reroute"}).Draw(t, "action")}
 		if pol.Action == "reroute" {
@@ -198,29 +192,16 @@ var routerChanges = map[string]nbChange{
 		if rapid.Bool().Draw(t, "mark") {
 			pol.Options = map[string]string{"pkt_mark": "7"}
 		}
-		s.set(t, p, nb.LogicalRouterPolicyTable, id, pol)
-		edit(t, s, p, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Policies = append(slices.Clone(lr.Policies), id) })
+		s.Set(t, nb.LogicalRouterPolicyTable, id, pol)
+		Edit(t, s, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.Policies = append(slices.Clone(lr.Policies), id) })
 	},
-	"setPolicyPriority": func(t *rapid.T, s *nbState, p *Program) {
-		id := pick(t, s, nb.LogicalRouterPolicyTable, "LogicalRouterPolicyTable")
+	"setPolicyPriority": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterPolicyTable, "LogicalRouterPolicyTable")
 		if id == "" {
 			return
 		}
 		pol := *s.rows[nb.LogicalRouterPolicyTable][id].(*nb.LogicalRouterPolicy)
 		pol.Priority = rapid.IntRange(1, 3).Draw(t, "prio")
-		s.set(t, p, nb.LogicalRouterPolicyTable, id, &pol)
+		s.Set(t, nb.LogicalRouterPolicyTable, id, &pol)
 	},
-}
-
-// TestRouterIncrementalEqualsRecompute is TestIncrementalEqualsRecompute
-// restricted to the changes that build routers, their ports, peers, routes
-// and policies, so that random sequences reach the interesting states (a
-// route resolved through a port that then goes away, an ECMP group that
-// loses a member) often.
-func TestRouterIncrementalEqualsRecompute(t *testing.T) {
-	names := []string{"addSwitch", "addRouter", "addRouterPort", "delRouter"}
-	for name := range routerChanges {
-		names = append(names, "router/"+name)
-	}
-	checkIncremental(t, names, 20, 3)
 }

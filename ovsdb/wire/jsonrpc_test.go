@@ -1,4 +1,4 @@
-package ovsdb
+package wire
 
 import (
 	"context"
@@ -29,13 +29,14 @@ func TestAppendJSONMatchesLibovsdb(t *testing.T) {
 			"ports":            lovsdb.OvsSet{GoSet: []any{lovsdb.UUID{GoUUID: "row2"}, lovsdb.UUID{GoUUID: u}}},
 			"flag":             true,
 		}},
-		{Op: lovsdb.OperationUpdate, Table: "SB_Global", Row: lovsdb.Row{"nb_cfg": 7}, Where: whereUUID(u)},
-		{Op: lovsdb.OperationMutate, Table: "Multicast_Group", Where: whereUUID(u), Mutations: []lovsdb.Mutation{
+		{Op: lovsdb.OperationUpdate, Table: "SB_Global", Row: lovsdb.Row{"nb_cfg": 7}, Where: WhereUUID(u)},
+		{Op: lovsdb.OperationMutate, Table: "Multicast_Group", Where: WhereUUID(u), Mutations: []lovsdb.Mutation{
 			{Column: "ports", Mutator: lovsdb.MutateOperationInsert, Value: lovsdb.OvsSet{GoSet: []any{lovsdb.UUID{GoUUID: u}}}},
 			{Column: "ports", Mutator: lovsdb.MutateOperationDelete, Value: lovsdb.OvsSet{GoSet: []any{}}},
 		}},
-		{Op: lovsdb.OperationDelete, Table: "Logical_Flow", Where: whereUUID(u)},
-		verifyOp("NB_Global", u, lovsdb.Row{"options": lovsdb.OvsMap{GoMap: map[any]any{"a": "b"}}}),
+		{Op: lovsdb.OperationDelete, Table: "Logical_Flow", Where: WhereUUID(u)},
+		{Op: lovsdb.OperationWait, Table: "NB_Global", Where: WhereUUID(u), Timeout: &zero, Columns: []string{"options"}, Until: "==",
+			Rows: []lovsdb.Row{{"options": lovsdb.OvsMap{GoMap: map[any]any{"a": "b"}}}}},
 		{Op: lovsdb.OperationWait, Table: "T", Timeout: &zero, Where: []lovsdb.Condition{}},
 		{Op: lovsdb.OperationAssert, Lock: &lock},
 		{Op: lovsdb.OperationSelect, Table: "T"},
@@ -207,7 +208,7 @@ func TestRPCConn(t *testing.T) {
 	res := make(chan result, 1)
 	go func() {
 		var r result
-		r.err = c.Call(ctx, "transact", lovsdb.NewTransactArgs("DB", lovsdb.Operation{Op: lovsdb.OperationDelete, Table: "T", Where: whereUUID("u")}), into(&r.reply))
+		r.err = c.Call(ctx, "transact", lovsdb.NewTransactArgs("DB", lovsdb.Operation{Op: lovsdb.OperationDelete, Table: "T", Where: WhereUUID("u")}), into(&r.reply))
 		res <- r
 	}()
 	expect(`{"method":"transact","id":1,"params":["DB",{"op":"delete","table":"T","where":[["_uuid","==",["named-uuid","u"]]]}]}`)

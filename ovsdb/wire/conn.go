@@ -1,4 +1,4 @@
-package ovsdb
+package wire
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ import (
 	"github.com/ovn-org/libovsdb/updates"
 )
 
-// conn is one connection to an OVSDB server with one monitor on one
+// Conn is one connection to an OVSDB server with one monitor on one
 // database: libovsdb's wire types, models and update arithmetic over our
 // own JSON-RPC session (rpcConn).
 //
@@ -28,18 +29,18 @@ import (
 // server transaction ends, so a `--wait=sb` answered from it could be
 // answered before the rest of the NB transaction was computed; on reconnect
 // it refills its cache without reporting the rows that went away; and it
-// panics when its reconnect backoff gives up. conn hands over each update
+// panics when its reconnect backoff gives up. Conn hands over each update
 // notification — one committed transaction — whole and in order, and a lost
 // connection is the caller's to redo.
-type conn struct {
+type Conn struct {
 	conn *activityConn
 	rpc  *rpcConn
 	// inFlight counts the transactions waiting for their reply.
 	inFlight atomic.Int32
 	// known are the strings of the rows a transaction in flight inserts,
-	// for the decoders of their echo (until resume when it was paused).
+	// for the decoders of their echo (until Resume when it was paused).
 	known atomic.Pointer[knownStrings]
-	// paused are the tables whose updates pause stopped.
+	// paused are the tables whose updates Pause stopped.
 	paused []string
 	dbName string
 	client model.ClientDBModel
@@ -47,7 +48,7 @@ type conn struct {
 	// decoders decode the whole rows of the monitored tables whose
 	// models they can; the rest go through libovsdb.
 	decoders map[string]*rowDecoder
-	probe    time.Duration
+	opts     Options
 
 	// rows is the monitored contents, kept by the read loop to apply the
 	// next update notification's differences to. The read loop also
@@ -63,40 +64,62 @@ type conn struct {
 	hasLock  atomic.Bool
 
 	mu      sync.Mutex
-	batches []batch
+	batches []Batch
 	err     error         // why the connection ended, once it has
 	ready   chan struct{} // holds a token when batches or err are new
 	done    chan struct{} // closed when the connection has ended
 }
 
-// change is one row change: old nil for an insert, new nil for a delete.
+// Change is one row change: Old nil for an insert, New nil for a delete.
 // Models are never modified once handed over.
-type change struct {
-	table, uuid string
-	old, new    model.Model
-	// diff is the update2 "modify" of a change that fastModifiers made:
+type Change struct {
+	Table, UUID string
+	Old, New    model.Model
+	// Diff is the update2 "modify" of a change that a Modifier made:
 	// the columns that changed, a set column as the elements that went or
 	// came.
-	diff lovsdb.Row
+	Diff lovsdb.Row
 }
 
-// batch is the row changes of one committed transaction, or the whole
-// contents when initial.
-type batch struct {
-	initial bool
-	changes []change
+// Batch is the row changes of one committed transaction, or the whole
+// contents when Initial.
+type Batch struct {
+	Initial bool
+	Changes []Change
 }
 
-// dialConn connects to the first server of remote (OVS remote syntax:
+// Options say what a connection monitors and how it watches the server.
+type Options struct {
+	// Tables are the tables monitored, all their modelled columns but
+	// those in NotMonitored.
+	Tables []string
+	// NotMonitored are, by table, columns left out of the monitor.
+	NotMonitored map[string]map[string]bool
+	// Modifiers apply an update2 "modify" to a row of their table without
+	// libovsdb's reflection, when they can (ok false otherwise).
+	Modifiers map[string]Modifier
+	// Probe is the inactivity probe interval (see prober); 0 or less is
+	// none.
+	Probe time.Duration
+	// Trace, when set, receives at debug level every request sent, as
+	// OVS's jsonrpc module logs them ("-vjsonrpc").
+	Trace *slog.Logger
+}
+
+// Modifier makes the new row of a "modify" from the old one and the
+// update2 diff; ok false leaves the change to libovsdb.
+type Modifier func(old model.Model, diff lovsdb.Row) (new model.Model, ok bool)
+
+// Dial connects to the first server of remote (OVS remote syntax:
 // "unix:PATH" or "tcp:HOST:PORT", several separated by commas) that
 // answers, checks that its schema of database dbName fits the models, and
-// monitors the given tables (all their modelled columns). The initial
-// contents are the first batch. The connection ends when ctx does, on
-// Close, or when the server goes away or stays silent (see prober).
-func dialConn(ctx context.Context, remote, dbName string, client model.ClientDBModel, tables []string, probe time.Duration) (*conn, error) {
+// monitors opts.Tables. The initial contents are the first batch. The
+// connection ends when ctx does, on Close, or when the server goes away
+// or stays silent (see prober).
+func Dial(ctx context.Context, remote, dbName string, client model.ClientDBModel, opts Options) (*Conn, error) {
 	var errs []error
 	for r := range strings.SplitSeq(remote, ",") {
-		c, err := dialOne(ctx, strings.TrimSpace(r), dbName, client, tables, probe)
+		c, err := dialOne(ctx, strings.TrimSpace(r), dbName, client, opts)
 		if err == nil {
 			return c, nil
 		}
@@ -105,7 +128,7 @@ func dialConn(ctx context.Context, remote, dbName string, client model.ClientDBM
 	return nil, errors.Join(errs...)
 }
 
-func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBModel, tables []string, probe time.Duration) (*conn, error) {
+func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBModel, opts Options) (*Conn, error) {
 	network, addr, ok := strings.Cut(remote, ":")
 	switch {
 	case !ok:
@@ -120,11 +143,11 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 	}
 	ac := &activityConn{Conn: nc}
 	ac.lastRead.Store(time.Now().UnixNano())
-	c := &conn{
+	c := &Conn{
 		conn:   ac,
 		dbName: dbName,
 		client: client,
-		probe:  probe,
+		opts:   opts,
 		rows:   map[string]map[string]model.Model{},
 		ready:  make(chan struct{}, 1),
 		done:   make(chan struct{}),
@@ -143,6 +166,9 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 		"locked": func(params []byte) error { return c.lockEvent(params, true) },
 		"stolen": func(params []byte) error { return c.lockEvent(params, false) },
 	})
+	if opts.Trace != nil {
+		c.rpc.setTrace(opts.Trace, remote)
+	}
 	go func() {
 		select {
 		case <-c.rpc.Done():
@@ -151,7 +177,7 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 		}
 		c.rpc.Close()
 	}()
-	if err := c.start(ctx, tables); err != nil {
+	if err := c.start(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("%s: %w", remote, err)
 	}
@@ -160,7 +186,7 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 }
 
 // start reads the schema and sets up the monitor.
-func (c *conn) start(ctx context.Context, tables []string) error {
+func (c *Conn) start(ctx context.Context) error {
 	var schema lovsdb.DatabaseSchema
 	if err := c.rpc.Call(ctx, "get_schema", lovsdb.NewGetSchemaArgs(c.dbName), into(&schema)); err != nil {
 		return fmt.Errorf("get_schema %s: %w", c.dbName, err)
@@ -172,8 +198,8 @@ func (c *conn) start(ctx context.Context, tables []string) error {
 	c.model = dbModel
 	c.decoders = map[string]*rowDecoder{}
 	requests := map[string]lovsdb.MonitorRequest{}
-	for _, t := range tables {
-		cols, err := modelColumns(dbModel, t)
+	for _, t := range c.opts.Tables {
+		cols, err := modelColumns(dbModel, t, c.opts.NotMonitored[t])
 		if err != nil {
 			return err
 		}
@@ -199,8 +225,8 @@ func (c *conn) start(ctx context.Context, tables []string) error {
 }
 
 // modelColumns lists the columns of table that its model has, but those
-// notMonitored.
-func modelColumns(dbModel model.DatabaseModel, table string) ([]string, error) {
+// in skip.
+func modelColumns(dbModel model.DatabaseModel, table string, skip map[string]bool) ([]string, error) {
 	typ, ok := dbModel.Types()[table]
 	if !ok {
 		return nil, fmt.Errorf("no model for table %s", table)
@@ -210,7 +236,7 @@ func modelColumns(dbModel model.DatabaseModel, table string) ([]string, error) {
 	}
 	var cols []string
 	for i := range typ.Elem().NumField() {
-		if col := typ.Elem().Field(i).Tag.Get("ovsdb"); col != "" && col != "_uuid" && !notMonitored[table][col] {
+		if col := typ.Elem().Field(i).Tag.Get("ovsdb"); col != "" && col != "_uuid" && !skip[col] {
 			cols = append(cols, col)
 		}
 	}
@@ -266,11 +292,11 @@ func newRow(ru []byte) ([]byte, error) {
 
 // apply turns one update (or the initial contents) into a batch. Whole
 // rows are decoded by the table's rowDecoder when it has one, the modifies
-// that fastModifiers can make are made by them; the rest goes through
+// that opts.Modifiers can make are made by them; the rest goes through
 // libovsdb's models and update arithmetic.
-func (c *conn) apply(tu rawUpdates, initial bool) error {
+func (c *Conn) apply(tu rawUpdates, initial bool) error {
 	var mu updates.ModelUpdates
-	var fast []change
+	var fast []Change
 	var known knownStrings
 	if k := c.known.Load(); k != nil {
 		known = *k
@@ -289,7 +315,7 @@ func (c *conn) apply(tu rawUpdates, initial bool) error {
 					if err != nil {
 						return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 					}
-					fast = append(fast, change{table: table, uuid: uuid, new: m})
+					fast = append(fast, Change{Table: table, UUID: uuid, New: m})
 					continue
 				}
 			}
@@ -302,9 +328,9 @@ func (c *conn) apply(tu rawUpdates, initial bool) error {
 				return c.fail(fmt.Errorf("%s: update modifies unknown %s row %s", c.dbName, table, uuid))
 			case ru.Initial == nil && ru.Insert == nil && ru.Modify == nil && current[uuid] == nil:
 				continue // a delete of a row never seen
-			case ru.Modify != nil && fastModifiers[table] != nil:
-				if m, ok := fastModifiers[table](current[uuid], *ru.Modify); ok {
-					fast = append(fast, change{table: table, uuid: uuid, old: current[uuid], new: m, diff: *ru.Modify})
+			case ru.Modify != nil && c.opts.Modifiers[table] != nil:
+				if m, ok := c.opts.Modifiers[table](current[uuid], *ru.Modify); ok {
+					fast = append(fast, Change{Table: table, UUID: uuid, Old: current[uuid], New: m, Diff: *ru.Modify})
 					continue
 				}
 			}
@@ -313,12 +339,12 @@ func (c *conn) apply(tu rawUpdates, initial bool) error {
 			}
 		}
 	}
-	b := batch{initial: initial, changes: fast}
+	b := Batch{Initial: initial, Changes: fast}
 	for _, c2 := range fast {
-		if c.rows[c2.table] == nil {
-			c.rows[c2.table] = map[string]model.Model{}
+		if c.rows[c2.Table] == nil {
+			c.rows[c2.Table] = map[string]model.Model{}
 		}
-		c.rows[c2.table][c2.uuid] = c2.new
+		c.rows[c2.Table][c2.UUID] = c2.New
 	}
 	for _, table := range mu.GetUpdatedTables() {
 		if c.rows[table] == nil {
@@ -330,11 +356,11 @@ func (c *conn) apply(tu rawUpdates, initial bool) error {
 			} else {
 				c.rows[table][uuid] = new
 			}
-			b.changes = append(b.changes, change{table: table, uuid: uuid, old: old, new: new})
+			b.Changes = append(b.Changes, Change{Table: table, UUID: uuid, Old: old, New: new})
 			return nil
 		})
 	}
-	if len(b.changes) == 0 && !initial {
+	if len(b.Changes) == 0 && !initial {
 		return nil
 	}
 	c.mu.Lock()
@@ -344,7 +370,7 @@ func (c *conn) apply(tu rawUpdates, initial bool) error {
 	return nil
 }
 
-func (c *conn) signal() {
+func (c *Conn) signal() {
 	select {
 	case c.ready <- struct{}{}:
 	default:
@@ -352,7 +378,7 @@ func (c *conn) signal() {
 }
 
 // fail ends the connection with err, the first reason given; it returns err.
-func (c *conn) fail(err error) error {
+func (c *Conn) fail(err error) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err == nil {
@@ -364,17 +390,17 @@ func (c *conn) fail(err error) error {
 }
 
 // Close ends the connection.
-func (c *conn) Close() { c.fail(errClosed) }
+func (c *Conn) Close() { c.fail(errClosed) }
 
 var errClosed = errors.New("connection closed")
 
 // Ready is signalled when Take has something new.
-func (c *conn) Ready() <-chan struct{} { return c.ready }
+func (c *Conn) Ready() <-chan struct{} { return c.ready }
 
 // Take returns the batches received since the last call, and, once the
 // connection has ended, why. It consumes Ready's signal of what it
 // returns, which would otherwise wake the caller once more for nothing.
-func (c *conn) Take() ([]batch, error) {
+func (c *Conn) Take() ([]Batch, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	select {
@@ -388,22 +414,22 @@ func (c *conn) Take() ([]batch, error) {
 
 // Transact runs ops as one transaction and checks every result. The update
 // notifications the transaction causes are taken before Transact returns.
-func (c *conn) Transact(ctx context.Context, ops []lovsdb.Operation) error {
-	t, err := c.startTransact()
+func (c *Conn) Transact(ctx context.Context, ops []lovsdb.Operation) error {
+	t, err := c.StartTransact()
 	if err != nil {
 		return err
 	}
 	for _, op := range ops {
-		t.add(op)
+		t.Add(op)
 	}
-	return t.finish(ctx)
+	return t.Finish(ctx)
 }
 
-// txnWriter is a transaction being written: each operation goes to the
+// Txn is a transaction being written: each operation goes to the
 // server as it is added, so that the server reads and parses a large
 // transaction while the rest is still being made.
-type txnWriter struct {
-	c *conn
+type Txn struct {
+	c *Conn
 	r *paramWriter
 	// n counts the operations, for the reply's decoder (in the read loop).
 	n      atomic.Int64
@@ -411,10 +437,10 @@ type txnWriter struct {
 	failed []string
 }
 
-// startTransact starts a transaction whose operations add writes and
-// finish ends. The connection's other writes wait until then.
-func (c *conn) startTransact() (*txnWriter, error) {
-	t := &txnWriter{c: c}
+// StartTransact starts a transaction whose operations Add writes and
+// Finish ends. The connection's other writes wait until then.
+func (c *Conn) StartTransact() (*Txn, error) {
+	t := &Txn{c: c}
 	r, err := c.rpc.request("transact", func(reply []byte) error {
 		var err error
 		t.failed, err = resultErrors(reply, int(t.n.Load()))
@@ -429,16 +455,16 @@ func (c *conn) startTransact() (*txnWriter, error) {
 	return t, nil
 }
 
-// add writes one operation.
-func (t *txnWriter) add(op lovsdb.Operation) {
+// Add writes one operation.
+func (t *Txn) Add(op lovsdb.Operation) {
 	t.r.add(op)
 	t.n.Add(1)
 	t.known = addInserted(t.known, op)
 }
 
-// finish sends the end of the transaction, waits for its reply and
+// Finish sends the end of the transaction, waits for its reply and
 // checks every result, as Transact.
-func (t *txnWriter) finish(ctx context.Context) error {
+func (t *Txn) Finish(ctx context.Context) error {
 	c := t.c
 	defer c.inFlight.Add(-1)
 	if len(t.known) > 0 {
@@ -457,15 +483,15 @@ func (t *txnWriter) finish(ctx context.Context) error {
 	return err
 }
 
-// pause stops the monitor's updates of tables (their condition becomes
+// Pause stops the monitor's updates of tables (their condition becomes
 // false) so that a transaction filling them is not echoed before its
 // reply: ovsdb-server composes and sends a transaction's monitor update
 // before it answers, and for a cold start's tens of thousands of flows
-// that is a third of its work and our decoding on top. resume must
-// follow. pause reports false, pausing nothing, when the server cannot
+// that is a third of its work and our decoding on top. Resume must
+// follow. Pause reports false, pausing nothing, when the server cannot
 // change a monitor's conditions (it answers monitor_cond_change with an
 // error).
-func (c *conn) pause(ctx context.Context, tables []string) bool {
+func (c *Conn) Pause(ctx context.Context, tables []string) bool {
 	if err := c.rpc.Call(ctx, "monitor_cond_change", condChange(tables, false), nil); err != nil {
 		return false
 	}
@@ -473,11 +499,11 @@ func (c *conn) pause(ctx context.Context, tables []string) bool {
 	return true
 }
 
-// resume takes up the paused tables' updates again: their whole contents,
-// the rows inserted meanwhile included, come as one update before resume
+// Resume takes up the paused tables' updates again: their whole contents,
+// the rows inserted meanwhile included, come as one update before Resume
 // returns. A failure ends the connection, as a monitor left paused would
 // miss changes: the reconnect reads everything again.
-func (c *conn) resume(ctx context.Context) error {
+func (c *Conn) Resume(ctx context.Context) error {
 	if len(c.paused) == 0 {
 		return nil
 	}
@@ -569,7 +595,7 @@ func resultErrors(reply []byte, ops int) ([]string, error) {
 // queue again, as ovsdb-server keeps a "lock" claim. HasLock tells where
 // the session stands; Ready is signalled at each change. The lock goes
 // with the connection.
-func (c *conn) Lock(ctx context.Context, name string) error {
+func (c *Conn) Lock(ctx context.Context, name string) error {
 	c.lockMu.Lock()
 	defer c.lockMu.Unlock()
 	if c.lockName != "" {
@@ -589,8 +615,26 @@ func (c *conn) Lock(ctx context.Context, name string) error {
 	return nil
 }
 
+// Unlock gives up the lock asked for with Lock, owned or queued for
+// (RFC 7047 4.1.10, "unlock"); Lock may then ask again.
+func (c *Conn) Unlock(ctx context.Context) error {
+	c.lockMu.Lock()
+	defer c.lockMu.Unlock()
+	if c.lockName == "" {
+		return nil
+	}
+	name := c.lockName
+	c.lockName = ""
+	c.hasLock.Store(false)
+	c.signal()
+	if err := c.rpc.Call(ctx, "unlock", []any{name}, nil); err != nil {
+		return fmt.Errorf("unlock %q: %w", name, err)
+	}
+	return nil
+}
+
 // lockEvent records a "locked" (owned true) or "stolen" notification.
-func (c *conn) lockEvent(raw []byte, owned bool) error {
+func (c *Conn) lockEvent(raw []byte, owned bool) error {
 	var params []string
 	if err := json.Unmarshal(raw, &params); err != nil {
 		return c.fail(fmt.Errorf("%s: lock notification: %w", c.dbName, err))
@@ -606,12 +650,12 @@ func (c *conn) lockEvent(raw []byte, owned bool) error {
 }
 
 // HasLock reports whether the session owns the lock asked for with Lock.
-func (c *conn) HasLock() bool { return c.hasLock.Load() }
+func (c *Conn) HasLock() bool { return c.hasLock.Load() }
 
-// assertLock is the operation that makes a transaction fail unless the
+// AssertLock is the operation that makes a transaction fail unless the
 // session still owns the lock when the server runs it (ovsdb-idl adds the
 // same to every transaction of a session with a lock).
-func (c *conn) assertLock() lovsdb.Operation {
+func (c *Conn) AssertLock() lovsdb.Operation {
 	name := c.lockName
 	return lovsdb.Operation{Op: lovsdb.OperationAssert, Lock: &name}
 }
@@ -621,11 +665,11 @@ func (c *conn) assertLock() lovsdb.Operation {
 // when another probe passes with nothing received still. A transaction in
 // flight does not count as inactivity: a single-threaded server answers
 // nothing while it commits a big one.
-func (c *conn) prober(remote string) {
-	if c.probe <= 0 {
+func (c *Conn) prober(remote string) {
+	if c.opts.Probe <= 0 {
 		return
 	}
-	t := time.NewTicker(c.probe / 2)
+	t := time.NewTicker(c.opts.Probe / 2)
 	defer t.Stop()
 	echoSent := time.Time{}
 	for {
@@ -636,12 +680,12 @@ func (c *conn) prober(remote string) {
 		}
 		last := time.Unix(0, c.conn.lastRead.Load())
 		switch {
-		case c.inFlight.Load() > 0 || time.Since(last) < c.probe:
+		case c.inFlight.Load() > 0 || time.Since(last) < c.opts.Probe:
 			echoSent = time.Time{}
 		case echoSent.IsZero():
 			echoSent = time.Now()
 			_ = c.rpc.Go("echo", lovsdb.NewEchoArgs()) // a failure ends the session
-		case last.Before(echoSent) && time.Since(echoSent) >= c.probe:
+		case last.Before(echoSent) && time.Since(echoSent) >= c.opts.Probe:
 			c.fail(fmt.Errorf("%s: nothing received for %v", remote, time.Since(last).Round(time.Second)))
 			return
 		}
@@ -660,4 +704,9 @@ func (a *activityConn) Read(b []byte) (int, error) {
 		a.lastRead.Store(time.Now().UnixNano())
 	}
 	return n, err
+}
+
+// WhereUUID is the condition that selects the row uuid.
+func WhereUUID(uuid string) []lovsdb.Condition {
+	return []lovsdb.Condition{lovsdb.NewCondition("_uuid", lovsdb.ConditionEqual, lovsdb.UUID{GoUUID: uuid})}
 }

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/northlog/northlog/internal/unixctl"
+	"github.com/northlog/northlog/internal/vlog"
+	"github.com/northlog/northlog/ovsdb"
+)
+
+// controlTimeout bounds a command that waits for the northd's goroutine
+// (busy with a long SB transaction, or still dialling).
+const controlTimeout = 30 * time.Second
+
+// registerCommands adds ovn-northd 23.03's unixctl commands, with its
+// texts, to ctl: exit ends the daemon through exit.
+func registerCommands(ctl *unixctl.Server, d *ovsdb.Northd, logs *vlog.Vlog, s *settings, exit func()) {
+	wait := func(f func(context.Context) error) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), controlTimeout)
+		defer cancel()
+		return "", f(ctx)
+	}
+	ctl.Register("exit", "", 0, 0, func([]string) (string, error) {
+		exit()
+		return "", nil
+	})
+	ctl.Register("pause", "", 0, 0, func([]string) (string, error) { return wait(d.Pause) })
+	ctl.Register("resume", "", 0, 0, func([]string) (string, error) { return wait(d.Resume) })
+	ctl.Register("is-paused", "", 0, 0, func([]string) (string, error) {
+		return strconv.FormatBool(d.IsPaused()), nil
+	})
+	ctl.Register("status", "", 0, 0, func([]string) (string, error) {
+		return "Status: " + d.Status() + "\n", nil
+	})
+	ctl.Register("inc-engine/show-stats", "", 0, 2, func(args []string) (string, error) {
+		return showStats(d.EngineStats(), args), nil
+	})
+	ctl.Register("inc-engine/clear-stats", "", 0, 0, func([]string) (string, error) {
+		d.ClearEngineStats()
+		return "", nil
+	})
+	ctl.Register("inc-engine/recompute", "", 0, 0, func([]string) (string, error) { return wait(d.Recompute) })
+
+	var threads sync.Mutex
+	ctl.Register("parallel-build/set-n-threads", "N_THREADS", 1, 1, func(args []string) (string, error) {
+		n := atoi(args[0])
+		if n < 1 || n > maxThreads {
+			return "", fmt.Errorf("invalid n_threads: %d\n", n)
+		}
+		threads.Lock()
+		s.nThreads = n
+		threads.Unlock()
+		return "", nil
+	})
+	ctl.Register("parallel-build/get-n-threads", "", 0, 0, func([]string) (string, error) {
+		threads.Lock()
+		defer threads.Unlock()
+		return fmt.Sprintf("%d\n", s.nThreads), nil
+	})
+	ctl.Register("debug/chassis-features-list", "", 0, 0, func([]string) (string, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), controlTimeout)
+		defer cancel()
+		f, err := d.Features(ctx)
+		if err != nil {
+			return "", err
+		}
+		// The SB schema northlog writes has MAC_Binding's timestamp
+		// column, from which 23.03 derives mac_binding_timestamp.
+		return fmt.Sprintf("ct_no_masked_label:    %t\nct_lb_related:         %t\nmac_binding_timestamp: %t\n",
+			f.CTNoMaskedLabel, f.CTLBRelated, true), nil
+	})
+	ctl.Register("memory/show", "", 0, 0, func([]string) (string, error) {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		rows := 0
+		for _, n := range d.Totals() {
+			rows += n[0] + n[1] + n[2]
+		}
+		return fmt.Sprintf("heap-bytes:%d heap-objects:%d sb-rows-written:%d\n", m.HeapAlloc, m.HeapObjects, rows), nil
+	})
+	ctl.Register("coverage/show", "", 0, 0, func([]string) (string, error) {
+		return coverage(d), nil
+	})
+	logs.Register(ctl)
+}
+
+// atoi is C's atoi: leading blanks, a sign, digits; 0 when none.
+func atoi(s string) int {
+	s = strings.TrimLeft(s, " \t\n")
+	end := 0
+	if end < len(s) && (s[end] == '-' || s[end] == '+') {
+		end++
+	}
+	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+		end++
+	}
+	n, _ := strconv.Atoi(s[:end])
+	return n
+}
+
+// showStats is inc-engine/show-stats' text: every node's counters, one
+// node's, or one counter of one node.
+func showStats(stats map[string]ovsdb.NodeStats, args []string) string {
+	var b strings.Builder
+	for _, name := range ovsdb.EngineNodes {
+		if len(args) > 0 && args[0] != name {
+			continue
+		}
+		st := stats[name]
+		if len(args) < 2 {
+			fmt.Fprintf(&b, "Node: %s\n- recompute: %12d\n- compute:   %12d\n- abort:     %12d\n", name, st.Recompute, st.Compute, st.Abort)
+			continue
+		}
+		switch args[1] {
+		case "recompute":
+			fmt.Fprintf(&b, "%d", st.Recompute)
+		case "compute":
+			fmt.Fprintf(&b, "%d", st.Compute)
+		case "abort":
+			fmt.Fprintf(&b, "%d", st.Abort)
+		default:
+			fmt.Fprintf(&b, "Invalid stat type : %s", args[1])
+		}
+	}
+	return b.String()
+}
+
+// coverage is coverage/show's text: the SB rows written per table and
+// operation since the start, and the recomputes that differed.
+func coverage(d *ovsdb.Northd) string {
+	var b strings.Builder
+	b.WriteString("Event coverage (totals since start):\n")
+	totals := d.Totals()
+	for _, table := range slices.Sorted(maps.Keys(totals)) {
+		n := totals[table]
+		for i, op := range []string{"insert", "update", "delete"} {
+			if n[i] > 0 {
+				fmt.Fprintf(&b, "%-32s total: %d\n", "sb_"+op+"_"+table, n[i])
+			}
+		}
+	}
+	fmt.Fprintf(&b, "%-32s total: %d\n", "recompute_mismatch", d.RecomputeMismatches())
+	return b.String()
+}

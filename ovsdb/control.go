@@ -1,0 +1,231 @@
+package ovsdb
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/northlog/northlog/ovsdb/wire"
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/rules"
+)
+
+// What an operator asks a running northd (ovn-northd's unixctl commands):
+// each request runs on the northd's goroutine between two iterations, so
+// it sees and changes the state the iterations use, and the iteration that
+// follows acts on it at once.
+
+// control runs f on the northd's goroutine and waits until it has run. It
+// fails when ctx ends first (Run is not running, or is busy dialling).
+func (d *Northd) control(ctx context.Context, f func()) error {
+	done := make(chan struct{})
+	select {
+	case d.ctl <- func() { f(); close(done) }:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Pause stops the northd writing to either database and releases the SB
+// lock, so that a standby northd takes over; it keeps following both
+// databases and computing. Resume undoes it.
+func (d *Northd) Pause(ctx context.Context) error {
+	return d.control(ctx, func() {
+		d.setPaused(true)
+		if d.sb != nil {
+			if err := d.sb.Unlock(ctx); err != nil {
+				d.log.Warn("cannot release the SB lock", "err", err)
+			}
+		}
+	})
+}
+
+// Resume asks for the SB lock again after Pause; once it holds it, the
+// northd writes what the databases lack, as on any lock acquisition.
+func (d *Northd) Resume(ctx context.Context) error {
+	return d.control(ctx, func() {
+		if !d.IsPaused() {
+			return
+		}
+		d.setPaused(false)
+		if d.sb != nil {
+			if err := d.sb.Lock(ctx, LockName); err != nil {
+				d.log.Warn("cannot ask for the SB lock", "err", err)
+			}
+		}
+	})
+}
+
+func (d *Northd) setPaused(p bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.paused = p
+}
+
+// IsPaused reports whether the northd is paused (Pause, or Config.Paused).
+func (d *Northd) IsPaused() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.paused
+}
+
+// Status is ovn-northd's status word: "paused", "active" (it holds the SB
+// lock) or "standby".
+func (d *Northd) Status() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.paused:
+		return "paused"
+	case d.isActive:
+		return "active"
+	}
+	return "standby"
+}
+
+// Features are the chassis features the flows are computed for.
+func (d *Northd) Features(ctx context.Context) (relations.Features, error) {
+	var f relations.Features
+	err := d.control(ctx, func() { f = d.prog.Features.Get() })
+	return f, err
+}
+
+// NodeStats counts the iterations of one of ovn-northd 23.03's engine nodes,
+// as its inc-engine/show-stats shows them: Recompute those that redid the
+// node's whole output, Compute those that changed it incrementally. Abort
+// stays 0 (nothing here gives up half-way).
+type NodeStats struct {
+	Recompute, Compute, Abort uint64
+}
+
+// EngineNodes are the names of the 23.03 engine nodes that EngineStats
+// gives counters for, in 23.03's order. northlog's program has no such
+// nodes; each counts the iterations that, in 23.03, would have run it:
+//
+//   - northd and lflow: a recompute for an iteration after a new NB
+//     connection, the SB lock acquired, or Recompute; a compute for any
+//     other iteration that changed the program's NB inputs.
+//   - sync_to_sb_addr_set: the same recomputes, and one for an iteration
+//     with any NB change but the addresses of existing Address_Set rows;
+//     a compute for an iteration that changed those addresses alone
+//     (23.03 handles that case alone incrementally).
+var EngineNodes = []string{"northd", "lflow", "sync_to_sb_addr_set"}
+
+// EngineStats returns the counters of EngineNodes, by name.
+func (d *Northd) EngineStats() map[string]NodeStats {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make(map[string]NodeStats, len(EngineNodes))
+	for i, name := range EngineNodes {
+		out[name] = d.nodeStats[i]
+	}
+	return out
+}
+
+// ClearEngineStats sets every counter of EngineStats to 0.
+func (d *Northd) ClearEngineStats() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.nodeStats = [3]NodeStats{}
+}
+
+// countIteration adds an iteration to the engine counters. full says it
+// compared everything (new NB connection, lock acquired, Recompute);
+// nbChanged that the NB changed, addrOnly that only the addresses of
+// existing Address_Set rows did.
+func (d *Northd) countIteration(full, nbChanged, addrOnly bool) {
+	if !full && !nbChanged {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i := range d.nodeStats {
+		s := &d.nodeStats[i]
+		switch {
+		case full, EngineNodes[i] == "sync_to_sb_addr_set" && !addrOnly:
+			s.Recompute++
+		default:
+			s.Compute++
+		}
+	}
+}
+
+// nbChangeKind tells whether batches change the NB, and whether only the
+// addresses of existing Address_Set rows.
+func nbChangeKind(bs []wire.Batch) (changed, addrOnly bool) {
+	addrOnly = true
+	for _, b := range bs {
+		for _, c := range b.Changes {
+			changed = true
+			if b.Initial || c.Table != nb.AddressSetTable || c.Old == nil || c.New == nil {
+				addrOnly = false
+			}
+		}
+	}
+	return changed, changed && addrOnly
+}
+
+// Recompute computes the whole output again with a new program fed the NB
+// as the northd holds it, and compares it with the incrementally kept
+// one; a difference is a bug, logged at error level and counted
+// (RecomputeMismatches). Then, as after 23.03's inc-engine/recompute, the
+// whole SB is compared with what it should hold.
+func (d *Northd) Recompute(ctx context.Context) error {
+	return d.control(ctx, func() {
+		fresh := rules.New(d.cfg.Rules...)
+		fresh.Features.Set(d.prog.Features.Get())
+		for table, rows := range d.feed.rows {
+			for _, row := range rows {
+				if err := fresh.NB.Apply(table, nil, row); err != nil {
+					d.log.Error("recompute: cannot apply an NB row", "table", table, "err", err)
+				}
+			}
+		}
+		fresh.Step()
+		if diff := programDiff(d.prog, fresh); diff != "" {
+			d.mu.Lock()
+			d.mismatches++
+			d.mu.Unlock()
+			d.log.Error("recompute differs from the incremental state", "outputs", diff)
+		} else {
+			d.log.Info("recompute matches the incremental state", "flows", fresh.Flows.Len())
+		}
+		d.w.markAll()
+		d.upAll = true
+		d.fullNext = true
+	})
+}
+
+// RecomputeMismatches is the number of Recompute calls whose result
+// differed from the incremental state.
+func (d *Northd) RecomputeMismatches() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.mismatches
+}
+
+// programDiff names the outputs of a and b whose contents differ ("" when
+// none do), with the size of each: every field of Program that has a
+// Contents method.
+func programDiff(a, b *rules.Program) string {
+	diff := ""
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	for i := range va.NumField() {
+		ma := va.Field(i).MethodByName("Contents")
+		if !ma.IsValid() {
+			continue
+		}
+		ca, cb := ma.Call(nil)[0], vb.Field(i).MethodByName("Contents").Call(nil)[0]
+		if !reflect.DeepEqual(ca.Interface(), cb.Interface()) {
+			diff += fmt.Sprintf(" %s(%d vs %d)", va.Type().Field(i).Name, ca.Len(), cb.Len())
+		}
+	}
+	return diff
+}

@@ -1,0 +1,17 @@
+package ruletest
+
+import (
+	"github.com/northlog/northlog/relations"
+	"pgregory.net/rapid"
+)
+
+// featureChanges flip the SB chassis features, which rewrites the
+// conntrack flows of every stateful switch and NAT router.
+var featureChanges = map[string]Change{
+	"setFeatures": func(t *rapid.T, s *State) {
+		s.SetFeatures(relations.Features{
+			CTNoMaskedLabel: rapid.Bool().Draw(t, "ct_no_masked_label"),
+			CTLBRelated:     rapid.Bool().Draw(t, "ct_lb_related"),
+		})
+	},
+}

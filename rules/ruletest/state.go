@@ -1,0 +1,166 @@
+package ruletest
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/rules"
+	"github.com/ovn-org/libovsdb/model"
+	"pgregory.net/rapid"
+)
+
+// State is the current NB database of a property test: rows by table and
+// _uuid, the chassis features and the SB IGMP_Group entries. Every change
+// goes to the state and to Program, the program under test; Load feeds the
+// whole state to a fresh program, the full recompute.
+type State struct {
+	// Program is the program under test, fed every change.
+	Program  *rules.Program
+	rows     map[string]map[string]model.Model
+	features relations.Features
+	igmp     map[relations.IGMPEntry]bool
+	next     int
+}
+
+// NewState is an empty NB, with every chassis feature supported, whose
+// changes are fed to p.
+func NewState(p *rules.Program) *State {
+	return &State{Program: p, rows: map[string]map[string]model.Model{}, features: relations.AllFeatures,
+		igmp: map[relations.IGMPEntry]bool{}}
+}
+
+// UUID is a fresh row _uuid.
+func (s *State) UUID() string {
+	s.next++
+	return fmt.Sprintf("00000000-0000-0000-0000-%012d", s.next)
+}
+
+// Set replaces (or inserts, or with row == nil deletes) row id of table
+// and feeds the change to the program.
+func (s *State) Set(t *rapid.T, table, id string, row model.Model) {
+	if s.rows[table] == nil {
+		s.rows[table] = map[string]model.Model{}
+	}
+	old, had := s.rows[table][id]
+	if row == nil {
+		if !had {
+			return
+		}
+		delete(s.rows[table], id)
+	} else {
+		s.rows[table][id] = row
+	}
+	if err := s.Program.NB.Apply(table, old, row); err != nil {
+		t.Fatalf("apply %s %s: %v", table, id, err)
+	}
+}
+
+// Row is row id of table, nil if there is none. Rows are fed to the
+// program and must not be changed: copy one, change the copy, Set it.
+func (s *State) Row(table, id string) model.Model { return s.rows[table][id] }
+
+// IDs are the _uuids of table's rows, sorted.
+func (s *State) IDs(table string) []string {
+	return slices.Sorted(maps.Keys(s.rows[table]))
+}
+
+// SetFeatures sets the SB chassis features.
+func (s *State) SetFeatures(f relations.Features) {
+	s.features = f
+	s.Program.Features.Set(f)
+}
+
+// SetIGMPEntry records whether an SB IGMP_Group entry is there.
+func (s *State) SetIGMPEntry(e relations.IGMPEntry, in bool) {
+	if in {
+		s.igmp[e] = true
+	} else {
+		delete(s.igmp, e)
+	}
+	s.Program.NB.SetIGMPEntry(e, in)
+}
+
+// HasIGMPEntry says whether e is there.
+func (s *State) HasIGMPEntry(e relations.IGMPEntry) bool { return s.igmp[e] }
+
+// Pick draws one row id of table, or "" when the table is empty.
+func (s *State) Pick(t *rapid.T, table, label string) string {
+	ids := s.IDs(table)
+	if len(ids) == 0 {
+		return ""
+	}
+	return rapid.SampledFrom(ids).Draw(t, label)
+}
+
+// PickOrNew draws the id of a row of table to rewrite, or a new id to
+// insert a row with.
+func (s *State) PickOrNew(t *rapid.T, table, label string) string {
+	if len(s.rows[table]) > 0 && rapid.Bool().Draw(t, "existing") {
+		return s.Pick(t, table, label)
+	}
+	return s.UUID()
+}
+
+// Load feeds the whole state to p, a fresh program, and steps it: the
+// full recompute.
+func (s *State) Load(t *rapid.T, p *rules.Program) *rules.Program {
+	p.Features.Set(s.features)
+	for e := range s.igmp {
+		p.NB.SetIGMPEntry(e, true)
+	}
+	for table, rows := range s.rows {
+		for _, row := range rows {
+			if err := p.NB.Apply(table, nil, row); err != nil {
+				t.Fatalf("apply %s: %v", table, err)
+			}
+		}
+	}
+	p.Step()
+	return p
+}
+
+// Edit replaces row id of table, of model M, by what change makes of a
+// copy.
+func Edit[M any](t *rapid.T, s *State, table, id string, change func(*M)) {
+	row := *s.rows[table][id].(*M)
+	change(&row)
+	s.Set(t, table, id, &row)
+}
+
+// DeleteRow is the change that deletes a random row of table.
+func DeleteRow(table string) Change {
+	return func(t *rapid.T, s *State) {
+		if id := s.Pick(t, table, "row"); id != "" {
+			s.Set(t, table, id, nil)
+		}
+	}
+}
+
+// DeleteListed is the change that deletes a random row of table after
+// removing it from the refs column of the owners rows (of model R) that
+// list it.
+func DeleteListed[R any](table, owners string, refs func(*R) *[]string) Change {
+	return func(t *rapid.T, s *State) {
+		id := s.Pick(t, table, table)
+		if id == "" {
+			return
+		}
+		Unlink(t, s, owners, id, refs)
+		s.Set(t, table, id, nil)
+	}
+}
+
+// Unlink removes id from the refs column of every row of table that lists
+// it, as a client deleting a referenced row does.
+func Unlink[R any](t *rapid.T, s *State, table, id string, refs func(*R) *[]string) {
+	for _, owner := range s.IDs(table) {
+		row := *s.rows[table][owner].(*R)
+		list := refs(&row)
+		if i := slices.Index(*list, id); i >= 0 {
+			*list = slices.Delete(slices.Clone(*list), i, i+1)
+			s.Set(t, table, owner, &row)
+		}
+	}
+}
