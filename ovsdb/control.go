@@ -229,3 +229,17 @@ func programDiff(a, b *rules.Program) string {
 	}
 	return diff
 }
+
+// ResetClusterState forgets the cluster index seen of the NB (nb true) or
+// the SB (ovn-northd's nb-cluster-state-reset and sb-cluster-state-reset),
+// so that members of a cluster made again from scratch, whose index is
+// lower, are accepted.
+func (d *Northd) ResetClusterState(nb bool) {
+	if nb {
+		d.log.Info("Resetting northbound database cluster state")
+		d.nbS.Index.Reset()
+		return
+	}
+	d.log.Info("Resetting southbound database cluster state")
+	d.sbS.Index.Reset()
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
@@ -41,8 +40,9 @@ type Config struct {
 	// sockets), a negative value none. NB_Global's
 	// options:northd_probe_interval overrides it (see probeFor).
 	Probe time.Duration
-	// MaxBackoff bounds the wait between reconnection attempts, which
-	// starts at 100 ms and doubles; 0 means 8 s.
+	// MaxBackoff bounds the wait between reconnection attempts (see
+	// wire.Session, which starts it at 1 s or MaxBackoff if less); 0
+	// means 8 s, as ovn-northd.
 	MaxBackoff time.Duration
 	// OnStep, when set, is called after every iteration that did work,
 	// from the northd's goroutine.
@@ -125,16 +125,20 @@ type Northd struct {
 	feed *nbFeed
 	w    *sbWriter
 
-	nb, sb    *wire.Conn
+	nb, sb *wire.Conn
+	// nbS and sbS are the databases' sessions: their members, reconnect
+	// backoff and cluster index seen.
+	nbS, sbS  *wire.Session
 	active    bool // the SB connection owns the lock
 	nbLoaded  bool // the NB contents have been read once
 	macPrefix string
 	svcMAC    string
 	cfgDone   int  // the nb_cfg the SB reflects, -1 before the first write
 	nbUnfit   bool // the NB's schema does not fit: no SB connection
-	// dialErr is the last connection failure of each database, logged
+	// dialErr are the connection failures of each database since its
+	// last connection, each logged once (the members fail in turn).
 	// once.
-	dialErr         map[string]string
+	dialErr         map[string]map[string]bool
 	upAll           bool // every switch port's up column needs a check
 	coldStart       time.Time
 	coldStartLogged bool
@@ -240,24 +244,16 @@ func NewNorthd(cfg Config) *Northd {
 		macPrefix: macPrefix,
 		svcMAC:    randomMAC().String(),
 		cfgDone:   -1,
-		dialErr:   map[string]string{},
+		dialErr:   map[string]map[string]bool{},
 		status:    map[string]*ConnStatus{"NB": {}, "SB": {}},
 		totals:    Totals{},
 		ctl:       make(chan func()),
 		paused:    cfg.Paused,
 	}
 	d.w.portName = d.feed.portName
-	// As ovn-northd's IDL does, each instance tries the members of a
-	// cluster in its own random order, so that instances spread.
-	d.cfg.NBRemote, d.cfg.SBRemote = shuffleRemotes(cfg.NBRemote), shuffleRemotes(cfg.SBRemote)
+	d.nbS = wire.NewSession(cfg.NBRemote, cfg.MaxBackoff)
+	d.sbS = wire.NewSession(cfg.SBRemote, cfg.MaxBackoff)
 	return d
-}
-
-// shuffleRemotes puts a comma-separated list of remotes in random order.
-func shuffleRemotes(remote string) string {
-	rs := strings.Split(remote, ",")
-	rand.Shuffle(len(rs), func(i, j int) { rs[i], rs[j] = rs[j], rs[i] })
-	return strings.Join(rs, ",")
 }
 
 // totalRows is the number of SB rows written since Run started.
@@ -296,7 +292,6 @@ func (d *Northd) Run(ctx context.Context) error {
 		}
 	}()
 	nbTables := slices.Sorted(maps.Keys(nb.Schema().Tables))
-	var nbR, sbR wire.Backoff
 	defer func() {
 		if d.nb != nil {
 			d.nb.Close()
@@ -306,9 +301,9 @@ func (d *Northd) Run(ctx context.Context) error {
 		}
 	}()
 	for {
-		d.dial(ctx, &d.nb, &nbR, d.cfg.NBRemote, nbModel, nbTables)
-		d.dial(ctx, &d.sb, &sbR, d.cfg.SBRemote, sbModel, sbTables)
-		d.iterate(ctx, &nbR, &sbR)
+		d.dial(ctx, &d.nb, d.nbS, nbModel, nbTables)
+		d.dial(ctx, &d.sb, d.sbS, sbModel, sbTables)
+		d.iterate(ctx)
 		var nbReady, sbReady <-chan struct{}
 		if d.nb != nil {
 			nbReady = d.nb.Ready()
@@ -319,10 +314,10 @@ func (d *Northd) Run(ctx context.Context) error {
 		var retry <-chan time.Time
 		var next []time.Time
 		if d.nb == nil {
-			next = append(next, nbR.Next())
+			next = append(next, d.nbS.Due())
 		}
 		if d.sb == nil {
-			next = append(next, sbR.Next())
+			next = append(next, d.sbS.Due())
 		}
 		for _, r := range []*wire.Backoff{&d.again, &d.ipamAgain} {
 			if r.Delay() > 0 {
@@ -348,19 +343,21 @@ func (d *Northd) Run(ctx context.Context) error {
 	}
 }
 
-// dial connects one database when it is down and its backoff has passed.
-func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remote string, m model.ClientDBModel, tables []string) {
-	if *c != nil || r.Waiting() || c == &d.sb && d.nbUnfit {
+// dial tries the next member of a database that is down, when its
+// session's backoff has passed.
+func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m model.ClientDBModel, tables []string) {
+	if *c != nil || s.Waiting() || c == &d.sb && d.nbUnfit {
 		return
 	}
 	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	name := m.Name()
-	nc, err := wire.Dial(dctx, remote, name, m, wire.Options{
+	nc, err := s.Dial(dctx, name, m, wire.Options{
 		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog})
 	if err == nil && c == &d.sb && !d.IsPaused() {
 		if err = nc.Lock(dctx, LockName); err != nil {
 			nc.Close()
+			s.Lost(err)
 		}
 	}
 	if c == &d.nb {
@@ -371,24 +368,27 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 			d.log.Warn("NB schema does not fit: leaving the SB and its lock to another northd")
 			d.sb.Close()
 			d.sb = nil
+			d.sbS.Lost(err)
 			d.setStatus("SB", "", err)
 		}
 	}
 	if err != nil {
 		d.setStatus(dbLabel(c == &d.nb), "", err)
-		r.Failed(d.cfg.MaxBackoff)
 		// The same failure again is not news: one warning, then debug.
 		key := err.Error()
 		if errors.Is(err, wire.ErrSchema) {
 			key = wire.ErrSchema.Error() // its details come in random order
 		}
 		level := slog.LevelWarn
-		if d.dialErr[name] == key {
+		if d.dialErr[name][key] {
 			level = slog.LevelDebug
 		}
-		d.dialErr[name] = key
+		if d.dialErr[name] == nil {
+			d.dialErr[name] = map[string]bool{}
+		}
+		d.dialErr[name][key] = true
 		if ctx.Err() == nil {
-			d.log.Log(ctx, level, "cannot connect", "database", name, "remote", remote, "err", err, "retry", r.Delay())
+			d.log.Log(ctx, level, "cannot connect", "database", name, "err", err, "retry", s.Backoff())
 		}
 		return
 	}
@@ -396,7 +396,6 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, r *wire.Backoff, remot
 	d.setStatus(dbLabel(c == &d.nb), nc.Remote(), nil)
 	nc.SetProbe(d.probeFor(nc.Remote()))
 	d.log.Info("connected", "database", name, "member", nc.Remote())
-	r.Reset()
 	*c = nc
 }
 
@@ -428,17 +427,17 @@ func (d *Northd) probeFor(remote string) time.Duration {
 }
 
 // lost drops a connection that ended.
-func (d *Northd) lost(c **wire.Conn, r *wire.Backoff, name string, err error) {
+func (d *Northd) lost(c **wire.Conn, s *wire.Session, name string, err error) {
 	d.log.Warn("connection lost", "database", name, "member", (*c).Remote(), "err", err)
 	d.setStatus(name, "", err)
 	(*c).Close()
 	*c = nil
-	r.Failed(d.cfg.MaxBackoff)
+	s.Lost(err)
 }
 
 // iterate takes what the servers sent, steps the program, and writes the
 // SB and NB.
-func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
+func (d *Northd) iterate(ctx context.Context) {
 	var st StepStats
 	full := d.fullNext
 	d.fullNext = false
@@ -464,7 +463,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
 		}
 		st.NBRows = n
 		if err != nil {
-			d.lost(&d.nb, nbR, "NB", err)
+			d.lost(&d.nb, d.nbS, "NB", err)
 		}
 	}
 	if d.sb != nil {
@@ -477,7 +476,7 @@ func (d *Northd) iterate(ctx context.Context, nbR, sbR *wire.Backoff) {
 			d.endColdStartGC = nil
 		}
 		if err != nil {
-			d.lost(&d.sb, sbR, "SB", err)
+			d.lost(&d.sb, d.sbS, "SB", err)
 		}
 	}
 	monitors := d.w.feedMonitors(d.prog.NB) + d.w.feedIGMP(d.prog.NB)

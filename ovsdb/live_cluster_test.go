@@ -182,3 +182,72 @@ func TestLiveCluster(t *testing.T) {
 		}
 	}
 }
+
+// index is the Raft log index that member i reports in _Server.
+func (c *raftCluster) index(t *testing.T, i int) int {
+	t.Helper()
+	name := map[string]string{"nb": "OVN_Northbound", "sb": "OVN_Southbound"}[c.db]
+	query := fmt.Sprintf(`["_Server",{"op":"select","table":"Database","where":[["name","==","%s"]],"columns":["index"]}]`, name)
+	out := c.s.run("ovsdb-client", "query", c.s.MemberRemote(c.db, i), query)
+	var n int
+	if _, err := fmt.Sscanf(out[strings.Index(out, `"index":`):], `"index":%d`, &n); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	return n
+}
+
+// destroy kills every member and removes their files and sockets.
+func (c *raftCluster) destroy() {
+	for i := 1; i <= 3; i++ {
+		c.kill(i)
+		for _, f := range []string{c.s.MemberFile(c.db, i), strings.TrimPrefix(c.s.MemberRemote(c.db, i), "unix:"),
+			strings.TrimSuffix(c.s.MemberFile(c.db, i), ".db") + ".raft"} {
+			os.Remove(f)
+		}
+	}
+}
+
+// TestLiveClusterStale: as ovn-northd's IDL, the northd remembers the NB
+// cluster's index and refuses members whose data is older, here an NB
+// cluster destroyed and made again from scratch on the same sockets;
+// ovn-northd's nb-cluster-state-reset (ResetClusterState) makes it accept
+// them, and the SB then follows the new NB.
+func TestLiveClusterStale(t *testing.T) {
+	t.Parallel()
+	s := startServers(t)
+	nbc := startCluster(t, s, "nb")
+	nbctl := func(args ...string) {
+		t.Helper()
+		s.run("ovn-nbctl", append([]string{"--db=" + nbc.alive(), "--timeout=20"}, args...)...)
+	}
+	nbctl("init")
+	for i := range 10 {
+		nbctl("ls-add", fmt.Sprintf("old%d", i))
+	}
+	l := runNorthd(t, s, func(c *Config) { c.NBRemote = nbc.remotes(1, 2, 3) })
+	nbctl("--wait=sb", "sync")
+	seen := nbc.index(t, nbc.leader(t))
+
+	nbc.destroy()
+	nbc = startCluster(t, s, "nb")
+	nbctl("init")
+	nbctl("ls-add", "fresh")
+	if now := nbc.index(t, nbc.leader(t)); now >= seen {
+		t.Fatalf("the new cluster's index %d is not below the old one's %d", now, seen)
+	}
+	inSB := func(name string) bool {
+		out := s.run("ovn-sbctl", "--bare", "--columns=external_ids", "list", "Datapath_Binding")
+		return strings.Contains(out, "name="+name)
+	}
+	waitFor(t, "every member is refused for its stale data", func() bool {
+		st := l.Connections().NB
+		return st.Member == "" && strings.Contains(st.LastError, "stale data")
+	})
+	time.Sleep(time.Second)
+	if st := l.Connections().NB; st.Member != "" || inSB("fresh") {
+		t.Fatalf("northd took the stale NB on %s", st.Member)
+	}
+
+	l.ResetClusterState(true)
+	waitFor(t, "the new NB's switch is in the SB", func() bool { return inSB("fresh") && !inSB("old0") })
+}

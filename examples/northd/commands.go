@@ -40,6 +40,12 @@ func registerCommands(ctl *unixctl.Server, d *ovsdb.Northd, logs *vlog.Vlog, s *
 	ctl.Register("status", "", 0, 0, func([]string) (string, error) {
 		return "Status: " + d.Status() + "\n", nil
 	})
+	for _, nb := range []bool{true, false} {
+		ctl.Register(map[bool]string{true: "nb", false: "sb"}[nb]+"-cluster-state-reset", "", 0, 0, func([]string) (string, error) {
+			d.ResetClusterState(nb)
+			return "", nil
+		})
+	}
 	// As 23.03's ovn_conn_show.
 	connected := func(cs ovsdb.ConnStatus) (string, error) {
 		if cs.Member == "" {

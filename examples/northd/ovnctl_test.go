@@ -130,6 +130,11 @@ func TestOVNCtl(t *testing.T) {
 			t.Errorf("%s: %q, want connected", cmd, got)
 		}
 	}
+	for _, cmd := range []string{"nb-cluster-state-reset", "sb-cluster-state-reset"} {
+		if got := d.appctl(t, cmd); got != "" {
+			t.Errorf("%s: %q, want nothing", cmd, got)
+		}
+	}
 
 	d.nbctl(t, "--wait=sb", "ls-add", "sw0")
 	d.appctl(t, "pause")

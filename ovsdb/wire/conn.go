@@ -106,6 +106,10 @@ type Options struct {
 	// Probe is the initial inactivity probe interval (see prober,
 	// SetProbe); 0 or less is none.
 	Probe time.Duration
+	// Index, when set, is the cluster index seen of the database: a
+	// member with older data is refused, and the connection ends if its
+	// member's data goes back (see Session).
+	Index *ClusterIndex
 	// TLS is what "ssl:" remotes use.
 	TLS TLSFiles
 	// Trace, when set, receives at debug level every request sent, as
@@ -516,6 +520,12 @@ func (t *Txn) Finish(ctx context.Context) error {
 	err := t.r.call.wait(ctx)
 	if err == nil && len(t.failed) > 0 {
 		err = fmt.Errorf("%d ovsdb operations failed: %s", len(t.failed), strings.Join(t.failed, ""))
+		if strings.Contains(err.Error(), "not leader") {
+			// The member lost its leadership: as on a _Server update
+			// saying so, the connection ends for the new leader, where
+			// the caller writes again.
+			err = c.fail(fmt.Errorf("%s: %w: %w", c.remote, ErrNotLeader, err))
+		}
 	}
 	return err
 }

@@ -15,6 +15,9 @@ type serverDatabase struct {
 	Model     string `json:"model"`
 	Connected bool   `json:"connected"`
 	Leader    bool   `json:"leader"`
+	// Index is the Raft log index of the member's data: an integer, or
+	// an empty set for a standalone server.
+	Index json.RawMessage `json:"index"`
 }
 
 // serverMonitorID is the id of the _Server monitor, which comes in
@@ -28,8 +31,10 @@ const serverMonitorID = "_Server"
 var ErrNotLeader = errors.New("not the cluster leader")
 
 // usable tells whether a member serving db can be used: any standalone
-// server; a clustered one only as the connected leader.
-func (d serverDatabase) usable() error {
+// server; a clustered one only as the connected leader whose data is not
+// older than what index has seen (nil: no memory), as ovsdb-cs's
+// ovsdb_cs_check_server_db.
+func (d serverDatabase) usable(index *ClusterIndex) error {
 	if d.Model != "clustered" {
 		return nil
 	}
@@ -39,16 +44,20 @@ func (d serverDatabase) usable() error {
 	if !d.Leader {
 		return fmt.Errorf("%w: %s", ErrNotLeader, d.Name)
 	}
-	return nil
+	var n uint64
+	if json.Unmarshal(d.Index, &n) != nil || index == nil || index.accept(n) {
+		return nil
+	}
+	return fmt.Errorf("%w (index %d, %d seen): %s", ErrStale, n, index.min.Load(), d.Name)
 }
 
 // watchServer monitors the _Server row of the connection's database, as
 // OVS's IDL does for a leader-only client: a member that is not the
 // connected leader is refused, and the connection ends when it stops being
-// it. A server without _Server (older than OVS 2.9) is taken as
+// it, or when its data is older than already seen. A server without _Server (older than OVS 2.9) is taken as
 // standalone.
 func (c *Conn) watchServer(ctx context.Context) error {
-	req := map[string]any{"Database": map[string]any{"columns": []string{"name", "model", "connected", "leader"}}}
+	req := map[string]any{"Database": map[string]any{"columns": []string{"name", "model", "connected", "leader", "index"}}}
 	var rows []serverDatabase
 	err := c.rpc.Call(ctx, "monitor", []any{"_Server", serverMonitorID, req}, func(result []byte) error {
 		var err error
@@ -63,7 +72,7 @@ func (c *Conn) watchServer(ctx context.Context) error {
 	}
 	for _, d := range rows {
 		if d.Name == c.dbName {
-			return d.usable()
+			return d.usable(c.opts.Index)
 		}
 	}
 	return fmt.Errorf("server has no database %s", c.dbName)
@@ -81,7 +90,7 @@ func (c *Conn) serverUpdate(params []byte) error {
 	}
 	for _, d := range rows {
 		if d.Name == c.dbName {
-			if err := d.usable(); err != nil {
+			if err := d.usable(c.opts.Index); err != nil {
 				return c.fail(fmt.Errorf("%s: %w", c.remote, err))
 			}
 		}
