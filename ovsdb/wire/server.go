@@ -61,7 +61,7 @@ func (c *Conn) watchServer(ctx context.Context) error {
 	var rows []serverDatabase
 	err := c.rpc.Call(ctx, "monitor", []any{"_Server", serverMonitorID, req}, func(result []byte) error {
 		var err error
-		rows, err = serverRows(result)
+		rows, _, err = serverRows(result)
 		return err
 	})
 	if err != nil {
@@ -84,9 +84,14 @@ func (c *Conn) serverUpdate(params []byte) error {
 	if err := json.Unmarshal(params, &ps); err != nil || len(ps) != 2 {
 		return c.fail(fmt.Errorf("%s: _Server update: bad parameters", c.remote))
 	}
-	rows, err := serverRows(ps[1])
+	rows, gone, err := serverRows(ps[1])
 	if err != nil {
 		return c.fail(fmt.Errorf("%s: _Server update: %w", c.remote, err))
+	}
+	if gone[c.dbName] {
+		// The member left its cluster (cluster/leave) or closed the
+		// database: another member is wanted at once.
+		return c.fail(fmt.Errorf("%s: %w: the server no longer has %s", c.remote, ErrNotLeader, c.dbName))
 	}
 	for _, d := range rows {
 		if d.Name == c.dbName {
@@ -98,20 +103,24 @@ func (c *Conn) serverUpdate(params []byte) error {
 	return nil
 }
 
-// serverRows reads the new rows of a monitor (version 1) table-updates of
-// _Server's Database table; deletions are left out.
-func serverRows(b []byte) ([]serverDatabase, error) {
+// serverRows reads a monitor (version 1) table-updates of _Server's
+// Database table: the new rows, and the names of the databases deleted.
+func serverRows(b []byte) (rows []serverDatabase, gone map[string]bool, err error) {
 	var tu map[string]map[string]struct {
+		Old *serverDatabase `json:"old"`
 		New *serverDatabase `json:"new"`
 	}
 	if err := json.Unmarshal(b, &tu); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var rows []serverDatabase
+	gone = map[string]bool{}
 	for _, ru := range tu["Database"] {
-		if ru.New != nil {
+		switch {
+		case ru.New != nil:
 			rows = append(rows, *ru.New)
+		case ru.Old != nil:
+			gone[ru.Old.Name] = true
 		}
 	}
-	return rows, nil
+	return rows, gone, nil
 }
