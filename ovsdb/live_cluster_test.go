@@ -152,7 +152,7 @@ func TestLiveCluster(t *testing.T) {
 		ns = append(ns, runNorthd(t, s, func(c *Config) {
 			c.NBRemote, c.SBRemote = nbc.remotes(order...), sbc.remotes(order...)
 			c.Probe = time.Second
-		c.MaxBackoff = clusterBackoff
+			c.MaxBackoff = clusterBackoff
 			c.MaxBackoff = clusterBackoff
 		}))
 	}
