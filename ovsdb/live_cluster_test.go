@@ -153,7 +153,6 @@ func TestLiveCluster(t *testing.T) {
 			c.NBRemote, c.SBRemote = nbc.remotes(order...), sbc.remotes(order...)
 			c.Probe = time.Second
 			c.MaxBackoff = clusterBackoff
-			c.MaxBackoff = clusterBackoff
 		}))
 	}
 	waitOneActive(t, 10*time.Second, ns...)
