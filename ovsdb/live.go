@@ -291,7 +291,8 @@ func (d *Northd) Run(ctx context.Context) error {
 			d.endColdStartGC()
 		}
 	}()
-	nbTables := slices.Sorted(maps.Keys(nb.Schema().Tables))
+	nbSchema, sbSchema := nb.Schema(), sb.Schema()
+	nbTables := slices.Sorted(maps.Keys(nbSchema.Tables))
 	defer func() {
 		if d.nb != nil {
 			d.nb.Close()
@@ -301,8 +302,8 @@ func (d *Northd) Run(ctx context.Context) error {
 		}
 	}()
 	for {
-		d.dial(ctx, &d.nb, d.nbS, nbModel, nbTables)
-		d.dial(ctx, &d.sb, d.sbS, sbModel, sbTables)
+		d.dial(ctx, &d.nb, d.nbS, nbModel, &nbSchema, nbTables)
+		d.dial(ctx, &d.sb, d.sbS, sbModel, &sbSchema, sbTables)
 		d.iterate(ctx)
 		var nbReady, sbReady <-chan struct{}
 		if d.nb != nil {
@@ -344,8 +345,10 @@ func (d *Northd) Run(ctx context.Context) error {
 }
 
 // dial tries the next member of a database that is down, when its
-// session's backoff has passed.
-func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m model.ClientDBModel, tables []string) {
+// session's backoff has passed. schema is the models': a server whose
+// schema lacks some of it is used without what it lacks, with a warning
+// for each table and column, as ovn-northd's IDL does.
+func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m model.ClientDBModel, schema *lovsdb.DatabaseSchema, tables []string) {
 	if *c != nil || s.Waiting() || c == &d.sb && d.nbUnfit {
 		return
 	}
@@ -353,7 +356,7 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m mod
 	defer cancel()
 	name := m.Name()
 	nc, err := s.Dial(dctx, name, m, wire.Options{
-		Tables: tables, NotMonitored: notMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog})
+		Tables: tables, Schema: schema, NotMonitored: notMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog})
 	if err == nil && c == &d.sb && !d.IsPaused() {
 		if err = nc.Lock(dctx, LockName); err != nil {
 			nc.Close()
@@ -396,6 +399,9 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m mod
 	d.setStatus(dbLabel(c == &d.nb), nc.Remote(), nil)
 	nc.SetProbe(d.probeFor(nc.Remote()))
 	d.log.Info("connected", "database", name, "member", nc.Remote())
+	for _, l := range nc.Lacks() {
+		d.log.Warn(l)
+	}
 	*c = nc
 }
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"slices"
 	"strings"
@@ -54,6 +55,9 @@ type Conn struct {
 	// models they can; the rest go through libovsdb.
 	decoders map[string]*rowDecoder
 	opts     Options
+	// lacks describes the tables and columns monitored that the server's
+	// schema lacks (Options.Schema).
+	lacks []string
 
 	// rows is the monitored contents, kept by the read loop to apply the
 	// next update notification's differences to. The read loop also
@@ -98,6 +102,12 @@ type Options struct {
 	// Tables are the tables monitored, all their modelled columns but
 	// those in NotMonitored.
 	Tables []string
+	// Schema, when set, is the schema the models were made from. A
+	// server whose schema lacks some of its tables or columns (an older
+	// release's database) is then used as OVS's IDL uses it: what it
+	// lacks is not monitored, so reads as empty, and Lacks says what it
+	// is. Without it such a server is refused (ErrSchema).
+	Schema *lovsdb.DatabaseSchema
 	// NotMonitored are, by table, columns left out of the monitor.
 	NotMonitored map[string]map[string]bool
 	// Modifiers apply an update2 "modify" to a row of their table without
@@ -225,6 +235,10 @@ func (c *Conn) start(ctx context.Context) error {
 	if err := c.rpc.Call(ctx, "get_schema", lovsdb.NewGetSchemaArgs(c.dbName), into(&schema)); err != nil {
 		return fmt.Errorf("get_schema %s: %w", c.dbName, err)
 	}
+	has := serverColumns(schema)
+	if c.opts.Schema != nil {
+		completeSchema(&schema, *c.opts.Schema)
+	}
 	dbModel, errs := model.NewDatabaseModel(schema, c.client)
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %s: %w", ErrSchema, c.dbName, errors.Join(errs...))
@@ -237,6 +251,18 @@ func (c *Conn) start(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		// As ovsdb-idl.c's ovsdb_idl_compose_monitor_request.
+		if has[t] == nil {
+			c.lacks = append(c.lacks, fmt.Sprintf("%s database lacks %s table (database needs upgrade?)", c.dbName, t))
+			continue
+		}
+		cols = slices.DeleteFunc(cols, func(col string) bool {
+			if has[t][col] {
+				return false
+			}
+			c.lacks = append(c.lacks, fmt.Sprintf("%s table in %s database lacks %s column (database needs upgrade?)", t, c.dbName, col))
+			return true
+		})
 		if d, ok := newRowDecoder(dbModel.Types()[t]); ok {
 			c.decoders[t] = d
 		}
@@ -257,6 +283,43 @@ func (c *Conn) start(ctx context.Context) error {
 	}
 	return nil
 }
+
+// serverColumns lists, by table, the columns a server's schema has.
+func serverColumns(schema lovsdb.DatabaseSchema) map[string]map[string]bool {
+	has := map[string]map[string]bool{}
+	for name, t := range schema.Tables {
+		has[name] = map[string]bool{}
+		for col := range t.Columns {
+			has[name][col] = true
+		}
+	}
+	return has
+}
+
+// completeSchema adds to schema the tables and columns of full it lacks,
+// so that the models made from full fit it; the server is not asked for
+// them (serverColumns).
+func completeSchema(schema *lovsdb.DatabaseSchema, full lovsdb.DatabaseSchema) {
+	for name, t := range full.Tables {
+		st, ok := schema.Tables[name]
+		if !ok {
+			schema.Tables[name] = t
+			continue
+		}
+		cols := maps.Clone(st.Columns)
+		for col, cs := range t.Columns {
+			if _, ok := cols[col]; !ok {
+				cols[col] = cs
+			}
+		}
+		st.Columns = cols
+		schema.Tables[name] = st
+	}
+}
+
+// Lacks describes, one line each as ovsdb-idl logs them, the monitored
+// tables and columns that the server's schema lacks (Options.Schema).
+func (c *Conn) Lacks() []string { return c.lacks }
 
 // modelColumns lists the columns of table that its model has, but those
 // in skip.
