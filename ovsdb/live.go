@@ -73,7 +73,7 @@ type TLSOptions struct {
 // files is what the wire client reads for ssl: remotes.
 func (o TLSOptions) files() wire.TLSFiles {
 	return wire.TLSFiles{PrivateKey: o.PrivateKey, Certificate: o.Certificate, CACert: o.CACert,
-		Protocols: o.Protocols, Ciphers: o.Ciphers}
+		Protocols: o.Protocols, Ciphers: o.Ciphers, BootstrapCACert: o.BootstrapCACert}
 }
 
 // StepStats describes one iteration of the live northd.

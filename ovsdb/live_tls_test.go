@@ -79,7 +79,7 @@ func TestLiveTLS(t *testing.T) {
 	pki.leaf("northd", "ca")
 	pki.leaf("stale", "wrongca")
 	s := startServers(t, "--remote=pssl:0:127.0.0.1", "--private-key="+pki.path("server.key"),
-		"--certificate="+pki.path("server.pem"), "--ca-cert="+pki.path("ca.pem"))
+		"--certificate="+pki.path("server.pem"), "--ca-cert="+pki.path("ca.pem"), "--peer-ca-cert="+pki.path("ca.pem"))
 	nbSSL := "ssl:127.0.0.1:" + listeningPort(t, filepath.Join(string(s.Dir), "nb.log"))
 	sbSSL := "ssl:127.0.0.1:" + listeningPort(t, filepath.Join(string(s.Dir), "sb.log"))
 
@@ -92,6 +92,23 @@ func TestLiveTLS(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not trusted by "+pki.path("wrongca.pem")) {
 		t.Fatalf("dial trusting the wrong CA: %v, want a refusal naming it", err)
 	}
+
+	// --bootstrap-ca-cert: the first connection saves the CA certificate
+	// the server sends and ends; the next one trusts it.
+	boot := wire.TLSFiles{PrivateKey: pki.path("northd.key"), Certificate: pki.path("northd.pem"),
+		CACert: pki.path("bootstrapped.pem"), BootstrapCACert: true}
+	_, err = wire.Dial(t.Context(), nbSSL, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}, TLS: boot})
+	if err == nil || !strings.Contains(err.Error(), "bootstrapped CA cert") {
+		t.Fatalf("first dial with --bootstrap-ca-cert: %v, want the CA certificate saved", err)
+	}
+	if got, want := readFile(t, pki.path("bootstrapped.pem")), readFile(t, pki.path("ca.pem")); got != want {
+		t.Fatalf("bootstrapped CA certificate:\n%s\nwant\n%s", got, want)
+	}
+	c, err := wire.Dial(t.Context(), nbSSL, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}, TLS: boot})
+	if err != nil {
+		t.Fatalf("dial with the bootstrapped CA certificate: %v", err)
+	}
+	c.Close()
 
 	// The northd's files hold the stale certificate until renewed.
 	key, cert := pki.path("client.key"), pki.path("client.pem")
@@ -120,4 +137,13 @@ func TestLiveTLS(t *testing.T) {
 	if got := s.run("ovn-sbctl", "--bare", "--columns=external_ids", "list", "Datapath_Binding"); !strings.Contains(got, "name=sw0") {
 		t.Fatalf("SB Datapath_Binding after --wait=sb: %q", got)
 	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

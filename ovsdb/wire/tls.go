@@ -3,6 +3,7 @@ package wire
 import (
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"maps"
@@ -19,6 +20,11 @@ type TLSFiles struct {
 	// Protocols is OVS's --ssl-protocols ("" for its default), Ciphers its
 	// --ssl-ciphers.
 	Protocols, Ciphers string
+	// BootstrapCACert is OVS's --bootstrap-ca-cert: while CACert does not
+	// exist, the CA certificate the peer presents (the last of its chain,
+	// self-signed) is saved there and the connection dropped; the next
+	// one trusts it.
+	BootstrapCACert bool
 }
 
 // ovsCiphers is OVS's default --ssl-ciphers: Go's crypto/tls, which
@@ -48,12 +54,16 @@ func (f TLSFiles) Config() (*tls.Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ssl: %w", err)
 	}
-	pem, err := os.ReadFile(f.CACert)
+	caPEM, err := os.ReadFile(f.CACert)
+	if errors.Is(err, os.ErrNotExist) && f.BootstrapCACert {
+		return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: minV, MaxVersion: maxV,
+			InsecureSkipVerify: true, VerifyConnection: f.bootstrap}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("ssl: CA certificate: %w", err)
 	}
 	roots := x509.NewCertPool()
-	if !roots.AppendCertsFromPEM(pem) {
+	if !roots.AppendCertsFromPEM(caPEM) {
 		return nil, fmt.Errorf("ssl: %s: no PEM certificate", f.CACert)
 	}
 	return &tls.Config{
@@ -106,4 +116,32 @@ func tlsVersionRange(protocols string) (uint16, uint16, error) {
 		}
 	}
 	return minV, maxV, nil
+}
+
+// bootstrap saves the peer's CA certificate to CACert, as OVS's
+// do_ca_cert_bootstrap, and fails the handshake so that the next
+// connection verifies the peer with it.
+func (f TLSFiles) bootstrap(cs tls.ConnectionState) error {
+	chain := cs.PeerCertificates
+	if len(chain) == 0 {
+		return errors.New("ssl: could not bootstrap CA cert: no certificate presented by peer")
+	}
+	ca := chain[len(chain)-1]
+	if err := ca.CheckSignatureFrom(ca); err != nil {
+		return fmt.Errorf("ssl: could not bootstrap CA cert: obtained certificate is not self-signed (%w); "+
+			"is the peer configured to send its CA certificate (ovsdb-server --peer-ca-cert)?", err)
+	}
+	out, err := os.OpenFile(f.CACert, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o444)
+	if err != nil {
+		return fmt.Errorf("ssl: could not bootstrap CA cert: %w", err)
+	}
+	err = pem.Encode(out, &pem.Block{Type: "CERTIFICATE", Bytes: ca.Raw})
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.CACert)
+		return fmt.Errorf("ssl: could not bootstrap CA cert: %w", err)
+	}
+	return fmt.Errorf("ssl: bootstrapped CA cert %q to %s; retrying with it", ca.Subject, f.CACert)
 }
