@@ -211,10 +211,10 @@ func (w *sbWriter) groupFor(t *sbTxn, dps []string) string {
 	return g
 }
 
-// insertFlow inserts a Logical_Flow row. Its external_ids hold the
-// stage-name, as 23.03's; not 23.03's stage-hint (the NB row that caused the
-// flow) nor source (the northd.c line that built it), which rules.Flow
-// does not carry, nor tags:in_out_port. external_ids are no part of a
+// insertFlow inserts a Logical_Flow row, with its controller_meter. Its
+// external_ids hold the stage-name, as 23.03's; not 23.03's stage-hint (the
+// NB row that caused the flow) nor source (the northd.c line that built
+// it), which rules.Flow does not carry, nor tags:in_out_port. external_ids are no part of a
 // flow's key: a row kept, 23.03's say, keeps them as they are, as 23.03
 // does while northd_internal_version stays.
 func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
@@ -225,6 +225,9 @@ func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
 		"match":        p.key.Match,
 		"actions":      p.key.Actions,
 		"external_ids": w.stageExternalIDs(p.key.Stage),
+	}
+	if p.key.HasMeter {
+		row["controller_meter"] = optString(p.key.Meter, true)
 	}
 	if len(p.target) == 1 {
 		row["logical_datapath"] = optUUID(p.target[0])

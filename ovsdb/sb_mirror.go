@@ -50,7 +50,8 @@ type flowKey struct {
 }
 
 func keyOfFlow(f rules.Flow) flowKey {
-	return flowKey{Stage: f.Stage, Priority: f.Priority, Match: f.Match, Actions: f.Actions}
+	return flowKey{Stage: f.Stage, Priority: f.Priority, Match: f.Match, Actions: f.Actions,
+		Meter: f.ControllerMeter, HasMeter: f.ControllerMeter != ""}
 }
 
 // mcKey identifies a multicast group: its datapath's NB _uuid and its name.

@@ -10,18 +10,21 @@ import (
 // grouping. Datapath is the NB _uuid of the Logical_Switch or
 // Logical_Router it is on, or the name of a datapath set
 // (IsDatapathSet): the flow is then on every member of the set
-// (DatapathSetMember).
+// (DatapathSetMember). ControllerMeter is the meter of the packets the
+// actions send to ovn-controller (the SB controller_meter column), from
+// the datapath's CoPP (controller_meter.go); rules leave it empty.
 type Flow struct {
-	Datapath string
-	Stage    Stage
-	Priority int
-	Match    string
-	Actions  string
+	Datapath        string
+	Stage           Stage
+	Priority        int
+	Match           string
+	Actions         string
+	ControllerMeter string
 }
 
 // CompareFlows orders flows by datapath, stage (pipeline and table, in
-// every release), priority, match and actions: the order in which outputs
-// list them.
+// every release), priority, match, actions and controller meter: the
+// order in which outputs list them.
 func CompareFlows(a, b Flow) int {
 	return cmp.Or(
 		cmp.Compare(a.Datapath, b.Datapath),
@@ -29,6 +32,7 @@ func CompareFlows(a, b Flow) int {
 		cmp.Compare(a.Priority, b.Priority),
 		cmp.Compare(a.Match, b.Match),
 		cmp.Compare(a.Actions, b.Actions),
+		cmp.Compare(a.ControllerMeter, b.ControllerMeter),
 	)
 }
 

@@ -136,23 +136,26 @@ func NewFrom(r schema.Release, rs ...Rule) *Program {
 	for _, r := range rs {
 		flows = append(flows, r(nb))
 	}
-	inRelease := engine.Filter(engine.Union(flows...), func(f Flow) bool { return stages.Has(f.Stage) })
-	addrSets, addrMembers := SBAddressSets(nb)
-	pgs, pgMembers := SBPortGroups(nb)
-	mcs, mcMembers := SBMulticastGroups(nb)
-	haGroups, haPorts, haRefs := SBHAChassisGroups(nb)
 	var sets []engine.Rel[DatapathSetMember]
 	for _, s := range datapathSets {
 		sets = append(sets, s(nb))
 	}
+	members := engine.Union(sets...)
+	inRelease := engine.Filter(engine.Union(flows...), func(f Flow) bool { return stages.Has(f.Stage) })
+	// Settings that change flows of every family: drop sampling, CoPP.
+	written := withControllerMeters(nb, withDebugDrops(nb, inRelease), members)
+	addrSets, addrMembers := SBAddressSets(nb)
+	pgs, pgMembers := SBPortGroups(nb)
+	mcs, mcMembers := SBMulticastGroups(nb)
+	haGroups, haPorts, haRefs := SBHAChassisGroups(nb)
 	return &Program{
 		Circuit:      c,
 		NB:           nb,
 		Release:      r,
 		Stages:       stages,
 		Features:     nb.ChassisFeatures,
-		Flows:        engine.NewOutput(inRelease, CompareFlows),
-		DatapathSets: engine.NewOutput(engine.Union(sets...), CompareDatapathSetMembers),
+		Flows:        engine.NewOutput(written, CompareFlows),
+		DatapathSets: engine.NewOutput(members, CompareDatapathSetMembers),
 
 		Datapaths:             engine.NewOutput(SBDatapaths(nb), CompareDatapaths),
 		PortBindings:          engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
