@@ -42,9 +42,9 @@ func SwitchPortSecurityFlows(nb *relations.NB) engine.Rel[Flow] {
 // the port-security drop; packets from a vtep port skip the ingress pipeline
 // up to the hairpin stage, as the VTEP gateway already did L2 lookup.
 // External ports are handled by their own rules. A port with a
-// qdisc_queue_id sets that queue on the way in and, for a localnet port, on
-// the way out; without chassis only localnet ports with QoS options have one
-// (relations.LSP.QdiscQueueID).
+// qdisc_queue_id (relations.LSP.QdiscQueueID: set in the NB options, or a
+// localnet port's with QoS options) sets that queue on the way in and, for a
+// localnet port, on the way out.
 func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
 		dp, key := on(p.Switch), jsonKey(p.Name())
@@ -56,17 +56,23 @@ func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 				dp.flow(LSInCheckPortSec, 100, "inport == "+key, "reg0[15] = 1; next;"),
 				dp.flow(LSInL2Unknown, 50, "outport == "+key, drop),
 			}
+		}
+		queue := ""
+		if q := p.QdiscQueueID(); q != "" {
+			queue = "set_queue(" + q + "); "
+		}
+		switch {
 		case p.Port.Type == relations.LSPTypeVTEP:
 			return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key,
-				fmt.Sprintf("reg0[14] = 1; next(pipeline=ingress, table=%d);", tableIn(nb.Release, LSInHairpin)))}
-		case p.QdiscQueueID() != 0:
-			queue := fmt.Sprintf("set_queue(%d); ", p.QdiscQueueID())
-			return []Flow{
-				dp.flow(LSInCheckPortSec, 70, "inport == "+key, queue+"reg0[15] = check_in_port_sec(); next;"),
-				dp.flow(LSOutApplyPortSec, 100, "outport == "+key, queue+"output;"),
-			}
+				fmt.Sprintf("%sreg0[14] = 1; next(pipeline=ingress, table=%d);", queue, tableIn(nb.Release, LSInHairpin)))}
+		case queue == "":
+			return nil
 		}
-		return nil
+		flows := []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key, queue+"reg0[15] = check_in_port_sec(); next;")}
+		if p.Port.Type == relations.LSPTypeLocalnet {
+			flows = append(flows, dp.flow(LSOutApplyPortSec, 100, "outport == "+key, queue+"output;"))
+		}
+		return flows
 	})
 }
 

@@ -74,14 +74,14 @@ func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 		func(_ string, p relations.LSP, sw relations.Switch) PortBinding {
 			options := p.Port.Options
 			queue := p.QdiscQueueID()
-			if sw.VLANPassthru || queue != 0 {
+			if sw.VLANPassthru || queue != "" {
 				options = maps.Clone(options)
 				if options == nil {
 					options = map[string]string{}
 				}
 			}
-			if queue != 0 {
-				options["qdisc_queue_id"] = strconv.Itoa(queue)
+			if queue != "" {
+				options["qdisc_queue_id"] = queue
 			}
 			if sw.VLANPassthru {
 				options["vlan-passthru"] = "true"
