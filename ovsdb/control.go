@@ -33,6 +33,15 @@ func (d *Northd) control(ctx context.Context, f func()) error {
 	}
 }
 
+// Update runs f with the program the northd runs, on the northd's
+// goroutine between two iterations; the next iteration steps the program
+// and writes what f changed. It is how an embedding program feeds inputs
+// of its own (an engine.Input on p.Circuit that its rules read, filled
+// from Kubernetes objects, say) beside the NB. f must not keep p.
+func (d *Northd) Update(ctx context.Context, f func(p *rules.Program)) error {
+	return d.control(ctx, func() { f(d.prog) })
+}
+
 // Pause stops the northd writing to either database and releases the SB
 // lock, so that a standby northd takes over; it keeps following both
 // databases and computing. Resume undoes it.
@@ -179,7 +188,7 @@ func nbChangeKind(bs []wire.Batch) (changed, addrOnly bool) {
 // whole SB is compared with what it should hold.
 func (d *Northd) Recompute(ctx context.Context) error {
 	return d.control(ctx, func() {
-		fresh := rules.New(d.cfg.Rules...)
+		fresh := d.cfg.newProgram()
 		fresh.Features.Set(d.prog.Features.Get())
 		for table, rows := range d.feed.rows {
 			for _, row := range rows {

@@ -32,6 +32,13 @@ type Config struct {
 	Release schema.Release
 	// Rules are added to the built-in ones (see rules.NewFor).
 	Rules []rules.Rule
+	// Program, when set, builds the program the northd runs, in place of
+	// the built-in rules of Release plus Rules: an embedding program's own
+	// stages (rules.NewWith), built-in rules left out or replaced
+	// (rules.Builtin), inputs of its own that its rules read and Update
+	// feeds. Recompute calls it again for the program it compares with,
+	// which should hold the same inputs of its own.
+	Program func() *rules.Program
 	// Logger receives progress at info level and per-step detail at debug
 	// level; nil discards.
 	Logger *slog.Logger
@@ -232,7 +239,7 @@ func NewNorthd(cfg Config) *Northd {
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 8 * time.Second
 	}
-	prog := rules.NewFor(cfg.Release, cfg.Rules...)
+	prog := cfg.newProgram()
 	mac := randomMAC()
 	macPrefix := fmt.Sprintf("%02x:%02x:%02x", mac[0], mac[1], mac[2])
 	d := &Northd{
@@ -254,6 +261,15 @@ func NewNorthd(cfg Config) *Northd {
 	d.nbS = wire.NewSession(cfg.NBRemote, cfg.MaxBackoff)
 	d.sbS = wire.NewSession(cfg.SBRemote, cfg.MaxBackoff)
 	return d
+}
+
+// newProgram is a fresh program of the configuration (Program, or Release
+// and Rules).
+func (cfg *Config) newProgram() *rules.Program {
+	if cfg.Program != nil {
+		return cfg.Program()
+	}
+	return rules.NewFor(cfg.Release, cfg.Rules...)
 }
 
 // totalRows is the number of SB rows written since Run started.

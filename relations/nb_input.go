@@ -78,6 +78,10 @@ type NB struct {
 	// stage table they number flows by and the variants of the flow
 	// families that changed between releases (rules/doc.go).
 	Release schema.Release
+	// Stages is the stage table of the program that reads NB (a
+	// *rules.StageTable: Release's, with an embedding program's own
+	// stages), set when the program is built; rules.StagesFor reads it.
+	Stages any
 
 	Global              Table[nb.NBGlobal]
 	Switches            Table[nb.LogicalSwitch]

@@ -40,7 +40,8 @@ func WriteLflowList(w io.Writer, t *StageTable, flows []Flow, names map[string]s
 		return cmp.Or(
 			cmp.Compare(names[a.Datapath], names[b.Datapath]),
 			cmp.Compare(a.Datapath, b.Datapath),
-			cmp.Compare(a.Stage, b.Stage),
+			cmp.Compare(a.Stage.Pipeline(), b.Stage.Pipeline()),
+			cmp.Compare(t.Table(a.Stage), t.Table(b.Stage)),
 			cmp.Compare(b.Priority, a.Priority),
 			cmp.Compare(a.Match, b.Match),
 			cmp.Compare(a.Actions, b.Actions),

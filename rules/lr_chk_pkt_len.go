@@ -5,7 +5,6 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
-	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterChkPktLenFlows: lr_in_chk_pkt_len and lr_in_larger_pkts, the flows
@@ -30,7 +29,7 @@ func RouterChkPktLenFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterPortGatewayMTUFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.LRPGatewayMTUs, func(m relations.LRPGatewayMTU) []Flow {
 		flows := gatewayMTUFlows(m, LRInChkPktLen, "outport == "+jsonKey(m.LRP.Name()), "next;")
-		return append(flows, packetTooBigFlows(nb.Release, m.LRP, m.MTU, LRInIPInput, "")...)
+		return append(flows, packetTooBigFlows(StagesFor(nb), m.LRP, m.MTU, LRInIPInput, "")...)
 	})
 }
 
@@ -51,7 +50,7 @@ func RouterPortLargerPktsFlows(nb *relations.NB) engine.Rel[Flow] {
 		if x.in.Port.UUID == x.out.LRP.Port.UUID {
 			return nil
 		}
-		return packetTooBigFlows(nb.Release, x.in, x.out.MTU, LRInLargerPkts, "outport == "+jsonKey(x.out.LRP.Name())+" && ")
+		return packetTooBigFlows(StagesFor(nb), x.in, x.out.MTU, LRInLargerPkts, "outport == "+jsonKey(x.out.LRP.Name())+" && ")
 	})
 }
 
@@ -59,9 +58,9 @@ func RouterPortLargerPktsFlows(nb *relations.NB) engine.Rel[Flow] {
 // port in that reg9[1] marks too large, and that are not already looped
 // back errors, become an ICMP error from in's first address back to the
 // sender, reporting mtu, sent through the pipeline again from the start
-// (release r's lr_in_admission).
-func packetTooBigFlows(r schema.Release, in relations.LRP, mtu int, stage Stage, outMatch string) []Flow {
-	dp, key, restart := on(in.Router), jsonKey(in.Name()), tableIn(r, LRInAdmission)
+// (t's lr_in_admission).
+func packetTooBigFlows(t *StageTable, in relations.LRP, mtu int, stage Stage, outMatch string) []Flow {
+	dp, key, restart := on(in.Router), jsonKey(in.Name()), t.Table(LRInAdmission)
 	var flows []Flow
 	if len(in.Net.IPv4) > 0 {
 		flows = append(flows, dp.flow(stage, 150,

@@ -184,7 +184,7 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			prio = 120
 		}
 		flag := snatFlag(c, v)
-		action, balances := vipAction(v, x.Features, tableIn(nb.Release, LROutSNAT))
+		action, balances := vipAction(v, x.Features, tableIn(nb, LROutSNAT))
 		if balances {
 			// Conntrack records the flag only where every chassis can
 			// (ct_lb_related).

@@ -118,7 +118,7 @@ func (r natRule) extIPMatch(match string, src bool, stage Stage, exemptPrio int)
 // for distributed rules on the chassis of the rule's logical port, with
 // its external MAC.
 func RouterNATFlows(nb *relations.NB) engine.Rel[Flow] {
-	admission := tableIn(nb.Release, LRInAdmission)
+	admission := tableIn(nb, LRInAdmission)
 	return engine.FlatMap(natRules(nb), func(r natRule) []Flow {
 		var flows []Flow
 		for _, f := range []func() []Flow{r.unsnatFlows, r.dnatFlows, r.undnatFlows, r.snatFlows} {

@@ -7,7 +7,6 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
-	"github.com/northlog/northlog/relations/schema"
 )
 
 // Registers of the switch conntrack stages (northd.c REGBIT_* and REG_*).
@@ -196,7 +195,7 @@ func aclsOnSwitches(n *relations.NB) engine.Rel[aclOnSwitch] {
 // that pre-LB and pre-stateful keep it out of conntrack.
 func SwitchACLFlows(n *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(aclsOnSwitches(n), func(x aclOnSwitch) []Flow {
-		flows := aclFlows(n.Release, x)
+		flows := aclFlows(StagesFor(n), x)
 		if x.ACL.Action == nb.ACLActionAllowStateless && x.Facts.Stateful() {
 			stage := LSOutPreACL
 			if x.ACL.Direction == nb.ACLDirectionFromLport {
@@ -219,7 +218,7 @@ func aclStage(a *nb.ACL) Stage {
 	return LSInACL
 }
 
-func aclFlows(r schema.Release, x aclOnSwitch) []Flow {
+func aclFlows(t *StageTable, x aclOnSwitch) []Flow {
 	a, dp := x.ACL, on(x.Facts.Switch)
 	stage, prio := aclStage(a), a.Priority+1000
 	log := aclLog(x)
@@ -268,7 +267,7 @@ func aclFlows(r schema.Release, x aclOnSwitch) []Flow {
 		reject := a.Action == nb.ACLActionReject
 		if !stateful {
 			if reject {
-				return []Flow{rejectFlow(r, dp, stage, a, "", "", log)}
+				return []Flow{rejectFlow(t, dp, stage, a, "", "", log)}
 			}
 			return []Flow{dp.flow(stage, prio, a.Match, log+implicitDrop)}
 		}
@@ -277,8 +276,8 @@ func aclFlows(r schema.Release, x aclOnSwitch) []Flow {
 		block := "ct_commit { " + ctBits(x.Facts.Features) + ".blocked = 1; }; "
 		if reject {
 			return []Flow{
-				rejectFlow(r, dp, stage, a, regACLHintDrop+" == 1", "", log),
-				rejectFlow(r, dp, stage, a, regACLHintBlock+" == 1", block, log),
+				rejectFlow(t, dp, stage, a, regACLHintDrop+" == 1", "", log),
+				rejectFlow(t, dp, stage, a, regACLHintBlock+" == 1", block, log),
 			}
 		}
 		return []Flow{
@@ -296,10 +295,10 @@ const implicitDrop = "/* drop */"
 // rejectFlow is a reject ACL's flow (northd.c build_reject_acl_rules): the
 // packet is answered (TCP RST or ICMP unreachable) and the answer goes to
 // the other pipeline, past the ACLs.
-func rejectFlow(r schema.Release, dp on, stage Stage, a *nb.ACL, extraMatch, extraActions, log string) Flow {
-	next := fmt.Sprintf("next(pipeline=egress,table=%d);", tableIn(r, LSOutQoSMark))
+func rejectFlow(t *StageTable, dp on, stage Stage, a *nb.ACL, extraMatch, extraActions, log string) Flow {
+	next := fmt.Sprintf("next(pipeline=egress,table=%d);", t.Table(LSOutQoSMark))
 	if stage.Pipeline() == Egress {
-		next = fmt.Sprintf("next(pipeline=ingress,table=%d);", tableIn(r, LSInL2Lkup))
+		next = fmt.Sprintf("next(pipeline=ingress,table=%d);", t.Table(LSInL2Lkup))
 	}
 	match := a.Match
 	if extraMatch != "" {

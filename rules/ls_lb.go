@@ -144,7 +144,7 @@ func SwitchVTEPHairpinFlows(n *relations.NB) engine.Rel[Flow] {
 		return []string{sp.Switch}
 	}))
 	toL2 := engine.Map(vtepSwitches, func(sw string) Flow {
-		return on(sw).flow(LSInHairpin, 1000, "reg0[14] == 1", fmt.Sprintf("next(pipeline=ingress, table=%d);", tableIn(n.Release, LSInL2Lkup)))
+		return on(sw).flow(LSInHairpin, 1000, "reg0[14] == 1", fmt.Sprintf("next(pipeline=ingress, table=%d);", tableIn(n, LSInL2Lkup)))
 	})
 	type gateway struct{ Switch, CRPort string }
 	gateways := engine.FlatMap(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) []gateway {

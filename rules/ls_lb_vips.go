@@ -105,7 +105,7 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			lbMatch += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
 			prio = 120
 		}
-		action, balances := vipAction(v, x.Features, tableIn(nb.Release, LSOutQoSMark))
+		action, balances := vipAction(v, x.Features, tableIn(nb, LSOutQoSMark))
 		if balances {
 			action = regConntrackCommit + " = 0; " + action + ");"
 		}

@@ -64,7 +64,7 @@ func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 		switch {
 		case p.Port.Type == relations.LSPTypeVTEP:
 			return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key,
-				fmt.Sprintf("%sreg0[14] = 1; next(pipeline=ingress, table=%d);", queue, tableIn(nb.Release, LSInHairpin)))}
+				fmt.Sprintf("%sreg0[14] = 1; next(pipeline=ingress, table=%d);", queue, tableIn(nb, LSInHairpin)))}
 		case queue == "":
 			return nil
 		}

@@ -127,11 +127,21 @@ func NewFor(r schema.Release, extra ...Rule) *Program {
 // built-in rules (Builtin) less those an embedding program removes, plus
 // its own. The other SB rows (datapaths, port bindings, ...) are always
 // computed. A flow on a stage that r does not have is left out: a family
-// that r's northd writes elsewhere, or not at all, has no flows there yet.
-func NewFrom(r schema.Release, rs ...Rule) *Program {
+// that r's northd writes elsewhere, or not at all, has no flows there yet;
+// so is a flow on an embedding program's stage that the program did not
+// place (NewWith).
+func NewFrom(r schema.Release, rs ...Rule) *Program { return NewWith(StagesOf(r), rs...) }
+
+// NewWith builds the program with exactly the rules rs whose flows are
+// numbered by stage table stages: a release's (StagesOf) with the
+// embedding program's own stages placed (StageTable.With). Its flows on
+// those stages are written like the built-in ones, with the stage's name;
+// the tables the built-in rules' actions name follow the renumbering.
+func NewWith(stages *StageTable, rs ...Rule) *Program {
 	c := engine.NewCircuit()
+	r := stages.Release()
 	nb := relations.NewNB(c, r)
-	stages := StagesOf(r)
+	nb.Stages = stages
 	var flows []engine.Rel[Flow]
 	for _, r := range rs {
 		flows = append(flows, r(nb))

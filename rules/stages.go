@@ -2,7 +2,10 @@ package rules
 
 import (
 	"fmt"
+	"sync"
+	"sync/atomic"
 
+	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/schema"
 )
 
@@ -30,6 +33,13 @@ const (
 	Router
 )
 
+func (k DatapathKind) String() string {
+	if k == Router {
+		return "router"
+	}
+	return "switch"
+}
+
 // Stage is one stage of a logical switch or router pipeline, as ovn-northd
 // names it (northd.c's PIPELINE_STAGES): its identity, which every release
 // that has the stage shares. Its table number is not a property of the
@@ -37,7 +47,9 @@ const (
 // in order; a stage absent from a release's table is not valid there.
 // Stages are compared and stored by value; the constants below are in an
 // order that agrees with the table order of every release, so comparing
-// stages compares tables.
+// built-in stages compares tables. An embedding program declares stages of
+// its own with NewStage; they come after every built-in one in value order,
+// and a StageTable (With) says where they sit.
 type Stage uint8
 
 type stageInfo struct {
@@ -148,7 +160,7 @@ const (
 	numStages
 )
 
-// stages names every stage; the only place stage names live.
+// stages names every built-in stage; the only place their names live.
 var stages = [numStages]stageInfo{
 	LSInCheckPortSec:     {Switch, Ingress, "ls_in_check_port_sec"},
 	LSInApplyPortSec:     {Switch, Ingress, "ls_in_apply_port_sec"},
@@ -321,29 +333,118 @@ var routerEgress = []Stage{
 	LROutPostSNAT, LROutEgrLoop, LROutDelivery,
 }
 
-// Kind says whether the stage belongs to switches or routers.
-func (s Stage) Kind() DatapathKind { return stages[s].kind }
-
-// Pipeline is the SB Logical_Flow pipeline of the stage.
-func (s Stage) Pipeline() Pipeline { return stages[s].pipeline }
-
-// Name is the stage name northd writes in external_ids:stage-name.
-func (s Stage) Name() string { return stages[s].name }
-
-func (s Stage) String() string {
-	if s >= numStages {
-		return fmt.Sprintf("Stage(%d)", uint8(s))
-	}
-	return s.Name()
+// pipelineLimits are how many logical tables ovn-controller runs in each
+// pipeline, per release: it maps logical table N of a pipeline to
+// OpenFlow table FIRST+N, and the next fixed OpenFlow table bounds the
+// range (controller/lflow.h), as the "next" action's bound does
+// (lib/ovn-util.h LOG_PIPELINE_LEN, used by lib/actions.c to refuse
+// next(table=N) beyond it). 23.03: ingress OFTABLE_LOG_INGRESS_PIPELINE 8
+// to OFTABLE_OUTPUT_LARGE_PKT_DETECT 37, 29 tables (= LOG_PIPELINE_LEN);
+// egress OFTABLE_LOG_EGRESS_PIPELINE 42 to OFTABLE_SAVE_INPORT 64, 22
+// tables (LOG_PIPELINE_LEN 29 lets a next() name more, whose OpenFlow
+// tables would be SAVE_INPORT's). 26.03: ingress 8 to 42, 34 tables
+// (LOG_PIPELINE_INGRESS_LEN); egress 48 to 64, 16 tables
+// (LOG_PIPELINE_EGRESS_LEN). The pipelines of switches and routers share
+// the range.
+var pipelineLimits = map[schema.Release][2]int{
+	schema.OVN2303: {Ingress: 29, Egress: 22},
+	schema.OVN2603: {Ingress: 34, Egress: 16},
 }
 
-// StageTable is one release's stage table: which stages it has and their
+// customStages are the stages embedding programs declared (NewStage),
+// after the built-in ones: custom stage s is customStages[s-numStages].
+// Declarations copy the slice, so that the Stage methods read it without
+// a lock.
+var (
+	customStages   atomic.Pointer[[]stageInfo]
+	customStagesMu sync.Mutex
+)
+
+// NewStage declares an embedding program's own stage of the pipeline p of
+// switches or routers, named name (the SB external_ids:stage-name of its
+// flows). It is a stage of no release until a StageTable places it
+// (StageTable.With). Declare each stage once, as a package variable:
+//
+//	var LSInAfterLB = rules.NewStage(rules.Switch, rules.Ingress, "ls_in_after_lb")
+//
+// NewStage panics, as a duplicate flag does, when the name is a built-in
+// or declared stage's, or when 255 stages exist.
+func NewStage(kind DatapathKind, p Pipeline, name string) Stage {
+	customStagesMu.Lock()
+	defer customStagesMu.Unlock()
+	var declared []stageInfo
+	if c := customStages.Load(); c != nil {
+		declared = *c
+	}
+	if _, taken := StageNamed(name); taken {
+		panic(fmt.Sprintf("rules: NewStage: a stage named %q exists", name))
+	}
+	s := int(numStages) + len(declared)
+	if s > int(^Stage(0)) {
+		panic(fmt.Sprintf("rules: NewStage %q: no Stage value left", name))
+	}
+	declared = append(append([]stageInfo(nil), declared...), stageInfo{kind, p, name})
+	customStages.Store(&declared)
+	return Stage(s)
+}
+
+// StageNamed is the built-in or declared stage named name.
+func StageNamed(name string) (Stage, bool) {
+	for s := range numStages {
+		if stages[s].name == name {
+			return s, true
+		}
+	}
+	if c := customStages.Load(); c != nil {
+		for i, info := range *c {
+			if info.name == name {
+				return numStages + Stage(i), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// info is what a stage is; the zero stageInfo for a value no stage has.
+func (s Stage) info() stageInfo {
+	if s < numStages {
+		return stages[s]
+	}
+	if c := customStages.Load(); c != nil && int(s-numStages) < len(*c) {
+		return (*c)[s-numStages]
+	}
+	return stageInfo{}
+}
+
+// Builtin reports whether s is one of ovn-northd's stages rather than one
+// an embedding program declared (NewStage).
+func (s Stage) Builtin() bool { return s < numStages }
+
+// Kind says whether the stage belongs to switches or routers.
+func (s Stage) Kind() DatapathKind { return s.info().kind }
+
+// Pipeline is the SB Logical_Flow pipeline of the stage.
+func (s Stage) Pipeline() Pipeline { return s.info().pipeline }
+
+// Name is the stage name northd writes in external_ids:stage-name.
+func (s Stage) Name() string { return s.info().name }
+
+func (s Stage) String() string {
+	if name := s.Name(); name != "" {
+		return name
+	}
+	return fmt.Sprintf("Stage(%d)", uint8(s))
+}
+
+// StageTable is one release's stage table, with an embedding program's
+// own stages where it placed them (With): which stages it has and their
 // table numbers.
 type StageTable struct {
-	release schema.Release
-	table   [numStages]int16 // -1: not in the release
-	byTable map[stageSlot]Stage
-	byKind  [2][]Stage
+	release   schema.Release
+	pipelines pipelines
+	table     [int(^Stage(0)) + 1]int16 // -1: not in the table
+	byTable   map[stageSlot]Stage
+	byKind    [2][]Stage
 }
 
 // stageSlot is where a stage sits in a release: kind, pipeline, table.
@@ -353,22 +454,37 @@ type stageSlot struct {
 	table    int
 }
 
+// newStageTable numbers the stages of release r's pipelines p.
+func newStageTable(r schema.Release, p pipelines) *StageTable {
+	t := &StageTable{release: r, pipelines: p, byTable: map[stageSlot]Stage{}}
+	for s := range t.table {
+		t.table[s] = -1
+	}
+	for _, pipeline := range p.all() {
+		for i, s := range *pipeline {
+			t.table[s] = int16(i)
+			t.byTable[stageSlot{s.Kind(), s.Pipeline(), i}] = s
+			t.byKind[s.Kind()] = append(t.byKind[s.Kind()], s)
+		}
+	}
+	return t
+}
+
+// all are the four pipelines, switches' then routers', ingress first.
+func (p *pipelines) all() [4]*[]Stage {
+	return [4]*[]Stage{&p.switchIn, &p.switchOut, &p.routerIn, &p.routerOut}
+}
+
+// of is the pipeline of the stages of kind and pipeline.
+func (p *pipelines) of(kind DatapathKind, pl Pipeline) *[]Stage {
+	return p.all()[2*int(kind)+int(pl)]
+}
+
 // stageTables are the releases' StageTables, built from releaseStages.
 var stageTables = func() map[schema.Release]*StageTable {
 	out := map[schema.Release]*StageTable{}
 	for r, p := range releaseStages {
-		t := &StageTable{release: r, byTable: map[stageSlot]Stage{}}
-		for s := range t.table {
-			t.table[s] = -1
-		}
-		for _, pipeline := range [][]Stage{p.switchIn, p.switchOut, p.routerIn, p.routerOut} {
-			for i, s := range pipeline {
-				t.table[s] = int16(i)
-				t.byTable[stageSlot{s.Kind(), s.Pipeline(), i}] = s
-				t.byKind[s.Kind()] = append(t.byKind[s.Kind()], s)
-			}
-		}
-		out[r] = t
+		out[r] = newStageTable(r, p)
 	}
 	return out
 }()
@@ -376,20 +492,79 @@ var stageTables = func() map[schema.Release]*StageTable {
 // StagesOf is release r's stage table.
 func StagesOf(r schema.Release) *StageTable { return stageTables[r] }
 
+// StagesFor is the stage table of the program whose NB nb is (NewWith):
+// its release's, with the program's own stages. Rules number the tables
+// their actions name (next(pipeline=..., table=N)) through it, so that a
+// stage placed before them renumbers those too.
+func StagesFor(nb *relations.NB) *StageTable {
+	if t, ok := nb.Stages.(*StageTable); ok {
+		return t
+	}
+	return StagesOf(nb.Release)
+}
+
+// Placement puts an embedding program's stage next to another stage of
+// the same pipeline (Before, After; StageTable.With).
+type Placement struct {
+	stage, anchor Stage
+	after         bool
+}
+
+// Before places stage s just before stage anchor.
+func Before(anchor, s Stage) Placement { return Placement{stage: s, anchor: anchor} }
+
+// After places stage s just after stage anchor.
+func After(anchor, s Stage) Placement { return Placement{stage: s, anchor: anchor, after: true} }
+
+// With is t with the embedding program's stages placed, in order (a
+// placement may name a stage an earlier one placed); the stages after
+// each renumber. It refuses a built-in stage, a stage placed twice, an
+// anchor the table lacks or of another pipeline, and a stage that would
+// make its pipeline longer than ovn-controller of t's release runs
+// (pipelineLimits: 29 ingress and 22 egress tables in 23.03, 34 and 16 in
+// 26.03, the switch pipelines of which are full).
+func (t *StageTable) With(ps ...Placement) (*StageTable, error) {
+	p := t.pipelines
+	for _, pl := range p.all() {
+		*pl = append([]Stage(nil), *pl...)
+	}
+	placed := newStageTable(t.release, p)
+	for _, x := range ps {
+		s, anchor := x.stage, x.anchor
+		switch {
+		case s.Builtin() || s.Name() == "":
+			return nil, fmt.Errorf("rules: placing %s: only a stage declared with NewStage can be placed", s)
+		case placed.Has(s):
+			return nil, fmt.Errorf("rules: placing %s: it is in the table already", s)
+		case !placed.Has(anchor):
+			return nil, fmt.Errorf("rules: placing %s next to %s: %s has no stage %s", s, anchor, t.release, anchor)
+		case anchor.Kind() != s.Kind() || anchor.Pipeline() != s.Pipeline():
+			return nil, fmt.Errorf("rules: placing %s next to %s: they are stages of different pipelines", s, anchor)
+		}
+		pipeline := p.of(s.Kind(), s.Pipeline())
+		if limit := pipelineLimits[t.release][s.Pipeline()]; len(*pipeline) >= limit {
+			return nil, fmt.Errorf("rules: placing %s: %s's %s %s pipeline has %d stages, and ovn-controller %s runs at most %d logical tables in an %s pipeline",
+				s, t.release, s.Kind(), s.Pipeline(), len(*pipeline), t.release, limit, s.Pipeline())
+		}
+		i := placed.Table(anchor)
+		if x.after {
+			i++
+		}
+		*pipeline = append((*pipeline)[:i], append([]Stage{s}, (*pipeline)[i:]...)...)
+		placed = newStageTable(t.release, p)
+	}
+	return placed, nil
+}
+
 // Release is the release whose table t is.
 func (t *StageTable) Release() schema.Release { return t.release }
 
-// Has reports whether the release has stage s.
-func (t *StageTable) Has(s Stage) bool { return s < numStages && t.table[s] >= 0 }
+// Has reports whether the table has stage s.
+func (t *StageTable) Has(s Stage) bool { return t.table[s] >= 0 }
 
-// Table is the SB Logical_Flow table_id of stage s in the release, or -1
-// when the release lacks it.
-func (t *StageTable) Table(s Stage) int {
-	if s >= numStages {
-		return -1
-	}
-	return int(t.table[s])
-}
+// Table is the SB Logical_Flow table_id of stage s, or -1 when the table
+// lacks it.
+func (t *StageTable) Table(s Stage) int { return int(t.table[s]) }
 
 // Lookup is the stage at a table of a pipeline of switches or routers.
 func (t *StageTable) Lookup(kind DatapathKind, p Pipeline, table int) (Stage, bool) {
@@ -397,10 +572,10 @@ func (t *StageTable) Lookup(kind DatapathKind, p Pipeline, table int) (Stage, bo
 	return s, ok
 }
 
-// Stages returns every stage of the release for the given datapath kind,
-// in pipeline and table order.
+// Stages returns every stage of the table for the given datapath kind, in
+// pipeline and table order.
 func (t *StageTable) Stages(kind DatapathKind) []Stage { return t.byKind[kind] }
 
-// tableIn is stage s's table number in release r, for the actions that
-// name a table (next(pipeline=..., table=N)).
-func tableIn(r schema.Release, s Stage) int { return StagesOf(r).Table(s) }
+// tableIn is stage s's table number in the program whose NB nb is, for
+// the actions that name a table (next(pipeline=..., table=N)).
+func tableIn(nb *relations.NB, s Stage) int { return StagesFor(nb).Table(s) }
