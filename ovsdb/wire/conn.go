@@ -37,8 +37,9 @@ import (
 type Conn struct {
 	conn *activityConn
 	rpc  *rpcConn
-	// inFlight counts the transactions waiting for their reply.
-	inFlight atomic.Int32
+	// writing counts the transactions still being written: the server
+	// cannot answer an echo before it has read them whole.
+	writing atomic.Int32
 	// known are the strings of the rows a transaction in flight inserts,
 	// for the decoders of their echo (until Resume when it was paused).
 	known atomic.Pointer[knownStrings]
@@ -553,7 +554,7 @@ func (c *Conn) StartTransact() (*Txn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.inFlight.Add(1)
+	c.writing.Add(1)
 	r.add(c.dbName)
 	t.r = r
 	return t, nil
@@ -570,17 +571,18 @@ func (t *Txn) Add(op lovsdb.Operation) {
 // checks every result, as Transact.
 func (t *Txn) Finish(ctx context.Context) error {
 	c := t.c
-	defer c.inFlight.Add(-1)
 	if len(t.known) > 0 {
 		c.known.Store(&t.known)
 		if len(c.paused) == 0 {
 			defer c.known.Store(nil)
 		}
 	}
-	if err := t.r.end(); err != nil {
+	err := t.r.end()
+	c.writing.Add(-1)
+	if err != nil {
 		return err
 	}
-	err := t.r.call.wait(ctx)
+	err = t.r.call.wait(ctx)
 	if err == nil && len(t.failed) > 0 {
 		err = fmt.Errorf("%d ovsdb operations failed: %s", len(t.failed), strings.Join(t.failed, ""))
 		if strings.Contains(err.Error(), "not leader") {
@@ -779,9 +781,10 @@ const probeTick = 100 * time.Millisecond
 
 // prober watches the connection as OVS's inactivity probe does: after
 // probe with nothing received it sends an echo, and it ends the connection
-// when another probe passes with nothing received still. A transaction in
-// flight does not count as inactivity: a single-threaded server answers
-// nothing while it commits a big one.
+// when another probe passes with nothing received still. A transaction
+// still being written does not count as inactivity (the server cannot
+// answer before it has read it); one waiting for its reply does, as in
+// OVS: a server frozen with a transaction of ours must be dropped too.
 func (c *Conn) prober() {
 	t := time.NewTicker(probeTick)
 	defer t.Stop()
@@ -795,7 +798,7 @@ func (c *Conn) prober() {
 		probe := time.Duration(c.probe.Load())
 		last := time.Unix(0, c.conn.lastRead.Load())
 		switch {
-		case probe == 0 || c.inFlight.Load() > 0 || time.Since(last) < probe:
+		case probe == 0 || c.writing.Load() > 0 || time.Since(last) < probe:
 			echoSent = time.Time{}
 		case echoSent.IsZero():
 			echoSent = time.Now()
