@@ -32,6 +32,8 @@ type Circuit struct {
 	stepped     bool
 	// describe shows a rejected tuple in Rejected.Error; nil is fmt's %v.
 	describe func(any) string
+	// inputs are the circuit's inputs by name, for InputOf.
+	inputs map[string]any
 }
 
 // op is one operator: step computes its output change from its inputs'
@@ -359,9 +361,21 @@ type Input[T comparable] struct {
 	pending ZSet[T]
 }
 
+// InputOf is the input of tuples T named name that NewInput added to c
+// last, or nil: how code that did not build the circuit finds an input to
+// feed.
+func InputOf[T comparable](c *Circuit, name string) *Input[T] {
+	in, _ := c.inputs[name].(*Input[T])
+	return in
+}
+
 // NewInput adds an input to c and returns it with the relation it feeds.
 func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
 	in := &Input[T]{name: name, rows: map[T]struct{}{}}
+	if c.inputs == nil {
+		c.inputs = map[string]any{}
+	}
+	c.inputs[name] = in
 	out := newRel[T](c)
 	out.s.pinned = true // read by the commit below
 	c.add(nil, func() {

@@ -35,11 +35,13 @@ func (d *Northd) control(ctx context.Context, f func()) error {
 
 // Update runs f with the program the northd runs, on the northd's
 // goroutine between two iterations; the next iteration steps the program
-// and writes what f changed. It is how an embedding program feeds inputs
-// of its own (an engine.Input on p.Circuit that its rules read, filled
-// from Kubernetes objects, say) beside the NB. f must not keep p.
+// and writes what f changed, even when neither database changed. It is
+// how an embedding program feeds inputs of its own (an engine.Input that
+// its rules added to the NB's circuit, found with engine.InputOf on
+// p.Circuit, filled from Kubernetes objects, say) beside the NB. f must
+// not keep p.
 func (d *Northd) Update(ctx context.Context, f func(p *rules.Program)) error {
-	return d.control(ctx, func() { f(d.prog) })
+	return d.control(ctx, func() { f(d.prog); d.inputsChanged = true })
 }
 
 // Pause stops the northd writing to either database and releases the SB

@@ -162,6 +162,9 @@ type Northd struct {
 	// (Recompute).
 	ctl      chan func()
 	fullNext bool
+	// inputsChanged says that Update changed the program's own inputs:
+	// the next iteration steps it even when neither database changed.
+	inputsChanged bool
 
 	mu     sync.Mutex
 	totals Totals
@@ -506,7 +509,9 @@ func (d *Northd) iterate(ctx context.Context) {
 		full = true
 	}
 	d.countIteration(full, nbChanged, addrOnly)
-	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 {
+	own := d.inputsChanged
+	d.inputsChanged = false
+	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 || own {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
 			d.log.Log(context.Background(), relations.RejectionLevel(r.Op), "NB row skipped", "reason", r.Error())

@@ -82,6 +82,9 @@ type NB struct {
 	// *rules.StageTable: Release's, with an embedding program's own
 	// stages), set when the program is built; rules.StagesFor reads it.
 	Stages any
+	// Circuit is the circuit the NB inputs feed: a rule adds inputs of its
+	// own there (engine.NewInput), which engine.InputOf finds again.
+	Circuit *engine.Circuit
 
 	Global              Table[nb.NBGlobal]
 	Switches            Table[nb.LogicalSwitch]
@@ -228,6 +231,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	f := nbInputs{feeds: map[string]feed{}, tables: map[reflect.Type]string{}, current: map[string]map[string]model.Model{}}
 	n := &NB{
 		Release:             r,
+		Circuit:             c,
 		Global:              newTable[nb.NBGlobal](c, nb.NBGlobalTable, f),
 		Switches:            newTable[nb.LogicalSwitch](c, nb.LogicalSwitchTable, f),
 		Routers:             newTable[nb.LogicalRouter](c, nb.LogicalRouterTable, f),
