@@ -21,7 +21,7 @@ func clusterServers(t *testing.T) *servers {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &servers{t: t, Dir: reference.Dir(dir), procs: map[string]*reference.Daemon{}}
+	s := &servers{t: t, Dir: reference.Dir{Path: dir}, procs: map[string]*reference.Daemon{}}
 	t.Cleanup(func() {
 		for name := range s.procs {
 			s.kill(name)
@@ -272,7 +272,7 @@ func TestLiveClusterStale(t *testing.T) {
 }
 
 // ctl is the control socket of the daemon name started in s's directory.
-func (s *servers) ctl(name string) string { return filepath.Join(string(s.Dir), name+".ctl") }
+func (s *servers) ctl(name string) string { return filepath.Join(s.Path, name+".ctl") }
 
 // waitLong polls cond for up to 20 s (the real ovn-northd's reconnect
 // backoff reaches 8 s), and quotes its log if cond stays false.
@@ -280,7 +280,7 @@ func waitLong(t *testing.T, s *servers, what string, cond func() bool) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); !cond(); time.Sleep(50 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(filepath.Join(string(s.Dir), "northd.log"))
+			b, _ := os.ReadFile(filepath.Join(s.Path, "northd.log"))
 			t.Fatalf("timed out waiting until %s; ovn-northd's log:\n%s", what, b)
 		}
 	}

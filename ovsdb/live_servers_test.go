@@ -33,7 +33,7 @@ func startServers(t testing.TB, serverArgs ...string) *servers {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &servers{t: t, Dir: reference.Dir(dir), procs: map[string]*reference.Daemon{}, serverArgs: serverArgs}
+	s := &servers{t: t, Dir: reference.Dir{Path: dir}, procs: map[string]*reference.Daemon{}, serverArgs: serverArgs}
 	t.Cleanup(func() {
 		for name := range s.procs {
 			s.kill(name)

@@ -80,8 +80,8 @@ func TestLiveTLS(t *testing.T) {
 	pki.leaf("stale", "wrongca")
 	s := startServers(t, "--remote=pssl:0:127.0.0.1", "--private-key="+pki.path("server.key"),
 		"--certificate="+pki.path("server.pem"), "--ca-cert="+pki.path("ca.pem"), "--peer-ca-cert="+pki.path("ca.pem"))
-	nbSSL := "ssl:127.0.0.1:" + listeningPort(t, filepath.Join(string(s.Dir), "nb.log"))
-	sbSSL := "ssl:127.0.0.1:" + listeningPort(t, filepath.Join(string(s.Dir), "sb.log"))
+	nbSSL := "ssl:127.0.0.1:" + listeningPort(t, filepath.Join(s.Path, "nb.log"))
+	sbSSL := "ssl:127.0.0.1:" + listeningPort(t, filepath.Join(s.Path, "sb.log"))
 
 	m, err := nb.FullDatabaseModel()
 	if err != nil {

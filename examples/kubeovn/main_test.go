@@ -51,7 +51,7 @@ func TestLiveTrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	d := reference.Dir(dir)
+	d := reference.Dir{Path: dir}
 	for _, db := range []string{"nb", "sb"} {
 		if err := d.CreateDB(t.Context(), db); err != nil {
 			t.Fatal(err)

@@ -24,7 +24,7 @@ type Daemon struct {
 // DaemonSpec says how to start a Daemon.
 type DaemonSpec struct {
 	Name string   // for messages
-	Argv []string // the program (a reference tool's name, or a path) and its arguments
+	Argv []string // the program (a 23.03 reference tool's name, or a path) and its arguments
 	Dir  string   // working directory
 	Env  []string // environment; nil is this process's
 	// Output receives the process's stdout and stderr, appended; "" discards
@@ -42,7 +42,7 @@ func StartDaemon(spec DaemonSpec) (*Daemon, error) {
 		d.log = spec.Output
 	}
 	prog := spec.Argv[0]
-	if p := tool(prog); p != "" {
+	if p := system.tool(prog); p != "" {
 		prog = p
 	}
 	d.cmd = exec.Command(prog, spec.Argv[1:]...)

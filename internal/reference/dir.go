@@ -14,7 +14,20 @@ import (
 // its ovs-appctl socket NAME.ctl. Instance runs in one; tests and the bench
 // that need the servers without a northd, or that stop and restart them,
 // use one directly.
-type Dir string
+type Dir struct {
+	Path string
+	// Build is the reference whose servers, tools and schemas the
+	// directory's databases and daemons are; nil is 23.03's.
+	Build *Build
+}
+
+// build is d.Build, or the 23.03 build.
+func (d Dir) build() *Build {
+	if d.Build == nil {
+		return system
+	}
+	return d.Build
+}
 
 // NBRemote is the OVSDB remote of the NB server, unix:DIR/nb.sock.
 func (d Dir) NBRemote() string { return "unix:" + d.path("nb.sock") }
@@ -25,45 +38,55 @@ func (d Dir) SBRemote() string { return "unix:" + d.path("sb.sock") }
 // File is the database file of db, "nb" or "sb".
 func (d Dir) File(db string) string { return d.path(db + ".db") }
 
-func (d Dir) path(name string) string { return filepath.Join(string(d), name) }
+func (d Dir) path(name string) string { return filepath.Join(d.Path, name) }
 
 // Env is this process's environment plus what points the OVN tools at the
-// directory: OVN_NB_DB, OVN_SB_DB, and the run and log directories.
+// directory: OVN_NB_DB, OVN_SB_DB, and the run and log directories; for a
+// build in a directory of its own, its bin/ first in PATH, so that a
+// scenario's ovn-nbctl and ovn-sbctl are the build's.
 func (d Dir) Env() []string {
-	return append(os.Environ(),
-		"OVS_RUNDIR="+string(d), "OVN_RUNDIR="+string(d), "OVS_LOGDIR="+string(d), "OVN_LOGDIR="+string(d),
+	env := os.Environ()
+	if r, err := d.build().resolved(); err == nil && r.bin != "" {
+		env = append(env, "PATH="+r.bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	}
+	return append(env,
+		"OVS_RUNDIR="+d.Path, "OVN_RUNDIR="+d.Path, "OVS_LOGDIR="+d.Path, "OVN_LOGDIR="+d.Path,
 		"OVN_NB_DB="+d.NBRemote(), "OVN_SB_DB="+d.SBRemote())
 }
 
-// Command prepares program (a reference tool's name, or a path) to run in
+// Command prepares program (a tool of the build's, or a path) to run in
 // the directory with its environment (Env).
 func (d Dir) Command(ctx context.Context, program string, args ...string) *exec.Cmd {
-	if p := tool(program); p != "" {
+	if p := d.build().tool(program); p != "" {
 		program = p
 	}
 	cmd := exec.CommandContext(ctx, program, args...)
-	cmd.Dir, cmd.Env = string(d), d.Env()
+	cmd.Dir, cmd.Env = d.Path, d.Env()
 	return cmd
 }
 
-// StartDaemon starts an OVS daemon, program, in the foreground as NAME:
-// logging to DIR/NAME.log only and answering ovs-appctl on DIR/NAME.ctl.
+// StartDaemon starts an OVS daemon, program (a tool of the build's, or a
+// path), in the foreground as NAME: logging to DIR/NAME.log only and
+// answering ovs-appctl on DIR/NAME.ctl.
 func (d Dir) StartDaemon(program, name string, args ...string) (*Daemon, error) {
 	log := d.path(name + ".log")
+	if p := d.build().tool(program); p != "" {
+		program = p
+	}
 	return StartDaemon(DaemonSpec{
 		Name: program + " (" + d.path(name) + ")",
 		Argv: append([]string{program, "--no-chdir", "-vconsole:off", "--log-file=" + log,
 			"--unixctl=" + d.path(name+".ctl")}, args...),
-		Dir: string(d), Env: d.Env(), Log: log,
+		Dir: d.Path, Env: d.Env(), Log: log,
 	})
 }
 
-// CreateDB creates the empty database db, "nb" or "sb", from the installed
+// CreateDB creates the empty database db, "nb" or "sb", from the build's
 // schema. It fails if the file exists.
 func (d Dir) CreateDB(ctx context.Context, db string) error {
-	schema, ok := map[string]string{"nb": nbSchema, "sb": sbSchema}[db]
-	if !ok {
-		return fmt.Errorf("no database %q (nb or sb)", db)
+	schema, err := d.build().schemaFile(db)
+	if err != nil {
+		return err
 	}
 	if out, err := d.Command(ctx, "ovsdb-tool", "create", d.File(db), schema).CombinedOutput(); err != nil {
 		return fmt.Errorf("ovsdb-tool create %s: %w: %s", d.File(db), err, out)
@@ -93,7 +116,7 @@ func (d Dir) serve(ctx context.Context, name, file string, args ...string) (*Dae
 	return s, nil
 }
 
-// StartNorthd starts the reference ovn-northd on the directory's NB and SB
+// StartNorthd starts the build's ovn-northd on the directory's NB and SB
 // as "northd".
 func (d Dir) StartNorthd() (*Daemon, error) {
 	return d.StartDaemon("ovn-northd", "northd", "--ovnnb-db="+d.NBRemote(), "--ovnsb-db="+d.SBRemote())
@@ -113,14 +136,14 @@ func (d Dir) MemberRemote(db string, i int) string {
 }
 
 // CreateCluster creates db ("nb" or "sb") as a Raft cluster of n members
-// from the installed schema, as ovsdb-tool create-cluster and join-cluster
+// from the build's schema, as ovsdb-tool create-cluster and join-cluster
 // do: member i's file is MemberFile, its Raft channel the unix socket
 // DIR/dbI.raft. Members join once served (StartMember), the first one
 // first.
 func (d Dir) CreateCluster(ctx context.Context, db string, n int) error {
-	schema, ok := map[string]string{"nb": nbSchema, "sb": sbSchema}[db]
-	if !ok {
-		return fmt.Errorf("no database %q (nb or sb)", db)
+	schema, err := d.build().schemaFile(db)
+	if err != nil {
+		return err
 	}
 	raft := func(i int) string { return "unix:" + d.path(fmt.Sprintf("%s%d.raft", db, i)) }
 	for i := 1; i <= n; i++ {

@@ -1,10 +1,18 @@
-// Package reference runs the reference ovn-northd 23.03.1 for differential
-// tests: a private NB and SB ovsdb-server pair on unix sockets with a real
+// Package reference runs a reference ovn-northd for differential tests: a
+// private NB and SB ovsdb-server pair on unix sockets with a real
 // ovn-northd between them (the Go version of the project's ovn-ref script),
 // the canonical dump of its logical flows and of its other SB rows
 // (DumpSB, then SBDump.Flows and SBDump.Rows; DumpFlows and DumpRows in one
 // call), a comparison report, a random topology generator, and ovn-trace
 // runs against any SB with the output normalised for comparison (Trace).
+//
+// Each release northlog reproduces has its reference Build (BuildOf):
+// 23.03.1 is Debian's ovn-central installed in the system, 26.03.2 a build
+// from source found at ../shared/ovn-26.03 from the module root, or where
+// the environment variable OVN_REF_HOME_2603 says. A Build's Start, Launch,
+// DumpSB and Trace use its own servers, tools and schemas, and a Dir with
+// that Build puts its bin/ first in the PATH of the scenarios it runs. The
+// package-level Start, Launch, Require, DumpSB and Trace are 23.03's.
 //
 // A differential test, for each scenario under rules/testdata/scenarios:
 //

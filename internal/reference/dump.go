@@ -35,13 +35,20 @@ type SBDump struct {
 type portKey struct{ dp, key string }
 
 // DumpSB reads the SB database at sbRemote (an OVSDB remote such as
-// unix:/path/sb.sock) with one `ovsdb-client dump`, a single transaction,
-// so the snapshot is consistent even while northd writes.
+// unix:/path/sb.sock) with the 23.03 reference's ovsdb-client (see
+// Build.DumpSB).
 func DumpSB(ctx context.Context, sbRemote string) (*SBDump, error) {
-	if err := Available(); err != nil {
+	return system.DumpSB(ctx, sbRemote)
+}
+
+// DumpSB reads the SB database at sbRemote with one `ovsdb-client dump` of
+// the build's, a single transaction, so the snapshot is consistent even
+// while northd writes.
+func (b *Build) DumpSB(ctx context.Context, sbRemote string) (*SBDump, error) {
+	if err := b.Available(); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, tool("ovsdb-client"), "-f", "json", "dump", sbRemote, "OVN_Southbound")
+	cmd := exec.CommandContext(ctx, b.tool("ovsdb-client"), "-f", "json", "dump", sbRemote, "OVN_Southbound")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -32,13 +32,19 @@ type Instance struct {
 	dirty bool
 }
 
-// Start launches a reference in a fresh t.TempDir, stopped when the test
-// ends. It skips or fails the test as Require does when the reference is not
-// installed.
+// Start launches a 23.03 reference (see Build.Start).
 func Start(t testing.TB) *Instance {
 	t.Helper()
-	Require(t)
-	r, err := Launch(t.Context(), t.TempDir())
+	return system.Start(t)
+}
+
+// Start launches a reference of the build in a fresh t.TempDir, stopped
+// when the test ends. It skips or fails the test as Require does when the
+// build is missing.
+func (b *Build) Start(t testing.TB) *Instance {
+	t.Helper()
+	b.Require(t)
+	r, err := b.Launch(t.Context(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,11 +52,17 @@ func Start(t testing.TB) *Instance {
 	return r
 }
 
-// Launch creates empty NB and SB databases in dir, starts their servers and
-// ovn-northd, and waits until northd has synced the SB once. The caller
-// stops it with Close. ctx bounds the launch only, not the daemons' life.
+// Launch launches a 23.03 reference (see Build.Launch).
 func Launch(ctx context.Context, dir string) (*Instance, error) {
-	if err := Available(); err != nil {
+	return system.Launch(ctx, dir)
+}
+
+// Launch creates empty NB and SB databases in dir from the build's
+// schemas, starts their servers and the build's ovn-northd, and waits
+// until northd has synced the SB once. The caller stops it with Close.
+// ctx bounds the launch only, not the daemons' life.
+func (b *Build) Launch(ctx context.Context, dir string) (*Instance, error) {
+	if err := b.Available(); err != nil {
 		return nil, err
 	}
 	dir, err := filepath.Abs(dir)
@@ -65,7 +77,7 @@ func Launch(ctx context.Context, dir string) (*Instance, error) {
 	if sock := filepath.Join(dir, "nb.sock"); len(sock) > 107 {
 		return nil, fmt.Errorf("reference: directory path too long for a unix socket: %s", sock)
 	}
-	r := &Instance{dir: Dir(dir), died: make(chan struct{})}
+	r := &Instance{dir: Dir{Path: dir, Build: b}, died: make(chan struct{})}
 	if err := r.launch(ctx); err != nil {
 		r.Close()
 		return nil, err
@@ -132,7 +144,10 @@ func (r *Instance) Alive() bool {
 
 // Dir is the directory holding the databases, sockets and logs
 // (nb.db, sb.db, nb.log, sb.log, northd.log).
-func (r *Instance) Dir() string { return string(r.dir) }
+func (r *Instance) Dir() string { return r.dir.Path }
+
+// Build is the reference the instance runs.
+func (r *Instance) Build() *Build { return r.dir.build() }
 
 // NBRemote is the OVSDB remote of the NB server, unix:DIR/nb.sock.
 func (r *Instance) NBRemote() string { return r.dir.NBRemote() }
@@ -169,7 +184,11 @@ func (r *Instance) Sync(ctx context.Context) error {
 
 // Flows is the canonical dump of the SB's logical flows (see DumpFlows).
 func (r *Instance) Flows(ctx context.Context) ([]string, error) {
-	return DumpFlows(ctx, r.SBRemote())
+	d, err := r.Build().DumpSB(ctx, r.SBRemote())
+	if err != nil {
+		return nil, err
+	}
+	return d.Flows()
 }
 
 // Run gives the reference flows of one scenario: Reset when an earlier
@@ -200,7 +219,7 @@ var controllerTables = []string{"Chassis", "Chassis_Private", "MAC_Binding", "FD
 // keys differ from a fresh start; the NB file keeps the earlier transactions
 // before the reset.
 func (r *Instance) Reset(ctx context.Context) error {
-	s, err := nbSchemaInfo()
+	s, err := r.Build().nbInfo()
 	if err != nil {
 		return err
 	}
@@ -230,7 +249,7 @@ func (r *Instance) Reset(ctx context.Context) error {
 
 // readNBGlobal reads NB_Global's settable columns as an OVSDB row object.
 func (r *Instance) readNBGlobal(ctx context.Context) (json.RawMessage, error) {
-	s, err := nbSchemaInfo()
+	s, err := r.Build().nbInfo()
 	if err != nil {
 		return nil, err
 	}
@@ -336,9 +355,14 @@ type schemaInfo struct {
 	globalSettable []string // NB_Global columns other than the cfg handshake
 }
 
-// nbSchemaInfo reads the installed NB schema once.
-var nbSchemaInfo = sync.OnceValues(func() (schemaInfo, error) {
-	b, err := os.ReadFile(nbSchema)
+// readNBSchema reads what Reset needs of the build's NB schema (nbInfo
+// reads it once).
+func (b *Build) readNBSchema() (schemaInfo, error) {
+	nbSchema, err := b.schemaFile("nb")
+	if err != nil {
+		return schemaInfo{}, err
+	}
+	text, err := os.ReadFile(nbSchema)
 	if err != nil {
 		return schemaInfo{}, err
 	}
@@ -347,7 +371,7 @@ var nbSchemaInfo = sync.OnceValues(func() (schemaInfo, error) {
 			Columns map[string]json.RawMessage `json:"columns"`
 		} `json:"tables"`
 	}
-	if err := json.Unmarshal(b, &s); err != nil {
+	if err := json.Unmarshal(text, &s); err != nil {
 		return schemaInfo{}, fmt.Errorf("reference: %s: %w", nbSchema, err)
 	}
 	var info schemaInfo
@@ -368,4 +392,4 @@ var nbSchemaInfo = sync.OnceValues(func() (schemaInfo, error) {
 	slices.Sort(info.tables)
 	slices.Sort(info.globalSettable)
 	return info, nil
-})
+}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 )
 
@@ -103,29 +105,66 @@ func TestEmptyDatapaths(t *testing.T) {
 	}
 }
 
-// TestResetEqualsFresh checks that a scenario run after Reset gives the
-// flows it gives on fresh servers.
+// TestResetEqualsFresh checks, for each release, that a scenario run after
+// Reset gives the flows it gives on fresh servers.
 func TestResetEqualsFresh(t *testing.T) {
 	t.Parallel()
-	reused := Start(t)
-	if _, err := reused.Run(t.Context(), RandomTopology(100, DefaultTopology())); err != nil {
-		t.Fatal(err)
+	for _, b := range Builds() {
+		t.Run(b.Release().String(), func(t *testing.T) {
+			t.Parallel()
+			reused := b.Start(t)
+			if _, err := reused.Run(t.Context(), RandomTopology(100, DefaultTopology())); err != nil {
+				t.Fatal(err)
+			}
+			for seed := range int64(3) {
+				script := RandomTopology(seed, DefaultTopology())
+				fresh := b.Start(t)
+				want, err := fresh.Run(t.Context(), script)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fresh.Close()
+				got, err := reused.Run(t.Context(), script)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r := CompareIn(rules.StagesOf(b.Release()), want, got); !r.Equal() {
+					t.Errorf("seed %d: after Reset (+) vs fresh (-):\n%s", seed, r)
+				}
+			}
+		})
 	}
-	for seed := range int64(3) {
-		script := RandomTopology(seed, DefaultTopology())
-		fresh := Start(t)
-		want, err := fresh.Run(t.Context(), script)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fresh.Close()
-		got, err := reused.Run(t.Context(), script)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r := Compare(want, got); !r.Equal() {
-			t.Errorf("seed %d: after Reset (+) vs fresh (-):\n%s", seed, r)
-		}
+}
+
+// TestBuilds checks that each release's instance runs that release: its
+// ovn-northd's version, the schema version of the NB file it writes, and
+// scenarios' ovn-nbctl.
+func TestBuilds(t *testing.T) {
+	t.Parallel()
+	for _, b := range Builds() {
+		t.Run(b.Release().String(), func(t *testing.T) {
+			t.Parallel()
+			ref := b.Start(t)
+			for _, program := range []string{"ovn-northd", "ovn-nbctl"} {
+				out, err := ref.dir.Command(t.Context(), program, "--version").Output()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := " " + b.Release().Point() + "\n"; !strings.Contains(string(out), want) {
+					t.Errorf("%s --version:\n%s\nwant %q", program, out, want)
+				}
+			}
+			out, err := ref.dir.Command(t.Context(), "ovsdb-tool", "db-version", ref.NBFile()).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.TrimSpace(string(out)); got != b.Release().NBVersion() {
+				t.Errorf("NB file schema version %s, want %s", got, b.Release().NBVersion())
+			}
+			if err := ref.Apply(t.Context(), `ovn-nbctl --version | grep -q " `+b.Release().Point()+`$"`); err != nil {
+				t.Errorf("a scenario's ovn-nbctl is not the build's: %v", err)
+			}
+		})
 	}
 }
 
@@ -247,6 +286,7 @@ func TestLoadScenarios(t *testing.T) {
 	for name, text := range map[string]string{
 		"b.sh":   "# Second.\n#  Two lines.\novn-nbctl ls-add sw0\n# not description\n",
 		"a.sh":   "ovn-nbctl lr-add lr0\n",
+		"e.sh":   "# Old only.\n# releases: 23.03\novn-nbctl ls-add sw0\n",
 		"c.txt":  "not a scenario",
 		"d.sh.x": "not a scenario",
 	} {
@@ -261,11 +301,22 @@ func TestLoadScenarios(t *testing.T) {
 	want := []Scenario{
 		{Name: "a", Script: "ovn-nbctl lr-add lr0\n"},
 		{Name: "b", Description: "Second.\nTwo lines.", Script: "# Second.\n#  Two lines.\novn-nbctl ls-add sw0\n# not description\n"},
+		{Name: "e", Description: "Old only.", Script: "# Old only.\n# releases: 23.03\novn-nbctl ls-add sw0\n", Releases: []schema.Release{schema.OVN2303}},
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("LoadScenarios = %#v, want %#v", got, want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("LoadScenarios (-want +got):\n%s", diff)
+	}
+	if !got[0].AppliesTo(schema.OVN2603) || !got[2].AppliesTo(schema.OVN2303) || got[2].AppliesTo(schema.OVN2603) {
+		t.Errorf("AppliesTo: a scenario without releases applies to all, one with releases to those only")
 	}
 	if _, err := LoadScenarios(t.TempDir()); err == nil {
 		t.Error("LoadScenarios of an empty directory: no error")
+	}
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "x.sh"), []byte("# releases: 22.03\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadScenarios(bad); err == nil || !strings.Contains(err.Error(), "22.03") {
+		t.Errorf("LoadScenarios with an unknown release: %v, want an error naming it", err)
 	}
 }

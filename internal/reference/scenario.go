@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // Scenario is an NB setup to compare northlog and the reference on: a bash
@@ -13,6 +16,19 @@ type Scenario struct {
 	Name        string // the file name without .sh
 	Description string // the leading comment lines, without "# "
 	Script      string
+	// Releases are the releases the scenario applies to, from a leading
+	// "# releases: 23.03 ..." comment line; nil is every release. A
+	// scenario names its releases when it sets up what another release
+	// lacks or reads otherwise.
+	Releases []schema.Release
+}
+
+// releasesPrefix starts the comment line that names a scenario's releases.
+const releasesPrefix = "releases:"
+
+// AppliesTo reports whether the scenario applies to release r.
+func (sc Scenario) AppliesTo(r schema.Release) bool {
+	return sc.Releases == nil || slices.Contains(sc.Releases, r)
 }
 
 // LoadScenarios reads every DIR/*.sh file as a Scenario, in file name order.
@@ -37,10 +53,34 @@ func LoadScenarios(dir string) ([]Scenario, error) {
 			if !ok {
 				break
 			}
-			desc = append(desc, strings.TrimSpace(text))
+			text = strings.TrimSpace(text)
+			if names, ok := strings.CutPrefix(text, releasesPrefix); ok {
+				if sc.Releases, err = parseReleases(names); err != nil {
+					return nil, fmt.Errorf("reference: %s: %w", f, err)
+				}
+				continue
+			}
+			desc = append(desc, text)
 		}
 		sc.Description = strings.Join(desc, "\n")
 		out = append(out, sc)
+	}
+	return out, nil
+}
+
+// parseReleases reads the releases of a "# releases:" line, separated by
+// spaces or commas.
+func parseReleases(names string) ([]schema.Release, error) {
+	var out []schema.Release
+	for _, name := range strings.FieldsFunc(names, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		r, err := schema.Parse(name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%q names no release", releasesPrefix+names)
 	}
 	return out, nil
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Trace runs ovn-trace against the SB database at sbRemote: microflow (an
+// Trace runs 23.03's ovn-trace against the SB database at sbRemote: microflow (an
 // expression in ovn-trace's syntax, such as `inport == "vm1" && eth.src ==
 // ... && tcp.dst == 80`) enters datapath (a datapath's name, or "" to let
 // ovn-trace find it from the microflow's inport), and opts are ovn-trace
@@ -36,7 +36,12 @@ import (
 // its standard output with a zero exit status: Trace returns those as
 // errors.
 func Trace(ctx context.Context, sbRemote, datapath, microflow string, opts ...string) (string, error) {
-	if err := Available(); err != nil {
+	return system.Trace(ctx, sbRemote, datapath, microflow, opts...)
+}
+
+// Trace is the package's Trace with the build's ovn-trace.
+func (b *Build) Trace(ctx context.Context, sbRemote, datapath, microflow string, opts ...string) (string, error) {
+	if err := b.Available(); err != nil {
 		return "", err
 	}
 	args := append([]string{"--db=" + sbRemote, "-vconsole:warn"}, opts...)
@@ -44,7 +49,7 @@ func Trace(ctx context.Context, sbRemote, datapath, microflow string, opts ...st
 		args = append(args, datapath)
 	}
 	args = append(args, microflow)
-	cmd := exec.CommandContext(ctx, tool("ovn-trace"), args...)
+	cmd := exec.CommandContext(ctx, b.tool("ovn-trace"), args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -181,9 +181,9 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sides := []*side{{name: "ovn-northd 23.03", dir: reference.Dir(filepath.Join(dir, "ref")), argv: func(s *side) []string {
-		return []string{ovnNorthd, "--no-chdir", "-vconsole:off", "--log-file=" + filepath.Join(string(s.dir), "northd.log"),
-			"--unixctl=" + filepath.Join(string(s.dir), "northd.ctl"), "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote()}
+	sides := []*side{{name: "ovn-northd 23.03", dir: reference.Dir{Path: filepath.Join(dir, "ref")}, argv: func(s *side) []string {
+		return []string{ovnNorthd, "--no-chdir", "-vconsole:off", "--log-file=" + filepath.Join(s.dir.Path, "northd.log"),
+			"--unixctl=" + filepath.Join(s.dir.Path, "northd.ctl"), "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote()}
 	}}}
 	if !c.refOnly {
 		bin := c.northd
@@ -192,8 +192,8 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 				return err
 			}
 		}
-		sides = append(sides, &side{name: "northlog", dir: reference.Dir(filepath.Join(dir, "northlog")), argv: func(s *side) []string {
-			return []string{bin, "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote(), "--log-file=" + filepath.Join(string(s.dir), "northd.log")}
+		sides = append(sides, &side{name: "northlog", dir: reference.Dir{Path: filepath.Join(dir, "northlog")}, argv: func(s *side) []string {
+			return []string{bin, "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote(), "--log-file=" + filepath.Join(s.dir.Path, "northd.log")}
 		}})
 	}
 	for _, s := range sides {
@@ -299,7 +299,7 @@ func buildNorthd(ctx context.Context, dir string, log *slog.Logger) (string, err
 // startNB creates an empty NB database, starts its server and initialises
 // it (ovn-nbctl init). Each cold start creates the SB (freshSB).
 func (s *side) startNB(ctx context.Context) error {
-	if err := os.MkdirAll(string(s.dir), 0o755); err != nil {
+	if err := os.MkdirAll(s.dir.Path, 0o755); err != nil {
 		return err
 	}
 	nb, err := s.serve(ctx, "nb")
@@ -426,7 +426,7 @@ func (s *side) coldStart(ctx context.Context) error {
 	argv := s.argv(s)
 	start := time.Now()
 	d, err := reference.StartDaemon(reference.DaemonSpec{
-		Name: s.name + " northd", Dir: string(s.dir), Env: s.dir.Env(), Output: filepath.Join(string(s.dir), "northd.out"), Argv: argv})
+		Name: s.name + " northd", Dir: s.dir.Path, Env: s.dir.Env(), Output: filepath.Join(s.dir.Path, "northd.out"), Argv: argv})
 	if err != nil {
 		return err
 	}
