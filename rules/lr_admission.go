@@ -5,21 +5,34 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterAdmissionFlows: lr_in_admission, the flows every router has
 // (northd.c build_adm_ctrl_flows_for_lrouter). Logical VLANs and
 // broadcast/multicast source MACs are never valid; everything not admitted
-// by a port's flow is dropped.
+// by a port's flow is dropped. In 26.03, so are the ICMP "too big" errors
+// the router generated itself (lr_in_larger_pkts) coming back through a
+// tunnel.
 func RouterAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.RouterConfigs, func(r relations.RouterConfig) []Flow {
 		dp := on(r.UUID)
-		return []Flow{
+		flows := []Flow{
 			dp.flow(LRInAdmission, 100, "vlan.present || eth.src[40]", drop),
 			dp.flow(LRInAdmission, 0, "1", drop),
 		}
+		if dropsTunnelledTooBig(nb.Release) {
+			flows = append(flows, dp.flow(LRInAdmission, 110, "((ip4 && icmp4.type == 3 && icmp4.code == 4) ||"+
+				" (ip6 && icmp6.type == 2 && icmp6.code == 0)) && flags.tunnel_rx == 1", drop))
+		}
+		return flows
 	})
 }
+
+// dropsTunnelledTooBig: 26.03 drops ICMP "fragmentation needed" and
+// "packet too big" errors that arrive through a tunnel (flags.tunnel_rx):
+// the chassis that generated them for its gateway_mtu handles them.
+func dropsTunnelledTooBig(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // RouterPortAdmissionFlows: lr_in_admission, per enabled router port
 // (northd.c build_adm_ctrl_flows_for_lrouter_port): multicast frames and
@@ -119,6 +132,7 @@ var routerRules = []Rule{
 	RouterChkPktLenFlows,
 	RouterPortGatewayMTUFlows,
 	RouterPortLargerPktsFlows,
+	RouterNetworkIDFlows,
 	RouterARPRequestFlows,
 	RouterPortDeliveryFlows,
 	RouterNATStageDefaultFlows,

@@ -17,8 +17,8 @@ func RouterARPResolveFlows(nb *relations.NB) engine.Rel[Flow] {
 		dp := on(r.UUID)
 		return []Flow{
 			dp.flow(LRInARPResolve, 500, "ip4.mcast || ip6.mcast", "next;"),
-			dp.flow(LRInARPResolve, 1, "ip4", "get_arp(outport, reg0); next;"),
-			dp.flow(LRInARPResolve, 1, "ip6", "get_nd(outport, xxreg0); next;"),
+			dp.flow(LRInARPResolve, 1, nextHopIs(nb.Release, true), "get_arp(outport, reg0); next;"),
+			dp.flow(LRInARPResolve, 1, nextHopIs(nb.Release, false), "get_nd(outport, xxreg0); next;"),
 			dp.flow(LRInARPResolve, 0, "1", drop),
 		}
 	})

@@ -29,6 +29,14 @@ func RouterNATStageDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LROutSNAT, 120, "nd_ns", "next;"),
 			dp.flow(LROutPostSNAT, 0, "1", "next;"),
 			dp.flow(LROutEgrLoop, 0, "1", "next;"),
+			// The stages 26.03 added pass packets on by default; the last
+			// ingress stage outputs them.
+			dp.flow(LRInPostUnSNAT, 0, "1", "next;"),
+			dp.flow(LRInCTExtract, 0, "1", "next;"),
+			dp.flow(LRInDHCPRelayReq, 0, "1", "next;"),
+			dp.flow(LRInDHCPRelayRespChk, 0, "1", "next;"),
+			dp.flow(LRInDHCPRelayResp, 0, "1", "next;"),
+			dp.flow(LRInECMPStatefulEgr, 0, "1", "output;"),
 		}
 	})
 }

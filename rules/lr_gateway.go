@@ -270,7 +270,7 @@ func RoutableNATFlows(nb *relations.NB) engine.Rel[Flow] {
 		p := x.peer.LRP
 		var flows []Flow
 		for _, ip := range strings.Split(x.r.IPs, ", ") {
-			flows = append(flows, route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: ip, plen: 32, v4: true, offset: routeConnected}.flow())
+			flows = append(flows, route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: ip, plen: 32, v4: true, origin: routeConnected}.flow(nb))
 		}
 		return flows
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterIPInputFlows: lr_in_ip_input, the flows every router has (northd.c
@@ -37,11 +38,25 @@ func RouterIPInputFlows(nb *relations.NB) engine.Rel[Flow] {
 			// Expiring multicast is dropped silently (RFC 1812 5.3.1), other
 			// traffic gets the priority-31 ICMP time exceeded first.
 			dp.flow(LRInIPInput, 32, "ip.ttl == {0, 1} && !ip.later_frag && (ip4.mcast || ip6.mcast)", drop),
-			dp.flow(LRInIPInput, 30, "ip.ttl == {0, 1}", drop),
+			dp.flow(LRInIPInput, ttlDropPriority(nb.Release), "ip.ttl == {0, 1}", drop),
 			dp.flow(LRInIPInput, 0, "1", "next;"),
 		}
 	})
 }
+
+// ttlDropPriority is the priority of the drop of expiring packets: 30 in
+// 23.03; 29 in 26.03, whose ports answer every expiring packet from them
+// at 30 (not only those from their networks, at 31).
+func ttlDropPriority(rel schema.Release) int {
+	if portsAnswerAnyExpiredTTL(rel) {
+		return 29
+	}
+	return 30
+}
+
+// portsAnswerAnyExpiredTTL: 26.03's router ports send ICMP time exceeded
+// for expiring packets from any source, from their first address.
+func portsAnswerAnyExpiredTTL(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // RouterMcastFloodInputFlows: lr_in_ip_input, priority 120, on routers
 // that flood multicast statically (northd.c

@@ -8,6 +8,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // Registers and register bits of the router pipeline that NAT flows use
@@ -17,16 +18,51 @@ const (
 	regPktLarger      = "reg9[1]"
 	regDstNATIPLocal  = "reg9[4]"
 	regInportEthAddr  = "xreg0[0..47]"
+	regNextHopIsIPv4  = "reg9[9]"
 )
 
 // srcIPReg is REG_SRC_IPV4 or REG_SRC_IPV6: the source address of the
-// router's ARP requests and neighbour solicitations.
-func srcIPReg(v6 bool) string {
-	if v6 {
+// router's ARP requests and neighbour solicitations. 26.03 moved IPv4's
+// from reg1 to reg5.
+func srcIPReg(rel schema.Release, v6 bool) string {
+	switch {
+	case v6:
 		return "xxreg1"
+	case rel >= schema.OVN2603:
+		return "reg5"
 	}
 	return "reg1"
 }
+
+// nextHopFamily is the action by which 26.03's routing stages tell later
+// stages whether the next hop is IPv4 (REGBIT_NEXTHOP_IS_IPV4), which may
+// differ from the packet's family; "" in 23.03, whose stages match ip4 or
+// ip6 instead (nextHopIs).
+func nextHopFamily(rel schema.Release, v4 bool) string {
+	if !marksNextHopFamily(rel) {
+		return ""
+	}
+	if v4 {
+		return regNextHopIsIPv4 + " = 1; "
+	}
+	return regNextHopIsIPv4 + " = 0; "
+}
+
+// nextHopIs matches packets whose next hop is of the family v4 says: the
+// packet's own family in 23.03, REGBIT_NEXTHOP_IS_IPV4 in 26.03.
+func nextHopIs(rel schema.Release, v4 bool) string {
+	switch {
+	case !marksNextHopFamily(rel):
+		return "ip" + ipVersion(v4)
+	case v4:
+		return regNextHopIsIPv4 + " == 1"
+	}
+	return regNextHopIsIPv4 + " == 0"
+}
+
+// marksNextHopFamily: 26.03 routes IPv4 over IPv6 next hops (RFC 5549),
+// so the routing stages record the next hop's family in a register.
+func marksNextHopFamily(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // nextHopReg is REG_NEXT_HOP_IPV4 or REG_NEXT_HOP_IPV6.
 func nextHopReg(v6 bool) string {
@@ -49,6 +85,7 @@ func residentCR(d relations.DGP) string { return "is_chassis_resident(" + jsonKe
 type natRule struct {
 	relations.NATRule
 	forceSNATForDNAT bool
+	release          schema.Release
 }
 
 // natRules joins each NAT rule with its router's dnat_force_snat_ip.
@@ -58,8 +95,8 @@ func natRules(nb *relations.NB) engine.Rel[natRule] {
 	}), func(f relations.RouterForceSNAT) string { return f.Router })
 	rules := engine.IndexBy(nb.NATRules, func(r relations.NATRule) string { return r.Router })
 	return engine.Union(
-		engine.Map(engine.SemiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{r, true} }),
-		engine.Map(engine.AntiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{r, false} }))
+		engine.Map(engine.SemiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{r, true, nb.Release} }),
+		engine.Map(engine.AntiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{r, false, nb.Release} }))
 }
 
 // ipFamily is "4" or "6", as in "ip4.dst".
@@ -278,7 +315,7 @@ func (r natRule) dgpFlows(admission int) []Flow {
 	if r.Distributed {
 		flows = append(flows, dp.flow(LRInGWRedirect, 100,
 			fmt.Sprintf("ip%s.src == %s && outport == %s && %s", ip, r.NAT.LogicalIP, key, r.resident()),
-			fmt.Sprintf("eth.src = %s; %s = %s; next;", *r.NAT.ExternalMAC, srcIPReg(r.V6), r.NAT.ExternalIP)))
+			fmt.Sprintf("eth.src = %s; %s = %s; next;", *r.NAT.ExternalMAC, srcIPReg(r.release, r.V6), r.NAT.ExternalIP)))
 	}
 	var clear strings.Builder
 	for i := range 10 {

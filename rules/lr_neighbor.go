@@ -5,6 +5,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterNeighborFlows: lr_in_lookup_neighbor and lr_in_learn_neighbor, the
@@ -27,7 +28,7 @@ func RouterNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LRInLookupNeighbor, 100, "nd_ns", "reg9[2] = lookup_nd(inport, ip6.src, nd.sll); "+nsKnown+"next;"),
 			dp.flow(LRInLookupNeighbor, 0, "1", "reg9[2] = 1; next;"),
 
-			dp.flow(LRInLearnNeighbor, 100, skip, "next;"),
+			dp.flow(LRInLearnNeighbor, 100, skip, keepMACBindingAction(nb.Release)+"next;"),
 			dp.flow(LRInLearnNeighbor, 90, "arp", "put_arp(inport, arp.spa, arp.sha); next;"),
 			dp.flow(LRInLearnNeighbor, 95, "nd_ns && (ip6.src == 0 || nd.sll == 0)", "next;"),
 			dp.flow(LRInLearnNeighbor, 95, "nd_na && nd.tll == 0", "put_nd(inport, nd.target, eth.src); next;"),
@@ -90,4 +91,14 @@ func RouterPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		return flows
 	})
+}
+
+// keepMACBindingAction is the action by which 26.03 marks a MAC binding a
+// packet used when it skips learning (mac_cache_use), so that aging keeps
+// the bindings in use; 23.03 has none.
+func keepMACBindingAction(rel schema.Release) string {
+	if rel >= schema.OVN2603 {
+		return "mac_cache_use; "
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterRoutingFlows: lr_in_ip_routing_pre, lr_in_ip_routing and
@@ -112,31 +113,45 @@ func RouterPortConnectedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		var flows []Flow
 		for _, a := range p.Net.IPv4 {
 			flows = append(flows, route{
-				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, v4: true, offset: routeConnected,
-			}.flow())
+				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, v4: true, origin: routeConnected,
+			}.flow(nb))
 		}
 		for _, a := range p.Net.IPv6 {
 			// 23.03 takes a network printed with a dot, an IPv4-mapped
 			// IPv6 one (::ffff:0.0.0.0), for IPv4: ip4.dst and reg0.
 			v4 := strings.Contains(a.NetworkS, ".")
 			flows = append(flows, route{
-				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, v4: v4, offset: routeConnected,
+				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, v4: v4, origin: routeConnected,
 				scoped: !v4 && isLinkLocal(a.Network),
-			}.flow())
+			}.flow(nb))
 		}
 		return flows
 	})
 }
 
-// Route priorities implement longest-prefix match: the prefix length times
-// routePrioMultiplier, plus an offset so that for the same prefix a
+// Route origins, which order routes of the same prefix length: a
 // connected route beats a static one, which beats a source-IP route.
 const (
-	routePrioMultiplier = 3
-	routeSrcIP          = 0
-	routeStatic         = 1
-	routeConnected      = 2
+	routeSrcIP = iota
+	routeStatic
+	routeConnected
 )
+
+// routePriority is a route's priority, implementing longest-prefix match:
+// the prefix length times a multiplier, plus an offset per origin
+// (northd.c ROUTE_PRIO_OFFSET_*). 26.03 spreads them wider (multiplier 8,
+// static 4, connected 6, leaving 2 for learned routes and odd offsets for
+// routes that also match a protocol); 23.03's are 3, 1 and 2.
+func routePriority(nb *relations.NB, origin, plen int) int {
+	if spreadRoutePriorities(nb) {
+		return plen*8 + [...]int{routeSrcIP: 0, routeStatic: 4, routeConnected: 6}[origin]
+	}
+	return plen*3 + origin
+}
+
+// spreadRoutePriorities: 26.03's route priorities leave room for learned
+// routes and protocol-matching ECMP routes between its origins.
+func spreadRoutePriorities(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
 
 // route is one lr_in_ip_routing flow (northd.c add_route).
 type route struct {
@@ -148,9 +163,9 @@ type route struct {
 	// gateway is the next hop; empty for a directly connected network,
 	// where the next hop is the packet's destination.
 	gateway string
-	// offset is routeSrcIP for a src-ip route, else routeStatic or
+	// origin is routeSrcIP for a src-ip route, else routeStatic or
 	// routeConnected.
-	offset  int
+	origin  int
 	table   int  // route table id (0: the main table)
 	scoped  bool // link-local: only for packets from the output port
 	discard bool
@@ -158,27 +173,27 @@ type route struct {
 }
 
 // match is northd.c build_route_match, with the priority it implies.
-func (r route) match() (string, int) {
+func (r route) match(nb *relations.NB) (string, int) {
 	var b strings.Builder
 	if r.scoped {
 		fmt.Fprintf(&b, "inport == %s && ", jsonKey(r.port.Name()))
 	}
-	if r.table != 0 || r.offset == routeStatic {
+	if r.table != 0 || r.origin == routeStatic {
 		fmt.Fprintf(&b, "reg7 == %d && ", r.table)
 	}
 	dir := "dst"
-	if r.offset == routeSrcIP {
+	if r.origin == routeSrcIP {
 		dir = "src"
 	}
 	fmt.Fprintf(&b, "ip%s.%s == %s/%d", ipVersion(r.v4), dir, r.network, r.plen)
-	return b.String(), r.plen*routePrioMultiplier + r.offset
+	return b.String(), routePriority(nb, r.origin, r.plen)
 }
 
 // flow is the route's lr_in_ip_routing flow: decrement the TTL, clear the
 // ECMP group, set the next hop and source address registers, the source
 // MAC and the output port.
-func (r route) flow() Flow {
-	match, prio := r.match()
+func (r route) flow(nb *relations.NB) Flow {
+	match, prio := r.match(nb)
 	dp := r.dp
 	if dp == "" {
 		dp = on(r.port.Router)
@@ -186,17 +201,13 @@ func (r route) flow() Flow {
 	if r.discard {
 		return dp.flow(LRInIPRouting, prio, match, drop)
 	}
-	nextHop, srcReg := "reg0", "reg1"
-	if !r.v4 {
-		nextHop, srcReg = "xxreg0", "xxreg1"
-	}
 	gw := r.gateway
 	if gw == "" {
 		gw = "ip" + ipVersion(r.v4) + ".dst"
 	}
 	return dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
-		"ip.ttl--; reg8[0..15] = 0; %s = %s; %s = %s; eth.src = %s; outport = %s; flags.loopback = 1; next;",
-		nextHop, gw, srcReg, r.srcIP, r.port.Net.MAC, jsonKey(r.port.Name())))
+		"ip.ttl--; reg8[0..15] = 0; %s = %s; %s = %s; eth.src = %s; outport = %s; flags.loopback = 1; %snext;",
+		nextHopReg(!r.v4), gw, srcIPReg(nb.Release, !r.v4), r.srcIP, r.port.Net.MAC, jsonKey(r.port.Name()), nextHopFamily(nb.Release, r.v4)))
 }
 
 func ipVersion(v4 bool) string {
@@ -218,12 +229,12 @@ func RouterStaticRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		r := staticRoute(s.Route)
 		if s.Route.Discard {
 			r.dp, r.discard = on(s.Route.Router), true
-			return r.flow()
+			return r.flow(nb)
 		}
 		r.port, r.srcIP, r.gateway = s.Route.Out, s.Route.OutIP, s.Route.Route.Nexthop
 		network, _ := s.Route.Prefix.Prefix(s.Route.Plen)
 		r.scoped = !r.v4 && isLinkLocal(network.Addr())
-		return r.flow()
+		return r.flow(nb)
 	})
 }
 
@@ -239,7 +250,7 @@ func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		var flows []Flow
 		if s.Member == 1 {
 			// The group is routed with the first route's origin.
-			match, prio := staticRoute(rt).match()
+			match, prio := staticRoute(rt).match(nb)
 			members := make([]string, s.Size)
 			for i := range members {
 				members[i] = fmt.Sprint(i + 1)
@@ -250,29 +261,25 @@ func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		if rt.Discard {
 			return flows
 		}
-		nextHop, srcReg := "reg0", "reg1"
-		if !rt.V4() {
-			nextHop, srcReg = "xxreg0", "xxreg1"
-		}
 		return append(flows, dp.flow(LRInIPRoutingECMP, 100,
 			fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", s.Group, s.Member),
-			fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s; next;",
-				nextHop, rt.Route.Nexthop, srcReg, rt.OutIP, rt.Out.Net.MAC, jsonKey(rt.Out.Name()))))
+			fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s; %snext;",
+				nextHopReg(!rt.V4()), rt.Route.Nexthop, srcIPReg(nb.Release, !rt.V4()), rt.OutIP, rt.Out.Net.MAC, jsonKey(rt.Out.Name()), nextHopFamily(nb.Release, rt.V4()))))
 	})
 }
 
 // staticRoute is the part of a static route's flow that does not depend on
 // its output port: the printed prefix, priority offset and route table.
 func staticRoute(sr relations.StaticRoute) route {
-	offset := routeStatic
+	origin := routeStatic
 	switch {
 	case sr.Src:
-		offset = routeSrcIP
+		origin = routeSrcIP
 	case sr.Route.Options["origin"] == "connected":
-		offset = routeConnected
+		origin = routeConnected
 	}
 	network, _ := sr.Prefix.Prefix(sr.Plen)
-	return route{network: printAddr(network.Addr()), plen: sr.Plen, v4: sr.V4(), offset: offset, table: sr.TableID}
+	return route{network: printAddr(network.Addr()), plen: sr.Plen, v4: sr.V4(), origin: origin, table: sr.TableID}
 }
 
 // printAddr prints an address as northd does: dotted quad, or glibc's
@@ -335,13 +342,13 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 		rt := x.Of.Value.Route
 		replyPort := ctBits(x.Features) + ".ecmp_reply_port"
 		dp, out := on(rt.Router), jsonKey(rt.Out.Name())
-		routeMatch, _ := staticRoute(rt).match()
-		dir, ipv6, srcReg := "src", "false", "reg1"
+		routeMatch, _ := staticRoute(rt).match(nb)
+		dir, ipv6, srcReg := "src", "false", srcIPReg(nb.Release, !rt.V4())
 		if rt.Src {
 			dir = "dst"
 		}
 		if !rt.V4() {
-			ipv6, srcReg = "true", "xxreg1"
+			ipv6 = "true"
 		}
 		network, _ := rt.Prefix.Prefix(rt.Plen)
 		cidr := printAddr(network.Addr())
