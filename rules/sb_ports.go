@@ -222,6 +222,12 @@ type routerTypeMark struct {
 	IsLocalnet bool
 	// NATAddresses is a readable explicit options:nat-addresses.
 	NATAddresses string
+	// With options:nat-addresses=router, a NAT rule (HasNAT) or a load
+	// balancer address (HasLBIP) of the router that Router names.
+	NAT     relations.RouterNAT
+	HasNAT  bool
+	LBIP    relations.LBIP
+	HasLBIP bool
 }
 
 // routerTypePortBindings: switch ports of type "router". They are patch
@@ -230,8 +236,8 @@ type routerTypeMark struct {
 // IPv4 addresses for gratuitous ARPs when the peer is a distributed gateway
 // port (or its router's only one, with reside-on-redirect-chassis), or when
 // the peer is on a gateway router and the switch has a localnet port.
-// An explicit options:nat-addresses list comes first; "router" is not
-// read yet.
+// An explicit options:nat-addresses list comes first; "router" stands for
+// the NAT and load balancer addresses of the peer's router (routerNATAddresses).
 func routerTypePortBindings(n *relations.NB, routers engine.Index[string, routerFacts]) engine.Rel[PortBinding] {
 	ports := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeRouter })
 	base := engine.Map(ports, func(p relations.LSP) routerTypeMark { return routerTypeMark{LSP: p, IsBase: true} })
@@ -259,11 +265,13 @@ func routerTypePortBindings(n *relations.NB, routers engine.Index[string, router
 			return routerTypeMark{LSP: relations.LSP{Switch: p.Switch, Port: p.LSP}, Peer: p.LRP, HasPeer: true, Router: f}
 		})
 	return engine.GroupBy(
-		engine.IndexBy(engine.Union(base, localnetMarks, natMarks, peers), func(m routerTypeMark) string { return m.LSP.Port.UUID }),
+		engine.IndexBy(engine.Union(base, localnetMarks, natMarks, peers, routerModeMarks(n)),
+			func(m routerTypeMark) string { return m.LSP.Port.UUID }),
 		func(_ string, ms []routerTypeMark) []PortBinding {
 			var lsp *relations.LSP
 			var peer *routerTypeMark
-			localnet, nat := false, ""
+			var src garpSources
+			localnet := false
 			for i := range ms {
 				switch m := &ms[i]; {
 				case m.IsBase:
@@ -271,7 +279,11 @@ func routerTypePortBindings(n *relations.NB, routers engine.Index[string, router
 				case m.IsLocalnet:
 					localnet = true
 				case m.NATAddresses != "":
-					nat = m.NATAddresses
+					src.explicit = m.NATAddresses
+				case m.HasNAT:
+					src.nats = append(src.nats, m.NAT)
+				case m.HasLBIP:
+					src.lbIPs = append(src.lbIPs, m.LBIP)
 				case m.HasPeer && (peer == nil || m.Peer.Name() < peer.Peer.Name()):
 					peer = m
 				}
@@ -279,11 +291,100 @@ func routerTypePortBindings(n *relations.NB, routers engine.Index[string, router
 			if lsp == nil {
 				return nil
 			}
-			return []PortBinding{routerTypeBinding(lsp, peer, localnet, nat)}
+			return []PortBinding{routerTypeBinding(lsp, peer, localnet, src)}
 		})
 }
 
-func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool, explicitNAT string) PortBinding {
+// routerModeMarks: for the switch ports of type router with
+// options:nat-addresses=router, the NAT rules and, unless
+// options:exclude-lb-vips-from-garp, the load balancer addresses of the
+// router their router-port names.
+func routerModeMarks(n *relations.NB) engine.Rel[routerTypeMark] {
+	routerMode := engine.IndexBy(engine.Filter(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) bool {
+		return p.LSP.Type == relations.LSPTypeRouter && p.LSP.Options["nat-addresses"] == "router"
+	}), func(p relations.LRPSwitchPeer) string { return p.LRP.Router })
+	nats := engine.Join(routerMode, engine.IndexBy(n.RouterNATs, func(r relations.RouterNAT) string { return r.Router }),
+		func(_ string, p relations.LRPSwitchPeer, r relations.RouterNAT) routerTypeMark {
+			return routerTypeMark{LSP: relations.LSP{Switch: p.Switch, Port: p.LSP}, NAT: r, HasNAT: true}
+		})
+	withLBs := engine.Filter(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) bool {
+		return p.LSP.Type == relations.LSPTypeRouter && p.LSP.Options["nat-addresses"] == "router" &&
+			!relations.SmapBool(p.LSP.Options, "exclude-lb-vips-from-garp", false)
+	})
+	scopes := engine.Join(engine.IndexBy(withLBs, func(p relations.LRPSwitchPeer) string { return p.LRP.Router }),
+		n.RouterLBScopesByRouter,
+		func(_ string, p relations.LRPSwitchPeer, s relations.ScopeDatapath) engine.KV[string, relations.LRPSwitchPeer] {
+			return engine.KV[string, relations.LRPSwitchPeer]{Key: s.Scope, Value: p}
+		})
+	lbIPs := engine.Join(engine.IndexBy(scopes, func(kv engine.KV[string, relations.LRPSwitchPeer]) string { return kv.Key }),
+		n.ScopeLBIPs,
+		func(_ string, kv engine.KV[string, relations.LRPSwitchPeer], ip relations.ScopedLBIP) routerTypeMark {
+			p := kv.Value
+			return routerTypeMark{LSP: relations.LSP{Switch: p.Switch, Port: p.LSP}, LBIP: ip.LBIP, HasLBIP: true}
+		})
+	return engine.Union(nats, lbIPs)
+}
+
+// garpSources is what a switch port of type router announces besides its
+// peer's own addresses: an explicit options:nat-addresses list, or with
+// nat-addresses=router its router's NAT rules and load balancer addresses.
+type garpSources struct {
+	explicit string
+	nats     []relations.RouterNAT
+	lbIPs    []relations.LBIP
+}
+
+// routerNATAddresses is northd.c get_nat_addresses of router port rp (not
+// only the routable addresses): an entry per distributed NAT rule with a
+// readable external MAC, and one with rp's MAC for the other rules'
+// external IPv4 addresses (but rp's own) and the load balancer addresses,
+// resident on rp's chassisredirect port when rp is a distributed gateway
+// port. Rules that apply on another gateway port are left out. The rules
+// come in _uuid order, as in the NB that 23.03 reads; the load balancer
+// addresses, IPv4 then IPv6, in the order of 23.03's string sets filled in
+// address order (the order it fills them in is the load balancers' hash
+// order).
+func routerNATAddresses(rp relations.LRP, r routerFacts, src garpSources) []string {
+	nats := slices.Clone(src.nats)
+	slices.SortFunc(nats, func(a, b relations.RouterNAT) int { return cmp.Compare(a.NAT.UUID, b.NAT.UUID) })
+	var out []string
+	central := []string{rp.Net.MAC.String()}
+	for _, nat := range nats {
+		if _, ok := relations.ParseIPv4Host(nat.NAT.ExternalIP); !ok ||
+			!natOnGatewayPort(natOnDGP{NAT: nat, DGP: relations.DGP{LRP: rp}, DGPs: r.DGPs}) {
+			continue
+		}
+		if r.DGPs > 0 && nat.DistributedConfig() {
+			if mac, err := relations.ParseMAC(*nat.NAT.ExternalMAC); err == nil {
+				out = append(out, fmt.Sprintf("%s %s is_chassis_resident(\"%s\")", mac, nat.NAT.ExternalIP, *nat.NAT.LogicalPort))
+			}
+			continue
+		}
+		if !slices.ContainsFunc(rp.Net.IPv4, func(a relations.IPv4NetAddr) bool { return a.AddrS == nat.NAT.ExternalIP }) {
+			central = append(central, nat.NAT.ExternalIP)
+		}
+	}
+	var v4, v6 []string
+	for _, ip := range src.lbIPs {
+		if ip.IPv6 {
+			v6 = append(v6, ip.IP)
+		} else {
+			v4 = append(v4, ip.IP)
+		}
+	}
+	slices.Sort(v4)
+	slices.Sort(v6)
+	central = append(append(central, ssetOrder(v4)...), ssetOrder(v6)...)
+	if len(central) == 1 {
+		return out
+	}
+	if rp.DGP() {
+		central = append(central, "is_chassis_resident("+jsonKey(chassisRedirectName(rp.Name()))+")")
+	}
+	return append(out, strings.Join(central, " "))
+}
+
+func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool, src garpSources) PortBinding {
 	pb := lspBinding(lsp.Switch, lsp.Port)
 	pb.Type = "patch"
 	options := map[string]string{}
@@ -309,8 +410,12 @@ func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool, 
 		resident = " is_chassis_resident(" + jsonKey(chassisRedirectName(dgp)) + ")"
 	}
 	var nats []string
-	if explicitNAT != "" && (r.HasChassis || r.DGPs > 0) {
-		nats = append(nats, explicitNAT+resident)
+	switch {
+	case !r.HasChassis && r.DGPs == 0:
+	case lsp.Port.Options["nat-addresses"] == "router":
+		nats = routerNATAddresses(rp, r, src)
+	case src.explicit != "":
+		nats = append(nats, src.explicit+resident)
 	}
 	garp := false
 	switch {
