@@ -1,75 +1,120 @@
 package rules_test
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
-	"maps"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
+	"github.com/northlog/northlog/rules"
 )
 
 var (
 	randomSeeds   = flag.Int("random-seeds", 50, "random topologies compared with the reference in TestDifferentialRandom")
 	securitySeeds = flag.Int("security-seeds", 50, "random topologies with ACLs, port groups, address sets and load balancers compared with the reference in TestDifferentialRandomSecurity")
-	writePending  = flag.Bool("write-pending", false, "rewrite testdata/pending.txt with the scenarios that miss reference flows and the stages they miss")
+	newerSeeds    = flag.Int("newer-seeds", 10, "at most this many random topologies of each family compared with the references newer than 23.03")
+	writePending  = flag.Bool("write-pending", false, "rewrite each release's pending list (testdata/pending*.txt) from the scenarios compared")
 )
 
 // TestDifferential runs every scenario under testdata/scenarios on the real
-// ovn-northd 23.03 and on northlog (offline, from the same NB database file)
-// and requires the same logical flows. With -v it prints, per scenario and in
-// total, how many reference flows northlog reproduces.
+// ovn-northd of each release and on northlog (offline, from the same NB
+// database file) and requires the same logical flows, as each release's
+// pending list allows. With -v it prints, per scenario and in total, how
+// many reference flows northlog reproduces.
 func TestDifferential(t *testing.T) {
-	ref := reference.Start(t)
 	scenarios, err := reference.LoadScenarios("testdata/scenarios")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pending := loadPending(t)
-	var total reference.Report
-	for _, sc := range scenarios {
-		t.Run(sc.Name, func(t *testing.T) {
-			r := compareScenario(t, ref, sc.Script)
-			addTotals(&total, r)
-			checkReport(t, r, sc.Name, pending, sc.Description)
-		})
-	}
-	t.Logf("all scenarios: %s", summary(total))
+	forEachRelease(t, "all scenarios", func(t *testing.T, rel *releaseRun) {
+		ref := rel.build.Start(t)
+		for _, sc := range scenarios {
+			if !sc.AppliesTo(rel.release) {
+				continue
+			}
+			t.Run(sc.Name, func(t *testing.T) {
+				rel.check(t, sc.Name, compareScenario(t, rel, ref, sc.Script), sc.Description)
+			})
+		}
+	})
 }
 
-// TestMain rewrites testdata/pending.txt after the differential tests when
-// asked to (-write-pending).
+// TestMain rewrites the pending lists after the differential tests when
+// asked to (-write-pending), and prints each release's totals.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	code := m.Run()
-	if *writePending {
-		if err := savePending(); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			code = 1
+	for _, rel := range releaseRuns {
+		if rel.compared() {
+			fmt.Printf("differential %s: %s\n", rel.release, summary(rel.total))
+		}
+		if *writePending {
+			if err := rel.pending.save(); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				code = 1
+			}
 		}
 	}
 	os.Exit(code)
 }
 
-// incomplete collects, for -write-pending, the stages each scenario misses.
-var incomplete = map[string][]string{}
+// releaseRun is what the differential tests compare against for one
+// release: its reference build, its pending list and the totals so far.
+type releaseRun struct {
+	release schema.Release
+	build   *reference.Build
+	pending *pendingList
+	mu      sync.Mutex
+	total   reference.Report
+}
 
-func savePending() error {
-	var b strings.Builder
-	b.WriteString("# Scenarios whose reference flows northlog does not all reproduce yet, with\n")
-	b.WriteString("# the stages that miss flows. TestDifferential requires every other scenario\n")
-	b.WriteString("# to match exactly, and these to have no extra flow. Regenerate with\n")
-	b.WriteString("#   go test ./rules -run Differential -write-pending\n")
-	for _, name := range slices.Sorted(maps.Keys(incomplete)) {
-		fmt.Fprintf(&b, "%s: %s\n", name, strings.Join(incomplete[name], ", "))
+// releaseRuns are the releases the differential tests compare, oldest
+// first. 23.03's pending scenarios may only miss flows; 26.03's list is a
+// ratchet, since its flows are far from complete.
+var releaseRuns = []*releaseRun{
+	{release: schema.OVN2303, pending: newPendingList("testdata/pending.txt", false)},
+	{release: schema.OVN2603, pending: newPendingList("testdata/pending-26.03.txt", true)},
+}
+
+func init() {
+	for _, rel := range releaseRuns {
+		rel.build = reference.BuildOf(rel.release)
 	}
-	return os.WriteFile("testdata/pending.txt", []byte(b.String()), 0o644)
+}
+
+// forEachRelease runs f as a subtest named after each release (so
+// TestDifferential/26.03/NAME), after skipping it, or failing it under
+// CI=true, when that release's reference build is missing, and logs the
+// release's totals of the comparisons f made as "RELEASE WHAT: N of M
+// reference flows reproduced, K extra".
+func forEachRelease(t *testing.T, what string, f func(t *testing.T, rel *releaseRun)) {
+	for _, rel := range releaseRuns {
+		t.Run(rel.release.String(), func(t *testing.T) {
+			rel.build.Require(t)
+			if err := rel.pending.load(); err != nil {
+				t.Fatal(err)
+			}
+			before := rel.totals()
+			f(t, rel)
+			t.Logf("%s %s: %s", rel.release, what, summary(subtract(rel.totals(), before)))
+		})
+	}
+}
+
+// seeds is how many random topologies of a family whose flag says n
+// the release compares: n for 23.03, at most -newer-seeds for the others.
+func (rel *releaseRun) seeds(n int) int {
+	if rel.release == schema.OVN2303 {
+		return n
+	}
+	return min(n, *newerSeeds)
 }
 
 // TestDifferentialRandom compares random topologies from the harness
@@ -98,28 +143,26 @@ func TestDifferentialRandomSecurity(t *testing.T) {
 	compareRandom(t, "random-security", *securitySeeds, securityTopology())
 }
 
-// compareRandom compares the random topologies of seeds 1..seeds drawn with
-// opts; they are named "PREFIX/seedN" in testdata/pending.txt.
+// compareRandom compares, for each release, the random topologies of seeds
+// 1..N drawn with opts (N as releaseRun.seeds says); they are named
+// "PREFIX/seedN" in the pending lists.
 func compareRandom(t *testing.T, prefix string, seeds int, opts reference.TopologyOptions) {
-	ref := reference.Start(t)
-	pending := loadPending(t)
-	var total reference.Report
-	for seed := range seeds {
-		name := fmt.Sprint("seed", seed+1)
-		t.Run(name, func(t *testing.T) {
-			script := reference.RandomTopology(int64(seed+1), opts)
-			r := compareScenario(t, ref, script)
-			addTotals(&total, r)
-			checkReport(t, r, prefix+"/"+name, pending, "topology:\n"+script)
-		})
-	}
-	t.Logf("%s topologies: %s", prefix, summary(total))
+	forEachRelease(t, prefix+" topologies", func(t *testing.T, rel *releaseRun) {
+		ref := rel.build.Start(t)
+		for seed := range rel.seeds(seeds) {
+			name := fmt.Sprint("seed", seed+1)
+			t.Run(name, func(t *testing.T) {
+				script := reference.RandomTopology(int64(seed+1), opts)
+				rel.check(t, prefix+"/"+name, compareScenario(t, rel, ref, script), "topology:\n"+script)
+			})
+		}
+	})
 }
 
 // compareScenario applies script to the reference, computes northlog's flows
 // from the reference's NB file and the chassis features of its SB, and
 // compares them.
-func compareScenario(t *testing.T, ref *reference.Instance, script string) reference.Report {
+func compareScenario(t *testing.T, rel *releaseRun, ref *reference.Instance, script string) reference.Report {
 	t.Helper()
 	want, err := ref.Run(t.Context(), script)
 	if err != nil {
@@ -133,68 +176,53 @@ func compareScenario(t *testing.T, ref *reference.Instance, script string) refer
 	if err != nil {
 		t.Fatal(err)
 	}
+	if r := got.Stages.Release(); r != rel.release {
+		t.Fatalf("northlog computed %s's flows from the %s reference's NB file", r, rel.release)
+	}
 	for _, r := range got.Rejected {
 		t.Logf("rejected: %v", r)
 	}
-	r := reference.Compare(want, got.Canonical())
+	r := rel.compare(want, got.Canonical())
 	t.Logf("%s", summary(r))
 	return r
 }
 
-// loadPending reads testdata/pending.txt: the scenarios whose flows northlog
-// does not reproduce completely yet, one "NAME: what is missing" per line
-// (random topologies are "random/seedN").
-func loadPending(t *testing.T) map[string]string {
-	f, err := os.Open("testdata/pending.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	pending := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, why, _ := strings.Cut(line, ":")
-		pending[strings.TrimSpace(name)] = strings.TrimSpace(why)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return pending
+// compare compares the reference's flows with northlog's in the release's
+// stage table.
+func (rel *releaseRun) compare(want, got []string) reference.Report {
+	return reference.CompareIn(rules.StagesOf(rel.release), want, got)
 }
 
-// checkReport fails unless northlog's flows equal the reference's. A pending
-// scenario may miss flows (it is logged) but never have extra ones, and must
-// leave the pending list once it is complete.
-func checkReport(t *testing.T, r reference.Report, name string, pending map[string]string, context string) {
+// check adds r to the release's totals and fails unless the release's
+// pending list accepts it (pendingList.check); context, what was compared,
+// goes with a failure.
+func (rel *releaseRun) check(t *testing.T, name string, r reference.Report, context string) {
 	t.Helper()
-	if *writePending && r.Missing > 0 {
-		for _, st := range r.Stages {
-			if st.Missing > 0 && !slices.Contains(incomplete[name], st.Name) {
-				incomplete[name] = append(incomplete[name], st.Name)
-			}
-		}
-	}
-	why, isPending := pending[name]
-	switch {
-	case r.Equal() && isPending:
-		t.Errorf("%s now matches the reference: remove it from testdata/pending.txt", name)
-	case r.Equal():
-	case isPending && r.Extra == 0:
-		t.Logf("pending (%s): %d reference flows missing\n%s", why, r.Missing, r)
-	default:
-		t.Errorf("%s\nnorthlog differs from ovn-northd:\n%s", context, r)
-	}
+	rel.mu.Lock()
+	rel.total = add(rel.total, r)
+	rel.mu.Unlock()
+	rel.pending.check(t, name, r, context)
 }
 
-func addTotals(total *reference.Report, r reference.Report) {
-	total.Expected += r.Expected
-	total.Matched += r.Matched
-	total.Missing += r.Missing
-	total.Extra += r.Extra
+func (rel *releaseRun) totals() reference.Report {
+	rel.mu.Lock()
+	defer rel.mu.Unlock()
+	return rel.total
+}
+
+// compared reports whether any comparison was made against the release.
+func (rel *releaseRun) compared() bool { return rel.totals().Expected+rel.totals().Extra > 0 }
+
+// add is the sum of two reports' totals.
+func add(a, b reference.Report) reference.Report {
+	return reference.Report{Expected: a.Expected + b.Expected, Matched: a.Matched + b.Matched,
+		Missing: a.Missing + b.Missing, Extra: a.Extra + b.Extra}
+}
+
+// subtract is the difference of two reports' totals.
+func subtract(a, b reference.Report) reference.Report {
+	return reference.Report{Expected: a.Expected - b.Expected, Matched: a.Matched - b.Matched,
+		Missing: a.Missing - b.Missing, Extra: a.Extra - b.Extra}
 }
 
 func summary(r reference.Report) string {

@@ -9,6 +9,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // SwitchARPResponderDefaultFlows: the priority-0 flows of ls_in_arp_rsp and
@@ -252,25 +253,33 @@ type switchFwdGroups = engine.KV[string, engine.Sorted[switchFwdGroup]]
 // loop reuses the group index, so after a group with n child ports the next
 // group considered is the one at index n. When that index is not past the
 // group just done, northd 23.03 loops forever and never writes the SB; here
-// the loop stops there, and Step reports the switch.
+// the loop stops there, and Step reports the switch. 26.03 has neither
+// quirk (fwdGroupQuirks).
 func SwitchForwardingGroupFlows(n *relations.NB) engine.Rel[Flow] {
+	quirks := fwdGroupQuirks(n.Release)
 	groups := relations.Listed(n.Refs.SwitchFwdGroups, n.ForwardingGroups, func(sw string, g *nb.ForwardingGroup) switchFwdGroup {
 		return switchFwdGroup{Switch: sw, Group: g}
 	})
 	bySwitch := engine.Collect(engine.IndexBy(groups, func(g switchFwdGroup) string { return g.Switch }),
 		func(a, b switchFwdGroup) int { return cmp.Compare(a.Group.UUID, b.Group.UUID) })
 	engine.TryMap(bySwitch, "forwarding groups", func(gs switchFwdGroups) (struct{}, error) {
-		_, err := fwdGroupFlows(gs)
+		_, err := fwdGroupFlows(gs, quirks)
 		return struct{}{}, err
 	})
 	return engine.FlatMap(bySwitch, func(gs switchFwdGroups) []Flow {
-		flows, _ := fwdGroupFlows(gs)
+		flows, _ := fwdGroupFlows(gs, quirks)
 		return flows
 	})
 }
 
-// fwdGroupFlows runs build_fwd_group_lflows' loop over one switch's groups.
-func fwdGroupFlows(gs switchFwdGroups) ([]Flow, error) {
+// fwdGroupQuirks reports whether release r's build_fwd_group_lflows
+// carries its buffers over and reuses the group index (23.03); 26.03
+// clears the buffers for each group and counts child ports apart.
+func fwdGroupQuirks(r schema.Release) bool { return r == schema.OVN2303 }
+
+// fwdGroupFlows runs build_fwd_group_lflows' loop over one switch's groups,
+// with 23.03's quirks or without.
+func fwdGroupFlows(gs switchFwdGroups, quirks bool) ([]Flow, error) {
 	dp := on(gs.Key)
 	var flows []Flow
 	var match, actions string
@@ -278,6 +287,9 @@ func fwdGroupFlows(gs switchFwdGroups) ([]Flow, error) {
 		g := gs.Value.At(i).Group
 		if len(g.ChildPort) == 0 {
 			continue
+		}
+		if !quirks {
+			match, actions = "", ""
 		}
 		match += fmt.Sprintf("arp.tpa == %s && arp.op == 1", g.Vip)
 		actions += fmt.Sprintf("eth.dst = eth.src; eth.src = %s; arp.op = 2; /* ARP reply */ "+
@@ -300,6 +312,9 @@ func fwdGroupFlows(gs switchFwdGroups) ([]Flow, error) {
 		match = "eth.dst == " + g.Vmac
 		actions = "fwd_group(" + ports.String() + ");"
 		flows = append(flows, dp.flow(LSInL2Lkup, 50, match, actions))
+		if !quirks {
+			continue
+		}
 		if len(children)-1 < i {
 			return flows, fmt.Errorf("forwarding group %q (%d child ports) at index %d sends ovn-northd 23.03's "+
 				"build_fwd_group_lflows back to index %d: it loops forever there; later groups left out",

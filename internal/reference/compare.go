@@ -100,8 +100,14 @@ func Compare(expected, actual []string) Report {
 	return CompareIn(rules.StagesOf(schema.OVN2303), expected, actual)
 }
 
-// CompareIn is Compare for dumps of a release whose stage table is t.
+// CompareIn is Compare for dumps of a release whose stage table is t. When
+// that release numbers ECMP groups and members in no fixed order, the
+// numbers are compared as labels (canonicalECMP), and the lines reported
+// are the renumbered ones.
 func CompareIn(t *rules.StageTable, expected, actual []string) Report {
+	if ecmpUnordered(t.Release()) {
+		expected, actual = canonicalECMP(expected), canonicalECMP(actual)
+	}
 	exp, act := slices.Sorted(slices.Values(expected)), slices.Sorted(slices.Values(actual))
 	kinds := datapathKinds(t, exp, act)
 	stages := map[stageKey]*StageCount{}
