@@ -13,22 +13,38 @@ import (
 // InstallHint is what to run when the reference is missing.
 const InstallHint = "install the reference: apt-get update && apt-get install -y ovn-central"
 
-// Schema files of the installed reference, used to create fresh databases.
-const (
-	nbSchema = "/usr/share/ovn/ovn-nb.ovsschema"
-	sbSchema = "/usr/share/ovn/ovn-sb.ovsschema"
+// Home is $OVN_REF_HOME, another OVN build used as the reference as
+// ovn-ref uses it: its programs (HOME/bin) before the PATH's, its schemas
+// (HOME/share); "" for the installed ovn-central.
+var Home = os.Getenv("OVN_REF_HOME")
+
+// Schema files of the reference, used to create fresh databases.
+var (
+	nbSchema = filepath.Join(schemaDir(), "ovn-nb.ovsschema")
+	sbSchema = filepath.Join(schemaDir(), "ovn-sb.ovsschema")
 )
+
+func schemaDir() string {
+	if Home != "" {
+		return filepath.Join(Home, "share")
+	}
+	return "/usr/share/ovn"
+}
 
 // toolNames are the programs the harness runs; bash runs the scenarios.
 var toolNames = []string{"ovsdb-server", "ovsdb-tool", "ovsdb-client", "ovn-northd", "ovn-nbctl", "ovn-trace", "bash"}
 
-// tools resolves toolNames once: the PATH first, then the sbin directories
-// Debian installs ovsdb-server into, which a non-root PATH often lacks.
+// tools resolves toolNames once: Home's bin, the PATH, then the sbin
+// directories Debian installs ovsdb-server into, which a non-root PATH
+// often lacks.
 var tools = sync.OnceValues(func() (map[string]string, error) {
 	paths := map[string]string{}
 	var errs []error
 	for _, name := range toolNames {
-		p, err := exec.LookPath(name)
+		p, err := exec.LookPath(filepath.Join(Home, "bin", name))
+		if Home == "" || err != nil {
+			p, err = exec.LookPath(name)
+		}
 		for _, dir := range []string{"/usr/sbin", "/usr/local/sbin", "/sbin"} {
 			if err == nil {
 				break
