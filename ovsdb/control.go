@@ -190,7 +190,7 @@ func nbChangeKind(bs []wire.Batch) (changed, addrOnly bool) {
 // whole SB is compared with what it should hold.
 func (d *Northd) Recompute(ctx context.Context) error {
 	return d.control(ctx, func() {
-		fresh := d.cfg.newProgram()
+		fresh := d.newProgram()
 		fresh.Features.Set(d.prog.Features.Get())
 		for table, rows := range d.feed.rows {
 			for _, row := range rows {

@@ -21,6 +21,7 @@ import (
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/schema"
 )
@@ -655,8 +656,8 @@ func (c *NBContents) All() iter.Seq2[string, model.Model] {
 }
 
 // LoadNB reads a standalone OVN_Northbound database file (see
-// ReadDatabaseFile) of the schema version relations/nb was generated from,
-// and converts every row to its nb model with libovsdb's mapper.
+// ReadDatabaseFile) of a release's schema version (schema.ForNB), and
+// converts every row to its nb model with libovsdb's mapper.
 func LoadNB(path string) (*NBContents, error) {
 	db, err := ReadDatabaseFile(path)
 	if err != nil {
@@ -674,17 +675,17 @@ func LoadNB(path string) (*NBContents, error) {
 	if err != nil {
 		return nil, err
 	}
-	dbModel, errs := model.NewDatabaseModel(db.Schema, clientModel)
+	// The models are every release's: what this release's schema lacks
+	// reads as empty.
+	full := db.Schema
+	full.Tables = maps.Clone(full.Tables)
+	wire.CompleteSchema(&full, want)
+	dbModel, errs := model.NewDatabaseModel(full, clientModel)
 	if len(errs) > 0 {
 		return nil, fmt.Errorf("%s: schema does not fit the nb models: %w", path, errors.Join(errs...))
 	}
 	out := &NBContents{Release: release, Tables: make(map[string][]model.Model, len(db.Tables)), Warning: db.Warning}
 	for table, rows := range db.Tables {
-		// The models are 23.03's: a newer release's tables hold what no
-		// rule reads yet.
-		if _, ok := want.Tables[table]; !ok {
-			continue
-		}
 		ms := make([]model.Model, 0, len(rows))
 		for _, uuid := range slices.Sorted(maps.Keys(rows)) {
 			row := rows[uuid]

@@ -170,12 +170,13 @@ func startCPUProfile(t *testing.T, path string) func() {
 // addPortsDirect adds n ports asking for "dynamic" to switch sw in one
 // transaction, faster than ovn-nbctl, which checks each port against all.
 func addPortsDirect(t *testing.T, s *servers, sw string, n int) {
+	nbSchema := nb.Schema()
 	ctx := t.Context()
 	m, err := nb.FullDatabaseModel()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := wire.Dial(ctx, s.NBRemote(), m.Name(), m, wire.Options{Tables: []string{nb.LogicalSwitchTable}})
+	c, err := wire.Dial(ctx, s.NBRemote(), m.Name(), m, wire.Options{Tables: []string{nb.LogicalSwitchTable}, Schema: &nbSchema})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,13 +27,17 @@ type Config struct {
 	// ("unix:PATH", "tcp:HOST:PORT" or "ssl:HOST:PORT", several separated by
 	// commas: the members of a cluster, of which only the leader is used).
 	NBRemote, SBRemote string
-	// Release is the OVN release whose northd is reproduced, flows and SB
-	// rows; the zero value is 23.03.
-	Release schema.Release
+	// Release, when set, is the OVN release whose northd is reproduced,
+	// flows and SB rows, whatever the NB's schema version; otherwise it
+	// follows the NB server's schema version (schema.ForServer), and an NB
+	// of a version no release has is not used (as an NB whose schema does
+	// not fit) until it is converted.
+	Release *schema.Release
 	// Rules are added to the built-in ones (see rules.NewFor).
 	Rules []rules.Rule
 	// Program, when set, builds the program the northd runs, in place of
-	// the built-in rules of Release plus Rules: an embedding program's own
+	// the built-in rules of the release plus Rules; its stages' release is
+	// the one reproduced, as if Release were set: an embedding program's own
 	// stages (rules.NewWith), built-in rules left out or replaced
 	// (rules.Builtin), inputs of its own that its rules read and Update
 	// feeds. Recompute calls it again for the program it compares with,
@@ -131,17 +135,19 @@ type Northd struct {
 	prog *rules.Program
 	feed *nbFeed
 	w    *sbWriter
+	// forced tells whether Config says which release to reproduce
+	// (Release or Program); otherwise it follows the NB (useRelease).
+	forced bool
 
 	nb, sb *wire.Conn
 	// nbS and sbS are the databases' sessions: their members, reconnect
 	// backoff and cluster index seen.
-	nbS, sbS  *wire.Session
-	active    bool // the SB connection owns the lock
-	nbLoaded  bool // the NB contents have been read once
-	macPrefix string
-	svcMAC    string
-	cfgDone   int  // the nb_cfg the SB reflects, -1 before the first write
-	nbUnfit   bool // the NB's schema does not fit: no SB connection
+	nbS, sbS *wire.Session
+	active   bool // the SB connection owns the lock
+	nbLoaded bool // the NB contents have been read once
+	macs     randomMACs
+	cfgDone  int  // the nb_cfg the SB reflects, -1 before the first write
+	nbUnfit  bool // the NB's schema does not fit: no SB connection
 	// dialErr are the connection failures of each database since its
 	// last connection, each logged once (the members fail in turn).
 	// once.
@@ -174,6 +180,11 @@ type Northd struct {
 	status   map[string]*ConnStatus
 	// paused: Pause was called, or Config.Paused; no writes, no lock.
 	paused bool
+	// release is the one prog is for, written under mu (read by Release);
+	// releaseKnown says whether the release is known: forced, or the NB
+	// has said.
+	release      schema.Release
+	releaseKnown bool
 	// nodeStats are EngineStats' counters; mismatches counts Recompute's
 	// differences.
 	nodeStats  [3]NodeStats
@@ -242,37 +253,94 @@ func NewNorthd(cfg Config) *Northd {
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 8 * time.Second
 	}
-	prog := cfg.newProgram()
-	mac := randomMAC()
-	macPrefix := fmt.Sprintf("%02x:%02x:%02x", mac[0], mac[1], mac[2])
 	d := &Northd{
-		cfg:       cfg,
-		log:       cfg.Logger,
-		prog:      prog,
-		feed:      newNBFeed(cfg.Logger, macPrefix),
-		w:         newSBWriter(cfg.Logger, prog.Stages),
-		macPrefix: macPrefix,
-		svcMAC:    randomMAC().String(),
-		cfgDone:   -1,
-		dialErr:   map[string]map[string]bool{},
-		status:    map[string]*ConnStatus{"NB": {}, "SB": {}},
-		totals:    Totals{},
-		ctl:       make(chan func()),
-		paused:    cfg.Paused,
+		cfg:     cfg,
+		log:     cfg.Logger,
+		macs:    newRandomMACs(),
+		cfgDone: -1,
+		dialErr: map[string]map[string]bool{},
+		status:  map[string]*ConnStatus{"NB": {}, "SB": {}},
+		totals:  Totals{},
+		ctl:     make(chan func()),
+		paused:  cfg.Paused,
 	}
-	d.w.portName = d.feed.portName
+	// Until the NB says which release it is for, the oldest's: what it
+	// was built for is replaced when the NB connects (useRelease).
+	switch {
+	case cfg.Program != nil:
+		d.forced = true
+		d.build(cfg.Program())
+	case cfg.Release != nil:
+		d.forced = true
+		d.build(rules.NewFor(*cfg.Release, cfg.Rules...))
+	default:
+		d.build(rules.NewFor(0, cfg.Rules...))
+	}
 	d.nbS = wire.NewSession(cfg.NBRemote, cfg.MaxBackoff)
 	d.sbS = wire.NewSession(cfg.SBRemote, cfg.MaxBackoff)
 	return d
 }
 
-// newProgram is a fresh program of the configuration (Program, or Release
-// and Rules).
-func (cfg *Config) newProgram() *rules.Program {
-	if cfg.Program != nil {
-		return cfg.Program()
+// newProgram is a fresh program of the configuration: Program's, or the
+// built-in rules of the northd's release and Rules.
+func (d *Northd) newProgram() *rules.Program {
+	if d.cfg.Program != nil {
+		return d.cfg.Program()
 	}
-	return rules.NewFor(cfg.Release, cfg.Rules...)
+	return rules.NewFor(d.release, d.cfg.Rules...)
+}
+
+// build makes prog the northd's program, with a new NB feed and SB writer
+// for it: they hold no rows until their databases send them.
+func (d *Northd) build(prog *rules.Program) {
+	d.prog = prog
+	d.mu.Lock()
+	d.release = prog.Stages.Release()
+	d.releaseKnown = d.releaseKnown || d.forced
+	d.mu.Unlock()
+	d.feed = newNBFeed(d.log, d.macs.prefix)
+	d.w = newSBWriter(d.log, prog.Stages)
+	d.w.portName = d.feed.portName
+	d.nbLoaded = false
+}
+
+// useRelease follows the release of the NB server's schema version: a
+// program for it when the northd has another, or an error for a version
+// no release has. With Config.Release or Program set, the release is the
+// one they say, with a warning when the NB's version is not its.
+func (d *Northd) useRelease(version string) error {
+	r, err := schema.ForServer(version)
+	switch {
+	case d.forced:
+		if err != nil || r != d.release {
+			d.log.Warn("NB schema version is not the release's; reproducing the release set", "nb_schema", version,
+				"release", d.release.Point(), "release_nb_schema", d.release.NBVersion())
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("%w: %w (or set the release to reproduce)", wire.ErrSchema, err)
+	}
+	d.mu.Lock()
+	d.releaseKnown = true
+	d.mu.Unlock()
+	if r != d.release {
+		d.build(rules.NewFor(r, d.cfg.Rules...))
+		if d.sb != nil {
+			// The new writer learns the SB from a new connection's
+			// initial contents.
+			d.lost(&d.sb, d.sbS, "SB", errors.New("release changed"))
+		}
+	}
+	return nil
+}
+
+// Release is the OVN release the northd reproduces; ok is false while it
+// is not known: it follows the NB, which has not connected. It may be
+// called from any goroutine.
+func (d *Northd) Release() (r schema.Release, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.release, d.releaseKnown
 }
 
 // totalRows is the number of SB rows written since Run started.
@@ -382,6 +450,12 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m mod
 			s.Lost(err)
 		}
 	}
+	if err == nil && c == &d.nb {
+		if err = d.useRelease(nc.Version()); err != nil {
+			nc.Close()
+			s.Lost(err)
+		}
+	}
 	if c == &d.nb {
 		d.nbUnfit = errors.Is(err, wire.ErrSchema)
 		if d.nbUnfit && d.sb != nil {
@@ -417,8 +491,13 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m mod
 	delete(d.dialErr, name)
 	d.setStatus(dbLabel(c == &d.nb), nc.Remote(), nil)
 	nc.SetProbe(d.probeFor(nc.Remote()))
-	d.log.Info("connected", "database", name, "member", nc.Remote())
-	for _, l := range nc.Lacks() {
+	d.log.Info("connected", "database", name, "member", nc.Remote(), "schema", nc.Version())
+	expect := d.release.SBSchema()
+	if c == &d.nb {
+		expect = d.release.NBSchema()
+		d.log.Info("reproducing ovn-northd "+d.release.Point(), "nb_schema", nc.Version(), "forced", d.forced)
+	}
+	for _, l := range nc.Lacks(&expect) {
 		d.log.Warn(l)
 	}
 	*c = nc
@@ -539,7 +618,7 @@ func (d *Northd) iterate(ctx context.Context) {
 		return
 	}
 	nbCfg := d.feed.global.NbCfg
-	options := globalOptions(d.feed.global, d.macPrefix, d.svcMAC, d.w.m.dpKeys.max)
+	options := globalOptions(d.feed.global, d.release, d.macs, d.w.m.dpKeys.max)
 	d.w.house.aging.limit = relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0)
 	nbCols := lovsdb.Row{"options": options}
 	var newPorts map[string]string
@@ -640,14 +719,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	}
 	t := d.w.reconcile(emit)
 	g := d.w.m.global
-	sbOptions := maps.Clone(options)
-	// ovn-controllers learn whether load balancer flows use ct_mark,
-	// which only chassis that do not mask ct_label support.
-	if d.prog.Features.Get().CTNoMaskedLabel {
-		delete(sbOptions, "lb_hairpin_use_ct_mark")
-	} else {
-		sbOptions["lb_hairpin_use_ct_mark"] = "false"
-	}
+	sbOptions := d.sbOptions(options)
 	switch {
 	case g == nil:
 		t.insert(sb.SBGlobalTable, lovsdb.Row{"nb_cfg": nbCfg, "options": strMap(sbOptions), "ipsec": d.feed.global.Ipsec})
@@ -722,6 +794,31 @@ func (d *Northd) streamFill(ctx context.Context) *wire.Txn {
 	}
 	stream.Add(d.sb.AssertLock())
 	return stream
+}
+
+// sbOptions are SB_Global's options: NB_Global's as northd writes them
+// (globalOptions) and what the release tells ovn-controllers there. 23.03:
+// whether load balancer flows use ct_mark, which only chassis that do not
+// mask ct_label support. 26.03 (update_sb_config_options_to_sbrec): that
+// it outputs explicitly after arp/nd_ns and uses the consolidated
+// registers; the SB's own sbctl_probe_interval is kept.
+func (d *Northd) sbOptions(options map[string]string) map[string]string {
+	sbOptions := maps.Clone(options)
+	switch {
+	case d.release >= schema.OVN2603:
+		sbOptions["arp_ns_explicit_output"] = "true"
+		sbOptions["register_consolidation"] = "true"
+		if g := d.w.m.global; g != nil {
+			if v, ok := g.Options["sbctl_probe_interval"]; ok {
+				sbOptions["sbctl_probe_interval"] = v
+			}
+		}
+	case d.prog.Features.Get().CTNoMaskedLabel:
+		delete(sbOptions, "lb_hairpin_use_ct_mark")
+	default:
+		sbOptions["lb_hairpin_use_ct_mark"] = "false"
+	}
+	return sbOptions
 }
 
 // hvCfg is the nb_cfg every chassis has caught up with, and when the last
@@ -888,11 +985,12 @@ func initNBOps() []lovsdb.Operation {
 // InitNB creates the NB_Global row of the NB at remote if it has none, as
 // `ovn-nbctl init` does.
 func InitNB(ctx context.Context, remote string) error {
+	nbSchema := nb.Schema()
 	m, err := nb.FullDatabaseModel()
 	if err != nil {
 		return err
 	}
-	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}})
+	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}, Schema: &nbSchema})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // liveNorthd is a Northd running in the background of a test.
@@ -148,6 +149,7 @@ func deref[T any](p *T) any {
 
 // readSB reads the tables the live northd monitors.
 func readSB(t testing.TB, remote string) map[string]map[string]any {
+	sbSchema := sb.Schema()
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -155,7 +157,7 @@ func readSB(t testing.TB, remote string) map[string]map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: sbTables, NotMonitored: notMonitored})
+	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: sbTables, NotMonitored: notMonitored, Schema: &sbSchema})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +239,11 @@ func (s *servers) resetNB(options map[string]string) {
 	// may refer to other root rows (HA_Chassis_Group...).
 	first := []string{nb.LogicalSwitchTable, nb.LogicalRouterTable}
 	var rest []string
-	schema := nb.Schema()
+	// The server's tables: the models have every release's.
+	var schema lovsdb.DatabaseSchema
+	if err := json.Unmarshal([]byte(s.run("ovsdb-client", "get-schema", s.NBRemote())), &schema); err != nil {
+		s.t.Fatal(err)
+	}
 	for _, table := range slices.Sorted(maps.Keys(schema.Tables)) {
 		if schema.Tables[table].IsRoot && table != nb.NBGlobalTable && !slices.Contains(first, table) {
 			rest = append(rest, table)
@@ -266,6 +272,7 @@ func (s *servers) resetNB(options map[string]string) {
 
 // nbOptions reads NB_Global's options from the NB at remote.
 func nbOptions(t testing.TB, remote string) map[string]string {
+	nbSchema := nb.Schema()
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -273,7 +280,7 @@ func nbOptions(t testing.TB, remote string) map[string]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}})
+	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}, Schema: &nbSchema})
 	if err != nil {
 		t.Fatal(err)
 	}

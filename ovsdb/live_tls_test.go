@@ -65,6 +65,7 @@ func listeningPort(t *testing.T, log string) string {
 // whose certificate files hold one the servers refuse at first, connects
 // once they are renewed, and ovn-nbctl --wait=sb works through it.
 func TestLiveTLS(t *testing.T) {
+	nbSchema := nb.Schema()
 	t.Parallel()
 	if _, err := exec.LookPath("openssl"); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -88,7 +89,7 @@ func TestLiveTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	wrong := wire.TLSFiles{PrivateKey: pki.path("northd.key"), Certificate: pki.path("northd.pem"), CACert: pki.path("wrongca.pem")}
-	_, err = wire.Dial(t.Context(), nbSSL, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}, TLS: wrong})
+	_, err = wire.Dial(t.Context(), nbSSL, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}, Schema: &nbSchema, TLS: wrong})
 	if err == nil || !strings.Contains(err.Error(), "not trusted by "+pki.path("wrongca.pem")) {
 		t.Fatalf("dial trusting the wrong CA: %v, want a refusal naming it", err)
 	}
@@ -97,14 +98,14 @@ func TestLiveTLS(t *testing.T) {
 	// the server sends and ends; the next one trusts it.
 	boot := wire.TLSFiles{PrivateKey: pki.path("northd.key"), Certificate: pki.path("northd.pem"),
 		CACert: pki.path("bootstrapped.pem"), BootstrapCACert: true}
-	_, err = wire.Dial(t.Context(), nbSSL, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}, TLS: boot})
+	_, err = wire.Dial(t.Context(), nbSSL, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}, Schema: &nbSchema, TLS: boot})
 	if err == nil || !strings.Contains(err.Error(), "bootstrapped CA cert") {
 		t.Fatalf("first dial with --bootstrap-ca-cert: %v, want the CA certificate saved", err)
 	}
 	if got, want := readFile(t, pki.path("bootstrapped.pem")), readFile(t, pki.path("ca.pem")); got != want {
 		t.Fatalf("bootstrapped CA certificate:\n%s\nwant\n%s", got, want)
 	}
-	c, err := wire.Dial(t.Context(), nbSSL, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}, TLS: boot})
+	c, err := wire.Dial(t.Context(), nbSSL, m.Name(), m, wire.Options{Tables: []string{nb.NBGlobalTable}, Schema: &nbSchema, TLS: boot})
 	if err != nil {
 		t.Fatalf("dial with the bootstrapped CA certificate: %v", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -223,32 +224,31 @@ func (f *nbFeed) takePorts() map[string]bool {
 	return p
 }
 
-// northdVersion is the NB_Global options:northd_internal_version that
-// ovn-northd 23.03.1 writes (OVN version, SB schema version, number of
-// OVN actions, internal minor version); northlog writes the same flows.
-const northdVersion = "23.03.1-20.27.0-70.6"
-
 // globalOptions are the NB_Global options as northd writes them back
 // (ovnnb_db_run): options:mac_prefix made valid (random when missing or
 // unreadable), svc_monitor_mac set (random when missing or unreadable),
-// max_tunid (maxTunid, the largest datapath key) and
-// northd_internal_version. macPrefix and svcMAC are the random values to
-// use, chosen once per process. The SB_Global options are the same.
-func globalOptions(g *nb.NBGlobal, macPrefix, svcMAC string, maxTunid int) map[string]string {
+// max_tunid (maxTunid, the largest datapath key) and the release's
+// northd_internal_version; from 26.03, svc_monitor_mac_dst too
+// (en-global-config.c), the destination MAC of service monitor replies.
+// macs are the random values to use, chosen once per process. The SB_Global options are the same (sbOptions).
+func globalOptions(g *nb.NBGlobal, r schema.Release, macs randomMACs, maxTunid int) map[string]string {
 	options := maps.Clone(g.Options)
 	if options == nil {
 		options = map[string]string{}
 	}
 	prefix, ok := scanMACPrefix(options["mac_prefix"])
 	if !ok {
-		prefix = macPrefix
+		prefix = macs.prefix
 	}
 	options["mac_prefix"] = prefix
 	if _, err := relations.ParseMAC(options["svc_monitor_mac"]); err != nil {
-		options["svc_monitor_mac"] = svcMAC
+		options["svc_monitor_mac"] = macs.svc
+	}
+	if _, err := relations.ParseMAC(options["svc_monitor_mac_dst"]); err != nil && r >= schema.OVN2603 {
+		options["svc_monitor_mac_dst"] = macs.svcDst
 	}
 	options["max_tunid"] = strconv.Itoa(maxTunid)
-	options["northd_internal_version"] = northdVersion
+	options["northd_internal_version"] = r.InternalVersion()
 	return options
 }
 
@@ -260,6 +260,16 @@ func scanMACPrefix(s string) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprintf("%02x:%02x:%02x", a, b, c), true
+}
+
+// randomMACs are the values northd makes up, once per process, for the
+// NB_Global options that are missing or unreadable (globalOptions).
+type randomMACs struct{ prefix, svc, svcDst string }
+
+// newRandomMACs draws the values of randomMACs.
+func newRandomMACs() randomMACs {
+	mac := randomMAC()
+	return randomMACs{fmt.Sprintf("%02x:%02x:%02x", mac[0], mac[1], mac[2]), randomMAC().String(), randomMAC().String()}
 }
 
 // randomMAC is a random locally administered unicast MAC (eth_addr_random).

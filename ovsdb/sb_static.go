@@ -6,6 +6,7 @@ import (
 
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -89,7 +90,9 @@ func newOtherTables(w *sbWriter) *otherTables {
 				t.insert(sb.DHCPv6OptionsTable, lovsdb.Row{"name": want.Name, "code": want.Code, "type": want.Type})
 			}
 		})
-	o.rbacPerms = newKeyedTable(sb.RBACPermissionTable, rbacPermKey, o.writePerm)
+	release := w.stages.Release()
+	perms := rbacPermsFor(release)
+	o.rbacPerms = newKeyedTable(sb.RBACPermissionTable, func(m model.Model) (string, bool) { return rbacPermKey(perms, m) }, o.writePerm)
 	o.rbacRoles = newKeyedTable(sb.RBACRoleTable, func(m model.Model) (string, bool) {
 		name := m.(*sb.RBACRole).Name
 		return name, name == rbacRole
@@ -97,10 +100,10 @@ func newOtherTables(w *sbWriter) *otherTables {
 	for _, opt := range dhcpOptions {
 		o.dhcp.setWant(opt.Name, opt, true)
 	}
-	for _, opt := range dhcpv6Options {
+	for _, opt := range dhcpv6OptionsFor(release) {
 		o.dhcpv6.setWant(opt.Name, opt, true)
 	}
-	for _, p := range rbacPerms {
+	for _, p := range perms {
 		o.rbacPerms.setWant(p.Table, p, true)
 	}
 	o.rbacRoles.setWant(rbacRole, rbacRole, true)
@@ -351,6 +354,16 @@ var dhcpv6Options = []dhcpOption{
 	{"server_id", 2, "mac"}, {"ia_addr", 5, "ipv6"}, {"dns_server", 23, "ipv6"}, {"domain_search", 24, "str"},
 }
 
+// dhcpv6OptionsFor are the DHCPv6 options release r lists: 26.03 adds
+// fqdn, bootfile_name and bootfile_name_alt (ovn-l7.h).
+func dhcpv6OptionsFor(r schema.Release) []dhcpOption {
+	if r < schema.OVN2603 {
+		return dhcpv6Options
+	}
+	return append(slices.Clone(dhcpv6Options), dhcpOption{"fqdn", 39, "domain"},
+		dhcpOption{"bootfile_name", 59, "str"}, dhcpOption{"bootfile_name_alt", 254, "str"})
+}
+
 // rbacRole is the one RBAC_Role northd keeps; it deletes the others.
 const rbacRole = "ovn-controller"
 
@@ -381,12 +394,34 @@ var rbacPerms = []rbacPerm{
 	perm("BFD", false, []string{""}, "status"),
 }
 
+// rbacPerms2603 are the permissions 26.03 grants otherwise or anew: a
+// chassis changes only its own Service_Monitor, IGMP_Group and BFD rows,
+// FDB's timestamp and IGMP_Group's protocol, and Learned_Route rows.
+var rbacPerms2603 = []rbacPerm{
+	perm("FDB", true, []string{""}, "dp_key", "mac", "port_key", "timestamp"),
+	perm("Service_Monitor", false, []string{"chassis_name"}, "status"),
+	perm("IGMP_Group", true, []string{"chassis_name"}, "address", "protocol", "chassis", "datapath", "ports"),
+	perm("BFD", false, []string{"chassis_name"}, "status"),
+	perm("Learned_Route", true, []string{""}, "datapath", "logical_port", "ip_prefix", "nexthop", "external_ids"),
+}
+
+// rbacPermsFor is release r's rbac_perm_cfg.
+func rbacPermsFor(r schema.Release) []rbacPerm {
+	if r < schema.OVN2603 {
+		return rbacPerms
+	}
+	perms := slices.DeleteFunc(slices.Clone(rbacPerms), func(p rbacPerm) bool {
+		return slices.ContainsFunc(rbacPerms2603, func(q rbacPerm) bool { return q.Table == p.Table })
+	})
+	return append(perms, rbacPerms2603...)
+}
+
 // rbacPermKey is the table of a permission row that grants exactly what
-// 23.03 grants for it (ovn_rbac_validate_perm); other rows have no key and
-// are deleted.
-func rbacPermKey(m model.Model) (string, bool) {
+// the release grants for it, perms (ovn_rbac_validate_perm); other rows
+// have no key and are deleted.
+func rbacPermKey(perms []rbacPerm, m model.Model) (string, bool) {
 	r := m.(*sb.RBACPermission)
-	for _, p := range rbacPerms {
+	for _, p := range perms {
 		if p.Table != r.Table {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -498,7 +499,9 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 				w.log.Warn("all datapath tunnel keys are in use", "datapath", ids["name"])
 				continue
 			}
-			named := t.insert(sb.DatapathBindingTable, lovsdb.Row{"external_ids": strMap(ids), "tunnel_key": key})
+			row := lovsdb.Row{"external_ids": strMap(ids), "tunnel_key": key}
+			w.datapathColumns(want, nil, row)
+			named := t.insert(sb.DatapathBindingTable, row)
 			w.m.dpKeys.take(key, named)
 			t.newDP[nb] = named
 			t.dpKey[nb] = key
@@ -510,6 +513,7 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 		if !sameMap(dp.ExternalIDs, ids) {
 			row["external_ids"] = strMap(ids)
 		}
+		w.datapathColumns(want, dp, row)
 		if r := w.requestedDPKey(want); r != 0 && r != dp.TunnelKey {
 			if key := w.datapathKey(t, want, keep); key == r {
 				w.m.dpKeys.release(dp.TunnelKey, keep)
@@ -519,6 +523,23 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 			}
 		}
 		t.update(sb.DatapathBindingTable, keep, row)
+	}
+}
+
+// datapathColumns adds to row the columns of Datapath_Binding that 26.03
+// writes and 23.03's schema lacks, those that differ from dp's (nil for a
+// new row): nb_uuid, the NB row's _uuid, and type, logical-switch or
+// logical-router (en-datapath-sync.c).
+func (w *sbWriter) datapathColumns(want rules.Datapath, dp *sb.DatapathBinding, row lovsdb.Row) {
+	if w.stages.Release() < schema.OVN2603 {
+		return
+	}
+	kind := map[rules.DatapathKind]string{rules.Switch: "logical-switch", rules.Router: "logical-router"}[want.Kind]
+	if dp == nil || dp.NbUUID == nil || *dp.NbUUID != want.NB {
+		row["nb_uuid"] = uuidSet([]string{want.NB})
+	}
+	if dp == nil || dp.Type == nil || *dp.Type != kind {
+		row["type"] = strSet([]string{kind})
 	}
 }
 

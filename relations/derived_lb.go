@@ -185,6 +185,9 @@ type LBGlobalOptions struct {
 	// source MAC of health check probes; "" when missing or unreadable
 	// (northd then makes one up and stores it in NB_Global).
 	SvcMonitorMAC string
+	// SvcMonitorMACDst is options:svc_monitor_mac_dst likewise (26.03):
+	// the destination MAC of the service monitor's replies.
+	SvcMonitorMACDst string
 	// ControllerEvent is options:controller_event: every load balancer
 	// raises empty_lb_backends events.
 	ControllerEvent bool
@@ -738,9 +741,9 @@ func deriveLBGlobalOptions(n *NB) engine.Rel[LBGlobalOptions] {
 			ControllerEvent:       SmapBool(g.Options, "controller_event", false),
 			InstallLSLBFromRouter: SmapBool(g.Options, "install_ls_lb_from_router", false),
 		}
-		if m, ok := g.Options["svc_monitor_mac"]; ok {
-			if mac, err := ParseMAC(m); err == nil {
-				o.SvcMonitorMAC = mac.String()
+		for key, to := range map[string]*string{"svc_monitor_mac": &o.SvcMonitorMAC, "svc_monitor_mac_dst": &o.SvcMonitorMACDst} {
+			if mac, err := ParseMAC(g.Options[key]); err == nil {
+				*to = mac.String()
 			}
 		}
 		return o

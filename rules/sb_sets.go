@@ -6,6 +6,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // SBNamedSet says that an SB table of named string sets (Address_Set,
@@ -117,11 +118,15 @@ func SBAddressSets(n *relations.NB) (engine.Rel[SBNamedSet], engine.Rel[SBSetMem
 			return SBSetMember{portGroupSetName(m.Group, ip.IPv6), ip.IP}
 		})
 
+	// 26.03's set holds the replies' destination MAC too (en-sync-sb.c).
 	svcMembers := engine.FlatMap(n.LBGlobal, func(o relations.LBGlobalOptions) []SBSetMember {
-		if o.SvcMonitorMAC == "" {
-			return nil
+		var out []SBSetMember
+		for _, mac := range []string{o.SvcMonitorMAC, o.SvcMonitorMACDst} {
+			if mac != "" && (mac == o.SvcMonitorMAC || n.Release >= schema.OVN2603) {
+				out = append(out, SBSetMember{SvcMonitorMACSet, mac})
+			}
 		}
-		return []SBSetMember{{SvcMonitorMACSet, o.SvcMonitorMAC}}
+		return out
 	})
 	svcSet := engine.Map(n.LBGlobal, func(relations.LBGlobalOptions) SBNamedSet { return SBNamedSet{SvcMonitorMACSet} })
 

@@ -37,6 +37,14 @@ func registerCommands(ctl *unixctl.Server, d *ovsdb.Northd, logs *vlog.Vlog, s *
 	ctl.Register("is-paused", "", 0, 0, func([]string) (string, error) {
 		return strconv.FormatBool(d.IsPaused()), nil
 	})
+	// The release follows the NB: known once it has connected.
+	ctl.Register("version", "", 0, 0, func([]string) (string, error) {
+		r, ok := d.Release()
+		if !ok {
+			return version(s.program, nil), nil
+		}
+		return version(s.program, &r), nil
+	})
 	ctl.Register("status", "", 0, 0, func([]string) (string, error) {
 		return "Status: " + d.Status() + "\n", nil
 	})

@@ -69,6 +69,7 @@ func main() {
 
 // settings are the command line's values.
 type settings struct {
+	program                    string // the command's name
 	nbDB, sbDB, unixctl, user  string
 	dryRun, detach, noChdir    bool
 	monitor, overwritePidfile  bool
@@ -78,6 +79,7 @@ type settings struct {
 	syslogMethod, syslogTarget string
 	tls                        ovsdb.TLSOptions
 	stateDir, metricsAddr      string
+	release                    *schema.Release // --release
 	cpuProfile, memProfile     string
 	help, version, listOptions bool
 	warnings                   []string // to log once logging is set up
@@ -137,6 +139,11 @@ func (s *settings) options() []option {
 		}},
 		// northlog's own.
 		{"state-dir", 0, requiredArg, str(&s.stateDir)},
+		{"release", 0, requiredArg, func(v string, _ bool) error {
+			r, err := schema.Parse(v)
+			s.release = &r
+			return err
+		}},
 		{"log-level", 0, requiredArg, s.setLogLevel},
 		{"metrics-address", 0, requiredArg, str(&s.metricsAddr)},
 		{"cpuprofile", 0, requiredArg, str(&s.cpuProfile)},
@@ -229,14 +236,30 @@ func (s *settings) embedded() bool {
 }
 
 // version is what -V and the version command print: ovn-northd's first
-// line, which ovs-lib's stop_daemon reads to choose "exit".
-const version = "%s 23.03.1\nnorthlog, drop-in for ovn-northd 23.03.1\n"
+// line, which ovs-lib's stop_daemon reads to choose "exit", with the
+// release reproduced, r (nil when not known yet: it follows the NB), then
+// what northlog is.
+func version(program string, r *schema.Release) string {
+	var points []string
+	for _, r := range schema.Releases() {
+		points = append(points, r.Point())
+	}
+	if r == nil {
+		return fmt.Sprintf("%s %s\nnorthlog, drop-in for ovn-northd %s (as the NB's schema version says)\n",
+			program, schema.Newest.Point(), strings.Join(points, ", "))
+	}
+	return fmt.Sprintf("%s %s\nnorthlog, drop-in for ovn-northd %s\n", program, r.Point(), r.Point())
+}
+
+// defaultEmbedded is the release of the in-process databases when
+// --release does not say: 23.03 until 26.03's flows are complete.
+const defaultEmbedded = schema.OVN2303
 
 // run is the daemon: options, logging, the databases, the control
 // socket, then the northd until ctx ends (SIGINT, SIGTERM or "exit").
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	program := filepath.Base(os.Args[0])
-	s := &settings{stateDir: defaultStateDir(), nThreads: 1}
+	s := &settings{program: program, stateDir: defaultStateDir(), nThreads: 1}
 	opts := s.options()
 	operands, err := parseOptions(opts, args)
 	if err == nil && len(operands) > 0 {
@@ -256,7 +279,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	case s.version:
-		fmt.Fprintf(stdout, version, program)
+		fmt.Fprint(stdout, version(program, s.release))
 		return 0
 	}
 	logs := vlog.New(program, stderr, logModules...)
@@ -316,7 +339,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer exit()
 	embedded := s.embedded()
 	ctlPath := inDir(runDir(), cmp.Or(s.unixctl, fmt.Sprintf("%s.%d.ctl", program, os.Getpid())))
-	ctl, err := unixctl.Listen(ctlPath, fmt.Sprintf(version, program), slog.New(logs.Handler("unixctl")))
+	ctl, err := unixctl.Listen(ctlPath, version(program, s.release), slog.New(logs.Handler("unixctl")))
 	switch {
 	case err == nil:
 		defer ctl.Close()
@@ -338,7 +361,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer srv.Close()
 	}
 	log.Info("northd starting", "nb", s.nbDB, "sb", s.sbDB, "embedded", embedded)
-	cfg := ovsdb.Config{NBRemote: s.nbDB, SBRemote: s.sbDB, TLS: s.tls, Paused: s.dryRun,
+	cfg := ovsdb.Config{NBRemote: s.nbDB, SBRemote: s.sbDB, Release: s.release, TLS: s.tls, Paused: s.dryRun,
 		Logger: slog.New(logs.Handler("northd")), RPCLog: slog.New(logs.Handler("jsonrpc"))}
 	var status *statusCollector
 	if s.metricsAddr != "" {
@@ -386,7 +409,11 @@ var logModules = []string{"ovn_northd", "northd", "jsonrpc", "unixctl", "embedde
 // startEmbedded serves the in-process NB and SB in the state directory,
 // points s at them, and prints the line that points OVN's tools at them.
 func startEmbedded(ctx context.Context, s *settings, log *slog.Logger, stdout io.Writer) (*embedded.Servers, error) {
-	srv, err := embedded.Start(ctx, s.stateDir, log)
+	release := defaultEmbedded
+	if s.release != nil {
+		release = *s.release
+	}
+	srv, err := embedded.Start(ctx, s.stateDir, release, log)
 	if err != nil {
 		return nil, err
 	}
@@ -453,6 +480,11 @@ PKI configuration (required to use SSL):
 northlog options:
   --state-dir=DIR           directory of the in-process databases
                             (sockets nb.sock and sb.sock, files nb.db and sb.db)
+  --release=RELEASE         reproduce ovn-northd RELEASE (23.03 or 26.03) whatever
+                            the NB's schema version (default: the release of that
+                            version; an older one than 23.03's is 23.03's), and
+                            serve its schemas in the in-process databases
+                            (default: 23.03)
   --log-level=LEVEL         every log destination at LEVEL (debug, info, warn, error)
   --metrics-address=ADDR    serve Prometheus metrics on ADDR (host:port), at /metrics
   --cpuprofile=FILE         write a pprof CPU profile of the whole run to FILE at exit

@@ -18,7 +18,7 @@ import (
 // value fits.
 func checkConstraints(db *database, update dbase.Update) error {
 	for _, table := range update.GetUpdatedTables() {
-		ts := db.model.Schema.Table(table)
+		ts := db.schema.Table(table)
 		columns := allColumns(ts)
 		err := update.ForEachModelUpdate(table, func(uuid string, _, new model.Model) error {
 			if new == nil {

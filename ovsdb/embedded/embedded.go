@@ -15,7 +15,8 @@
 // monitor requests, has no _Server database, and sends monitor updates as
 // requests that wait for an answer, which OVS clients never give.
 //
-// The schemas are OVN 23.03's (NB 7.0.0, SB 20.27.0), compiled in.
+// The schemas are those of a release northlog reproduces
+// (relations/schema), compiled in.
 package embedded
 
 import (
@@ -31,6 +32,7 @@ import (
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
 	"github.com/ovn-org/libovsdb/model"
+	"github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // maxSocketPath is the longest unix socket path Linux accepts.
@@ -45,11 +47,11 @@ type Servers struct {
 }
 
 // Start serves an OVN Northbound database on DIR/nb.sock and a Southbound one
-// on DIR/sb.sock until ctx ends or Close is called. Their data lives in
+// on DIR/sb.sock, of release's schemas, until ctx ends or Close is called. Their data lives in
 // DIR/nb.db and DIR/sb.db, OVSDB standalone database files: Start loads them
 // when they exist and each commit is appended. It creates dir if needed and
 // replaces stale sockets, but fails if another server answers on them.
-func Start(ctx context.Context, dir string, logger *slog.Logger) (*Servers, error) {
+func Start(ctx context.Context, dir string, release schema.Release, logger *slog.Logger) (*Servers, error) {
 	if logger == nil {
 		logger = slog.Default()
 	}
@@ -62,14 +64,15 @@ func Start(ctx context.Context, dir string, logger *slog.Logger) (*Servers, erro
 	}
 	s := &Servers{dir: dir}
 	for _, d := range []struct {
-		srv    **server
-		schema []byte
-		model  func() (model.ClientDBModel, error)
-		socket string
-		file   string
+		srv         **server
+		schema      []byte
+		model       func() (model.ClientDBModel, error)
+		modelSchema ovsdb.DatabaseSchema
+		socket      string
+		file        string
 	}{
-		{&s.nb, schema.OVN2303.NB(), nb.FullDatabaseModel, "nb.sock", "nb.db"},
-		{&s.sb, schema.OVN2303.SB(), sb.FullDatabaseModel, "sb.sock", "sb.db"},
+		{&s.nb, release.NB(), nb.FullDatabaseModel, nb.Schema(), "nb.sock", "nb.db"},
+		{&s.sb, release.SB(), sb.FullDatabaseModel, sb.Schema(), "sb.sock", "sb.db"},
 	} {
 		clientModel, err := d.model()
 		if err != nil {
@@ -83,7 +86,7 @@ func Start(ctx context.Context, dir string, logger *slog.Logger) (*Servers, erro
 			s.Close()
 			return nil, err
 		}
-		srv, err := newServer(logger.With("db", clientModel.Name()), d.schema, clientModel, filepath.Join(dir, d.file))
+		srv, err := newServer(logger.With("db", clientModel.Name()), d.schema, clientModel, d.modelSchema, filepath.Join(dir, d.file))
 		if err != nil {
 			ln.Close()
 			s.Close()

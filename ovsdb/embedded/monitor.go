@@ -207,7 +207,7 @@ func (s *server) monitor(sess *session, method string, params []json.RawMessage)
 	}
 	mon := &monitor{db: db, version: version, id: params[1], tables: make(map[string]*tableMonitor)}
 	for table, raw := range requests {
-		ts := db.model.Schema.Table(table)
+		ts := db.schema.Table(table)
 		if ts == nil {
 			return nil, fmt.Errorf("%s: unknown table %q", method, table)
 		}

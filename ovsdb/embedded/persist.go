@@ -118,9 +118,9 @@ func (s *server) replay(db *database, records []json.RawMessage) error {
 	if err := json.Unmarshal(records[0], &head); err != nil {
 		return fmt.Errorf("first record is not a schema: %w", err)
 	}
-	if head.Name != db.name || head.Version != db.model.Schema.Version {
+	if head.Name != db.name || head.Version != db.schema.Version {
 		return fmt.Errorf("holds %s schema %s, the server serves %s schema %s; move the file away to start empty",
-			head.Name, head.Version, db.name, db.model.Schema.Version)
+			head.Name, head.Version, db.name, db.schema.Version)
 	}
 	rows := map[string]map[string]map[string]json.RawMessage{} // table → uuid → column → value
 	for i, rec := range records[1:] {
@@ -216,7 +216,7 @@ func (s *server) compact(db *database) error {
 // snapshot is a transaction record that inserts every row of db.
 func (s *server) snapshot(db *database) (map[string]any, error) {
 	rec := map[string]any{"_date": time.Now().UnixMilli()}
-	for name, ts := range db.model.Schema.Tables {
+	for name, ts := range db.schema.Tables {
 		rows, err := s.store.List(db.name, name)
 		if err != nil {
 			return nil, err
@@ -246,7 +246,7 @@ func (s *server) logCommit(db *database, update dbase.Update) error {
 	}
 	rec := map[string]any{"_date": time.Now().UnixMilli()}
 	for _, table := range update.GetUpdatedTables() {
-		ts := db.model.Schema.Table(table)
+		ts := db.schema.Table(table)
 		columns := allColumns(ts)
 		changes := map[string]any{}
 		err := update.ForEachModelUpdate(table, func(uuid string, old, new model.Model) error {

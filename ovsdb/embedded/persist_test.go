@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // restart stops the servers and starts new ones on the same directory.
 func restart(t *testing.T, s *Servers) *Servers {
 	t.Helper()
 	s.Close()
-	s2, err := Start(context.Background(), s.dir, nil)
+	s2, err := Start(context.Background(), s.dir, schema.OVN2303, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestFileOfAnotherSchema(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "nb.db"), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Start(context.Background(), dir, nil)
+	_, err := Start(context.Background(), dir, schema.OVN2303, nil)
 	if err == nil || !strings.Contains(err.Error(), "6.3.0") {
 		t.Fatalf("Start on a 6.3.0 NB file: %v", err)
 	}

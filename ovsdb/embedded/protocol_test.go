@@ -17,8 +17,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// startServers starts embedded servers in a fresh directory for one test.
+// startServers starts embedded servers of 23.03's schemas in a fresh
+// directory for one test.
 func startServers(t testing.TB) *Servers {
+	t.Helper()
+	return startServersOf(t, schema.OVN2303)
+}
+
+// startServersOf starts embedded servers of release's schemas in a fresh
+// directory for one test. The Go client's models (relations/nb and sb,
+// every release's tables and columns) fit only the newest's.
+func startServersOf(t testing.TB, release schema.Release) *Servers {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -26,7 +35,7 @@ func startServers(t testing.TB) *Servers {
 	if testing.Verbose() {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	s, err := Start(ctx, t.TempDir(), logger)
+	s, err := Start(ctx, t.TempDir(), release, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -601,7 +610,7 @@ func TestLocks(t *testing.T) {
 func TestStartRefusesLiveSocket(t *testing.T) {
 	s := startServers(t)
 	dir := strings.TrimSuffix(strings.TrimPrefix(s.NBRemote(), "unix:"), "/nb.sock")
-	if _, err := Start(context.Background(), dir, nil); err == nil {
+	if _, err := Start(context.Background(), dir, schema.OVN2303, nil); err == nil {
 		t.Fatal("a second Start on the same directory succeeded")
 	}
 	// The first servers still answer.
@@ -610,7 +619,7 @@ func TestStartRefusesLiveSocket(t *testing.T) {
 	}
 	s.Close()
 	// Their sockets are gone, so the directory can be used again.
-	s2, err := Start(context.Background(), dir, nil)
+	s2, err := Start(context.Background(), dir, schema.OVN2303, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

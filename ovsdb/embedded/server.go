@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/northlog/northlog/ovsdb/wire"
 	dbase "github.com/ovn-org/libovsdb/database"
 	"github.com/ovn-org/libovsdb/database/inmemory"
 	"github.com/ovn-org/libovsdb/model"
@@ -29,9 +31,13 @@ const serverDBName = "_Server"
 type database struct {
 	name       string
 	schemaJSON json.RawMessage // sent as is for get_schema and in _Server
-	model      model.DatabaseModel
-	lastTxn    string  // id of the last committed transaction
-	file       *dbFile // where commits are logged; nil for _Server
+	// schema is the schema served; model's is it completed with the
+	// tables and columns of the models it lacks (the models are every
+	// release's), which no client sees or can write.
+	schema  ovsdb.DatabaseSchema
+	model   model.DatabaseModel
+	lastTxn string  // id of the last committed transaction
+	file    *dbFile // where commits are logged; nil for _Server
 }
 
 // server answers the OVSDB JSON-RPC protocol (RFC 7047 and ovsdb-server(7):
@@ -63,7 +69,7 @@ type server struct {
 // newServer makes a server for the database that schemaJSON describes and
 // clientModel maps to Go types, kept in the file at path, plus its _Server
 // database.
-func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientDBModel, path string) (*server, error) {
+func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientDBModel, modelSchema ovsdb.DatabaseSchema, path string) (*server, error) {
 	var schema ovsdb.DatabaseSchema
 	if err := json.Unmarshal(schemaJSON, &schema); err != nil {
 		return nil, fmt.Errorf("parsing schema: %w", err)
@@ -93,24 +99,28 @@ func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientD
 		sessions: make(map[*session]struct{}),
 		locks:    make(map[string][]*lockWaiter),
 	}
+	full := schema
+	full.Tables = maps.Clone(schema.Tables)
+	wire.CompleteSchema(&full, modelSchema)
 	for _, d := range []struct {
-		schema ovsdb.DatabaseSchema
-		json   []byte
-		client model.ClientDBModel
+		schema, full ovsdb.DatabaseSchema
+		json         []byte
+		client       model.ClientDBModel
 	}{
-		{schema, schemaJSON, clientModel},
-		{serverSchema, serverSchemaJSON, serverModel},
+		{schema, full, schemaJSON, clientModel},
+		{serverSchema, serverSchema, serverSchemaJSON, serverModel},
 	} {
-		dbModel, errs := model.NewDatabaseModel(d.schema, d.client)
+		dbModel, errs := model.NewDatabaseModel(d.full, d.client)
 		if len(errs) > 0 {
 			return nil, fmt.Errorf("database %s: model does not fit schema: %v", d.schema.Name, errors.Join(errs...))
 		}
-		if err := s.store.CreateDatabase(d.schema.Name, d.schema); err != nil {
+		if err := s.store.CreateDatabase(d.schema.Name, d.full); err != nil {
 			return nil, err
 		}
 		s.dbs[d.schema.Name] = &database{
 			name:       d.schema.Name,
 			schemaJSON: d.json,
+			schema:     d.schema,
 			model:      dbModel,
 			lastTxn:    zeroTxnID,
 		}
@@ -373,6 +383,16 @@ func firstError(results []*ovsdb.OperationResult) *ovsdb.OperationResult {
 // operations before it, and fails the transaction with "timed out" at once
 // when its rows do not match (as if its timeout were 0).
 func (s *server) commit(db *database, ops []ovsdb.Operation, apply bool) []*ovsdb.OperationResult {
+	for i, op := range ops {
+		if err := checkServed(db, op); err != nil {
+			results := make([]*ovsdb.OperationResult, len(ops))
+			for j := range i {
+				results[j] = &ovsdb.OperationResult{}
+			}
+			results[i] = &ovsdb.OperationResult{Error: "unknown column", Details: err.Error()}
+			return results[:i+1]
+		}
+	}
 	lib := slices.Clone(ops)
 	for i, op := range lib {
 		if op.Op == ovsdb.OperationWait {
@@ -385,7 +405,7 @@ func (s *server) commit(db *database, ops []ovsdb.Operation, apply bool) []*ovsd
 			break
 		}
 		if op.Op == ovsdb.OperationWait {
-			if !waitHolds(db.model.Schema.Table(op.Table), op, results[i].Rows) {
+			if !waitHolds(db.schema.Table(op.Table), op, results[i].Rows) {
 				results = results[:i+1]
 				results[i] = &ovsdb.OperationResult{Error: "timed out", Details: "\"wait\" condition not met"}
 				return append(results, make([]*ovsdb.OperationResult, len(ops)-i-1)...)
@@ -425,7 +445,7 @@ func (s *server) commit(db *database, ops []ovsdb.Operation, apply bool) []*ovsd
 // checkWaitSyntax checks what waitHolds relies on: a known table and
 // columns, and "==" or "!=".
 func checkWaitSyntax(db *database, op ovsdb.Operation) error {
-	table := db.model.Schema.Table(op.Table)
+	table := db.schema.Table(op.Table)
 	if table == nil {
 		return fmt.Errorf("wait: unknown table %q", op.Table)
 	}
@@ -600,7 +620,7 @@ func encodeResult(db *database, op ovsdb.Operation, r *ovsdb.OperationResult) an
 	case ovsdb.OperationUpdate, ovsdb.OperationMutate, ovsdb.OperationDelete:
 		return map[string]any{"count": r.Count}
 	case ovsdb.OperationSelect:
-		table := db.model.Schema.Table(op.Table)
+		table := db.schema.Table(op.Table)
 		columns := op.Columns
 		if len(columns) == 0 {
 			columns = append(allColumns(table), "_uuid")
@@ -621,4 +641,30 @@ func encodeResult(db *database, op ovsdb.Operation, r *ovsdb.OperationResult) an
 	default:
 		return struct{}{}
 	}
+}
+
+// checkServed finds a column that op names and the served schema lacks
+// (one of the models' that the store has, see database.schema).
+func checkServed(db *database, op ovsdb.Operation) error {
+	table := db.schema.Table(op.Table)
+	if table == nil {
+		return nil // libovsdb refuses it
+	}
+	cols := slices.Collect(maps.Keys(op.Row))
+	cols = append(cols, op.Columns...)
+	for _, m := range op.Mutations {
+		cols = append(cols, m.Column)
+	}
+	for _, c := range op.Where {
+		cols = append(cols, c.Column)
+	}
+	for _, row := range op.Rows {
+		cols = slices.AppendSeq(cols, maps.Keys(row))
+	}
+	for _, c := range cols {
+		if c != "_uuid" && c != "_version" && table.Column(c) == nil {
+			return fmt.Errorf("No column %s in table %s.", c, op.Table)
+		}
+	}
+	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/ovn-org/libovsdb/client"
 	"github.com/ovn-org/libovsdb/model"
 	"github.com/ovn-org/libovsdb/ovsdb"
@@ -153,7 +154,7 @@ func aclMatch(r nb.ACL) string              { return r.Match }
 
 func TestStockNBTools(t *testing.T) {
 	requireTools(t, "ovn-nbctl", "ovsdb-client")
-	s := startServers(t)
+	s := startServersOf(t, schema.Newest)
 	g := goClient(t, nb.FullDatabaseModel, s.NBRemote())
 
 	tool(t, s, "ovn-nbctl", "ls-add", "sw0")
@@ -252,7 +253,7 @@ func TestStockNBTools(t *testing.T) {
 
 func TestStockSBTools(t *testing.T) {
 	requireTools(t, "ovn-sbctl", "ovsdb-client")
-	s := startServers(t)
+	s := startServersOf(t, schema.Newest)
 	g := goClient(t, sb.FullDatabaseModel, s.SBRemote())
 
 	// What a northd writes, written by the Go client.
@@ -289,7 +290,7 @@ func TestStockSBTools(t *testing.T) {
 // connecting while the others commit: all must succeed.
 func TestStockNBToolsConcurrently(t *testing.T) {
 	requireTools(t, "ovn-nbctl")
-	s := startServers(t)
+	s := startServersOf(t, schema.Newest)
 	tool(t, s, "ovn-nbctl", "ls-add", "sw0")
 	var wg sync.WaitGroup
 	for i := range 12 {

@@ -56,9 +56,13 @@ type Conn struct {
 	// models they can; the rest go through libovsdb.
 	decoders map[string]*rowDecoder
 	opts     Options
-	// lacks describes the tables and columns monitored that the server's
-	// schema lacks (Options.Schema).
-	lacks []string
+	// lacks are the tables (col "") and columns monitored that the
+	// server's schema lacks (Options.Schema).
+	lacks []missing
+	// version and has are the server's schema version and, by table, its
+	// columns.
+	version string
+	has     map[string]map[string]bool
 
 	// rows is the monitored contents, kept by the read loop to apply the
 	// next update notification's differences to. The read loop also
@@ -237,9 +241,11 @@ func (c *Conn) start(ctx context.Context) error {
 		return fmt.Errorf("get_schema %s: %w", c.dbName, err)
 	}
 	has := serverColumns(schema)
+	c.version, c.has = schema.Version, has
 	if c.opts.Schema != nil {
-		completeSchema(&schema, *c.opts.Schema)
+		CompleteSchema(&schema, *c.opts.Schema)
 	}
+
 	dbModel, errs := model.NewDatabaseModel(schema, c.client)
 	if len(errs) > 0 {
 		return fmt.Errorf("%w: %s: %w", ErrSchema, c.dbName, errors.Join(errs...))
@@ -254,14 +260,14 @@ func (c *Conn) start(ctx context.Context) error {
 		}
 		// As ovsdb-idl.c's ovsdb_idl_compose_monitor_request.
 		if has[t] == nil {
-			c.lacks = append(c.lacks, fmt.Sprintf("%s database lacks %s table (database needs upgrade?)", c.dbName, t))
+			c.lacks = append(c.lacks, missing{t, ""})
 			continue
 		}
 		cols = slices.DeleteFunc(cols, func(col string) bool {
 			if has[t][col] {
 				return false
 			}
-			c.lacks = append(c.lacks, fmt.Sprintf("%s table in %s database lacks %s column (database needs upgrade?)", t, c.dbName, col))
+			c.lacks = append(c.lacks, missing{t, col})
 			return true
 		})
 		if d, ok := newRowDecoder(dbModel.Types()[t]); ok {
@@ -297,10 +303,10 @@ func serverColumns(schema lovsdb.DatabaseSchema) map[string]map[string]bool {
 	return has
 }
 
-// completeSchema adds to schema the tables and columns of full it lacks,
-// so that the models made from full fit it; the server is not asked for
+// CompleteSchema adds to schema the tables and columns of full it lacks,
+// so that the models made from full fit it; a server is not asked for
 // them (serverColumns).
-func completeSchema(schema *lovsdb.DatabaseSchema, full lovsdb.DatabaseSchema) {
+func CompleteSchema(schema *lovsdb.DatabaseSchema, full lovsdb.DatabaseSchema) {
 	for name, t := range full.Tables {
 		st, ok := schema.Tables[name]
 		if !ok {
@@ -318,9 +324,37 @@ func completeSchema(schema *lovsdb.DatabaseSchema, full lovsdb.DatabaseSchema) {
 	}
 }
 
+// missing is a table (col "") or a column a server's schema lacks.
+type missing struct{ table, col string }
+
 // Lacks describes, one line each as ovsdb-idl logs them, the monitored
-// tables and columns that the server's schema lacks (Options.Schema).
-func (c *Conn) Lacks() []string { return c.lacks }
+// tables and columns that the server's schema lacks (Options.Schema) and
+// expect has: the schema the client expects of the server, part of
+// Options.Schema (a release's, Options.Schema being the union of every
+// release's); nil expects all of Options.Schema.
+func (c *Conn) Lacks(expect *lovsdb.DatabaseSchema) []string {
+	var lines []string
+	for _, m := range c.lacks {
+		if expect != nil {
+			t, ok := expect.Tables[m.table]
+			if _, has := t.Columns[m.col]; !ok || m.col != "" && !has {
+				continue
+			}
+		}
+		if m.col == "" {
+			lines = append(lines, fmt.Sprintf("%s database lacks %s table (database needs upgrade?)", c.dbName, m.table))
+		} else {
+			lines = append(lines, fmt.Sprintf("%s table in %s database lacks %s column (database needs upgrade?)", m.table, c.dbName, m.col))
+		}
+	}
+	return lines
+}
+
+// Version is the server's schema version of the database.
+func (c *Conn) Version() string { return c.version }
+
+// Has reports whether the server's schema has column col of table.
+func (c *Conn) Has(table, col string) bool { return c.has[table][col] }
 
 // modelColumns lists the columns of table that its model has, but those
 // in skip.

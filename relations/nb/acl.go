@@ -19,6 +19,7 @@ var (
 	ACLActionAllowStateless ACLAction    = "allow-stateless"
 	ACLActionDrop           ACLAction    = "drop"
 	ACLActionReject         ACLAction    = "reject"
+	ACLActionPass           ACLAction    = "pass"
 	ACLDirectionFromLport   ACLDirection = "from-lport"
 	ACLDirectionToLport     ACLDirection = "to-lport"
 	ACLSeverityAlert        ACLSeverity  = "alert"
@@ -30,18 +31,22 @@ var (
 
 // ACL defines an object in ACL table
 type ACL struct {
-	UUID        string            `ovsdb:"_uuid"`
-	Action      ACLAction         `ovsdb:"action"`
-	Direction   ACLDirection      `ovsdb:"direction"`
-	ExternalIDs map[string]string `ovsdb:"external_ids"`
-	Label       int               `ovsdb:"label"`
-	Log         bool              `ovsdb:"log"`
-	Match       string            `ovsdb:"match"`
-	Meter       *string           `ovsdb:"meter"`
-	Name        *string           `ovsdb:"name"`
-	Options     map[string]string `ovsdb:"options"`
-	Priority    int               `ovsdb:"priority"`
-	Severity    *ACLSeverity      `ovsdb:"severity"`
+	UUID                 string            `ovsdb:"_uuid"`
+	Action               ACLAction         `ovsdb:"action"`
+	Direction            ACLDirection      `ovsdb:"direction"`
+	ExternalIDs          map[string]string `ovsdb:"external_ids"`
+	Label                int               `ovsdb:"label"`
+	Log                  bool              `ovsdb:"log"`
+	Match                string            `ovsdb:"match"`
+	Meter                *string           `ovsdb:"meter"`
+	Name                 *string           `ovsdb:"name"`
+	NetworkFunctionGroup *string           `ovsdb:"network_function_group"`
+	Options              map[string]string `ovsdb:"options"`
+	Priority             int               `ovsdb:"priority"`
+	SampleEst            *string           `ovsdb:"sample_est"`
+	SampleNew            *string           `ovsdb:"sample_new"`
+	Severity             *ACLSeverity      `ovsdb:"severity"`
+	Tier                 int               `ovsdb:"tier"`
 }
 
 func (a *ACL) GetUUID() string {
@@ -142,6 +147,28 @@ func equalACLName(a, b *string) bool {
 	return *a == *b
 }
 
+func (a *ACL) GetNetworkFunctionGroup() *string {
+	return a.NetworkFunctionGroup
+}
+
+func copyACLNetworkFunctionGroup(a *string) *string {
+	if a == nil {
+		return nil
+	}
+	b := *a
+	return &b
+}
+
+func equalACLNetworkFunctionGroup(a, b *string) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	return *a == *b
+}
+
 func (a *ACL) GetOptions() map[string]string {
 	return a.Options
 }
@@ -176,6 +203,50 @@ func (a *ACL) GetPriority() int {
 	return a.Priority
 }
 
+func (a *ACL) GetSampleEst() *string {
+	return a.SampleEst
+}
+
+func copyACLSampleEst(a *string) *string {
+	if a == nil {
+		return nil
+	}
+	b := *a
+	return &b
+}
+
+func equalACLSampleEst(a, b *string) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	return *a == *b
+}
+
+func (a *ACL) GetSampleNew() *string {
+	return a.SampleNew
+}
+
+func copyACLSampleNew(a *string) *string {
+	if a == nil {
+		return nil
+	}
+	b := *a
+	return &b
+}
+
+func equalACLSampleNew(a, b *string) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	return *a == *b
+}
+
 func (a *ACL) GetSeverity() *ACLSeverity {
 	return a.Severity
 }
@@ -198,12 +269,19 @@ func equalACLSeverity(a, b *ACLSeverity) bool {
 	return *a == *b
 }
 
+func (a *ACL) GetTier() int {
+	return a.Tier
+}
+
 func (a *ACL) DeepCopyInto(b *ACL) {
 	*b = *a
 	b.ExternalIDs = copyACLExternalIDs(a.ExternalIDs)
 	b.Meter = copyACLMeter(a.Meter)
 	b.Name = copyACLName(a.Name)
+	b.NetworkFunctionGroup = copyACLNetworkFunctionGroup(a.NetworkFunctionGroup)
 	b.Options = copyACLOptions(a.Options)
+	b.SampleEst = copyACLSampleEst(a.SampleEst)
+	b.SampleNew = copyACLSampleNew(a.SampleNew)
 	b.Severity = copyACLSeverity(a.Severity)
 }
 
@@ -232,9 +310,13 @@ func (a *ACL) Equals(b *ACL) bool {
 		a.Match == b.Match &&
 		equalACLMeter(a.Meter, b.Meter) &&
 		equalACLName(a.Name, b.Name) &&
+		equalACLNetworkFunctionGroup(a.NetworkFunctionGroup, b.NetworkFunctionGroup) &&
 		equalACLOptions(a.Options, b.Options) &&
 		a.Priority == b.Priority &&
-		equalACLSeverity(a.Severity, b.Severity)
+		equalACLSampleEst(a.SampleEst, b.SampleEst) &&
+		equalACLSampleNew(a.SampleNew, b.SampleNew) &&
+		equalACLSeverity(a.Severity, b.Severity) &&
+		a.Tier == b.Tier
 }
 
 func (a *ACL) EqualsModel(b model.Model) bool {

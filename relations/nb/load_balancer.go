@@ -13,15 +13,17 @@ type (
 )
 
 var (
-	LoadBalancerProtocolTCP           LoadBalancerProtocol        = "tcp"
-	LoadBalancerProtocolUDP           LoadBalancerProtocol        = "udp"
-	LoadBalancerProtocolSCTP          LoadBalancerProtocol        = "sctp"
-	LoadBalancerSelectionFieldsEthSrc LoadBalancerSelectionFields = "eth_src"
-	LoadBalancerSelectionFieldsEthDst LoadBalancerSelectionFields = "eth_dst"
-	LoadBalancerSelectionFieldsIPSrc  LoadBalancerSelectionFields = "ip_src"
-	LoadBalancerSelectionFieldsIPDst  LoadBalancerSelectionFields = "ip_dst"
-	LoadBalancerSelectionFieldsTpSrc  LoadBalancerSelectionFields = "tp_src"
-	LoadBalancerSelectionFieldsTpDst  LoadBalancerSelectionFields = "tp_dst"
+	LoadBalancerProtocolTCP            LoadBalancerProtocol        = "tcp"
+	LoadBalancerProtocolUDP            LoadBalancerProtocol        = "udp"
+	LoadBalancerProtocolSCTP           LoadBalancerProtocol        = "sctp"
+	LoadBalancerSelectionFieldsEthSrc  LoadBalancerSelectionFields = "eth_src"
+	LoadBalancerSelectionFieldsEthDst  LoadBalancerSelectionFields = "eth_dst"
+	LoadBalancerSelectionFieldsIPSrc   LoadBalancerSelectionFields = "ip_src"
+	LoadBalancerSelectionFieldsIPDst   LoadBalancerSelectionFields = "ip_dst"
+	LoadBalancerSelectionFieldsIpv6Src LoadBalancerSelectionFields = "ipv6_src"
+	LoadBalancerSelectionFieldsIpv6Dst LoadBalancerSelectionFields = "ipv6_dst"
+	LoadBalancerSelectionFieldsTpSrc   LoadBalancerSelectionFields = "tp_src"
+	LoadBalancerSelectionFieldsTpDst   LoadBalancerSelectionFields = "tp_dst"
 )
 
 // LoadBalancer defines an object in Load_Balancer table

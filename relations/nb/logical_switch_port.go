@@ -17,10 +17,12 @@ type LogicalSwitchPort struct {
 	Enabled          *bool             `ovsdb:"enabled"`
 	ExternalIDs      map[string]string `ovsdb:"external_ids"`
 	HaChassisGroup   *string           `ovsdb:"ha_chassis_group"`
+	HealthChecks     []string          `ovsdb:"health_checks"`
 	MirrorRules      []string          `ovsdb:"mirror_rules"`
 	Name             string            `ovsdb:"name"`
 	Options          map[string]string `ovsdb:"options"`
 	ParentName       *string           `ovsdb:"parent_name"`
+	Peer             *string           `ovsdb:"peer"`
 	PortSecurity     []string          `ovsdb:"port_security"`
 	Tag              *int              `ovsdb:"tag"`
 	TagRequest       *int              `ovsdb:"tag_request"`
@@ -200,6 +202,34 @@ func equalLogicalSwitchPortHaChassisGroup(a, b *string) bool {
 	return *a == *b
 }
 
+func (a *LogicalSwitchPort) GetHealthChecks() []string {
+	return a.HealthChecks
+}
+
+func copyLogicalSwitchPortHealthChecks(a []string) []string {
+	if a == nil {
+		return nil
+	}
+	b := make([]string, len(a))
+	copy(b, a)
+	return b
+}
+
+func equalLogicalSwitchPortHealthChecks(a, b []string) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	if len(a) != len(b) {
+		return false
+	}
+	for i, v := range a {
+		if b[i] != v {
+			return false
+		}
+	}
+	return true
+}
+
 func (a *LogicalSwitchPort) GetMirrorRules() []string {
 	return a.MirrorRules
 }
@@ -275,6 +305,28 @@ func copyLogicalSwitchPortParentName(a *string) *string {
 }
 
 func equalLogicalSwitchPortParentName(a, b *string) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	if a == b {
+		return true
+	}
+	return *a == *b
+}
+
+func (a *LogicalSwitchPort) GetPeer() *string {
+	return a.Peer
+}
+
+func copyLogicalSwitchPortPeer(a *string) *string {
+	if a == nil {
+		return nil
+	}
+	b := *a
+	return &b
+}
+
+func equalLogicalSwitchPortPeer(a, b *string) bool {
 	if (a == nil) != (b == nil) {
 		return false
 	}
@@ -391,9 +443,11 @@ func (a *LogicalSwitchPort) DeepCopyInto(b *LogicalSwitchPort) {
 	b.Enabled = copyLogicalSwitchPortEnabled(a.Enabled)
 	b.ExternalIDs = copyLogicalSwitchPortExternalIDs(a.ExternalIDs)
 	b.HaChassisGroup = copyLogicalSwitchPortHaChassisGroup(a.HaChassisGroup)
+	b.HealthChecks = copyLogicalSwitchPortHealthChecks(a.HealthChecks)
 	b.MirrorRules = copyLogicalSwitchPortMirrorRules(a.MirrorRules)
 	b.Options = copyLogicalSwitchPortOptions(a.Options)
 	b.ParentName = copyLogicalSwitchPortParentName(a.ParentName)
+	b.Peer = copyLogicalSwitchPortPeer(a.Peer)
 	b.PortSecurity = copyLogicalSwitchPortPortSecurity(a.PortSecurity)
 	b.Tag = copyLogicalSwitchPortTag(a.Tag)
 	b.TagRequest = copyLogicalSwitchPortTagRequest(a.TagRequest)
@@ -424,10 +478,12 @@ func (a *LogicalSwitchPort) Equals(b *LogicalSwitchPort) bool {
 		equalLogicalSwitchPortEnabled(a.Enabled, b.Enabled) &&
 		equalLogicalSwitchPortExternalIDs(a.ExternalIDs, b.ExternalIDs) &&
 		equalLogicalSwitchPortHaChassisGroup(a.HaChassisGroup, b.HaChassisGroup) &&
+		equalLogicalSwitchPortHealthChecks(a.HealthChecks, b.HealthChecks) &&
 		equalLogicalSwitchPortMirrorRules(a.MirrorRules, b.MirrorRules) &&
 		a.Name == b.Name &&
 		equalLogicalSwitchPortOptions(a.Options, b.Options) &&
 		equalLogicalSwitchPortParentName(a.ParentName, b.ParentName) &&
+		equalLogicalSwitchPortPeer(a.Peer, b.Peer) &&
 		equalLogicalSwitchPortPortSecurity(a.PortSecurity, b.PortSecurity) &&
 		equalLogicalSwitchPortTag(a.Tag, b.Tag) &&
 		equalLogicalSwitchPortTagRequest(a.TagRequest, b.TagRequest) &&

@@ -15,8 +15,11 @@ type (
 var (
 	MirrorFilterFromLport MirrorFilter = "from-lport"
 	MirrorFilterToLport   MirrorFilter = "to-lport"
+	MirrorFilterBoth      MirrorFilter = "both"
 	MirrorTypeGre         MirrorType   = "gre"
 	MirrorTypeErspan      MirrorType   = "erspan"
+	MirrorTypeLocal       MirrorType   = "local"
+	MirrorTypeLport       MirrorType   = "lport"
 )
 
 // Mirror defines an object in Mirror table
@@ -25,6 +28,7 @@ type Mirror struct {
 	ExternalIDs map[string]string `ovsdb:"external_ids"`
 	Filter      MirrorFilter      `ovsdb:"filter"`
 	Index       int               `ovsdb:"index"`
+	MirrorRules []string          `ovsdb:"mirror_rules"`
 	Name        string            `ovsdb:"name"`
 	Sink        string            `ovsdb:"sink"`
 	Type        MirrorType        `ovsdb:"type"`
@@ -72,6 +76,34 @@ func (a *Mirror) GetIndex() int {
 	return a.Index
 }
 
+func (a *Mirror) GetMirrorRules() []string {
+	return a.MirrorRules
+}
+
+func copyMirrorMirrorRules(a []string) []string {
+	if a == nil {
+		return nil
+	}
+	b := make([]string, len(a))
+	copy(b, a)
+	return b
+}
+
+func equalMirrorMirrorRules(a, b []string) bool {
+	if (a == nil) != (b == nil) {
+		return false
+	}
+	if len(a) != len(b) {
+		return false
+	}
+	for i, v := range a {
+		if b[i] != v {
+			return false
+		}
+	}
+	return true
+}
+
 func (a *Mirror) GetName() string {
 	return a.Name
 }
@@ -87,6 +119,7 @@ func (a *Mirror) GetType() MirrorType {
 func (a *Mirror) DeepCopyInto(b *Mirror) {
 	*b = *a
 	b.ExternalIDs = copyMirrorExternalIDs(a.ExternalIDs)
+	b.MirrorRules = copyMirrorMirrorRules(a.MirrorRules)
 }
 
 func (a *Mirror) DeepCopy() *Mirror {
@@ -109,6 +142,7 @@ func (a *Mirror) Equals(b *Mirror) bool {
 		equalMirrorExternalIDs(a.ExternalIDs, b.ExternalIDs) &&
 		a.Filter == b.Filter &&
 		a.Index == b.Index &&
+		equalMirrorMirrorRules(a.MirrorRules, b.MirrorRules) &&
 		a.Name == b.Name &&
 		a.Sink == b.Sink &&
 		a.Type == b.Type

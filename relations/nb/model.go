@@ -13,42 +13,51 @@ import (
 // FullDatabaseModel returns the DatabaseModel object to be used in libovsdb
 func FullDatabaseModel() (model.ClientDBModel, error) {
 	return model.NewClientDBModel("OVN_Northbound", map[string]model.Model{
-		"ACL":                         &ACL{},
-		"Address_Set":                 &AddressSet{},
-		"BFD":                         &BFD{},
-		"Chassis_Template_Var":        &ChassisTemplateVar{},
-		"Connection":                  &Connection{},
-		"Copp":                        &Copp{},
-		"DHCP_Options":                &DHCPOptions{},
-		"DNS":                         &DNS{},
-		"Forwarding_Group":            &ForwardingGroup{},
-		"Gateway_Chassis":             &GatewayChassis{},
-		"HA_Chassis":                  &HAChassis{},
-		"HA_Chassis_Group":            &HAChassisGroup{},
-		"Load_Balancer":               &LoadBalancer{},
-		"Load_Balancer_Group":         &LoadBalancerGroup{},
-		"Load_Balancer_Health_Check":  &LoadBalancerHealthCheck{},
-		"Logical_Router":              &LogicalRouter{},
-		"Logical_Router_Policy":       &LogicalRouterPolicy{},
-		"Logical_Router_Port":         &LogicalRouterPort{},
-		"Logical_Router_Static_Route": &LogicalRouterStaticRoute{},
-		"Logical_Switch":              &LogicalSwitch{},
-		"Logical_Switch_Port":         &LogicalSwitchPort{},
-		"Meter":                       &Meter{},
-		"Meter_Band":                  &MeterBand{},
-		"Mirror":                      &Mirror{},
-		"NAT":                         &NAT{},
-		"NB_Global":                   &NBGlobal{},
-		"Port_Group":                  &PortGroup{},
-		"QoS":                         &QoS{},
-		"SSL":                         &SSL{},
-		"Static_MAC_Binding":          &StaticMACBinding{},
+		"ACL":                              &ACL{},
+		"Address_Set":                      &AddressSet{},
+		"BFD":                              &BFD{},
+		"Chassis_Template_Var":             &ChassisTemplateVar{},
+		"Connection":                       &Connection{},
+		"Copp":                             &Copp{},
+		"DHCP_Options":                     &DHCPOptions{},
+		"DHCP_Relay":                       &DHCPRelay{},
+		"DNS":                              &DNS{},
+		"Forwarding_Group":                 &ForwardingGroup{},
+		"Gateway_Chassis":                  &GatewayChassis{},
+		"HA_Chassis":                       &HAChassis{},
+		"HA_Chassis_Group":                 &HAChassisGroup{},
+		"Load_Balancer":                    &LoadBalancer{},
+		"Load_Balancer_Group":              &LoadBalancerGroup{},
+		"Load_Balancer_Health_Check":       &LoadBalancerHealthCheck{},
+		"Logical_Router":                   &LogicalRouter{},
+		"Logical_Router_Policy":            &LogicalRouterPolicy{},
+		"Logical_Router_Port":              &LogicalRouterPort{},
+		"Logical_Router_Static_Route":      &LogicalRouterStaticRoute{},
+		"Logical_Switch":                   &LogicalSwitch{},
+		"Logical_Switch_Port":              &LogicalSwitchPort{},
+		"Logical_Switch_Port_Health_Check": &LogicalSwitchPortHealthCheck{},
+		"Meter":                            &Meter{},
+		"Meter_Band":                       &MeterBand{},
+		"Mirror":                           &Mirror{},
+		"Mirror_Rule":                      &MirrorRule{},
+		"NAT":                              &NAT{},
+		"NB_Global":                        &NBGlobal{},
+		"Network_Function":                 &NetworkFunction{},
+		"Network_Function_Group":           &NetworkFunctionGroup{},
+		"Network_Function_Health_Check":    &NetworkFunctionHealthCheck{},
+		"Port_Group":                       &PortGroup{},
+		"QoS":                              &QoS{},
+		"SSL":                              &SSL{},
+		"Sample":                           &Sample{},
+		"Sample_Collector":                 &SampleCollector{},
+		"Sampling_App":                     &SamplingApp{},
+		"Static_MAC_Binding":               &StaticMACBinding{},
 	})
 }
 
 var schema = `{
   "name": "OVN_Northbound",
-  "version": "7.0.0",
+  "version": "7.18.0",
   "tables": {
     "ACL": {
       "columns": {
@@ -63,7 +72,8 @@ var schema = `{
                   "allow-related",
                   "allow-stateless",
                   "drop",
-                  "reject"
+                  "reject",
+                  "pass"
                 ]
               ]
             }
@@ -130,6 +140,17 @@ var schema = `{
             "max": 1
           }
         },
+        "network_function_group": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Network_Function_Group",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
         "options": {
           "type": {
             "key": {
@@ -151,6 +172,28 @@ var schema = `{
             }
           }
         },
+        "sample_est": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Sample",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
+        "sample_new": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Sample",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
         "severity": {
           "type": {
             "key": {
@@ -168,6 +211,15 @@ var schema = `{
             },
             "min": 0,
             "max": 1
+          }
+        },
+        "tier": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 0,
+              "maxInteger": 3
+            }
           }
         }
       }
@@ -472,9 +524,62 @@ var schema = `{
       },
       "isRoot": true
     },
+    "DHCP_Relay": {
+      "columns": {
+        "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "name": {
+          "type": "string"
+        },
+        "options": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "servers": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": 1
+          }
+        }
+      },
+      "isRoot": true
+    },
     "DNS": {
       "columns": {
         "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "options": {
           "type": {
             "key": {
               "type": "string"
@@ -730,6 +835,8 @@ var schema = `{
                   "eth_dst",
                   "ip_src",
                   "ip_dst",
+                  "ipv6_src",
+                  "ipv6_dst",
                   "tp_src",
                   "tp_dst"
                 ]
@@ -937,10 +1044,31 @@ var schema = `{
                 [
                   "allow",
                   "drop",
-                  "reroute"
+                  "reroute",
+                  "jump"
                 ]
               ]
             }
+          }
+        },
+        "bfd_sessions": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "BFD",
+              "refType": "weak"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "chain": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": 1
           }
         },
         "external_ids": {
@@ -953,6 +1081,15 @@ var schema = `{
             },
             "min": 0,
             "max": "unlimited"
+          }
+        },
+        "jump_chain": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": 1
           }
         },
         "match": {
@@ -988,6 +1125,17 @@ var schema = `{
             "max": "unlimited"
           }
         },
+        "output_port": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Logical_Router_Port",
+              "refType": "weak"
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
         "priority": {
           "type": {
             "key": {
@@ -1001,6 +1149,17 @@ var schema = `{
     },
     "Logical_Router_Port": {
       "columns": {
+        "dhcp_relay": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "DHCP_Relay",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
         "enabled": {
           "type": {
             "key": {
@@ -1076,7 +1235,7 @@ var schema = `{
             "key": {
               "type": "string"
             },
-            "min": 1,
+            "min": 0,
             "max": "unlimited"
           }
         },
@@ -1099,6 +1258,18 @@ var schema = `{
             },
             "min": 0,
             "max": 1
+          }
+        },
+        "status": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
           }
         }
       },
@@ -1178,6 +1349,29 @@ var schema = `{
         },
         "route_table": {
           "type": "string"
+        },
+        "selection_fields": {
+          "type": {
+            "key": {
+              "type": "string",
+              "enum": [
+                "set",
+                [
+                  "eth_src",
+                  "eth_dst",
+                  "ip_proto",
+                  "ip_src",
+                  "ip_dst",
+                  "ipv6_src",
+                  "ipv6_dst",
+                  "tp_src",
+                  "tp_dst"
+                ]
+              ]
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
         }
       }
     },
@@ -1374,6 +1568,17 @@ var schema = `{
             "max": 1
           }
         },
+        "health_checks": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Logical_Switch_Port_Health_Check",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
         "mirror_rules": {
           "type": {
             "key": {
@@ -1401,6 +1606,15 @@ var schema = `{
           }
         },
         "parent_name": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
+        "peer": {
           "type": {
             "key": {
               "type": "string"
@@ -1458,6 +1672,69 @@ var schema = `{
           "name"
         ]
       ]
+    },
+    "Logical_Switch_Port_Health_Check": {
+      "columns": {
+        "address": {
+          "type": "string"
+        },
+        "options": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "port": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 0,
+              "maxInteger": 65535
+            }
+          }
+        },
+        "protocol": {
+          "type": {
+            "key": {
+              "type": "string",
+              "enum": [
+                "set",
+                [
+                  "tcp",
+                  "udp",
+                  "icmp"
+                ]
+              ]
+            }
+          }
+        },
+        "src_ip": {
+          "type": "string"
+        },
+        "status": {
+          "type": {
+            "key": {
+              "type": "string",
+              "enum": [
+                "set",
+                [
+                  "online",
+                  "offline",
+                  "error"
+                ]
+              ]
+            },
+            "min": 0,
+            "max": 1
+          }
+        }
+      }
     },
     "Meter": {
       "columns": {
@@ -1582,7 +1859,8 @@ var schema = `{
                 "set",
                 [
                   "from-lport",
-                  "to-lport"
+                  "to-lport",
+                  "both"
                 ]
               ]
             }
@@ -1590,6 +1868,17 @@ var schema = `{
         },
         "index": {
           "type": "integer"
+        },
+        "mirror_rules": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Mirror_Rule",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
         },
         "name": {
           "type": "string"
@@ -1605,7 +1894,9 @@ var schema = `{
                 "set",
                 [
                   "gre",
-                  "erspan"
+                  "erspan",
+                  "local",
+                  "lport"
                 ]
               ]
             }
@@ -1618,6 +1909,36 @@ var schema = `{
         ]
       ],
       "isRoot": true
+    },
+    "Mirror_Rule": {
+      "columns": {
+        "action": {
+          "type": {
+            "key": {
+              "type": "string",
+              "enum": [
+                "set",
+                [
+                  "mirror",
+                  "skip"
+                ]
+              ]
+            }
+          }
+        },
+        "match": {
+          "type": "string"
+        },
+        "priority": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 0,
+              "maxInteger": 32767
+            }
+          }
+        }
+      }
     },
     "NAT": {
       "columns": {
@@ -1693,6 +2014,9 @@ var schema = `{
             "max": 1
           }
         },
+        "match": {
+          "type": "string"
+        },
         "options": {
           "type": {
             "key": {
@@ -1703,6 +2027,15 @@ var schema = `{
             },
             "min": 0,
             "max": "unlimited"
+          }
+        },
+        "priority": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 0,
+              "maxInteger": 32767
+            }
           }
         },
         "type": {
@@ -1795,6 +2128,195 @@ var schema = `{
       },
       "isRoot": true
     },
+    "Network_Function": {
+      "columns": {
+        "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "health_check": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Network_Function_Health_Check",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
+        "id": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 1,
+              "maxInteger": 255
+            }
+          }
+        },
+        "inport": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Logical_Switch_Port",
+              "refType": "strong"
+            },
+            "min": 1,
+            "max": 1
+          }
+        },
+        "name": {
+          "type": "string"
+        },
+        "outport": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Logical_Switch_Port",
+              "refType": "strong"
+            },
+            "min": 1,
+            "max": 1
+          }
+        }
+      },
+      "indexes": [
+        [
+          "name"
+        ],
+        [
+          "id"
+        ]
+      ],
+      "isRoot": true
+    },
+    "Network_Function_Group": {
+      "columns": {
+        "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "fallback": {
+          "type": {
+            "key": {
+              "type": "string",
+              "enum": [
+                "set",
+                [
+                  "fail-open",
+                  "fail-close"
+                ]
+              ]
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
+        "id": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 1,
+              "maxInteger": 255
+            }
+          }
+        },
+        "mode": {
+          "type": {
+            "key": {
+              "type": "string",
+              "enum": "inline"
+            }
+          }
+        },
+        "name": {
+          "type": "string"
+        },
+        "network_function": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Network_Function",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "network_function_active": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Network_Function",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": 1
+          }
+        }
+      },
+      "indexes": [
+        [
+          "name"
+        ],
+        [
+          "id"
+        ]
+      ],
+      "isRoot": true
+    },
+    "Network_Function_Health_Check": {
+      "columns": {
+        "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "name": {
+          "type": "string"
+        },
+        "options": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        }
+      },
+      "indexes": [
+        [
+          "name"
+        ]
+      ]
+    },
     "Port_Group": {
       "columns": {
         "acls": {
@@ -1848,12 +2370,18 @@ var schema = `{
           "type": {
             "key": {
               "type": "string",
-              "enum": "dscp"
+              "enum": [
+                "set",
+                [
+                  "dscp",
+                  "mark"
+                ]
+              ]
             },
             "value": {
               "type": "integer",
               "minInteger": 0,
-              "maxInteger": 63
+              "maxInteger": 4294967295
             },
             "min": 0,
             "max": "unlimited"
@@ -1949,10 +2477,142 @@ var schema = `{
         "ssl_ciphers": {
           "type": "string"
         },
+        "ssl_ciphersuites": {
+          "type": "string"
+        },
         "ssl_protocols": {
           "type": "string"
         }
       }
+    },
+    "Sample": {
+      "columns": {
+        "collectors": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Sample_Collector",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "metadata": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 1,
+              "maxInteger": 4294967295
+            },
+            "min": 1,
+            "max": 1
+          }
+        }
+      },
+      "indexes": [
+        [
+          "metadata"
+        ]
+      ]
+    },
+    "Sample_Collector": {
+      "columns": {
+        "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "id": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 1,
+              "maxInteger": 255
+            }
+          }
+        },
+        "name": {
+          "type": "string"
+        },
+        "probability": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 0,
+              "maxInteger": 65535
+            }
+          }
+        },
+        "set_id": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 1,
+              "maxInteger": 4294967295
+            }
+          }
+        }
+      },
+      "indexes": [
+        [
+          "id"
+        ]
+      ],
+      "isRoot": true
+    },
+    "Sampling_App": {
+      "columns": {
+        "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "id": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 1,
+              "maxInteger": 255
+            }
+          }
+        },
+        "type": {
+          "type": {
+            "key": {
+              "type": "string",
+              "enum": [
+                "set",
+                [
+                  "drop",
+                  "acl-new",
+                  "acl-est"
+                ]
+              ]
+            }
+          }
+        }
+      },
+      "indexes": [
+        [
+          "type"
+        ]
+      ],
+      "isRoot": true
     },
     "Static_MAC_Binding": {
       "columns": {

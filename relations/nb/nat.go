@@ -29,7 +29,9 @@ type NAT struct {
 	GatewayPort       *string           `ovsdb:"gateway_port"`
 	LogicalIP         string            `ovsdb:"logical_ip"`
 	LogicalPort       *string           `ovsdb:"logical_port"`
+	Match             string            `ovsdb:"match"`
 	Options           map[string]string `ovsdb:"options"`
+	Priority          int               `ovsdb:"priority"`
 	Type              NATType           `ovsdb:"type"`
 }
 
@@ -189,6 +191,10 @@ func equalNATLogicalPort(a, b *string) bool {
 	return *a == *b
 }
 
+func (a *NAT) GetMatch() string {
+	return a.Match
+}
+
 func (a *NAT) GetOptions() map[string]string {
 	return a.Options
 }
@@ -217,6 +223,10 @@ func equalNATOptions(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+func (a *NAT) GetPriority() int {
+	return a.Priority
 }
 
 func (a *NAT) GetType() NATType {
@@ -260,7 +270,9 @@ func (a *NAT) Equals(b *NAT) bool {
 		equalNATGatewayPort(a.GatewayPort, b.GatewayPort) &&
 		a.LogicalIP == b.LogicalIP &&
 		equalNATLogicalPort(a.LogicalPort, b.LogicalPort) &&
+		a.Match == b.Match &&
 		equalNATOptions(a.Options, b.Options) &&
+		a.Priority == b.Priority &&
 		a.Type == b.Type
 }
 

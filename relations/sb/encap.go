@@ -13,8 +13,8 @@ type (
 
 var (
 	EncapTypeGeneve EncapType = "geneve"
-	EncapTypeSTT    EncapType = "stt"
 	EncapTypeVxlan  EncapType = "vxlan"
+	EncapTypeSTT    EncapType = "stt"
 )
 
 // Encap defines an object in Encap table

@@ -13,47 +13,66 @@ import (
 // FullDatabaseModel returns the DatabaseModel object to be used in libovsdb
 func FullDatabaseModel() (model.ClientDBModel, error) {
 	return model.NewClientDBModel("OVN_Southbound", map[string]model.Model{
-		"Address_Set":          &AddressSet{},
-		"BFD":                  &BFD{},
-		"Chassis":              &Chassis{},
-		"Chassis_Private":      &ChassisPrivate{},
-		"Chassis_Template_Var": &ChassisTemplateVar{},
-		"Connection":           &Connection{},
-		"Controller_Event":     &ControllerEvent{},
-		"DHCP_Options":         &DHCPOptions{},
-		"DHCPv6_Options":       &DHCPv6Options{},
-		"DNS":                  &DNS{},
-		"Datapath_Binding":     &DatapathBinding{},
-		"Encap":                &Encap{},
-		"FDB":                  &FDB{},
-		"Gateway_Chassis":      &GatewayChassis{},
-		"HA_Chassis":           &HAChassis{},
-		"HA_Chassis_Group":     &HAChassisGroup{},
-		"IGMP_Group":           &IGMPGroup{},
-		"IP_Multicast":         &IPMulticast{},
-		"Load_Balancer":        &LoadBalancer{},
-		"Logical_DP_Group":     &LogicalDPGroup{},
-		"Logical_Flow":         &LogicalFlow{},
-		"MAC_Binding":          &MACBinding{},
-		"Meter":                &Meter{},
-		"Meter_Band":           &MeterBand{},
-		"Mirror":               &Mirror{},
-		"Multicast_Group":      &MulticastGroup{},
-		"Port_Binding":         &PortBinding{},
-		"Port_Group":           &PortGroup{},
-		"RBAC_Permission":      &RBACPermission{},
-		"RBAC_Role":            &RBACRole{},
-		"SB_Global":            &SBGlobal{},
-		"SSL":                  &SSL{},
-		"Service_Monitor":      &ServiceMonitor{},
-		"Static_MAC_Binding":   &StaticMACBinding{},
+		"ACL_ID":                 &ACLID{},
+		"Address_Set":            &AddressSet{},
+		"Advertised_MAC_Binding": &AdvertisedMACBinding{},
+		"Advertised_Route":       &AdvertisedRoute{},
+		"BFD":                    &BFD{},
+		"Chassis":                &Chassis{},
+		"Chassis_Private":        &ChassisPrivate{},
+		"Chassis_Template_Var":   &ChassisTemplateVar{},
+		"Connection":             &Connection{},
+		"Controller_Event":       &ControllerEvent{},
+		"DHCP_Options":           &DHCPOptions{},
+		"DHCPv6_Options":         &DHCPv6Options{},
+		"DNS":                    &DNS{},
+		"Datapath_Binding":       &DatapathBinding{},
+		"ECMP_Nexthop":           &ECMPNexthop{},
+		"Encap":                  &Encap{},
+		"FDB":                    &FDB{},
+		"Gateway_Chassis":        &GatewayChassis{},
+		"HA_Chassis":             &HAChassis{},
+		"HA_Chassis_Group":       &HAChassisGroup{},
+		"IGMP_Group":             &IGMPGroup{},
+		"IP_Multicast":           &IPMulticast{},
+		"Learned_Route":          &LearnedRoute{},
+		"Load_Balancer":          &LoadBalancer{},
+		"Logical_DP_Group":       &LogicalDPGroup{},
+		"Logical_Flow":           &LogicalFlow{},
+		"MAC_Binding":            &MACBinding{},
+		"Meter":                  &Meter{},
+		"Meter_Band":             &MeterBand{},
+		"Mirror":                 &Mirror{},
+		"Multicast_Group":        &MulticastGroup{},
+		"Port_Binding":           &PortBinding{},
+		"Port_Group":             &PortGroup{},
+		"RBAC_Permission":        &RBACPermission{},
+		"RBAC_Role":              &RBACRole{},
+		"SB_Global":              &SBGlobal{},
+		"SSL":                    &SSL{},
+		"Service_Monitor":        &ServiceMonitor{},
+		"Static_MAC_Binding":     &StaticMACBinding{},
 	})
 }
 
 var schema = `{
   "name": "OVN_Southbound",
-  "version": "20.27.0",
+  "version": "21.8.0",
   "tables": {
+    "ACL_ID": {
+      "columns": {
+        "id": {
+          "type": {
+            "key": {
+              "type": "integer",
+              "minInteger": 0,
+              "maxInteger": 32767
+            }
+          }
+        }
+      },
+      "isRoot": true
+    },
     "Address_Set": {
       "columns": {
         "addresses": {
@@ -76,8 +95,117 @@ var schema = `{
       ],
       "isRoot": true
     },
+    "Advertised_MAC_Binding": {
+      "columns": {
+        "datapath": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Datapath_Binding",
+              "refType": "strong"
+            }
+          }
+        },
+        "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "ip": {
+          "type": "string"
+        },
+        "logical_port": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Port_Binding",
+              "refType": "strong"
+            }
+          }
+        },
+        "mac": {
+          "type": "string"
+        }
+      },
+      "indexes": [
+        [
+          "datapath",
+          "logical_port",
+          "ip",
+          "mac"
+        ]
+      ],
+      "isRoot": true
+    },
+    "Advertised_Route": {
+      "columns": {
+        "datapath": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Datapath_Binding",
+              "refType": "strong"
+            }
+          }
+        },
+        "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "ip_prefix": {
+          "type": "string"
+        },
+        "logical_port": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Port_Binding",
+              "refType": "strong"
+            }
+          }
+        },
+        "tracked_port": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Port_Binding",
+              "refType": "strong"
+            },
+            "min": 0,
+            "max": 1
+          }
+        }
+      },
+      "indexes": [
+        [
+          "datapath",
+          "logical_port",
+          "ip_prefix",
+          "tracked_port"
+        ]
+      ],
+      "isRoot": true
+    },
     "BFD": {
       "columns": {
+        "chassis_name": {
+          "type": "string"
+        },
         "detect_mult": {
           "type": "integer"
         },
@@ -472,7 +600,8 @@ var schema = `{
                 [
                   "ipv6",
                   "str",
-                  "mac"
+                  "mac",
+                  "domain"
                 ]
               ]
             }
@@ -494,6 +623,18 @@ var schema = `{
           }
         },
         "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "options": {
           "type": {
             "key": {
               "type": "string"
@@ -543,6 +684,15 @@ var schema = `{
             "max": "unlimited"
           }
         },
+        "nb_uuid": {
+          "type": {
+            "key": {
+              "type": "uuid"
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
         "tunnel_key": {
           "type": {
             "key": {
@@ -551,11 +701,78 @@ var schema = `{
               "maxInteger": 16777215
             }
           }
+        },
+        "type": {
+          "type": {
+            "key": {
+              "type": "string",
+              "enum": [
+                "set",
+                [
+                  "logical-switch",
+                  "logical-router"
+                ]
+              ]
+            },
+            "min": 0,
+            "max": 1
+          }
         }
       },
       "indexes": [
         [
           "tunnel_key"
+        ]
+      ],
+      "isRoot": true
+    },
+    "ECMP_Nexthop": {
+      "columns": {
+        "datapath": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Datapath_Binding",
+              "refType": "strong"
+            },
+            "min": 1,
+            "max": 1
+          }
+        },
+        "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "mac": {
+          "type": "string"
+        },
+        "nexthop": {
+          "type": "string"
+        },
+        "port": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Port_Binding",
+              "refType": "strong"
+            },
+            "min": 1,
+            "max": 1
+          }
+        }
+      },
+      "indexes": [
+        [
+          "nexthop",
+          "port"
         ]
       ],
       "isRoot": true
@@ -588,8 +805,8 @@ var schema = `{
                 "set",
                 [
                   "geneve",
-                  "stt",
-                  "vxlan"
+                  "vxlan",
+                  "stt"
                 ]
               ]
             }
@@ -625,6 +842,9 @@ var schema = `{
               "maxInteger": 16777215
             }
           }
+        },
+        "timestamp": {
+          "type": "integer"
         }
       },
       "indexes": [
@@ -790,6 +1010,9 @@ var schema = `{
             "max": 1
           }
         },
+        "chassis_name": {
+          "type": "string"
+        },
         "datapath": {
           "type": {
             "key": {
@@ -811,6 +1034,9 @@ var schema = `{
             "min": 0,
             "max": "unlimited"
           }
+        },
+        "protocol": {
+          "type": "string"
         }
       },
       "indexes": [
@@ -907,6 +1133,55 @@ var schema = `{
       ],
       "isRoot": true
     },
+    "Learned_Route": {
+      "columns": {
+        "datapath": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Datapath_Binding",
+              "refType": "strong"
+            }
+          }
+        },
+        "external_ids": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": "unlimited"
+          }
+        },
+        "ip_prefix": {
+          "type": "string"
+        },
+        "logical_port": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Port_Binding",
+              "refType": "strong"
+            }
+          }
+        },
+        "nexthop": {
+          "type": "string"
+        }
+      },
+      "indexes": [
+        [
+          "datapath",
+          "logical_port",
+          "ip_prefix",
+          "nexthop"
+        ]
+      ],
+      "isRoot": true
+    },
     "Load_Balancer": {
       "columns": {
         "datapath_group": {
@@ -939,6 +1214,26 @@ var schema = `{
             },
             "min": 0,
             "max": "unlimited"
+          }
+        },
+        "lr_datapath_group": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Logical_DP_Group"
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
+        "ls_datapath_group": {
+          "type": {
+            "key": {
+              "type": "uuid",
+              "refTable": "Logical_DP_Group"
+            },
+            "min": 0,
+            "max": 1
           }
         },
         "name": {
@@ -1029,6 +1324,15 @@ var schema = `{
             "max": "unlimited"
           }
         },
+        "flow_desc": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
         "logical_datapath": {
           "type": {
             "key": {
@@ -1080,7 +1384,7 @@ var schema = `{
             "key": {
               "type": "integer",
               "minInteger": 0,
-              "maxInteger": 32
+              "maxInteger": 33
             }
           }
         },
@@ -1220,7 +1524,8 @@ var schema = `{
                 "set",
                 [
                   "from-lport",
-                  "to-lport"
+                  "to-lport",
+                  "both"
                 ]
               ]
             }
@@ -1243,7 +1548,9 @@ var schema = `{
                 "set",
                 [
                   "gre",
-                  "erspan"
+                  "erspan",
+                  "local",
+                  "lport"
                 ]
               ]
             }
@@ -1401,6 +1708,15 @@ var schema = `{
             },
             "min": 0,
             "max": "unlimited"
+          }
+        },
+        "mirror_port": {
+          "type": {
+            "key": {
+              "type": "string"
+            },
+            "min": 0,
+            "max": 1
           }
         },
         "mirror_rules": {
@@ -1685,6 +2001,9 @@ var schema = `{
         "ssl_ciphers": {
           "type": "string"
         },
+        "ssl_ciphersuites": {
+          "type": "string"
+        },
         "ssl_protocols": {
           "type": "string"
         }
@@ -1692,6 +2011,9 @@ var schema = `{
     },
     "Service_Monitor": {
       "columns": {
+        "chassis_name": {
+          "type": "string"
+        },
         "external_ids": {
           "type": {
             "key": {
@@ -1704,10 +2026,19 @@ var schema = `{
             "max": "unlimited"
           }
         },
+        "ic_learned": {
+          "type": "boolean"
+        },
         "ip": {
           "type": "string"
         },
+        "logical_input_port": {
+          "type": "string"
+        },
         "logical_port": {
+          "type": "string"
+        },
+        "mac": {
           "type": "string"
         },
         "options": {
@@ -1739,13 +2070,17 @@ var schema = `{
                 "set",
                 [
                   "tcp",
-                  "udp"
+                  "udp",
+                  "icmp"
                 ]
               ]
             },
             "min": 0,
             "max": 1
           }
+        },
+        "remote": {
+          "type": "boolean"
         },
         "src_ip": {
           "type": "string"
@@ -1763,6 +2098,23 @@ var schema = `{
                   "online",
                   "offline",
                   "error"
+                ]
+              ]
+            },
+            "min": 0,
+            "max": 1
+          }
+        },
+        "type": {
+          "type": {
+            "key": {
+              "type": "string",
+              "enum": [
+                "set",
+                [
+                  "load-balancer",
+                  "network-function",
+                  "logical-switch-port"
                 ]
               ]
             },

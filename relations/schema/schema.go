@@ -1,16 +1,20 @@
 // Package schema holds the database schemas of the OVN releases northlog
 // reproduces, and the releases themselves: a Release is known by its NB
 // schema version, which is how a database says which northd it expects.
-// The 23.03.1 schemas (as the ovn-central package installs them in
-// /usr/share/ovn) are the source of the models in relations/nb and
-// relations/sb; each release's are what the embedded servers serve for it
-// and what a database is checked against.
+// The union of every release's schemas (Union) is the source of the
+// models in relations/nb and relations/sb; each release's are what the
+// embedded servers serve for it and what a database is checked against.
 package schema
 
 import (
 	_ "embed"
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // Release is an OVN release whose ovn-northd northlog reproduces.
@@ -42,12 +46,15 @@ var (
 type releaseInfo struct {
 	name, point          string // "23.03", "23.03.1"
 	nbVersion, sbVersion string
-	nb, sb               []byte
+	// actions are ovn_get_internal_version's last part: the number of
+	// OVN actions and the internal minor version, "70.6".
+	actions string
+	nb, sb  []byte
 }
 
 var releases = [numReleases]releaseInfo{
-	OVN2303: {"23.03", "23.03.1", "7.0.0", "20.27.0", nb2303, sb2303},
-	OVN2603: {"26.03", "26.03.2", "7.18.0", "21.8.0", nb2603, sb2603},
+	OVN2303: {"23.03", "23.03.1", "7.0.0", "20.27.0", "70.6", nb2303, sb2303},
+	OVN2603: {"26.03", "26.03.2", "7.18.0", "21.8.0", "82.14", nb2603, sb2603},
 }
 
 // Releases lists every release, oldest first.
@@ -76,6 +83,30 @@ func (r Release) NB() []byte { return releases[r].nb }
 // SB is the release's ovn-sb.ovsschema.
 func (r Release) SB() []byte { return releases[r].sb }
 
+// NBSchema and SBSchema are the release's schemas, parsed.
+func (r Release) NBSchema() ovsdb.DatabaseSchema { return parsed()[r][0] }
+func (r Release) SBSchema() ovsdb.DatabaseSchema { return parsed()[r][1] }
+
+// parsed holds every release's NB and SB schema, parsed once.
+var parsed = sync.OnceValue(func() [][2]ovsdb.DatabaseSchema {
+	out := make([][2]ovsdb.DatabaseSchema, numReleases)
+	for _, r := range Releases() {
+		for i, text := range [][]byte{r.NB(), r.SB()} {
+			if err := json.Unmarshal(text, &out[r][i]); err != nil {
+				panic(fmt.Sprintf("embedded %s schema: %v", r, err))
+			}
+		}
+	}
+	return out
+})
+
+// InternalVersion is the options:northd_internal_version the release's
+// northd writes in NB_Global and SB_Global, which ovn-controller compares
+// with its own: "23.03.1-20.27.0-70.6".
+func (r Release) InternalVersion() string {
+	return r.Point() + "-" + r.SBVersion() + "-" + releases[r].actions
+}
+
 // NBVersion is the OVN_Northbound schema version of the release.
 func (r Release) NBVersion() string { return releases[r].nbVersion }
 
@@ -102,6 +133,49 @@ func ForNB(version string) (Release, error) {
 	}
 	return 0, fmt.Errorf("NB schema version %s is not one northlog reproduces; supported: %s "+
 		"(convert the database with `ovsdb-tool convert DB ovn-nb.ovsschema` of one of them)", version, supported())
+}
+
+// ForServer is the release whose northd runs on a live NB server of
+// schema version version: the release of that version, as ForNB, or the
+// oldest release for a version older than all of theirs. An ovn-northd
+// runs on an older database, without what it lacks (the IDL warns of
+// each table and column); northlog does the same with the oldest release
+// it has (a 22.x database, say). A version between two releases' or newer
+// than the newest is refused: its database is another release's, whose
+// northd writes other flows.
+func ForServer(version string) (Release, error) {
+	if v, ok := parseVersion(version); ok {
+		if oldest, _ := parseVersion(Release(0).NBVersion()); less(v, oldest) {
+			return 0, nil
+		}
+	}
+	return ForNB(version)
+}
+
+// parseVersion reads an OVSDB schema version, "x.y.z".
+func parseVersion(s string) ([3]int, bool) {
+	var v [3]int
+	parts := strings.Split(s, ".")
+	if len(parts) != 3 {
+		return v, false
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil {
+			return v, false
+		}
+		v[i] = n
+	}
+	return v, true
+}
+
+func less(a, b [3]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
 }
 
 // Parse reads a release as a command line names it: "23.03" or "26.03"
