@@ -105,35 +105,43 @@ func TestEmptyDatapaths(t *testing.T) {
 	}
 }
 
+// forEachBuild runs f as a parallel subtest per release, named after it,
+// with that release's build.
+func forEachBuild(t *testing.T, f func(t *testing.T, b *Build)) {
+	for _, b := range Builds() {
+		t.Run(b.Release().String(), func(t *testing.T) {
+			t.Parallel()
+			f(t, b)
+		})
+	}
+}
+
 // TestResetEqualsFresh checks, for each release, that a scenario run after
 // Reset gives the flows it gives on fresh servers.
 func TestResetEqualsFresh(t *testing.T) {
 	t.Parallel()
-	for _, b := range Builds() {
-		t.Run(b.Release().String(), func(t *testing.T) {
-			t.Parallel()
-			reused := b.Start(t)
-			if _, err := reused.Run(t.Context(), RandomTopology(100, DefaultTopology())); err != nil {
+	forEachBuild(t, func(t *testing.T, b *Build) {
+		reused := b.Start(t)
+		if _, err := reused.Run(t.Context(), RandomTopology(100, DefaultTopology())); err != nil {
+			t.Fatal(err)
+		}
+		for seed := range int64(3) {
+			script := RandomTopology(seed, DefaultTopology())
+			fresh := b.Start(t)
+			want, err := fresh.Run(t.Context(), script)
+			if err != nil {
 				t.Fatal(err)
 			}
-			for seed := range int64(3) {
-				script := RandomTopology(seed, DefaultTopology())
-				fresh := b.Start(t)
-				want, err := fresh.Run(t.Context(), script)
-				if err != nil {
-					t.Fatal(err)
-				}
-				fresh.Close()
-				got, err := reused.Run(t.Context(), script)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if r := CompareIn(rules.StagesOf(b.Release()), want, got); !r.Equal() {
-					t.Errorf("seed %d: after Reset (+) vs fresh (-):\n%s", seed, r)
-				}
+			fresh.Close()
+			got, err := reused.Run(t.Context(), script)
+			if err != nil {
+				t.Fatal(err)
 			}
-		})
-	}
+			if r := CompareIn(rules.StagesOf(b.Release()), want, got); !r.Equal() {
+				t.Errorf("seed %d: after Reset (+) vs fresh (-):\n%s", seed, r)
+			}
+		}
+	})
 }
 
 // TestBuilds checks that each release's instance runs that release: its
@@ -141,31 +149,28 @@ func TestResetEqualsFresh(t *testing.T) {
 // scenarios' ovn-nbctl.
 func TestBuilds(t *testing.T) {
 	t.Parallel()
-	for _, b := range Builds() {
-		t.Run(b.Release().String(), func(t *testing.T) {
-			t.Parallel()
-			ref := b.Start(t)
-			for _, program := range []string{"ovn-northd", "ovn-nbctl"} {
-				out, err := ref.dir.Command(t.Context(), program, "--version").Output()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want := " " + b.Release().Point() + "\n"; !strings.Contains(string(out), want) {
-					t.Errorf("%s --version:\n%s\nwant %q", program, out, want)
-				}
-			}
-			out, err := ref.dir.Command(t.Context(), "ovsdb-tool", "db-version", ref.NBFile()).Output()
+	forEachBuild(t, func(t *testing.T, b *Build) {
+		ref := b.Start(t)
+		for _, program := range []string{"ovn-northd", "ovn-nbctl"} {
+			out, err := ref.dir.Command(t.Context(), program, "--version").Output()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := strings.TrimSpace(string(out)); got != b.Release().NBVersion() {
-				t.Errorf("NB file schema version %s, want %s", got, b.Release().NBVersion())
+			if want := " " + b.Release().Point() + "\n"; !strings.Contains(string(out), want) {
+				t.Errorf("%s --version:\n%s\nwant %q", program, out, want)
 			}
-			if err := ref.Apply(t.Context(), `ovn-nbctl --version | grep -q " `+b.Release().Point()+`$"`); err != nil {
-				t.Errorf("a scenario's ovn-nbctl is not the build's: %v", err)
-			}
-		})
-	}
+		}
+		out, err := ref.dir.Command(t.Context(), "ovsdb-tool", "db-version", ref.NBFile()).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSpace(string(out)); got != b.Release().NBVersion() {
+			t.Errorf("NB file schema version %s, want %s", got, b.Release().NBVersion())
+		}
+		if err := ref.Apply(t.Context(), `ovn-nbctl --version | grep -q " `+b.Release().Point()+`$"`); err != nil {
+			t.Errorf("a scenario's ovn-nbctl is not the build's: %v", err)
+		}
+	})
 }
 
 // TestResetRestoresGlobals checks that NB_Global settings and SB chassis

@@ -22,12 +22,12 @@ warning: outport == @pg1: parsing expression failed (Syntax error)
 	}
 }
 
-// TestTrace traces packets through a scenario on the reference: a verdict
-// that needs the SB's port groups and address sets, and the errors
-// ovn-trace reports on its standard output.
+// TestTrace traces packets through a scenario on each release's reference,
+// with that release's ovn-trace: a verdict that needs the SB's port groups
+// and address sets, and the errors ovn-trace reports on its standard
+// output.
 func TestTrace(t *testing.T) {
 	t.Parallel()
-	ref := Start(t)
 	scenarios, err := LoadScenarios(scenarioDir)
 	if err != nil {
 		t.Fatal(err)
@@ -41,32 +41,35 @@ func TestTrace(t *testing.T) {
 	if sg.Name == "" {
 		t.Fatalf("no scenario lss_kubeovn_sg in %s", scenarioDir)
 	}
-	if _, err := ref.Run(t.Context(), sg.Script); err != nil {
-		t.Fatal(err)
-	}
-	const packet = `inport == "vm-client" && eth.src == 0a:58:0a:10:00:14 && eth.dst == 0a:58:0a:10:00:0a && ` +
-		`ip4.src == 10.16.0.20 && ip4.dst == 10.16.0.10 && ip.ttl == 64 && tcp && tcp.src == 40000 && tcp.dst == `
-	for _, c := range []struct {
-		port, verdict string
-		delivered     bool
-	}{{"22", "allowed by the security group", true}, {"80", "dropped by the deny-all group", false}} {
-		out, err := Trace(t.Context(), ref.SBRemote(), "ovn-default", packet+c.port, "--minimal", "--ct=new", "--ct=new")
-		if err != nil {
+	forEachBuild(t, func(t *testing.T, b *Build) {
+		ref := b.Start(t)
+		if _, err := ref.Run(t.Context(), sg.Script); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(out, "# tcp,reg14=KEY,") || strings.Contains(out, "warning:") {
-			t.Errorf("tcp %s: unexpected output:\n%s", c.port, out)
+		const packet = `inport == "vm-client" && eth.src == 0a:58:0a:10:00:14 && eth.dst == 0a:58:0a:10:00:0a && ` +
+			`ip4.src == 10.16.0.20 && ip4.dst == 10.16.0.10 && ip.ttl == 64 && tcp && tcp.src == 40000 && tcp.dst == `
+		for _, c := range []struct {
+			port, verdict string
+			delivered     bool
+		}{{"22", "allowed by the security group", true}, {"80", "dropped by the deny-all group", false}} {
+			out, err := b.Trace(t.Context(), ref.SBRemote(), "ovn-default", packet+c.port, "--minimal", "--ct=new", "--ct=new")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(out, "# tcp,reg14=KEY,") || strings.Contains(out, "warning:") {
+				t.Errorf("tcp %s: unexpected output:\n%s", c.port, out)
+			}
+			if got := strings.Contains(out, `output("vm-web");`); got != c.delivered {
+				t.Errorf("tcp %s not %s:\n%s", c.port, c.verdict, out)
+			}
 		}
-		if got := strings.Contains(out, `output("vm-web");`); got != c.delivered {
-			t.Errorf("tcp %s not %s:\n%s", c.port, c.verdict, out)
+		for _, c := range []struct{ datapath, microflow, err string }{
+			{"nosuch", packet + "22", `unknown datapath "nosuch"`},
+			{"ovn-default", "inport == ", "error parsing flow"},
+		} {
+			if out, err := b.Trace(t.Context(), ref.SBRemote(), c.datapath, c.microflow); err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("Trace(%q, %q) = %q, %v; want an error with %q", c.datapath, c.microflow, out, err, c.err)
+			}
 		}
-	}
-	for _, c := range []struct{ datapath, microflow, err string }{
-		{"nosuch", packet + "22", `unknown datapath "nosuch"`},
-		{"ovn-default", "inport == ", "error parsing flow"},
-	} {
-		if out, err := Trace(t.Context(), ref.SBRemote(), c.datapath, c.microflow); err == nil || !strings.Contains(err.Error(), c.err) {
-			t.Errorf("Trace(%q, %q) = %q, %v; want an error with %q", c.datapath, c.microflow, out, err, c.err)
-		}
-	}
+	})
 }
