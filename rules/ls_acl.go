@@ -7,6 +7,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // Registers of the switch conntrack stages (northd.c REGBIT_* and REG_*).
@@ -22,7 +23,51 @@ const (
 	regACLStateless    = "reg0[16]"
 	regACLHintAllowRel = "reg0[17]"
 	regLabel           = "reg3"
+
+	// 26.03's ACL verdicts, set in the eval stages and acted on in the
+	// action stages (aclVerdicts), and the registers the stateful stage
+	// commits to conntrack.
+	regACLVerdictAllow  = "reg8[16]"
+	regACLVerdictDrop   = "reg8[17]"
+	regACLVerdictReject = "reg8[18]"
+	regACLHintPersisted = "reg0[21]"
+	regNFEnabled        = "reg8[21]"
+	regNFOrigDir        = "reg8[22]"
+	regNFLoopback       = "reg8[23]"
+	regNFGroupID        = "reg0[22..29]"
 )
+
+// aclVerdicts: 26.03 splits each ACL stage in three (northd.c build_acls,
+// consider_acl, build_acl_action_lflows): eval, where the ACLs set a
+// verdict bit (allow, drop or reject) and the conntrack defaults decide
+// as before; sample, for ACL sampling; and action, which acts on the
+// verdict and applies the default (NB_Global default_acl_drop) when no
+// ACL matched. The ACL stages' registers carry the network function
+// (reg8[21]) of replies too.
+func aclVerdicts(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
+// aclStages are the stages of ingress ACLs before and after load
+// balancing and of egress ACLs: those where ACLs decide (ls_in_acl...;
+// ls_in_acl_eval... with aclVerdicts).
+type aclStages struct{ in, afterLB, out Stage }
+
+func aclStagesOf(nb *relations.NB) aclStages {
+	if aclVerdicts(nb) {
+		return aclStages{LSInACLEval, LSInACLAfterLBEval, LSOutACLEval}
+	}
+	return aclStages{LSInACL, LSInACLAfterLB, LSOutACL}
+}
+
+// of is the stage of ACL a.
+func (st aclStages) of(a *nb.ACL) Stage {
+	switch {
+	case a.Direction != nb.ACLDirectionFromLport:
+		return st.out
+	case relations.SmapBool(a.Options, "apply-after-lb", false):
+		return st.afterLB
+	}
+	return st.in
+}
 
 // ipv6CTOmitMatch is northd's IPV6_CT_OMIT_MATCH: IPv6 service protocols
 // that conntrack does not track well, so ACLs always let them through.
@@ -40,6 +85,10 @@ const maxPriority = 65535
 // lets replies and related traffic of allowed connections through above
 // any ACL priority.
 func SwitchACLDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
+	if aclVerdicts(nb) {
+		t := StagesFor(nb)
+		return engine.FlatMap(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) []Flow { return aclVerdictDefaultFlows(t, f) })
+	}
 	return engine.FlatMap(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) []Flow {
 		dp := on(f.Switch)
 		var flows []Flow
@@ -119,6 +168,89 @@ func statefulACLFlows(dp on, f relations.SwitchACLFacts) []Flow {
 	}
 }
 
+// aclVerdictDefaultFlows are SwitchACLDefaultFlows with aclVerdicts: the
+// eval stages pass what no ACL matched (or skip the ACLs altogether on a
+// switch with neither ACLs nor load balancers), the conntrack defaults set
+// verdicts, and the action stages act on them.
+func aclVerdictDefaultFlows(t *StageTable, f relations.SwitchACLFacts) []Flow {
+	dp := on(f.Switch)
+	allow := regACLVerdictAllow + " = 1; next;"
+	var flows []Flow
+	if !f.HasACLs && !f.HasLBVIP {
+		flows = append(flows,
+			dp.flow(LSInACLEval, maxPriority, "1", "next;"),
+			dp.flow(LSOutACLEval, maxPriority, "1", "next;"))
+	} else {
+		flows = append(flows,
+			dp.flow(LSInACLEval, 0, "1", "next;"),
+			dp.flow(LSOutACLEval, 0, "1", "next;"))
+	}
+	flows = append(flows, dp.flow(LSInACLAfterLBEval, 0, "1", "next;"))
+	if f.Stateful() {
+		invalid := "(ct.est && ct.rpl && ct_mark.blocked == 1)"
+		if f.UseCtInvMatch {
+			invalid = "ct.inv || " + invalid
+		}
+		const (
+			reply   = "ct.est && !ct.rel && ct.rpl && ct_mark.blocked == 0"
+			related = "!ct.est && ct.rel && !ct.new && ct_mark.blocked == 0"
+			persist = "ct.est && ct_mark.allow_established == 1"
+		)
+		nf := regNFEnabled + " = ct_label.nf; "
+		for _, st := range []Stage{LSInACLEval, LSOutACLEval} {
+			// What is flagged only in the ingress pipeline tells the
+			// after-LB stage that the connection was allowed already.
+			hintReply, hintRelated, hintPersist := "", "", ""
+			if st == LSInACLEval {
+				hintReply = regACLHintDrop + " = 0; " + regACLHintBlock + " = 0; " + regACLHintAllowRel + " = 1; "
+				hintRelated = regACLHintAllowRel + " = 1; "
+				hintPersist = regACLHintPersisted + " = 1; "
+			}
+			flows = append(flows,
+				// A connection marked blocked that policy allows again is
+				// recommitted by the stateful stage.
+				dp.flow(st, 1, "ip && ct.est && ct_mark.blocked == 1", allow),
+				dp.flow(st, 1, "ip && !ct.est", "next;"),
+				dp.flow(st, maxPriority-3, invalid, regACLVerdictDrop+" = 1; next;"),
+				dp.flow(st, maxPriority-3, reply, hintReply+nf+allow),
+				dp.flow(st, maxPriority-3, related, hintRelated+nf+regACLVerdictAllow+" = 1; ct_commit_nat;"),
+				dp.flow(st, maxPriority-3, persist, hintPersist+nf+allow))
+		}
+		flows = append(flows,
+			dp.flow(LSInACLAfterLBEval, maxPriority-3, regACLHintAllowRel+" == 1", allow),
+			dp.flow(LSInACLAfterLBEval, maxPriority-3, regACLHintPersisted+" == 1", allow))
+	}
+	for _, st := range []Stage{LSInACLEval, LSOutACLEval, LSInACLAfterLBEval} {
+		flows = append(flows, dp.flow(st, maxPriority-3, ipv6CTOmitMatch, allow))
+	}
+	for _, st := range []Stage{LSInACLSample, LSOutACLSample, LSInACLAfterLBSample} {
+		flows = append(flows, dp.flow(st, 0, "1", "next;"))
+	}
+	if f.HasACLs || f.HasLBVIP {
+		// Service monitor probes and their replies skip the ACLs.
+		flows = append(flows,
+			dp.flow(LSInACLEval, 34000, "eth.dst == $svc_monitor_mac", allow),
+			dp.flow(LSOutACLEval, 34000, "eth.src == $svc_monitor_mac", allow))
+	}
+	const clear = regACLVerdictAllow + " = 0; " + regACLVerdictDrop + " = 0; " + regACLVerdictReject + " = 0; "
+	for _, st := range []Stage{LSInACLAction, LSInACLAfterLBAction, LSOutACLAction} {
+		if !f.HasACLs {
+			flows = append(flows, dp.flow(st, 0, "1", "next;"))
+			continue
+		}
+		otherwise := "next;"
+		if f.DefaultACLDrop {
+			otherwise = implicitDrop
+		}
+		flows = append(flows,
+			dp.flow(st, 1000, regACLVerdictAllow+" == 1", clear+"next;"),
+			dp.flow(st, 1000, regACLVerdictDrop+" == 1", clear+implicitDrop),
+			dp.flow(st, 1000, regACLVerdictReject+" == 1", clear+rejectAction(t, st.Pipeline())),
+			dp.flow(st, 0, "1", clear+otherwise))
+	}
+	return flows
+}
+
 // switchStatefulRules are the switch flow families of the conntrack stages
 // (pre-ACL to stateful) and of DHCP and DNS.
 var switchStatefulRules = []Rule{
@@ -134,6 +266,7 @@ var switchStatefulRules = []Rule{
 	SwitchVTEPHairpinFlows,
 	SwitchPreStatefulFlows,
 	SwitchStatefulFlows,
+	SwitchNetworkFunctionDefaultFlows,
 	SwitchQoSFlows,
 	SwitchQoSRuleFlows,
 	SwitchDHCPDNSDefaultFlows,
@@ -194,8 +327,14 @@ func aclsOnSwitches(n *relations.NB) engine.Rel[aclOnSwitch] {
 // in ls_in_pre_acl or ls_out_pre_acl (northd.c build_stateless_filters), so
 // that pre-LB and pre-stateful keep it out of conntrack.
 func SwitchACLFlows(n *relations.NB) engine.Rel[Flow] {
+	verdicts, stages := aclVerdicts(n), aclStagesOf(n)
 	return engine.FlatMap(aclsOnSwitches(n), func(x aclOnSwitch) []Flow {
-		flows := aclFlows(StagesFor(n), x)
+		var flows []Flow
+		if verdicts {
+			flows = aclVerdictFlows(stages, x)
+		} else {
+			flows = aclFlows(StagesFor(n), stages, x)
+		}
 		if x.ACL.Action == nb.ACLActionAllowStateless && x.Facts.Stateful() {
 			stage := LSOutPreACL
 			if x.ACL.Direction == nb.ACLDirectionFromLport {
@@ -207,20 +346,9 @@ func SwitchACLFlows(n *relations.NB) engine.Rel[Flow] {
 	})
 }
 
-// aclStage is where an ACL's flows go.
-func aclStage(a *nb.ACL) Stage {
-	switch {
-	case a.Direction != nb.ACLDirectionFromLport:
-		return LSOutACL
-	case relations.SmapBool(a.Options, "apply-after-lb", false):
-		return LSInACLAfterLB
-	}
-	return LSInACL
-}
-
-func aclFlows(t *StageTable, x aclOnSwitch) []Flow {
+func aclFlows(t *StageTable, stages aclStages, x aclOnSwitch) []Flow {
 	a, dp := x.ACL, on(x.Facts.Switch)
-	stage, prio := aclStage(a), a.Priority+1000
+	stage, prio := stages.of(a), a.Priority+1000
 	log := aclLog(x)
 	stateful := x.Facts.Stateful()
 	switch a.Action {
@@ -288,6 +416,69 @@ func aclFlows(t *StageTable, x aclOnSwitch) []Flow {
 	return nil
 }
 
+// aclVerdictFlows are an ACL's flows with aclVerdicts (northd.c
+// consider_acl, build_acl_log_related_flows): as aclFlows', but the ACL
+// sets its verdict and goes on to the action stage, a label is also the
+// observation point of the ACL's stage, and blocking a connection also
+// clears its observation point.
+func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
+	a, dp := x.ACL, on(x.Facts.Switch)
+	stage, prio := stages.of(a), a.Priority+1000
+	var verdict string
+	switch a.Action {
+	case nb.ACLActionDrop:
+		verdict = regACLVerdictDrop + " = 1; "
+	case nb.ACLActionReject:
+		verdict = regACLVerdictReject + " = 1; "
+	default:
+		verdict = regACLVerdictAllow + " = 1; "
+	}
+	logVerdict, label := aclLog(x)+verdict, ""
+	if a.Label != 0 {
+		obsStage := map[Stage]int{stages.in: 0, stages.afterLB: 1, stages.out: 2}[stage]
+		label = fmt.Sprintf("%s = 1; reg3 = %d; reg9 = %d; reg8[0..7] = 0; reg8[8..15] = 0; reg8[19..20] = %d; ",
+			regACLLabel, a.Label, a.Label, obsStage)
+	}
+	base := logVerdict + label
+	if !x.Facts.Stateful() || a.Action == nb.ACLActionAllowStateless {
+		return []Flow{dp.flow(stage, prio, "("+a.Match+")", base+"next;")}
+	}
+	switch a.Action {
+	case nb.ACLActionAllow, nb.ACLActionAllowRelated:
+		// Established connections are recommitted only to update a label.
+		recommit := ""
+		if a.Label != 0 {
+			recommit = regConntrackCommit + " = 1; "
+		}
+		flows := []Flow{
+			dp.flow(stage, prio, regACLHintAllowNew+" == 1 && ("+a.Match+")", base+"next;"),
+			dp.flow(stage, prio, regACLHintAllow+" == 1 && ("+a.Match+")", logVerdict+recommit+label+"next;"),
+		}
+		if a.Log && a.Label != 0 && relations.SmapBool(a.Options, "log-related", false) {
+			// Replies and related traffic pass at 65532 in the other
+			// direction; log them just above.
+			other := stages.in
+			if a.Direction == nb.ACLDirectionFromLport {
+				other = stages.out
+			}
+			actions := aclLog(x) + regNFEnabled + " = ct_label.nf; " + regACLVerdictAllow + " = 1; next;"
+			flows = append(flows,
+				dp.flow(other, maxPriority-2, fmt.Sprintf("ct.est && !ct.rel && ct.rpl && ct_mark.blocked == 0 && ct_label.label == %d", a.Label), actions),
+				dp.flow(other, maxPriority-2, fmt.Sprintf("!ct.est && ct.rel && !ct.new && ct_mark.blocked == 0 && ct_label.label == %d", a.Label), actions))
+		}
+		return flows
+	case nb.ACLActionDrop, nb.ACLActionReject:
+		// New or untracked traffic gets the verdict; an established
+		// connection the policy now refuses is marked blocked first.
+		return []Flow{
+			dp.flow(stage, prio, regACLHintDrop+" == 1 && ("+a.Match+")", base+"next;"),
+			dp.flow(stage, prio, regACLHintBlock+" == 1 && ("+a.Match+")",
+				base+"ct_commit { ct_mark.blocked = 1; ct_label.obs_point_id = 0; }; next;"),
+		}
+	}
+	return nil
+}
+
 // implicitDrop is northd's debug_implicit_drop_action() with no debug drop
 // sampling configured.
 const implicitDrop = "/* drop */"
@@ -296,10 +487,6 @@ const implicitDrop = "/* drop */"
 // packet is answered (TCP RST or ICMP unreachable) and the answer goes to
 // the other pipeline, past the ACLs.
 func rejectFlow(t *StageTable, dp on, stage Stage, a *nb.ACL, extraMatch, extraActions, log string) Flow {
-	next := fmt.Sprintf("next(pipeline=egress,table=%d);", t.Table(LSOutQoSMark))
-	if stage.Pipeline() == Egress {
-		next = fmt.Sprintf("next(pipeline=ingress,table=%d);", t.Table(LSInL2Lkup))
-	}
 	match := a.Match
 	if extraMatch != "" {
 		match = "(" + extraMatch + ") && " + a.Match
@@ -308,8 +495,22 @@ func rejectFlow(t *StageTable, dp on, stage Stage, a *nb.ACL, extraMatch, extraA
 	if extraActions != "" {
 		actions += extraActions + " "
 	}
-	actions += "reg0 = 0; reject { /* eth.dst <-> eth.src; ip.dst <-> ip.src; is implicit. */ outport <-> inport; " + next + " };"
-	return dp.flow(stage, a.Priority+1000, match, actions)
+	return dp.flow(stage, a.Priority+1000, match, actions+rejectAction(t, stage.Pipeline()))
+}
+
+// rejectAction answers the packet (TCP RST or ICMP unreachable) from an
+// ACL stage of pipeline p and sends the answer to the other pipeline, past
+// its ACLs: to the egress QoS stage, or to ingress L2 lookup (northd.c
+// build_acl_reject_action).
+func rejectAction(t *StageTable, p Pipeline) string {
+	next := fmt.Sprintf("next(pipeline=egress,table=%d);", t.Table(LSOutQoSMark))
+	if t.Has(LSOutQoS) {
+		next = fmt.Sprintf("next(pipeline=egress,table=%d);", t.Table(LSOutQoS))
+	}
+	if p == Egress {
+		next = fmt.Sprintf("next(pipeline=ingress,table=%d);", t.Table(LSInL2Lkup))
+	}
+	return "reg0 = 0; reject { /* eth.dst <-> eth.src; ip.dst <-> ip.src; is implicit. */ outport <-> inport; " + next + " };"
 }
 
 // aclLog is the log() action of an ACL with log=true, else "" (northd.c

@@ -29,9 +29,11 @@ func SwitchARPResponderDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 // build_lswitch_arp_nd_responder_skip_local). ARP and ND requests that come
 // in from the physical network through a localnet port are not answered
 // locally: every chassis would answer, and the owner of the address is on
-// that network or reachable through it anyway.
+// that network or reachable through it anyway. 26.03 answers them on the
+// target's chassis instead (localReplies).
 func SwitchARPSkipLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
-	localnet := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeLocalnet })
+	skip := !localReplies(nb)
+	localnet := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return skip && p.Port.Type == relations.LSPTypeLocalnet })
 	return engine.Map(localnet, func(p relations.LSP) Flow {
 		return on(p.Switch).flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
 	})
@@ -70,9 +72,56 @@ func SwitchARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 	entries = answeredPorts(nb, entries, func(e lspEntry) string { return e.Port.Switch })
 	entries = upOrNotChecked(nb, entries)
-	return engine.FlatMap(entries, func(e lspEntry) []Flow {
-		return arpNDResponses(on(e.Port.Switch), e.Port.Port, *e.Addrs)
-	})
+	return withResponderFacts(nb, entries, func(e lspEntry) string { return e.Port.Switch },
+		func(e lspEntry, r responder) []Flow { return r.replies(e.Port.Port, *e.Addrs) })
+}
+
+// localReplies: 26.03 answers only broadcast ARP requests and
+// solicited-node neighbour solicitations (unicast ones reach the target, so
+// that the sender can monitor its liveness) and, on a switch with a
+// localnet port, answers those from the physical network only on the
+// target port's chassis; 23.03 answers every request for the address and
+// none from a localnet port.
+func localReplies(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
+// responder is what the ARP/ND replies of a switch's ports depend on
+// besides the address: the release, and the switch's localnet and ARP
+// proxy ports.
+type responder struct {
+	dp    on
+	local bool // localReplies
+	// localnet: the switch has a localnet port; arpProxy: a router port
+	// of it answers for other addresses (options:arp_proxy), so unicast
+	// requests for the ports' own addresses are passed on explicitly.
+	localnet, arpProxy bool
+}
+
+// Facts of a switch that responder reads, as bits.
+const (
+	switchHasLocalnet uint8 = 1 << iota
+	switchHasARPProxy
+)
+
+// withResponderFacts maps each tuple of rel, whose switch is switchOf's,
+// to flows with the responder of its switch.
+func withResponderFacts[T comparable](nb *relations.NB, rel engine.Rel[T], switchOf func(T) string, f func(T, responder) []Flow) engine.Rel[Flow] {
+	local := localReplies(nb)
+	type fact = engine.KV[string, uint8]
+	facts := engine.Union(
+		engine.Map(nb.SwitchDatapaths, func(sw relations.Switch) fact { return fact{Key: sw.UUID} }),
+		engine.Map(nb.SwitchesWithLocalnet, func(sw string) fact { return fact{Key: sw, Value: switchHasLocalnet} }),
+		engine.FlatMap(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) []fact {
+			if _, _, ok := arpProxyAddresses(p, local); !ok {
+				return nil
+			}
+			return []fact{{Key: p.Switch, Value: switchHasARPProxy}}
+		}))
+	bits := engine.Fold(engine.IndexBy(facts, func(f fact) string { return f.Key }), uint8(0),
+		func(b uint8, f fact) uint8 { return b | f.Value })
+	return engine.JoinFlatMap(engine.IndexBy(rel, switchOf), engine.IndexBy(bits, func(b engine.KV[string, uint8]) string { return b.Key }),
+		func(sw string, t T, b engine.KV[string, uint8]) []Flow {
+			return f(t, responder{on(sw), local, b.Value&switchHasLocalnet != 0, b.Value&switchHasARPProxy != 0})
+		})
 }
 
 // virtualParent is a parent that a virtual port's options:virtual-parents
@@ -154,44 +203,102 @@ func SwitchRouterPortARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
 		return !slices.Contains(p.LSP.Addresses, "unknown")
 	})
 	peers = answeredPorts(nb, peers, func(p relations.LRPSwitchPeer) string { return p.Switch })
-	return engine.FlatMap(peers, func(p relations.LRPSwitchPeer) []Flow {
-		dp := on(p.Switch)
-		var flows []Flow
-		if slices.Contains(p.LSP.Addresses, "router") {
-			flows = arpNDResponses(dp, p.LSP, *p.LRP.Net)
-		}
-		if proxy, ok := p.LSP.Options["arp_proxy"]; ok {
-			if a, err := relations.ParseIPAddresses(proxy); err == nil && len(a.IPv4) > 0 {
-				ips := make([]string, len(a.IPv4))
-				for i, ip := range a.IPv4 {
-					ips[i] = ip.AddrS
-				}
-				mac := p.LRP.Net.MAC.String()
-				flows = append(flows, dp.flow(LSInARPRsp, 50,
-					"arp.op == 1 && arp.tpa == {"+strings.Join(ips, ",")+"}",
-					"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
-						"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa <-> arp.spa; "+
-						"outport = inport; flags.loopback = 1; output;"))
+	return withResponderFacts(nb, peers, func(p relations.LRPSwitchPeer) string { return p.Switch },
+		func(p relations.LRPSwitchPeer, r responder) []Flow {
+			var flows []Flow
+			if slices.Contains(p.LSP.Addresses, "router") {
+				flows = r.replies(p.LSP, *p.LRP.Net)
 			}
-		}
-		return flows
-	})
+			return append(flows, r.proxyReplies(p)...)
+		})
 }
 
-// arpNDResponses are the ARP and ND responder flows for one address entry
-// of port p: a reply from the entry's MAC for each of its IPs, and a pass
-// for requests from p itself.
-func arpNDResponses(dp on, p *nb.LogicalSwitchPort, a relations.LPortAddresses) []Flow {
+// arpProxyAddresses are the addresses a router port's options:arp_proxy
+// lists and the MAC to answer with: 23.03 reads "IP..."; 26.03 also "MAC
+// IP..." (a zero MAC meaning the router port's), local (localReplies).
+func arpProxyAddresses(p relations.LRPSwitchPeer, local bool) (relations.LPortAddresses, string, bool) {
+	proxy, ok := p.LSP.Options["arp_proxy"]
+	if !ok {
+		return relations.LPortAddresses{}, "", false
+	}
+	mac := p.LRP.Net.MAC.String()
+	if a, _, err := relations.ExtractAddresses(proxy); err == nil && local {
+		if a.MAC != (relations.EthAddr{}) {
+			mac = a.MAC.String()
+		}
+		return a, mac, true
+	}
+	a, err := relations.ParseIPAddresses(proxy)
+	return a, mac, err == nil
+}
+
+// proxyReplies answer ARP requests (and, in 26.03, neighbour
+// solicitations, at a lower priority than the ports' own addresses and not
+// from router ports, fromRouterPortFlag) for the addresses of a router port's options:arp_proxy,
+// so that hosts reach them through the router.
+func (r responder) proxyReplies(p relations.LRPSwitchPeer) []Flow {
+	a, mac, ok := arpProxyAddresses(p, r.local)
+	if !ok {
+		return nil
+	}
+	var flows []Flow
+	if len(a.IPv4) > 0 {
+		ips := make([]string, len(a.IPv4))
+		for i, ip := range a.IPv4 {
+			ips[i] = ip.AddrS
+		}
+		priority, match := 50, "arp.op == 1 && arp.tpa == {"+strings.Join(ips, ",")+"}"
+		if r.local {
+			for i, ip := range a.IPv4 {
+				ips[i] = fmt.Sprintf("%s/%d", ip.AddrS, ip.Plen)
+			}
+			priority, match = 30, "reg0[18] == 0 && arp.op == 1 && arp.tpa == {"+strings.Join(ips, ",")+"}"
+		}
+		flows = append(flows, r.dp.flow(LSInARPRsp, priority, match,
+			"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
+				"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa <-> arp.spa; "+
+				"outport = inport; flags.loopback = 1; output;"))
+	}
+	if r.local && len(a.IPv6) > 0 {
+		var dsts, targets []string
+		for _, ip := range a.IPv6 {
+			dsts = append(dsts, fmt.Sprintf("%s/%d", ip.AddrS, ip.Plen), fmt.Sprintf("%s/%d", ip.SNAddrS, ip.Plen))
+			targets = append(targets, fmt.Sprintf("%s/%d", ip.AddrS, ip.Plen))
+		}
+		flows = append(flows, r.dp.flow(LSInARPRsp, 30,
+			"reg0[18] == 0 && nd_ns && ip6.dst == { "+strings.Join(dsts, ", ")+" } && nd.target == { "+strings.Join(targets, ", ")+" }",
+			"nd_na_router { eth.src = "+mac+"; ip6.src = nd.target; nd.target = nd.target; nd.tll = "+mac+"; "+
+				"outport = inport; flags.loopback = 1; output; };"))
+	}
+	return flows
+}
+
+// replies are the ARP and ND responder flows for one address entry of port
+// p: a reply from the entry's MAC for each of its IPs, and a pass for
+// requests from p itself (a DHCP client's duplicate address check, IPv6
+// DAD).
+func (r responder) replies(p *nb.LogicalSwitchPort, a relations.LPortAddresses) []Flow {
 	key, mac := jsonKey(p.Name), a.MAC.String()
+	// The reply's match on a switch with a localnet port, in 26.03.
+	localnet := ""
+	if r.local && r.localnet {
+		localnet = " && ((flags.localnet == 1 && is_chassis_resident(" + key + ")) || flags.localnet == 0)"
+	}
 	var flows []Flow
 	for _, ip := range a.IPv4 {
 		match := "arp.tpa == " + ip.AddrS + " && arp.op == 1"
+		if r.local {
+			if r.arpProxy {
+				flows = append(flows, r.dp.flow(LSInARPRsp, 50, match+" && eth.dst == "+mac, "next;"))
+			}
+			match += " && eth.dst == ff:ff:ff:ff:ff:ff"
+		}
 		flows = append(flows,
-			dp.flow(LSInARPRsp, 50, match,
+			r.dp.flow(LSInARPRsp, 50, match+localnet,
 				"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
 					"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa = arp.spa; arp.spa = "+ip.AddrS+"; "+
 					"outport = inport; flags.loopback = 1; output;"),
-			dp.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
+			r.dp.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
 	}
 	na := "nd_na"
 	if p.Type == relations.LSPTypeRouter {
@@ -199,11 +306,17 @@ func arpNDResponses(dp on, p *nb.LogicalSwitchPort, a relations.LPortAddresses) 
 	}
 	for _, ip := range a.IPv6 {
 		match := "nd_ns && ip6.dst == {" + ip.AddrS + ", " + ip.SNAddrS + "} && nd.target == " + ip.AddrS
+		if r.local {
+			if r.arpProxy {
+				flows = append(flows, r.dp.flow(LSInARPRsp, 50, "nd_ns && ip6.dst == "+ip.AddrS+" && nd.target == "+ip.AddrS, "next;"))
+			}
+			match = "nd_ns_mcast && ip6.dst == " + ip.SNAddrS + " && nd.target == " + ip.AddrS
+		}
 		flows = append(flows,
-			dp.flow(LSInARPRsp, 50, match,
+			r.dp.flow(LSInARPRsp, 50, match+localnet,
 				na+" { eth.src = "+mac+"; ip6.src = "+ip.AddrS+"; nd.target = "+ip.AddrS+"; "+
 					"nd.tll = "+mac+"; outport = inport; flags.loopback = 1; output; };"),
-			dp.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
+			r.dp.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
 	}
 	return flows
 }
@@ -253,33 +366,32 @@ type switchFwdGroups = engine.KV[string, engine.Sorted[switchFwdGroup]]
 // loop reuses the group index, so after a group with n child ports the next
 // group considered is the one at index n. When that index is not past the
 // group just done, northd 23.03 loops forever and never writes the SB; here
-// the loop stops there, and Step reports the switch. 26.03 has neither
-// quirk (fwdGroupQuirks).
+// the loop stops there, and Step reports the switch. 26.03's loop has
+// neither quirk (fwdGroupLoopFixed).
 func SwitchForwardingGroupFlows(n *relations.NB) engine.Rel[Flow] {
-	quirks := fwdGroupQuirks(n.Release)
+	fixed := fwdGroupLoopFixed(n)
 	groups := relations.Listed(n.Refs.SwitchFwdGroups, n.ForwardingGroups, func(sw string, g *nb.ForwardingGroup) switchFwdGroup {
 		return switchFwdGroup{Switch: sw, Group: g}
 	})
 	bySwitch := engine.Collect(engine.IndexBy(groups, func(g switchFwdGroup) string { return g.Switch }),
 		func(a, b switchFwdGroup) int { return cmp.Compare(a.Group.UUID, b.Group.UUID) })
 	engine.TryMap(bySwitch, "forwarding groups", func(gs switchFwdGroups) (struct{}, error) {
-		_, err := fwdGroupFlows(gs, quirks)
+		_, err := fwdGroupFlows(gs, fixed)
 		return struct{}{}, err
 	})
 	return engine.FlatMap(bySwitch, func(gs switchFwdGroups) []Flow {
-		flows, _ := fwdGroupFlows(gs, quirks)
+		flows, _ := fwdGroupFlows(gs, fixed)
 		return flows
 	})
 }
 
-// fwdGroupQuirks reports whether release r's build_fwd_group_lflows
-// carries its buffers over and reuses the group index (23.03); 26.03
-// clears the buffers for each group and counts child ports apart.
-func fwdGroupQuirks(r schema.Release) bool { return r == schema.OVN2303 }
+// fwdGroupLoopFixed: 26.03's build_fwd_group_lflows starts each group's
+// flows afresh and goes through the groups in order.
+func fwdGroupLoopFixed(n *relations.NB) bool { return n.Release >= schema.OVN2603 }
 
 // fwdGroupFlows runs build_fwd_group_lflows' loop over one switch's groups,
-// with 23.03's quirks or without.
-func fwdGroupFlows(gs switchFwdGroups, quirks bool) ([]Flow, error) {
+// 23.03's or, fixed, 26.03's.
+func fwdGroupFlows(gs switchFwdGroups, fixed bool) ([]Flow, error) {
 	dp := on(gs.Key)
 	var flows []Flow
 	var match, actions string
@@ -288,7 +400,7 @@ func fwdGroupFlows(gs switchFwdGroups, quirks bool) ([]Flow, error) {
 		if len(g.ChildPort) == 0 {
 			continue
 		}
-		if !quirks {
+		if fixed {
 			match, actions = "", ""
 		}
 		match += fmt.Sprintf("arp.tpa == %s && arp.op == 1", g.Vip)
@@ -312,7 +424,7 @@ func fwdGroupFlows(gs switchFwdGroups, quirks bool) ([]Flow, error) {
 		match = "eth.dst == " + g.Vmac
 		actions = "fwd_group(" + ports.String() + ");"
 		flows = append(flows, dp.flow(LSInL2Lkup, 50, match, actions))
-		if !quirks {
+		if fixed {
 			continue
 		}
 		if len(children)-1 < i {

@@ -281,10 +281,15 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(_ string, p relations.ListedPortDHCP, f relations.SwitchACLFacts) portFacts {
 			return portFacts{p, f}
 		})
+	// With aclVerdicts, the reply is allowed.
+	allow, egressACL := "", aclStagesOf(nb).out
+	if aclVerdicts(nb) {
+		allow = regACLVerdictAllow + " = 1; "
+	}
 	return engine.FlatMap(ports, func(x portFacts) []Flow {
-		actions := "next;"
+		actions := allow + "next;"
 		if x.Facts.Stateful() {
-			actions = "ct_commit; next;"
+			actions = allow + "ct_commit; next;"
 		}
 		o, name := x.Port.Options.Options, x.Port.Port.Name
 		if !x.Port.IPv6 {
@@ -293,7 +298,7 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 			if _, hasLease := o["lease_time"]; !hasID || !hasMAC || !hasLease {
 				return nil
 			}
-			return []Flow{on(x.Port.Switch).flow(LSOutACL, 34000,
+			return []Flow{on(x.Port.Switch).flow(egressACL, 34000,
 				`outport == "`+name+`" && eth.src == `+mac+" && ip4.src == "+id+" && udp && udp.src == 67 && udp.dst == 68", actions)}
 		}
 		mac := o["server_id"]
@@ -301,7 +306,7 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 		if err != nil {
 			return nil
 		}
-		return []Flow{on(x.Port.Switch).flow(LSOutACL, 34000,
+		return []Flow{on(x.Port.Switch).flow(egressACL, 34000,
 			`outport == "`+name+`" && eth.src == `+mac+" && ip6.src == "+relations.FormatIPv6(ea.IPv6LLA())+
 				" && udp && udp.src == 547 && udp.dst == 546", actions)}
 	})

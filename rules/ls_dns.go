@@ -39,11 +39,17 @@ func SwitchDNSFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(switchesWithDNS(nb), func(sw string) string { return sw }),
 		switchFactsBySwitch(nb),
 		func(_ string, _ string, f relations.SwitchACLFacts) relations.SwitchACLFacts { return f })
+	// With aclVerdicts, the answer from ovn-controller is allowed.
+	replyMatch, allow := "udp.src == 53", ""
+	if aclVerdicts(nb) {
+		replyMatch, allow = "flags.from_ctrl && udp.src == 53", regACLVerdictAllow+" = 1; "
+	}
+	egressACL := aclStagesOf(nb).out
 	return engine.FlatMap(facts, func(f relations.SwitchACLFacts) []Flow {
 		dp := on(f.Switch)
-		reply := "next;"
+		reply := allow + "next;"
 		if f.Stateful() {
-			reply = "ct_commit; next;"
+			reply = allow + "ct_commit; next;"
 		}
 		const answered = "udp.dst == 53 && " + regDNSLookupResult
 		return []Flow{
@@ -52,7 +58,7 @@ func SwitchDNSFlows(nb *relations.NB) engine.Rel[Flow] {
 				"eth.dst <-> eth.src; ip4.src <-> ip4.dst; udp.dst = udp.src; udp.src = 53; outport = inport; flags.loopback = 1; output;"),
 			dp.flow(LSInDNSResponse, 100, answered,
 				"eth.dst <-> eth.src; ip6.src <-> ip6.dst; udp.dst = udp.src; udp.src = 53; outport = inport; flags.loopback = 1; output;"),
-			dp.flow(LSOutACL, 34000, "udp.src == 53", reply),
+			dp.flow(egressACL, 34000, replyMatch, reply),
 		}
 	})
 }

@@ -5,15 +5,18 @@ import (
 	"github.com/northlog/northlog/relations"
 )
 
-// SwitchFDBDefaultFlows: ls_in_lookup_fdb and ls_in_put_fdb, the flows every
-// switch has (northd.c build_lswitch_learn_fdb_od): without a port that
-// learns MACs, both stages pass.
+// SwitchFDBDefaultFlows: ls_in_lookup_fdb and ls_in_put_fdb (and 26.03's
+// ls_out_lookup_fdb and ls_out_put_fdb), the flows every switch has
+// (northd.c build_lswitch_learn_fdb_od): without a port that learns MACs,
+// the stages pass.
 func SwitchFDBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
 		dp := on(sw.UUID)
 		return []Flow{
 			dp.flow(LSInLookupFDB, 0, "1", "next;"),
 			dp.flow(LSInPutFDB, 0, "1", "next;"),
+			dp.flow(LSOutLookupFDB, 0, "1", "next;"),
+			dp.flow(LSOutPutFDB, 0, "1", "next;"),
 		}
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // Multicast groups northd creates on every switch (northd.c MC_*).
@@ -25,15 +26,41 @@ const (
 // service monitor replies go to ovn-controller, broadcast and multicast are
 // flooded, and other unknown destinations are looked up in the FDB.
 func SwitchL2LookupDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
-		dp := on(sw.UUID)
-		return []Flow{
+	byProtocol := mcastFloodByProtocol(nb)
+	return engine.FlatMap(nb.SwitchMcast, func(m relations.SwitchMcast) []Flow {
+		dp := on(m.Switch)
+		flows := []Flow{
 			dp.flow(LSInL2Lkup, 110, "eth.dst == $svc_monitor_mac && (tcp || icmp || icmp6)", "handle_svc_check(inport);"),
-			dp.flow(LSInL2Lkup, 70, "eth.mcast", "outport = "+mcFlood+"; output;"),
 			dp.flow(LSInL2Lkup, 0, "1", "outport = get_fdb(eth.dst); next;"),
 		}
+		if !byProtocol {
+			return append(flows, dp.flow(LSInL2Lkup, 70, "eth.mcast", "outport = "+mcFlood+"; output;"))
+		}
+		var ip string
+		if m.FloodRelay {
+			ip += "clone { outport = " + mcMrouterFlood + "; output; }; "
+		}
+		if m.FloodStatic {
+			ip += "clone { outport = " + mcStatic + "; output; }; "
+		}
+		return append(flows,
+			dp.flow(LSInL2Lkup, 72, "eth.mcast && (nd_na || nd_rs || nd_ra)", "outport = "+mcFlood+"; output;"),
+			dp.flow(LSInL2Lkup, 71, "eth.mcast && arp", "outport = "+mcFlood+"; output;"),
+			dp.flow(LSInL2Lkup, 71, "eth.mcast && ip", ip+"outport = "+mcFloodL2+"; output;"),
+			dp.flow(LSInL2Lkup, 70, "eth.mcast", "outport = "+mcFloodL2+"; output;"))
 	})
 }
+
+// mcastFloodByProtocol: 26.03 floods ARP and ND NA/RS/RA multicast to
+// every port, IP multicast to the switch's ports and to the routers that
+// relay it (and ports with options:mcast_flood), and other multicast to
+// the switch's ports only (_MC_flood_l2): routers would drop it. 23.03
+// floods all multicast to every port.
+func mcastFloodByProtocol(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
+// igmpLoopbackSkipped: 26.03 punts IGMP and MLD to ovn-controller only if
+// ovn-controller did not inject the packet itself (flags.igmp_loopback).
+func igmpLoopbackSkipped(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
 
 // SwitchL2LookupMcastFlows: ls_in_l2_lkup, priorities 80 to 100, on switches
 // with IGMP/MLD snooping (other_config:mcast_snoop; northd.c
@@ -44,11 +71,15 @@ func SwitchL2LookupDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 // flood (options:mcast_flood), or is dropped.
 func SwitchL2LookupMcastFlows(nb *relations.NB) engine.Rel[Flow] {
 	snooping := engine.Filter(nb.SwitchMcast, func(m relations.SwitchMcast) bool { return m.Snoop })
+	igmp, mld := "igmp", "mldv1 || mldv2"
+	if igmpLoopbackSkipped(nb) {
+		igmp, mld = "flags.igmp_loopback == 0 && igmp", "flags.igmp_loopback == 0 && (mldv1 || mldv2)"
+	}
 	return engine.FlatMap(snooping, func(m relations.SwitchMcast) []Flow {
 		dp := on(m.Switch)
 		flows := []Flow{
-			dp.flow(LSInL2Lkup, 100, "igmp", "igmp;"),
-			dp.flow(LSInL2Lkup, 100, "mldv1 || mldv2", "igmp;"),
+			dp.flow(LSInL2Lkup, 100, igmp, "igmp;"),
+			dp.flow(LSInL2Lkup, 100, mld, "igmp;"),
 			dp.flow(LSInL2Lkup, 85, "ip4.mcast && ip4.dst == 224.0.0.0/24", "outport = "+mcFloodL2+"; output;"),
 			dp.flow(LSInL2Lkup, 85, "ip6.mcast_flood", "outport = "+mcFlood+"; output;"),
 		}
@@ -242,7 +273,7 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 // on the chassis of the NAT's logical port.
 func SwitchRouterPortL2Flows(nb *relations.NB) engine.Rel[Flow] {
 	links := routerLinks(nb)
-	return engine.Union(routerPortFlows(links), selfOriginatedFlows(links, nb.RouterNATs),
+	return engine.Union(routerPortFlows(links), selfOriginatedFlows(nb, links, nb.RouterNATs),
 		natARPFlows(nb, links), dgpNATFlows(links, nb.RouterNATs))
 }
 
@@ -340,8 +371,10 @@ type natMAC struct {
 // other than router ports: ARP requests and solicitations that the router
 // sends itself, from its port's MAC or the external MAC of one of its NAT
 // rules (but SNAT), are flooded as usual. northd lists the MACs in the
-// order of its string set.
-func selfOriginatedFlows(links engine.Rel[routerLink], nats engine.Rel[relations.RouterNAT]) engine.Rel[Flow] {
+// order of its string set; 26.03 puts the port's first and takes only
+// broadcasts (selfOriginatedBroadcasts).
+func selfOriginatedFlows(nb *relations.NB, links engine.Rel[routerLink], nats engine.Rel[relations.RouterNAT]) engine.Rel[Flow] {
+	broadcasts := selfOriginatedBroadcasts(nb)
 	withMAC := engine.Filter(nats, func(r relations.RouterNAT) bool { return arpAnswered(r) && r.NAT.ExternalMAC != nil })
 	type routerMACs = engine.KV[string, engine.Sorted[natMAC]]
 	macs := engine.Collect(
@@ -353,18 +386,28 @@ func selfOriginatedFlows(links engine.Rel[routerLink], nats engine.Rel[relations
 	byRouter := engine.IndexBy(flooding, func(l routerLink) string { return l.LRP.Router })
 	macsByRouter := engine.IndexBy(macs, func(kv routerMACs) string { return kv.Key })
 	flow := func(l routerLink, natMACs engine.Sorted[natMAC]) Flow {
-		all := []string{l.LRP.Net.MAC.String()}
+		var macs []string
 		for m := range natMACs.All() {
-			all = append(all, m.MAC)
+			macs = append(macs, m.MAC)
 		}
-		return on(l.Switch).flow(LSInL2Lkup, 75,
-			"eth.src == {"+strings.Join(ssetOrder(all), ", ")+"} && (arp.op == 1 || rarp.op == 3 || nd_ns)",
+		match := "(arp.op == 1 || rarp.op == 3 || nd_ns)"
+		if broadcasts {
+			macs = append([]string{l.LRP.Net.MAC.String()}, ssetOrder(macs)...)
+			match = "eth.dst == ff:ff:ff:ff:ff:ff && " + match
+		} else {
+			macs = ssetOrder(append([]string{l.LRP.Net.MAC.String()}, macs...))
+		}
+		return on(l.Switch).flow(LSInL2Lkup, 75, "eth.src == {"+strings.Join(macs, ", ")+"} && "+match,
 			"outport = "+mcFloodL2+"; output;")
 	}
 	return engine.Union(
 		engine.Join(byRouter, macsByRouter, func(_ string, l routerLink, m routerMACs) Flow { return flow(l, m.Value) }),
 		engine.Map(engine.AntiJoin(byRouter, macsByRouter), func(l routerLink) Flow { return flow(l, engine.Sorted[natMAC]{}) }))
 }
+
+// selfOriginatedBroadcasts: 26.03's self-originated ARP flow matches
+// broadcasts only, and lists the router port's MAC before its NAT rules'.
+func selfOriginatedBroadcasts(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
 
 // dgpNATFlows: ls_in_l2_lkup, priority 50, traffic to the external MAC of a
 // distributed NAT rule (dnat_and_snat with logical_port and external_mac)

@@ -6,6 +6,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // SwitchPreLBFlows: ls_in_pre_lb and ls_out_pre_lb, the per-switch flows
@@ -91,17 +92,25 @@ func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
-// SwitchLBDefaultFlows: ls_in_lb_aff_check, ls_in_lb and ls_in_lb_aff_learn,
-// priority 0 (northd.c build_lb_affinity_default_flows, build_stateful):
-// traffic no load balancer VIP matches goes on.
+// SwitchLBDefaultFlows: ls_in_lb_aff_check, ls_in_lb and ls_in_lb_aff_learn
+// (and 26.03's ls_in_ct_extract), priority 0 (northd.c
+// build_lb_affinity_default_flows, build_stateful): traffic no load
+// balancer VIP matches goes on. On a switch with a VIP, 26.03 keeps the
+// protocol and destination port of a new connection's original direction
+// (reg1) for the load balancer stage (build_ls_stateful_flows).
 func SwitchLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
-		dp := on(sw.UUID)
-		return []Flow{
+	return engine.FlatMap(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) []Flow {
+		dp := on(f.Switch)
+		flows := []Flow{
 			dp.flow(LSInLBAffCheck, 0, "1", "next;"),
 			dp.flow(LSInLB, 0, "1", "next;"),
 			dp.flow(LSInLBAffLearn, 0, "1", "next;"),
+			dp.flow(LSInCTExtract, 0, "1", "next;"),
 		}
+		if f.HasLBVIP {
+			flows = append(flows, dp.flow(LSInCTExtract, 100, "ct.new && ip", "reg1[16..23] = ct_proto(); reg1[0..15] = ct_tp_dst(); next;"))
+		}
+		return flows
 	})
 }
 
@@ -143,8 +152,14 @@ func SwitchVTEPHairpinFlows(n *relations.NB) engine.Rel[Flow] {
 		}
 		return []string{sp.Switch}
 	}))
-	toL2 := engine.Map(vtepSwitches, func(sw string) Flow {
-		return on(sw).flow(LSInHairpin, 1000, "reg0[14] == 1", fmt.Sprintf("next(pipeline=ingress, table=%d);", tableIn(n, LSInL2Lkup)))
+	skipARPRsp := vtepSkipsARPResponder(n)
+	toL2 := engine.FlatMap(vtepSwitches, func(sw string) []Flow {
+		dp := on(sw)
+		flows := []Flow{dp.flow(LSInHairpin, 1000, "reg0[14] == 1", fmt.Sprintf("next(pipeline=ingress, table=%d);", tableIn(n, LSInL2Lkup)))}
+		if skipARPRsp {
+			flows = append(flows, dp.flow(LSInARPRsp, 65535, "reg0[14] == 1 && (arp || nd_ns)", "flags.loopback = 1; next;"))
+		}
+		return flows
 	})
 	type gateway struct{ Switch, CRPort string }
 	gateways := engine.FlatMap(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) []gateway {
@@ -161,6 +176,12 @@ func SwitchVTEPHairpinFlows(n *relations.NB) engine.Rel[Flow] {
 		})
 	return engine.Union(toL2, resident)
 }
+
+// vtepSkipsARPResponder: in 26.03 ARP requests and neighbour
+// solicitations from a VTEP gateway skip ls_in_arp_rsp too (priority
+// 65535), looped back if need be: a router port resolves its own
+// neighbours, a VIF answers for itself.
+func vtepSkipsARPResponder(n *relations.NB) bool { return n.Release >= schema.OVN2603 }
 
 // SwitchInterconnMcastFlows: ls_out_pre_lb, priority 120, on a transit
 // switch of OVN interconnection (other_config:interconn-ts) with multicast

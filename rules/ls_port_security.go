@@ -5,6 +5,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // SwitchPortSecurityFlows: ls_in_check_port_sec, ls_in_apply_port_sec,
@@ -14,6 +15,7 @@ import (
 // ovn-controller's check_in/out_port_sec() actions; the flows only store and
 // apply the verdict in reg0[15].
 func SwitchPortSecurityFlows(nb *relations.NB) engine.Rel[Flow] {
+	pmtu := tunnelPMTUAdmission(nb)
 	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
 		dp := on(sw.UUID)
 		flows := []Flow{
@@ -32,8 +34,73 @@ func SwitchPortSecurityFlows(nb *relations.NB) engine.Rel[Flow] {
 			// Logical VLANs are not supported unless the switch passes them through.
 			flows = append(flows, dp.flow(LSInCheckPortSec, 100, "vlan.present", drop))
 		}
+		if pmtu {
+			// The "packet too big" errors of SwitchPMTUAdmissionFlows'
+			// ports; others are dropped, and skip the LB stages.
+			flows = append(flows,
+				dp.flow(LSInCheckPortSec, 105, packetTooBig+" && flags.tunnel_rx == 1", drop),
+				dp.flow(LSInPreLB, 110, "((ip4 && icmp4.type == 3 && icmp4.code == 4) ||(ip6 && icmp6.type == 2 && icmp6.code == 0)) && flags.tunnel_rx == 1", "next;"))
+		}
 		return flows
 	})
+}
+
+// packetTooBig matches ICMP "fragmentation needed" and ICMPv6 "packet too
+// big" errors.
+const packetTooBig = "((ip4 && icmp4.type == 3 && icmp4.code == 4) || (ip6 && icmp6.type == 2 && icmp6.code == 0))"
+
+// tunnelPMTUAdmission: in 26.03 a "packet too big" error that ovn-controller
+// generated for a packet tunnelled to another chassis (flags.tunnel_rx)
+// comes back in through the switch and goes back to the port that sent the
+// packet, or to the router whose MAC the packet went to (northd.c
+// build_lswitch_icmp_packet_toobig_admin_flows).
+func tunnelPMTUAdmission(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
+// fromRouterPortFlag: 26.03 flags what comes in from a router port
+// (reg0[18]), which ARP proxy replies do not answer.
+func fromRouterPortFlag(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
+// SwitchPMTUAdmissionFlows: ls_in_check_port_sec, priorities 110 and 120,
+// with tunnelPMTUAdmission: for a port's MACs, on the chassis where the
+// port is not, the error goes back out of the port; for a router port of a
+// gateway router, from its MAC, it goes back to the router; for another
+// router's port, to its MAC, it goes to L2 lookup.
+func SwitchPMTUAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
+	on26 := tunnelPMTUAdmission(nb)
+	const back = "outport <-> inport; next;"
+	ports := engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
+		if !on26 || p.Port.Type == relations.LSPTypeRouter {
+			return nil
+		}
+		dp, key := on(p.Switch), jsonKey(p.Name())
+		var flows []Flow
+		for _, a := range p.Addrs.Static {
+			flows = append(flows, dp.flow(LSInCheckPortSec, 110, packetTooBig+" && eth.src == "+a.MAC.String()+
+				" && outport == "+key+" && !is_chassis_resident("+key+") && flags.tunnel_rx == 1", back))
+		}
+		return flows
+	})
+	l2 := fmt.Sprintf("outport <-> inport; next(pipeline=ingress,table=%d);", tableIn(nb, LSInL2Lkup))
+	routers := engine.FlatMap(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) []Flow {
+		if !on26 {
+			return nil
+		}
+		dp := on(p.Switch)
+		if p.LRP.OnGateway {
+			return []Flow{dp.flow(LSInCheckPortSec, 120, packetTooBig+" && eth.src == "+p.LRP.Port.MAC+
+				" && outport == "+jsonKey(p.LSP.Name)+" && flags.tunnel_rx == 1", back)}
+		}
+		return []Flow{dp.flow(LSInCheckPortSec, 120, packetTooBig+" && eth.dst == "+p.LRP.Port.MAC+" && flags.tunnel_rx == 1", l2)}
+	})
+	dynamic := engine.FlatMap(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) []Flow {
+		if !on26 || d.LSP.Port.Type == relations.LSPTypeRouter {
+			return nil
+		}
+		key := jsonKey(d.LSP.Name())
+		return []Flow{on(d.LSP.Switch).flow(LSInCheckPortSec, 110, packetTooBig+" && eth.src == "+d.Addrs.MAC.String()+
+			" && outport == "+key+" && !is_chassis_resident("+key+") && flags.tunnel_rx == 1", back)}
+	})
+	return engine.Union(ports, routers, dynamic)
 }
 
 // SwitchPortSecurityPortFlows: the per-port flows of ls_in_check_port_sec
@@ -46,6 +113,7 @@ func SwitchPortSecurityFlows(nb *relations.NB) engine.Rel[Flow] {
 // localnet port's with QoS options) sets that queue on the way in and, for a
 // localnet port, on the way out.
 func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
+	fromRouterFlag := fromRouterPortFlag(nb)
 	return engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
 		dp, key := on(p.Switch), jsonKey(p.Name())
 		switch {
@@ -65,6 +133,8 @@ func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 		case p.Port.Type == relations.LSPTypeVTEP:
 			return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key,
 				fmt.Sprintf("%sreg0[14] = 1; next(pipeline=ingress, table=%d);", queue, tableIn(nb, LSInHairpin)))}
+		case queue == "" && p.Port.Type == relations.LSPTypeRouter && fromRouterFlag:
+			return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key, "reg0[18] = 1; next;")}
 		case queue == "":
 			return nil
 		}
@@ -81,6 +151,8 @@ func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 var switchPortRules = []Rule{
 	SwitchPortSecurityFlows,
 	SwitchPortSecurityPortFlows,
+	SwitchPMTUAdmissionFlows,
+	SwitchMirrorDefaultFlows,
 	SwitchFDBDefaultFlows,
 	SwitchFDBPortFlows,
 	SwitchARPResponderDefaultFlows,

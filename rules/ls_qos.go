@@ -6,11 +6,12 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // SwitchQoSFlows: ls_in_qos_mark, ls_in_qos_meter, ls_out_qos_mark and
-// ls_out_qos_meter, priority 0 (northd.c build_qos): traffic no QoS rule
-// matches goes on unmarked and unmetered.
+// ls_out_qos_meter (26.03: ls_in_qos and ls_out_qos), priority 0 (northd.c
+// build_qos): traffic no QoS rule matches goes on unmarked and unmetered.
 func SwitchQoSFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
 		dp := on(sw.UUID)
@@ -19,9 +20,15 @@ func SwitchQoSFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LSOutQoSMark, 0, "1", "next;"),
 			dp.flow(LSInQoSMeter, 0, "1", "next;"),
 			dp.flow(LSOutQoSMeter, 0, "1", "next;"),
+			dp.flow(LSInQoS, 0, "1", "next;"),
+			dp.flow(LSOutQoS, 0, "1", "next;"),
 		}
 	})
 }
+
+// qosOneStage: 26.03 meters and marks in one stage per direction, a flow
+// per QoS rule that meters first.
+func qosOneStage(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
 
 // SwitchQoSRuleFlows: the QoS mark and meter stages at each QoS rule's
 // priority (northd.c build_qos): a rule of a switch's qos_rules sets the
@@ -44,8 +51,12 @@ func SwitchQoSRuleFlows(n *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(refs, func(r qosRef) string { return r.QoS }),
 		engine.IndexBy(n.QoS.Rows, func(q *nb.QoS) string { return q.UUID }),
 		func(_ string, r qosRef, q *nb.QoS) switchQoS { return switchQoS{r.Switch, q} })
+	oneStage := qosOneStage(n)
 	return engine.FlatMap(rules, func(x switchQoS) []Flow {
 		q, dp := x.QoS, on(x.Switch)
+		if oneStage {
+			return []Flow{qosFlow(dp, q)}
+		}
 		mark, meter := LSOutQoSMark, LSOutQoSMeter
 		if q.Direction == nb.QoSDirectionFromLport {
 			mark, meter = LSInQoSMark, LSInQoSMeter
@@ -63,4 +74,25 @@ func SwitchQoSRuleFlows(n *relations.NB) engine.Rel[Flow] {
 		}
 		return flows
 	})
+}
+
+// qosFlow is QoS rule q's flow with qosOneStage: its meter, then its DSCP
+// mark (a DSCP above 63 left out, as northd warns).
+func qosFlow(dp on, q *nb.QoS) Flow {
+	stage := LSOutQoS
+	if q.Direction == nb.QoSDirectionFromLport {
+		stage = LSInQoS
+	}
+	var actions string
+	rate, burst := q.Bandwidth[nb.QoSBandwidthRate], q.Bandwidth[nb.QoSBandwidthBurst]
+	switch {
+	case rate != 0 && burst != 0:
+		actions = fmt.Sprintf("set_meter(%d, %d); ", rate, burst)
+	case rate != 0:
+		actions = fmt.Sprintf("set_meter(%d); ", rate)
+	}
+	if dscp, ok := q.Action[nb.QoSActionDSCP]; ok && dscp <= 63 {
+		actions += fmt.Sprintf("ip.dscp = %d; ", dscp)
+	}
+	return dp.flow(stage, q.Priority, q.Match, actions+"next;")
 }

@@ -28,6 +28,9 @@ func SwitchPreStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
 // commit (reg0[1]) are committed unblocked, with the ACL label from reg3
 // when an ACL set one (reg0[13]).
 func SwitchStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
+	if aclVerdicts(nb) {
+		return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow { return aclStateCommits(on(sw.UUID)) })
+	}
 	return engine.FlatMap(relations.WithFeatures(nb, nb.SwitchDatapaths), func(sw relations.Featured[relations.Switch]) []Flow {
 		dp := on(sw.Of.UUID)
 		blocked := ctBits(sw.Features) + ".blocked"
@@ -42,4 +45,32 @@ func SwitchStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		return flows
 	})
+}
+
+// aclStateCommits are SwitchStatefulFlows with aclVerdicts: the commit
+// also records whether the ACL persists established connections (reg0[20])
+// and its ID (reg2[16..31]), a labelled ACL's observation stage, collector
+// and point, and the connection's network function group (reg8[21],
+// reg0[22..29]), if any.
+func aclStateCommits(dp on) []Flow {
+	const (
+		acl        = "ct_mark.blocked = 0; ct_mark.allow_established = reg0[20]; "
+		obs        = "ct_mark.obs_stage = reg8[19..20]; ct_mark.obs_collector_id = reg8[8..15]; ct_label.obs_point_id = reg9; "
+		id         = "ct_label.acl_id = reg2[16..31]; "
+		noNF       = "ct_label.nf = 0; ct_label.nf_id = 0; "
+		nf         = "ct_label.nf = 1; ct_label.nf_id = " + regNFGroupID + "; "
+		labelled   = regConntrackCommit + " == 1 && " + regACLLabel + " == 1"
+		unlabelled = regConntrackCommit + " == 1 && " + regACLLabel + " == 0"
+		withNF     = " && " + regNFEnabled + " == 1"
+	)
+	var flows []Flow
+	for _, st := range []Stage{LSInStateful, LSOutStateful} {
+		flows = append(flows,
+			dp.flow(st, 0, "1", "next;"),
+			dp.flow(st, 100, labelled, "ct_commit { "+acl+obs+id+noNF+"}; next;"),
+			dp.flow(st, 100, unlabelled, "ct_commit { "+acl+id+noNF+"}; next;"),
+			dp.flow(st, 110, unlabelled+withNF, "ct_commit { "+acl+id+nf+"}; next;"),
+			dp.flow(st, 110, labelled+withNF, "ct_commit { "+acl+obs+id+nf+"}; next;"))
+	}
+	return flows
 }
