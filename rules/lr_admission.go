@@ -139,6 +139,7 @@ var routerRules = []Rule{
 	RouterStaticRouteFlows,
 	RouterECMPRouteFlows,
 	RouterECMPSymmetricReplyFlows,
+	RouterPortECMPStatefulEgrFlows,
 	RouterRouteTableFlows,
 	RouterStaticRouteNSFlows,
 	RouterPolicyRuleFlows,

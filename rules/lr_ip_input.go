@@ -76,8 +76,10 @@ func RouterMcastFloodInputFlows(nb *relations.NB) engine.Rel[Flow] {
 // networks (northd.c build_lrouter_ipv4_ip_input): drop packets that claim
 // to come from the router's own or broadcast addresses, answer ICMP echo
 // for the router's addresses, send ICMP time exceeded for expiring packets
-// that came in on the port.
+// that came in on the port: in 23.03 from each network's address, in 26.03
+// from the address of the network they came from, or else the first.
 func RouterPortIPv4InputFlows(nb *relations.NB) engine.Rel[Flow] {
+	anySource := portsAnswerAnyExpiredTTL(nb.Release)
 	return engine.FlatMap(nb.LRPs, func(p relations.LRP) []Flow {
 		v4 := p.Net.IPv4
 		if len(v4) == 0 {
@@ -96,14 +98,28 @@ func RouterPortIPv4InputFlows(nb *relations.NB) engine.Rel[Flow] {
 			if p.DGP() {
 				src = "ip4.dst <-> ip4.src"
 			}
+			fromNetwork := ""
+			if anySource {
+				fromNetwork = fmt.Sprintf("ip4.src == %s/%d && ", a.NetworkS, a.Plen)
+			}
 			flows = append(flows,
-				dp.flow(LRInIPInput, 31, "inport == "+key+" && ip4 && ip.ttl == {0, 1} && !ip.later_frag",
-					"icmp4 {eth.dst <-> eth.src; icmp4.type = 11; /* Time exceeded */ "+
-						"icmp4.code = 0; /* TTL exceeded in transit */ "+src+" ; ip.ttl = 254; "+
-						"outport = "+key+"; flags.loopback = 1; output; };"))
+				dp.flow(LRInIPInput, 31, "inport == "+key+" && ip4 && "+fromNetwork+"ip.ttl == {0, 1} && !ip.later_frag",
+					ttlExceeded4(src+" ", key)))
+		}
+		if anySource {
+			flows = append(flows, dp.flow(LRInIPInput, 30, "inport == "+key+" && ip4 && ip.ttl == {0, 1} && !ip.later_frag",
+				ttlExceeded4("ip4.dst = ip4.src; ip4.src = "+v4[0].AddrS, key)))
 		}
 		return flows
 	})
+}
+
+// ttlExceeded4 answers an expiring IPv4 packet with ICMP time exceeded
+// out of port key, its addresses set by setIPs.
+func ttlExceeded4(setIPs, key string) string {
+	return "icmp4 {eth.dst <-> eth.src; icmp4.type = 11; /* Time exceeded */ " +
+		"icmp4.code = 0; /* TTL exceeded in transit */ " + setIPs + "; ip.ttl = 254; " +
+		"outport = " + key + "; flags.loopback = 1; output; };"
 }
 
 // RouterPortARPReplyFlows: lr_in_ip_input, priority 90, for the IPv4
@@ -128,9 +144,12 @@ func RouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 // build_ipv6_input_flows_for_lrouter_port and
 // build_dhcpv6_reply_flows_for_lrouter_port): answer ICMPv6 echo and
 // neighbour solicitations for the router's addresses, send ICMPv6 time
-// exceeded for expiring packets from the port's global networks, and hand
-// DHCPv6 replies to the router's prefix delegation client.
+// exceeded for expiring packets from the port's global networks (and in
+// 26.03 from anywhere else, from its first address), and hand DHCPv6
+// replies to the router's prefix delegation client: on every port in
+// 23.03, on those with options:prefix_delegation in 26.03.
 func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
+	anySource := portsAnswerAnyExpiredTTL(nb.Release)
 	return engine.FlatMap(nb.LRPs, func(p relations.LRP) []Flow {
 		dp, key := on(p.Router), jsonKey(p.Name())
 		flows := []Flow{
@@ -141,11 +160,13 @@ func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
 		if p.DGP() {
 			resident = "is_chassis_resident(" + crKey(p) + ")"
 		}
+		dhcpv6Client := !dhcpv6ReplyNeedsPrefixDelegation(nb.Release) || relations.SmapBool(p.Port.Options, "prefix_delegation", false)
 		for _, a := range p.Net.IPv6 {
-			flows = append(flows,
-				dp.flow(LRInIPInput, 100, "ip6.dst == "+a.AddrS+" && udp.src == 547 && udp.dst == 546",
-					"reg0 = 0; handle_dhcpv6_reply;"),
-				ndReply(p, "nd_na_router", a.AddrS, a.SNAddrS, resident))
+			if dhcpv6Client {
+				flows = append(flows, dp.flow(LRInIPInput, 100, "ip6.dst == "+a.AddrS+" && udp.src == 547 && udp.dst == 546",
+					"reg0 = 0; handle_dhcpv6_reply;"))
+			}
+			flows = append(flows, ndReply(p, "nd_na_router", a.AddrS, a.SNAddrS, resident))
 			if isLinkLocal(a.Network) {
 				continue
 			}
@@ -158,9 +179,19 @@ func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
 				"icmp6 {eth.dst <-> eth.src; "+src+" ; ip.ttl = 254; icmp6.type = 3; /* Time exceeded */ "+
 					"icmp6.code = 0; /* TTL exceeded in transit */ outport = "+key+"; flags.loopback = 1; output; };"))
 		}
+		if anySource {
+			flows = append(flows, dp.flow(LRInIPInput, 30, "inport == "+key+" && ip6 && ip.ttl == {0, 1} && !ip.later_frag",
+				"icmp6 {eth.dst <-> eth.src; ip6.dst = ip6.src; ip6.src = "+p.Net.IPv6[0].AddrS+"; ip.ttl = 254; "+
+					"icmp6.type = 3; /* Time exceeded */ icmp6.code = 0; /* TTL exceeded in transit */ "+
+					"outport = "+key+"; flags.loopback = 1; output; };"))
+		}
 		return flows
 	})
 }
+
+// dhcpv6ReplyNeedsPrefixDelegation: 26.03 hands DHCPv6 replies to the
+// prefix delegation client only on ports that run it.
+func dhcpv6ReplyNeedsPrefixDelegation(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // RouterPortUnreachableFlows: lr_in_ip_input, on routers that are neither
 // gateway routers nor have a distributed gateway port (northd.c

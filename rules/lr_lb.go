@@ -8,6 +8,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // Tunnel keys in flow text. northd writes a router's tunnel key into the
@@ -180,7 +181,7 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		dp, ip := on(routerLBSet(x.Of.Scope, c)), ipMatch(v)
 		match, prio := fmt.Sprintf("ct.new && !ct.rel && %s && %s.dst == %s", ip, ip, v.IP), 110
 		if v.Port != "" {
-			match += fmt.Sprintf(" && %s && %s.dst == %s", v.Proto, v.Proto, v.Port)
+			match += " && " + vipPortMatch(nb.Release, v)
 			prio = 120
 		}
 		flag := snatFlag(c, v)
@@ -207,6 +208,37 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		return append(flows, routerAffinityFlows(dp, c, v, match)...)
 	})
+}
+
+// vipPortMatch matches the protocol and port of a VIP that has one: the
+// packet's in 23.03; in 26.03 those the ct_extract stages read from
+// conntrack for new connections (REG_CT_PROTO, REG_CT_TP_DST), which every
+// fragment of the connection carries.
+func vipPortMatch(rel schema.Release, v relations.LBVIP) string {
+	if !matchesExtractedCT(rel) {
+		return fmt.Sprintf("%s && %s.dst == %s", v.Proto, v.Proto, v.Port)
+	}
+	return fmt.Sprintf("%s == %s && %s == %s", regCTProto, ipProtoNumber[v.Proto], regCTTpDst, v.Port)
+}
+
+// matchesExtractedCT: 26.03 matches load balancers' protocol and port on
+// the values its ct_extract stages extract.
+func matchesExtractedCT(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// The registers 26.03's ct_extract stages fill (northd.c REG_CT_PROTO and
+// REG_CT_TP_DST), and the IP protocol numbers of a VIP's protocols.
+const (
+	regCTProto = "reg1[16..23]"
+	regCTTpDst = "reg1[0..15]"
+)
+
+var ipProtoNumber = map[string]string{"tcp": "6", "udp": "17", "sctp": "132"}
+
+// ctExtractFlow is the ct_extract stage's flow of a datapath with load
+// balancer VIPs (26.03): new connections' protocol and destination port go
+// to the registers vipPortMatch reads.
+func ctExtractFlow(dp on, stage Stage) Flow {
+	return dp.flow(stage, 100, "ct.new && ip", regCTProto+" = ct_proto(); "+regCTTpDst+" = ct_tp_dst(); next;")
 }
 
 // undnatMatch matches replies from the VIP's backends leaving through the
@@ -327,9 +359,13 @@ func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 			return nil
 		}
 		dp, bits := on(r.Router), ctBits(x.Features)
-		const rel = "ct.rel && !ct.est && !ct.new"
-		est := "ct.est && !ct.rel && !ct.new && " + bits + ".natted"
-		var flows []Flow
+		rel, est := "ct.rel && !ct.est && !ct.new", "ct.est && !ct.rel && !ct.new"
+		if dnatLeavesReplies(nb.Release) {
+			rel += " && !ct.rpl"
+			est += " && !ct.rpl"
+		}
+		est += " && " + bits + ".natted"
+		flows := []Flow{ctExtractFlow(dp, LRInCTExtract)}
 		if x.Features.CTLBRelated {
 			flows = append(flows,
 				dp.flow(LRInDNAT, 70, rel+" && "+bits+".skip_snat == 1", "flags.skip_snat_for_lb = 1; ct_commit_nat;"),
@@ -349,6 +385,10 @@ func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 		return flows
 	})
 }
+
+// dnatLeavesReplies: 26.03's lr_in_dnat flows for related and established
+// load-balanced traffic leave replies alone.
+func dnatLeavesReplies(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // RouterLBSkipSNATFlows: lr_out_snat priority 120 on routers with a load
 // balancer that sets options:skip_snat (northd.c

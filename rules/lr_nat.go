@@ -446,16 +446,25 @@ func DistributedNATNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 // every IP packet but ND goes through the DNAT zone in lr_out_undnat so
 // replies to DNATed connections are unDNATed, and new connections are
 // committed (lr_out_post_undnat). On any router where NAT applies,
-// NATed connections are marked locally DNATed (lr_out_chk_dnat_local).
+// NATed connections are marked locally DNATed (lr_out_chk_dnat_local);
+// in 26.03 only when SNAT and DNAT share a zone (commonZoneMarks).
 func RouterNATStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
 	withNAT := engine.IndexBy(engine.Distinct(engine.Map(nb.RouterNATs, func(r relations.RouterNAT) string { return r.Router })),
 		func(r string) string { return r })
 	capable := engine.IndexBy(engine.Filter(nb.RouterGateways, relations.RouterGateway.NATCapable),
 		func(g relations.RouterGateway) string { return g.Router })
 	routers := relations.WithFeatures(nb, engine.SemiJoin(capable, withNAT))
-	return engine.FlatMap(routers, func(x relations.Featured[relations.RouterGateway]) []Flow {
+	marking := routers
+	if natMarkNeedsCommonZone(nb.Release) {
+		marking = engine.SemiJoin(engine.IndexBy(routers, func(relations.Featured[relations.RouterGateway]) bool { return true }),
+			commonZone(nb))
+	}
+	marks := engine.Map(marking, func(x relations.Featured[relations.RouterGateway]) Flow {
+		return on(x.Of.Router).flow(LROutChkDNATLocal, 50, "ip && "+ctBits(x.Features)+".natted == 1", regDstNATIPLocal+" = 1; next;")
+	})
+	return engine.Union(marks, engine.FlatMap(routers, func(x relations.Featured[relations.RouterGateway]) []Flow {
 		g, dp := x.Of, on(x.Of.Router)
-		flows := []Flow{dp.flow(LROutChkDNATLocal, 50, "ip && "+ctBits(x.Features)+".natted == 1", regDstNATIPLocal+" = 1; next;")}
+		var flows []Flow
 		if g.Gateway {
 			flows = append(flows,
 				dp.flow(LROutUnDNAT, 100, "nd || nd_rs || nd_ra", "next;"),
@@ -463,7 +472,24 @@ func RouterNATStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
 				dp.flow(LROutPostUnDNAT, 50, "ip && ct.new", "ct_commit { } ; next; "))
 		}
 		return flows
+	}))
+}
+
+// natMarkNeedsCommonZone: 26.03 marks NATed connections as DNATed locally
+// only where SNAT and DNAT share a conntrack zone (NB_Global
+// options:use_common_zone).
+func natMarkNeedsCommonZone(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// commonZone holds true, under the key true, while NB_Global has
+// options:use_common_zone.
+func commonZone(n *relations.NB) engine.Index[bool, bool] {
+	set := engine.FlatMap(n.Global.Rows, func(g *nb.NBGlobal) []bool {
+		if relations.SmapBool(g.Options, "use_common_zone", false) {
+			return []bool{true}
+		}
+		return nil
 	})
+	return engine.IndexBy(set, func(b bool) bool { return b })
 }
 
 // RouterDNATForceSNATFlows: lr_in_unsnat priority 110 and lr_out_snat

@@ -261,10 +261,15 @@ func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		if rt.Discard {
 			return flows
 		}
+		commit := ""
+		if ecmpRepliesByPortMark(nb.Release) && relations.SmapBool(rt.Route.Options, "ecmp_symmetric_reply", false) {
+			commit = regNeedsECMPStatefulCommit + " = 1; "
+		}
 		return append(flows, dp.flow(LRInIPRoutingECMP, 100,
 			fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", s.Group, s.Member),
-			fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s; %snext;",
-				nextHopReg(!rt.V4()), rt.Route.Nexthop, srcIPReg(nb.Release, !rt.V4()), rt.OutIP, rt.Out.Net.MAC, jsonKey(rt.Out.Name()), nextHopFamily(nb.Release, rt.V4()))))
+			fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s; %s%snext;",
+				nextHopReg(!rt.V4()), rt.Route.Nexthop, srcIPReg(nb.Release, !rt.V4()), rt.OutIP, rt.Out.Net.MAC, jsonKey(rt.Out.Name()),
+				nextHopFamily(nb.Release, rt.V4()), commit)))
 	})
 }
 
@@ -323,7 +328,13 @@ func RouterRouteTableFlows(nb *relations.NB) engine.Rel[Flow] {
 // and the port's tunnel key (KeyRef) to the connection, and replies that
 // carry them skip routing (lr_in_ip_routing), policies (lr_in_policy) and
 // resolution (lr_in_arp_resolve, eth.dst from ct_label).
+//
+// 26.03 (ecmpRepliesByPortMark) tells replies by the port in ct_mark
+// alone, commits in lr_in_ecmp_stateful every packet that came in over
+// the route, and leaves the next hop checks (chk_ecmp_nh,
+// commit_ecmp_nh) out.
 func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
+	byPortMark := ecmpRepliesByPortMark(nb.Release)
 	symmetric := engine.Filter(nb.RouteSlots, func(s relations.StaticRouteSlot) bool {
 		return s.Size > 1 && !s.Route.Discard && relations.SmapBool(s.Route.Route.Options, "ecmp_symmetric_reply", false)
 	})
@@ -357,6 +368,19 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		base := fmt.Sprintf("inport == %s && ip%s.%s == %s", out, ipVersion(rt.V4()), dir, cidr)
 		key := KeyRef(rt.Out.Port.UUID)
+		if byPortMark {
+			reply := "ct_mark.ecmp_reply_port == " + key
+			return []Flow{
+				dp.flow(LRInDefrag, 100, base, "ct_next;"),
+				dp.flow(LRInDefrag, 100, routeMatch, "ct_next;"),
+				dp.flow(LRInECMPStateful, 100, base+" && (ct.new || ct.est)",
+					"ct_commit { ct_label.ecmp_reply_eth = eth.src; ct_mark.ecmp_reply_port = "+key+";}; next;"),
+				dp.flow(LRInIPRouting, 10300, reply+" && "+routeMatch, fmt.Sprintf(
+					"ip.ttl--; flags.loopback = 1; eth.src = %s; %s = %s; outport = %s; next;", rt.Out.Net.MAC, srcReg, rt.OutIP, out)),
+				dp.flow(LRInPolicy, 65535, reply, "next;"),
+				dp.flow(LRInARPResolve, 200, reply, ecmpReplyMAC),
+			}
+		}
 		reply := "ct.rpl && reg9[5] == 1 && " + replyPort + " == " + key
 		flows := []Flow{
 			dp.flow(LRInDefrag, 100, base, "reg9[5] = chk_ecmp_nh_mac(); ct_next;"),
@@ -364,7 +388,7 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LRInIPRouting, 10300, reply+" && "+routeMatch, fmt.Sprintf(
 				"ip.ttl--; flags.loopback = 1; eth.src = %s; %s = %s; outport = %s; next;", rt.Out.Net.MAC, srcReg, rt.OutIP, out)),
 			dp.flow(LRInPolicy, 65535, reply, "next;"),
-			dp.flow(LRInARPResolve, 200, reply, "push(xxreg1); xxreg1 = ct_label; eth.dst = xxreg1[32..79]; pop(xxreg1); next;"),
+			dp.flow(LRInARPResolve, 200, reply, ecmpReplyMAC),
 		}
 		for _, proto := range []string{"tcp", "udp", "sctp"} {
 			commit := fmt.Sprintf("ct_commit { ct_label.ecmp_reply_eth = eth.src;  %s = %s;}; "+
@@ -376,3 +400,30 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 		return flows
 	})
 }
+
+// ecmpReplyMAC sets eth.dst to the MAC a symmetric ECMP connection
+// recorded in ct_label, through a whole register rather than a masked
+// ct_label read, which some NICs cannot offload.
+const ecmpReplyMAC = "push(xxreg1); xxreg1 = ct_label; eth.dst = xxreg1[32..79]; pop(xxreg1); next;"
+
+// ecmpRepliesByPortMark: 26.03 recognizes symmetric ECMP replies by the
+// reply port in ct_mark, and commits the connection's reply MAC as it
+// leaves (lr_in_ecmp_stateful_egr).
+func ecmpRepliesByPortMark(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// RouterPortECMPStatefulEgrFlows: lr_in_ecmp_stateful_egr, a 26.03 stage,
+// per router port (northd.c build_ecmp_stateful_egr_flows_for_lrouter_port):
+// a packet routed over a symmetric-reply ECMP member (reg9[10]) commits its
+// next hop's MAC and output port to conntrack on its way out, so that
+// replies return the same way.
+func RouterPortECMPStatefulEgrFlows(nb *relations.NB) engine.Rel[Flow] {
+	return engine.Map(nb.LRPs, func(p relations.LRP) Flow {
+		key := jsonKey(p.Name())
+		return on(p.Router).flow(LRInECMPStatefulEgr, 100, regNeedsECMPStatefulCommit+" == 1 && ip && outport == "+key,
+			"ct_commit { ct_label.ecmp_reply_eth = eth.dst; ct_mark.ecmp_reply_port = "+KeyRef(p.Port.UUID)+";}; output;")
+	})
+}
+
+// regNeedsECMPStatefulCommit marks, in 26.03, a packet routed over a
+// symmetric-reply ECMP member (REGBIT_NEEDS_ECMP_STATEFUL_COMMIT).
+const regNeedsECMPStatefulCommit = "reg9[10]"
