@@ -32,7 +32,7 @@ func SwitchARPResponderDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 func SwitchARPSkipLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
 	localnet := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeLocalnet })
 	return engine.Map(localnet, func(p relations.LSP) Flow {
-		return on(p.Switch).flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
+		return onPort{p.Switch, p.Name()}.flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
 	})
 }
 
@@ -136,7 +136,7 @@ func SwitchVirtualPortBindFlows(nb *relations.NB) engine.Rel[Flow] {
 			} else {
 				match += fmt.Sprintf("((nd_ns && ip6.dst == {%s, %s} && nd.target == %s) ||(nd_na && nd.target == %s))", v.VIP, v.SN, v.VIP, v.VIP)
 			}
-			return on(v.Switch).flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
+			return onPort{v.Switch, v.Parent}.flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
 		})
 }
 
@@ -181,7 +181,7 @@ func SwitchRouterPortARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
 // of port p: a reply from the entry's MAC for each of its IPs, and a pass
 // for requests from p itself.
 func arpNDResponses(dp on, p *nb.LogicalSwitchPort, a relations.LPortAddresses) []Flow {
-	key, mac := jsonKey(p.Name), a.MAC.String()
+	key, mac, own := jsonKey(p.Name), a.MAC.String(), onPort{string(dp), p.Name}
 	var flows []Flow
 	for _, ip := range a.IPv4 {
 		match := "arp.tpa == " + ip.AddrS + " && arp.op == 1"
@@ -190,7 +190,7 @@ func arpNDResponses(dp on, p *nb.LogicalSwitchPort, a relations.LPortAddresses) 
 				"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
 					"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa = arp.spa; arp.spa = "+ip.AddrS+"; "+
 					"outport = inport; flags.loopback = 1; output;"),
-			dp.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
+			own.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
 	}
 	na := "nd_na"
 	if p.Type == relations.LSPTypeRouter {
@@ -202,7 +202,7 @@ func arpNDResponses(dp on, p *nb.LogicalSwitchPort, a relations.LPortAddresses) 
 			dp.flow(LSInARPRsp, 50, match,
 				na+" { eth.src = "+mac+"; ip6.src = "+ip.AddrS+"; nd.target = "+ip.AddrS+"; "+
 					"nd.tll = "+mac+"; outport = inport; flags.loopback = 1; output; };"),
-			dp.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
+			own.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
 	}
 	return flows
 }

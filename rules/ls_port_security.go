@@ -47,7 +47,7 @@ func SwitchPortSecurityFlows(nb *relations.NB) engine.Rel[Flow] {
 // localnet port, on the way out.
 func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
-		dp, key := on(p.Switch), jsonKey(p.Name())
+		dp, key := onPort{p.Switch, p.Name()}, jsonKey(p.Name())
 		switch {
 		case p.Port.Type == relations.LSPTypeExternal:
 			return nil
