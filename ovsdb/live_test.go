@@ -352,9 +352,9 @@ var datapathTables = []string{sb.SBGlobalTable, sb.DatapathBindingTable, sb.Port
 
 // unwrittenFlowKeys are the Logical_Flow external_ids and tags keys that
 // 23.03 writes and northlog does not yet: stage-hint (the NB row behind a
-// flow) and tags:in_out_port (the port a flow is about), which rules.Flow
-// does not carry. FlowColumns compares every other key.
-var unwrittenFlowKeys = []string{"stage-hint", "in_out_port"}
+// flow), which rules.Flow does not carry. FlowColumns compares every other
+// key.
+var unwrittenFlowKeys = []string{"stage-hint"}
 
 // nbCfg matches SB_Global's nb_cfg, a count of NB changes, which differs
 // between the reference's NB and the live one, reset between scenarios.

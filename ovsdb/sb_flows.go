@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -211,12 +212,43 @@ func (w *sbWriter) groupFor(t *sbTxn, dps []string) string {
 	return g
 }
 
-// insertFlow inserts a Logical_Flow row, with its controller_meter. Its
-// external_ids hold the stage-name, as 23.03's; not 23.03's stage-hint (the
-// NB row that caused the flow) nor source (the northd.c line that built
-// it), which rules.Flow does not carry, nor tags:in_out_port. external_ids are no part of a
-// flow's key: a row kept, 23.03's say, keeps them as they are, as 23.03
-// does while northd_internal_version stays.
+// countPort counts weight more desired flows of key k with InOutPort port.
+func (w *sbWriter) countPort(k flowKey, port string, weight engine.Weight) {
+	ports := w.wantPorts[k]
+	if ports == nil {
+		ports = map[string]engine.Weight{}
+		w.wantPorts[k] = ports
+	}
+	if ports[port] += weight; ports[port] <= 0 {
+		delete(ports, port)
+	}
+	if len(ports) == 0 {
+		delete(w.wantPorts, k)
+	}
+}
+
+// inOutPort is the tags:in_out_port of a new row of key k: the smallest
+// InOutPort of the desired flows written under k, as rules.FlowsByDatapath
+// keeps ("" for none).
+func (w *sbWriter) inOutPort(k flowKey) string {
+	var ports []string
+	for u := range w.byResolved[k] {
+		ports = slices.AppendSeq(ports, maps.Keys(w.wantPorts[u]))
+	}
+	ports = slices.AppendSeq(ports, maps.Keys(w.wantPorts[k]))
+	if len(ports) == 0 {
+		return ""
+	}
+	return slices.Min(ports)
+}
+
+// insertFlow inserts a Logical_Flow row, with its controller_meter and
+// tags:in_out_port. Its external_ids hold the stage-name, as 23.03's; not
+// 23.03's stage-hint (the NB row that caused the flow) nor source (the
+// northd.c line that built it), which rules.Flow does not carry.
+// external_ids and tags are no part of a flow's key: a row kept, 23.03's
+// say, keeps them as they are, as 23.03 does while northd_internal_version
+// stays.
 func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
 	row := lovsdb.Row{
 		"pipeline":     p.key.Stage.Pipeline().String(),
@@ -228,6 +260,9 @@ func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
 	}
 	if p.key.HasMeter {
 		row["controller_meter"] = optString(p.key.Meter, true)
+	}
+	if port := w.inOutPort(p.key); port != "" {
+		row["tags"] = strMap(map[string]string{"in_out_port": port})
 	}
 	if len(p.target) == 1 {
 		row["logical_datapath"] = optUUID(p.target[0])

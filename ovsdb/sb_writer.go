@@ -44,7 +44,12 @@ type sbWriter struct {
 	// wantLF are the desired flows' NB datapaths and datapath sets
 	// (rules.IsDatapathSet), sorted; setMembers the sets' datapaths, and
 	// setUsers the flows on each set.
-	wantLF     map[flowKey][]string
+	wantLF map[flowKey][]string
+	// wantPorts count the desired flows of each key by their
+	// rules.Flow.InOutPort; variants count, where flows that differ only
+	// in it are on the same datapath, how many there are.
+	wantPorts  map[flowKey]map[string]engine.Weight
+	variants   map[flowKey]map[string]engine.Weight
 	setMembers map[string]map[string]bool
 	setUsers   map[string]map[flowKey]bool
 
@@ -95,7 +100,8 @@ func newSBWriter(log *slog.Logger, stages *rules.StageTable) *sbWriter {
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
 		wantMirrors: map[string]map[string]bool{},
 		wantMC:      map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
-		wantLF: map[flowKey][]string{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
+		wantLF: map[flowKey][]string{}, wantPorts: map[flowKey]map[string]engine.Weight{},
+		variants: map[flowKey]map[string]engine.Weight{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
 		portName:   func(string) (string, bool) { return "", false },
@@ -215,26 +221,55 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 		}
 	}
 	for _, c := range p.Flows.Changes() {
-		k, dp := keyOfFlow(c.Tuple), c.Tuple.Datapath
-		dps := w.wantLF[k]
-		if c.Weight < 0 {
-			dps = deleteSorted(dps, dp)
-		} else {
-			dps = insertSorted(dps, dp)
-		}
-		if len(dps) == 0 {
-			delete(w.wantLF, k)
-		} else {
-			w.wantLF[k] = dps
-		}
-		w.dirtyLF[k] = true
-		if rules.IsDatapathSet(dp) {
-			addOrRemove(w.setUsers, dp, k, c.Weight > 0)
-		}
-		for _, u := range keyRefs(k) {
-			addOrRemove(w.keyUsers, u, k, len(dps) > 0)
-		}
+		w.applyFlow(c.Tuple, c.Weight)
 	}
+}
+
+// applyFlow adds (weight 1) or removes (-1) desired flow f.
+func (w *sbWriter) applyFlow(f rules.Flow, weight engine.Weight) {
+	k, dp := keyOfFlow(f), f.Datapath
+	dps := w.wantFlowOn(k, dp, weight)
+	if len(dps) == 0 {
+		delete(w.wantLF, k)
+	} else {
+		w.wantLF[k] = dps
+	}
+	w.countPort(k, f.InOutPort, weight)
+	w.dirtyLF[k] = true
+	if rules.IsDatapathSet(dp) {
+		addOrRemove(w.setUsers, dp, k, weight > 0)
+	}
+	for _, u := range keyRefs(k) {
+		addOrRemove(w.keyUsers, u, k, len(dps) > 0)
+	}
+}
+
+// wantFlowOn adds (weight 1) or removes (-1) a desired flow of key k on
+// datapath dp, and returns k's datapaths then. Flows that differ only in
+// their InOutPort share a key: dp stays while one of them is on it.
+func (w *sbWriter) wantFlowOn(k flowKey, dp string, weight engine.Weight) []string {
+	dps := w.wantLF[k]
+	n, shared := w.variants[k][dp]
+	_, on := slices.BinarySearch(dps, dp)
+	switch {
+	case shared && n+weight > 1:
+		w.variants[k][dp] = n + weight
+	case shared:
+		delete(w.variants[k], dp)
+		if len(w.variants[k]) == 0 {
+			delete(w.variants, k)
+		}
+	case weight > 0 && on:
+		if w.variants[k] == nil {
+			w.variants[k] = map[string]engine.Weight{}
+		}
+		w.variants[k][dp] = 2
+	case weight > 0:
+		dps = insertSorted(dps, dp)
+	default:
+		dps = deleteSorted(dps, dp)
+	}
+	return dps
 }
 
 // addOrRemove adds v to the set of k in idx (add) or removes it.

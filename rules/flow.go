@@ -13,6 +13,11 @@ import (
 // (DatapathSetMember). ControllerMeter is the meter of the packets the
 // actions send to ovn-controller (the SB controller_meter column), from
 // the datapath's CoPP (controller_meter.go); rules leave it empty.
+// InOutPort is the switch port whose inport (ingress) or outport (egress)
+// the match tests, for the flows 23.03 tags with it (SB tags:in_out_port,
+// ovn_lflow_add_with_lport_and_hint): ovn-controller skips them on chassis
+// where the port is not local. It is no part of the flow's text: of two
+// flows that differ only in it, the SB gets one (FlowsByDatapath).
 type Flow struct {
 	Datapath        string
 	Stage           Stage
@@ -20,6 +25,7 @@ type Flow struct {
 	Match           string
 	Actions         string
 	ControllerMeter string
+	InOutPort       string
 }
 
 // CompareFlows orders flows by datapath, stage (pipeline and table, in
@@ -33,7 +39,15 @@ func CompareFlows(a, b Flow) int {
 		cmp.Compare(a.Match, b.Match),
 		cmp.Compare(a.Actions, b.Actions),
 		cmp.Compare(a.ControllerMeter, b.ControllerMeter),
+		cmp.Compare(a.InOutPort, b.InOutPort),
 	)
+}
+
+// SameText reports whether two flows are the same SB row: all but
+// InOutPort equal.
+func SameText(a, b Flow) bool {
+	a.InOutPort, b.InOutPort = "", ""
+	return a == b
 }
 
 // A datapath set names the datapaths that share a family of flows with the
@@ -68,7 +82,8 @@ func CompareDatapathSetMembers(a, b DatapathSetMember) int {
 // FlowsByDatapath returns flows with every flow on a datapath set replaced
 // by one flow on each of the set's members, sorted by CompareFlows and
 // without duplicates: the flows as an SB dump lists them, one per
-// datapath.
+// datapath. Of flows with the same text, the one with the smallest
+// InOutPort stays (23.03 keeps the first it builds, in its hash order).
 func FlowsByDatapath(flows []Flow, members []DatapathSetMember) []Flow {
 	bySet := map[string][]string{}
 	for _, m := range members {
@@ -86,5 +101,5 @@ func FlowsByDatapath(flows []Flow, members []DatapathSetMember) []Flow {
 		}
 	}
 	slices.SortFunc(out, CompareFlows)
-	return slices.CompactFunc(out, func(a, b Flow) bool { return a == b })
+	return slices.CompactFunc(out, SameText)
 }

@@ -35,7 +35,7 @@ func SwitchARPSkipLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
 	skip := !localReplies(nb)
 	localnet := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return skip && p.Port.Type == relations.LSPTypeLocalnet })
 	return engine.Map(localnet, func(p relations.LSP) Flow {
-		return on(p.Switch).flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
+		return onPort{p.Switch, p.Name()}.flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
 	})
 }
 
@@ -186,7 +186,7 @@ func SwitchVirtualPortBindFlows(nb *relations.NB) engine.Rel[Flow] {
 			} else {
 				match += fmt.Sprintf("((nd_ns && ip6.dst == {%s, %s} && nd.target == %s) ||(nd_na && nd.target == %s))", v.VIP, v.SN, v.VIP, v.VIP)
 			}
-			return on(v.Switch).flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
+			return onPort{v.Switch, v.Parent}.flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
 		})
 }
 
@@ -278,7 +278,7 @@ func (r responder) proxyReplies(p relations.LRPSwitchPeer) []Flow {
 // requests from p itself (a DHCP client's duplicate address check, IPv6
 // DAD).
 func (r responder) replies(p *nb.LogicalSwitchPort, a relations.LPortAddresses) []Flow {
-	key, mac := jsonKey(p.Name), a.MAC.String()
+	key, mac, own := jsonKey(p.Name), a.MAC.String(), onPort{string(r.dp), p.Name}
 	// The reply's match on a switch with a localnet port, in 26.03.
 	localnet := ""
 	if r.local && r.localnet {
@@ -298,7 +298,7 @@ func (r responder) replies(p *nb.LogicalSwitchPort, a relations.LPortAddresses) 
 				"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
 					"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa = arp.spa; arp.spa = "+ip.AddrS+"; "+
 					"outport = inport; flags.loopback = 1; output;"),
-			r.dp.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
+			own.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
 	}
 	na := "nd_na"
 	if p.Type == relations.LSPTypeRouter {
@@ -316,7 +316,7 @@ func (r responder) replies(p *nb.LogicalSwitchPort, a relations.LPortAddresses) 
 			r.dp.flow(LSInARPRsp, 50, match+localnet,
 				na+" { eth.src = "+mac+"; ip6.src = "+ip.AddrS+"; nd.target = "+ip.AddrS+"; "+
 					"nd.tll = "+mac+"; outport = inport; flags.loopback = 1; output; };"),
-			r.dp.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
+			own.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
 	}
 	return flows
 }

@@ -103,7 +103,8 @@ type dhcpAddrs struct {
 // port itself, or for an external port each localnet port of its switch.
 type dhcpInport struct {
 	dhcpAddrs
-	Key string // the inport's name as a JSON string
+	Name string // the inport's name
+	Key  string // Name as a JSON string
 	// Resident is, for an external port, its own JSON name: the flows only
 	// run on the chassis that binds it.
 	Resident string
@@ -141,7 +142,7 @@ func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
 		if e.Server.Port.Type == relations.LSPTypeExternal {
 			return nil
 		}
-		return []dhcpInport{{dhcpAddrs: e, Key: jsonKey(e.Server.Port.Name)}}
+		return []dhcpInport{{dhcpAddrs: e, Name: e.Server.Port.Name, Key: jsonKey(e.Server.Port.Name)}}
 	})
 	external := engine.Filter(entries, func(e dhcpAddrs) bool { return e.Server.Port.Type == relations.LSPTypeExternal })
 	localnets := engine.Filter(conntrackSkipPorts(nb), func(p conntrackSkipPort) bool { return !p.Router })
@@ -149,7 +150,7 @@ func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(external, func(e dhcpAddrs) string { return e.Server.Switch }),
 		engine.IndexBy(localnets, func(p conntrackSkipPort) string { return p.Switch }),
 		func(_ string, e dhcpAddrs, ln conntrackSkipPort) dhcpInport {
-			return dhcpInport{dhcpAddrs: e, Key: ln.Key, Resident: jsonKey(e.Server.Port.Name)}
+			return dhcpInport{dhcpAddrs: e, Name: ln.Name, Key: ln.Key, Resident: jsonKey(e.Server.Port.Name)}
 		})
 	return engine.FlatMap(engine.Union(direct, viaLocalnet), func(in dhcpInport) []Flow {
 		if in.Server.IPv6 {
@@ -189,7 +190,7 @@ func dhcpv4Flows(in dhcpInport) []Flow {
 		list := append([]dhcpOption{{"netmask", netmask}}, dhcpOptionList(opts)...)
 		slices.SortStableFunc(list, func(x, y dhcpOption) int { return cmp.Compare(x.key, y.key) })
 		actions := regDHCPOptsResult + " = put_dhcp_opts(offerip = " + a.AddrS + ", " + joinDHCPOptions(list) + "); next;"
-		dp, mac := on(s.Switch), addrs.MAC.String()
+		dp, mac := onPort{s.Switch, in.Name}, addrs.MAC.String()
 		base := "inport == " + in.Key + " && eth.src == " + mac
 		return []Flow{
 			dp.flow(LSInDHCPOptions, 100, in.withResident(base+
@@ -221,7 +222,7 @@ func dhcpv6Flows(in dhcpInport) []Flow {
 		if !stateless {
 			text = "ia_addr = " + ipv6StringMapped(a) + ", " + text
 		}
-		dp := on(s.Switch)
+		dp := onPort{s.Switch, in.Name}
 		match := in.withResident("inport == " + in.Key + " && eth.src == " + addrs.MAC.String() +
 			" && ip6.dst == ff02::1:2 && udp.src == 546 && udp.dst == 547")
 		return []Flow{
@@ -298,7 +299,7 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 			if _, hasLease := o["lease_time"]; !hasID || !hasMAC || !hasLease {
 				return nil
 			}
-			return []Flow{on(x.Port.Switch).flow(egressACL, 34000,
+			return []Flow{onPort{x.Port.Switch, name}.flow(egressACL, 34000,
 				`outport == "`+name+`" && eth.src == `+mac+" && ip4.src == "+id+" && udp && udp.src == 67 && udp.dst == 68", actions)}
 		}
 		mac := o["server_id"]
@@ -306,7 +307,7 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 		if err != nil {
 			return nil
 		}
-		return []Flow{on(x.Port.Switch).flow(egressACL, 34000,
+		return []Flow{onPort{x.Port.Switch, name}.flow(egressACL, 34000,
 			`outport == "`+name+`" && eth.src == `+mac+" && ip6.src == "+relations.FormatIPv6(ea.IPv6LLA())+
 				" && udp && udp.src == 547 && udp.dst == 546", actions)}
 	})

@@ -40,7 +40,7 @@ func SwitchFDBPortFlows(nb *relations.NB) engine.Rel[Flow] {
 		return false
 	})
 	return engine.FlatMap(learning, func(p relations.LSP) []Flow {
-		dp, in := on(p.Switch), "inport == "+jsonKey(p.Name())
+		dp, in := onPort{p.Switch, p.Name()}, "inport == "+jsonKey(p.Name())
 		return []Flow{
 			dp.flow(LSInLookupFDB, 100, in, "reg0[11] = lookup_fdb(inport, eth.src); next;"),
 			dp.flow(LSInPutFDB, 100, in+" && reg0[11] == 0", "put_fdb(inport, eth.src); next;"),

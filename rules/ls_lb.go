@@ -39,7 +39,8 @@ func SwitchPreLBFlows(nb *relations.NB) engine.Rel[Flow] {
 // an existing router port) or a localnet port.
 type conntrackSkipPort struct {
 	Switch string
-	Key    string // the port name as a JSON string
+	Name   string
+	Key    string // Name as a JSON string
 	Router bool   // a router port; else a localnet port
 }
 
@@ -48,13 +49,13 @@ type conntrackSkipPort struct {
 // od->localnet_ports.
 func conntrackSkipPorts(nb *relations.NB) engine.Rel[conntrackSkipPort] {
 	routerPorts := engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) conntrackSkipPort {
-		return conntrackSkipPort{Switch: p.Switch, Key: jsonKey(p.LSP.Name), Router: true}
+		return conntrackSkipPort{Switch: p.Switch, Name: p.LSP.Name, Key: jsonKey(p.LSP.Name), Router: true}
 	})
 	localnetPorts := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []conntrackSkipPort {
 		if sp.Port.Type != relations.LSPTypeLocalnet {
 			return nil
 		}
-		return []conntrackSkipPort{{Switch: sp.Switch, Key: jsonKey(sp.Port.Name)}}
+		return []conntrackSkipPort{{Switch: sp.Switch, Name: sp.Port.Name, Key: jsonKey(sp.Port.Name)}}
 	})
 	return engine.Union(routerPorts, localnetPorts)
 }
@@ -75,7 +76,7 @@ func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
 		switchFactsBySwitch(nb),
 		func(_ string, p conntrackSkipPort, f relations.SwitchACLFacts) portFacts { return portFacts{p, f} })
 	return engine.FlatMap(ports, func(x portFacts) []Flow {
-		dp := on(x.Port.Switch)
+		dp := onPort{x.Port.Switch, x.Port.Name}
 		egress := "ct_clear; next;"
 		if x.Facts.HasStatefulACL {
 			egress = "next;"

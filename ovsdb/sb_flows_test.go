@@ -1,0 +1,39 @@
+package ovsdb
+
+import (
+	"log/slog"
+	"slices"
+	"testing"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/schema"
+	"github.com/northlog/northlog/rules"
+)
+
+// TestFlowPortVariants: flows that differ only in their InOutPort are one
+// SB row on a datapath while any of them is desired, whatever order they
+// come and go in, and the row's in_out_port is the smallest.
+func TestFlowPortVariants(t *testing.T) {
+	w := newSBWriter(slog.New(slog.DiscardHandler), rules.StagesOf(schema.OVN2303))
+	flow := func(port string) rules.Flow {
+		return rules.Flow{Datapath: "sw", Stage: rules.LSInARPRsp, Priority: 100, Match: "1", Actions: "next;", InOutPort: port}
+	}
+	k := keyOfFlow(flow(""))
+	step := func(f rules.Flow, weight int, wantDPs []string, wantPort string) {
+		t.Helper()
+		w.applyFlow(f, engine.Weight(weight))
+		if dps := w.wantLF[k]; !slices.Equal(dps, wantDPs) || w.inOutPort(k) != wantPort {
+			t.Fatalf("after %+v (%d): datapaths %v, in_out_port %q; want %v, %q", f, weight, w.wantLF[k], w.inOutPort(k), wantDPs, wantPort)
+		}
+	}
+	on := []string{"sw"}
+	step(flow(""), 1, on, "")
+	step(flow("p2"), 1, on, "")
+	step(flow("p1"), 1, on, "")
+	step(flow(""), -1, on, "p1")
+	step(flow("p1"), -1, on, "p2")
+	step(flow("p2"), -1, nil, "")
+	if len(w.variants) != 0 || len(w.wantPorts) != 0 {
+		t.Fatalf("left over: variants %v, ports %v", w.variants, w.wantPorts)
+	}
+}
