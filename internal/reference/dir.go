@@ -28,9 +28,15 @@ func (d Dir) File(db string) string { return d.path(db + ".db") }
 func (d Dir) path(name string) string { return filepath.Join(string(d), name) }
 
 // Env is this process's environment plus what points the OVN tools at the
-// directory: OVN_NB_DB, OVN_SB_DB, and the run and log directories.
+// directory: OVN_NB_DB, OVN_SB_DB, and the run and log directories; with
+// Home, its programs first in PATH.
 func (d Dir) Env() []string {
-	return append(os.Environ(),
+	env := os.Environ()
+	if Home != "" {
+		// The last of duplicate variables is the one used.
+		env = append(env, "PATH="+filepath.Join(Home, "bin")+":"+os.Getenv("PATH"))
+	}
+	return append(env,
 		"OVS_RUNDIR="+string(d), "OVN_RUNDIR="+string(d), "OVS_LOGDIR="+string(d), "OVN_LOGDIR="+string(d),
 		"OVN_NB_DB="+d.NBRemote(), "OVN_SB_DB="+d.SBRemote())
 }
