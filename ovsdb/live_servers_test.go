@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // servers is a private NB and SB ovsdb-server pair for the live northd's
@@ -27,13 +28,20 @@ type servers struct {
 // and serves them, with serverArgs; everything stops when the test ends.
 func startServers(t testing.TB, serverArgs ...string) *servers {
 	t.Helper()
-	reference.Require(t)
+	return startServersOf(t, reference.BuildOf(schema.OVN2303), serverArgs...)
+}
+
+// startServersOf is startServers with build b's servers, schemas and
+// tools; it skips (fails in CI) when b is not installed.
+func startServersOf(t testing.TB, b *reference.Build, serverArgs ...string) *servers {
+	t.Helper()
+	b.Require(t)
 	// Unix socket paths are short: t.TempDir's can be too long.
 	dir, err := os.MkdirTemp("", "northlog-live")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &servers{t: t, Dir: reference.Dir{Path: dir}, procs: map[string]*reference.Daemon{}, serverArgs: serverArgs}
+	s := &servers{t: t, Dir: reference.Dir{Path: dir, Build: b}, procs: map[string]*reference.Daemon{}, serverArgs: serverArgs}
 	t.Cleanup(func() {
 		for name := range s.procs {
 			s.kill(name)

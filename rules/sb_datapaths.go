@@ -7,6 +7,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // Datapath is one SB Datapath_Binding row as ovn-northd 23.03 writes it
@@ -66,6 +67,11 @@ func SBDatapaths(n *relations.NB) engine.Rel[Datapath] {
 		}
 		if !relations.SmapBool(lr.Options, "always_learn_from_arp_request", true) {
 			ids["always_learn_from_arp_request"] = "false"
+		}
+		// 26.03 tells ovn-controller whether to send GARPs/RARPs, always
+		// (en-datapath-logical-router.c).
+		if n.Release >= schema.OVN2603 {
+			ids["disable_garp_rarp"] = strconv.FormatBool(relations.SmapBool(lr.Options, "disable_garp_rarp", false))
 		}
 		return Datapath{NB: lr.UUID, Kind: Router, ExternalIDs: SmapOf(ids),
 			RequestedKey: requestedKey(lr.Options, MaxDatapathKey)}
