@@ -159,4 +159,15 @@ func TestLiveReleaseFollowsNB(t *testing.T) {
 	if !l.Active() || !strings.Contains(sbGlobalOptions(t, s.SBRemote()), "23.03.1-20.27.0-70.6") {
 		t.Errorf("forced to 23.03 on NB schema 7.5.0: active %v, SB_Global options %s", l.Active(), sbGlobalOptions(t, s.SBRemote()))
 	}
+	l.stop()
+
+	// 26.03 forced on an older NB: what the NB lacks is off.
+	withSchemas(t, s, schema.OVN2303.NB(), schema.OVN2603.SB())
+	forced = schema.OVN2603
+	l = runNorthd(t, s, func(c *Config) { c.Release = &forced })
+	s.script("ovn-nbctl ls-add sw0 -- lsp-add sw0 p1")
+	s.sync()
+	if rows := sbRows(t, s.SBRemote(), false); len(rows) == 0 || !strings.Contains(sbGlobalOptions(t, s.SBRemote()), "26.03.2-21.8.0-82.14") {
+		t.Errorf("forced to 26.03 on 23.03's NB: rows %v, SB_Global options %s", rows, sbGlobalOptions(t, s.SBRemote()))
+	}
 }
