@@ -132,9 +132,10 @@ func TestLive2603TakeTurns(t *testing.T) {
 // besides the flows'. The reference starts afresh on each scenario's NB:
 // its incremental processing asserts (lflow-mgr.c "dp_bitmap_len") on
 // some NBs that the previous scenario's reset leaves it to process.
-// 2026-12-02: 58 of 100 scenarios kept; the others change 26.03's
+// 2026-12-02: 59 of 100 scenarios kept; the others change 26.03's
 // Load_Balancer rows (33), Port_Binding (10: QoS options, chassisredirect
-// ports), Multicast_Group (5), DNS (2) and Address_Set (1).
+// ports, router ports' invalid networks), Multicast_Group (5) and
+// Address_Set (1).
 func TestLive2603TakeOverScenarios(t *testing.T) {
 	scenarios, err := reference.LoadScenarios("../rules/testdata/scenarios")
 	if err != nil {
