@@ -493,6 +493,12 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m mod
 	nc.SetProbe(d.probeFor(nc.Remote()))
 	d.log.Info("connected", "database", name, "member", nc.Remote(), "schema", nc.Version())
 	expect := d.release.SBSchema()
+	if c == &d.sb && nc.Version() != d.release.SBVersion() {
+		// The release's rows may not fit (26.03's flow tables go past
+		// 23.03's table_id range): as ovn-northd, write anyway, and say.
+		d.log.Warn("SB schema version is not the release's: the SB may refuse its rows (database needs upgrade?)",
+			"sb_schema", nc.Version(), "release", d.release.Point(), "release_sb_schema", d.release.SBVersion())
+	}
 	if c == &d.nb {
 		expect = d.release.NBSchema()
 		d.log.Info("reproducing ovn-northd "+d.release.Point(), "nb_schema", nc.Version(), "forced", d.forced)

@@ -1,6 +1,7 @@
 package ovsdb
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // olderNBSchema writes to dir 23.03's NB schema without its Copp table
@@ -91,5 +93,81 @@ func TestLiveOlderNBSchema(t *testing.T) {
 	}
 	if r := reference.Compare(dumpFlows(t, s.SBRemote()), ours); !r.Equal() {
 		t.Errorf("northlog's flows differ from ovn-northd's on the older NB:\n%s", r)
+	}
+}
+
+// withSchemas replaces the NB and SB databases of s by empty ones of the
+// schemas given, and initialises the NB.
+func withSchemas(t *testing.T, s *servers, nbSchema, sbSchema []byte) {
+	t.Helper()
+	dir := t.TempDir()
+	for db, text := range map[string][]byte{"nb": nbSchema, "sb": sbSchema} {
+		s.kill(db)
+		if err := os.Remove(s.File(db)); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, db+".ovsschema")
+		if err := os.WriteFile(path, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s.run("ovsdb-tool", "create", s.File(db), path)
+		s.start(db)
+	}
+	s.run("ovn-nbctl", "init")
+}
+
+// TestLiveReleaseFollowsNB: on databases of 26.03's schemas the live
+// northd reproduces 26.03 (its northd_internal_version in NB_Global and
+// SB_Global, 26.03's SB_Global options); on an NB whose schema version is
+// no release's it writes nothing and holds no lock, naming the versions
+// it supports, unless the release is forced.
+func TestLiveReleaseFollowsNB(t *testing.T) {
+	t.Parallel()
+	s := startServers(t)
+	withSchemas(t, s, schema.OVN2603.NB(), schema.OVN2603.SB())
+	l := runNorthd(t, s)
+	s.sync()
+	if r, ok := l.Release(); !ok || r != schema.OVN2603 {
+		t.Fatalf("on 26.03's schemas the northd reproduces %s (known %v)", r, ok)
+	}
+	opts := sbGlobalOptions(t, s.SBRemote())
+	for _, want := range []string{`northd_internal_version="26.03.2-21.8.0-82.14"`, `arp_ns_explicit_output="true"`, `register_consolidation="true"`} {
+		if !strings.Contains(opts, want) {
+			t.Errorf("SB_Global options %s lack %s", opts, want)
+		}
+	}
+	if nb := nbOptions(t, s.NBRemote()); nb["northd_internal_version"] != "26.03.2-21.8.0-82.14" || nb["svc_monitor_mac_dst"] == "" {
+		t.Errorf("NB_Global options %v: want 26.03's northd_internal_version and a svc_monitor_mac_dst", nb)
+	}
+	l.stop()
+
+	between := bytes.Replace(schema.OVN2303.NB(), []byte(`"version": "7.0.0"`), []byte(`"version": "7.5.0"`), 1)
+	withSchemas(t, s, between, schema.OVN2303.SB())
+	var buf logBuffer
+	l = runNorthd(t, s, withLog(&buf))
+	waitFor(t, "the refusal of NB schema 7.5.0", func() bool {
+		return strings.Contains(buf.String(), "NB schema version 7.5.0 is not one northlog reproduces")
+	})
+	if l.Active() || rowsWritten(l) > 0 {
+		t.Fatalf("on NB schema 7.5.0 the northd is active (%v) or wrote %d rows", l.Active(), rowsWritten(l))
+	}
+	l.stop()
+
+	forced := schema.OVN2303
+	l = runNorthd(t, s, func(c *Config) { c.Release = &forced })
+	s.sync()
+	if !l.Active() || !strings.Contains(sbGlobalOptions(t, s.SBRemote()), "23.03.1-20.27.0-70.6") {
+		t.Errorf("forced to 23.03 on NB schema 7.5.0: active %v, SB_Global options %s", l.Active(), sbGlobalOptions(t, s.SBRemote()))
+	}
+	l.stop()
+
+	// 26.03 forced on an older NB: what the NB lacks is off.
+	withSchemas(t, s, schema.OVN2303.NB(), schema.OVN2603.SB())
+	forced = schema.OVN2603
+	l = runNorthd(t, s, func(c *Config) { c.Release = &forced })
+	s.script("ovn-nbctl ls-add sw0 -- lsp-add sw0 p1")
+	s.sync()
+	if rows := sbRows(t, s.SBRemote(), false); len(rows) == 0 || !strings.Contains(sbGlobalOptions(t, s.SBRemote()), "26.03.2-21.8.0-82.14") {
+		t.Errorf("forced to 26.03 on 23.03's NB: rows %v, SB_Global options %s", rows, sbGlobalOptions(t, s.SBRemote()))
 	}
 }

@@ -3,6 +3,7 @@ package ovsdb
 import (
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
@@ -50,7 +51,7 @@ type otherTables struct {
 func newOtherTables(w *sbWriter) *otherTables {
 	o := &otherTables{bands: map[string]*sb.MeterBand{}, bandMeter: map[string]string{}, newPerms: map[string]string{}}
 	o.meters = newKeyedTable(sb.MeterTable, func(m model.Model) (string, bool) { return m.(*sb.Meter).Name, true }, o.writeMeter)
-	o.dns = newKeyedTable(sb.DNSTable, dnsKey, func(t *sbTxn, want rules.DNS, uuid string, row model.Model) {
+	o.dns = newKeyedTable(sb.DNSTable, dnsKeyFor(w.stages.Release()), func(t *sbTxn, want rules.DNS, uuid string, row model.Model) {
 		writeDNS(w, t, want, uuid, row)
 	})
 	o.templateVars = newKeyedTable(sb.ChassisTemplateVarTable,
@@ -241,7 +242,19 @@ func dnsKey(m model.Model) (string, bool) {
 	return id, isUUID(id)
 }
 
-// writeDNS writes a DNS row on the datapath rows of its switches.
+// dnsKeyFor is the key of release r's DNS rows: from 26.03, a row has its
+// NB row's UUID (sync_dns_entries inserts with persist_uuid) and no
+// dns_id.
+func dnsKeyFor(r schema.Release) func(model.Model) (string, bool) {
+	if r < schema.OVN2603 {
+		return dnsKey
+	}
+	return func(m model.Model) (string, bool) { return m.(*sb.DNS).UUID, true }
+}
+
+// writeDNS writes a DNS row on the datapath rows of its switches; 26.03's
+// under the NB row's UUID, with options:ovn-owned and the row's other
+// options kept.
 func writeDNS(w *sbWriter, t *sbTxn, want rules.DNS, uuid string, row model.Model) {
 	var dps []string
 	for _, nb := range want.Datapaths.Slice() {
@@ -259,7 +272,17 @@ func writeDNS(w *sbWriter, t *sbTxn, want rules.DNS, uuid string, row model.Mode
 	d, _ := row.(*sb.DNS)
 	c := newChangedRow(uuid)
 	records := want.Records.Map()
-	c.set("external_ids", true, strMap(map[string]string{"dns_id": want.NB}))
+	if w.stages.Release() < schema.OVN2603 {
+		c.set("external_ids", true, strMap(map[string]string{"dns_id": want.NB}))
+	} else {
+		c.persist = want.NB
+		options := map[string]string{}
+		if d != nil {
+			options = maps.Clone(d.Options)
+		}
+		options["ovn-owned"] = strconv.FormatBool(want.OVNOwned)
+		c.set("options", d != nil && sameMap(d.Options, options), strMap(options))
+	}
 	c.set("datapaths", d != nil && sameSet(d.Datapaths, dps), uuidSet(dps))
 	c.set("records", d != nil && sameMap(d.Records, records), strMap(records))
 	c.commit(t, sb.DNSTable)

@@ -136,6 +136,9 @@ func (k *keyedTable[W]) reconcile(t *sbTxn) {
 type changedRow struct {
 	uuid string
 	row  lovsdb.Row
+	// persist is the UUID a new row is inserted with ("" for one the
+	// server chooses).
+	persist string
 }
 
 func newChangedRow(uuid string) *changedRow { return &changedRow{uuid: uuid, row: lovsdb.Row{}} }
@@ -151,7 +154,7 @@ func (c *changedRow) set(col string, same bool, v any) {
 // row's UUID or, for an insert, its name in the transaction.
 func (c *changedRow) commit(t *sbTxn, table string) string {
 	if c.uuid == "" {
-		return t.insert(table, c.row)
+		return t.insertAs(table, c.persist, c.row)
 	}
 	t.update(table, c.uuid, c.row)
 	return c.uuid

@@ -51,10 +51,14 @@ func newSBTxn(size int) *sbTxn {
 }
 
 // insert adds an insert operation and returns the row's named UUID.
-func (t *sbTxn) insert(table string, row lovsdb.Row) string {
+func (t *sbTxn) insert(table string, row lovsdb.Row) string { return t.insertAs(table, "", row) }
+
+// insertAs is insert of a row with UUID uuid, as the IDL's
+// insert_persist_uuid; "" lets the server choose.
+func (t *sbTxn) insertAs(table, uuid string, row lovsdb.Row) string {
 	t.named++
 	name := "row" + strconv.Itoa(t.named)
-	t.add(lovsdb.Operation{Op: lovsdb.OperationInsert, Table: table, Row: row, UUIDName: name})
+	t.add(lovsdb.Operation{Op: lovsdb.OperationInsert, Table: table, Row: row, UUIDName: name, UUID: uuid})
 	t.Inserted[table]++
 	return name
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"maps"
+	"strconv"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -20,11 +21,15 @@ type DNS struct {
 	// Datapaths are the NB _uuids of the switches.
 	Datapaths Strings
 	Records   Smap
+	// OVNOwned is the NB options:ovn-owned (26.03's schema): 26.03
+	// writes it in the SB row's options.
+	OVNOwned bool
 }
 
 // CompareDNS orders DNS rows by NB _uuid, then contents.
 func CompareDNS(a, b DNS) int {
-	return cmp.Or(cmp.Compare(a.NB, b.NB), cmp.Compare(a.Datapaths, b.Datapaths), cmp.Compare(a.Records, b.Records))
+	return cmp.Or(cmp.Compare(a.NB, b.NB), cmp.Compare(a.Datapaths, b.Datapaths), cmp.Compare(a.Records, b.Records),
+		cmp.Compare(strconv.FormatBool(a.OVNOwned), strconv.FormatBool(b.OVNOwned)))
 }
 
 // dnsOnSwitch says that a switch lists a DNS row.
@@ -55,7 +60,8 @@ func SBDNS(n *relations.NB) engine.Rel[DNS] {
 			for k, v := range records {
 				records[k] = asciiLower(v)
 			}
-			return DNS{NB: d.UUID, Datapaths: kv.Value, Records: SmapOf(records)}
+			return DNS{NB: d.UUID, Datapaths: kv.Value, Records: SmapOf(records),
+				OVNOwned: relations.SmapBool(d.Options, "ovn-owned", false)}
 		})
 }
 

@@ -1,4 +1,5 @@
-// Command northd is northlog's drop-in for ovn-northd 23.03: it keeps an
+// Command northd is northlog's drop-in for ovn-northd 23.03 and 26.03 (the
+// NB's schema version says which, or --release): it keeps an
 // OVN Southbound database computed from a Northbound one, doing on each NB
 // change only the work that change needs.
 //

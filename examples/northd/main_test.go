@@ -181,8 +181,10 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"-vfoo:bar"}, 1, "", `: processing "foo:bar": no destination, level, or module "foo"` + "\n"},
 		{[]string{"-vconsole:file:off"}, 1, "", `: processing "console:file:off": cannot specify multiple destinations` + "\n"},
 		{[]string{"-h"}, 0, "OVN northbound management daemon", ""},
-		{[]string{"--vers"}, 0, "drop-in for ovn-northd 23.03.1, 26.03.2 (as the NB", ""},
-		{[]string{"-V"}, 0, " 26.03.2\nnorthlog", ""},
+		{[]string{"--vers"}, 0, " 26.03.2\nnorthlog, drop-in for ovn-northd 23.03.1, 26.03.2", ""},
+		{[]string{"-V"}, 0, " 26.03.2\n", ""},
+		{[]string{"--release=23.03", "-V"}, 0, " 23.03.1\nnorthlog, drop-in for ovn-northd 23.03.1\n", ""},
+		{[]string{"--release=24.03"}, 1, "", `: unknown OVN release "24.03"; supported: 23.03.1 (NB schema 7.0.0), 26.03.2 (NB schema 7.18.0)` + "\n"},
 	} {
 		var stdout, stderr strings.Builder
 		code := run(t.Context(), tc.args, &stdout, &stderr)

@@ -125,6 +125,10 @@ func TestOVNCtl(t *testing.T) {
 		t.Errorf("status_northd: %s", out)
 	}
 	waitFor(t, "Status: active", func() bool { return d.appctl(t, "status") == "Status: active\n" })
+	// The release follows the NB, 23.03's here.
+	if got := d.appctl(t, "version"); !strings.HasPrefix(got, "ovn-northd 23.03.1\n") {
+		t.Errorf("version: %q, want ovn-northd 23.03.1 first", got)
+	}
 	for _, cmd := range []string{"nb-connection-status", "sb-connection-status"} {
 		if got := d.appctl(t, cmd); got != "connected\n" {
 			t.Errorf("%s: %q, want connected", cmd, got)

@@ -625,3 +625,24 @@ func TestStartRefusesLiveSocket(t *testing.T) {
 	}
 	s2.Close()
 }
+
+// TestServedSchemaOnly: a server of 23.03's schemas, whose models have
+// every release's columns, shows and takes only 23.03's: a select of all
+// columns returns none of 26.03's, and a write to one is refused.
+func TestServedSchemaOnly(t *testing.T) {
+	s := startServers(t)
+	c := dialRaw(t, s.NBRemote())
+	insertSwitch(t, c, "sw0")
+	res := c.mustCall("transact", "OVN_Northbound",
+		map[string]any{"op": "insert", "table": "NAT", "row": map[string]any{"type": "snat", "logical_ip": "10.0.0.0/24", "external_ip": "192.0.2.1"}},
+		map[string]any{"op": "select", "table": "NAT", "where": []any{}})
+	rows := res.([]any)[1].(map[string]any)["rows"].([]any)
+	if _, ok := rows[0].(map[string]any)["priority"]; len(rows) != 1 || ok {
+		t.Errorf("NAT rows %v: want one, without 26.03's priority", rows)
+	}
+	res = c.mustCall("transact", "OVN_Northbound",
+		map[string]any{"op": "update", "table": "NAT", "where": []any{}, "row": map[string]any{"priority": 5}})
+	if r := res.([]any)[0].(map[string]any); r["error"] != "unknown column" {
+		t.Errorf("writing 26.03's NAT priority on 23.03's schema: %v; want an unknown column error", r)
+	}
+}
