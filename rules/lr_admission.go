@@ -125,6 +125,7 @@ var routerRules = []Rule{
 	RouterDGPTooBigFlows,
 	RouterNeighborFlows,
 	RouterPortNeighborFlows,
+	RouterDGPNeighborMcastFlows,
 	RouterIPInputFlows,
 	RouterPortIPv4InputFlows,
 	RouterPortARPReplyFlows,
