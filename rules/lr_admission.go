@@ -30,9 +30,23 @@ func RouterAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 }
 
 // dropsTunnelledTooBig: 26.03 drops ICMP "fragmentation needed" and
-// "packet too big" errors that arrive through a tunnel (flags.tunnel_rx):
-// the chassis that generated them for its gateway_mtu handles them.
+// "packet too big" errors that arrive through a tunnel (flags.tunnel_rx)
+// unless they are for a distributed gateway port (RouterDGPTooBigFlows).
 func dropsTunnelledTooBig(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// RouterDGPTooBigFlows: lr_in_admission, priority 120, per distributed
+// gateway port in 26.03 (northd.c
+// build_lrouter_icmp_packet_toobig_admin_flows): an ICMP "too big" error
+// for the port's MAC that a tunnel brought to a chassis other than the
+// gateway is turned back as if it came in on the port.
+func RouterDGPTooBigFlows(nb *relations.NB) engine.Rel[Flow] {
+	dgps := engine.Filter(nb.LRPs, func(p relations.LRP) bool { return p.DGP() && dropsTunnelledTooBig(nb.Release) })
+	return engine.Map(dgps, func(p relations.LRP) Flow {
+		return on(p.Router).flow(LRInAdmission, 120, fmt.Sprintf("((ip4 && icmp4.type == 3 && icmp4.code == 4) ||"+
+			" (ip6 && icmp6.type == 2 && icmp6.code == 0)) && eth.dst == %s && !is_chassis_resident(%s) && flags.tunnel_rx == 1",
+			p.Port.MAC, crKey(p)), "outport <-> inport; inport = "+jsonKey(p.Name())+"; next;")
+	})
+}
 
 // RouterPortAdmissionFlows: lr_in_admission, per enabled router port
 // (northd.c build_adm_ctrl_flows_for_lrouter_port): multicast frames and
@@ -108,8 +122,10 @@ var routerRules = []Rule{
 	RouterAdmissionFlows,
 	RouterPortAdmissionFlows,
 	RouterPortGatewayMTUAdmissionFlows,
+	RouterDGPTooBigFlows,
 	RouterNeighborFlows,
 	RouterPortNeighborFlows,
+	RouterDGPNeighborMcastFlows,
 	RouterIPInputFlows,
 	RouterPortIPv4InputFlows,
 	RouterPortARPReplyFlows,

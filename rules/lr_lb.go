@@ -204,7 +204,12 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		flows = append(flows, dp.flow(LRInDNAT, prio, newMatch, action))
 		if c.DGP != "" && v.NBackends > 0 {
-			flows = append(flows, dp.flow(LROutUnDNAT, 120, undnatMatch(c.DGP, v), undnatAction(flag)))
+			flows = append(flows, dp.flow(LROutUnDNAT, 120, undnatMatch(nb.Release, c.DGP, v), undnatAction(nb.Release, flag)))
+			if centralizesBackendReplies(nb.Release) {
+				flows = append(flows, dp.flow(LRInGWRedirect, 200,
+					fmt.Sprintf("%s && (%s) && outport == %s", ipMatch(v), backendSources(v), jsonKey(c.DGP)),
+					"outport = "+jsonKey("cr-"+c.DGP)+"; next;"))
+			}
 		}
 		return append(flows, routerAffinityFlows(dp, c, v, match)...)
 	})
@@ -242,8 +247,18 @@ func ctExtractFlow(dp on, stage Stage) Flow {
 }
 
 // undnatMatch matches replies from the VIP's backends leaving through the
-// router's distributed gateway port dgp on its gateway chassis.
-func undnatMatch(dgp string, v relations.LBVIP) string {
+// router's distributed gateway port dgp on its gateway chassis; in 26.03
+// also those coming in through it.
+func undnatMatch(rel schema.Release, dgp string, v relations.LBVIP) string {
+	port := "outport == " + jsonKey(dgp)
+	if centralizesBackendReplies(rel) {
+		port = fmt.Sprintf("(inport == %s || outport == %s)", jsonKey(dgp), jsonKey(dgp))
+	}
+	return fmt.Sprintf("%s && (%s) && %s && is_chassis_resident(%s)", ipMatch(v), backendSources(v), port, jsonKey("cr-"+dgp))
+}
+
+// backendSources matches packets from the VIP's backends.
+func backendSources(v relations.LBVIP) string {
 	ip := ipMatch(v)
 	var srcs []string
 	for _, b := range v.Backends.All() {
@@ -253,15 +268,23 @@ func undnatMatch(dgp string, v relations.LBVIP) string {
 			srcs = append(srcs, fmt.Sprintf("(%s.src == %s)", ip, b.IP))
 		}
 	}
-	return fmt.Sprintf("%s && (%s) && outport == %s && is_chassis_resident(%s)",
-		ip, strings.Join(srcs, " || "), jsonKey(dgp), jsonKey("cr-"+dgp))
+	return strings.Join(srcs, " || ")
 }
 
-// undnatAction unDNATs replies in the gateway chassis' zone, or passes them
-// on flagged for SNAT.
-func undnatAction(flag string) string {
-	if flag != "" {
+// centralizesBackendReplies: 26.03 redirects what the backends of a VIP on
+// a distributed router send out of the gateway port to the gateway chassis
+// (lr_in_gw_redirect), where it is unDNATed in its DNAT zone.
+func centralizesBackendReplies(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// undnatAction unDNATs replies in the gateway chassis' zone (its common
+// zone in 23.03, its DNAT zone in 26.03), or passes them on flagged for
+// SNAT.
+func undnatAction(rel schema.Release, flag string) string {
+	switch {
+	case flag != "":
 		return "flags." + flag + "_for_lb = 1; next;"
+	case centralizesBackendReplies(rel):
+		return "ct_dnat;"
 	}
 	return "ct_dnat_in_czone;"
 }

@@ -86,6 +86,10 @@ type natRule struct {
 	relations.NATRule
 	forceSNATForDNAT bool
 	release          schema.Release
+	// commonZone: a distributed router SNATs and DNATs in one conntrack
+	// zone; always in 23.03, with NB_Global options:use_common_zone in
+	// 26.03.
+	commonZone bool
 }
 
 // natRules joins each NAT rule with its router's dnat_force_snat_ip.
@@ -94,9 +98,15 @@ func natRules(nb *relations.NB) engine.Rel[natRule] {
 		return f.DNAT4 != "" || f.DNAT6 != ""
 	}), func(f relations.RouterForceSNAT) string { return f.Router })
 	rules := engine.IndexBy(nb.NATRules, func(r relations.NATRule) string { return r.Router })
-	return engine.Union(
-		engine.Map(engine.SemiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{r, true, nb.Release} }),
-		engine.Map(engine.AntiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{r, false, nb.Release} }))
+	all := engine.Union(
+		engine.Map(engine.SemiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{r, true, nb.Release, true} }),
+		engine.Map(engine.AntiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{r, false, nb.Release, true} }))
+	if !natMarkNeedsCommonZone(nb.Release) {
+		return all
+	}
+	keyed := engine.IndexBy(all, func(natRule) bool { return true })
+	return engine.Union(engine.SemiJoin(keyed, commonZone(nb)),
+		engine.Map(engine.AntiJoin(keyed, commonZone(nb)), func(r natRule) natRule { r.commonZone = false; return r }))
 }
 
 // ipFamily is "4" or "6", as in "ip4.dst".
@@ -186,6 +196,19 @@ func (r natRule) unsnatFlows() []Flow {
 	if !r.Distributed {
 		resident = " && " + residentCR(r.DGP)
 	}
+	if r.release >= schema.OVN2603 {
+		match := fmt.Sprintf("ip && ip%s.dst == %s && inport == %s%s", ip, r.NAT.ExternalIP, jsonKey(r.DGP.Name()), resident)
+		switch {
+		case r.Stateless():
+			return []Flow{dp.flow(LRInUnSNAT, 100, match, "next;")}
+		case !r.commonZone:
+			return []Flow{dp.flow(LRInUnSNAT, 100, match, "ct_snat;")}
+		}
+		return []Flow{
+			dp.flow(LRInUnSNAT, 100, match+" && flags.loopback == 0", "ct_snat_in_czone;"),
+			dp.flow(LRInUnSNAT, 100, match+" && flags.loopback == 1 && flags.use_snat_zone == 1", "ct_snat;"),
+		}
+	}
 	base := fmt.Sprintf("ip && ip%s.dst == %s && inport == %s && ", ip, r.NAT.ExternalIP, jsonKey(r.DGP.Name()))
 	if r.Stateless() {
 		return []Flow{dp.flow(LRInUnSNAT, 100, base+"flags.loopback == 0"+resident, "next;")}
@@ -223,7 +246,7 @@ func (r natRule) dnatFlows() []Flow {
 		match += " && " + residentCR(r.DGP)
 	}
 	match, flows := r.extIPMatch(match, true, LRInDNAT, 102)
-	actions := fmt.Sprintf("ct_dnat_in_czone(%s%s);", r.NAT.LogicalIP, r.portRange())
+	actions := fmt.Sprintf("%s(%s%s);", r.zoneAction("ct_dnat"), r.NAT.LogicalIP, r.portRange())
 	if r.Stateless() {
 		actions = fmt.Sprintf("ip%s.dst=%s; next;", ip, r.NAT.LogicalIP)
 	}
@@ -239,8 +262,11 @@ func (r natRule) undnatFlows() []Flow {
 		return nil
 	}
 	dp, ip := on(r.Router), r.ipFamily()
-	flows := []Flow{dp.flow(LROutChkDNATLocal, 50, fmt.Sprintf("ip && ip%s.dst == %s && %s", ip, r.NAT.ExternalIP, r.resident()),
-		regDstNATIPLocal+" = 1; next;")}
+	var flows []Flow
+	if r.commonZone {
+		flows = append(flows, dp.flow(LROutChkDNATLocal, 50, fmt.Sprintf("ip && ip%s.dst == %s && %s", ip, r.NAT.ExternalIP, r.resident()),
+			regDstNATIPLocal+" = 1; next;"))
+	}
 	if !r.hasDNAT() {
 		return flows
 	}
@@ -252,9 +278,19 @@ func (r natRule) undnatFlows() []Flow {
 	if r.Stateless() {
 		actions += "next;"
 	} else {
-		actions += "ct_dnat_in_czone;"
+		actions += r.zoneAction("ct_dnat") + ";"
 	}
 	return append(flows, dp.flow(LROutUnDNAT, 100, match, actions))
+}
+
+// zoneAction is the NAT action ct_snat or ct_dnat of a distributed
+// router's rule: in the common zone (ct_snat_in_czone) when the router
+// has one.
+func (r natRule) zoneAction(action string) string {
+	if r.commonZone {
+		return action + "_in_czone"
+	}
+	return action
 }
 
 // ethSrc sets a distributed rule's external MAC as the source MAC.
@@ -288,10 +324,41 @@ func (r natRule) snatFlows() []Flow {
 	if r.Stateless() {
 		return append(flows, dp.flow(LROutSNAT, prio, match, r.ethSrc()+fmt.Sprintf("ip%s.src=%s; next;", ip, r.NAT.ExternalIP)))
 	}
+	if !r.commonZone {
+		return append(flows, r.separateZoneSNATFlows(match, prio)...)
+	}
+	if r.release >= schema.OVN2603 {
+		match += " && (!ct.trk || !ct.rpl)"
+	}
 	return append(flows,
 		dp.flow(LROutSNAT, prio, match, r.ethSrc()+fmt.Sprintf("ct_snat_in_czone(%s%s);", r.NAT.ExternalIP, r.portRange())),
 		dp.flow(LROutSNAT, prio+1, match+" && "+regDstNATIPLocal+" == 1",
 			r.ethSrc()+fmt.Sprintf("%s = 0; ct_snat(%s%s);", regDstNATIPLocal, r.NAT.ExternalIP, r.portRange())))
+}
+
+// separateZoneSNATFlows: lr_out_snat, lr_out_post_undnat and
+// lr_out_post_snat for a rule on a distributed router whose SNAT and DNAT
+// zones are apart (26.03 without use_common_zone; northd.c
+// build_lrouter_out_snat_flow): traffic from the logical IP (match) is
+// SNATed unless it is a reply, after going through the zone that a
+// dnat_and_snat rule's DNAT used (snat for a SNAT rule); traffic to the
+// logical IP coming in through the gateway port is translated in that
+// zone and committed there when new.
+func (r natRule) separateZoneSNATFlows(match string, prio int) []Flow {
+	dp, ip := on(r.Router), r.ipFamily()
+	zone, offset := "snat", 0
+	if r.Type() == nb.NATTypeDNATAndSNAT {
+		zone, offset = "dnat", 5
+	}
+	match += " && (!ct.trk || !ct.rpl)"
+	reverse := fmt.Sprintf("ip && ip%s.dst == %s && inport == %s && %s", ip, r.NAT.LogicalIP, jsonKey(r.DGP.Name()), r.resident())
+	reverse, _ = r.extIPMatch(reverse, true, LROutSNAT, r.CIDRBits+3+128)
+	return []Flow{
+		dp.flow(LROutSNAT, prio, match, r.ethSrc()+fmt.Sprintf("ct_snat(%s%s);", r.NAT.ExternalIP, r.portRange())),
+		dp.flow(LROutPostUnDNAT, 70+offset, match, "ct_next("+zone+");"),
+		dp.flow(LROutSNAT, prio+offset, reverse+" && (!ct.trk || !ct.rpl)", "ct_"+zone+";"),
+		dp.flow(LROutPostSNAT, prio+offset, reverse+" && ct.new", "ct_commit_to_zone("+zone+");"),
+	}
 }
 
 // dgpFlows: the flows of a rule on a distributed router outside the NAT
@@ -317,6 +384,12 @@ func (r natRule) dgpFlows(admission int) []Flow {
 			fmt.Sprintf("ip%s.src == %s && outport == %s && %s", ip, r.NAT.LogicalIP, key, r.resident()),
 			fmt.Sprintf("eth.src = %s; %s = %s; next;", *r.NAT.ExternalMAC, srcIPReg(r.release, r.V6), r.NAT.ExternalIP)))
 	}
+	// The looped-back packet's unSNAT uses the SNAT zone when it was
+	// DNATed locally, which only a common zone tells apart.
+	useSNATZone := ""
+	if r.commonZone {
+		useSNATZone = "flags.use_snat_zone = " + regDstNATIPLocal + "; "
+	}
 	var clear strings.Builder
 	for i := range 10 {
 		fmt.Fprintf(&clear, "reg%d = 0; ", i)
@@ -324,7 +397,7 @@ func (r natRule) dgpFlows(admission int) []Flow {
 	return append(flows, dp.flow(LROutEgrLoop, 100,
 		fmt.Sprintf("ip%s.dst == %s && outport == %s && %s", ip, r.NAT.ExternalIP, key, r.resident()),
 		"clone { ct_clear; inport = outport; outport = \"\"; eth.dst <-> eth.src; flags = 0; flags.loopback = 1; "+
-			"flags.use_snat_zone = "+regDstNATIPLocal+"; "+clear.String()+regEgressLoopback+" = 1; "+
+			useSNATZone+clear.String()+regEgressLoopback+" = 1; "+
 			fmt.Sprintf("next(pipeline=ingress, table=%d); };", admission)))
 }
 

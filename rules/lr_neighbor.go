@@ -39,8 +39,13 @@ func RouterNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 		if !r.LearnFromARPRequest {
 			// RFC 4861 4.4: an unsolicited advertisement from a link-local
 			// address to a multicast group is learned only if already known.
+			// 23.03 looks up the source address, 26.03 the target.
+			addr := "ip6.src"
+			if looksUpNATarget(nb.Release) {
+				addr = "nd.target"
+			}
 			flows = append(flows, dp.flow(LRInLookupNeighbor, 110, "nd_na && ip6.src == fe80::/10 && ip6.dst == ff00::/8",
-				"reg9[2] = lookup_nd(inport, ip6.src, nd.tll); reg9[3] = lookup_nd_ip(inport, ip6.src); next;"))
+				"reg9[2] = lookup_nd(inport, "+addr+", nd.tll); reg9[3] = lookup_nd_ip(inport, "+addr+"); next;"))
 		}
 		return flows
 	})
@@ -102,3 +107,25 @@ func keepMACBindingAction(rel schema.Release) string {
 	}
 	return ""
 }
+
+// RouterDGPNeighborMcastFlows: lr_in_lookup_neighbor, priority 120, per
+// distributed gateway port in 26.03 (northd.c
+// build_neigh_learning_flows_for_lrouter_port): multicast neighbour
+// advertisements and solicitations on the port are learned only on the
+// gateway chassis; elsewhere they skip learning.
+func RouterDGPNeighborMcastFlows(nb *relations.NB) engine.Rel[Flow] {
+	dgps := engine.Filter(nb.LRPs, func(p relations.LRP) bool { return p.DGP() && learnsDGPNeighborsOnGateway(nb.Release) })
+	return engine.Map(dgps, func(p relations.LRP) Flow {
+		return on(p.Router).flow(LRInLookupNeighbor, 120,
+			fmt.Sprintf("inport == %s && (nd_na || nd_ns) && eth.mcast && !is_chassis_resident(%s)", jsonKey(p.Name()), crKey(p)),
+			"reg9[2] = 1; next;")
+	})
+}
+
+// learnsDGPNeighborsOnGateway: 26.03 learns neighbours from multicast ND
+// on a distributed gateway port only on its gateway chassis.
+func learnsDGPNeighborsOnGateway(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// looksUpNATarget: 26.03 looks an unsolicited link-local advertisement up
+// by the address it advertises (nd.target), which the binding is for.
+func looksUpNATarget(rel schema.Release) bool { return rel >= schema.OVN2603 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterPolicyFlows: lr_in_policy and lr_in_policy_ecmp, the flows every
@@ -50,7 +51,7 @@ func RouterPolicyRerouteFlows(nb *relations.NB) engine.Rel[Flow] {
 	single := engine.Filter(nb.PolicyNexthops, func(h relations.PolicyNexthop) bool { return !h.Policy.ECMP() })
 	return engine.Map(single, func(h relations.PolicyNexthop) Flow {
 		return on(h.Policy.Router).flow(LRInPolicy, h.Policy.Policy.Priority, h.Policy.Policy.Match,
-			pktMark(h.Policy)+rerouteTo(h)+" flags.loopback = 1; reg8[0..15] = 0; next;")
+			pktMark(h.Policy)+rerouteTo(nb.Release, h)+" flags.loopback = 1; reg8[0..15] = 0; "+nextHopFamily(nb.Release, nexthopV4(h))+"next;")
 	})
 }
 
@@ -85,7 +86,7 @@ func RouterPolicyECMPFlows(nb *relations.NB) engine.Rel[Flow] {
 				}
 				flows = append(flows, dp.flow(LRInPolicyECMP, 100,
 					fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", p.ECMPGroup, i+1),
-					pktMark(p)+rerouteTo(*h)+" flags.loopback = 1; next;"))
+					pktMark(p)+rerouteTo(nb.Release, *h)+" flags.loopback = 1; "+nextHopFamily(nb.Release, nexthopV4(*h))+"next;"))
 				members[i] = fmt.Sprint(i + 1)
 			}
 			return append(flows, dp.flow(LRInPolicy, p.Policy.Priority, p.Policy.Match,
@@ -102,12 +103,13 @@ func pktMark(p relations.RouterPolicy) string {
 }
 
 // rerouteTo sets the next hop and source registers, the source MAC and the
-// output port for next hop h. The family is told by a dot, as northd does.
-func rerouteTo(h relations.PolicyNexthop) string {
-	nh := h.Policy.Nexthops()[h.Index]
-	nextHop, srcReg := "xxreg0", "xxreg1"
-	if strings.Contains(nh, ".") {
-		nextHop, srcReg = "reg0", "reg1"
-	}
-	return fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s;", nextHop, nh, srcReg, h.Addr, h.Port.Net.MAC, jsonKey(h.Port.Name()))
+// output port for next hop h.
+func rerouteTo(rel schema.Release, h relations.PolicyNexthop) string {
+	return fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s;",
+		nextHopReg(!nexthopV4(h)), h.Policy.Nexthops()[h.Index], srcIPReg(rel, !nexthopV4(h)), h.Addr, h.Port.Net.MAC, jsonKey(h.Port.Name()))
+}
+
+// nexthopV4 tells whether next hop h is IPv4 by a dot, as northd does.
+func nexthopV4(h relations.PolicyNexthop) bool {
+	return strings.Contains(h.Policy.Nexthops()[h.Index], ".")
 }

@@ -173,12 +173,14 @@ type route struct {
 }
 
 // match is northd.c build_route_match, with the priority it implies.
+// Static routes name their route table; 26.03 counts source-IP routes
+// among them.
 func (r route) match(nb *relations.NB) (string, int) {
 	var b strings.Builder
 	if r.scoped {
 		fmt.Fprintf(&b, "inport == %s && ", jsonKey(r.port.Name()))
 	}
-	if r.table != 0 || r.origin == routeStatic {
+	if r.table != 0 || r.origin == routeStatic || r.origin == routeSrcIP && spreadRoutePriorities(nb) {
 		fmt.Fprintf(&b, "reg7 == %d && ", r.table)
 	}
 	dir := "dst"
