@@ -503,14 +503,20 @@ func rejectFlow(t *StageTable, dp on, stage Stage, a *nb.ACL, extraMatch, extraA
 // its ACLs: to the egress QoS stage, or to ingress L2 lookup (northd.c
 // build_acl_reject_action).
 func rejectAction(t *StageTable, p Pipeline) string {
-	next := fmt.Sprintf("next(pipeline=egress,table=%d);", t.Table(LSOutQoSMark))
-	if t.Has(LSOutQoS) {
-		next = fmt.Sprintf("next(pipeline=egress,table=%d);", t.Table(LSOutQoS))
-	}
+	next := fmt.Sprintf("next(pipeline=egress,table=%d);", egressQoSTable(t))
 	if p == Egress {
 		next = fmt.Sprintf("next(pipeline=ingress,table=%d);", t.Table(LSInL2Lkup))
 	}
 	return "reg0 = 0; reject { /* eth.dst <-> eth.src; ip.dst <-> ip.src; is implicit. */ outport <-> inport; " + next + " };"
+}
+
+// egressQoSTable is the first egress QoS stage's table, where a switch's
+// rejections re-enter the egress pipeline.
+func egressQoSTable(t *StageTable) int {
+	if t.Has(LSOutQoS) {
+		return t.Table(LSOutQoS)
+	}
+	return t.Table(LSOutQoSMark)
 }
 
 // aclLog is the log() action of an ACL with log=true, else "" (northd.c

@@ -5,6 +5,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // loadBalancerRules are the flows of load balancer VIPs, on switches and
@@ -26,8 +27,25 @@ var loadBalancerRules = []Rule{
 	RouterLBRoutableARPFlows,
 }
 
+// lbFragments: 26.03 balances IP fragments too. Pre-stateful flags them
+// (reg0[19]) and sends them to conntrack, which reassembles them; ls_in_lb
+// then reads the protocol and destination port of a new connection from
+// conntrack (reg1, stored by ls_in_ct_extract) rather than from the packet,
+// and restores an established fragmented connection's original
+// destination (reg4/xxreg1, reg2) for the hairpin stages.
+func lbFragments(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
+// ipProtoNumber are the IP protocol numbers of the load balancer
+// protocols.
+var ipProtoNumber = map[string]int{"tcp": 6, "udp": 17, "sctp": 132}
+
 // Registers the load balancer stages read and write (northd.c REG_*).
 const (
+	regLBIPv4          = "reg4"
+	regLBIPv6          = "xxreg1"
+	regCTProto         = "reg1[16..23]"
+	regCTTPDst         = "reg1[0..15]"
+	regIPFrag          = "reg0[19]"
 	regOrigDIPv4       = "reg1"
 	regOrigDIPv6       = "xxreg1"
 	regOrigTPDport     = "reg2[0..15]"
@@ -88,11 +106,17 @@ func vipPort(ip, port string, v6 bool) string {
 // options:affinity_timeout a client that reached a backend recently goes
 // back to it.
 func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
+	frag, rejectTable := lbFragments(nb), egressQoSTable(StagesFor(nb))
 	return engine.FlatMap(relations.WithFeatures(nb, vipsOnSwitches(nb, nb.LBVIPsByLB)), func(x relations.Featured[vipInScope]) []Flow {
 		v := x.Of.VIP
 		dp := on(switchLBSet(x.Of.Scope))
 		ip, reg := ipMatch(v), regOrigDIPv4
-		if v.IPv6 {
+		switch {
+		case frag && v.IPv6:
+			reg = regLBIPv6
+		case frag:
+			reg = regLBIPv4
+		case v.IPv6:
 			reg = regOrigDIPv6
 		}
 		preMatch := fmt.Sprintf("%s == 1 && %s.dst == %s", regConntrackNAT, ip, v.IP)
@@ -102,11 +126,18 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		if v.Port != "" {
 			preMatch += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
 			preAction += regOrigTPDport + " = " + v.Port + "; "
-			lbMatch += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
+			if frag {
+				lbMatch += fmt.Sprintf(" && %s == %d && %s == %s", regCTProto, ipProtoNumber[v.Proto], regCTTPDst, v.Port)
+			} else {
+				lbMatch += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
+			}
 			prio = 120
 		}
-		action, balances := vipAction(v, x.Features, tableIn(nb, LSOutQoSMark))
-		if balances {
+		action, balances := vipAction(v, x.Features, rejectTable)
+		switch {
+		case balances && frag:
+			action = preAction + action + ");"
+		case balances:
 			action = regConntrackCommit + " = 0; " + action + ");"
 		}
 		flows := []Flow{
