@@ -11,6 +11,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 const regDHCPOptsResult = "reg0[3]"
@@ -151,13 +152,18 @@ func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(_ string, e dhcpAddrs, ln conntrackSkipPort) dhcpInport {
 			return dhcpInport{dhcpAddrs: e, Key: ln.Key, Resident: jsonKey(e.Server.Port.Name)}
 		})
+	oneRequest := dhcpv4OneRequestMatch(nb)
 	return engine.FlatMap(engine.Union(direct, viaLocalnet), func(in dhcpInport) []Flow {
 		if in.Server.IPv6 {
 			return dhcpv6Flows(in)
 		}
-		return dhcpv4Flows(in)
+		return dhcpv4Flows(in, oneRequest)
 	})
 }
+
+// dhcpv4OneRequestMatch: 26.03 matches a first request and a renewal in
+// one flow.
+func dhcpv4OneRequestMatch(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
 
 // withResident adds the chassis residency check of an external port.
 func (in dhcpInport) withResident(match string) string {
@@ -169,7 +175,7 @@ func (in dhcpInport) withResident(match string) string {
 
 // dhcpv4Flows: the first IPv4 address of the entry in the options' network is
 // offered.
-func dhcpv4Flows(in dhcpInport) []Flow {
+func dhcpv4Flows(in dhcpInport, oneRequest bool) []Flow {
 	s, addrs := in.Server, in.Addrs
 	for _, a := range addrs.IPv4 {
 		ip := a.Addr.As4()
@@ -191,15 +197,23 @@ func dhcpv4Flows(in dhcpInport) []Flow {
 		actions := regDHCPOptsResult + " = put_dhcp_opts(offerip = " + a.AddrS + ", " + joinDHCPOptions(list) + "); next;"
 		dp, mac := on(s.Switch), addrs.MAC.String()
 		base := "inport == " + in.Key + " && eth.src == " + mac
+		response := dp.flow(LSInDHCPResponse, 100, in.withResident(base+" && ip4 && udp.src == 68 && udp.dst == 67 && "+regDHCPOptsResult),
+			"eth.dst = eth.src; eth.src = "+s.ServerMAC+"; ip4.src = "+s.ServerIP+
+				"; udp.src = 67; udp.dst = 68; outport = inport; flags.loopback = 1; output;")
+		if oneRequest {
+			return []Flow{
+				dp.flow(LSInDHCPOptions, 100, in.withResident(base+" && (ip4.src == {"+a.AddrS+", 0.0.0.0} && ip4.dst == {"+
+					s.ServerIP+", 255.255.255.255}) && udp.src == 68 && udp.dst == 67"), actions),
+				response,
+			}
+		}
 		return []Flow{
 			dp.flow(LSInDHCPOptions, 100, in.withResident(base+
 				" && ip4.src == 0.0.0.0 && ip4.dst == 255.255.255.255 && udp.src == 68 && udp.dst == 67"), actions),
 			// Renewals come from the offered address, to the server or broadcast.
 			dp.flow(LSInDHCPOptions, 100, in.withResident(base+" && ip4.src == "+a.AddrS+
 				" && ip4.dst == {"+s.ServerIP+", 255.255.255.255} && udp.src == 68 && udp.dst == 67"), actions),
-			dp.flow(LSInDHCPResponse, 100, in.withResident(base+" && ip4 && udp.src == 68 && udp.dst == 67 && "+regDHCPOptsResult),
-				"eth.dst = eth.src; eth.src = "+s.ServerMAC+"; ip4.src = "+s.ServerIP+
-					"; udp.src = 67; udp.dst = 68; outport = inport; flags.loopback = 1; output;"),
+			response,
 		}
 	}
 	return nil
@@ -281,17 +295,19 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(_ string, p relations.ListedPortDHCP, f relations.SwitchACLFacts) portFacts {
 			return portFacts{p, f}
 		})
-	// With aclVerdicts, the reply is allowed.
-	allow, egressACL := "", aclStagesOf(nb).out
-	if aclVerdicts(nb) {
-		allow = regACLVerdictAllow + " = 1; "
-	}
+	// With aclVerdicts, the reply is allowed, not committed, and the port
+	// name escaped.
+	verdicts, egressACL := aclVerdicts(nb), aclStagesOf(nb).out
 	return engine.FlatMap(ports, func(x portFacts) []Flow {
-		actions := allow + "next;"
+		actions := "next;"
 		if x.Facts.Stateful() {
-			actions = allow + "ct_commit; next;"
+			actions = "ct_commit; next;"
 		}
-		o, name := x.Port.Options.Options, x.Port.Port.Name
+		outport := `outport == "` + x.Port.Port.Name + `"`
+		if verdicts {
+			actions, outport = regACLVerdictAllow+" = 1; next;", "outport == "+jsonKey(x.Port.Port.Name)
+		}
+		o := x.Port.Options.Options
 		if !x.Port.IPv6 {
 			id, hasID := o["server_id"]
 			mac, hasMAC := o["server_mac"]
@@ -299,7 +315,7 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 				return nil
 			}
 			return []Flow{on(x.Port.Switch).flow(egressACL, 34000,
-				`outport == "`+name+`" && eth.src == `+mac+" && ip4.src == "+id+" && udp && udp.src == 67 && udp.dst == 68", actions)}
+				outport+" && eth.src == "+mac+" && ip4.src == "+id+" && udp && udp.src == 67 && udp.dst == 68", actions)}
 		}
 		mac := o["server_id"]
 		ea, err := relations.ParseMAC(mac)
@@ -307,7 +323,7 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 			return nil
 		}
 		return []Flow{on(x.Port.Switch).flow(egressACL, 34000,
-			`outport == "`+name+`" && eth.src == `+mac+" && ip6.src == "+relations.FormatIPv6(ea.IPv6LLA())+
+			outport+" && eth.src == "+mac+" && ip6.src == "+relations.FormatIPv6(ea.IPv6LLA())+
 				" && udp && udp.src == 547 && udp.dst == 546", actions)}
 	})
 }
