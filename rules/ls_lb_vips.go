@@ -144,6 +144,9 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LSInPreStateful, 120, preMatch, preAction+ctLB(x.Features)+";"),
 			dp.flow(LSInLB, prio, lbMatch, action),
 		}
+		if frag {
+			return append(flows, switchFragAffinityFlows(dp, v)...)
+		}
 		return append(flows, switchAffinityFlows(dp, v)...)
 	})
 }
@@ -199,6 +202,42 @@ func switchAffinityFlows(dp on, v relations.LBVIP) []Flow {
 	}
 	return append([]Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")},
 		affinityBackendFlows(dp, v, LSInLBAffLearn, LSInLB, ip, regBackend, learnMatch, lbAction, "")...)
+}
+
+// switchFragAffinityFlows are switchAffinityFlows with lbFragments: the
+// check matches the VIP and the protocol and port ct_extract stored, the
+// VIP is in reg4 (xxreg1), and a known session's backend is matched
+// together with the VIP.
+func switchFragAffinityFlows(dp on, v relations.LBVIP) []Flow {
+	if v.AffinityTimeout == 0 {
+		return nil
+	}
+	ip, reg := "ip4", regLBIPv4
+	if v.IPv6 {
+		ip, reg = "ip6", regLBIPv6
+	}
+	check := fmt.Sprintf("ct.new && %s && %s.dst == %s", ip, ip, v.IP)
+	learn := fmt.Sprintf("%s == 0 && ct.new && %s && %s == %s", regKnownLBSession, ip, reg, v.IP)
+	lbAction := reg + " = " + v.IP + "; "
+	if v.Port != "" {
+		check += fmt.Sprintf(" && %s == %d && %s == %s", regCTProto, ipProtoNumber[v.Proto], regCTTPDst, v.Port)
+		learn += " && " + regOrigTPDport + " == " + v.Port
+		lbAction += regOrigTPDport + " = " + v.Port + "; "
+	}
+	flows := []Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")}
+	for _, b := range v.Backends.All() {
+		port := affinityPort(v, b)
+		learnMatch := learn + " && " + ip + ".dst == " + b.IP
+		match := fmt.Sprintf("%s == 1 && ct.new && %s.dst == %s && %s == %s", regKnownLBSession, ip, v.IP, reg, b.IP)
+		if port != "" {
+			learnMatch += " && " + v.Proto + ".dst == " + port
+			match += " && " + regOrigTPDport + " == " + port
+		}
+		flows = append(flows,
+			dp.flow(LSInLBAffLearn, 100, learnMatch, commitLBAff(v, b)),
+			dp.flow(LSInLB, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, v.IPv6)+");"))
+	}
+	return flows
 }
 
 // affinityBackendFlows are the per-backend affinity flows of VIP v, the same
