@@ -234,7 +234,7 @@ func switchFragAffinityFlows(dp on, v relations.LBVIP) []Flow {
 			match += " && " + regOrigTPDport + " == " + port
 		}
 		flows = append(flows,
-			dp.flow(LSInLBAffLearn, 100, learnMatch, commitLBAff(v, b)),
+			dp.flow(LSInLBAffLearn, 100, learnMatch, commitLBAffOf(v, b, v.IPv6)),
 			dp.flow(LSInLB, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, v.IPv6)+");"))
 	}
 	return flows
@@ -274,11 +274,17 @@ func affinityPort(v relations.LBVIP, b relations.LBBackend) string {
 // commitLBAff is the action that records backend b as the client's choice
 // for VIP v.
 func commitLBAff(v relations.LBVIP, b relations.LBBackend) string {
+	return commitLBAffOf(v, b, !v.V4Mapped())
+}
+
+// commitLBAffOf is commitLBAff with the VIP's family given: 26.03's switch
+// flows read it from the VIP's address family, which a template VIP has
+// too.
+func commitLBAffOf(v relations.LBVIP, b relations.LBBackend, v6 bool) string {
 	proto := ""
 	if v.Port != "" {
 		proto = ", proto = " + v.Proto
 	}
-	v6 := !v.V4Mapped()
 	return fmt.Sprintf(`commit_lb_aff(vip = "%s", backend = "%s"%s, timeout = %d); /* drop */`,
 		vipPort(v.IP, v.Port, v6), vipPort(b.IP, affinityPort(v, b), v6), proto, v.AffinityTimeout)
 }
