@@ -58,6 +58,18 @@ func aclStagesOf(nb *relations.NB) aclStages {
 	return aclStages{LSInACL, LSInACLAfterLB, LSOutACL}
 }
 
+// observation is the observation stage of stage s that a labelled ACL
+// records (northd.c enum acl_observation_stage).
+func (st aclStages) observation(s Stage) int {
+	switch s {
+	case st.afterLB:
+		return 1
+	case st.out:
+		return 2
+	}
+	return 0
+}
+
 // of is the stage of ACL a.
 func (st aclStages) of(a *nb.ACL) Stage {
 	switch {
@@ -435,9 +447,8 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 	}
 	logVerdict, label := aclLog(x)+verdict, ""
 	if a.Label != 0 {
-		obsStage := map[Stage]int{stages.in: 0, stages.afterLB: 1, stages.out: 2}[stage]
 		label = fmt.Sprintf("%s = 1; reg3 = %d; reg9 = %d; reg8[0..7] = 0; reg8[8..15] = 0; reg8[19..20] = %d; ",
-			regACLLabel, a.Label, a.Label, obsStage)
+			regACLLabel, a.Label, a.Label, stages.observation(stage))
 	}
 	base := logVerdict + label
 	if !x.Facts.Stateful() || a.Action == nb.ACLActionAllowStateless {
