@@ -223,27 +223,18 @@ func vipPortMatch(rel schema.Release, v relations.LBVIP) string {
 	if !matchesExtractedCT(rel) {
 		return fmt.Sprintf("%s && %s.dst == %s", v.Proto, v.Proto, v.Port)
 	}
-	return fmt.Sprintf("%s == %s && %s == %s", regCTProto, ipProtoNumber[v.Proto], regCTTpDst, v.Port)
+	return ctProtoPortMatch(v)
 }
 
 // matchesExtractedCT: 26.03 matches load balancers' protocol and port on
 // the values its ct_extract stages extract.
 func matchesExtractedCT(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
-// The registers 26.03's ct_extract stages fill (northd.c REG_CT_PROTO and
-// REG_CT_TP_DST), and the IP protocol numbers of a VIP's protocols.
-const (
-	regCTProto = "reg1[16..23]"
-	regCTTpDst = "reg1[0..15]"
-)
-
-var ipProtoNumber = map[string]string{"tcp": "6", "udp": "17", "sctp": "132"}
-
 // ctExtractFlow is the ct_extract stage's flow of a datapath with load
 // balancer VIPs (26.03): new connections' protocol and destination port go
 // to the registers vipPortMatch reads.
 func ctExtractFlow(dp on, stage Stage) Flow {
-	return dp.flow(stage, 100, "ct.new && ip", regCTProto+" = ct_proto(); "+regCTTpDst+" = ct_tp_dst(); next;")
+	return dp.flow(stage, 100, "ct.new && ip", regCTProto+" = ct_proto(); "+regCTTPDst+" = ct_tp_dst(); next;")
 }
 
 // undnatMatch matches replies from the VIP's backends leaving through the

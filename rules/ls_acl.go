@@ -58,6 +58,18 @@ func aclStagesOf(nb *relations.NB) aclStages {
 	return aclStages{LSInACL, LSInACLAfterLB, LSOutACL}
 }
 
+// observation is the observation stage of stage s that a labelled ACL
+// records (northd.c enum acl_observation_stage).
+func (st aclStages) observation(s Stage) int {
+	switch s {
+	case st.afterLB:
+		return 1
+	case st.out:
+		return 2
+	}
+	return 0
+}
+
 // of is the stage of ACL a.
 func (st aclStages) of(a *nb.ACL) Stage {
 	switch {
@@ -435,9 +447,8 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 	}
 	logVerdict, label := aclLog(x)+verdict, ""
 	if a.Label != 0 {
-		obsStage := map[Stage]int{stages.in: 0, stages.afterLB: 1, stages.out: 2}[stage]
 		label = fmt.Sprintf("%s = 1; reg3 = %d; reg9 = %d; reg8[0..7] = 0; reg8[8..15] = 0; reg8[19..20] = %d; ",
-			regACLLabel, a.Label, a.Label, obsStage)
+			regACLLabel, a.Label, a.Label, stages.observation(stage))
 	}
 	base := logVerdict + label
 	if !x.Facts.Stateful() || a.Action == nb.ACLActionAllowStateless {
@@ -503,14 +514,20 @@ func rejectFlow(t *StageTable, dp on, stage Stage, a *nb.ACL, extraMatch, extraA
 // its ACLs: to the egress QoS stage, or to ingress L2 lookup (northd.c
 // build_acl_reject_action).
 func rejectAction(t *StageTable, p Pipeline) string {
-	next := fmt.Sprintf("next(pipeline=egress,table=%d);", t.Table(LSOutQoSMark))
-	if t.Has(LSOutQoS) {
-		next = fmt.Sprintf("next(pipeline=egress,table=%d);", t.Table(LSOutQoS))
-	}
+	next := fmt.Sprintf("next(pipeline=egress,table=%d);", egressQoSTable(t))
 	if p == Egress {
 		next = fmt.Sprintf("next(pipeline=ingress,table=%d);", t.Table(LSInL2Lkup))
 	}
 	return "reg0 = 0; reject { /* eth.dst <-> eth.src; ip.dst <-> ip.src; is implicit. */ outport <-> inport; " + next + " };"
+}
+
+// egressQoSTable is the first egress QoS stage's table, where a switch's
+// rejections re-enter the egress pipeline.
+func egressQoSTable(t *StageTable) int {
+	if t.Has(LSOutQoS) {
+		return t.Table(LSOutQoS)
+	}
+	return t.Table(LSOutQoSMark)
 }
 
 // aclLog is the log() action of an ACL with log=true, else "" (northd.c

@@ -11,6 +11,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 const regDHCPOptsResult = "reg0[3]"
@@ -152,12 +153,44 @@ func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(_ string, e dhcpAddrs, ln conntrackSkipPort) dhcpInport {
 			return dhcpInport{dhcpAddrs: e, Name: ln.Name, Key: ln.Key, Resident: jsonKey(e.Server.Port.Name)}
 		})
+	style := dhcpStyleOf(nb)
 	return engine.FlatMap(engine.Union(direct, viaLocalnet), func(in dhcpInport) []Flow {
 		if in.Server.IPv6 {
-			return dhcpv6Flows(in)
+			return dhcpv6Flows(in, style)
 		}
-		return dhcpv4Flows(in)
+		return dhcpv4Flows(in, style)
 	})
+}
+
+// dhcpStyle is how a release writes the DHCP flows of a port.
+type dhcpStyle struct {
+	// OneRequest: a DHCPv4 first request and a renewal match in one flow;
+	// Mcast: a DHCPv6 solicitation matches ip6.mcast too; ReplyACL: the
+	// reply from ovn-controller is allowed in ls_out_acl_eval (34000) with
+	// the offer, for the port and not for an external port's localnet
+	// (SwitchDHCPReplyACLFlows otherwise).
+	OneRequest, Mcast, ReplyACL bool
+}
+
+// dhcpStyleOf: 26.03's style (northd.c build_dhcpv4_options_flows,
+// build_dhcpv6_options_flows); 23.03's is the zero one.
+func dhcpStyleOf(nb *relations.NB) dhcpStyle {
+	r26 := nb.Release >= schema.OVN2603
+	return dhcpStyle{OneRequest: r26, Mcast: r26, ReplyACL: r26}
+}
+
+// replyACL is the ls_out_acl_eval flow that lets the reply of DHCP server s
+// reach the port (dhcpStyle.ReplyACL), none for an external port.
+func (in dhcpInport) replyACL(style dhcpStyle) []Flow {
+	s := in.Server
+	if !style.ReplyACL || s.Port.Type == relations.LSPTypeExternal {
+		return nil
+	}
+	match := "outport == " + in.Key + " && eth.src == " + s.ServerMAC + " && ip4.src == " + s.ServerIP + " && udp && udp.src == 67 && udp.dst == 68"
+	if s.IPv6 {
+		match = "outport == " + in.Key + " && eth.src == " + s.ServerMAC + " && ip6.src == " + s.ServerIP + " && udp && udp.src == 547 && udp.dst == 546"
+	}
+	return []Flow{on(s.Switch).flow(LSOutACLEval, 34000, match, regACLVerdictAllow+" = 1; next;")}
 }
 
 // withResident adds the chassis residency check of an external port.
@@ -170,7 +203,7 @@ func (in dhcpInport) withResident(match string) string {
 
 // dhcpv4Flows: the first IPv4 address of the entry in the options' network is
 // offered.
-func dhcpv4Flows(in dhcpInport) []Flow {
+func dhcpv4Flows(in dhcpInport, style dhcpStyle) []Flow {
 	s, addrs := in.Server, in.Addrs
 	for _, a := range addrs.IPv4 {
 		ip := a.Addr.As4()
@@ -192,15 +225,22 @@ func dhcpv4Flows(in dhcpInport) []Flow {
 		actions := regDHCPOptsResult + " = put_dhcp_opts(offerip = " + a.AddrS + ", " + joinDHCPOptions(list) + "); next;"
 		dp, mac := onPort{s.Switch, in.Name}, addrs.MAC.String()
 		base := "inport == " + in.Key + " && eth.src == " + mac
+		response := dp.flow(LSInDHCPResponse, 100, in.withResident(base+" && ip4 && udp.src == 68 && udp.dst == 67 && "+regDHCPOptsResult),
+			"eth.dst = eth.src; eth.src = "+s.ServerMAC+"; ip4.src = "+s.ServerIP+
+				"; udp.src = 67; udp.dst = 68; outport = inport; flags.loopback = 1; output;")
+		if style.OneRequest {
+			return append(in.replyACL(style),
+				dp.flow(LSInDHCPOptions, 100, in.withResident(base+" && (ip4.src == {"+a.AddrS+", 0.0.0.0} && ip4.dst == {"+
+					s.ServerIP+", 255.255.255.255}) && udp.src == 68 && udp.dst == 67"), actions),
+				response)
+		}
 		return []Flow{
 			dp.flow(LSInDHCPOptions, 100, in.withResident(base+
 				" && ip4.src == 0.0.0.0 && ip4.dst == 255.255.255.255 && udp.src == 68 && udp.dst == 67"), actions),
 			// Renewals come from the offered address, to the server or broadcast.
 			dp.flow(LSInDHCPOptions, 100, in.withResident(base+" && ip4.src == "+a.AddrS+
 				" && ip4.dst == {"+s.ServerIP+", 255.255.255.255} && udp.src == 68 && udp.dst == 67"), actions),
-			dp.flow(LSInDHCPResponse, 100, in.withResident(base+" && ip4 && udp.src == 68 && udp.dst == 67 && "+regDHCPOptsResult),
-				"eth.dst = eth.src; eth.src = "+s.ServerMAC+"; ip4.src = "+s.ServerIP+
-					"; udp.src = 67; udp.dst = 68; outport = inport; flags.loopback = 1; output;"),
+			response,
 		}
 	}
 	return nil
@@ -208,7 +248,7 @@ func dhcpv4Flows(in dhcpInport) []Flow {
 
 // dhcpv6Flows: the first IPv6 address of the entry in the options' network is
 // offered (unless the options are stateless).
-func dhcpv6Flows(in dhcpInport) []Flow {
+func dhcpv6Flows(in dhcpInport, style dhcpStyle) []Flow {
 	s, addrs := in.Server, in.Addrs
 	for _, a := range addrs.IPv6 {
 		ip := a.Addr.As16()
@@ -223,14 +263,17 @@ func dhcpv6Flows(in dhcpInport) []Flow {
 			text = "ia_addr = " + ipv6StringMapped(a) + ", " + text
 		}
 		dp := onPort{s.Switch, in.Name}
+		mcast := ""
+		if style.Mcast {
+			mcast = " && ip6.mcast"
+		}
 		match := in.withResident("inport == " + in.Key + " && eth.src == " + addrs.MAC.String() +
-			" && ip6.dst == ff02::1:2 && udp.src == 546 && udp.dst == 547")
-		return []Flow{
+			mcast + " && ip6.dst == ff02::1:2 && udp.src == 546 && udp.dst == 547")
+		return append(in.replyACL(style),
 			dp.flow(LSInDHCPOptions, 100, match, regDHCPOptsResult+" = put_dhcpv6_opts("+strings.TrimSuffix(text, ", ")+"); next;"),
 			dp.flow(LSInDHCPResponse, 100, match+" && "+regDHCPOptsResult,
 				"eth.dst = eth.src; eth.src = "+s.ServerMAC+"; ip6.dst = ip6.src; ip6.src = "+s.ServerIP+
-					"; udp.src = 547; udp.dst = 546; outport = inport; flags.loopback = 1; output;"),
-		}
+					"; udp.src = 547; udp.dst = 546; outport = inport; flags.loopback = 1; output;"))
 	}
 	return nil
 }
@@ -282,33 +325,34 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(_ string, p relations.ListedPortDHCP, f relations.SwitchACLFacts) portFacts {
 			return portFacts{p, f}
 		})
-	// With aclVerdicts, the reply is allowed.
-	allow, egressACL := "", aclStagesOf(nb).out
-	if aclVerdicts(nb) {
-		allow = regACLVerdictAllow + " = 1; "
-	}
+	// dhcpStyle.ReplyACL: SwitchDHCPFlows writes the flows.
+	own := !dhcpStyleOf(nb).ReplyACL
 	return engine.FlatMap(ports, func(x portFacts) []Flow {
-		actions := allow + "next;"
-		if x.Facts.Stateful() {
-			actions = allow + "ct_commit; next;"
+		if !own {
+			return nil
 		}
-		o, name := x.Port.Options.Options, x.Port.Port.Name
+		actions := "next;"
+		if x.Facts.Stateful() {
+			actions = "ct_commit; next;"
+		}
+		outport := `outport == "` + x.Port.Port.Name + `"`
+		o := x.Port.Options.Options
 		if !x.Port.IPv6 {
 			id, hasID := o["server_id"]
 			mac, hasMAC := o["server_mac"]
 			if _, hasLease := o["lease_time"]; !hasID || !hasMAC || !hasLease {
 				return nil
 			}
-			return []Flow{onPort{x.Port.Switch, name}.flow(egressACL, 34000,
-				`outport == "`+name+`" && eth.src == `+mac+" && ip4.src == "+id+" && udp && udp.src == 67 && udp.dst == 68", actions)}
+			return []Flow{onPort{x.Port.Switch, x.Port.Port.Name}.flow(LSOutACL, 34000,
+				outport+" && eth.src == "+mac+" && ip4.src == "+id+" && udp && udp.src == 67 && udp.dst == 68", actions)}
 		}
 		mac := o["server_id"]
 		ea, err := relations.ParseMAC(mac)
 		if err != nil {
 			return nil
 		}
-		return []Flow{onPort{x.Port.Switch, name}.flow(egressACL, 34000,
-			`outport == "`+name+`" && eth.src == `+mac+" && ip6.src == "+relations.FormatIPv6(ea.IPv6LLA())+
+		return []Flow{onPort{x.Port.Switch, x.Port.Port.Name}.flow(LSOutACL, 34000,
+			outport+" && eth.src == "+mac+" && ip6.src == "+relations.FormatIPv6(ea.IPv6LLA())+
 				" && udp && udp.src == 547 && udp.dst == 546", actions)}
 	})
 }

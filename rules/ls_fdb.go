@@ -39,11 +39,27 @@ func SwitchFDBPortFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		return false
 	})
-	return engine.FlatMap(learning, func(p relations.LSP) []Flow {
+	flagged := localnetFlagged(nb)
+	fromLocalnet := engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
+		if !flagged || p.Port.Type != relations.LSPTypeLocalnet {
+			return nil
+		}
+		return []Flow{on(p.Switch).flow(LSInLookupFDB, 50, "inport == "+jsonKey(p.Name()), "flags.localnet = 1; next;")}
+	})
+	return engine.Union(fromLocalnet, engine.FlatMap(learning, func(p relations.LSP) []Flow {
 		dp, in := onPort{p.Switch, p.Name()}, "inport == "+jsonKey(p.Name())
+		flag := ""
+		if flagged && p.Port.Type == relations.LSPTypeLocalnet {
+			flag = "flags.localnet = 1; "
+		}
 		return []Flow{
-			dp.flow(LSInLookupFDB, 100, in, "reg0[11] = lookup_fdb(inport, eth.src); next;"),
+			dp.flow(LSInLookupFDB, 100, in, flag+"reg0[11] = lookup_fdb(inport, eth.src); next;"),
 			dp.flow(LSInPutFDB, 100, in+" && reg0[11] == 0", "put_fdb(inport, eth.src); next;"),
 		}
-	})
+	}))
 }
+
+// localnetFlagged: 26.03 flags what comes in from a localnet port
+// (flags.localnet) in ls_in_lookup_fdb, for the ARP/ND responder
+// (localReplies).
+func localnetFlagged(nb *relations.NB) bool { return localReplies(nb) }

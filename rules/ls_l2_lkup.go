@@ -253,7 +253,8 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 // SwitchRouterPortL2Flows: ls_in_l2_lkup for a switch port of type router
 // connected to a router port (northd.c build_lswitch_ip_unicast_lookup,
 // build_lswitch_rport_arp_req_flows):
-//   - priority 50: with "router" among its addresses, traffic to the router
+//   - priority 50: with "router" among its addresses (26.03: always,
+//     routerMACAlwaysLooked), traffic to the router
 //     port's MAC goes to it. When the router has distributed gateway ports
 //     and the switch a localnet port, only the gateway chassis takes it if
 //     the router port is a distributed gateway port, or if it sets
@@ -273,15 +274,20 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 // on the chassis of the NAT's logical port.
 func SwitchRouterPortL2Flows(nb *relations.NB) engine.Rel[Flow] {
 	links := routerLinks(nb)
-	return engine.Union(routerPortFlows(links), selfOriginatedFlows(nb, links, nb.RouterNATs),
+	return engine.Union(routerPortFlows(nb, links), selfOriginatedFlows(nb, links, nb.RouterNATs),
 		natARPFlows(nb, links), dgpNATFlows(links, nb.RouterNATs))
 }
 
-func routerPortFlows(links engine.Rel[routerLink]) engine.Rel[Flow] {
+// routerMACAlwaysLooked: 26.03 sends traffic to a connected router
+// port's MAC to it whatever the switch port's addresses.
+func routerMACAlwaysLooked(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
+func routerPortFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow] {
+	always := routerMACAlwaysLooked(nb)
 	return engine.FlatMap(links, func(l routerLink) []Flow {
 		dp := on(l.Switch)
 		var flows []Flow
-		if slices.Contains(l.LSP.Addresses, "router") {
+		if always || slices.Contains(l.LSP.Addresses, "router") {
 			match := "eth.dst == " + l.LRP.Net.MAC.String()
 			if l.DGPs.N > 0 && l.Localnet {
 				switch {

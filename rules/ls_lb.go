@@ -75,9 +75,14 @@ func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(conntrackSkipPorts(nb), func(p conntrackSkipPort) string { return p.Switch }),
 		switchFactsBySwitch(nb),
 		func(_ string, p conntrackSkipPort, f relations.SwitchACLFacts) portFacts { return portFacts{p, f} })
+	// 26.03 also clears the sampled flag of what leaves untracked.
+	ctClear := "ct_clear; next;"
+	if aclVerdicts(nb) {
+		ctClear = "flags.pkt_sampled = 0; ct_clear; next;"
+	}
 	return engine.FlatMap(ports, func(x portFacts) []Flow {
 		dp := onPort{x.Port.Switch, x.Port.Name}
-		egress := "ct_clear; next;"
+		egress := ctClear
 		if x.Facts.HasStatefulACL {
 			egress = "next;"
 		}
@@ -109,7 +114,7 @@ func SwitchLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 			dp.flow(LSInCTExtract, 0, "1", "next;"),
 		}
 		if f.HasLBVIP {
-			flows = append(flows, dp.flow(LSInCTExtract, 100, "ct.new && ip", "reg1[16..23] = ct_proto(); reg1[0..15] = ct_tp_dst(); next;"))
+			flows = append(flows, ctExtractFlow(dp, LSInCTExtract))
 		}
 		return flows
 	})
@@ -120,6 +125,7 @@ func SwitchLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 // balancer VIP, a backend reaching itself through the VIP is SNATed to the
 // VIP and sent back out of its own port, and so are the replies.
 func SwitchHairpinFlows(nb *relations.NB) engine.Rel[Flow] {
+	frag := lbFragments(nb)
 	return engine.FlatMap(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) []Flow {
 		dp := on(f.Switch)
 		flows := []Flow{
@@ -129,6 +135,11 @@ func SwitchHairpinFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		if !f.HasLBVIP {
 			return flows
+		}
+		if frag {
+			flows = append(flows,
+				dp.flow(LSInLB, 110, "ct.trk && ct.est && !ct.rpl && "+regIPFrag+" == 1 && ip4", regLBIPv4+" = ct_nw_dst(); "+regOrigTPDport+" = ct_tp_dst(); next;"),
+				dp.flow(LSInLB, 110, "ct.trk && ct.est && !ct.rpl && "+regIPFrag+" == 1 && ip6", regLBIPv6+" = ct_ip6_dst(); "+regOrigTPDport+" = ct_tp_dst(); next;"))
 		}
 		return append(flows,
 			dp.flow(LSInPreHairpin, 100, "ip && ct.trk",
@@ -205,11 +216,15 @@ func SwitchInterconnMcastFlows(n *relations.NB) engine.Rel[Flow] {
 		}), func(p remotePort) string { return p.Switch }),
 		engine.IndexBy(transit, func(sw string) string { return sw }),
 		func(_ string, p remotePort, _ string) remotePort { return p })
+	notLooped := ""
+	if igmpLoopbackSkipped(n) {
+		notLooped = " && flags.igmp_loopback == 0"
+	}
 	return engine.FlatMap(ports, func(p remotePort) []Flow {
 		dp := on(p.Switch)
 		return []Flow{
-			dp.flow(LSOutPreLB, 120, "inport == "+p.Key+" && igmp", "clone { igmp; }; next;"),
-			dp.flow(LSOutPreLB, 120, "inport == "+p.Key+" && (mldv1 || mldv2)", "clone { igmp; }; next;"),
+			dp.flow(LSOutPreLB, 120, "inport == "+p.Key+" && igmp"+notLooped, "clone { igmp; }; next;"),
+			dp.flow(LSOutPreLB, 120, "inport == "+p.Key+" && (mldv1 || mldv2)"+notLooped, "clone { igmp; }; next;"),
 		}
 	})
 }

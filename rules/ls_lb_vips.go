@@ -5,6 +5,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // loadBalancerRules are the flows of load balancer VIPs, on switches and
@@ -26,8 +27,25 @@ var loadBalancerRules = []Rule{
 	RouterLBRoutableARPFlows,
 }
 
+// lbFragments: 26.03 balances IP fragments too. Pre-stateful flags them
+// (reg0[19]) and sends them to conntrack, which reassembles them; ls_in_lb
+// then reads the protocol and destination port of a new connection from
+// conntrack (reg1, stored by ls_in_ct_extract) rather than from the packet,
+// and restores an established fragmented connection's original
+// destination (reg4/xxreg1, reg2) for the hairpin stages.
+func lbFragments(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
+// ipProtoNumber are the IP protocol numbers of the load balancer
+// protocols.
+var ipProtoNumber = map[string]int{"tcp": 6, "udp": 17, "sctp": 132}
+
 // Registers the load balancer stages read and write (northd.c REG_*).
 const (
+	regLBIPv4          = "reg4"
+	regLBIPv6          = "xxreg1"
+	regCTProto         = "reg1[16..23]"
+	regCTTPDst         = "reg1[0..15]"
+	regIPFrag          = "reg0[19]"
 	regOrigDIPv4       = "reg1"
 	regOrigDIPv6       = "xxreg1"
 	regOrigTPDport     = "reg2[0..15]"
@@ -37,6 +55,14 @@ const (
 	regLBL3AffBackend6 = "xxreg1"
 	regLBAffMatchPort  = "reg8[0..15]"
 )
+
+// ctProtoPortMatch matches a VIP's protocol and port on what the
+// ct_extract stages read from conntrack for new connections (26.03:
+// REG_CT_PROTO, REG_CT_TP_DST), which every fragment of the connection
+// carries.
+func ctProtoPortMatch(v relations.LBVIP) string {
+	return fmt.Sprintf("%s == %d && %s == %s", regCTProto, ipProtoNumber[v.Proto], regCTTPDst, v.Port)
+}
 
 // ipMatch is the match prefix of the VIP's family.
 func ipMatch(v relations.LBVIP) string {
@@ -88,11 +114,17 @@ func vipPort(ip, port string, v6 bool) string {
 // options:affinity_timeout a client that reached a backend recently goes
 // back to it.
 func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
+	frag, rejectTable := lbFragments(nb), egressQoSTable(StagesFor(nb))
 	return engine.FlatMap(relations.WithFeatures(nb, vipsOnSwitches(nb, nb.LBVIPsByLB)), func(x relations.Featured[vipInScope]) []Flow {
 		v := x.Of.VIP
 		dp := on(switchLBSet(x.Of.Scope))
 		ip, reg := ipMatch(v), regOrigDIPv4
-		if v.IPv6 {
+		switch {
+		case frag && v.IPv6:
+			reg = regLBIPv6
+		case frag:
+			reg = regLBIPv4
+		case v.IPv6:
 			reg = regOrigDIPv6
 		}
 		preMatch := fmt.Sprintf("%s == 1 && %s.dst == %s", regConntrackNAT, ip, v.IP)
@@ -102,16 +134,26 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		if v.Port != "" {
 			preMatch += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
 			preAction += regOrigTPDport + " = " + v.Port + "; "
-			lbMatch += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
+			if frag {
+				lbMatch += " && " + ctProtoPortMatch(v)
+			} else {
+				lbMatch += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
+			}
 			prio = 120
 		}
-		action, balances := vipAction(v, x.Features, tableIn(nb, LSOutQoSMark))
-		if balances {
+		action, balances := vipAction(v, x.Features, rejectTable)
+		switch {
+		case balances && frag:
+			action = preAction + action + ");"
+		case balances:
 			action = regConntrackCommit + " = 0; " + action + ");"
 		}
 		flows := []Flow{
 			dp.flow(LSInPreStateful, 120, preMatch, preAction+ctLB(x.Features)+";"),
 			dp.flow(LSInLB, prio, lbMatch, action),
+		}
+		if frag {
+			return append(flows, switchFragAffinityFlows(dp, v)...)
 		}
 		return append(flows, switchAffinityFlows(dp, v)...)
 	})
@@ -170,6 +212,42 @@ func switchAffinityFlows(dp on, v relations.LBVIP) []Flow {
 		affinityBackendFlows(dp, v, LSInLBAffLearn, LSInLB, ip, regBackend, learnMatch, lbAction, "")...)
 }
 
+// switchFragAffinityFlows are switchAffinityFlows with lbFragments: the
+// check matches the VIP and the protocol and port ct_extract stored, the
+// VIP is in reg4 (xxreg1), and a known session's backend is matched
+// together with the VIP.
+func switchFragAffinityFlows(dp on, v relations.LBVIP) []Flow {
+	if v.AffinityTimeout == 0 {
+		return nil
+	}
+	ip, reg := "ip4", regLBIPv4
+	if v.IPv6 {
+		ip, reg = "ip6", regLBIPv6
+	}
+	check := fmt.Sprintf("ct.new && %s && %s.dst == %s", ip, ip, v.IP)
+	learn := fmt.Sprintf("%s == 0 && ct.new && %s && %s == %s", regKnownLBSession, ip, reg, v.IP)
+	lbAction := reg + " = " + v.IP + "; "
+	if v.Port != "" {
+		check += " && " + ctProtoPortMatch(v)
+		learn += " && " + regOrigTPDport + " == " + v.Port
+		lbAction += regOrigTPDport + " = " + v.Port + "; "
+	}
+	flows := []Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")}
+	for _, b := range v.Backends.All() {
+		port := affinityPort(v, b)
+		learnMatch := learn + " && " + ip + ".dst == " + b.IP
+		match := fmt.Sprintf("%s == 1 && ct.new && %s.dst == %s && %s == %s", regKnownLBSession, ip, v.IP, reg, b.IP)
+		if port != "" {
+			learnMatch += " && " + v.Proto + ".dst == " + port
+			match += " && " + regOrigTPDport + " == " + port
+		}
+		flows = append(flows,
+			dp.flow(LSInLBAffLearn, 100, learnMatch, commitLBAffOf(v, b, v.IPv6)),
+			dp.flow(LSInLB, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, v.IPv6)+");"))
+	}
+	return flows
+}
+
 // affinityBackendFlows are the per-backend affinity flows of VIP v, the same
 // on switches and routers but for their stages and registers: learnStage
 // records the backend a new connection to the VIP (learnMatch) got, and
@@ -204,11 +282,17 @@ func affinityPort(v relations.LBVIP, b relations.LBBackend) string {
 // commitLBAff is the action that records backend b as the client's choice
 // for VIP v.
 func commitLBAff(v relations.LBVIP, b relations.LBBackend) string {
+	return commitLBAffOf(v, b, !v.V4Mapped())
+}
+
+// commitLBAffOf is commitLBAff with the VIP's family given: 26.03's switch
+// flows read it from the VIP's address family, which a template VIP has
+// too.
+func commitLBAffOf(v relations.LBVIP, b relations.LBBackend, v6 bool) string {
 	proto := ""
 	if v.Port != "" {
 		proto = ", proto = " + v.Proto
 	}
-	v6 := !v.V4Mapped()
 	return fmt.Sprintf(`commit_lb_aff(vip = "%s", backend = "%s"%s, timeout = %d); /* drop */`,
 		vipPort(v.IP, v.Port, v6), vipPort(b.IP, affinityPort(v, b), v6), proto, v.AffinityTimeout)
 }

@@ -11,6 +11,7 @@ import (
 // and track) except the ND/MLD/DHCPv6 and multicast packets conntrack
 // cannot follow. Service monitor packets never go to conntrack.
 func SwitchPreACLFlows(nb *relations.NB) engine.Rel[Flow] {
+	pmtu := tunnelPMTUAdmission(nb)
 	return engine.FlatMap(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) []Flow {
 		dp := on(f.Switch)
 		flows := []Flow{
@@ -21,6 +22,10 @@ func SwitchPreACLFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		if !f.HasStatefulACL {
 			return flows
+		}
+		if pmtu {
+			// Tunnelled "packet too big" errors are not tracked.
+			flows = append(flows, dp.flow(LSInPreACL, 110, packetTooBig+" && flags.tunnel_rx == 1", "next;"))
 		}
 		const noCT = "nd || nd_rs || nd_ra || mldv1 || mldv2 || (udp && udp.src == 546 && udp.dst == 547)"
 		for _, st := range []Stage{LSInPreACL, LSOutPreACL} {
@@ -39,6 +44,12 @@ func SwitchPreACLFlows(nb *relations.NB) engine.Rel[Flow] {
 // hit (reg0[7..10]), so the ACL stage matches registers rather than ct
 // flags; elsewhere the stage is skipped at the highest priority.
 func SwitchACLHintFlows(nb *relations.NB) engine.Rel[Flow] {
+	// With aclVerdicts, a new connection (or a blocked one that may be
+	// allowed again) is committed whatever ACL allows it.
+	commit := ""
+	if aclVerdicts(nb) {
+		commit = regConntrackCommit + " = 1; "
+	}
 	return engine.FlatMap(nb.SwitchACLFacts, func(f relations.SwitchACLFacts) []Flow {
 		dp := on(f.Switch)
 		var flows []Flow
@@ -53,8 +64,8 @@ func SwitchACLHintFlows(nb *relations.NB) engine.Rel[Flow] {
 			}
 			blocked := ctBits(f.Features) + ".blocked"
 			flows = append(flows,
-				dp.flow(st, 7, "ct.new && !ct.est", regACLHintAllowNew+" = 1; "+regACLHintDrop+" = 1; next;"),
-				dp.flow(st, 6, "!ct.new && ct.est && !ct.rpl && "+blocked+" == 1", regACLHintAllowNew+" = 1; "+regACLHintDrop+" = 1; next;"),
+				dp.flow(st, 7, "ct.new && !ct.est", regACLHintAllowNew+" = 1; "+regACLHintDrop+" = 1; "+commit+"next;"),
+				dp.flow(st, 6, "!ct.new && ct.est && !ct.rpl && "+blocked+" == 1", regACLHintAllowNew+" = 1; "+regACLHintDrop+" = 1; "+commit+"next;"),
 				dp.flow(st, 5, "!ct.trk", regACLHintAllow+" = 1; "+regACLHintDrop+" = 1; next;"),
 				dp.flow(st, 4, "!ct.new && ct.est && !ct.rpl && "+blocked+" == 0", regACLHintAllow+" = 1; "+regACLHintBlock+" = 1; next;"),
 				dp.flow(st, 3, "!ct.est", regACLHintDrop+" = 1; next;"),

@@ -10,9 +10,13 @@ import (
 // marked go to conntrack, with load-balancer NAT (reg0[2], ct_lb_mark or
 // ct_lb) or for tracking and defragmentation only (reg0[0], ct_next).
 func SwitchPreStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
+	frag := lbFragments(nb)
 	return engine.FlatMap(relations.WithFeatures(nb, nb.SwitchDatapaths), func(sw relations.Featured[relations.Switch]) []Flow {
 		dp := on(sw.Of.UUID)
 		var flows []Flow
+		if frag {
+			flows = append(flows, dp.flow(LSInPreStateful, 115, regConntrackNAT+" == 1 && ip.is_frag", regIPFrag+" = 1; "+ctLB(sw.Features)+";"))
+		}
 		for _, st := range []Stage{LSInPreStateful, LSOutPreStateful} {
 			flows = append(flows,
 				dp.flow(st, 0, "1", "next;"),
