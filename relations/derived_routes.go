@@ -318,7 +318,7 @@ func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[St
 	byNexthop := engine.Join(byQuery, answers, func(_ NexthopQuery, p parsedRoute, a NexthopPort) StaticRoute {
 		return accept(p, a.Port, a.Addr)
 	})
-	routes := engine.Union(discard, byOutPort, byNexthop)
+	routes := withoutBFDDown(n, engine.Union(discard, byOutPort, byNexthop))
 
 	ids := deriveRouteTableIDs(n, enabled, routes)
 	main := engine.Filter(routes, func(r StaticRoute) bool { return r.Table == "" })
@@ -331,6 +331,24 @@ func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[St
 			return r
 		})
 	return engine.Union(main, named), ids
+}
+
+// withoutBFDDown leaves out the routes whose bfd column names a BFD
+// session to their next hop that is not up (northd.c parsed_routes_add):
+// 23.03 sets a session's status to down when a route first uses it and
+// routes through it once ovn-controller reports it up. A session to
+// another address does not hold the route.
+func withoutBFDDown(n *NB, routes engine.Rel[StaticRoute]) engine.Rel[StaticRoute] {
+	withBFD := engine.IndexBy(engine.Filter(routes, func(r StaticRoute) bool { return r.Route.BFD != nil }),
+		func(r StaticRoute) string { return *r.Route.BFD })
+	sessions := engine.IndexBy(n.BFD.Rows, func(b *nb.BFD) string { return b.UUID })
+	held := engine.JoinFlatMap(withBFD, sessions, func(_ string, r StaticRoute, b *nb.BFD) []StaticRoute {
+		if b.DstIP == r.Route.Nexthop && (b.Status == nil || *b.Status != nb.BFDStatusUp) {
+			return []StaticRoute{r}
+		}
+		return nil
+	})
+	return engine.Union(routes, engine.Negate(held))
 }
 
 // deriveRouteTableIDs numbers the route tables of each router by their

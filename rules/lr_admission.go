@@ -123,6 +123,7 @@ var routerRules = []Rule{
 	RouterPortDeliveryFlows,
 	RouterNATStageDefaultFlows,
 	RouterStaticRouteFlows,
+	RouterBFDFlows,
 	RouterECMPRouteFlows,
 	RouterECMPSymmetricReplyFlows,
 	RouterRouteTableFlows,
