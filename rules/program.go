@@ -52,7 +52,10 @@ type Program struct {
 	IPMulticast           *engine.Output[IPMulticast]
 	StaticMACBindings     *engine.Output[StaticMACBinding]
 	BFDs                  *engine.Output[BFD]
-	MACBindingAges        *engine.Output[MACBindingAge]
+	// UsedBFDs are the NB BFD rows that static routes use (their NB status
+	// follows: relations.NB.UsedBFDs).
+	UsedBFDs       *engine.Output[string]
+	MACBindingAges *engine.Output[MACBindingAge]
 	// Address_Set and Port_Group rows and their members (sb_sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -181,6 +184,7 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		IPMulticast:           engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
 		StaticMACBindings:     engine.NewOutput(SBStaticMACBindings(nb), CompareStaticMACBindings),
 		BFDs:                  engine.NewOutput(SBBFDs(nb), CompareBFDs),
+		UsedBFDs:              engine.NewOutput(nb.UsedBFDs, strings.Compare),
 		MACBindingAges:        engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
