@@ -848,11 +848,12 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 	return hv, ts
 }
 
-// writeNB writes NB_Global's columns that northd owns and the up column of
-// the switch ports whose binding or row changed; newPorts are the ports
+// writeNB writes NB_Global's columns that northd owns, BFD status, and the
+// up column of the switch ports whose binding or row changed; newPorts are
+// the ports
 // whose Port_Binding writeSB has just inserted.
 func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[string]string) {
-	global, ports := nbGlobalUpdate(d.feed.global, cols), d.portUpOps(newPorts)
+	global, ports := append(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps()...), d.portUpOps(newPorts)
 	// A few ports go with NB_Global, in one transaction rather than two; a
 	// cold start's thousands go after it, so that the sb_cfg that
 	// `ovn-nbctl --wait=sb` waits for is not held up by them.

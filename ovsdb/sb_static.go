@@ -24,7 +24,7 @@ type syncedTable interface {
 
 // otherTables are the SB tables northd fills from the NB or from fixed
 // lists: Meter (with Meter_Band), DNS, Chassis_Template_Var, Mirror,
-// IP_Multicast, DHCP_Options,
+// IP_Multicast, BFD, DHCP_Options,
 // DHCPv6_Options, RBAC_Permission and RBAC_Role.
 type otherTables struct {
 	meters       *keyedTable[rules.Meter]
@@ -32,6 +32,7 @@ type otherTables struct {
 	templateVars *keyedTable[rules.TemplateVar]
 	mirrors      *keyedTable[rules.Mirror]
 	ipMulticast  *keyedTable[rules.IPMulticast]
+	bfd          *bfdTable
 	dhcp, dhcpv6 *keyedTable[dhcpOption]
 	rbacPerms    *keyedTable[rbacPerm]
 	rbacRoles    *keyedTable[string]
@@ -91,6 +92,7 @@ func newOtherTables(w *sbWriter) *otherTables {
 				t.insert(sb.DHCPv6OptionsTable, lovsdb.Row{"name": want.Name, "code": want.Code, "type": want.Type})
 			}
 		})
+	o.bfd = newBFDTable()
 	release := w.stages.Release()
 	perms := rbacPermsFor(release)
 	o.rbacPerms = newKeyedTable(sb.RBACPermissionTable, func(m model.Model) (string, bool) { return rbacPermKey(perms, m) }, o.writePerm)
@@ -110,17 +112,17 @@ func newOtherTables(w *sbWriter) *otherTables {
 	o.rbacRoles.setWant(rbacRole, rbacRole, true)
 	o.byTable = map[string]syncedTable{
 		sb.MeterTable: o.meters, sb.DNSTable: o.dns, sb.ChassisTemplateVarTable: o.templateVars, sb.MirrorTable: o.mirrors,
-		sb.IPMulticastTable: o.ipMulticast,
+		sb.IPMulticastTable: o.ipMulticast, sb.BFDTable: o.bfd,
 		sb.DHCPOptionsTable: o.dhcp, sb.DHCPv6OptionsTable: o.dhcpv6,
 		sb.RBACPermissionTable: o.rbacPerms, sb.RBACRoleTable: o.rbacRoles,
 	}
-	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.ipMulticast, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
+	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.ipMulticast, o.bfd, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
 	return o
 }
 
 // otherTableNames are the tables of otherTables, monitored.
 var otherTableNames = []string{sb.MeterTable, sb.MeterBandTable, sb.DNSTable, sb.ChassisTemplateVarTable, sb.MirrorTable,
-	sb.IPMulticastTable,
+	sb.IPMulticastTable, sb.BFDTable,
 	sb.DHCPOptionsTable, sb.DHCPv6OptionsTable, sb.RBACPermissionTable, sb.RBACRoleTable}
 
 // applyProgram takes the program's last changes as desired rows.
@@ -130,6 +132,7 @@ func (o *otherTables) applyProgram(p *rules.Program) {
 	applyDelta(o.templateVars, p.TemplateVars.Delta(), func(v rules.TemplateVar) string { return v.Chassis })
 	applyDelta(o.mirrors, p.Mirrors.Delta(), func(m rules.Mirror) string { return m.Name })
 	applyDelta(o.ipMulticast, p.IPMulticast.Delta(), func(m rules.IPMulticast) string { return m.Switch })
+	applyDelta(o.bfd.keyedTable, p.BFDs.Delta(), func(b rules.BFD) string { return bfdKey(b.LogicalPort, b.DstIP) })
 }
 
 // apply records an SB row change; it reports whether the table is one of

@@ -266,7 +266,7 @@ func deriveRouterRoutes(n *NB) engine.Rel[RouterRoute] {
 
 // deriveStaticRoutes computes the accepted static routes with their route
 // table ids, and the route table ids.
-func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[StaticRoute], engine.Rel[RouteTableID]) {
+func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[StaticRoute], engine.Rel[RouteTableID], engine.Rel[string]) {
 	enabled := engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID })
 	parsed := engine.TryMap(n.RouterRoutes, "static route", parseRoute)
 
@@ -318,7 +318,7 @@ func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[St
 	byNexthop := engine.Join(byQuery, answers, func(_ NexthopQuery, p parsedRoute, a NexthopPort) StaticRoute {
 		return accept(p, a.Port, a.Addr)
 	})
-	routes := engine.Union(discard, byOutPort, byNexthop)
+	routes, usedBFDs := withoutBFDDown(n, engine.Union(discard, byOutPort, byNexthop))
 
 	ids := deriveRouteTableIDs(n, enabled, routes)
 	main := engine.Filter(routes, func(r StaticRoute) bool { return r.Table == "" })
@@ -330,7 +330,33 @@ func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[St
 			r.TableID = t.ID
 			return r
 		})
-	return engine.Union(main, named), ids
+	return engine.Union(main, named), ids, usedBFDs
+}
+
+// withoutBFDDown leaves out the routes whose bfd column names a BFD
+// session to their next hop that is not up (northd.c parsed_routes_add):
+// 23.03 sets a session's status to down when a route first uses it and
+// routes through it once ovn-controller reports it up. A session to
+// another address does not hold the route. The sessions that routes use to
+// their next hops come second.
+func withoutBFDDown(n *NB, routes engine.Rel[StaticRoute]) (engine.Rel[StaticRoute], engine.Rel[string]) {
+	withBFD := engine.IndexBy(engine.Filter(routes, func(r StaticRoute) bool { return r.Route.BFD != nil }),
+		func(r StaticRoute) string { return *r.Route.BFD })
+	sessions := engine.IndexBy(n.BFD.Rows, func(b *nb.BFD) string { return b.UUID })
+	type use struct {
+		route StaticRoute
+		bfd   *nb.BFD
+	}
+	uses := engine.JoinFlatMap(withBFD, sessions, func(_ string, r StaticRoute, b *nb.BFD) []use {
+		if b.DstIP == r.Route.Nexthop {
+			return []use{{r, b}}
+		}
+		return nil
+	})
+	held := engine.Map(engine.Filter(uses, func(u use) bool { return u.bfd.Status == nil || *u.bfd.Status != nb.BFDStatusUp }),
+		func(u use) StaticRoute { return u.route })
+	used := engine.Distinct(engine.Map(uses, func(u use) string { return u.bfd.UUID }))
+	return engine.Union(routes, engine.Negate(held)), used
 }
 
 // deriveRouteTableIDs numbers the route tables of each router by their
@@ -517,7 +543,7 @@ func derivePolicyNexthops(policies engine.Rel[RouterPolicy], nets engine.Index[n
 func (n *NB) deriveRouteRelations() {
 	nets := deriveLRPNets(n.LRPs)
 	n.RouterRoutes = deriveRouterRoutes(n)
-	n.Routes, n.RouteTableIDs = deriveStaticRoutes(n, nets)
+	n.Routes, n.RouteTableIDs, n.UsedBFDs = deriveStaticRoutes(n, nets)
 	n.RouteSlots = deriveStaticRouteSlots(n.Routes)
 	n.RouterPolicies = deriveRouterPolicies(n)
 	n.PolicyNexthops = derivePolicyNexthops(n.RouterPolicies, nets)

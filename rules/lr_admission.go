@@ -153,6 +153,7 @@ var routerRules = []Rule{
 	RouterPortDeliveryFlows,
 	RouterNATStageDefaultFlows,
 	RouterStaticRouteFlows,
+	RouterBFDFlows,
 	RouterECMPRouteFlows,
 	RouterECMPSymmetricReplyFlows,
 	RouterPortECMPStatefulEgrFlows,

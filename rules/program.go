@@ -51,7 +51,11 @@ type Program struct {
 	PortMirrors           *engine.Output[PortMirror]
 	IPMulticast           *engine.Output[IPMulticast]
 	StaticMACBindings     *engine.Output[StaticMACBinding]
-	MACBindingAges        *engine.Output[MACBindingAge]
+	BFDs                  *engine.Output[BFD]
+	// UsedBFDs are the NB BFD rows that static routes use (their NB status
+	// follows: relations.NB.UsedBFDs).
+	UsedBFDs       *engine.Output[string]
+	MACBindingAges *engine.Output[MACBindingAge]
 	// Address_Set and Port_Group rows and their members (sb_sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -152,6 +156,7 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 	}
 	members := engine.Union(sets...)
 	inRelease := engine.Filter(engine.Union(flows...), func(f Flow) bool { return stages.Has(f.Stage) })
+	inRelease = engine.Union(inRelease, bfdRouteFlows(nb, inRelease))
 	// Settings that change flows of every family: drop sampling, CoPP.
 	written := withControllerMeters(nb, withDebugDrops(nb, inRelease), members)
 	addrSets, addrMembers := SBAddressSets(nb)
@@ -178,6 +183,8 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		PortMirrors:           engine.NewOutput(SBPortMirrors(nb), ComparePortMirrors),
 		IPMulticast:           engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
 		StaticMACBindings:     engine.NewOutput(SBStaticMACBindings(nb), CompareStaticMACBindings),
+		BFDs:                  engine.NewOutput(SBBFDs(nb), CompareBFDs),
+		UsedBFDs:              engine.NewOutput(nb.UsedBFDs, strings.Compare),
 		MACBindingAges:        engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
