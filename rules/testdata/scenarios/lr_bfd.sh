@@ -1,3 +1,5 @@
+# releases: 23.03
+# (ovn-northd 26.03.2 dies of SIGSEGV on this NB, in its BFD handling; not investigated yet.)
 # BFD sessions (NB BFD) on router ports: lr_in_ip_input priority 110 flows
 # for BFD packets from and to the addresses of each port a session names
 # (IPv4 and IPv6), and route flows a priority higher for BFD packets on
