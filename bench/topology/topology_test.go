@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // parsed is a transaction's operations as generic JSON.
@@ -221,6 +222,38 @@ func TestLoadIntoOVNNorthd(t *testing.T) {
 			t.Errorf("no flow matches %s", re)
 		}
 	}
+	noWarnings(t, ref)
+	t.Logf("small topology: %d canonical flows", len(flows))
+}
+
+// TestLoadInto2603 loads the small topology into a 26.03 NB (schema
+// 7.18.0), as compare -release 26.03 does, and checks that ovn-northd
+// 26.03.2 takes it without a warning. What the flows mean is checked on
+// 23.03 (TestLoadIntoOVNNorthd); 26.03 numbers and renders them otherwise.
+func TestLoadInto2603(t *testing.T) {
+	ref := reference.BuildOf(schema.OVN2603).Start(t)
+	top, err := Generate(Small())
+	if err != nil {
+		t.Fatal(err)
+	}
+	load(t, ref, top)
+	if err := ref.Sync(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	flows, err := ref.Flows(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(flows) == 0 {
+		t.Error("ovn-northd 26.03.2 wrote no flows")
+	}
+	noWarnings(t, ref)
+	t.Logf("small topology: %d canonical flows", len(flows))
+}
+
+// noWarnings fails t for every warning or error in ref's northd log.
+func noWarnings(t *testing.T, ref *reference.Instance) {
+	t.Helper()
 	log, err := os.ReadFile(filepath.Join(ref.Dir(), "northd.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -231,13 +264,13 @@ func TestLoadIntoOVNNorthd(t *testing.T) {
 			t.Errorf("ovn-northd: %s", l)
 		}
 	}
-	t.Logf("small topology: %d canonical flows", len(flows))
 }
 
-// load applies top's transactions to ref's NB with ovsdb-client.
+// load applies top's transactions to ref's NB with the ovsdb-client of
+// ref's build.
 func load(t *testing.T, ref *reference.Instance, top *Topology) {
 	t.Helper()
-	client, err := exec.LookPath("ovsdb-client")
+	client, err := ref.Build().Tool("ovsdb-client")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -191,6 +191,20 @@ func (b *Build) tool(name string) string {
 	return r.tools[name]
 }
 
+// Tool is the path of the build's program name (ovn-northd, ovn-nbctl,
+// ovsdb-server, ...), for a caller that starts it itself.
+func (b *Build) Tool(name string) (string, error) {
+	r, err := b.resolved()
+	if err != nil {
+		return "", err
+	}
+	p, ok := r.tools[name]
+	if !ok {
+		return "", fmt.Errorf("reference %s: no tool %s", b, name)
+	}
+	return p, nil
+}
+
 // schemaFile is the schema file of db, "nb" or "sb".
 func (b *Build) schemaFile(db string) (string, error) {
 	r, err := b.resolved()

@@ -1,14 +1,21 @@
 //go:build linux
 
-// Command compare runs northlog's northd and the reference ovn-northd 23.03
-// side by side on the same ovn-kubernetes-like topology and prints what each
+// Command compare runs northlog's northd and a reference ovn-northd side
+// by side on the same ovn-kubernetes-like topology and prints what each
 // costs, as a Markdown table:
 //
 //	go run ./bench/cmd/compare                 # issue 6's size: 100 nodes × 50 pods, 500 LBs, 200 policies
 //	go run ./bench/cmd/compare -preset small   # 10 × 10, a quick run
+//	go run ./bench/cmd/compare -release 26.03  # against ovn-northd 26.03.2
+//	go run ./bench/cmd/compare -release 23.03,26.03 # one table per reference, one after the other
 //
-// In a temporary directory it starts two NB/SB ovsdb-server pairs (stock,
-// from ovn-central) on unix sockets, loads the topology (bench/topology)
+// The reference is a release's build (internal/reference.BuildOf): 23.03.1
+// is Debian's ovn-central, 26.03.2 the build at $OVN_REF_HOME_2603 or
+// ../shared/ovn-26.03 (-ref-home). Both sides run on that build's
+// ovsdb-server with its schemas, so northlog's northd gets an NB of the
+// reference's release and reproduces that release (it follows the NB's
+// schema version). In a temporary directory it starts two NB/SB
+// ovsdb-server pairs on unix sockets, loads the topology (bench/topology)
 // into both NBs with ovsdb-client, and measures, for each northd:
 //
 //   - cold start: from starting the northd on the loaded NB and a newly
@@ -52,6 +59,7 @@ import (
 
 	"github.com/northlog/northlog/bench/topology"
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 func main() {
@@ -65,11 +73,21 @@ func main() {
 	flag.BoolVar(&c.refOnly, "ref-only", false, "run the reference side only (northlog's northd not needed)")
 	flag.StringVar(&c.dir, "dir", "", "run directory (default: a new temporary directory, removed at the end unless -keep)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the run directory (databases and logs)")
+	releases := flag.String("release", "", "the reference's OVN release, 23.03 or 26.03, or several separated by commas, each compared in turn with its own table (default 23.03, or 26.03 with -ref-home)")
+	refHome := flag.String("ref-home", "", "the 26.03 build's directory (bin/, share/); default $"+reference.HomeEnv2603+" or ../shared/ovn-26.03 from the module root")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	opts, err := topo()
+	var err error
+	if *refHome != "" {
+		err = os.Setenv(reference.HomeEnv2603, *refHome)
+	}
 	if err == nil {
-		c.topo = opts
+		c.releases, err = parseReleases(*releases, *refHome != "")
+	}
+	if err == nil {
+		c.topo, err = topo()
+	}
+	if err == nil {
 		err = run(c, log, os.Stdout)
 	}
 	if err != nil {
@@ -78,8 +96,32 @@ func main() {
 	}
 }
 
+// parseReleases reads -release: releases separated by commas; when empty,
+// 26.03 if -ref-home names its build, else 23.03.
+func parseReleases(list string, refHome bool) ([]schema.Release, error) {
+	if list == "" {
+		if refHome {
+			return []schema.Release{schema.OVN2603}, nil
+		}
+		return []schema.Release{schema.OVN2303}, nil
+	}
+	var rs []schema.Release
+	for name := range strings.SplitSeq(list, ",") {
+		r, err := schema.Parse(strings.TrimSpace(name))
+		if err != nil {
+			return nil, fmt.Errorf("-release: %w", err)
+		}
+		if slices.Contains(rs, r) {
+			return nil, fmt.Errorf("-release: %s given twice", r)
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
+}
+
 type config struct {
 	topo       topology.Options
+	releases   []schema.Release
 	changes    int
 	coldRuns   int
 	timeout    time.Duration
@@ -143,9 +185,17 @@ func (s *side) stop() {
 	}
 }
 
+// run compares northlog's northd with each reference of c.releases in
+// turn, each on servers and an NB of its own release, and prints a table
+// for each.
 func run(c config, log *slog.Logger, out io.Writer) error {
-	if err := reference.Available(); err != nil {
-		return err
+	var builds []*reference.Build
+	for _, r := range c.releases {
+		b := reference.BuildOf(r)
+		if err := b.Available(); err != nil {
+			return err
+		}
+		builds = append(builds, b)
 	}
 	if c.changes < 1 {
 		return fmt.Errorf("-changes %d: want at least 1", c.changes)
@@ -158,7 +208,6 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 	ctx, cancelT := context.WithTimeout(ctx, c.timeout)
 	defer cancelT()
 
-	loadStart := loadAverage()
 	topo, err := topology.Generate(c.topo)
 	if err != nil {
 		return err
@@ -177,22 +226,44 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 	}
 	log.Info("run directory", "dir", dir, "topology", fmt.Sprintf("%+v", topo.Options), "transactions", len(topo.Transactions))
 
-	ovnNorthd, err := exec.LookPath("ovn-northd")
+	bin := c.northd
+	if bin == "" && !c.refOnly {
+		if bin, err = buildNorthd(ctx, dir, log); err != nil {
+			return err
+		}
+	}
+	for i, b := range builds {
+		if len(builds) > 1 {
+			if i > 0 {
+				fmt.Fprintln(out)
+			}
+			fmt.Fprintf(out, "### northlog beside %s\n\n", b)
+		}
+		if err := compareWith(ctx, c, b, bin, topo, filepath.Join(dir, b.Release().String()), log, out); err != nil {
+			return fmt.Errorf("%s: %w", b, err)
+		}
+	}
+	if c.keep {
+		fmt.Fprintf(out, "\nRun directory (databases, logs): %s\n", dir)
+	}
+	return nil
+}
+
+// compareWith runs the reference build b and, unless -ref-only, northlog's
+// northd bin side by side in dir, both on b's servers and schemas, and
+// prints the table. Everything it starts is stopped when it returns.
+func compareWith(ctx context.Context, c config, b *reference.Build, bin string, topo *topology.Topology, dir string, log *slog.Logger, out io.Writer) error {
+	loadStart := loadAverage()
+	ovnNorthd, err := b.Tool("ovn-northd")
 	if err != nil {
 		return err
 	}
-	sides := []*side{{name: "ovn-northd 23.03", dir: reference.Dir{Path: filepath.Join(dir, "ref")}, argv: func(s *side) []string {
+	sides := []*side{{name: b.String(), dir: reference.Dir{Path: filepath.Join(dir, "ref"), Build: b}, argv: func(s *side) []string {
 		return []string{ovnNorthd, "--no-chdir", "-vconsole:off", "--log-file=" + filepath.Join(s.dir.Path, "northd.log"),
 			"--unixctl=" + filepath.Join(s.dir.Path, "northd.ctl"), "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote()}
 	}}}
 	if !c.refOnly {
-		bin := c.northd
-		if bin == "" {
-			if bin, err = buildNorthd(ctx, dir, log); err != nil {
-				return err
-			}
-		}
-		sides = append(sides, &side{name: "northlog", dir: reference.Dir{Path: filepath.Join(dir, "northlog")}, argv: func(s *side) []string {
+		sides = append(sides, &side{name: "northlog", dir: reference.Dir{Path: filepath.Join(dir, "northlog"), Build: b}, argv: func(s *side) []string {
 			return []string{bin, "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote(), "--log-file=" + filepath.Join(s.dir.Path, "northd.log")}
 		}})
 	}
@@ -240,10 +311,7 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 			return fmt.Errorf("%s: %w", s.name, s.why(err))
 		}
 	}
-	report(out, topo, sides, loadStart)
-	if c.keep {
-		fmt.Fprintf(out, "\nRun directory (databases, logs): %s\n", dir)
-	}
+	report(out, topo, b.Release(), sides, loadStart)
 	return nil
 }
 
@@ -273,7 +341,11 @@ func (s *side) finish(ctx context.Context, phase0 time.Duration, log *slog.Logge
 		return err
 	}
 	log.Info("dumping SB flows", "side", s.name)
-	if s.res.flows, err = reference.DumpFlows(ctx, s.dir.SBRemote()); err != nil {
+	dump, err := s.dir.Build.DumpSB(ctx, s.dir.SBRemote())
+	if err != nil {
+		return err
+	}
+	if s.res.flows, err = dump.Flows(); err != nil {
 		return err
 	}
 	s.res.lflowRows, err = s.countRows(ctx, "Logical_Flow")

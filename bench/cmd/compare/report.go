@@ -14,6 +14,7 @@ import (
 
 	"github.com/northlog/northlog/bench/topology"
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 )
 
@@ -60,7 +61,7 @@ func loadAverage() string {
 
 // report prints the side-by-side table and the flow comparison in
 // Markdown.
-func report(w io.Writer, topo *topology.Topology, sides []*side, loadStart string) {
+func report(w io.Writer, topo *topology.Topology, release schema.Release, sides []*side, loadStart string) {
 	o := topo.Options
 	fmt.Fprintf(w, "Topology: %d nodes × %d pods (%d switch ports), %d load balancers × %d backends in one group, %d network policies of %d pods over %d namespaces; %d NB transactions.\n",
 		o.Nodes, o.PodsPerNode, topo.Rows["Logical_Switch_Port"], o.LoadBalancers, o.Backends, o.Policies, o.PolicyPods, o.Namespaces, len(topo.Transactions))
@@ -145,7 +146,7 @@ func report(w io.Writer, topo *topology.Topology, sides []*side, loadStart strin
 	}
 	coldStarts(w, sides)
 	if len(sides) > 1 {
-		flowDifference(w, sides[0], sides[len(sides)-1])
+		flowDifference(w, rules.StagesOf(release), sides[0], sides[len(sides)-1])
 	}
 }
 
@@ -171,9 +172,10 @@ func coldStarts(w io.Writer, sides []*side) {
 const maxStages = 15
 
 // flowDifference prints how the second side's canonical flows differ from
-// the first's, by stage, most differing stages first.
-func flowDifference(w io.Writer, ref, other *side) {
-	r := reference.Compare(ref.res.flows, other.res.flows)
+// the first's, by stage of the release's table t, most differing stages
+// first.
+func flowDifference(w io.Writer, t *rules.StageTable, ref, other *side) {
+	r := reference.CompareIn(t, ref.res.flows, other.res.flows)
 	fmt.Fprintf(w, "\nFlows: %s has %d of %s's %d canonical lines; %d missing, %d extra.\n",
 		other.name, r.Matched, ref.name, r.Expected, r.Missing, r.Extra)
 	if r.Equal() {

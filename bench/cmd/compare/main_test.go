@@ -1,0 +1,33 @@
+//go:build linux
+
+package main
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/northlog/northlog/relations/schema"
+)
+
+func TestParseReleases(t *testing.T) {
+	for _, c := range []struct {
+		list    string
+		refHome bool
+		want    []schema.Release
+	}{
+		{"", false, []schema.Release{schema.OVN2303}},
+		{"", true, []schema.Release{schema.OVN2603}},
+		{"26.03", false, []schema.Release{schema.OVN2603}},
+		{"23.03, 26.03.2", true, []schema.Release{schema.OVN2303, schema.OVN2603}},
+	} {
+		got, err := parseReleases(c.list, c.refHome)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("parseReleases(%q, %v) = %v, %v; want %v", c.list, c.refHome, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"24.03", "23.03,23.03.1", "26.03,"} {
+		if got, err := parseReleases(bad, false); err == nil {
+			t.Errorf("parseReleases(%q) = %v, want an error", bad, got)
+		}
+	}
+}
