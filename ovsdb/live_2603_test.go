@@ -165,12 +165,20 @@ func TestLive2603TakeOverScenarios(t *testing.T) {
 	kept := 0
 	tables := map[string]int{}
 	for _, sc := range scenarios {
+		if !sc.AppliesTo(schema.OVN2603) {
+			continue
+		}
 		t.Run(sc.Name, func(t *testing.T) {
 			s.t = t
 			s.resetNB(options)
 			s.resetChassis()
-			s.script(sc.Script)
+			// Started before the script, which may wait for the SB; a
+			// recompute then fills what 26.03.2's incremental processing
+			// leaves out (_MC_flood of a switch made with its ports).
 			s.start("northd")
+			s.script(sc.Script)
+			s.sync()
+			s.run("ovn-appctl", "-t", s.ctl("northd"), "inc-engine/recompute")
 			s.sync()
 			before := rowsBesideFlows(t, s)
 			s.kill("northd")
