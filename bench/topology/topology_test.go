@@ -191,18 +191,7 @@ func TestFlags(t *testing.T) {
 // reroute policies.
 func TestLoadIntoOVNNorthd(t *testing.T) {
 	ref := reference.Start(t)
-	top, err := Generate(Small())
-	if err != nil {
-		t.Fatal(err)
-	}
-	load(t, ref, top)
-	if err := ref.Sync(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	flows, err := ref.Flows(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	flows := smallTopologyFlows(t, ref)
 	dump := strings.Join(flows, "\n")
 	for _, re := range []string{
 		`node0\|egress\|4\|2001\|reg0\[7\] == 1 && \(ip4.src == \{\$as_ns\d_v4\} && outport == @np_ns0_p0\)\|`,
@@ -226,12 +215,10 @@ func TestLoadIntoOVNNorthd(t *testing.T) {
 	t.Logf("small topology: %d canonical flows", len(flows))
 }
 
-// TestLoadInto2603 loads the small topology into a 26.03 NB (schema
-// 7.18.0), as compare -release 26.03 does, and checks that ovn-northd
-// 26.03.2 takes it without a warning. What the flows mean is checked on
-// 23.03 (TestLoadIntoOVNNorthd); 26.03 numbers and renders them otherwise.
-func TestLoadInto2603(t *testing.T) {
-	ref := reference.BuildOf(schema.OVN2603).Start(t)
+// smallTopologyFlows loads the small topology into ref's NB and returns
+// the canonical flows its ovn-northd writes.
+func smallTopologyFlows(t *testing.T, ref *reference.Instance) []string {
+	t.Helper()
 	top, err := Generate(Small())
 	if err != nil {
 		t.Fatal(err)
@@ -244,6 +231,16 @@ func TestLoadInto2603(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return flows
+}
+
+// TestLoadInto2603 loads the small topology into a 26.03 NB (schema
+// 7.18.0), as compare -release 26.03 does, and checks that ovn-northd
+// 26.03.2 takes it without a warning. What the flows mean is checked on
+// 23.03 (TestLoadIntoOVNNorthd); 26.03 numbers and renders them otherwise.
+func TestLoadInto2603(t *testing.T) {
+	ref := reference.BuildOf(schema.OVN2603).Start(t)
+	flows := smallTopologyFlows(t, ref)
 	if len(flows) == 0 {
 		t.Error("ovn-northd 26.03.2 wrote no flows")
 	}
