@@ -9,6 +9,9 @@
 # status is one 23.03 keeps (northlog does not write the NB's yet): sessions
 # no route uses are admin_down, a used one down, and the one up comes with
 # its route in one transaction (alone, 23.03 would set it admin_down).
+# Each session waits for the SB: a new session takes the lowest free
+# source port, so sessions one northd run inserts together get theirs in
+# an order that differs between northds (23.03: NB hash order).
 ovn-nbctl lr-add r0
 for i in 1 2 3 4; do
   ovn-nbctl lrp-add r0 r0-sw$i 00:00:00:00:00:0$i 192.168.$i.1/24
@@ -17,13 +20,13 @@ for i in 1 2 3 4; do
     -- lsp-set-options sw$i-r0 router-port=r0-sw$i
 done
 ovn-nbctl lrp-add r0 r0-sw5 00:00:00:00:00:05 192.168.5.1/24 192.168.55.1/24 fd00:5::1/64
-ovn-nbctl -- --id=@b create bfd logical_port=r0-sw1 dst_ip=192.168.1.2 status=up min_tx=250 min_rx=250 detect_mult=10 \
+ovn-nbctl --wait=sb -- --id=@b create bfd logical_port=r0-sw1 dst_ip=192.168.1.2 status=up min_tx=250 min_rx=250 detect_mult=10 \
   -- --id=@r create Logical_Router_Static_Route ip_prefix=100.0.0.0/8 nexthop=192.168.1.2 bfd=@b \
   -- add Logical_Router r0 static_routes @r
-bfd2=$(ovn-nbctl create bfd logical_port=r0-sw2 dst_ip=192.168.2.2 status=down)
-bfd3=$(ovn-nbctl create bfd logical_port=r0-sw3 dst_ip=192.168.3.9 status=admin_down)
-ovn-nbctl create bfd logical_port=r0-sw5 dst_ip="\"fd00:5::2\"" status=admin_down min_rx=100 detect_mult=3
-ovn-nbctl create bfd logical_port=nope dst_ip=10.9.9.9 status=admin_down
+bfd2=$(ovn-nbctl --wait=sb create bfd logical_port=r0-sw2 dst_ip=192.168.2.2 status=down)
+bfd3=$(ovn-nbctl --wait=sb create bfd logical_port=r0-sw3 dst_ip=192.168.3.9 status=admin_down)
+ovn-nbctl --wait=sb create bfd logical_port=r0-sw5 dst_ip="\"fd00:5::2\"" status=admin_down min_rx=100 detect_mult=3
+ovn-nbctl --wait=sb create bfd logical_port=nope dst_ip=10.9.9.9 status=admin_down
 ovn-nbctl --bfd=$bfd2 lr-route-add r0 200.0.0.0/8 192.168.2.2
 ovn-nbctl --bfd=$bfd3 lr-route-add r0 10.3.0.0/16 192.168.3.2
 ovn-nbctl lr-route-add r0 10.4.0.0/16 192.168.4.2
