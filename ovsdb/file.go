@@ -671,18 +671,14 @@ func LoadNB(path string) (*NBContents, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	clientModel, err := nb.FullDatabaseModel()
-	if err != nil {
-		return nil, err
-	}
 	// The models are every release's: what this release's schema lacks
 	// reads as empty.
 	full := db.Schema
 	full.Tables = maps.Clone(full.Tables)
 	wire.CompleteSchema(&full, want)
-	dbModel, errs := model.NewDatabaseModel(full, clientModel)
-	if len(errs) > 0 {
-		return nil, fmt.Errorf("%s: schema does not fit the nb models: %w", path, errors.Join(errs...))
+	dbModel, err := wire.NewModel(full, nb.FullDatabaseModel)
+	if err != nil {
+		return nil, fmt.Errorf("%s: schema does not fit the nb models: %w", path, err)
 	}
 	out := &NBContents{Release: release, Tables: make(map[string][]model.Model, len(db.Tables)), Warning: db.Warning}
 	for table, rows := range db.Tables {

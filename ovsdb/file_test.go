@@ -22,6 +22,7 @@ import (
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 )
 
@@ -107,7 +108,10 @@ func (s *server) nbctl(t testing.TB, args ...string) {
 func dumpModels(t *testing.T, s *server) map[string][]model.Model {
 	t.Helper()
 	dump := run(t, "ovsdb-client", "-f", "json", "dump", s.remote(), "OVN_Northbound")
-	dbModel := fullModel(t, nb.Schema(), nb.FullDatabaseModel)
+	dbModel, err := wire.NewModel(nb.Schema(), nb.FullDatabaseModel)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tables := map[string][]model.Model{}
 	for name, rows := range dumpRows(t, nb.Schema(), []byte(dump)) {
 		ms := []model.Model{}
@@ -630,19 +634,4 @@ func TestReadDatabaseFileMissing(t *testing.T) {
 	if !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("err %v; want os.ErrNotExist", err)
 	}
-}
-
-// fullModel is the database model of every table of schema, from its
-// client model (nb.FullDatabaseModel or sb.FullDatabaseModel).
-func fullModel(t testing.TB, schema lovsdb.DatabaseSchema, client func() (model.ClientDBModel, error)) model.DatabaseModel {
-	t.Helper()
-	c, err := client()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, errs := model.NewDatabaseModel(schema, c)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	return m
 }

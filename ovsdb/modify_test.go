@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/ovn-org/libovsdb/model"
@@ -19,8 +20,14 @@ import (
 // update arithmetic makes of it, up to the order of the set's elements,
 // leaves the old row as it was, and leaves other modifies to libovsdb.
 func TestFastModifiers(t *testing.T) {
-	sbModel := fullModel(t, sb.Schema(), sb.FullDatabaseModel)
-	nbModel := fullModel(t, nb.Schema(), nb.FullDatabaseModel)
+	sbModel, err := wire.NewModel(sb.Schema(), sb.FullDatabaseModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nbModel, err := wire.NewModel(nb.Schema(), nb.FullDatabaseModel)
+	if err != nil {
+		t.Fatal(err)
+	}
 	const row = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e00"
 	p := func(i int) string { return fmt.Sprintf("6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e%02d", i) }
 	for _, tc := range []struct {

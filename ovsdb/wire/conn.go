@@ -303,6 +303,17 @@ func serverColumns(schema lovsdb.DatabaseSchema) map[string]map[string]bool {
 	return has
 }
 
+// NewModel is the database model of the models newClient makes over
+// schema, or why they do not fit it.
+func NewModel(schema lovsdb.DatabaseSchema, newClient func() (model.ClientDBModel, error)) (model.DatabaseModel, error) {
+	client, err := newClient()
+	if err != nil {
+		return model.DatabaseModel{}, err
+	}
+	m, errs := model.NewDatabaseModel(schema, client)
+	return m, errors.Join(errs...)
+}
+
 // CompleteSchema adds to schema the tables and columns of full it lacks,
 // so that the models made from full fit it; a server is not asked for
 // them (serverColumns).

@@ -25,7 +25,10 @@ func TestRowDecoder(t *testing.T) {
 		schema lovsdb.DatabaseSchema
 		client func() (model.ClientDBModel, error)
 	}{{nb.Schema(), nb.FullDatabaseModel}, {sb.Schema(), sb.FullDatabaseModel}} {
-		dbModel := fullModel(t, db.schema, db.client)
+		dbModel, err := NewModel(db.schema, db.client)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for table, ts := range db.schema.Tables {
 			dec, ok := newRowDecoder(dbModel.Types()[table])
 			if !ok {
@@ -165,7 +168,10 @@ func BenchmarkRowDecode(b *testing.B) {
 		`"tunnel_key":43,"mac":"0a:58:0a:11:00:2c 10.17.0.44","port_security":"0a:58:0a:11:00:2c 10.17.0.44",` +
 		`"options":["map",[["requested-chassis","node-17"],["iface-id-ver","pod-17-42"]]],` +
 		`"external_ids":["map",[["neutron:port_name","pod-17-42"]]],"up":false}`
-	dbModel := fullModel(b, sb.Schema(), sb.FullDatabaseModel)
+	dbModel, err := NewModel(sb.Schema(), sb.FullDatabaseModel)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.Run("rowDecoder", func(b *testing.B) {
 		dec, _ := newRowDecoder(reflect.TypeFor[*sb.PortBinding]())
 		b.ReportAllocs()
@@ -193,15 +199,3 @@ func BenchmarkRowDecode(b *testing.B) {
 
 // fullModel is the database model of every table of schema, from its
 // client model.
-func fullModel(t testing.TB, schema lovsdb.DatabaseSchema, client func() (model.ClientDBModel, error)) model.DatabaseModel {
-	t.Helper()
-	c, err := client()
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, errs := model.NewDatabaseModel(schema, c)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	return m
-}
