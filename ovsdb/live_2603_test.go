@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -129,22 +128,6 @@ func TestLive2603TakeTurns(t *testing.T) {
 // fail the test, and a listed scenario that matches must leave the list.
 const takeOverPending2603 = "testdata/takeover-pending-26.03.txt"
 
-// readPendingNames reads a list of names, one a line, with # comments.
-func readPendingNames(t *testing.T, path string) map[string]bool {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := map[string]bool{}
-	for line := range strings.Lines(string(b)) {
-		if name, _, _ := strings.Cut(line, "#"); strings.TrimSpace(name) != "" {
-			names[strings.TrimSpace(name)] = true
-		}
-	}
-	return names
-}
-
 // TestLive2603TakeOverScenarios: for each differential scenario, northlog
 // taking over an SB that 26.03.2's ovn-northd wrote changes no row
 // besides the flows'. The reference starts afresh on each scenario's NB:
@@ -156,7 +139,10 @@ func TestLive2603TakeOverScenarios(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pending := readPendingNames(t, takeOverPending2603)
+	pending, err := reference.ReadList(takeOverPending2603)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := start2603(t)
 	s.start("northd")
 	s.sync()

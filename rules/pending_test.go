@@ -1,7 +1,6 @@
 package rules_test
 
 import (
-	"bufio"
 	"fmt"
 	"maps"
 	"os"
@@ -68,19 +67,12 @@ func (p *pendingList) load() error {
 		return nil
 	}
 	p.entries, p.found, p.compared = map[string]pendingEntry{}, map[string]pendingEntry{}, map[string]bool{}
-	f, err := os.Open(p.file)
+	entries, err := reference.ReadList(p.file)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		name, rest, _ := strings.Cut(line, ":")
-		e := pendingEntry{stages: strings.TrimSpace(rest)}
+	for name, rest := range entries {
+		e := pendingEntry{stages: rest}
 		if p.ratchet {
 			counts, stages, _ := strings.Cut(rest, ";")
 			e.stages = strings.TrimSpace(stages)
@@ -90,13 +82,10 @@ func (p *pendingList) load() error {
 				_, err = fmt.Sscanf(varies, "%d", &e.varies)
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %q: want NAME: matched M, missing N, extra K[, varies V]; STAGES (%v)", p.file, line, err)
+				return fmt.Errorf("%s: %s: %q: want NAME: matched M, missing N, extra K[, varies V]; STAGES (%v)", p.file, name, rest, err)
 			}
 		}
-		p.entries[strings.TrimSpace(name)] = e
-	}
-	if err := sc.Err(); err != nil {
-		return err
+		p.entries[name] = e
 	}
 	p.loaded = true
 	return nil
