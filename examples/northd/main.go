@@ -256,33 +256,15 @@ func version(program string, r *schema.Release) string {
 // --release does not say: 23.03 until 26.03's flows are complete.
 const defaultEmbedded = schema.OVN2303
 
-// run is the daemon: options, logging, the databases, the control
-// socket, then the northd until ctx ends (SIGINT, SIGTERM or "exit").
+// run is the process: the command line, logging, becoming a daemon
+// (detach, monitor, user, pidfile), then serve until ctx ends (SIGINT,
+// SIGTERM or "exit").
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	program := filepath.Base(os.Args[0])
-	s := &settings{program: program, stateDir: defaultStateDir(), nThreads: 1}
-	opts := s.options()
-	operands, err := parseOptions(opts, args)
-	if err == nil && len(operands) > 0 {
-		err = fmt.Errorf("unexpected argument %q (--log-file and --pidfile take FILE as --log-file=FILE)", operands[0])
+	s, code, done := parseCommandLine(args, stdout, stderr)
+	if done {
+		return code
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", program, err)
-		return 1
-	}
-	switch {
-	case s.help:
-		usage(stdout, program)
-		return 0
-	case s.listOptions:
-		for _, o := range opts {
-			fmt.Fprintf(stdout, "--%s%s\n", o.long, map[argKind]string{requiredArg: "=arg", optionalArg: "[=arg]"}[o.arg])
-		}
-		return 0
-	case s.version:
-		fmt.Fprint(stdout, version(program, s.release))
-		return 0
-	}
+	program := s.program
 	logs := vlog.New(program, stderr, logModules...)
 	for _, spec := range s.specs {
 		if err := logs.Set(spec); err != nil {
@@ -335,7 +317,43 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			log.Error("cannot write the CPU profile", "err", err)
 		}
 	}()
+	return serve(ctx, s, logs, log, stdout, stderr)
+}
 
+// parseCommandLine reads the options into settings; done says the
+// command line asked for no daemon (--help, --version, an error) and the
+// program exits with code.
+func parseCommandLine(args []string, stdout, stderr io.Writer) (s *settings, code int, done bool) {
+	program := filepath.Base(os.Args[0])
+	s = &settings{program: program, stateDir: defaultStateDir(), nThreads: 1}
+	opts := s.options()
+	operands, err := parseOptions(opts, args)
+	if err == nil && len(operands) > 0 {
+		err = fmt.Errorf("unexpected argument %q (--log-file and --pidfile take FILE as --log-file=FILE)", operands[0])
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return s, 1, true
+	case s.help:
+		usage(stdout, program)
+		return s, 0, true
+	case s.listOptions:
+		for _, o := range opts {
+			fmt.Fprintf(stdout, "--%s%s\n", o.long, map[argKind]string{requiredArg: "=arg", optionalArg: "[=arg]"}[o.arg])
+		}
+		return s, 0, true
+	case s.version:
+		fmt.Fprint(stdout, version(program, s.release))
+		return s, 0, true
+	}
+	return s, 0, false
+}
+
+// serve runs the control socket, the embedded databases if s asks for
+// them, and the northd until ctx ends or ovn-appctl says exit.
+func serve(ctx context.Context, s *settings, logs *vlog.Vlog, log *slog.Logger, stdout, stderr io.Writer) int {
+	program := s.program
 	ctx, exit := context.WithCancel(ctx)
 	defer exit()
 	embedded := s.embedded()
