@@ -232,7 +232,8 @@ func offlineFlows(t testing.TB, s *servers) []string {
 }
 
 // resetNB deletes every NB row but NB_Global's and sets NB_Global's
-// options, leaving an NB as `ovn-nbctl init` and northd made it.
+// options (and ipsec off), leaving an NB as `ovn-nbctl init` and northd
+// made it.
 func (s *servers) resetNB(options map[string]string) {
 	s.t.Helper()
 	// Switches and routers first: their ports, which are not root rows,
@@ -254,7 +255,7 @@ func (s *servers) resetNB(options map[string]string) {
 		pairs = append(pairs, [2]string{k, options[k]})
 	}
 	setOptions := map[string]any{"op": "update", "table": nb.NBGlobalTable, "where": []any{},
-		"row": map[string]any{"options": []any{"map", pairs}}}
+		"row": map[string]any{"options": []any{"map", pairs}, "ipsec": false}}
 	for _, tables := range [][]string{first, rest} {
 		ops := []any{"OVN_Northbound"}
 		for _, table := range tables {

@@ -27,7 +27,8 @@ var (
 // ovn-northd of each release and on northlog (offline, from the same NB
 // database file) and requires the same logical flows, as each release's
 // pending list allows. With -v it prints, per scenario and in total, how
-// many reference flows northlog reproduces.
+// many reference flows northlog reproduces, and every NB column northd
+// 23.03 reads must be set by some scenario (nbCoverage).
 func TestDifferential(t *testing.T) {
 	scenarios, err := reference.LoadScenarios("testdata/scenarios")
 	if err != nil {
@@ -35,14 +36,21 @@ func TestDifferential(t *testing.T) {
 	}
 	forEachRelease(t, "all scenarios", func(t *testing.T, rel *releaseRun) {
 		ref := rel.build.Start(t)
+		var coverage nbCoverage
+		applicable := 0
 		for _, sc := range scenarios {
 			if !sc.AppliesTo(rel.release) {
 				continue
 			}
+			applicable++
 			t.Run(sc.Name, func(t *testing.T) {
 				rel.check(t, sc.Name, compareScenario(t, rel, ref, sc.Script), sc.Description)
+				if err := coverage.add(sc.Name, ref.NBFile()); err != nil {
+					t.Fatal(err)
+				}
 			})
 		}
+		coverage.check(t, rel.release, applicable)
 	})
 }
 
