@@ -17,6 +17,7 @@ import (
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
@@ -424,16 +425,25 @@ type beside struct {
 	options map[string]string
 }
 
-// startBeside starts the reference, and servers with a live northd beside
-// it, and loads the scenarios of rules/testdata/scenarios.
+// startBeside starts the reference 23.03, and servers with a live northd
+// beside it, and loads the scenarios of rules/testdata/scenarios.
 func startBeside(t *testing.T) *beside {
+	t.Helper()
+	return startBesideOf(t, reference.BuildOf(schema.OVN2303))
+}
+
+// startBesideOf is startBeside with build's ovn-northd, and build's
+// servers and schemas on both sides.
+func startBesideOf(t *testing.T, build *reference.Build) *beside {
 	t.Helper()
 	b := &beside{}
 	var err error
 	if b.scenarios, err = reference.LoadScenarios("../rules/testdata/scenarios"); err != nil {
 		t.Fatal(err)
 	}
-	b.ref, b.live, _ = startWithReference(t)
+	b.ref, b.live = build.Start(t), startServersOf(t, build)
+	runNorthd(t, b.live)
+	b.live.sync()
 	b.options = nbOptions(t, b.live.NBRemote())
 	refOptions := nbOptions(t, b.ref.NBRemote())
 	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
