@@ -164,6 +164,12 @@ type netKey struct {
 	Net    netip.Prefix
 }
 
+// routerLRP is a bound router port that Router's ports column lists.
+type routerLRP struct {
+	Router string
+	Port   LRP
+}
+
 // lrpNet is the Index'th network of its family on a router port.
 type lrpNet struct {
 	Key   netKey
@@ -172,14 +178,20 @@ type lrpNet struct {
 	Addr  string
 }
 
-func deriveLRPNets(lrps engine.Rel[LRP]) engine.Index[netKey, lrpNet] {
-	nets := engine.FlatMap(lrps, func(p LRP) []lrpNet {
+// deriveLRPNets indexes the networks of the router ports each router's
+// ports column lists, under that router: northd looks a next hop up in
+// its router's NB list of ports, so a port another router also lists,
+// and northd bound there, serves both (with its networks as bound).
+func deriveLRPNets(n *NB) engine.Index[netKey, lrpNet] {
+	listed := engine.Join(engine.IndexBy(n.PortsOnRouters, func(rp RouterPort) string { return rp.Port.Name }), n.LRPsByName,
+		func(_ string, rp RouterPort, p LRP) routerLRP { return routerLRP{rp.Router, p} })
+	nets := engine.FlatMap(listed, func(l routerLRP) []lrpNet {
 		var out []lrpNet
-		for i, a := range p.Net.IPv4 {
-			out = append(out, lrpNet{netKey{p.Router, netip.PrefixFrom(a.Network, a.Plen)}, p, i, a.AddrS})
+		for i, a := range l.Port.Net.IPv4 {
+			out = append(out, lrpNet{netKey{l.Router, netip.PrefixFrom(a.Network, a.Plen)}, l.Port, i, a.AddrS})
 		}
-		for i, a := range p.Net.IPv6 {
-			out = append(out, lrpNet{netKey{p.Router, netip.PrefixFrom(a.Network, a.Plen)}, p, i, a.AddrS})
+		for i, a := range l.Port.Net.IPv6 {
+			out = append(out, lrpNet{netKey{l.Router, netip.PrefixFrom(a.Network, a.Plen)}, l.Port, i, a.AddrS})
 		}
 		return out
 	})
@@ -541,7 +553,7 @@ func derivePolicyNexthops(policies engine.Rel[RouterPolicy], nets engine.Index[n
 
 // deriveRouteRelations computes the static route and policy relations of n.
 func (n *NB) deriveRouteRelations() {
-	nets := deriveLRPNets(n.LRPs)
+	nets := deriveLRPNets(n)
 	n.RouterRoutes = deriveRouterRoutes(n)
 	n.Routes, n.RouteTableIDs, n.UsedBFDs = deriveStaticRoutes(n, nets)
 	n.RouteSlots = deriveStaticRouteSlots(n.Routes)
