@@ -2,6 +2,7 @@ package ovsdb
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"net"
 	"path/filepath"
@@ -247,6 +248,209 @@ ovn-nbctl lb-add lb1 192.168.0.3:8080 10.0.0.2:8080,10.0.0.3:8080 -- lr-lb-add l
 				}
 			}
 			seen = append(seen, packetLines(phase.name, []port{snoop}, got)...)
+		}
+		return seen
+	})
+}
+
+// ipv6RA is a router advertisement's source MAC and options (type → each
+// option's bytes, type and length included), or ok false for any other
+// packet.
+func ipv6RA(p []byte) (src net.HardwareAddr, options map[byte][][]byte, ok bool) {
+	// Ethernet (14), IPv6 (40, no extension headers from pinctrl), then
+	// ICMPv6 type 134 with 16 bytes before its options.
+	const icmp, optionsAt = 14 + 40, 14 + 40 + 16
+	if len(p) < optionsAt || p[12] != 0x86 || p[13] != 0xdd || p[20] != 58 || p[icmp] != 134 {
+		return nil, nil, false
+	}
+	options = map[byte][][]byte{}
+	for o := p[optionsAt:]; len(o) >= 8; {
+		n := int(o[1]) * 8
+		if n == 0 || n > len(o) {
+			break
+		}
+		options[o[0]] = append(options[o[0]], o[:n])
+		o = o[n:]
+	}
+	return net.HardwareAddr(p[6:12]), options, true
+}
+
+// raWith reports whether packets hold a router advertisement from src
+// that carries each of has's options (matched on its type and bytes).
+func raWith(packets [][]byte, src net.HardwareAddr, has ...func(options map[byte][][]byte) bool) bool {
+	return slices.ContainsFunc(packets, func(p []byte) bool {
+		from, options, ok := ipv6RA(p)
+		if !ok || !bytes.Equal(from, src) {
+			return false
+		}
+		for _, h := range has {
+			if !h(options) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// raPrefix holds for options with a prefix information option for prefix
+// (RFC 4861 4.6.2: the prefix is its last 16 bytes).
+func raPrefix(prefix string) func(map[byte][][]byte) bool {
+	_, n, err := net.ParseCIDR(prefix)
+	if err != nil {
+		panic(err)
+	}
+	ones, _ := n.Mask.Size()
+	return func(options map[byte][][]byte) bool {
+		return slices.ContainsFunc(options[3], func(o []byte) bool {
+			return len(o) == 32 && int(o[2]) == ones && bytes.Equal(o[16:], n.IP.To16())
+		})
+	}
+}
+
+// raMTU holds for options with an MTU option of mtu.
+func raMTU(mtu uint32) func(map[byte][][]byte) bool {
+	return func(options map[byte][][]byte) bool {
+		return slices.ContainsFunc(options[5], func(o []byte) bool {
+			return len(o) == 8 && binary.BigEndian.Uint32(o[4:]) == mtu
+		})
+	}
+}
+
+// TestLivePacketsPeriodicRA: a router port with ipv6_ra_configs
+// send_periodic makes ovn-controller send router advertisements to the
+// ports of its switch on the chassis, with the port's prefixes and, once
+// set, its MTU (tests/ovn.at "IPv6 periodic RA").
+func TestLivePacketsPeriodicRA(t *testing.T) {
+	t.Parallel()
+	onBothNorthds(t, "172.31.0.1", func(t *testing.T, c *chassis) []string {
+		must(t, c.hv.AddPort(t.Context(), "br-int", "vif1", "external-ids:iface-id=sw-p1"))
+		c.script(`
+ovn-nbctl lr-add ro -- lrp-add ro ro-sw 00:00:00:00:00:01 aef0::1/64
+ovn-nbctl ls-add sw
+ovn-nbctl lsp-add sw sw-ro -- lsp-set-type sw-ro router -- lsp-set-options sw-ro router-port=ro-sw -- lsp-set-addresses sw-ro 00:00:00:00:00:01
+ovn-nbctl lsp-add sw sw-p1 -- lsp-set-addresses sw-p1 "00:00:00:00:00:02 aef0::200:ff:fe00:2"
+ovn-nbctl set Logical_Router_Port ro-sw ipv6_ra_configs:send_periodic=true ipv6_ra_configs:address_mode=slaac \
+    ipv6_ra_configs:max_interval=4 ipv6_ra_configs:min_interval=3
+`)
+		c.waitUp("sw-p1")
+		vif := c.capturePort("vif1")
+		routerMAC := mac("00:00:00:00:00:01")
+		var seen []string
+		for _, phase := range []struct {
+			name   string
+			change []string
+			has    []func(map[byte][][]byte) bool
+		}{
+			{"slaac", nil, []func(map[byte][][]byte) bool{raPrefix("aef0::/64")}},
+			{"mtu", []string{"set", "Logical_Router_Port", "ro-sw", "ipv6_ra_configs:mtu=1500"},
+				[]func(map[byte][][]byte) bool{raPrefix("aef0::/64"), raMTU(1500)}},
+		} {
+			if phase.change != nil {
+				c.run("ovn-nbctl", append([]string{"--wait=hv"}, phase.change...)...)
+				mark(t, vif)
+			}
+			got := c.waitPackets(t, phase.name+" RA", func(got [][][]byte) bool { return raWith(got[0], routerMAC, phase.has...) }, vif)
+			seen = append(seen, packetLines(phase.name, []port{vif}, got)...)
+		}
+		return seen
+	})
+}
+
+// checksum is the Internet checksum (RFC 1071) of b.
+func checksum(b []byte) uint16 {
+	var sum uint32
+	for i := 0; i+1 < len(b); i += 2 {
+		sum += uint32(binary.BigEndian.Uint16(b[i:]))
+	}
+	if len(b)%2 == 1 {
+		sum += uint32(b[len(b)-1]) << 8
+	}
+	for sum > 0xffff {
+		sum = sum&0xffff + sum>>16
+	}
+	return ^uint16(sum)
+}
+
+// icmpEcho is an ICMP echo request from srcMAC/src to dstMAC/dst with 56
+// bytes of data, its checksums set.
+func icmpEcho(srcMAC, dstMAC net.HardwareAddr, src, dst net.IP) []byte {
+	icmp := []byte{8, 0, 0, 0, 0x5f, 0xbf, 0, 1}
+	for i := range 56 {
+		icmp = append(icmp, byte(i+1))
+	}
+	binary.BigEndian.PutUint16(icmp[2:], checksum(icmp))
+	ip := slices.Concat([]byte{0x45, 0, 0, 0, 0, 0, 0x40, 0, 64, 1, 0, 0}, []byte(src), []byte(dst))
+	binary.BigEndian.PutUint16(ip[2:], uint16(len(ip)+len(icmp)))
+	binary.BigEndian.PutUint16(ip[10:], checksum(ip))
+	return slices.Concat([]byte(dstMAC), []byte(srcMAC), []byte{0x08, 0x00}, ip, icmp)
+}
+
+// tunnelledTo reports whether p is a GRE packet (ERSPAN too) to remote.
+func tunnelledTo(p []byte, remote net.IP) bool {
+	return len(p) >= 14+20 && p[12] == 0x08 && p[13] == 0x00 && p[14+9] == 47 && bytes.Equal(p[14+16:14+20], remote)
+}
+
+// TestLivePacketsMirror: a switch port with an NB Mirror (gre or erspan,
+// to-lport or from-lport) makes ovn-controller mirror the port's packets
+// through a tunnel to the mirror's sink: a ping to the router, whose reply
+// (to-lport) or request (from-lport) is copied out of the underlay bridge
+// (tests/ovn.at "Mirror").
+func TestLivePacketsMirror(t *testing.T) {
+	t.Parallel()
+	sink := ip4("192.168.1.12")
+	onBothNorthds(t, "192.168.1.11", func(t *testing.T, c *chassis) []string {
+		ctx := t.Context()
+		_, err := c.hv.Vsctl(ctx, "set", "bridge", "br-phys", `other-config:hwaddr="00:00:00:01:02:00"`,
+			"--", "set", "Open_vSwitch", ".", "external-ids:ovn-bridge-mappings=public:br-phys")
+		must(t, err)
+		// The sink's MAC, as OVN_POPULATE_ARP sets it, so that the tunnel
+		// sends at once.
+		_, err = c.hv.Appctl(ctx, "tnl/neigh/set", "br-phys", sink.String(), "00:00:00:02:02:00")
+		must(t, err)
+		must(t, c.hv.AddPort(ctx, "br-phys", "uplink"))
+		must(t, c.hv.AddPort(ctx, "br-int", "vif1", "external-ids:iface-id=ls1-lp1"))
+		c.script(`
+ovn-nbctl lr-add R1
+ovn-nbctl ls-add ls1 -- ls-add ls2
+ovn-nbctl lrp-add R1 ls1 00:00:00:01:02:f1 192.168.1.1/24
+ovn-nbctl lsp-add ls1 rp-ls1 -- set Logical_Switch_Port rp-ls1 type=router options:router-port=ls1 addresses=\"00:00:00:01:02:f1\"
+ovn-nbctl lrp-add R1 ls2 00:00:00:01:02:f2 172.16.1.1/24
+ovn-nbctl lsp-add ls2 rp-ls2 -- set Logical_Switch_Port rp-ls2 type=router options:router-port=ls2 addresses=\"00:00:00:01:02:f2\"
+ovn-nbctl lsp-add ls1 ls1-lp1 -- lsp-set-addresses ls1-lp1 "00:00:00:01:02:03 192.168.1.2"
+ovn-nbctl lsp-add ls2 ls2-lp1 -- lsp-set-addresses ls2-lp1 "00:00:00:01:02:04 172.16.1.2"
+ovn-nbctl lsp-add ls1 ln-public -- lsp-set-type ln-public localnet -- lsp-set-addresses ln-public unknown -- lsp-set-options ln-public network_name=public
+ovn-nbctl mirror-add mirror0 gre 0 to-lport 192.168.1.12 -- lsp-attach-mirror ls1-lp1 mirror0
+`)
+		c.waitUp("ls1-lp1")
+		vif, uplink := c.capturePort("vif1"), c.capturePort("uplink")
+		ping := icmpEcho(mac("00:00:00:01:02:03"), mac("00:00:00:01:02:f1"), ip4("192.168.1.2"), ip4("172.16.1.1"))
+		var seen []string
+		for _, phase := range []struct {
+			name   string
+			change []string
+		}{
+			{"gre-to-lport", nil},
+			{"erspan-from-lport", []string{"set", "Mirror", ".", "type=erspan", "filter=from-lport"}},
+		} {
+			if phase.change != nil {
+				c.run("ovn-nbctl", append([]string{"--wait=hv"}, phase.change...)...)
+			}
+			mark(t, vif, uplink)
+			must(t, c.hv.Receive(ctx, "vif1", ping))
+			got := c.waitPackets(t, phase.name+" mirrored copy", func(got [][][]byte) bool {
+				copied := ping // from-lport
+				if phase.name == "gre-to-lport" {
+					if len(got[0]) == 0 {
+						return false
+					}
+					copied = got[0][0] // the reply
+				}
+				return slices.ContainsFunc(got[1], func(p []byte) bool { return tunnelledTo(p, sink) && bytes.HasSuffix(p, copied) })
+			}, vif, uplink)
+			// What else the underlay sends (ovn-controller's GARPs for
+			// vif1's address, on their backoff) is no part of the test.
+			got[1] = slices.DeleteFunc(got[1], func(p []byte) bool { return !tunnelledTo(p, sink) })
+			seen = append(seen, packetLines(phase.name, []port{vif, uplink}, got)...)
 		}
 		return seen
 	})

@@ -63,7 +63,7 @@ func RequireHypervisor(t testing.TB) {
 // Hypervisor is a simulated OVN chassis, made as OVN's own tests make one
 // (ovs-sim's sim_add, then ovn_attach): in a directory of its own, an
 // Open_vSwitch database served by ovsdb-server, ovs-vswitchd on the dummy
-// datapath (--enable-dummy=override: every port a netdev-dummy, which takes
+// datapath (--enable-dummy=system: every port a netdev-dummy, which takes
 // packets from ovs-appctl netdev-dummy/receive and writes what it sends to
 // its options:tx_pcap file), the integration bridge br-int, the underlay
 // bridge br-phys holding the chassis' encapsulation IP, and ovn-controller
@@ -120,7 +120,7 @@ func (h *Hypervisor) start(ctx context.Context, sbRemote, encapIP string) error 
 	if _, err := h.Vsctl(ctx, "--no-wait", "init"); err != nil {
 		return err
 	}
-	vswitchd, err := h.startDaemon("ovs-vswitchd", "--enable-dummy=override", "--unixctl="+h.path("ovs-vswitchd.ctl"), h.dbRemote())
+	vswitchd, err := h.startDaemon("ovs-vswitchd", "--enable-dummy=system", "--unixctl="+h.path("ovs-vswitchd.ctl"), h.dbRemote())
 	if err != nil {
 		return err
 	}
