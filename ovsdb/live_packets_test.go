@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"net"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -462,6 +463,136 @@ ovn-nbctl mirror-add mirror0 gre 0 to-lport 192.168.1.12 -- lsp-attach-mirror ls
 			// vif1's address, on their backoff) is no part of the test.
 			got[1] = slices.DeleteFunc(got[1], func(p []byte) bool { return !tunnelledTo(p, sink) })
 			seen = append(seen, packetLines(phase.name, []port{vif, uplink}, got)...)
+		}
+		return seen
+	})
+}
+
+// arpRequestFor reports whether p is an ARP request for ip.
+func arpRequestFor(p []byte, ip net.IP) bool {
+	return len(p) >= 42 && p[12] == 0x08 && p[13] == 0x06 && p[21] == 1 && bytes.Equal(p[38:42], ip)
+}
+
+// TestLivePacketsVirtualParent: a virtual port claimed by its parent. A
+// ping routed to the virtual IP while no chassis has claimed the virtual
+// port makes the router ask for it (ARP); once the parent's GARP for the
+// virtual IP has made ovn-controller bind it (Port_Binding
+// virtual_parent), the router sends to the parent's MAC (tests/ovn.at
+// "virtual ports").
+func TestLivePacketsVirtualParent(t *testing.T) {
+	t.Parallel()
+	vip := ip4("10.0.0.10")
+	parentMAC, routerMAC := mac("50:54:00:00:00:03"), mac("00:00:00:00:ff:02")
+	onBothNorthds(t, "172.31.0.1", func(t *testing.T, c *chassis) []string {
+		ctx := t.Context()
+		must(t, c.hv.AddPort(ctx, "br-int", "vif1", "external-ids:iface-id=sw0-p1"))
+		must(t, c.hv.AddPort(ctx, "br-int", "vif2", "external-ids:iface-id=sw1-p1"))
+		c.script(`
+ovn-nbctl ls-add sw0
+ovn-nbctl lsp-add sw0 sw0-vir -- lsp-set-addresses sw0-vir "50:54:00:00:00:10 10.0.0.10" \
+    -- lsp-set-port-security sw0-vir "50:54:00:00:00:10 10.0.0.10" -- lsp-set-type sw0-vir virtual \
+    -- set logical_switch_port sw0-vir options:virtual-ip=10.0.0.10 options:virtual-parents=sw0-p1
+ovn-nbctl lsp-add sw0 sw0-p1 -- lsp-set-addresses sw0-p1 "50:54:00:00:00:03 10.0.0.3" \
+    -- lsp-set-port-security sw0-p1 "50:54:00:00:00:03 10.0.0.3 10.0.0.10"
+ovn-nbctl ls-add sw1
+ovn-nbctl lsp-add sw1 sw1-p1 -- lsp-set-addresses sw1-p1 "40:54:00:00:00:03 20.0.0.3"
+ovn-nbctl lr-add lr0
+ovn-nbctl lrp-add lr0 lr0-sw0 00:00:00:00:ff:01 10.0.0.1/24
+ovn-nbctl lsp-add sw0 sw0-lr0 -- lsp-set-type sw0-lr0 router -- lsp-set-addresses sw0-lr0 00:00:00:00:ff:01 -- lsp-set-options sw0-lr0 router-port=lr0-sw0
+ovn-nbctl lrp-add lr0 lr0-sw1 00:00:00:00:ff:02 20.0.0.1/24
+ovn-nbctl lsp-add sw1 sw1-lr0 -- lsp-set-type sw1-lr0 router -- lsp-set-addresses sw1-lr0 00:00:00:00:ff:02 -- lsp-set-options sw1-lr0 router-port=lr0-sw1
+`)
+		c.waitUp("sw0-p1")
+		c.waitUp("sw1-p1")
+		vif1 := c.capturePort("vif1")
+		ping := icmpEcho(mac("40:54:00:00:00:03"), routerMAC, ip4("20.0.0.3"), vip)
+		var seen []string
+		// Unclaimed: the router resolves the virtual IP to
+		// 00:00:00:00:00:00 and asks for it.
+		mark(t, vif1)
+		must(t, c.hv.Receive(ctx, "vif2", ping))
+		got := c.waitPackets(t, "ARP request for the virtual IP", func(got [][][]byte) bool {
+			return slices.ContainsFunc(got[0], func(p []byte) bool { return arpRequestFor(p, vip) })
+		}, vif1)
+		seen = append(seen, packetLines("unclaimed", []port{vif1}, got)...)
+		// The parent announces the virtual IP; ovn-controller binds the
+		// virtual port to the chassis with the parent as virtual_parent.
+		must(t, c.hv.Receive(ctx, "vif1", garp(parentMAC, vip)))
+		c.run("ovn-sbctl", "--timeout=30", "wait-until", "Port_Binding", "sw0-vir", "virtual_parent=sw0-p1")
+		c.waitUp("sw0-vir")
+		mark(t, vif1)
+		must(t, c.hv.Receive(ctx, "vif2", ping))
+		got = c.waitPackets(t, "ping to the virtual IP at its parent's MAC", func(got [][][]byte) bool {
+			return slices.ContainsFunc(got[0], func(p []byte) bool {
+				return bytes.HasPrefix(p, parentMAC) && len(p) >= 34 && bytes.Equal(p[30:34], vip)
+			})
+		}, vif1)
+		seen = append(seen, packetLines("claimed", []port{vif1}, got)...)
+		return seen
+	})
+}
+
+// openFlows are the OpenFlow flows ovn-controller installed on br-int,
+// sorted, without their counters and cookies (a logical flow's row UUID),
+// and with the conntrack zones ovn-controller loads into registers 11 to
+// 13 as ZONE: it numbers them in the order it meets ports and datapaths.
+func (c *chassis) openFlows(t *testing.T) []string {
+	t.Helper()
+	out, err := c.hv.Ofctl(t.Context(), "--no-stats", "dump-flows", "br-int")
+	must(t, err)
+	var flows []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		l = flowCookie.ReplaceAllString(strings.TrimSpace(l), "")
+		flows = append(flows, zoneLoad.ReplaceAllString(l, "load:ZONE->$1"))
+	}
+	slices.Sort(flows)
+	return flows
+}
+
+var (
+	flowCookie = regexp.MustCompile(`cookie=0x[0-9a-f]+, ?`)
+	zoneLoad   = regexp.MustCompile(`load:0x[0-9a-f]+->(NXM_NX_REG1[123]\[\])`)
+)
+
+// TestLivePacketsTunnelKeyReuse: a switch deleted and created again gets
+// its tunnel key back, the lowest free one, as 23.03 allocates datapath
+// keys, and a port created again on a kept switch the key after its
+// switch's last; ovn-controller's OpenFlow flows, which carry the keys,
+// are then the same with both northds.
+func TestLivePacketsTunnelKeyReuse(t *testing.T) {
+	t.Parallel()
+	onBothNorthds(t, "172.31.0.1", func(t *testing.T, c *chassis) []string {
+		ctx := t.Context()
+		must(t, c.hv.AddPort(ctx, "br-int", "vif1", "external-ids:iface-id=sw0-p1"))
+		must(t, c.hv.AddPort(ctx, "br-int", "vif2", "external-ids:iface-id=sw1-p1"))
+		var seen []string
+		for _, step := range []struct{ name, script string }{
+			// svc_monitor_mac, random unless set, shows in flows.
+			{"created", `
+ovn-nbctl set NB_Global . options:svc_monitor_mac="0a:00:00:00:00:fe"
+ovn-nbctl ls-add sw0 -- lsp-add sw0 sw0-p1 -- lsp-set-addresses sw0-p1 "50:54:00:00:00:03 10.0.0.3"
+ovn-nbctl ls-add sw1 -- lsp-add sw1 sw1-p1 -- lsp-set-addresses sw1-p1 "40:54:00:00:00:03 20.0.0.3"
+`},
+			{"switch-recreated", `
+ovn-nbctl ls-del sw0
+ovn-nbctl --wait=sb sync
+ovn-nbctl ls-add sw0 -- lsp-add sw0 sw0-p1 -- lsp-set-addresses sw0-p1 "50:54:00:00:00:03 10.0.0.3"
+`},
+			{"port-recreated", `
+ovn-nbctl lsp-del sw1-p1
+ovn-nbctl --wait=sb sync
+ovn-nbctl lsp-add sw1 sw1-p1 -- lsp-set-addresses sw1-p1 "40:54:00:00:00:03 20.0.0.3"
+`},
+		} {
+			c.script(step.script)
+			c.waitUp("sw0-p1")
+			c.waitUp("sw1-p1")
+			for _, l := range sbRows(t, c.SBRemote(), true) {
+				seen = append(seen, step.name+" "+l)
+			}
+			for _, f := range c.openFlows(t) {
+				seen = append(seen, step.name+" "+f)
+			}
 		}
 		return seen
 	})

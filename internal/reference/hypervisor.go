@@ -20,7 +20,7 @@ const HypervisorHint = "install ovn-controller and ovs-vswitchd: apt-get update 
 
 // hypervisorTools are the programs a Hypervisor runs: Debian's ovn-host
 // 23.03 and openvswitch-switch.
-var hypervisorTools = []string{"ovsdb-tool", "ovsdb-server", "ovs-vsctl", "ovs-appctl", "ovs-vswitchd", "ovn-controller"}
+var hypervisorTools = []string{"ovsdb-tool", "ovsdb-server", "ovs-vsctl", "ovs-appctl", "ovs-ofctl", "ovs-vswitchd", "ovn-controller"}
 
 // vswitchSchema is the Open_vSwitch database schema of openvswitch-common.
 const vswitchSchema = "/usr/share/openvswitch/vswitch.ovsschema"
@@ -235,6 +235,12 @@ func (h *Hypervisor) Vsctl(ctx context.Context, args ...string) (string, error) 
 // Appctl runs an ovs-appctl command of the hypervisor's ovs-vswitchd.
 func (h *Hypervisor) Appctl(ctx context.Context, args ...string) (string, error) {
 	return h.run(ctx, "ovs-appctl", append([]string{"--timeout=30", "-t", h.path("ovs-vswitchd.ctl")}, args...)...)
+}
+
+// Ofctl runs ovs-ofctl on the hypervisor's ovs-vswitchd, such as
+// "dump-flows br-int".
+func (h *Hypervisor) Ofctl(ctx context.Context, args ...string) (string, error) {
+	return h.run(ctx, "ovs-ofctl", append([]string{"--timeout=30"}, args...)...)
 }
 
 // AddPort adds the dummy port name to bridge, with its sent packets in
