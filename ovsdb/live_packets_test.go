@@ -86,7 +86,6 @@ func onBothNorthds(t *testing.T, encapIP string, body func(t *testing.T, c *chas
 			}
 			t.Cleanup(hv.Close)
 			seen[i], ran[i] = body(t, &chassis{servers: s, hv: hv}), true
-			t.Logf("observed:\n%s", strings.Join(seen[i], "\n"))
 		})
 	}
 }
@@ -191,6 +190,7 @@ func containsAll(packets [][]byte, want ...[]byte) bool {
 	return true
 }
 
+// mac parses a MAC address written in a test.
 func mac(s string) net.HardwareAddr {
 	m, err := net.ParseMAC(s)
 	if err != nil {
@@ -199,6 +199,7 @@ func mac(s string) net.HardwareAddr {
 	return m
 }
 
+// ip4 parses an IPv4 address written in a test, as its 4 bytes.
 func ip4(s string) net.IP { return net.ParseIP(s).To4() }
 
 // garp is the gratuitous ARP request ovn-controller broadcasts for ip at
