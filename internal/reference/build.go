@@ -115,25 +115,24 @@ func (b *Build) resolve() (resolvedBuild, error) {
 		return resolvedBuild{}, fmt.Errorf("reference %s unavailable (%w); %s", b, err, b.hint)
 	}
 	var r resolvedBuild
-	dirs, share := []string{"/usr/sbin", "/usr/local/sbin", "/sbin"}, "/usr/share/ovn"
+	share, program := "/usr/share/ovn", systemProgram
 	if home != "" {
 		if _, err := os.Stat(home); err != nil {
 			return resolvedBuild{}, fmt.Errorf("reference %s unavailable (no build at %s); %s", b, home, b.hint)
 		}
-		r.bin = filepath.Join(home, "bin")
-		dirs, share = []string{r.bin}, filepath.Join(home, "share")
+		r.bin, share = filepath.Join(home, "bin"), filepath.Join(home, "share")
+		program = func(name string) (string, error) {
+			candidates := []string{filepath.Join(r.bin, name)}
+			if name == "bash" {
+				candidates = append([]string{name}, candidates...) // looked up in the PATH
+			}
+			return firstProgram(candidates)
+		}
 	}
 	r.tools = map[string]string{}
 	var errs []error
 	for _, name := range toolNames {
-		var candidates []string
-		if home == "" || name == "bash" {
-			candidates = append(candidates, name) // looked up in the PATH
-		}
-		for _, dir := range dirs {
-			candidates = append(candidates, filepath.Join(dir, name))
-		}
-		p, err := firstProgram(candidates)
+		p, err := program(name)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s not found", name))
 			continue
@@ -150,6 +149,20 @@ func (b *Build) resolve() (resolvedBuild, error) {
 		return resolvedBuild{}, fmt.Errorf("reference %s unavailable (%w); %s", b, errors.Join(errs...), b.hint)
 	}
 	return r, nil
+}
+
+// systemDirs are where Debian installs daemons (ovsdb-server,
+// ovs-vswitchd), which a non-root PATH often lacks.
+var systemDirs = []string{"/usr/sbin", "/usr/local/sbin", "/sbin"}
+
+// systemProgram finds an installed program: in the PATH, else in
+// systemDirs.
+func systemProgram(name string) (string, error) {
+	candidates := []string{name}
+	for _, dir := range systemDirs {
+		candidates = append(candidates, filepath.Join(dir, name))
+	}
+	return firstProgram(candidates)
 }
 
 // firstProgram is the first of candidates that is an executable program.
@@ -176,7 +189,14 @@ func (b *Build) Available() error {
 // missing one there is a broken setup, not a reason to pass silently.
 func (b *Build) Require(t testing.TB) {
 	t.Helper()
-	if err := b.Available(); err != nil {
+	requireAvailable(t, b.Available())
+}
+
+// requireAvailable skips the test when err says that something it needs is
+// missing, or fails it under CI=true.
+func requireAvailable(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal(err)
 		}

@@ -3,8 +3,11 @@
 // ovn-northd between them (the Go version of the project's ovn-ref script),
 // the canonical dump of its logical flows and of its other SB rows
 // (DumpSB, then SBDump.Flows and SBDump.Rows; DumpFlows and DumpRows in one
-// call), a comparison report, a random topology generator, and ovn-trace
-// runs against any SB with the output normalised for comparison (Trace).
+// call), a comparison report, a random topology generator, ovn-trace
+// runs against any SB with the output normalised for comparison (Trace),
+// and simulated chassis for packet tests: the real ovn-controller and
+// ovs-vswitchd on the dummy datapath (Hypervisor), whose ports' pcap files
+// Capture reads.
 //
 // Each release northlog reproduces has its reference Build (BuildOf):
 // 23.03.1 is Debian's ovn-central installed in the system, 26.03.2 a build
