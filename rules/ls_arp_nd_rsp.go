@@ -64,6 +64,25 @@ func lspEntries(nb *relations.NB, keep func(relations.LSP) bool) engine.Rel[lspE
 		}))
 }
 
+// firstLSPEntries are the first address entry of each switch port that has
+// one (op->lsp_addrs[0]): its addresses column's first, else its dynamic
+// addresses.
+func firstLSPEntries(nb *relations.NB) engine.Rel[lspEntry] {
+	return engine.Union(
+		engine.FlatMap(nb.LSPs, func(p relations.LSP) []lspEntry {
+			if len(p.Addrs.Static) == 0 {
+				return nil
+			}
+			return []lspEntry{{p, &p.Addrs.Static[0]}}
+		}),
+		engine.FlatMap(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) []lspEntry {
+			if len(d.LSP.Addrs.Static) > 0 {
+				return nil
+			}
+			return []lspEntry{{d.LSP, d.Addrs}}
+		}))
+}
+
 // SwitchARPResponderFlows: ls_in_arp_rsp, priorities 50 and 100, for the
 // addresses in a port's addresses column and the dynamic addresses northd
 // allocated it (northd.c build_lswitch_arp_nd_responder_known_ips): the
