@@ -589,7 +589,7 @@ func (d *Northd) iterate(ctx context.Context) {
 			d.lost(&d.sb, d.sbS, "SB", err)
 		}
 	}
-	monitors := d.w.feedMonitors(d.prog.NB) + d.w.feedIGMP(d.prog.NB)
+	monitors := d.w.feedMonitors(d.prog.NB) + d.w.feedIGMP(d.prog.NB) + d.w.feedVirtualParents(d.prog.NB)
 	if d.followLock() {
 		full = true
 	}

@@ -209,6 +209,44 @@ func TestLiveRequestedPortKeys(t *testing.T) {
 	compareKeySteps(t, requestedKeySteps)
 }
 
+// reuseKeySteps delete and re-create switches, routers and ports, one
+// datapath or port per step (23.03 numbers those it creates in one run in
+// its hash order), and in one transaction.
+var reuseKeySteps = []string{
+	`ovn-nbctl ls-add sw0`,
+	`ovn-nbctl ls-add sw1`,
+	`ovn-nbctl lr-add lr0`,
+	`ovn-nbctl ls-del sw0`,
+	`ovn-nbctl ls-add sw0`,
+	`ovn-nbctl ls-del sw1`,
+	`ovn-nbctl ls-add sw2`,
+	`ovn-nbctl ls-add sw3`,
+	`ovn-nbctl ls-del sw2 -- ls-del sw3 -- ls-add sw4`,
+	`ovn-nbctl lsp-add sw0 p1`,
+	`ovn-nbctl lsp-add sw0 p2`,
+	`ovn-nbctl lsp-add sw0 p3`,
+	`ovn-nbctl lsp-del p3`,
+	`ovn-nbctl lsp-add sw0 p4`,
+	`ovn-nbctl lsp-del p1`,
+	`ovn-nbctl lsp-add sw0 p5`,
+	`ovn-nbctl lsp-del p4 -- lsp-del p5`,
+	`ovn-nbctl lsp-add sw0 p6`,
+	`ovn-nbctl lsp-del p6 -- lsp-add sw0 p7`,
+	`ovn-nbctl lrp-add lr0 lrp0 00:00:00:00:ff:01 10.0.0.1/24`,
+	`ovn-nbctl lrp-add lr0 lrp1 00:00:00:00:ff:02 10.0.1.1/24`,
+	`ovn-nbctl lrp-del lrp1`,
+	`ovn-nbctl lrp-add lr0 lrp2 00:00:00:00:ff:03 10.0.2.1/24`,
+}
+
+// TestLiveTunnelKeyReuse: after datapaths and ports are deleted and
+// others created, the tunnel keys are the reference's: a new datapath gets
+// the lowest free key, a new port the first after the highest of its
+// datapath.
+func TestLiveTunnelKeyReuse(t *testing.T) {
+	t.Parallel()
+	compareKeySteps(t, reuseKeySteps)
+}
+
 // compareKeySteps runs steps on the reference and on northlog and
 // compares, after each, the SB rows with their tunnel keys, SB_Global's
 // options and NB_Global's max_tunid.

@@ -49,14 +49,16 @@ type housekeeping struct {
 	igmpCheck map[string]bool
 	igmpFeed  *igmpFeed
 
-	vxlan    vxlanMode
-	monitors *monitorStatus
-	aging    macAging
+	vxlan          vxlanMode
+	monitors       *monitorStatus
+	virtualParents *virtualParentFeed
+	aging          macAging
 }
 
 func newHousekeeping(w *sbWriter) *housekeeping {
 	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(), igmpFeed: newIGMPFeed(),
-		aging: macAging{ages: map[string]uint32{}}}
+		virtualParents: newVirtualParentFeed(),
+		aging:          macAging{ages: map[string]uint32{}}}
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
 		r := m.(*sb.StaticMACBinding)
 		return staticMACKey(r.LogicalPort, r.IP), true
@@ -95,6 +97,7 @@ func (h *housekeeping) applyProgram(p *rules.Program) {
 // the mirror too).
 func (h *housekeeping) apply(c wire.Change) bool {
 	h.monitors.apply(c)
+	h.virtualParents.apply(c)
 	h.aging.apply(c)
 	if h.vxlan.apply(c) {
 		return true
@@ -147,6 +150,7 @@ func (h *housekeeping) reset() {
 	h.vxlan.reset()
 	h.monitors.reset()
 	h.igmpFeed.reset()
+	h.virtualParents.reset()
 	h.aging.reset()
 	h.macByPort, h.macCheck, h.macStale = map[string]map[string]bool{}, map[string]bool{}, map[string]bool{}
 	h.fdbs, h.fdbByKey, h.fdbCheck = map[string]*sb.FDB{}, map[int]map[string]bool{}, map[int]bool{}

@@ -510,22 +510,26 @@ func (w *sbWriter) dpRef(t *sbTxn, nb string) string {
 
 // reconcileDatapaths: one Datapath_Binding per desired datapath, the first
 // of several by UUID kept; its tunnel key kept unless another is
-// requested.
+// requested. The rows go first, so that the datapaths created in the same
+// transaction may take their keys, as in 23.03's run.
 func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
-	for _, nb := range sortedKeys(w.dirtyDP) {
-		want, ok := w.wantDP[nb]
-		rows := w.m.dpByNB[nb]
-		keep := ""
-		if ok && len(rows) > 0 {
-			keep = rows[0]
-		}
-		for _, u := range rows {
-			if u != keep {
+	dirty := sortedKeys(w.dirtyDP)
+	for _, nb := range dirty {
+		_, ok := w.wantDP[nb]
+		for i, u := range w.m.dpByNB[nb] {
+			if !ok || i > 0 {
 				w.deleteDatapath(t, u)
 			}
 		}
+	}
+	for _, nb := range dirty {
+		want, ok := w.wantDP[nb]
 		if !ok {
 			continue
+		}
+		keep := ""
+		if rows := w.m.dpByNB[nb]; len(rows) > 0 {
+			keep = rows[0]
 		}
 		ids := want.ExternalIDs.Map()
 		if keep == "" {
@@ -593,7 +597,7 @@ func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
 		if hdp := w.m.dps[holder]; hdp != nil {
 			hnb, _, _ := dpNB(hdp)
 			if w.requestedDPKey(w.wantDP[hnb]) != r {
-				key := keys.allocate(holder)
+				key := keys.allocateLowest(holder)
 				if key != 0 {
 					t.update(sb.DatapathBindingTable, holder, lovsdb.Row{"tunnel_key": key})
 					t.dpKey[hnb] = key
@@ -608,7 +612,7 @@ func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
 	if row != "" {
 		return 0
 	}
-	return keys.allocate("")
+	return keys.allocateLowest("")
 }
 
 // deleteDatapath deletes a Datapath_Binding row and marks the rows that
@@ -619,6 +623,7 @@ func (w *sbWriter) deleteDatapath(t *sbTxn, u string) {
 	}
 	t.delete(sb.DatapathBindingTable, u)
 	t.deletedDP[u] = true
+	w.m.dpKeys.release(w.m.dps[u].TunnelKey, u)
 	for _, row := range slices.Sorted(maps.Keys(w.m.dpUsers[u])) {
 		t.delete(w.m.dpUsers[u][row], row)
 	}
@@ -641,40 +646,32 @@ func (w *sbWriter) deleteDatapath(t *sbTxn, u string) {
 var routerPortTypes = []string{"patch", "l3gateway", "chassisredirect"}
 
 // reconcilePorts: one Port_Binding per desired port, on its datapath's
-// row.
+// row. The rows to delete go first, so that the ports created in the same
+// transaction may take their keys, as in 23.03's run.
 func (w *sbWriter) reconcilePorts(t *sbTxn) {
-	for _, name := range sortedKeys(w.dirtyPB) {
-		cands := w.wantPB[name]
-		var want *rules.PortBinding
-		if len(cands) > 0 {
-			want = &cands[0]
-			if len(cands) > 1 {
-				w.log.Warn("duplicate logical port", "port", name)
-			}
-		}
-		dpRef := ""
-		if want != nil {
-			if dpRef = w.dpRef(t, want.Datapath); dpRef == "" {
-				want = nil
-			}
-		}
+	names := sortedKeys(w.dirtyPB)
+	wants := make([]*rules.PortBinding, len(names))
+	dpRefs := make([]string, len(names))
+	for i, name := range names {
+		wants[i], dpRefs[i] = w.wantedPort(t, name)
 		rowID := w.m.pbByName[name]
-		if rowID != "" && !t.deletedPB[rowID] {
-			pb := w.m.pbs[rowID]
-			if want == nil || pb.Datapath != dpRef || typeChanged(pb, want) {
-				t.delete(sb.PortBindingTable, rowID)
-				t.deletedPB[rowID] = true
-				w.m.portKeys(pb.Datapath).release(pb.TunnelKey, rowID)
-				w.markGroupMemberOf(pb.Datapath, name)
-				rowID = ""
-			}
-		} else {
-			rowID = ""
+		if rowID == "" || t.deletedPB[rowID] {
+			continue
 		}
+		if pb := w.m.pbs[rowID]; wants[i] == nil || pb.Datapath != dpRefs[i] || typeChanged(pb, wants[i]) {
+			t.delete(sb.PortBindingTable, rowID)
+			t.deletedPB[rowID] = true
+			w.m.portKeys(pb.Datapath).release(pb.TunnelKey, rowID)
+			w.markGroupMemberOf(pb.Datapath, name)
+		}
+	}
+	for i, name := range names {
+		want, dpRef := wants[i], dpRefs[i]
 		if want == nil {
 			continue
 		}
-		if rowID == "" {
+		rowID := w.m.pbByName[name]
+		if rowID == "" || t.deletedPB[rowID] {
 			key := w.portKey(t, dpRef, w.requestedPortKey(want), "", 0)
 			if key == 0 {
 				w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
@@ -708,6 +705,23 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 	}
 }
 
+// wantedPort is the desired Port_Binding of port name and its datapath's
+// row, nil when it has none or its datapath has no row.
+func (w *sbWriter) wantedPort(t *sbTxn, name string) (*rules.PortBinding, string) {
+	cands := w.wantPB[name]
+	if len(cands) == 0 {
+		return nil, ""
+	}
+	if len(cands) > 1 {
+		w.log.Warn("duplicate logical port", "port", name)
+	}
+	dpRef := w.dpRef(t, cands[0].Datapath)
+	if dpRef == "" {
+		return nil, ""
+	}
+	return &cands[0], dpRef
+}
+
 // portKey is like datapathKey for ports, within datapath dp; old is the
 // key row holds now (0 for a new port). A requested key held by a port
 // that does not request it is granted, and that port moved to a new key,
@@ -732,7 +746,7 @@ func (w *sbWriter) portKey(t *sbTxn, dp string, requested int, row string, old i
 	if row != "" {
 		return 0
 	}
-	return keys.allocate("")
+	return keys.allocateAfterHighest("")
 }
 
 // movable reports whether the port row holder, which holds key, may be

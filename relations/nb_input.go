@@ -127,6 +127,10 @@ type NB struct {
 	// SetIGMPEntry (sb_input.go).
 	IGMPEntries engine.Rel[IGMPEntry]
 	igmpEntries *engine.Input[IGMPEntry]
+	// VirtualParents are the virtual ports their parents claim, fed from
+	// the SB with SetVirtualParent (sb_input.go).
+	VirtualParents engine.Rel[VirtualParent]
+	virtualParents *engine.Input[VirtualParent]
 
 	Refs Refs // the elements of large set columns (refs.go)
 
@@ -270,6 +274,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
 	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)
 	n.igmpEntries, n.IGMPEntries = newIGMPEntries(c)
+	n.virtualParents, n.VirtualParents = newVirtualParents(c)
 	n.Refs = newRefs(c, n)
 	n.deriveLBScopeRelations()
 	n.SwitchDatapaths = deriveSwitches(n)

@@ -51,3 +51,20 @@ func newIGMPEntries(c *engine.Circuit) (*engine.Input[IGMPEntry], engine.Rel[IGM
 // northd that reads the SB feeds it, with the rows that have a chassis
 // and a datapath; without it, no group is learnt.
 func (n *NB) SetIGMPEntry(e IGMPEntry, in bool) { n.igmpEntries.Set(e, in) }
+
+// VirtualParent is a virtual port that a parent claims: ovn-controller set
+// its SB Port_Binding's virtual_parent to the parent's name, and its
+// chassis.
+type VirtualParent struct {
+	Port, Parent string
+}
+
+// newVirtualParents makes the input of the claimed virtual ports.
+func newVirtualParents(c *engine.Circuit) (*engine.Input[VirtualParent], engine.Rel[VirtualParent]) {
+	return engine.NewInput[VirtualParent](c, "SB Port_Binding virtual_parent")
+}
+
+// SetVirtualParent records whether a parent claims a virtual port. Only a
+// northd that reads the SB feeds it; without it, no virtual port is
+// claimed.
+func (n *NB) SetVirtualParent(v VirtualParent, in bool) { n.virtualParents.Set(v, in) }

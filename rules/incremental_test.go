@@ -61,6 +61,16 @@ func TestFeaturesIncrementalEqualsRecompute(t *testing.T) {
 	ruletest.Check(t, ruletest.Config{Changes: ruletest.Select(groups, names...), Steps: 20, ChangesPerStep: 3})
 }
 
+// TestVirtualParentIncremental is restricted to virtual ports, their
+// claims by parents (an SB input), ports claimed twice and the switches,
+// routers and addresses around them, so that a claim often meets a virtual IP in a router port's
+// network, a parent on another switch, or a parent that changes or goes.
+func TestVirtualParentIncremental(t *testing.T) {
+	names := append([]string{"topology/addPort", "topology/delPort", "topology/setAddresses", "router/connectSwitch", "router/setPortNetworks"}, topology...)
+	ruletest.Check(t, ruletest.Config{Changes: ruletest.Select([]ruletest.Group{ruletest.DuplicatePorts}, names...), Steps: 20, ChangesPerStep: 3,
+		Setup: ruletest.VirtualPortSetup})
+}
+
 // TestSBRowsIncremental: the Meter, DNS, Chassis_Template_Var, Mirror,
 // Port_Binding mirror_rules and IP_Multicast outputs.
 func TestSBRowsIncremental(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterARPResolveFlows: lr_in_arp_resolve, the flows every router has
@@ -78,45 +79,85 @@ func SwitchPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 
 // VirtualPortNeighborFlows: lr_in_arp_resolve, priority 100, for the
 // virtual IP of a virtual switch port (options:virtual-ip and
-// virtual-parents) behind a router port whose networks hold it (northd.c
+// virtual-parents) on a switch with router ports (northd.c
 // build_arp_resolve_flows_for_lrouter_port, the virtual port case). Until
-// a parent claims the virtual port on a chassis the MAC is unknown, so
-// eth.dst stays zero and the router's ARP request resolves it.
+// a parent claims the virtual port on a chassis the MAC is unknown: on the
+// router ports of its switch whose networks hold the IP, eth.dst stays
+// zero and the router's ARP request resolves it. Once claimed
+// (ovn-controller sets the port binding's virtual_parent and chassis), the
+// IP resolves to the MAC of the parent's first address entry on the router
+// ports of the parent's switch that hold it; a parent that is no switch
+// port or has no address entry gets no flow. 23.03 writes a flow for the
+// first such router port in its hash order; northlog writes one for each.
+// 26.03 writes none (virtualNeighbors).
 func VirtualPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
-	virtual := engine.Filter(nb.PortsOnSwitches, func(sp relations.SwitchPort) bool {
-		lsp := sp.Port
-		_, hasParents := lsp.Options["virtual-parents"]
-		_, hasVIP := lsp.Options["virtual-ip"]
-		return (lsp.Enabled == nil || *lsp.Enabled) && lsp.Type == "virtual" && hasParents && hasVIP
-	})
-	type vipBehindLRP struct {
-		vip string
-		lrp relations.LRP
+	resolves := virtualNeighbors(nb)
+	type virtualIP struct {
+		Switch, Port, VIP string
+		Reg               string // the next-hop register of the IP's family
 	}
-	pairs := engine.Join(
-		engine.IndexBy(virtual, func(sp relations.SwitchPort) string { return sp.Switch }),
-		engine.IndexBy(nb.LRPSwitchPeers, func(sp relations.LRPSwitchPeer) string { return sp.Switch }),
-		func(_ string, vp relations.SwitchPort, peer relations.LRPSwitchPeer) vipBehindLRP {
-			return vipBehindLRP{vp.Port.Options["virtual-ip"], peer.LRP}
-		})
-	return engine.FlatMap(pairs, func(x vipBehindLRP) []Flow {
-		// The address family is told by the presence of a dot, as northd does.
-		ip, ok := relations.ParseIPByDot(x.vip)
-		if !ok {
+	virtual := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []virtualIP {
+		lsp := sp.Port
+		vip, hasVIP := lsp.Options["virtual-ip"]
+		_, hasParents := lsp.Options["virtual-parents"]
+		if !resolves || (lsp.Enabled != nil && !*lsp.Enabled) || lsp.Type != relations.LSPTypeVirtual || !hasParents || !hasVIP {
 			return nil
 		}
-		if _, ok := relations.MemberIP(x.lrp.Net, ip); !ok {
+		// The address family is told by the presence of a dot, as northd does.
+		if _, ok := relations.ParseIPByDot(vip); !ok {
 			return nil
 		}
 		reg := "xxreg0"
-		if strings.Contains(x.vip, ".") {
+		if strings.Contains(vip, ".") {
 			reg = "reg0"
 		}
-		return []Flow{on(x.lrp.Router).flow(LRInARPResolve, 100,
-			fmt.Sprintf("outport == %s && %s == %s", jsonKey(x.lrp.Name()), reg, x.vip),
-			"eth.dst = 00:00:00:00:00:00; next;")}
+		return []virtualIP{{sp.Switch, lsp.Name, vip, reg}}
 	})
+	byPort := engine.IndexBy(virtual, func(v virtualIP) string { return v.Port })
+	claims := engine.IndexBy(nb.VirtualParents, func(v relations.VirtualParent) string { return v.Port })
+	// resolved is a virtual IP to resolve to MAC ("" for unknown) on the
+	// router ports of Switch.
+	type resolved struct {
+		virtualIP
+		MAC string
+	}
+	unclaimed := engine.Map(engine.AntiJoin(byPort, claims), func(v virtualIP) resolved {
+		return resolved{v, "00:00:00:00:00:00"}
+	})
+	routedSwitches := engine.IndexBy(engine.Distinct(engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.Switch })),
+		func(sw string) string { return sw })
+	claimed := engine.Join(
+		engine.IndexBy(engine.SemiJoin(engine.IndexBy(virtual, func(v virtualIP) string { return v.Switch }), routedSwitches),
+			func(v virtualIP) string { return v.Port }),
+		claims,
+		func(_ string, v virtualIP, c relations.VirtualParent) engine.KV[string, virtualIP] {
+			return engine.KV[string, virtualIP]{Key: c.Parent, Value: v}
+		})
+	viaParent := engine.Join(
+		engine.IndexBy(claimed, func(kv engine.KV[string, virtualIP]) string { return kv.Key }),
+		engine.IndexBy(firstLSPEntries(nb), func(e lspEntry) string { return e.Port.Name() }),
+		func(_ string, kv engine.KV[string, virtualIP], parent lspEntry) resolved {
+			v := kv.Value
+			v.Switch = parent.Port.Switch
+			return resolved{v, parent.Addrs.MAC.String()}
+		})
+	return engine.JoinFlatMap(
+		engine.IndexBy(engine.Union(unclaimed, viaParent), func(r resolved) string { return r.Switch }),
+		engine.IndexBy(nb.LRPSwitchPeers, func(sp relations.LRPSwitchPeer) string { return sp.Switch }),
+		func(_ string, r resolved, peer relations.LRPSwitchPeer) []Flow {
+			ip, _ := relations.ParseIPByDot(r.VIP)
+			if _, ok := relations.MemberIP(peer.LRP.Net, ip); !ok {
+				return nil
+			}
+			return []Flow{on(peer.LRP.Router).flow(LRInARPResolve, 100,
+				fmt.Sprintf("outport == %s && %s == %s", jsonKey(peer.LRP.Name()), r.Reg, r.VIP),
+				"eth.dst = "+r.MAC+"; next;")}
+		})
 }
+
+// virtualNeighbors: 23.03 resolves a virtual port's IP on the routers of
+// its switch; 26.03 leaves it to the MAC bindings.
+func virtualNeighbors(nb *relations.NB) bool { return nb.Release < schema.OVN2603 }
 
 // RouterPeerViaSwitchNeighborFlows: lr_in_arp_resolve, priority 100, for
 // routers connected to the same switch (northd.c

@@ -285,6 +285,7 @@ var switchStatefulRules = []Rule{
 	SwitchDHCPFlows,
 	SwitchDHCPReplyACLFlows,
 	SwitchDNSFlows,
+	SwitchExternalPortFlows, // ls_external_port.go
 }
 
 // switchFactsBySwitch arranges the switch ACL facts by switch, for rules

@@ -12,16 +12,11 @@ import (
 	"github.com/northlog/northlog/relations/schema"
 )
 
-// SwitchARPResponderDefaultFlows: the priority-0 flows of ls_in_arp_rsp and
-// ls_in_external_port that every switch has (northd.c
-// build_lswitch_arp_nd_responder_default, build_lswitch_dhcp_and_dns_defaults).
+// SwitchARPResponderDefaultFlows: the priority-0 flow of ls_in_arp_rsp that
+// every switch has (northd.c build_lswitch_arp_nd_responder_default).
 func SwitchARPResponderDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
-		dp := on(sw.UUID)
-		return []Flow{
-			dp.flow(LSInARPRsp, 0, "1", "next;"),
-			dp.flow(LSInExternalPort, 0, "1", "next;"),
-		}
+	return engine.Map(nb.SwitchDatapaths, func(sw relations.Switch) Flow {
+		return on(sw.UUID).flow(LSInARPRsp, 0, "1", "next;")
 	})
 }
 
@@ -46,6 +41,48 @@ type lspEntry struct {
 	Addrs *relations.LPortAddresses
 }
 
+// lspEntries are the address entries (op->lsp_addrs) of the switch ports
+// keep says yes to: those of their addresses column, and their dynamic
+// addresses.
+func lspEntries(nb *relations.NB, keep func(relations.LSP) bool) engine.Rel[lspEntry] {
+	return engine.Union(
+		engine.FlatMap(nb.LSPs, func(p relations.LSP) []lspEntry {
+			if !keep(p) {
+				return nil
+			}
+			out := make([]lspEntry, len(p.Addrs.Static))
+			for i := range p.Addrs.Static {
+				out[i] = lspEntry{p, &p.Addrs.Static[i]}
+			}
+			return out
+		}),
+		engine.FlatMap(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) []lspEntry {
+			if !keep(d.LSP) {
+				return nil
+			}
+			return []lspEntry{{d.LSP, d.Addrs}}
+		}))
+}
+
+// firstLSPEntries are the first address entry of each switch port that has
+// one (op->lsp_addrs[0]): its addresses column's first, else its dynamic
+// addresses.
+func firstLSPEntries(nb *relations.NB) engine.Rel[lspEntry] {
+	return engine.Union(
+		engine.FlatMap(nb.LSPs, func(p relations.LSP) []lspEntry {
+			if len(p.Addrs.Static) == 0 {
+				return nil
+			}
+			return []lspEntry{{p, &p.Addrs.Static[0]}}
+		}),
+		engine.FlatMap(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) []lspEntry {
+			if len(d.LSP.Addrs.Static) > 0 {
+				return nil
+			}
+			return []lspEntry{{d.LSP, d.Addrs}}
+		}))
+}
+
 // SwitchARPResponderFlows: ls_in_arp_rsp, priorities 50 and 100, for the
 // addresses in a port's addresses column and the dynamic addresses northd
 // allocated it (northd.c build_lswitch_arp_nd_responder_known_ips): the
@@ -57,18 +94,9 @@ type lspEntry struct {
 // options:ignore_lsp_down=false, for VIFs that are down. Virtual ports have
 // their own rules.
 func SwitchARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
-	entries := engine.Union(
-		engine.FlatMap(nb.LSPs, func(p relations.LSP) []lspEntry {
-			out := make([]lspEntry, len(p.Addrs.Static))
-			for i := range p.Addrs.Static {
-				out[i] = lspEntry{p, &p.Addrs.Static[i]}
-			}
-			return out
-		}),
-		engine.Map(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) lspEntry { return lspEntry{d.LSP, d.Addrs} }))
-	entries = engine.Filter(entries, func(e lspEntry) bool {
-		t := e.Port.Port.Type
-		return !e.Port.Addrs.HasUnknown && t != relations.LSPTypeVirtual && t != relations.LSPTypeExternal
+	entries := lspEntries(nb, func(p relations.LSP) bool {
+		t := p.Port.Type
+		return !p.Addrs.HasUnknown && t != relations.LSPTypeVirtual && t != relations.LSPTypeExternal
 	})
 	entries = answeredPorts(nb, entries, func(e lspEntry) string { return e.Port.Switch })
 	entries = upOrNotChecked(nb, entries)

@@ -101,7 +101,9 @@ type dhcpAddrs struct {
 }
 
 // dhcpInport is where the DHCP requests of one address entry come in: the
-// port itself, or for an external port each localnet port of its switch.
+// port itself, or for an external port each localnet port of its switch
+// (the external port itself in 26.03, externalInportRewrite, once a
+// localnet port is there).
 type dhcpInport struct {
 	dhcpAddrs
 	Name string // the inport's name
@@ -147,11 +149,16 @@ func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 	external := engine.Filter(entries, func(e dhcpAddrs) bool { return e.Server.Port.Type == relations.LSPTypeExternal })
 	localnets := engine.Filter(conntrackSkipPorts(nb), func(p conntrackSkipPort) bool { return !p.Router })
+	rewrite := externalInportRewrite(nb)
 	viaLocalnet := engine.Join(
 		engine.IndexBy(external, func(e dhcpAddrs) string { return e.Server.Switch }),
 		engine.IndexBy(localnets, func(p conntrackSkipPort) string { return p.Switch }),
 		func(_ string, e dhcpAddrs, ln conntrackSkipPort) dhcpInport {
-			return dhcpInport{dhcpAddrs: e, Name: ln.Name, Key: ln.Key, Resident: jsonKey(e.Server.Port.Name)}
+			ext := jsonKey(e.Server.Port.Name)
+			if rewrite {
+				return dhcpInport{dhcpAddrs: e, Name: e.Server.Port.Name, Key: ext, Resident: ext}
+			}
+			return dhcpInport{dhcpAddrs: e, Name: ln.Name, Key: ln.Key, Resident: ext}
 		})
 	style := dhcpStyleOf(nb)
 	return engine.FlatMap(engine.Union(direct, viaLocalnet), func(in dhcpInport) []Flow {

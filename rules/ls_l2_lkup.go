@@ -172,9 +172,15 @@ func SwitchL2UnknownFlows(nb *relations.NB) engine.Rel[Flow] {
 // (northd.c build_lswitch_ip_unicast_lookup): traffic to the MAC goes to the
 // port, or is dropped if the port is disabled. Like northd, only the leading
 // MAC of an entry is read here, whatever follows it. "router" entries are
-// SwitchRouterPortL2Flows'; external ports have their own rules.
+// SwitchRouterPortL2Flows'; external ports have their own rules. In 26.03
+// (routerMACAlwaysLooked) a router port connected to a router port is
+// SwitchRouterPortL2Flows' alone, whatever else its addresses list.
 func SwitchL2UnicastFlows(nb *relations.NB) engine.Rel[Flow] {
 	ports := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeExternal })
+	if routerMACAlwaysLooked(nb) {
+		ports = engine.AntiJoin(engine.IndexBy(ports, func(p relations.LSP) string { return p.Port.UUID }),
+			engine.IndexBy(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.LSP.UUID }))
+	}
 	return engine.FlatMap(ports, func(p relations.LSP) []Flow {
 		dp, actions := on(p.Switch), unicastActions(p.Enabled(), p.Name())
 		var flows []Flow

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"pgregory.net/rapid"
 )
@@ -33,8 +34,9 @@ func routerPorts(lr *nb.LogicalRouter) *[]string { return &lr.Ports }
 // by a second switch, a router port listed by a second router, a router
 // port named like a switch port) and add datapaths whose _uuid hashes to
 // varied buckets, so that which claim northd binds changes with the
-// datapath count. One more makes a port virtual, with parents among the
-// existing port names.
+// datapath count. Two more make a port virtual, with parents among the
+// existing port names, and claim or release a port as ovn-controller does
+// (the SB Port_Binding virtual_parent).
 var duplicatePortChanges = map[string]Change{
 	"listPortTwice": func(t *rapid.T, s *State) {
 		if id := s.Pick(t, nb.LogicalSwitchPortTable, nb.LogicalSwitchPortTable); id != "" {
@@ -77,6 +79,23 @@ var duplicatePortChanges = map[string]Change{
 			"virtual-parents": strings.Join(parents, ","),
 		}
 		s.Set(t, nb.LogicalSwitchPortTable, id, &lsp)
+	},
+	"toggleVirtualParent": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalSwitchPortTable, "virtual port")
+		if id == "" {
+			return
+		}
+		// Mostly one of the port's virtual-parents, as ovn-controller
+		// claims; else any port, or a name no port has.
+		lsp := s.rows[nb.LogicalSwitchPortTable][id].(*nb.LogicalSwitchPort)
+		parent := "gone"
+		if parents := strings.Split(lsp.Options["virtual-parents"], ","); parents[0] != "" && rapid.IntRange(0, 3).Draw(t, "listed parent") > 0 {
+			parent = rapid.SampledFrom(parents).Draw(t, "parent")
+		} else if pid := s.Pick(t, nb.LogicalSwitchPortTable, "parent"); pid != "" && rapid.Bool().Draw(t, "parent exists") {
+			parent = s.rows[nb.LogicalSwitchPortTable][pid].(*nb.LogicalSwitchPort).Name
+		}
+		v := relations.VirtualParent{Port: lsp.Name, Parent: parent}
+		s.SetVirtualParent(v, !s.HasVirtualParent(v))
 	},
 	// A switch whose _uuid starts with a drawn hash, listing an existing
 	// port: the new datapath may change the bucket mask and so which

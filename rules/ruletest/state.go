@@ -12,7 +12,8 @@ import (
 )
 
 // State is the current NB database of a property test: rows by table and
-// _uuid, the chassis features and the SB IGMP_Group entries. Every change
+// _uuid, the chassis features, the SB IGMP_Group entries and the claimed
+// virtual ports (Port_Binding virtual_parent). Every change
 // goes to the state and to Program, the program under test; Load feeds the
 // whole state to a fresh program, the full recompute.
 type State struct {
@@ -21,6 +22,7 @@ type State struct {
 	rows     map[string]map[string]model.Model
 	features relations.Features
 	igmp     map[relations.IGMPEntry]bool
+	virtual  map[relations.VirtualParent]bool
 	next     int
 }
 
@@ -28,7 +30,7 @@ type State struct {
 // changes are fed to p.
 func NewState(p *rules.Program) *State {
 	return &State{Program: p, rows: map[string]map[string]model.Model{}, features: relations.AllFeatures,
-		igmp: map[relations.IGMPEntry]bool{}}
+		igmp: map[relations.IGMPEntry]bool{}, virtual: map[relations.VirtualParent]bool{}}
 }
 
 // UUID is a fresh row _uuid.
@@ -97,6 +99,20 @@ func (s *State) SetIGMPEntry(e relations.IGMPEntry, in bool) {
 // HasIGMPEntry says whether e is there.
 func (s *State) HasIGMPEntry(e relations.IGMPEntry) bool { return s.igmp[e] }
 
+// SetVirtualParent records whether a parent claims a virtual port (the SB
+// Port_Binding virtual_parent).
+func (s *State) SetVirtualParent(v relations.VirtualParent, in bool) {
+	if in {
+		s.virtual[v] = true
+	} else {
+		delete(s.virtual, v)
+	}
+	s.Program.NB.SetVirtualParent(v, in)
+}
+
+// HasVirtualParent says whether v is there.
+func (s *State) HasVirtualParent(v relations.VirtualParent) bool { return s.virtual[v] }
+
 // Pick draws one row id of table, or "" when the table is empty.
 func (s *State) Pick(t *rapid.T, table, label string) string {
 	ids := s.IDs(table)
@@ -121,6 +137,9 @@ func (s *State) Load(t *rapid.T, p *rules.Program) *rules.Program {
 	p.Features.Set(s.features)
 	for e := range s.igmp {
 		p.NB.SetIGMPEntry(e, true)
+	}
+	for v := range s.virtual {
+		p.NB.SetVirtualParent(v, true)
 	}
 	for table, rows := range s.rows {
 		for _, row := range rows {
