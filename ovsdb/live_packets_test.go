@@ -27,18 +27,12 @@ import (
 type packetNorthd struct {
 	name  string
 	start func(t *testing.T, s *servers)
-	// pending names the tests whose observation the northd does not
-	// reproduce yet, and says what it lacks: its run of them is skipped.
-	pending map[string]string
 }
 
 // packetNorthds are the real ovn-northd 23.03 and northlog's.
 var packetNorthds = []packetNorthd{
 	{name: "ovn-northd", start: func(t *testing.T, s *servers) { s.start("northd") }},
-	{name: "northlog", start: func(t *testing.T, s *servers) { runNorthd(t, s) }, pending: map[string]string{
-		"TestLivePacketsVirtualParent":  "a virtual port's flows do not follow Port_Binding virtual_parent yet (README: Not yet)",
-		"TestLivePacketsTunnelKeyReuse": "datapath keys are not allocated with 23.03's hint yet (README: Not yet)",
-	}},
+	{name: "northlog", start: func(t *testing.T, s *servers) { runNorthd(t, s) }},
 }
 
 // chassis is one northd's NB and SB with the simulated hypervisor hv1 on
@@ -71,12 +65,8 @@ func onBothNorthds(t *testing.T, encapIP string, body func(t *testing.T, c *chas
 			}
 		}
 	})
-	test := t.Name()
 	for i, nd := range packetNorthds {
 		t.Run(nd.name, func(t *testing.T) {
-			if reason, ok := nd.pending[test]; ok {
-				t.Skip("pending: " + reason)
-			}
 			t.Parallel()
 			s := startServers(t)
 			nd.start(t, s)
