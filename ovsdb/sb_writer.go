@@ -110,7 +110,7 @@ func newSBWriter(log *slog.Logger, stages *rules.StageTable) *sbWriter {
 		garbage: map[string]string{}, portsChanged: map[string]bool{},
 		addrSets:   newSetTable(sb.AddressSetTable, "addresses"),
 		portGroups: newSetTable(sb.PortGroupTable, "ports"),
-		lbs:        newLBTable(),
+		lbs:        newLBTable(stages.Release()),
 		rows:       map[string]int{},
 		stageIDs:   map[rules.Stage]lovsdb.OvsMap{},
 	}
