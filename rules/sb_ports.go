@@ -36,6 +36,11 @@ type PortBinding struct {
 	NATAddresses Strings
 	// RequestedKey is options:requested-tnl-key, 0 when absent or invalid.
 	RequestedKey int
+	// QoSQueue asks for a qdisc_queue_id that the SB writer keeps or
+	// allocates (allocatesQueueIDs), added to the options with, when
+	// QoSNetwork is set, qos_physical_network=QoSNetwork.
+	QoSQueue   bool
+	QoSNetwork string
 }
 
 // MaxPortKey is the largest port tunnel key outside VXLAN mode (15 bits).
@@ -47,7 +52,19 @@ func ComparePortBindings(a, b PortBinding) int {
 		cmp.Compare(a.Type, b.Type), cmp.Compare(a.Options, b.Options), cmp.Compare(a.MAC, b.MAC),
 		cmp.Compare(a.PortSecurity, b.PortSecurity), cmp.Compare(a.ParentPort, b.ParentPort),
 		cmp.Compare(a.Tag, b.Tag), cmp.Compare(a.ExternalIDs, b.ExternalIDs),
-		cmp.Compare(a.NATAddresses, b.NATAddresses), cmp.Compare(a.RequestedKey, b.RequestedKey))
+		cmp.Compare(a.NATAddresses, b.NATAddresses), cmp.Compare(a.RequestedKey, b.RequestedKey),
+		cmp.Compare(a.QoSNetwork, b.QoSNetwork), compareBools(a.QoSQueue, b.QoSQueue))
+}
+
+// compareBools orders false before true.
+func compareBools(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // knownLSPTypes are the switch port types northd copies to the SB
@@ -64,17 +81,73 @@ func SBPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 		routerPortBindings(n, routers))
 }
 
+// allocatesQueueIDs: 26.03 gives every switch port with QoS options
+// (port_has_qos_params) a qdisc_queue_id, bound or not, from one pool for
+// the whole SB, keeping the one its binding has (allocate_queueid), and
+// names the physical network of its switch's first localnet port; 23.03
+// gives one without a chassis only to a localnet port
+// (relations.LSP.QdiscQueueID).
+func allocatesQueueIDs(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// hasQoS reports whether a switch port has QoS options
+// (port_has_qos_params).
+func hasQoS(p relations.LSP) bool {
+	o := p.Port.Options
+	_, maxRate := o["qos_max_rate"]
+	_, minRate := o["qos_min_rate"]
+	_, burst := o["qos_burst"]
+	return maxRate || minRate || burst
+}
+
+// qosPort is a switch port with, for allocatesQueueIDs, the network_name
+// of its switch's first localnet port when it has QoS options.
+type qosPort struct {
+	LSP     relations.LSP
+	Network string
+}
+
+// withQoSNetworks fills in the network of the ports with QoS options. The
+// first localnet port is the first in the switch's ports column, in _uuid
+// order, as northd reads it; its network_name, if it has one, counts.
+func withQoSNetworks(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosPort] {
+	localnet := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeLocalnet })
+	first := engine.Min(engine.IndexBy(localnet, func(p relations.LSP) string { return p.Switch }),
+		func(a, b relations.LSP) int { return cmp.Compare(a.Port.UUID, b.Port.UUID) })
+	networks := engine.IndexBy(engine.Filter(first, func(kv engine.KV[string, relations.LSP]) bool {
+		return kv.Value.Port.Options["network_name"] != ""
+	}), func(kv engine.KV[string, relations.LSP]) string { return kv.Key })
+	qos := engine.IndexBy(engine.Filter(ports, func(p qosPort) bool { return hasQoS(p.LSP) }),
+		func(p qosPort) string { return p.LSP.Switch })
+	return engine.Union(
+		engine.Filter(ports, func(p qosPort) bool { return !hasQoS(p.LSP) }),
+		engine.AntiJoin(qos, networks),
+		engine.Join(qos, networks, func(_ string, p qosPort, ln engine.KV[string, relations.LSP]) qosPort {
+			p.Network = ln.Value.Port.Options["network_name"]
+			return p
+		}))
+}
+
 // switchPortBindings: switch ports of every type but "router". Their
-// options are the NB ones, plus the qdisc_queue_id northd allocates without
-// chassis and vlan-passthru=true on a switch that passes VLANs through.
+// options are the NB ones, plus the qdisc_queue_id northd allocates
+// (allocatesQueueIDs) and vlan-passthru=true on a switch that passes VLANs
+// through.
 func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
-	ports := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter })
+	ports := engine.Map(engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter }),
+		func(p relations.LSP) qosPort { return qosPort{LSP: p} })
+	allocates := allocatesQueueIDs(n.Release)
+	if allocates {
+		ports = withQoSNetworks(n, ports)
+	}
 	return engine.Join(
-		engine.IndexBy(ports, func(p relations.LSP) string { return p.Switch }),
+		engine.IndexBy(ports, func(qp qosPort) string { return qp.LSP.Switch }),
 		engine.IndexBy(n.SwitchDatapaths, func(s relations.Switch) string { return s.UUID }),
-		func(_ string, p relations.LSP, sw relations.Switch) PortBinding {
+		func(_ string, qp qosPort, sw relations.Switch) PortBinding {
+			p := qp.LSP
 			options := p.Port.Options
-			queue := p.QdiscQueueID()
+			queue := ""
+			if !allocates {
+				queue = p.QdiscQueueID()
+			}
 			if sw.VLANPassthru || queue != "" {
 				options = maps.Clone(options)
 				if options == nil {
@@ -89,6 +162,7 @@ func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 			}
 			pb := lspBinding(p.Switch, p.Port)
 			pb.Options = SmapOf(options)
+			pb.QoSQueue, pb.QoSNetwork = allocates && hasQoS(p), qp.Network
 			// northd leaves the type of a port of unknown type alone (it
 			// logs it); a new binding has the default, "".
 			if slices.Contains(knownLSPTypes, p.Port.Type) {
