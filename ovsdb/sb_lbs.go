@@ -2,29 +2,36 @@ package ovsdb
 
 import (
 	"cmp"
+	"iter"
 	"maps"
 	"slices"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/ovsdb/wire"
+	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // lbTable keeps the SB Load_Balancer rows equal to the program's
 // rules.SBLoadBalancer output, one row per NB load balancer (found by
-// external_ids:lb_id), and Service_Monitor equal to rules.SBServiceMonitor
+// lbKeyFor), and Service_Monitor equal to rules.SBServiceMonitor
 // (found by ip, port, logical_port and protocol; status is
 // ovn-controller's, set to offline only when the port is not up).
 type lbTable struct {
-	want   map[string]rules.SBLoadBalancer // NB _uuid -> row
-	rows   map[string]*sb.LoadBalancer
-	byID   map[string][]string        // lb_id -> rows, sorted
-	byDPG  map[string]map[string]bool // datapath group -> load balancer rows
-	dirty  map[string]bool            // lb_ids
-	orphan map[string]bool            // rows without a readable lb_id: deleted
+	release schema.Release
+	want    map[string]rules.SBLoadBalancer // NB _uuid -> row
+	rows    map[string]*sb.LoadBalancer
+	byID    map[string][]string        // NB _uuid -> rows, sorted
+	byDPG   map[string]map[string]bool // datapath group -> load balancer rows
+	dirty   map[string]bool            // NB _uuids
+	orphan  map[string]bool            // rows that name no load balancer: deleted
+	// switchColumn is the column that holds a 26.03 row's switches
+	// (lbSwitchColumn).
+	switchColumn string
 
 	wantMon map[monKey]rules.SBServiceMonitor
 	// monByPort are the wanted monitors by logical port, whose up
@@ -47,9 +54,10 @@ func keyOfMonitor(m rules.SBServiceMonitor) monKey {
 	return monKey{m.IP, m.Port, m.LogicalPort, m.Protocol}
 }
 
-func newLBTable() *lbTable {
-	l := &lbTable{want: map[string]rules.SBLoadBalancer{}, wantMon: map[monKey]rules.SBServiceMonitor{},
-		monByPort: map[string]map[monKey]bool{}}
+func newLBTable(release schema.Release) *lbTable {
+	l := &lbTable{release: release, want: map[string]rules.SBLoadBalancer{}, wantMon: map[monKey]rules.SBServiceMonitor{},
+		monByPort:    map[string]map[monKey]bool{},
+		switchColumn: lbSwitchColumn(release, slices.Values([]map[string]string(nil)))}
 	l.resetSB()
 	l.clearDirt()
 	return l
@@ -107,23 +115,25 @@ func (l *lbTable) applySB(c wire.Change) {
 	switch c.Table {
 	case sb.LoadBalancerTable:
 		if old := l.rows[c.UUID]; old != nil {
-			id := old.ExternalIDs["lb_id"]
-			l.byID[id] = deleteSorted(l.byID[id], c.UUID)
-			if len(l.byID[id]) == 0 {
-				delete(l.byID, id)
+			if id, ok := l.key(old); ok {
+				l.byID[id] = deleteSorted(l.byID[id], c.UUID)
+				if len(l.byID[id]) == 0 {
+					delete(l.byID, id)
+				}
 			}
-			if old.DatapathGroup != nil {
-				removeFrom(l.byDPG, *old.DatapathGroup, c.UUID)
+			for _, g := range lbGroups(old) {
+				removeFrom(l.byDPG, g, c.UUID)
 			}
 			delete(l.rows, c.UUID)
 			l.mark(c.UUID, old)
 		}
 		if r, ok := c.New.(*sb.LoadBalancer); ok {
-			id := r.ExternalIDs["lb_id"]
+			if id, ok := l.key(r); ok {
+				l.byID[id] = insertSorted(l.byID[id], c.UUID)
+			}
 			l.rows[c.UUID] = r
-			l.byID[id] = insertSorted(l.byID[id], c.UUID)
-			if r.DatapathGroup != nil {
-				addTo(l.byDPG, *r.DatapathGroup, c.UUID)
+			for _, g := range lbGroups(r) {
+				addTo(l.byDPG, g, c.UUID)
 			}
 			l.mark(c.UUID, r)
 		}
@@ -146,10 +156,32 @@ func (l *lbTable) applySB(c wire.Change) {
 	}
 }
 
+// key is the NB load balancer that a row is of: 23.03's external_ids:lb_id;
+// from 26.03, the row's own UUID, as sync_sb_lb_record inserts it under
+// the NB row's (insert_persist_uuid) and finds it by it.
+func (l *lbTable) key(r *sb.LoadBalancer) (string, bool) {
+	if l.release >= schema.OVN2603 {
+		return r.UUID, true
+	}
+	id := r.ExternalIDs["lb_id"]
+	return id, id != ""
+}
+
+// lbGroups are the datapath groups a load balancer row refers to.
+func lbGroups(r *sb.LoadBalancer) []string {
+	var gs []string
+	for _, g := range []*string{r.DatapathGroup, r.LsDatapathGroup, r.LrDatapathGroup} {
+		if g != nil {
+			gs = append(gs, *g)
+		}
+	}
+	return gs
+}
+
 // mark marks a load balancer row's NB load balancer, or the row as an
 // orphan when it names none.
 func (l *lbTable) mark(u string, r *sb.LoadBalancer) {
-	if id, ok := r.ExternalIDs["lb_id"]; ok && id != "" {
+	if id, ok := l.key(r); ok {
 		l.dirty[id] = true
 		return
 	}
@@ -189,14 +221,38 @@ func (l *lbTable) markAll() {
 	}
 }
 
-// reconcileLoadBalancers: one Load_Balancer per desired load balancer,
-// its datapath_group holding exactly its switches' rows and its datapaths
-// column empty, as sync_lbs leaves them. Groups of load balancers are not
+// lbSwitchColumn is the column of a 26.03 Load_Balancer row that holds
+// its switches' group: ls_datapath_group when every chassis reads it
+// (other_config:ls-dpg-column), else the deprecated datapath_group
+// (en-global-config.c build_chassis_features); 23.03 has only the latter.
+func lbSwitchColumn(release schema.Release, chassisOtherConfigs iter.Seq[map[string]string]) string {
+	if release >= schema.OVN2603 && relations.EveryChassisHas(chassisOtherConfigs, featureLSDPGColumn) {
+		return "ls_datapath_group"
+	}
+	return "datapath_group"
+}
+
+// featureLSDPGColumn is the chassis feature of reading a Load_Balancer's
+// switches from ls_datapath_group (ovn/features.h).
+const featureLSDPGColumn = "ls-dpg-column"
+
+// reconcileLoadBalancers: one Load_Balancer per desired load balancer, its
+// datapath groups holding exactly its switches' and (26.03) its routers'
+// rows, and its datapaths column empty, as sync_lbs (23.03) and
+// sync_sb_lb_record (26.03) leave them. Groups of load balancers are not
 // shared with logical flows; a group that only this load balancer uses is
-// changed in place when its switches change, else another load balancer
+// changed in place when its datapaths change, else another load balancer
 // group of the same contents is taken or a new one made.
 func (w *sbWriter) reconcileLoadBalancers(t *sbTxn) {
 	l := w.lbs
+	if w.chassisChanged {
+		if c := lbSwitchColumn(l.release, w.m.chassisOtherConfigs()); c != l.switchColumn {
+			l.switchColumn = c
+			for id := range l.want {
+				l.dirty[id] = true
+			}
+		}
+	}
 	for u := range l.orphan {
 		if l.rows[u] != nil {
 			t.delete(sb.LoadBalancerTable, u)
@@ -204,59 +260,76 @@ func (w *sbWriter) reconcileLoadBalancers(t *sbTxn) {
 	}
 	for _, id := range sortedKeys(l.dirty) {
 		want, ok := l.want[id]
-		rows := l.byID[id]
-		keep := t.keepFirst(sb.LoadBalancerTable, rows, ok)
+		keep := t.keepFirst(sb.LoadBalancerTable, l.byID[id], ok)
 		if !ok {
 			continue
 		}
-		var target []string
-		for _, nb := range want.Switches.Slice() {
-			if ref := w.dpRef(t, nb); ref != "" {
-				target = append(target, ref)
-			}
-		}
-		slices.Sort(target)
-		if len(target) == 0 {
-			continue
-		}
-		proto := optString(want.Protocol, want.Protocol != "")
-		if keep == "" {
-			t.insert(sb.LoadBalancerTable, lovsdb.Row{
-				"name": want.Name, "vips": strMap(want.VIPs.Map()), "protocol": proto,
-				"options": strMap(want.Options.Map()), "datapath_group": optUUID(w.lbGroup(t, "", target)),
-				"external_ids": strMap(map[string]string{"lb_id": id}),
-			})
+		switches, routers := w.dpRefs(t, want.Switches), w.dpRefs(t, want.Routers)
+		if len(switches) == 0 && len(routers) == 0 {
 			continue
 		}
 		r := l.rows[keep]
-		row := lovsdb.Row{}
-		if r.Name != want.Name {
-			row["name"] = want.Name
+		have := r != nil
+		if !have {
+			r = &sb.LoadBalancer{}
 		}
-		if vips := want.VIPs.Map(); !sameMap(r.Vips, vips) {
-			row["vips"] = strMap(vips)
+		c := newChangedRow(keep)
+		vips, options := want.VIPs.Map(), want.Options.Map()
+		c.set("name", have && r.Name == want.Name, want.Name)
+		c.set("vips", have && sameMap(r.Vips, vips), strMap(vips))
+		c.set("protocol", have && ptrOr(r.Protocol, "") == want.Protocol, optString(want.Protocol, want.Protocol != ""))
+		c.set("options", have && sameMap(r.Options, options), strMap(options))
+		c.set("datapaths", len(r.Datapaths) == 0, uuidSet(nil))
+		type groupColumn struct {
+			name    string
+			current *string
 		}
-		if ptrOr(r.Protocol, "") != want.Protocol {
-			row["protocol"] = proto
+		columns := []groupColumn{{"datapath_group", r.DatapathGroup}}
+		if l.release >= schema.OVN2603 {
+			c.persist = id
+			columns = append(columns, groupColumn{"ls_datapath_group", r.LsDatapathGroup},
+				groupColumn{"lr_datapath_group", r.LrDatapathGroup})
+		} else {
+			c.set("external_ids", have, strMap(map[string]string{"lb_id": id}))
 		}
-		if options := want.Options.Map(); !sameMap(r.Options, options) {
-			row["options"] = strMap(options)
+		for _, col := range columns {
+			var target []string
+			switch col.name {
+			case l.switchColumn:
+				target = switches
+			case "lr_datapath_group":
+				target = routers
+			}
+			current := ptrOr(col.current, "")
+			g := w.lbGroup(t, current, target)
+			c.set(col.name, g == current, optUUID(g))
 		}
-		if len(r.Datapaths) > 0 {
-			row["datapaths"] = uuidSet(nil)
-		}
-		if g := w.lbGroup(t, ptrOr(r.DatapathGroup, ""), target); g != ptrOr(r.DatapathGroup, "") {
-			row["datapath_group"] = optUUID(g)
-		}
-		t.update(sb.LoadBalancerTable, keep, row)
+		c.commit(t, sb.LoadBalancerTable)
 	}
 }
 
+// dpRefs are the datapath rows of the switches and routers with NB _uuids
+// nbs that have one, sorted.
+func (w *sbWriter) dpRefs(t *sbTxn, nbs rules.Strings) []string {
+	var refs []string
+	for _, nb := range nbs.Slice() {
+		if ref := w.dpRef(t, nb); ref != "" {
+			refs = append(refs, ref)
+		}
+	}
+	slices.Sort(refs)
+	return refs
+}
+
 // lbGroup is the datapath group a load balancer whose group is now
-// current ("" for none) gets for the datapath rows target: current when it
-// holds them; current changed to hold them when nothing else uses it;
-// another load balancer group holding them; or a new group.
+// current ("" for none) gets for the datapath rows target: none for no
+// rows; current when it holds them; current changed to hold them when
+// nothing else uses it; another load balancer group holding them; or a
+// new group.
 func (w *sbWriter) lbGroup(t *sbTxn, current string, target []string) string {
+	if len(target) == 0 {
+		return ""
+	}
 	content := strings.Join(target, ",")
 	if current != "" && w.m.groups[current] != nil {
 		if _, changed := t.mutated[current]; !changed {

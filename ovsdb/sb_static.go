@@ -259,12 +259,7 @@ func dnsKeyFor(r schema.Release) func(model.Model) (string, bool) {
 // under the NB row's UUID, with options:ovn-owned and the row's other
 // options kept.
 func writeDNS(w *sbWriter, t *sbTxn, want rules.DNS, uuid string, row model.Model) {
-	var dps []string
-	for _, nb := range want.Datapaths.Slice() {
-		if ref := w.dpRef(t, nb); ref != "" {
-			dps = append(dps, ref)
-		}
-	}
+	dps := w.dpRefs(t, want.Datapaths)
 	if len(dps) == 0 {
 		// No datapath row yet: a DNS row needs one.
 		if uuid != "" {

@@ -35,6 +35,8 @@ type sbTxn struct {
 	// taken in the transaction, and the rows taken or changed.
 	newLBGroups map[string]string
 	lbGroups    map[string]bool
+	// queues are the qdisc_queue_ids the transaction gives.
+	queues map[int]bool
 }
 
 // newSBTxn starts a transaction with room for about size operations.
@@ -47,6 +49,7 @@ func newSBTxn(size int) *sbTxn {
 		dpKey: map[string]int{}, pbKey: map[string]int{},
 		newGroups: map[string]string{}, mutated: map[string]string{},
 		newLBGroups: map[string]string{}, lbGroups: map[string]bool{},
+		queues: map[int]bool{},
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -110,7 +111,7 @@ func newSBWriter(log *slog.Logger, stages *rules.StageTable) *sbWriter {
 		garbage: map[string]string{}, portsChanged: map[string]bool{},
 		addrSets:   newSetTable(sb.AddressSetTable, "addresses"),
 		portGroups: newSetTable(sb.PortGroupTable, "ports"),
-		lbs:        newLBTable(),
+		lbs:        newLBTable(stages.Release()),
 		rows:       map[string]int{},
 		stageIDs:   map[rules.Stage]lovsdb.OvsMap{},
 	}
@@ -677,7 +678,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 				w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
 				continue
 			}
-			row := w.portColumns(want, nil)
+			row := w.portColumns(t, want, nil)
 			w.ha.portColumn(want, nil, row)
 			row["logical_port"] = name
 			row["datapath"] = lovsdb.UUID{GoUUID: dpRef}
@@ -692,7 +693,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 			continue
 		}
 		pb := w.m.pbs[rowID]
-		row := w.portColumns(want, pb)
+		row := w.portColumns(t, want, pb)
 		w.ha.portColumn(want, pb, row)
 		if r := w.requestedPortKey(want); r != 0 && r != pb.TunnelKey {
 			if key := w.portKey(t, dpRef, r, rowID, pb.TunnelKey); key == r {
@@ -790,7 +791,7 @@ func typeChanged(pb *sb.PortBinding, want *rules.PortBinding) bool {
 
 // portColumns are the columns of a Port_Binding northd sets: all of them
 // for a new row (pb nil), else those that differ from pb.
-func (w *sbWriter) portColumns(want *rules.PortBinding, pb *sb.PortBinding) lovsdb.Row {
+func (w *sbWriter) portColumns(t *sbTxn, want *rules.PortBinding, pb *sb.PortBinding) lovsdb.Row {
 	row := lovsdb.Row{}
 	set := func(col string, differs bool, v any) {
 		if pb == nil || differs {
@@ -807,6 +808,12 @@ func (w *sbWriter) portColumns(want *rules.PortBinding, pb *sb.PortBinding) lovs
 		if v, ok := pb.Options["additional-chassis-activated"]; ok && !router && len(pb.RequestedAdditionalChassis) > 0 {
 			options["additional-chassis-activated"] = v
 		}
+	}
+	if q := w.qdiscQueue(t, want, pb); q > 0 {
+		if want.QoSNetwork != "" {
+			options["qos_physical_network"] = want.QoSNetwork
+		}
+		options["qdisc_queue_id"] = strconv.Itoa(q)
 	}
 	mac, ps, nat := want.MAC.Slice(), want.PortSecurity.Slice(), want.NATAddresses.Slice()
 	ids := want.ExternalIDs.Map()
@@ -846,6 +853,42 @@ func (w *sbWriter) portColumns(want *rules.PortBinding, pb *sb.PortBinding) lovs
 		}
 	}
 	return row
+}
+
+// maxQdiscQueueID is the largest qdisc_queue_id (QDISC_MAX_QUEUE_ID).
+const maxQdiscQueueID = 0xf000
+
+// qdiscQueueOf is a port binding's options:qdisc_queue_id, 0 when absent
+// or unreadable (smap_get_int).
+func qdiscQueueOf(pb *sb.PortBinding) int {
+	q, err := strconv.Atoi(pb.Options["qdisc_queue_id"])
+	if err != nil || q < 0 {
+		return 0
+	}
+	return q
+}
+
+// qdiscQueue is the qdisc_queue_id of a port binding that asks for one
+// (rules.PortBinding.QoSQueue): the one its row has, else the lowest that
+// no row has and the transaction has not given (allocate_queueid); 0 when
+// it asks for none or every one is taken.
+func (w *sbWriter) qdiscQueue(t *sbTxn, want *rules.PortBinding, pb *sb.PortBinding) int {
+	if !want.QoSQueue {
+		return 0
+	}
+	if pb != nil {
+		if q := qdiscQueueOf(pb); q > 0 {
+			return q
+		}
+	}
+	for q := 1; q <= maxQdiscQueueID; q++ {
+		if w.m.queues[q] == 0 && !t.queues[q] {
+			t.queues[q] = true
+			return q
+		}
+	}
+	w.log.Warn("all queue ids exhausted", "port", want.Name)
+	return 0
 }
 
 // mirrorRows are the SB Mirror rows a port's binding refers to: the row

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // DGP is a distributed gateway port (northd's l3dgw port, LRP.DGP): a
@@ -151,5 +152,29 @@ func firstDGPFor(dgps []DGP, keep func(DGP) bool) (DGP, bool) {
 func (n *NB) deriveGatewayRelations() {
 	n.DGPs = deriveDGPs(n)
 	n.RouterGateways = deriveRouterGateways(n, n.DGPs)
+	n.PeerRedirects = derivePeerRedirects(n)
 	n.deriveNATRelations()
+}
+
+// peersGetRedirectPorts: from 26.03 the switch port that peers with a
+// distributed gateway port can have a chassisredirect port too.
+func peersGetRedirectPorts(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// derivePeerRedirects computes the switch ports that northd gives a
+// chassisredirect port, named after them (peer_needs_cr_port_creation):
+// the peer of a distributed gateway port that is its router's only one,
+// on a switch without localnet ports. Traffic to the gateway port's
+// networks, and NAT over the overlay, are then centralized on its chassis.
+func derivePeerRedirects(n *NB) engine.Rel[LRPSwitchPeer] {
+	if !peersGetRedirectPorts(n.Release) {
+		return engine.Filter(n.LRPSwitchPeers, func(LRPSwitchPeer) bool { return false })
+	}
+	onlyDGP := engine.Filter(n.RouterGateways, func(g RouterGateway) bool { return g.DGPs == 1 })
+	peers := engine.SemiJoin(
+		engine.IndexBy(engine.Filter(n.LRPSwitchPeers, func(p LRPSwitchPeer) bool { return p.LRP.DGP() }),
+			func(p LRPSwitchPeer) string { return p.LRP.Router }),
+		engine.IndexBy(onlyDGP, func(g RouterGateway) string { return g.Router }))
+	return engine.AntiJoin(
+		engine.IndexBy(peers, func(p LRPSwitchPeer) string { return p.Switch }),
+		engine.IndexBy(n.SwitchesWithLocalnet, func(sw string) string { return sw }))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // LBNeighborMode is a load balancer's options:neighbor_responder: which of
@@ -945,6 +946,12 @@ func (n *NB) deriveLBScopeRelations() {
 	n.switchOwnLBScopes = ownScopes(n.Refs.SwitchLBs, n.Refs.SwitchLBGroups)
 }
 
+// templateVIPsFiledAsIPv6: 26.03 files the address of every template VIP
+// among its load balancer's IPv6 addresses (ovn_northd_lb_init: a ^variable
+// leaves the VIP's address zero, which is not IPv4-mapped), whatever
+// options:address-family says; 23.03 by the VIP's family.
+func templateVIPsFiledAsIPv6(r schema.Release) bool { return r >= schema.OVN2603 }
+
 // deriveLBRelations computes the load balancer relations of n.
 func (n *NB) deriveLBRelations() {
 	n.LBGlobal = deriveLBGlobalOptions(n)
@@ -953,8 +960,9 @@ func (n *NB) deriveLBRelations() {
 	n.LBVIPsByLB = engine.IndexBy(n.LBVIPs, func(v LBVIP) string { return v.LB })
 	n.LBVIPsByIP = engine.IndexBy(n.LBVIPs, func(v LBVIP) string { return v.IP })
 	// Backend changes stop here: the addresses stay.
+	templatesV6 := templateVIPsFiledAsIPv6(n.Release)
 	lbIPs := engine.Distinct(engine.Map(n.LBVIPs, func(v LBVIP) LBIP {
-		return LBIP{LB: v.LB, IP: v.IP, IPv6: v.IPv6, Neighbor: v.Neighbor, Routable: v.Routable}
+		return LBIP{LB: v.LB, IP: v.IP, IPv6: v.IPv6 || templatesV6 && v.Template, Neighbor: v.Neighbor, Routable: v.Routable}
 	}))
 	n.ScopeLBIPs = engine.IndexBy(engine.Join(n.LBScopesByLB, engine.IndexBy(lbIPs, func(ip LBIP) string { return ip.LB }),
 		func(_ string, s LBScope, ip LBIP) ScopedLBIP { return ScopedLBIP{s.Scope, ip} }),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // portClaim is a port that a datapath's ports column lists and that
@@ -35,10 +36,11 @@ func (c portClaim) String() string {
 	return fmt.Sprintf("%s port %q (%s) on %s %s", c.kind(), c.Name, c.Port, c.kind(), c.Datapath)
 }
 
-// placedClaim is a claim of a contested name with the hash bucket its
-// datapath falls in.
+// placedClaim is a claim of a contested name with the table its datapath
+// is walked in (Walk, 0 first) and the hash bucket it falls in there.
 type placedClaim struct {
 	portClaim
+	Walk   int
 	Bucket uint32
 }
 
@@ -89,8 +91,9 @@ func DatapathBucket(uuid string, datapaths int) uint32 {
 }
 
 // compareClaims orders the claims of one name as join_logical_ports meets
-// them: datapaths in the order HMAP_FOR_EACH walks northd's datapaths table
-// (ascending bucket), then each datapath's ports column in its IDL order,
+// them: datapaths in the order HMAP_FOR_EACH walks northd's datapath
+// tables (26.03: the routers' before the switches'; in each, ascending
+// bucket), then each datapath's ports column in its IDL order,
 // sorted by _uuid (the NB schema's name indexes keep a name from appearing
 // twice in one datapath; the port order only makes the choice total for
 // NBs that skip them). Within one bucket the walk order depends on the order
@@ -99,6 +102,7 @@ func DatapathBucket(uuid string, datapaths int) uint32 {
 // takes the datapaths of a bucket by ascending NB _uuid.
 func compareClaims(a, b placedClaim) int {
 	return cmp.Or(
+		cmp.Compare(a.Walk, b.Walk),
 		cmp.Compare(a.Bucket, b.Bucket),
 		strings.Compare(a.Datapath, b.Datapath),
 		strings.Compare(a.Port, b.Port))
@@ -108,26 +112,55 @@ type unit struct{}
 
 func toUnit[T any](T) unit { return unit{} }
 
-// deriveDatapathMask computes the bucket mask of northd's datapaths table:
+// routersClaimFirst: 26.03 keeps switches and routers in tables of their
+// own and walks the routers' first (join_logical_ports), so a router
+// port's claim of a name beats a switch port's; 23.03 walks one table of
+// both.
+func routersClaimFirst(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// claimMasks are the bucket masks of the datapath tables northd walks: a
+// switch's and a router's, the same one's in 23.03.
+type claimMasks struct{ Switch, Router uint32 }
+
+// deriveClaimMasks computes the bucket masks of northd's datapath tables:
 // one tuple, from the number of switches and enabled routers. Adding a
-// datapath costs a sorted insert (Collect), not a count of all of them, and
-// changes the mask, and so what reads it, only at powers of two.
-func deriveDatapathMask(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[uint32] {
-	ids := engine.Union(
-		engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) string { return ls.UUID }),
-		engine.Map(routers, func(r RouterConfig) string { return r.UUID }))
-	all := engine.Collect(engine.IndexBy(ids, toUnit), strings.Compare)
-	return engine.Map(all, func(kv engine.KV[unit, engine.Sorted[string]]) uint32 { return hmapMask(kv.Value.Len()) })
+// datapath costs a count, not a pass over all of them, and changes the
+// masks, and so what reads them, only at powers of two.
+func deriveClaimMasks(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[claimMasks] {
+	split := routersClaimFirst(n.Release)
+	type datapath struct {
+		UUID     string
+		InRouter bool // counted in the routers' table
+	}
+	all := engine.Union(
+		engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) datapath { return datapath{ls.UUID, false} }),
+		engine.Map(routers, func(r RouterConfig) datapath { return datapath{r.UUID, split} }))
+	counts := engine.Count(engine.IndexBy(all, func(d datapath) bool { return d.InRouter }))
+	return engine.GroupBy(engine.IndexBy(counts, toUnit), func(_ unit, cs []engine.KV[bool, int]) []claimMasks {
+		var switches, routers int
+		for _, c := range cs {
+			if c.Key {
+				routers = c.Value
+			} else {
+				switches = c.Value
+			}
+		}
+		if !split {
+			return []claimMasks{{hmapMask(switches), hmapMask(switches)}}
+		}
+		return []claimMasks{{hmapMask(switches), hmapMask(routers)}}
+	})
 }
 
 // bindPorts computes which claim of each port name northd binds
-// (join_logical_ports): the first one its walk over the datapaths meets;
+// (join_logical_ports): the first one its walk over the datapaths meets
+// (routersClaimFirst);
 // later claims of the name are skipped with a "duplicate logical port"
 // (or "duplicate logical router port") warning, reported by Step once per
 // skipped claim. Only names with more than one claim read the datapath
-// mask, so a new switch or router costs the names it contests, not a pass
+// masks, so a new switch or router costs the names it contests, not a pass
 // over every port.
-func bindPorts(switchPorts engine.Rel[SwitchPort], lrps engine.Rel[LRP], mask engine.Rel[uint32]) engine.Rel[portClaim] {
+func bindPorts(switchPorts engine.Rel[SwitchPort], lrps engine.Rel[LRP], masks engine.Rel[claimMasks], routersFirst bool) engine.Rel[portClaim] {
 	claims := engine.Union(
 		engine.Map(switchPorts, func(sp SwitchPort) portClaim {
 			return portClaim{Name: sp.Port.Name, Datapath: sp.Switch, Port: sp.Port.UUID, LSP: sp.Port}
@@ -143,9 +176,16 @@ func bindPorts(switchPorts engine.Rel[SwitchPort], lrps engine.Rel[LRP], mask en
 	single := engine.AntiJoin(byName, contested)
 	placed := engine.Join(
 		engine.IndexBy(engine.SemiJoin(byName, contested), toUnit),
-		engine.IndexBy(mask, toUnit),
-		func(_ unit, c portClaim, mask uint32) placedClaim {
-			return placedClaim{c, datapathHash(c.Datapath) & mask}
+		engine.IndexBy(masks, toUnit),
+		func(_ unit, c portClaim, m claimMasks) placedClaim {
+			if c.LSP == nil {
+				return placedClaim{c, 0, datapathHash(c.Datapath) & m.Router}
+			}
+			walk := 0
+			if routersFirst {
+				walk = 1
+			}
+			return placedClaim{c, walk, datapathHash(c.Datapath) & m.Switch}
 		})
 	outcomes := engine.GroupBy(engine.IndexBy(placed, func(c placedClaim) string { return c.Name }),
 		func(_ string, cs []placedClaim) []claimOutcome {
@@ -173,7 +213,7 @@ func bindPorts(switchPorts engine.Rel[SwitchPort], lrps engine.Rel[LRP], mask en
 // ports northd binds (bindPorts) among those the datapaths list.
 func (n *NB) deriveBoundPorts() {
 	lrpClaims := deriveLRPs(n, n.RouterConfigs)
-	bound := bindPorts(n.ListedSwitchPorts, lrpClaims, deriveDatapathMask(n, n.RouterConfigs))
+	bound := bindPorts(n.ListedSwitchPorts, lrpClaims, deriveClaimMasks(n, n.RouterConfigs), routersClaimFirst(n.Release))
 	n.PortsOnSwitches = engine.Map(engine.Filter(bound, func(c portClaim) bool { return c.LSP != nil }),
 		func(c portClaim) SwitchPort { return SwitchPort{Switch: c.Datapath, Port: c.LSP} })
 	n.LRPs = engine.Map(engine.Filter(bound, func(c portClaim) bool { return c.LSP == nil }),

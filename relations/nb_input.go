@@ -227,6 +227,10 @@ type NB struct {
 	RouterForceSNATs          engine.Rel[RouterForceSNAT]
 	RouterSNATIPs             engine.Rel[RouterSNATIP]
 	RoutersWithDistributedNAT engine.Rel[string]
+	// PeerRedirects are the switch ports that get a chassisredirect port
+	// of their own, as the distributed gateway port they peer with has
+	// (derivePeerRedirects; none before 26.03).
+	PeerRedirects engine.Rel[LRPSwitchPeer]
 
 	nbInputs
 }

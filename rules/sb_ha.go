@@ -17,7 +17,8 @@ import (
 // group that a port binding refers to, by name. A distributed gateway
 // port's chassisredirect port refers to a copy of its NB HA_Chassis_Group
 // or, without one, to a group named after the port that holds its
-// Gateway_Chassis rows; an external switch port to a copy of its NB
+// Gateway_Chassis rows, and so does its peer's (26.03,
+// relations.NB.PeerRedirects); an external switch port to a copy of its NB
 // HA_Chassis_Group. Which Chassis row each HA_Chassis names, and the
 // group's ref_chassis, depend on the SB and are the SB writer's.
 type HAChassisGroup struct {
@@ -223,8 +224,16 @@ func SBHAChassisGroups(n *relations.NB) (engine.Rel[HAChassisGroup], engine.Rel[
 			}
 			return []HAChassisGroup{best.Group}
 		})
-	ports := engine.Distinct(engine.Map(uses, func(u haUse) HAGroupPort { return HAGroupPort{Port: u.Port, Group: u.Group.Name} }))
-	return groups, ports, haRefSwitches(n, uses, groups)
+	ports := engine.Map(uses, func(u haUse) HAGroupPort { return HAGroupPort{Port: u.Port, Group: u.Group.Name} })
+	// A switch port's chassisredirect port refers to the group of its
+	// peer's (ovn_port_update_sbrec).
+	peerPorts := engine.Join(
+		engine.IndexBy(engine.Union(crUses, legacyUses), func(u haUse) string { return u.Port }),
+		engine.IndexBy(n.PeerRedirects, func(p relations.LRPSwitchPeer) string { return chassisRedirectName(p.LRP.Name()) }),
+		func(_ string, u haUse, p relations.LRPSwitchPeer) HAGroupPort {
+			return HAGroupPort{Port: chassisRedirectName(p.LSP.Name), Group: u.Group.Name}
+		})
+	return groups, engine.Distinct(engine.Union(ports, peerPorts)), haRefSwitches(n, uses, groups)
 }
 
 // lrGroupMark is one fact of the router groups: a router linked to

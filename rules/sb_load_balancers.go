@@ -8,38 +8,61 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
-// SBLoadBalancer is one SB Load_Balancer row as ovn-northd 23.03 writes it
-// (northd.c sync_lbs): one per NB load balancer that applies to at least one
-// switch, for ovn-controller's hairpin and conntrack flush flows.
+// SBLoadBalancer is one SB Load_Balancer row as ovn-northd writes it
+// (23.03: northd.c sync_lbs; 26.03: en-sync-sb.c sync_sb_lb_record): one
+// per NB load balancer that applies to at least one switch (26.03: or
+// router), for ovn-controller's hairpin and conntrack flush flows.
 type SBLoadBalancer struct {
-	// LB is the NB _uuid, external_ids:lb_id.
+	// LB is the NB _uuid: 23.03's external_ids:lb_id, 26.03's row UUID.
 	LB   string
 	Name string
 	// VIPs is the NB vips column as written (relations.SBVIPs).
 	VIPs Smap
 	// Protocol is the NB protocol column, "" when unset.
 	Protocol string
-	// Options are the NB options with hairpin_orig_tuple=true: northd keeps
-	// the original destination in registers for the hairpin stages.
+	// Options are the NB options, with 23.03's hairpin_orig_tuple
+	// (marksHairpinOrigTuple).
 	Options Smap
 	// Switches are the NB _uuids of the switches the load balancer applies
-	// to: the members of its datapath_group (the datapaths column stays
-	// empty).
+	// to: the members of its datapath_group (26.03: ls_datapath_group; the
+	// datapaths column stays empty).
 	Switches Strings
+	// Routers are the NB _uuids of the routers it applies to, 26.03's
+	// lr_datapath_group (rowsNameRouters); none in 23.03.
+	Routers Strings
 }
 
 // CompareSBLoadBalancers orders load balancers by NB _uuid, then contents.
 func CompareSBLoadBalancers(a, b SBLoadBalancer) int {
 	return cmp.Or(cmp.Compare(a.LB, b.LB), cmp.Compare(a.Name, b.Name), cmp.Compare(a.VIPs, b.VIPs),
-		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.Options, b.Options), cmp.Compare(a.Switches, b.Switches))
+		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.Options, b.Options), cmp.Compare(a.Switches, b.Switches),
+		cmp.Compare(a.Routers, b.Routers))
 }
 
-// SBLoadBalancers computes the SB Load_Balancer rows. The switches of a
-// load balancer are those of its scopes, each scope's listed once.
-func SBLoadBalancers(n *relations.NB) engine.Rel[SBLoadBalancer] {
-	byScope := engine.GroupBy(engine.IndexBy(n.SwitchLBScopes, func(s relations.ScopeDatapath) string { return s.Scope }),
+// marksHairpinOrigTuple: 23.03 adds options:hairpin_orig_tuple=true, as
+// northd keeps the original destination in registers for the hairpin
+// stages; 26.03 copies the NB options as they are.
+func marksHairpinOrigTuple(rel schema.Release) bool { return rel < schema.OVN2603 }
+
+// lbRowsNameRouters: from 26.03 a load balancer's row also names its
+// routers (lr_datapath_group), and one on routers only has a row.
+func lbRowsNameRouters(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// lbDatapaths are datapaths (NB _uuids) that a load balancer applies to,
+// those of its switches' or its routers' scopes.
+type lbDatapaths struct {
+	LB        string
+	OnRouters bool
+	IDs       Strings
+}
+
+// lbDatapathsOf are, for each load balancer, the datapaths of the scopes
+// in scopes that hold it, each scope's datapaths listed once.
+func lbDatapathsOf(n *relations.NB, scopes engine.Rel[relations.ScopeDatapath], onRouters bool) engine.Rel[lbDatapaths] {
+	byScope := engine.GroupBy(engine.IndexBy(scopes, func(s relations.ScopeDatapath) string { return s.Scope }),
 		func(scope string, ss []relations.ScopeDatapath) []engine.KV[string, Strings] {
 			ids := make([]string, len(ss))
 			for i, s := range ss {
@@ -48,35 +71,58 @@ func SBLoadBalancers(n *relations.NB) engine.Rel[SBLoadBalancer] {
 			return []engine.KV[string, Strings]{{Key: scope, Value: StringsOf(ids...)}}
 		})
 	ofLB := engine.Join(n.LBScopesByScope, engine.IndexBy(byScope, func(kv engine.KV[string, Strings]) string { return kv.Key }),
-		func(_ string, s relations.LBScope, sw engine.KV[string, Strings]) engine.KV[string, Strings] {
-			return engine.KV[string, Strings]{Key: s.LB, Value: sw.Value}
+		func(_ string, s relations.LBScope, dps engine.KV[string, Strings]) lbDatapaths {
+			return lbDatapaths{s.LB, onRouters, dps.Value}
 		})
-	switches := engine.GroupBy(engine.IndexBy(ofLB, func(kv engine.KV[string, Strings]) string { return kv.Key }),
-		func(lb string, kvs []engine.KV[string, Strings]) []engine.KV[string, Strings] {
-			if len(kvs) == 1 {
-				return []engine.KV[string, Strings]{kvs[0]}
+	return engine.GroupBy(engine.IndexBy(ofLB, func(d lbDatapaths) string { return d.LB }),
+		func(lb string, ds []lbDatapaths) []lbDatapaths {
+			if len(ds) == 1 {
+				return ds
 			}
 			var ids []string
-			for _, kv := range kvs {
-				ids = append(ids, kv.Value.Slice()...)
+			for _, d := range ds {
+				ids = append(ids, d.IDs.Slice()...)
 			}
-			return []engine.KV[string, Strings]{{Key: lb, Value: StringsOf(ids...)}}
+			return []lbDatapaths{{lb, onRouters, StringsOf(ids...)}}
 		})
+}
+
+// SBLoadBalancers computes the SB Load_Balancer rows.
+func SBLoadBalancers(n *relations.NB) engine.Rel[SBLoadBalancer] {
+	dps := lbDatapathsOf(n, n.SwitchLBScopes, false)
+	if lbRowsNameRouters(n.Release) {
+		dps = engine.Union(dps, lbDatapathsOf(n, n.RouterLBScopes, true))
+	}
+	rows := engine.GroupBy(engine.IndexBy(dps, func(d lbDatapaths) string { return d.LB }),
+		func(lb string, ds []lbDatapaths) []SBLoadBalancer {
+			row := SBLoadBalancer{LB: lb}
+			for _, d := range ds {
+				if d.OnRouters {
+					row.Routers = d.IDs
+				} else {
+					row.Switches = d.IDs
+				}
+			}
+			return []SBLoadBalancer{row}
+		})
+	hairpin := marksHairpinOrigTuple(n.Release)
 	return engine.Join(
 		engine.IndexBy(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) string { return lb.UUID }),
-		engine.IndexBy(switches, func(kv engine.KV[string, Strings]) string { return kv.Key }),
-		func(_ string, lb *nb.LoadBalancer, sw engine.KV[string, Strings]) SBLoadBalancer {
-			options := maps.Clone(lb.Options)
-			if options == nil {
-				options = map[string]string{}
+		engine.IndexBy(rows, func(r SBLoadBalancer) string { return r.LB }),
+		func(_ string, lb *nb.LoadBalancer, row SBLoadBalancer) SBLoadBalancer {
+			options := lb.Options
+			if hairpin {
+				options = maps.Clone(lb.Options)
+				if options == nil {
+					options = map[string]string{}
+				}
+				options["hairpin_orig_tuple"] = "true"
 			}
-			options["hairpin_orig_tuple"] = "true"
-			proto := ""
 			if lb.Protocol != nil {
-				proto = string(*lb.Protocol)
+				row.Protocol = string(*lb.Protocol)
 			}
-			return SBLoadBalancer{LB: lb.UUID, Name: lb.Name, VIPs: SmapOf(relations.SBVIPs(lb)), Protocol: proto,
-				Options: SmapOf(options), Switches: sw.Value}
+			row.Name, row.VIPs, row.Options = lb.Name, SmapOf(relations.SBVIPs(lb)), SmapOf(options)
+			return row
 		})
 }
 

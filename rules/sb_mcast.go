@@ -55,27 +55,33 @@ func CompareMulticastGroupMembers(a, b MulticastGroupMember) int {
 	return cmp.Or(cmp.Compare(a.Datapath, b.Datapath), cmp.Compare(a.Group, b.Group), cmp.Compare(a.Port, b.Port))
 }
 
+// switchGroupMembers are the fixed groups an enabled switch port is in.
+func switchGroupMembers(p relations.LSP) []MulticastGroupMember {
+	in := func(group string) MulticastGroupMember { return MulticastGroupMember{p.Switch, group, p.Name()} }
+	ms := []MulticastGroupMember{in(MCFlood)}
+	if p.Port.Type != relations.LSPTypeRouter {
+		ms = append(ms, in(MCFloodL2))
+	}
+	if relations.SmapBool(p.Port.Options, "mcast_flood_reports", false) {
+		ms = append(ms, in(MCMrouterFlood))
+	}
+	if relations.SmapBool(p.Port.Options, "mcast_flood", false) {
+		ms = append(ms, in(MCStatic))
+	}
+	if p.Addrs.HasUnknown && p.Port.Type != relations.LSPTypeExternal {
+		ms = append(ms, in(MCUnknown))
+	}
+	return ms
+}
+
 // SBMulticastGroups computes the fixed multicast groups and their members.
-// A chassisredirect port stands for its distributed gateway port.
+// A chassisredirect port stands for its distributed gateway port, and for
+// its switch port (relations.NB.PeerRedirects).
 func SBMulticastGroups(n *relations.NB) (engine.Rel[MulticastGroup], engine.Rel[MulticastGroupMember]) {
 	enabled := engine.Filter(n.LSPs, relations.LSP.Enabled)
-	switchMembers := engine.FlatMap(enabled, func(p relations.LSP) []MulticastGroupMember {
-		in := func(group string) MulticastGroupMember { return MulticastGroupMember{p.Switch, group, p.Name()} }
-		ms := []MulticastGroupMember{in(MCFlood)}
-		if p.Port.Type != relations.LSPTypeRouter {
-			ms = append(ms, in(MCFloodL2))
-		}
-		if relations.SmapBool(p.Port.Options, "mcast_flood_reports", false) {
-			ms = append(ms, in(MCMrouterFlood))
-		}
-		if relations.SmapBool(p.Port.Options, "mcast_flood", false) {
-			ms = append(ms, in(MCStatic))
-		}
-		if p.Addrs.HasUnknown && p.Port.Type != relations.LSPTypeExternal {
-			ms = append(ms, in(MCUnknown))
-		}
-		return ms
-	})
+	isRouterPort := func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeRouter }
+	switchMembers := engine.FlatMap(engine.Filter(enabled, func(p relations.LSP) bool { return !isRouterPort(p) }),
+		switchGroupMembers)
 	// Switch ports connected to a router that relays multicast.
 	relayRouters := engine.Filter(n.RouterConfigs, func(r relations.RouterConfig) bool { return r.McastRelay })
 	relay := engine.Join(
@@ -86,6 +92,19 @@ func SBMulticastGroups(n *relations.NB) (engine.Rel[MulticastGroup], engine.Rel[
 		func(_ string, p relations.LRPSwitchPeer, _ relations.RouterConfig) MulticastGroupMember {
 			return MulticastGroupMember{p.Switch, MCMrouterFlood, p.LSP.Name}
 		})
+	// The members that switch ports of type router make, under the name of
+	// their chassisredirect port when they have one (ovn_multicast_add).
+	routerPorts := engine.IndexBy(engine.Union(
+		engine.FlatMap(engine.Filter(enabled, isRouterPort), switchGroupMembers), relay),
+		func(m MulticastGroupMember) string { return m.Port })
+	redirected := engine.IndexBy(engine.Map(n.PeerRedirects, func(p relations.LRPSwitchPeer) string { return p.LSP.Name }),
+		func(name string) string { return name })
+	routerPortMembers := engine.Union(
+		engine.AntiJoin(routerPorts, redirected),
+		engine.Join(routerPorts, redirected, func(_ string, m MulticastGroupMember, _ string) MulticastGroupMember {
+			m.Port = chassisRedirectName(m.Port)
+			return m
+		}))
 	routerStatic := engine.Map(engine.Filter(n.LRPs, func(p relations.LRP) bool {
 		return p.Enabled() && relations.SmapBool(p.Port.Options, "mcast_flood", false)
 	}), func(p relations.LRP) MulticastGroupMember {
@@ -105,7 +124,7 @@ func SBMulticastGroups(n *relations.NB) (engine.Rel[MulticastGroup], engine.Rel[
 	mrouters := engine.Map(n.IGMPMrouterPorts, toMember(func(relations.IGMPPort) string { return MCMrouterFlood }))
 	// A switch port may be a multicast router port both by its options
 	// and by its router's relay, and by what ovn-controller saw.
-	members := engine.Distinct(engine.Union(switchMembers, relay, routerStatic, learnt, mrouters))
+	members := engine.Distinct(engine.Union(switchMembers, routerPortMembers, routerStatic, learnt, mrouters))
 	groups := engine.Distinct(engine.Map(members, func(m MulticastGroupMember) MulticastGroup {
 		return MulticastGroup{Datapath: m.Datapath, Name: m.Group, Key: mcKeys[m.Group]}
 	}))

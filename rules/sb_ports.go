@@ -12,6 +12,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // PortBinding is the part of one SB Port_Binding row that ovn-northd 23.03
@@ -35,6 +36,11 @@ type PortBinding struct {
 	NATAddresses Strings
 	// RequestedKey is options:requested-tnl-key, 0 when absent or invalid.
 	RequestedKey int
+	// QoSQueue asks for a qdisc_queue_id that the SB writer keeps or
+	// allocates (allocatesQueueIDs), added to the options with, when
+	// QoSNetwork is set, qos_physical_network=QoSNetwork.
+	QoSQueue   bool
+	QoSNetwork string
 }
 
 // MaxPortKey is the largest port tunnel key outside VXLAN mode (15 bits).
@@ -46,7 +52,19 @@ func ComparePortBindings(a, b PortBinding) int {
 		cmp.Compare(a.Type, b.Type), cmp.Compare(a.Options, b.Options), cmp.Compare(a.MAC, b.MAC),
 		cmp.Compare(a.PortSecurity, b.PortSecurity), cmp.Compare(a.ParentPort, b.ParentPort),
 		cmp.Compare(a.Tag, b.Tag), cmp.Compare(a.ExternalIDs, b.ExternalIDs),
-		cmp.Compare(a.NATAddresses, b.NATAddresses), cmp.Compare(a.RequestedKey, b.RequestedKey))
+		cmp.Compare(a.NATAddresses, b.NATAddresses), cmp.Compare(a.RequestedKey, b.RequestedKey),
+		cmp.Compare(a.QoSNetwork, b.QoSNetwork), compareBools(a.QoSQueue, b.QoSQueue))
+}
+
+// compareBools orders false before true.
+func compareBools(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // knownLSPTypes are the switch port types northd copies to the SB
@@ -63,17 +81,73 @@ func SBPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 		routerPortBindings(n, routers))
 }
 
+// allocatesQueueIDs: 26.03 gives every switch port with QoS options
+// (port_has_qos_params) a qdisc_queue_id, bound or not, from one pool for
+// the whole SB, keeping the one its binding has (allocate_queueid), and
+// names the physical network of its switch's first localnet port; 23.03
+// gives one without a chassis only to a localnet port
+// (relations.LSP.QdiscQueueID).
+func allocatesQueueIDs(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// hasQoS reports whether a switch port has QoS options
+// (port_has_qos_params).
+func hasQoS(p relations.LSP) bool {
+	o := p.Port.Options
+	_, maxRate := o["qos_max_rate"]
+	_, minRate := o["qos_min_rate"]
+	_, burst := o["qos_burst"]
+	return maxRate || minRate || burst
+}
+
+// qosPort is a switch port with, for allocatesQueueIDs, the network_name
+// of its switch's first localnet port when it has QoS options.
+type qosPort struct {
+	LSP     relations.LSP
+	Network string
+}
+
+// withQoSNetworks fills in the network of the ports with QoS options. The
+// first localnet port is the first in the switch's ports column, in _uuid
+// order, as northd reads it; its network_name, if it has one, counts.
+func withQoSNetworks(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosPort] {
+	localnet := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeLocalnet })
+	first := engine.Min(engine.IndexBy(localnet, func(p relations.LSP) string { return p.Switch }),
+		func(a, b relations.LSP) int { return cmp.Compare(a.Port.UUID, b.Port.UUID) })
+	networks := engine.IndexBy(engine.Filter(first, func(kv engine.KV[string, relations.LSP]) bool {
+		return kv.Value.Port.Options["network_name"] != ""
+	}), func(kv engine.KV[string, relations.LSP]) string { return kv.Key })
+	qos := engine.IndexBy(engine.Filter(ports, func(p qosPort) bool { return hasQoS(p.LSP) }),
+		func(p qosPort) string { return p.LSP.Switch })
+	return engine.Union(
+		engine.Filter(ports, func(p qosPort) bool { return !hasQoS(p.LSP) }),
+		engine.AntiJoin(qos, networks),
+		engine.Join(qos, networks, func(_ string, p qosPort, ln engine.KV[string, relations.LSP]) qosPort {
+			p.Network = ln.Value.Port.Options["network_name"]
+			return p
+		}))
+}
+
 // switchPortBindings: switch ports of every type but "router". Their
-// options are the NB ones, plus the qdisc_queue_id northd allocates without
-// chassis and vlan-passthru=true on a switch that passes VLANs through.
+// options are the NB ones, plus the qdisc_queue_id northd allocates
+// (allocatesQueueIDs) and vlan-passthru=true on a switch that passes VLANs
+// through.
 func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
-	ports := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter })
+	ports := engine.Map(engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter }),
+		func(p relations.LSP) qosPort { return qosPort{LSP: p} })
+	allocates := allocatesQueueIDs(n.Release)
+	if allocates {
+		ports = withQoSNetworks(n, ports)
+	}
 	return engine.Join(
-		engine.IndexBy(ports, func(p relations.LSP) string { return p.Switch }),
+		engine.IndexBy(ports, func(qp qosPort) string { return qp.LSP.Switch }),
 		engine.IndexBy(n.SwitchDatapaths, func(s relations.Switch) string { return s.UUID }),
-		func(_ string, p relations.LSP, sw relations.Switch) PortBinding {
+		func(_ string, qp qosPort, sw relations.Switch) PortBinding {
+			p := qp.LSP
 			options := p.Port.Options
-			queue := p.QdiscQueueID()
+			queue := ""
+			if !allocates {
+				queue = p.QdiscQueueID()
+			}
 			if sw.VLANPassthru || queue != "" {
 				options = maps.Clone(options)
 				if options == nil {
@@ -88,6 +162,7 @@ func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 			}
 			pb := lspBinding(p.Switch, p.Port)
 			pb.Options = SmapOf(options)
+			pb.QoSQueue, pb.QoSNetwork = allocates && hasQoS(p), qp.Network
 			// northd leaves the type of a port of unknown type alone (it
 			// logs it); a new binding has the default, "".
 			if slices.Contains(knownLSPTypes, p.Port.Type) {
@@ -160,20 +235,8 @@ func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
 	dgps := engine.Map(engine.Filter(n.LRPs, relations.LRP.DGP), func(p relations.LRP) routerMark {
 		return routerMark{Router: p.Router, DGP: p.Name()}
 	})
-	refs := engine.SemiJoin(engine.IndexBy(n.Refs.RouterNATs, func(r relations.Ref) string { return r.Owner }),
-		engine.IndexBy(n.RouterConfigs, func(r relations.RouterConfig) string { return r.UUID }))
-	distributed := engine.Filter(n.NATs.Rows, func(nat *nb.NAT) bool {
-		return nat.Type == nb.NATTypeDNATAndSNAT && nat.LogicalPort != nil && nat.ExternalMAC != nil &&
-			validNATExternalIP(nat.ExternalIP)
-	})
-	distNAT := engine.Join(
-		engine.IndexBy(refs, func(r relations.Ref) string { return r.Target }),
-		engine.IndexBy(distributed, func(nat *nb.NAT) string { return nat.UUID }),
-		func(_ string, r relations.Ref, _ *nb.NAT) routerMark {
-			return routerMark{Router: r.Owner, DistNAT: true}
-		})
 	facts := engine.GroupBy(
-		engine.IndexBy(engine.Union(own, dgps, distNAT), func(m routerMark) string { return m.Router }),
+		engine.IndexBy(engine.Union(own, dgps, distributedNATMarks(n)), func(m routerMark) string { return m.Router }),
 		func(router string, ms []routerMark) []routerFacts {
 			f := routerFacts{Router: router}
 			exists := false
@@ -201,6 +264,35 @@ func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
 	return engine.IndexBy(facts, func(f routerFacts) string { return f.Router })
 }
 
+// distributedNATMarks mark the routers with a distributed NAT rule
+// (has_distributed_nat): a dnat_and_snat rule with logical_port and
+// external_mac, whose external IP 23.03 can read, or that passes every
+// check of 26.03 (checksNATForRedirect).
+func distributedNATMarks(n *relations.NB) engine.Rel[routerMark] {
+	if checksNATForRedirect(n.Release) {
+		return engine.Map(engine.Filter(n.NATRules, func(r relations.NATRule) bool { return r.DistributedConfig() }),
+			func(r relations.NATRule) routerMark { return routerMark{Router: r.Router, DistNAT: true} })
+	}
+	refs := engine.SemiJoin(engine.IndexBy(n.Refs.RouterNATs, func(r relations.Ref) string { return r.Owner }),
+		engine.IndexBy(n.RouterConfigs, func(r relations.RouterConfig) string { return r.UUID }))
+	distributed := engine.Filter(n.NATs.Rows, func(nat *nb.NAT) bool {
+		return nat.Type == nb.NATTypeDNATAndSNAT && nat.LogicalPort != nil && nat.ExternalMAC != nil &&
+			validNATExternalIP(nat.ExternalIP)
+	})
+	return engine.Join(
+		engine.IndexBy(refs, func(r relations.Ref) string { return r.Target }),
+		engine.IndexBy(distributed, func(nat *nb.NAT) string { return nat.UUID }),
+		func(_ string, r relations.Ref, _ *nb.NAT) routerMark {
+			return routerMark{Router: r.Owner, DistNAT: true}
+		})
+}
+
+// checksNATForRedirect: 26.03 counts a distributed NAT rule against
+// always-redirect only when the rule passes every check
+// (lr_nat_record_init: a readable external MAC and logical IP, a gateway
+// port...); 23.03 when it reads the external IP.
+func checksNATForRedirect(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
 // validNATExternalIP is whether northd reads a NAT rule's external_ip as a
 // single address (init_nat_entries skips the rules it cannot read).
 func validNATExternalIP(ip string) bool {
@@ -217,9 +309,10 @@ type routerTypeMark struct {
 	HasPeer bool
 	Router  routerFacts
 	// IsBase marks the port itself, IsLocalnet a switch with a localnet
-	// port.
+	// port, Redirect a port of relations.NB.PeerRedirects.
 	IsBase     bool
 	IsLocalnet bool
+	Redirect   bool
 	// NATAddresses is a readable explicit options:nat-addresses.
 	NATAddresses string
 	// With options:nat-addresses=router, a NAT rule (HasNAT) or a load
@@ -238,6 +331,8 @@ type routerTypeMark struct {
 // the peer is on a gateway router and the switch has a localnet port.
 // An explicit options:nat-addresses list comes first; "router" stands for
 // the NAT and load balancer addresses of the peer's router (routerNATAddresses).
+// A port of relations.NB.PeerRedirects has a chassisredirect port besides
+// (switchRedirectBinding).
 func routerTypePortBindings(n *relations.NB, routers engine.Index[string, routerFacts]) engine.Rel[PortBinding] {
 	ports := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeRouter })
 	base := engine.Map(ports, func(p relations.LSP) routerTypeMark { return routerTypeMark{LSP: p, IsBase: true} })
@@ -264,20 +359,25 @@ func routerTypePortBindings(n *relations.NB, routers engine.Index[string, router
 		func(_ string, p relations.LRPSwitchPeer, f routerFacts) routerTypeMark {
 			return routerTypeMark{LSP: relations.LSP{Switch: p.Switch, Port: p.LSP}, Peer: p.LRP, HasPeer: true, Router: f}
 		})
+	redirects := engine.Map(n.PeerRedirects, func(p relations.LRPSwitchPeer) routerTypeMark {
+		return routerTypeMark{LSP: relations.LSP{Switch: p.Switch, Port: p.LSP}, Redirect: true}
+	})
 	return engine.GroupBy(
-		engine.IndexBy(engine.Union(base, localnetMarks, natMarks, peers, routerModeMarks(n)),
+		engine.IndexBy(engine.Union(base, localnetMarks, natMarks, peers, routerModeMarks(n), redirects),
 			func(m routerTypeMark) string { return m.LSP.Port.UUID }),
 		func(_ string, ms []routerTypeMark) []PortBinding {
 			var lsp *relations.LSP
 			var peer *routerTypeMark
 			var src garpSources
-			localnet := false
+			localnet, redirect := false, false
 			for i := range ms {
 				switch m := &ms[i]; {
 				case m.IsBase:
 					lsp = &m.LSP
 				case m.IsLocalnet:
 					localnet = true
+				case m.Redirect:
+					redirect = true
 				case m.NATAddresses != "":
 					src.explicit = m.NATAddresses
 				case m.HasNAT:
@@ -291,8 +391,25 @@ func routerTypePortBindings(n *relations.NB, routers engine.Index[string, router
 			if lsp == nil {
 				return nil
 			}
-			return []PortBinding{routerTypeBinding(lsp, peer, localnet, src)}
+			pbs := []PortBinding{routerTypeBinding(lsp, peer, localnet, src)}
+			if redirect {
+				pbs = append(pbs, switchRedirectBinding(lsp))
+			}
+			return pbs
 		})
+}
+
+// switchRedirectBinding is the chassisredirect port of a switch port of
+// relations.NB.PeerRedirects: the switch port's columns, options naming
+// it as the distributed port, and no requested tunnel key (that is the
+// switch port's).
+func switchRedirectBinding(lsp *relations.LSP) PortBinding {
+	cr := lspBinding(lsp.Switch, lsp.Port)
+	cr.Name = chassisRedirectName(lsp.Port.Name)
+	cr.Type = "chassisredirect"
+	cr.Options = SmapOf(map[string]string{"distributed-port": lsp.Port.Name})
+	cr.RequestedKey = 0
+	return cr
 }
 
 // routerModeMarks: for the switch ports of type router with
@@ -492,7 +609,7 @@ func routerPortBindings(n *relations.NB, routers engine.Index[string, routerFact
 			if b == nil {
 				return nil
 			}
-			return lrpBindings(b.LRP, b.Router, peer, vtepPeer)
+			return lrpBindings(n.Release, b.LRP, b.Router, peer, vtepPeer)
 		})
 }
 
@@ -505,23 +622,20 @@ func switchesOfType(n *relations.NB, t string) engine.Rel[string] {
 
 // lrpBindings is a router port's binding and, for a distributed gateway
 // port, its chassisredirect port's.
-func lrpBindings(p relations.LRP, r routerFacts, peer string, vtepPeer bool) []PortBinding {
-	mac := p.Port.MAC
-	for _, net := range p.Port.Networks {
-		mac += " " + net
-	}
+func lrpBindings(rel schema.Release, p relations.LRP, r routerFacts, peer string, vtepPeer bool) []PortBinding {
 	pb := PortBinding{
 		Name:         p.Name(),
 		Datapath:     p.Router,
 		Type:         "patch",
-		MAC:          StringsOf(mac),
+		MAC:          StringsOf(lrpMACColumn(rel, p)),
 		ExternalIDs:  SmapOf(p.Port.ExternalIDs),
 		RequestedKey: requestedKey(p.Port.Options, MaxPortKey),
 	}
 	options := map[string]string{}
 	if peer != "" {
 		options["peer"] = peer
-		if p.Port.HaChassisGroup != nil || len(p.Port.GatewayChassis) > 0 {
+		gateway := p.Port.HaChassisGroup != nil || len(p.Port.GatewayChassis) > 0
+		if gateway && (p.DGP() || !redirectOptionNeedsPort(rel)) {
 			options["chassis-redirect-port"] = chassisRedirectName(p.Name())
 		}
 	}
@@ -553,6 +667,34 @@ func lrpBindings(p relations.LRP, r routerFacts, peer string, vtepPeer bool) []P
 	}
 	cr.Options = SmapOf(crOptions)
 	return []PortBinding{pb, cr}
+}
+
+// redirectOptionNeedsPort: 26.03 names a router port's
+// chassis-redirect-port only when the port has one, as a distributed
+// gateway port; 23.03 for any port with gateway chassis, on a gateway
+// router too.
+func redirectOptionNeedsPort(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// lrpMACColumn is a router port binding's mac column: 23.03's NB mac and
+// networks as written; 26.03's the addresses it read
+// (lrp_network_to_string): the MAC as it prints it, then each readable
+// network, IPv4 before IPv6, without the link-local address it derives
+// from the MAC.
+func lrpMACColumn(rel schema.Release, p relations.LRP) string {
+	if rel < schema.OVN2603 {
+		return strings.Join(append([]string{p.Port.MAC}, p.Port.Networks...), " ")
+	}
+	parts := []string{p.Net.MAC.String()}
+	for _, a := range p.Net.IPv4 {
+		parts = append(parts, a.AddrS+"/"+strconv.Itoa(a.Plen))
+	}
+	for i, a := range p.Net.IPv6 {
+		if i == len(p.Net.IPv6)-1 {
+			break // the link-local address, always last
+		}
+		parts = append(parts, a.AddrS+"/"+strconv.Itoa(a.Plen))
+	}
+	return strings.Join(parts, " ")
 }
 
 // Router advertisement intervals (RFC 4861 6.2.1), in seconds, as 23.03
