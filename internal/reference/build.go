@@ -129,16 +129,8 @@ func (b *Build) resolve() (resolvedBuild, error) {
 			return firstProgram(candidates)
 		}
 	}
-	r.tools = map[string]string{}
 	var errs []error
-	for _, name := range toolNames {
-		p, err := program(name)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s not found", name))
-			continue
-		}
-		r.tools[name] = p
-	}
+	r.tools, errs = findPrograms(toolNames, program)
 	r.nbSchema, r.sbSchema = filepath.Join(share, "ovn-nb.ovsschema"), filepath.Join(share, "ovn-sb.ovsschema")
 	for _, s := range []string{r.nbSchema, r.sbSchema} {
 		if _, err := os.Stat(s); err != nil {
@@ -248,4 +240,20 @@ func Available() error { return system.Available() }
 func Require(t testing.TB) {
 	t.Helper()
 	system.Require(t)
+}
+
+// findPrograms looks each of names up with find: name → path, and an
+// error for each name not found.
+func findPrograms(names []string, find func(name string) (string, error)) (map[string]string, []error) {
+	paths := map[string]string{}
+	var errs []error
+	for _, name := range names {
+		p, err := find(name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s not found", name))
+			continue
+		}
+		paths[name] = p
+	}
+	return paths, errs
 }

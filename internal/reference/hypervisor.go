@@ -27,16 +27,7 @@ const vswitchSchema = "/usr/share/openvswitch/vswitch.ovsschema"
 
 // hypervisorPrograms finds hypervisorTools once: name → path.
 var hypervisorPrograms = sync.OnceValues(func() (map[string]string, error) {
-	tools := map[string]string{}
-	var errs []error
-	for _, name := range hypervisorTools {
-		p, err := systemProgram(name)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s not found", name))
-			continue
-		}
-		tools[name] = p
-	}
+	tools, errs := findPrograms(hypervisorTools, systemProgram)
 	if _, err := os.Stat(vswitchSchema); err != nil {
 		errs = append(errs, fmt.Errorf("schema %s missing", vswitchSchema))
 	}
@@ -110,21 +101,13 @@ func (h *Hypervisor) start(ctx context.Context, sbRemote, encapIP string) error 
 	if out, err := h.command(ctx, "ovsdb-tool", "create", db, vswitchSchema).CombinedOutput(); err != nil {
 		return fmt.Errorf("ovsdb-tool create %s: %w: %s", db, err, out)
 	}
-	server, err := h.startDaemon("ovsdb-server", "--remote=punix:"+h.path("db.sock"), db)
-	if err != nil {
-		return err
-	}
-	if err := server.WaitListening(ctx, h.path("db.sock")); err != nil {
+	if err := h.startListening(ctx, "db.sock", "ovsdb-server", "--remote=punix:"+h.path("db.sock"), db); err != nil {
 		return err
 	}
 	if _, err := h.Vsctl(ctx, "--no-wait", "init"); err != nil {
 		return err
 	}
-	vswitchd, err := h.startDaemon("ovs-vswitchd", "--enable-dummy=system", "--unixctl="+h.path("ovs-vswitchd.ctl"), h.dbRemote())
-	if err != nil {
-		return err
-	}
-	if err := vswitchd.WaitListening(ctx, h.path("ovs-vswitchd.ctl")); err != nil {
+	if err := h.startListening(ctx, "ovs-vswitchd.ctl", "ovs-vswitchd", "--enable-dummy=system", "--unixctl="+h.path("ovs-vswitchd.ctl"), h.dbRemote()); err != nil {
 		return err
 	}
 	// ovn_attach: the underlay bridge with the encapsulation IP and its
@@ -149,8 +132,18 @@ func (h *Hypervisor) start(ctx context.Context, sbRemote, encapIP string) error 
 	}
 	// ovn-controller 23.03 has no --unixctl: its control socket is
 	// OVN_RUNDIR/ovn-controller.PID.ctl.
-	_, err = h.startDaemon("ovn-controller", "--pidfile="+h.path("ovn-controller.pid"), h.dbRemote())
+	_, err := h.startDaemon("ovn-controller", "--pidfile="+h.path("ovn-controller.pid"), h.dbRemote())
 	return err
+}
+
+// startListening starts program (startDaemon) and waits until it listens
+// on socket, a file of the hypervisor's directory.
+func (h *Hypervisor) startListening(ctx context.Context, socket, program string, args ...string) error {
+	d, err := h.startDaemon(program, args...)
+	if err != nil {
+		return err
+	}
+	return d.WaitListening(ctx, h.path(socket))
 }
 
 // startDaemon starts one of the hypervisor's programs in the foreground,
