@@ -49,6 +49,10 @@ type Database struct {
 	defaults map[string]lovsdb.Row // by table: a row of default values
 }
 
+// Default is the default value of table's column, as Tables' rows hold
+// it; nil for a column the schema lacks.
+func (db *Database) Default(table, column string) any { return db.defaults[table][column] }
+
 // headerRE matches an OVSDB log record header: magic, JSON length, SHA-1.
 var headerRE = regexp.MustCompile(`^OVSDB (JSON|CLUSTER) ([0-9]+) ([0-9a-f]{40})\n$`)
 

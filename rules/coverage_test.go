@@ -58,7 +58,7 @@ func (c *nbCoverage) add(scenario, nbFile string) error {
 						note(what)
 					}
 				default:
-					if v != c.defaultOf(table, column) {
+					if v != db.Default(table, column) {
 						note(what)
 					}
 				}
@@ -66,20 +66,6 @@ func (c *nbCoverage) add(scenario, nbFile string) error {
 		}
 	}
 	return nil
-}
-
-// defaultOf is the default value of an atomic column.
-func (c *nbCoverage) defaultOf(table, column string) any {
-	switch c.schema.Tables[table].Columns[column].Type {
-	case lovsdb.TypeInteger:
-		return 0
-	case lovsdb.TypeReal:
-		return 0.0
-	case lovsdb.TypeBoolean:
-		return false
-	default:
-		return ""
-	}
 }
 
 // uncovered are the schema's columns no scenario set.

@@ -88,11 +88,7 @@ func (s *State) SetFeatures(f relations.Features) {
 
 // SetIGMPEntry records whether an SB IGMP_Group entry is there.
 func (s *State) SetIGMPEntry(e relations.IGMPEntry, in bool) {
-	if in {
-		s.igmp[e] = true
-	} else {
-		delete(s.igmp, e)
-	}
+	setMember(s.igmp, e, in)
 	s.Program.NB.SetIGMPEntry(e, in)
 }
 
@@ -102,12 +98,17 @@ func (s *State) HasIGMPEntry(e relations.IGMPEntry) bool { return s.igmp[e] }
 // SetVirtualParent records whether a parent claims a virtual port (the SB
 // Port_Binding virtual_parent).
 func (s *State) SetVirtualParent(v relations.VirtualParent, in bool) {
-	if in {
-		s.virtual[v] = true
-	} else {
-		delete(s.virtual, v)
-	}
+	setMember(s.virtual, v, in)
 	s.Program.NB.SetVirtualParent(v, in)
+}
+
+// setMember puts k in set or takes it out.
+func setMember[K comparable](set map[K]bool, k K, in bool) {
+	if in {
+		set[k] = true
+	} else {
+		delete(set, k)
+	}
 }
 
 // HasVirtualParent says whether v is there.
