@@ -441,9 +441,7 @@ func startBesideOf(t *testing.T, build *reference.Build) *beside {
 	if b.scenarios, err = reference.LoadScenarios("../rules/testdata/scenarios"); err != nil {
 		t.Fatal(err)
 	}
-	b.ref, b.live = build.Start(t), startServersOf(t, build)
-	runNorthd(t, b.live)
-	b.live.sync()
+	b.ref, b.live, _ = startWithReferenceOf(t, build)
 	b.options = nbOptions(t, b.live.NBRemote())
 	refOptions := nbOptions(t, b.ref.NBRemote())
 	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
@@ -481,8 +479,15 @@ func (b *beside) run(t *testing.T, script string) []string {
 // synced once.
 func startWithReference(t *testing.T, opts ...func(*Config)) (*reference.Instance, *servers, *liveNorthd) {
 	t.Helper()
-	ref := reference.Start(t)
-	s := startServers(t)
+	return startWithReferenceOf(t, reference.BuildOf(schema.OVN2303), opts...)
+}
+
+// startWithReferenceOf is startWithReference with build's ovn-northd, and
+// build's servers and schemas on both sides.
+func startWithReferenceOf(t *testing.T, build *reference.Build, opts ...func(*Config)) (*reference.Instance, *servers, *liveNorthd) {
+	t.Helper()
+	ref := build.Start(t)
+	s := startServersOf(t, build)
 	l := runNorthd(t, s, opts...)
 	s.sync()
 	return ref, s, l
