@@ -24,17 +24,7 @@ type flowPlan struct {
 func compareFlowKeys(a, b flowKey) int {
 	return cmp.Or(cmp.Compare(a.Stage, b.Stage), cmp.Compare(a.Priority, b.Priority),
 		cmp.Compare(a.Match, b.Match), cmp.Compare(a.Actions, b.Actions),
-		cmp.Compare(a.Meter, b.Meter), boolCmp(a.HasMeter, b.HasMeter))
-}
-
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
+		cmp.Compare(a.Meter, b.Meter), rules.CompareBools(a.HasMeter, b.HasMeter))
 }
 
 // reconcileFlows: one Logical_Flow per desired flow key, as 23.03 writes

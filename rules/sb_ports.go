@@ -53,11 +53,12 @@ func ComparePortBindings(a, b PortBinding) int {
 		cmp.Compare(a.PortSecurity, b.PortSecurity), cmp.Compare(a.ParentPort, b.ParentPort),
 		cmp.Compare(a.Tag, b.Tag), cmp.Compare(a.ExternalIDs, b.ExternalIDs),
 		cmp.Compare(a.NATAddresses, b.NATAddresses), cmp.Compare(a.RequestedKey, b.RequestedKey),
-		cmp.Compare(a.QoSNetwork, b.QoSNetwork), compareBools(a.QoSQueue, b.QoSQueue))
+		cmp.Compare(a.QoSNetwork, b.QoSNetwork), CompareBools(a.QoSQueue, b.QoSQueue))
 }
 
-// compareBools orders false before true.
-func compareBools(a, b bool) int {
+// CompareBools orders false before true, for the comparers of rows
+// with boolean columns (here and in the SB writer).
+func CompareBools(a, b bool) int {
 	switch {
 	case a == b:
 		return 0
