@@ -215,6 +215,10 @@ type routerLink struct {
 	Localnet bool
 	// DGPs are the router's distributed gateway ports.
 	DGPs routerDGPs
+	// Redirected: the switch port has a chassisredirect port of its own
+	// (relations.NB.PeerRedirects), so what it sends the router is
+	// handled on the gateway chassis.
+	Redirected bool
 }
 
 // routerDGPs counts a router's distributed gateway ports (od->n_l3dgw_ports)
@@ -237,6 +241,12 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 		l.Localnet = true
 		return l
 	})
+	links = markBy(links, func(l routerLink) string { return l.LSP.Name },
+		engine.Map(nb.PeerRedirects, func(p relations.LRPSwitchPeer) string { return p.LSP.Name }),
+		func(l routerLink) routerLink {
+			l.Redirected = true
+			return l
+		})
 	dgps := engine.GroupBy(
 		engine.IndexBy(engine.Filter(nb.LRPs, relations.LRP.DGP), func(p relations.LRP) string { return p.Router }),
 		func(router string, ps []relations.LRP) []engine.KV[string, routerDGPs] {
@@ -295,25 +305,30 @@ func routerPortFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[
 		var flows []Flow
 		if always || slices.Contains(l.LSP.Addresses, "router") {
 			match := "eth.dst == " + l.LRP.Net.MAC.String()
-			if l.DGPs.N > 0 && l.Localnet {
+			enabled := lspEnabled(l.LSP)
+			switch {
+			case l.DGPs.N > 0 && l.Localnet:
 				switch {
 				case l.LRP.DGP():
-					match += " && is_chassis_resident(" + jsonKey("cr-"+l.LRP.Name()) + ")"
+					match += " && is_chassis_resident(" + jsonKey(chassisRedirectName(l.LRP.Name())) + ")"
 				case relations.SmapBool(l.LRP.Port.Options, "reside-on-redirect-chassis", false) && l.DGPs.N == 1:
-					match += " && is_chassis_resident(" + jsonKey("cr-"+l.DGPs.Only) + ")"
+					match += " && is_chassis_resident(" + jsonKey(chassisRedirectName(l.DGPs.Only)) + ")"
 				}
+			case l.Redirected:
+				cr := chassisRedirectName(l.LSP.Name)
+				flows = append(flows, dp.flow(LSInL2Lkup, 50, match+" && !is_chassis_resident("+jsonKey(cr)+")", unicastActions(enabled, cr)))
+				match += " && is_chassis_resident(" + jsonKey(cr) + ")"
 			}
-			flows = append(flows, dp.flow(LSInL2Lkup, 50, match, unicastActions(lspEnabled(l.LSP), l.LSP.Name)))
+			flows = append(flows, dp.flow(LSInL2Lkup, 50, match, unicastActions(enabled, l.LSP.Name)))
 		}
 		if !l.LRP.Enabled() {
 			return flows
 		}
-		toRouter := toRouterActions(l)
 		for _, ip := range l.LRP.Net.IPv4 {
-			flows = append(flows, dp.flow(LSInL2Lkup, 80, arpNSMatch(ip.AddrS, false), toRouter))
+			flows = append(flows, toRouterFlows(l, arpNSMatch(ip.AddrS, false))...)
 		}
 		for _, ip := range l.LRP.Net.IPv6 {
-			flows = append(flows, dp.flow(LSInL2Lkup, 80, arpNSMatch(ip.AddrS, true), toRouter))
+			flows = append(flows, toRouterFlows(l, arpNSMatch(ip.AddrS, true))...)
 		}
 		return flows
 	})
@@ -342,12 +357,12 @@ func natARPFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow
 		engine.IndexBy(nats, natIP),
 		engine.IndexBy(lbIPs, func(ip routerIP) routerIP { return ip }))
 	forwarding := engine.Filter(links, func(l routerLink) bool { return l.LRP.Enabled() })
-	return engine.Join(
+	return engine.JoinFlatMap(
 		engine.IndexBy(forwarding, func(l routerLink) string { return l.LRP.Router }),
 		engine.IndexBy(answered, func(r relations.RouterNAT) string { return r.Router }),
-		func(_ string, l routerLink, r relations.RouterNAT) Flow {
+		func(_ string, l routerLink, r relations.RouterNAT) []Flow {
 			// northd writes the external_ip column as it is.
-			return on(l.Switch).flow(LSInL2Lkup, 80, arpNSMatch(r.NAT.ExternalIP, r.ExtV6), toRouterActions(l))
+			return toRouterFlows(l, arpNSMatch(r.NAT.ExternalIP, r.ExtV6))
 		})
 }
 
@@ -361,10 +376,29 @@ func arpNSMatch(ip string, v6 bool) string {
 	return "flags[1] == 0 && arp.op == 1 && arp.tpa == " + ip
 }
 
-// toRouterActions sends a packet to the router port, and floods it to the
-// switch's other ports if it has any.
-func toRouterActions(l routerLink) string {
-	key := jsonKey(l.LSP.Name)
+// toRouterFlows: ls_in_l2_lkup, priority 80, what match takes (an ARP
+// request or neighbour solicitation for an address of the router) goes to
+// the router port, and is flooded to the switch's other ports if it has
+// any (build_lswitch_rport_arp_req_flow). A redirected switch port
+// (routerLink.Redirected) takes it on the gateway chassis; elsewhere its
+// chassisredirect port takes it there.
+func toRouterFlows(l routerLink, match string) []Flow {
+	dp := on(l.Switch)
+	if !l.Redirected {
+		return []Flow{dp.flow(LSInL2Lkup, 80, match, toPortActions(l, l.LSP.Name))}
+	}
+	cr := chassisRedirectName(l.LSP.Name)
+	resident := "is_chassis_resident(" + jsonKey(cr) + ")"
+	return []Flow{
+		dp.flow(LSInL2Lkup, 80, match+" && "+resident, toPortActions(l, l.LSP.Name)),
+		dp.flow(LSInL2Lkup, 80, match+" && !"+resident, toPortActions(l, cr)),
+	}
+}
+
+// toPortActions sends a packet to port, and floods it to the switch's
+// other ports if it has any.
+func toPortActions(l routerLink, port string) string {
+	key := jsonKey(port)
 	if l.OnlyRouters {
 		return "outport = " + key + "; output;"
 	}

@@ -111,39 +111,52 @@ func SwitchPMTUAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 // External ports are handled by their own rules. A port with a
 // qdisc_queue_id (relations.LSP.QdiscQueueID: set in the NB options, or a
 // localnet port's with QoS options) sets that queue on the way in and, for a
-// localnet port, on the way out.
+// localnet port, on the way out. The chassisredirect port of a switch port
+// (relations.NB.PeerRedirects) gets its port's flows under its own name,
+// without a queue.
 func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	fromRouterFlag := fromRouterPortFlag(nb)
-	return engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
-		dp, key := onPort{p.Switch, p.Name()}, jsonKey(p.Name())
-		switch {
-		case p.Port.Type == relations.LSPTypeExternal:
-			return nil
-		case !p.Enabled():
-			return []Flow{
-				dp.flow(LSInCheckPortSec, 100, "inport == "+key, "reg0[15] = 1; next;"),
-				dp.flow(LSInL2Unknown, 50, "outport == "+key, drop),
-			}
+	return engine.Union(
+		engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
+			return portSecurityPortFlows(nb, p, p.Name(), p.QdiscQueueID(), fromRouterFlag)
+		}),
+		engine.FlatMap(nb.PeerRedirects, func(r relations.LRPSwitchPeer) []Flow {
+			p := relations.LSP{Switch: r.Switch, Port: r.LSP}
+			return portSecurityPortFlows(nb, p, chassisRedirectName(p.Name()), "", fromRouterFlag)
+		}))
+}
+
+// portSecurityPortFlows are SwitchPortSecurityPortFlows' flows of port p
+// under the name name, with the queue id q (or none).
+func portSecurityPortFlows(nb *relations.NB, p relations.LSP, name, q string, fromRouterFlag bool) []Flow {
+	dp, key := onPort{p.Switch, name}, jsonKey(name)
+	switch {
+	case p.Port.Type == relations.LSPTypeExternal:
+		return nil
+	case !p.Enabled():
+		return []Flow{
+			dp.flow(LSInCheckPortSec, 100, "inport == "+key, "reg0[15] = 1; next;"),
+			dp.flow(LSInL2Unknown, 50, "outport == "+key, drop),
 		}
-		queue := ""
-		if q := p.QdiscQueueID(); q != "" {
-			queue = "set_queue(" + q + "); "
-		}
-		switch {
-		case p.Port.Type == relations.LSPTypeVTEP:
-			return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key,
-				fmt.Sprintf("%sreg0[14] = 1; next(pipeline=ingress, table=%d);", queue, tableIn(nb, LSInHairpin)))}
-		case queue == "" && p.Port.Type == relations.LSPTypeRouter && fromRouterFlag:
-			return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key, "reg0[18] = 1; next;")}
-		case queue == "":
-			return nil
-		}
-		flows := []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key, queue+"reg0[15] = check_in_port_sec(); next;")}
-		if p.Port.Type == relations.LSPTypeLocalnet {
-			flows = append(flows, dp.flow(LSOutApplyPortSec, 100, "outport == "+key, queue+"output;"))
-		}
-		return flows
-	})
+	}
+	queue := ""
+	if q != "" {
+		queue = "set_queue(" + q + "); "
+	}
+	switch {
+	case p.Port.Type == relations.LSPTypeVTEP:
+		return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key,
+			fmt.Sprintf("%sreg0[14] = 1; next(pipeline=ingress, table=%d);", queue, tableIn(nb, LSInHairpin)))}
+	case queue == "" && p.Port.Type == relations.LSPTypeRouter && fromRouterFlag:
+		return []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key, "reg0[18] = 1; next;")}
+	case queue == "":
+		return nil
+	}
+	flows := []Flow{dp.flow(LSInCheckPortSec, 70, "inport == "+key, queue+"reg0[15] = check_in_port_sec(); next;")}
+	if p.Port.Type == relations.LSPTypeLocalnet {
+		flows = append(flows, dp.flow(LSOutApplyPortSec, 100, "outport == "+key, queue+"output;"))
+	}
+	return flows
 }
 
 // switchPortRules are the switch flow families that follow a port: port
