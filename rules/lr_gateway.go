@@ -8,6 +8,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterGatewayRedirectFlows: lr_in_gw_redirect on a router with
@@ -44,6 +45,19 @@ func RouterGatewayRedirectFlows(nb *relations.NB) engine.Rel[Flow] {
 			return on(x.nat.Router).flow(LRInGWRedirect, 75,
 				fmt.Sprintf("outport == %s && ip%s.src == $%s", key, ipVersion(!x.nat.ExtV6), x.nat.ExemptedSet), drop)
 		})
+	if natRedirectOnLastNATText(nb.Release) {
+		perDGP = engine.Join(
+			engine.IndexBy(engine.SemiJoin(engine.IndexBy(filtered, byRouter), dgpsByRouter), byRouter),
+			engine.IndexBy(lastNATFlowText(nb), func(kv engine.KV[string, [2]string]) string { return kv.Key }),
+			func(_ string, r relations.RouterNAT, last engine.KV[string, [2]string]) Flow {
+				match, actions := last.Value[0], last.Value[1]
+				set := r.AllowedSet
+				if set == "" {
+					set, actions = r.ExemptedSet, drop
+				}
+				return on(r.Router).flow(LRInGWRedirect, 75, fmt.Sprintf("%s && ip%s.src == $%s", match, ipVersion(!r.ExtV6), set), actions)
+			})
+	}
 	// Other traffic to the external IP of the router's first such rule with
 	// allowed_ext_ips is dropped.
 	allowed := engine.SemiJoin(
@@ -56,6 +70,12 @@ func RouterGatewayRedirectFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 	return engine.Union(redirect, perDGP, fallback)
 }
+
+// natRedirectOnLastNATText: 26.03's lr_in_gw_redirect flows of stateless
+// rules with allowed_ext_ips or exempted_ext_ips extend the match, and for
+// allowed peers take the actions, of the last NAT flow written before them
+// (lastNATFlowText), where 23.03 matches the gateway port and redirects.
+func natRedirectOnLastNATText(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // redirectTo sends a packet to a distributed gateway port's
 // chassisredirect port.

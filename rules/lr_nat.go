@@ -384,6 +384,13 @@ func (r natRule) dgpFlows(admission int) []Flow {
 			fmt.Sprintf("ip%s.src == %s && outport == %s && %s", ip, r.NAT.LogicalIP, key, r.resident()),
 			fmt.Sprintf("eth.src = %s; %s = %s; next;", *r.NAT.ExternalMAC, srcIPReg(r.release, r.V6), r.NAT.ExternalIP)))
 	}
+	match, actions := r.egressLoopback(admission)
+	return append(flows, dp.flow(LROutEgrLoop, 100, match, actions))
+}
+
+// egressLoopback is the match and actions of a DGP rule's lr_out_egr_loop
+// flow.
+func (r natRule) egressLoopback(admission int) (match, actions string) {
 	// The looped-back packet's unSNAT uses the SNAT zone when it was
 	// DNATed locally, which only a common zone tells apart.
 	useSNATZone := ""
@@ -394,11 +401,31 @@ func (r natRule) dgpFlows(admission int) []Flow {
 	for i := range 10 {
 		fmt.Fprintf(&clear, "reg%d = 0; ", i)
 	}
-	return append(flows, dp.flow(LROutEgrLoop, 100,
-		fmt.Sprintf("ip%s.dst == %s && outport == %s && %s", ip, r.NAT.ExternalIP, key, r.resident()),
-		"clone { ct_clear; inport = outport; outport = \"\"; eth.dst <-> eth.src; flags = 0; flags.loopback = 1; "+
-			useSNATZone+clear.String()+regEgressLoopback+" = 1; "+
-			fmt.Sprintf("next(pipeline=ingress, table=%d); };", admission)))
+	return fmt.Sprintf("ip%s.dst == %s && outport == %s && %s", r.ipFamily(), r.NAT.ExternalIP, jsonKey(r.DGP.Name()), r.resident()),
+		"clone { ct_clear; inport = outport; outport = \"\"; eth.dst <-> eth.src; flags = 0; flags.loopback = 1; " +
+			useSNATZone + clear.String() + regEgressLoopback + " = 1; " +
+			fmt.Sprintf("next(pipeline=ingress, table=%d); };", admission)
+}
+
+// lastNATFlowText is the match and actions of the flow that 26.03's
+// build_lrouter_nat_defrag_and_lb writes last on a router with distributed
+// gateway ports: the lr_out_check_dnat_local flow with a common zone, else
+// the lr_out_egr_loop flow of its last rule in _uuid order. 26.03's
+// build_lr_gateway_redirect_flows_for_nats builds on the buffers that
+// leaves instead of its own match (natRedirectOnLastNATText).
+func lastNATFlowText(nb *relations.NB) engine.Rel[engine.KV[string, [2]string]] {
+	admission := tableIn(nb, LRInAdmission)
+	onDGPRouters := engine.Filter(natRules(nb), func(r natRule) bool { return r.GW.DGPs > 0 })
+	last := engine.Min(engine.IndexBy(onDGPRouters, func(r natRule) string { return r.Router }),
+		func(a, b natRule) int { return cmp.Compare(b.NAT.UUID, a.NAT.UUID) })
+	return engine.Map(last, func(kv engine.KV[string, natRule]) engine.KV[string, [2]string] {
+		r := kv.Value
+		if r.commonZone {
+			return engine.KV[string, [2]string]{Key: kv.Key, Value: [2]string{"ip && ct_mark.natted == 1", regDstNATIPLocal + " = 1; next;"}}
+		}
+		match, actions := r.egressLoopback(admission)
+		return engine.KV[string, [2]string]{Key: kv.Key, Value: [2]string{match, actions}}
+	})
 }
 
 // DistributedNATAdmissionFlows: lr_in_admission for distributed NAT rules
