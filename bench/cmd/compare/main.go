@@ -192,6 +192,9 @@ func (s *side) stop() {
 // turn, each on servers and an NB of its own release, and prints a table
 // for each.
 func run(c config, log *slog.Logger, out io.Writer) error {
+	if c.refOnly && c.northlogOnly {
+		return errors.New("-ref-only and -northlog-only: at most one")
+	}
 	var builds []*reference.Build
 	for _, r := range c.releases {
 		b := reference.BuildOf(r)
@@ -205,9 +208,6 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 	}
 	if c.coldRuns < 1 {
 		return fmt.Errorf("-cold-runs %d: want at least 1", c.coldRuns)
-	}
-	if c.refOnly && c.northlogOnly {
-		return errors.New("-ref-only and -northlog-only: at most one")
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
