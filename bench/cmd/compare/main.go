@@ -8,6 +8,7 @@
 //	go run ./bench/cmd/compare -preset small   # 10 × 10, a quick run
 //	go run ./bench/cmd/compare -release 26.03  # against ovn-northd 26.03.2
 //	go run ./bench/cmd/compare -release 23.03,26.03 # one table per reference, one after the other
+//	go run ./bench/cmd/compare -preset huge -northlog-only # 100,000 ports, northlog's northd alone
 //
 // The reference is a release's build (internal/reference.BuildOf): 23.03.1
 // is Debian's ovn-central, 26.03.2 the build at $OVN_REF_HOME_2603 or
@@ -71,6 +72,7 @@ func main() {
 	flag.DurationVar(&c.cmdTimeout, "cmd-timeout", 5*time.Minute, "bound on each ovn-nbctl command (a cold start included)")
 	flag.StringVar(&c.northd, "northd", "", "northlog northd binary (default: go build ./examples/northd into the run directory)")
 	flag.BoolVar(&c.refOnly, "ref-only", false, "run the reference side only (northlog's northd not needed)")
+	flag.BoolVar(&c.northlogOnly, "northlog-only", false, "run northlog's side only, on the reference build's servers and schemas (for sizes the reference takes too long on, such as -preset huge)")
 	flag.StringVar(&c.dir, "dir", "", "run directory (default: a new temporary directory, removed at the end unless -keep)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the run directory (databases and logs)")
 	releases := flag.String("release", "", "the reference's OVN release, 23.03 or 26.03, or several separated by commas, each compared in turn with its own table (default 23.03, or 26.03 with -ref-home)")
@@ -120,16 +122,17 @@ func parseReleases(list string, refHome bool) ([]schema.Release, error) {
 }
 
 type config struct {
-	topo       topology.Options
-	releases   []schema.Release
-	changes    int
-	coldRuns   int
-	timeout    time.Duration
-	cmdTimeout time.Duration
-	northd     string
-	refOnly    bool
-	dir        string
-	keep       bool
+	topo         topology.Options
+	releases     []schema.Release
+	changes      int
+	coldRuns     int
+	timeout      time.Duration
+	cmdTimeout   time.Duration
+	northd       string
+	refOnly      bool
+	northlogOnly bool
+	dir          string
+	keep         bool
 }
 
 // side is one NB/SB pair and the northd between them.
@@ -189,6 +192,9 @@ func (s *side) stop() {
 // turn, each on servers and an NB of its own release, and prints a table
 // for each.
 func run(c config, log *slog.Logger, out io.Writer) error {
+	if c.refOnly && c.northlogOnly {
+		return errors.New("-ref-only and -northlog-only: at most one")
+	}
 	var builds []*reference.Build
 	for _, r := range c.releases {
 		b := reference.BuildOf(r)
@@ -249,19 +255,23 @@ func run(c config, log *slog.Logger, out io.Writer) error {
 	return nil
 }
 
-// compareWith runs the reference build b and, unless -ref-only, northlog's
-// northd bin side by side in dir, both on b's servers and schemas, and
-// prints the table. Everything it starts is stopped when it returns.
+// compareWith runs the reference build b (unless -northlog-only) and,
+// unless -ref-only, northlog's northd bin side by side in dir, both on b's
+// servers and schemas, and prints the table. Everything it starts is
+// stopped when it returns.
 func compareWith(ctx context.Context, c config, b *reference.Build, bin string, topo *topology.Topology, dir string, log *slog.Logger, out io.Writer) error {
 	loadStart := loadAverage()
 	ovnNorthd, err := b.Tool("ovn-northd")
 	if err != nil {
 		return err
 	}
-	sides := []*side{{name: b.String(), dir: reference.Dir{Path: filepath.Join(dir, "ref"), Build: b}, argv: func(s *side) []string {
-		return []string{ovnNorthd, "--no-chdir", "-vconsole:off", "--log-file=" + filepath.Join(s.dir.Path, "northd.log"),
-			"--unixctl=" + filepath.Join(s.dir.Path, "northd.ctl"), "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote()}
-	}}}
+	var sides []*side
+	if !c.northlogOnly {
+		sides = append(sides, &side{name: b.String(), dir: reference.Dir{Path: filepath.Join(dir, "ref"), Build: b}, argv: func(s *side) []string {
+			return []string{ovnNorthd, "--no-chdir", "-vconsole:off", "--log-file=" + filepath.Join(s.dir.Path, "northd.log"),
+				"--unixctl=" + filepath.Join(s.dir.Path, "northd.ctl"), "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote()}
+		}})
+	}
 	if !c.refOnly {
 		sides = append(sides, &side{name: "northlog", dir: reference.Dir{Path: filepath.Join(dir, "northlog"), Build: b}, argv: func(s *side) []string {
 			return []string{bin, "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote(), "--log-file=" + filepath.Join(s.dir.Path, "northd.log")}

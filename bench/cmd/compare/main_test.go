@@ -3,7 +3,10 @@
 package main
 
 import (
+	"io"
+	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/northlog/northlog/relations/schema"
@@ -29,5 +32,12 @@ func TestParseReleases(t *testing.T) {
 		if got, err := parseReleases(bad, false); err == nil {
 			t.Errorf("parseReleases(%q) = %v, want an error", bad, got)
 		}
+	}
+}
+
+func TestOneSideOnly(t *testing.T) {
+	c := config{releases: []schema.Release{schema.OVN2303}, changes: 1, coldRuns: 1, refOnly: true, northlogOnly: true}
+	if err := run(c, slog.New(slog.DiscardHandler), io.Discard); err == nil || !strings.Contains(err.Error(), "at most one") {
+		t.Errorf("run with -ref-only and -northlog-only: %v, want an error", err)
 	}
 }

@@ -1,0 +1,173 @@
+package ovsdb
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"testing"
+
+	"github.com/northlog/northlog/bench/topology"
+	"github.com/northlog/northlog/internal/cputime"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
+	"github.com/northlog/northlog/rules"
+)
+
+// perChangeSizes are BenchmarkPerChange's topologies, named by their
+// switch ports: bench/README.md's scaling table.
+var perChangeSizes = []struct {
+	name string
+	opts func() topology.Options
+}{
+	{"ports=1k", func() topology.Options { o := topology.Large(); o.Nodes = 20; return o }},
+	{"ports=5k", topology.Large},
+	{"ports=25k", topology.XLarge},
+	{"ports=100k", topology.Huge},
+}
+
+// BenchmarkPerChange measures what one pod port costs northlog's program
+// on the bench topology (bench/topology, generated here, loaded and
+// stepped once before the timer starts): each iteration is an `ovn-nbctl
+// lsp-add` of a pod port to a node switch (the new Logical_Switch_Port
+// row and the switch's ports rewritten) and its `lsp-del`, each followed
+// by one Step, the node switch taking turns. It reports cpu-ns/change
+// (process CPU per change, garbage collection included) and flows/change
+// (flows inserted plus deleted per change). The read loops, JSON decoding
+// and the SB writer are not in it: it is the engine's share of a change.
+// The measured steps carry the profiler label phase=change, for
+// `go tool pprof -tagfocus phase=change`.
+//
+//	go test ./ovsdb -run XXX -bench 'PerChange/ports=25k' -benchtime 200x
+func BenchmarkPerChange(b *testing.B) {
+	for _, size := range perChangeSizes {
+		b.Run(size.name, func(b *testing.B) {
+			topo, err := topology.Generate(size.opts())
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchPerChange(b, topo)
+		})
+	}
+}
+
+func benchPerChange(b *testing.B, topo *topology.Topology) {
+	contents, err := LoadNB(topologyFile(b, topo))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if contents.Warning != nil {
+		b.Fatal(contents.Warning)
+	}
+	for table, n := range topo.Rows {
+		if len(contents.Tables[table]) != n {
+			b.Fatalf("%s: %d rows loaded of the topology's %d", table, len(contents.Tables[table]), n)
+		}
+	}
+	p := rules.New()
+	switches := map[string]*nb.LogicalSwitch{}
+	for table, m := range contents.All() {
+		if err := p.NB.Apply(table, nil, m); err != nil {
+			b.Fatal(err)
+		}
+		if ls, ok := m.(*nb.LogicalSwitch); ok {
+			switches[ls.Name] = ls
+		}
+	}
+	p.Step()
+	apply := func(table string, old, new any) {
+		if err := p.NB.Apply(table, old, new); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// Collect the loading's garbage now, not on the measured steps' time.
+	runtime.GC()
+	flows, changes := 0, 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu := cputime.Process()
+	pprof.Do(context.Background(), pprof.Labels("phase", "change"), func(context.Context) {
+		for b.Loop() {
+			spare := topo.SparePort(changes / 2)
+			ls := switches[spare.Switch]
+			lsp := &nb.LogicalSwitchPort{UUID: fmt.Sprintf("00000000-0000-4000-8000-%012d", changes), Name: spare.Name,
+				Addresses: []string{spare.Addresses}, PortSecurity: []string{spare.Addresses}}
+			with := *ls
+			with.Ports = append(slices.Clone(ls.Ports), lsp.UUID)
+			apply(nb.LogicalSwitchPortTable, nil, lsp)
+			apply(nb.LogicalSwitchTable, ls, &with)
+			p.Step()
+			flows += len(p.Flows.Delta())
+			apply(nb.LogicalSwitchTable, &with, ls)
+			apply(nb.LogicalSwitchPortTable, lsp, nil)
+			p.Step()
+			flows += len(p.Flows.Delta())
+			changes += 2
+		}
+	})
+	b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(changes), "cpu-ns/change")
+	b.ReportMetric(float64(flows)/float64(changes), "flows/change")
+	if flows == 0 {
+		b.Fatal("the changes moved no flow")
+	}
+}
+
+// topologyFile writes topo as a standalone 23.03 NB database file, as an
+// ovsdb-server would after its transactions: a record per operation, an
+// insert's row whole, a mutation's added set members as a diff.
+func topologyFile(b *testing.B, topo *topology.Topology) string {
+	data := appendRecord(nil, string(schema.OVN2303.NB()))
+	for _, tx := range topo.Transactions {
+		var params []json.RawMessage
+		if err := json.Unmarshal(tx, &params); err != nil {
+			b.Fatal(err)
+		}
+		for _, raw := range params[1:] {
+			var op struct {
+				Op, Table, UUID string
+				Row             json.RawMessage
+				Where           [][3]json.RawMessage
+				Mutations       [][3]json.RawMessage
+			}
+			if err := json.Unmarshal(raw, &op); err != nil {
+				b.Fatal(err)
+			}
+			record := map[string]any{}
+			switch op.Op {
+			case "insert":
+				record[op.Table] = map[string]json.RawMessage{op.UUID: op.Row}
+			case "mutate":
+				var target [2]string // ["uuid", UUID] of the where clause `_uuid == UUID`
+				if err := json.Unmarshal(op.Where[0][2], &target); err != nil {
+					b.Fatal(err)
+				}
+				cols := map[string]json.RawMessage{}
+				for _, m := range op.Mutations {
+					var col string
+					if err := json.Unmarshal(m[0], &col); err != nil {
+						b.Fatal(err)
+					}
+					cols[col] = m[2]
+				}
+				record["_is_diff"] = true
+				record[op.Table] = map[string]any{target[1]: cols}
+			default:
+				b.Fatalf("topology operation %q", op.Op)
+			}
+			body, err := json.Marshal(record)
+			if err != nil {
+				b.Fatal(err)
+			}
+			data = appendRecord(data, string(body))
+		}
+	}
+	path := filepath.Join(b.TempDir(), "nb.db")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
