@@ -348,10 +348,14 @@ type routerIP struct{ Router, IP string }
 // natARPFlows: ls_in_l2_lkup, priority 80, ARP requests and neighbour
 // solicitations for the external IP of the router's NAT rules (but SNAT)
 // go to the router alone, as for its own addresses, unless a load balancer
-// VIP of the router has the same address (written as the VIP is).
+// VIP of the router has the same address (written as the VIP is). With
+// snatIPsForwarded, so do those for SNAT external IPs.
 func natARPFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow] {
 	natIP := func(r relations.RouterNAT) routerIP { return routerIP{r.Router, r.NAT.ExternalIP} }
 	nats := engine.Filter(nb.RouterNATs, arpAnswered)
+	if snatIPsForwarded(nb.Release) {
+		nats = engine.Union(nats, forwardedSNATs(nb))
+	}
 	lbIPs := relations.LBIPsOfRouters(nb, engine.Map(nats, natIP), func(ip routerIP) (string, string) { return ip.Router, ip.IP })
 	answered := engine.AntiJoin(
 		engine.IndexBy(nats, natIP),
@@ -364,6 +368,35 @@ func natARPFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow
 			// northd writes the external_ip column as it is.
 			return toRouterFlows(l, arpNSMatch(r.NAT.ExternalIP, r.ExtV6))
 		})
+}
+
+// snatIPsForwarded: 26.03 sends ARP requests and neighbour solicitations
+// for a router's SNAT external IPs to the router alone too.
+func snatIPsForwarded(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// forwardedSNATs are the SNAT rules whose external IP natARPFlows forwards
+// in 26.03 (the snat_ips loop of build_lswitch_rport_arp_req_flows): for
+// each distinct external address of a router's SNAT rules, the first rule
+// in _uuid order, unless its external_ip is one of the router's own
+// addresses as written.
+func forwardedSNATs(n *relations.NB) engine.Rel[relations.RouterNAT] {
+	snats := engine.Filter(n.RouterNATs, func(r relations.RouterNAT) bool { return r.Valid() && r.Type() == nb.NATTypeSNAT })
+	first := engine.Min(engine.IndexBy(snats, func(r relations.RouterNAT) routerIP { return routerIP{r.Router, r.ExtIP} }),
+		func(a, b relations.RouterNAT) int { return cmp.Compare(a.NAT.UUID, b.NAT.UUID) })
+	own := engine.FlatMap(n.LRPs, func(p relations.LRP) []routerIP {
+		var ips []routerIP
+		for _, a := range p.Net.IPv4 {
+			ips = append(ips, routerIP{p.Router, a.AddrS})
+		}
+		for _, a := range p.Net.IPv6 {
+			ips = append(ips, routerIP{p.Router, a.AddrS})
+		}
+		return ips
+	})
+	return engine.AntiJoin(
+		engine.IndexBy(engine.Map(first, func(kv engine.KV[routerIP, relations.RouterNAT]) relations.RouterNAT { return kv.Value }),
+			func(r relations.RouterNAT) routerIP { return routerIP{r.Router, r.NAT.ExternalIP} }),
+		engine.IndexBy(own, func(ip routerIP) routerIP { return ip }))
 }
 
 // arpNSMatch matches ARP requests (or for IPv6 neighbour solicitations) for
