@@ -1,6 +1,7 @@
 package relations
 
 import (
+	"fmt"
 	"net/netip"
 	"runtime"
 	"slices"
@@ -214,6 +215,19 @@ func deriveLRPRouterPeers(lrps engine.Rel[LRP], byName engine.Index[string, LRP]
 		func(_ string, p, peer LRP) LRPRouterPeer { return LRPRouterPeer{LRP: p, Peer: peer} })
 }
 
+// rejectSwitchPortPeers reports the router ports whose peer names a
+// switch port: 23.03 leaves them unpeered with a warning, since a switch
+// port names its router port in options:router-port, not the other way.
+func rejectSwitchPortPeers(n *NB) {
+	withPeer := engine.Filter(n.LRPs, func(p LRP) bool { return p.Port.Peer != nil })
+	engine.TryMap(engine.SemiJoin(
+		engine.IndexBy(withPeer, func(p LRP) string { return *p.Port.Peer }),
+		engine.IndexBy(n.PortsOnSwitches, func(sp SwitchPort) string { return sp.Port.Name })),
+		"router port peer", func(p LRP) (struct{}, error) {
+			return struct{}{}, fmt.Errorf("router port %s: peer %s is a switch port", p.Port.Name, *p.Port.Peer)
+		})
+}
+
 func lrpByUUID(p LRP) string { return p.Port.UUID }
 
 func deriveLRPGatewayMTUs(n *NB) engine.Rel[LRPGatewayMTU] {
@@ -280,6 +294,7 @@ func (n *NB) deriveRouterRelations() {
 	n.LRPsByName = engine.IndexBy(n.LRPs, lrpByName)
 	n.LRPSwitchPeers = deriveLRPSwitchPeers(n, n.LRPsByName)
 	n.LRPRouterPeers = deriveLRPRouterPeers(n.LRPs, n.LRPsByName)
+	rejectSwitchPortPeers(n)
 	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
 	n.deriveRouteRelations()
 }
