@@ -171,6 +171,11 @@ ovn-sbctl chassis-add hv1 vxlan 192.0.2.1`)
 	refLines := refLogLines(t, ref.Dir()+"/northd.log")
 	want := problemSet(refLines, func(p logProblem) *regexp.Regexp { return p.ref })
 	got := problemSet(logs.all(), func(p logProblem) *regexp.Regexp { return p.northlog })
+	for _, p := range logProblems {
+		if !slices.ContainsFunc(want, func(w string) bool { return strings.HasSuffix(w, " "+p.kind) }) {
+			t.Errorf("23.03 logged no %s: the NB above does not have it", p.kind)
+		}
+	}
 	if r := reference.Compare(want, got); !r.Equal() {
 		t.Errorf("logged problems differ (- 23.03 only, + northlog only):\n%s\n23.03's log:\n%s\nnorthlog's log:\n%s",
 			rowDiff(r), strings.Join(refLines, "\n"), strings.Join(logs.all(), "\n"))
