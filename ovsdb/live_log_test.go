@@ -70,15 +70,24 @@ func vlogLevel(l slog.Level) string {
 }
 
 // logProblem is a kind of bad NB input that a northd reports: ref matches
-// 23.03's line for it, northlog northlog's.
+// 23.03's line for it, northlog northlog's. A line is of the first kind
+// that matches it.
 type logProblem struct {
 	kind          string
 	ref, northlog *regexp.Regexp
 }
 
 var logProblems = []logProblem{
+	// Before switch port addresses: northlog reports both with one
+	// operator.
+	{"port security", regexp.MustCompile(`invalid syntax '.*' in port security`),
+		regexp.MustCompile(`reason=switch port addresses: .*port_security`)},
 	{"switch port addresses", regexp.MustCompile(`invalid syntax '.*' in (logical switch port )?addresses`),
 		regexp.MustCompile(`reason=switch port addresses: `)},
+	{"unreadable router port network", regexp.MustCompile(`invalid syntax '.*' in networks`),
+		regexp.MustCompile(`reason=router port networks: `)},
+	{"router port network 0.0.0.0", regexp.MustCompile(`bad 'networks' 0\.0\.0\.0`),
+		regexp.MustCompile(`reason=router port network 0\.0\.0\.0: `)},
 	{"duplicate port tunnel key", regexp.MustCompile(`port \S+ requests same tunnel key \d+ as another LSP or LRP`),
 		regexp.MustCompile(`port requests a tunnel key another one holds`)},
 	{"duplicate datapath tunnel key", regexp.MustCompile(`requests same tunnel key \d+ as another logical switch or router`),
@@ -165,6 +174,9 @@ ovn-nbctl create Static_MAC_Binding logical_port=nothing ip=junk mac=junk
 ovn-nbctl create Static_MAC_Binding logical_port=rp1 ip=10.1.0.5 mac=junk
 ovn-nbctl lb-add lb0 10.0.0.10:80 10.0.0.2:80 sctp -- ls-lb-add sw0 lb0
 ovn-nbctl -- --id=@hc create Load_Balancer_Health_Check vip='"10.0.0.10:80"' -- add Load_Balancer lb0 health_check @hc
+ovn-nbctl lsp-add sw0 p7 -- lsp-set-addresses p7 "00:00:00:00:00:07 10.0.0.7" -- set Logical_Switch_Port p7 port_security='"junk 10.0.0.7"'
+ovn-nbctl lrp-add r0 rp2 00:00:00:00:01:03 10.2.0.1/24 -- set Logical_Router_Port rp2 networks='"10.2.0.1/24" junk'
+ovn-nbctl lrp-add r0 rp3 00:00:00:00:01:04 10.3.0.1/24 -- set Logical_Router_Port rp3 networks='"0.0.0.0/24" "10.3.0.1/24"'
 ovn-nbctl lsp-add sw0 p6 -- lsp-set-options p6 requested-tnl-key=3000
 ovn-nbctl ls-add sw3 -- set Logical_Switch sw3 other_config:requested-tnl-key=5000
 ovn-sbctl chassis-add hv1 vxlan 192.0.2.1`)

@@ -172,14 +172,23 @@ func deriveLRPs(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[LRP] {
 		engine.IndexBy(n.PortsOnRouters, func(rp RouterPort) string { return rp.Router }),
 		engine.IndexBy(gateway, func(g routerGateway) string { return g.router }),
 		func(_ string, rp RouterPort, g routerGateway) lrpRow { return lrpRow{rp, g.gateway} })
-	// northd logs the networks it cannot read and keeps the port: report
-	// them without touching the port.
-	engine.TryMap(onEnabled, "router port networks", func(r lrpRow) (struct{}, error) {
+	// northd logs the networks it cannot read, and those of address
+	// 0.0.0.0 at another level, and keeps the port: report them without
+	// touching the port.
+	networkErrors := func(r lrpRow) (zero, unreadable error) {
 		rp := r.RouterPort
 		if _, err := ParseLRPNetworks(rp.Port.MAC, setOrder(rp.Port.Networks)); err != nil && !Ignored(err) {
-			return struct{}{}, err
+			return splitNetworkErrors(err)
 		}
-		return struct{}{}, nil
+		return nil, nil
+	}
+	engine.TryMap(onEnabled, "router port networks", func(r lrpRow) (struct{}, error) {
+		_, err := networkErrors(r)
+		return struct{}{}, err
+	})
+	engine.TryMap(onEnabled, "router port network 0.0.0.0", func(r lrpRow) (struct{}, error) {
+		err, _ := networkErrors(r)
+		return struct{}{}, err
 	})
 	nets := newInterner[lrpNetKey, LPortAddresses]()
 	return engine.TryMap(onEnabled, "router port mac", func(r lrpRow) (LRP, error) {
