@@ -849,11 +849,11 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 }
 
 // writeNB writes NB_Global's columns that northd owns, BFD status, and the
-// up column of the switch ports whose binding or row changed; newPorts are
+// columns northd owns of the ports whose binding or row changed; newPorts are
 // the ports
 // whose Port_Binding writeSB has just inserted.
 func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[string]string) {
-	global, ports := append(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps()...), d.portUpOps(newPorts)
+	global, ports := append(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps()...), d.portOps(newPorts)
 	// A few ports go with NB_Global, in one transaction rather than two; a
 	// cold start's thousands go after it, so that the sb_cfg that
 	// `ovn-nbctl --wait=sb` waits for is not held up by them.
@@ -876,15 +876,16 @@ func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[stri
 // NB_Global's transaction.
 const portsWithGlobal = 64
 
-// portUpOps sets the Logical_Switch_Port columns northd owns, for each
-// switch port that has a Port_Binding (handle_port_binding_changes,
+// portOps sets the ipv6_prefix of router ports (ipv6PrefixOp) and the
+// Logical_Switch_Port columns northd owns, for each switch port that has a
+// Port_Binding (handle_port_binding_changes,
 // build_ports): up, true for router ports, for ports bound to a chassis
 // true or, when the chassis reports port status (port-up-notif), the
 // binding's up, and false for unbound ports; tag, from tag_request. A
 // binding in newPorts is one the monitor has not shown yet, on no chassis:
 // its port's columns are written with the nb_cfg handshake rather than in
 // a transaction of their own once the monitor shows it.
-func (d *Northd) portUpOps(newPorts map[string]string) []lovsdb.Operation {
+func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 	names := d.feed.takePorts()
 	for name := range d.w.portsChanged {
 		names[name] = true
@@ -898,6 +899,9 @@ func (d *Northd) portUpOps(newPorts map[string]string) []lovsdb.Operation {
 	}
 	var ops []lovsdb.Operation
 	for _, name := range sortedKeys(names) {
+		if op, ok := d.ipv6PrefixOp(name); ok {
+			ops = append(ops, op)
+		}
 		lsp := d.feed.lspByName[name]
 		if lsp == nil {
 			continue

@@ -27,8 +27,9 @@ type nbFeed struct {
 	globals   map[string]*nb.NBGlobal
 	global    *nb.NBGlobal
 	lspByName map[string]*nb.LogicalSwitchPort
-	// portsChanged are the names of switch ports added, changed or
-	// deleted since the last call to takePorts.
+	lrpByName map[string]*nb.LogicalRouterPort
+	// portsChanged are the names of switch and router ports added,
+	// changed or deleted since the last call to takePorts.
 	portsChanged map[string]bool
 
 	// ipam computes the switch ports' dynamic_addresses; the program is
@@ -47,6 +48,7 @@ func newNBFeed(log *slog.Logger, macPrefix string) *nbFeed {
 		rows:         map[string]map[string]model.Model{},
 		globals:      map[string]*nb.NBGlobal{},
 		lspByName:    map[string]*nb.LogicalSwitchPort{},
+		lrpByName:    map[string]*nb.LogicalRouterPort{},
 		portsChanged: map[string]bool{},
 		ipam:         relations.NewIPAM(log),
 		macPrefix:    macPrefix,
@@ -169,16 +171,25 @@ func (f *nbFeed) set(table, uuid string, old, new model.Model) {
 	case nb.NBGlobalTable:
 		f.setGlobal(uuid, new)
 	case nb.LogicalSwitchPortTable:
-		if o, ok := old.(*nb.LogicalSwitchPort); ok {
-			if f.lspByName[o.Name] == o {
-				delete(f.lspByName, o.Name)
-			}
-			f.portsChanged[o.Name] = true
+		trackPort(f.lspByName, f.portsChanged, old, new, func(p *nb.LogicalSwitchPort) string { return p.Name })
+	case nb.LogicalRouterPortTable:
+		trackPort(f.lrpByName, f.portsChanged, old, new, func(p *nb.LogicalRouterPort) string { return p.Name })
+	}
+}
+
+// trackPort keeps byName, the ports of one table by name, and the names
+// changed up to date as row old (nil when added) becomes new (nil when
+// deleted).
+func trackPort[P comparable](byName map[string]P, changed map[string]bool, old, new model.Model, name func(P) string) {
+	if o, ok := old.(P); ok {
+		if byName[name(o)] == o {
+			delete(byName, name(o))
 		}
-		if n, ok := new.(*nb.LogicalSwitchPort); ok {
-			f.lspByName[n.Name] = n
-			f.portsChanged[n.Name] = true
-		}
+		changed[name(o)] = true
+	}
+	if n, ok := new.(P); ok {
+		byName[name(n)] = n
+		changed[name(n)] = true
 	}
 }
 
@@ -217,7 +228,8 @@ func (f *nbFeed) count() int {
 	return n
 }
 
-// takePorts returns the switch ports changed since the last call.
+// takePorts returns the switch and router ports changed since the last
+// call.
 func (f *nbFeed) takePorts() map[string]bool {
 	p := f.portsChanged
 	f.portsChanged = map[string]bool{}

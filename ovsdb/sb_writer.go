@@ -673,7 +673,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 		}
 		rowID := w.m.pbByName[name]
 		if rowID == "" || t.deletedPB[rowID] {
-			key := w.portKey(t, dpRef, w.requestedPortKey(want), "", 0)
+			key := w.portKey(t, dpRef, name, w.requestedPortKey(want), "", 0)
 			if key == 0 {
 				w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
 				continue
@@ -696,7 +696,7 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 		row := w.portColumns(t, want, pb)
 		w.ha.portColumn(want, pb, row)
 		if r := w.requestedPortKey(want); r != 0 && r != pb.TunnelKey {
-			if key := w.portKey(t, dpRef, r, rowID, pb.TunnelKey); key == r {
+			if key := w.portKey(t, dpRef, name, r, rowID, pb.TunnelKey); key == r {
 				row["tunnel_key"] = key
 				t.pbKey[name] = key
 				w.markPortKeyUsers(name)
@@ -723,13 +723,14 @@ func (w *sbWriter) wantedPort(t *sbTxn, name string) (*rules.PortBinding, string
 	return &cands[0], dpRef
 }
 
-// portKey is like datapathKey for ports, within datapath dp; old is the
-// key row holds now (0 for a new port). A requested key held by a port
-// that does not request it is granted, and that port moved to a new key,
-// as 23.03 assigns the requested keys first, then keeps the existing ones
-// that do not conflict, then allocates (build_ports); between two ports
-// requesting one key, the one holding it keeps it.
-func (w *sbWriter) portKey(t *sbTxn, dp string, requested int, row string, old int) int {
+// portKey is like datapathKey for port name, within datapath dp; old is
+// the key row holds now (0 for a new port). A requested key held by a
+// port that does not request it is granted, and that port moved to a new
+// key, as 23.03 assigns the requested keys first, then keeps the existing
+// ones that do not conflict, then allocates (build_ports); between two
+// ports requesting one key, the one holding it keeps it and the other is
+// warned about.
+func (w *sbWriter) portKey(t *sbTxn, dp, name string, requested int, row string, old int) int {
 	keys := w.m.portKeys(dp)
 	if requested != 0 {
 		holder, held := keys.owner[requested]
@@ -743,6 +744,7 @@ func (w *sbWriter) portKey(t *sbTxn, dp string, requested int, row string, old i
 			}
 			return requested
 		}
+		w.log.Warn("port requests a tunnel key another one holds", "port", name, "key", requested)
 	}
 	if row != "" {
 		return 0
@@ -804,6 +806,14 @@ func (w *sbWriter) portColumns(t *sbTxn, want *rules.PortBinding, pb *sb.PortBin
 		// Keys of options that ovn-controller writes and northd keeps.
 		if v, ok := pb.Options["ipv6_ra_pd_list"]; ok && router {
 			options["ipv6_ra_pd_list"] = v
+			// Periodic advertisements announce the delegated prefixes
+			// after the port's own (copy_ra_to_sb).
+			if own, ok := options["ipv6_ra_prefixes"]; ok {
+				if own != "" {
+					own += " "
+				}
+				options["ipv6_ra_prefixes"] = strings.TrimSuffix(own+v, " ")
+			}
 		}
 		if v, ok := pb.Options["additional-chassis-activated"]; ok && !router && len(pb.RequestedAdditionalChassis) > 0 {
 			options["additional-chassis-activated"] = v
@@ -843,7 +853,7 @@ func (w *sbWriter) portColumns(t *sbTxn, want *rules.PortBinding, pb *sb.PortBin
 		}
 	}
 	if !router {
-		first, more := w.requestedChassis(options["requested-chassis"])
+		first, more := w.requestedChassis(want.Name, options["requested-chassis"])
 		if pb == nil {
 			set("requested_chassis", false, optUUID(first))
 			set("requested_additional_chassis", false, uuidSet(more))
@@ -907,8 +917,9 @@ func (w *sbWriter) mirrorRows(port string) []string {
 
 // requestedChassis resolves options:requested-chassis, a comma-separated
 // list of chassis names or hostnames, to Chassis rows: the first, and the
-// others (ovn_port_update_sbrec_chassis). Unknown chassis are left out.
-func (w *sbWriter) requestedChassis(list string) (string, []string) {
+// others (ovn_port_update_sbrec_chassis). Unknown chassis are left out,
+// with a warning that names them and port, as 23.03 warns.
+func (w *sbWriter) requestedChassis(port, list string) (string, []string) {
 	var found []string
 	for name := range strings.SplitSeq(list, ",") {
 		if name == "" {
@@ -916,6 +927,8 @@ func (w *sbWriter) requestedChassis(list string) (string, []string) {
 		}
 		if u := w.chassisNamed(name); u != "" {
 			found = append(found, u)
+		} else {
+			w.log.Warn("unknown chassis in options:requested-chassis", "port", port, "chassis", name)
 		}
 	}
 	if len(found) == 0 {

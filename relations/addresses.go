@@ -270,6 +270,37 @@ func ScanMAC(s string) (EthAddr, bool) {
 	return ea, ok
 }
 
+// zeroNetworkReason is the Reason of a router port network of IPv4 address
+// 0.0.0.0, which 23.03 warns about, where it logs the unreadable ones at
+// INFO (extract_lrp_networks).
+const zeroNetworkReason = "IPv4 address 0.0.0.0"
+
+// splitNetworkErrors splits an error of ParseLRPNetworks into that of its
+// networks of address 0.0.0.0 and that of the unreadable ones, each nil
+// when there are none.
+func splitNetworkErrors(err error) (zero, unreadable error) {
+	var zeros, others []error
+	for _, e := range unjoin(err) {
+		if a, ok := e.(*AddressError); ok && a.Reason == zeroNetworkReason {
+			zeros = append(zeros, e)
+		} else {
+			others = append(others, e)
+		}
+	}
+	return errors.Join(zeros...), errors.Join(others...)
+}
+
+// unjoin is the errors errors.Join joined into err, or err alone.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
+}
+
 // ParseLRPNetworks reads a logical router port's mac and networks as
 // northd's extract_lrp_networks does. A bad MAC is an error that Ignored
 // reports (northd skips the port). Each network must be a whole "IP/PLEN"
@@ -294,7 +325,7 @@ func ParseLRPNetworks(mac string, networks []string) (LPortAddresses, error) {
 		ip4, plen4, end4, err4 := ipParseCIDRLen(n, 0)
 		if err4 == nil && end4 == len(n) {
 			if ip4 == 0 {
-				errs = append(errs, &AddressError{Field: field, Input: n, Reason: "IPv4 address 0.0.0.0"})
+				errs = append(errs, &AddressError{Field: field, Input: n, Reason: zeroNetworkReason})
 				continue
 			}
 			a.IPv4 = append(a.IPv4, newIPv4NetAddr(ip4, plen4))

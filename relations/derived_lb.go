@@ -576,6 +576,19 @@ func lbMonitorMapping(lb *nb.LoadBalancer, ip string, v6 bool) (port, srcIP stri
 	return port, formatLBIP(addr)
 }
 
+// healthChecksIgnored is why northd creates no health checks for the VIPs
+// of a load balancer with options o (ovn_lb_get_health_check), nil when it
+// creates them.
+func healthChecksIgnored(o LBOptions) error {
+	switch {
+	case o.Proto == "sctp":
+		return errors.New("SCTP load balancers do not support health checks")
+	case o.Template:
+		return errors.New("template load balancers do not support health checks")
+	}
+	return nil
+}
+
 // deriveLoadBalancers reads the load balancer rows' settings, and reports
 // the options northd corrects.
 func deriveLoadBalancers(n *NB) engine.Rel[LoadBalancer] {
@@ -613,9 +626,19 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 	vips := engine.TryMap(rows, "load balancer VIP", parseLBVIP)
 
 	// The VIPs that a health check of their load balancer names; northd
-	// ignores health checks of SCTP and template load balancers.
+	// ignores health checks of SCTP and template load balancers, with a
+	// warning for each VIP.
+	unchecked := engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool {
+		o, _ := readLBOptions(lb)
+		return len(lb.HealthCheck) > 0 && healthChecksIgnored(o) != nil
+	})
+	engine.TryMap(engine.SemiJoin(engine.IndexBy(vips, func(v LBVIP) string { return v.LB }),
+		engine.IndexBy(unchecked, func(lb *nb.LoadBalancer) string { return lb.UUID })),
+		"load balancer health check", func(v LBVIP) (struct{}, error) {
+			return struct{}{}, fmt.Errorf("load balancer %s: %w", v.LB, healthChecksIgnored(v.LBOptions))
+		})
 	checkRefs := engine.FlatMap(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) []ref {
-		if lb.Protocol != nil && *lb.Protocol == nb.LoadBalancerProtocolSCTP || SmapBool(lb.Options, "template", false) {
+		if o, _ := readLBOptions(lb); healthChecksIgnored(o) != nil {
 			return nil
 		}
 		return refs(lb.UUID, lb.HealthCheck)

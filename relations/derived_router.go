@@ -1,6 +1,7 @@
 package relations
 
 import (
+	"fmt"
 	"net/netip"
 	"runtime"
 	"slices"
@@ -171,14 +172,23 @@ func deriveLRPs(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[LRP] {
 		engine.IndexBy(n.PortsOnRouters, func(rp RouterPort) string { return rp.Router }),
 		engine.IndexBy(gateway, func(g routerGateway) string { return g.router }),
 		func(_ string, rp RouterPort, g routerGateway) lrpRow { return lrpRow{rp, g.gateway} })
-	// northd logs the networks it cannot read and keeps the port: report
-	// them without touching the port.
-	engine.TryMap(onEnabled, "router port networks", func(r lrpRow) (struct{}, error) {
+	// northd logs the networks it cannot read, and those of address
+	// 0.0.0.0 at another level, and keeps the port: report them without
+	// touching the port.
+	networkErrors := func(r lrpRow) (zero, unreadable error) {
 		rp := r.RouterPort
 		if _, err := ParseLRPNetworks(rp.Port.MAC, setOrder(rp.Port.Networks)); err != nil && !Ignored(err) {
-			return struct{}{}, err
+			return splitNetworkErrors(err)
 		}
-		return struct{}{}, nil
+		return nil, nil
+	}
+	engine.TryMap(onEnabled, "router port networks", func(r lrpRow) (struct{}, error) {
+		_, err := networkErrors(r)
+		return struct{}{}, err
+	})
+	engine.TryMap(onEnabled, "router port network 0.0.0.0", func(r lrpRow) (struct{}, error) {
+		err, _ := networkErrors(r)
+		return struct{}{}, err
 	})
 	nets := newInterner[lrpNetKey, LPortAddresses]()
 	return engine.TryMap(onEnabled, "router port mac", func(r lrpRow) (LRP, error) {
@@ -212,6 +222,19 @@ func deriveLRPRouterPeers(lrps engine.Rel[LRP], byName engine.Index[string, LRP]
 		engine.IndexBy(withPeer, func(p LRP) string { return *p.Port.Peer }),
 		byName,
 		func(_ string, p, peer LRP) LRPRouterPeer { return LRPRouterPeer{LRP: p, Peer: peer} })
+}
+
+// rejectSwitchPortPeers reports the router ports whose peer names a
+// switch port: 23.03 leaves them unpeered with a warning, since a switch
+// port names its router port in options:router-port, not the other way.
+func rejectSwitchPortPeers(n *NB) {
+	withPeer := engine.Filter(n.LRPs, func(p LRP) bool { return p.Port.Peer != nil })
+	engine.TryMap(engine.SemiJoin(
+		engine.IndexBy(withPeer, func(p LRP) string { return *p.Port.Peer }),
+		engine.IndexBy(n.PortsOnSwitches, func(sp SwitchPort) string { return sp.Port.Name })),
+		"router port peer", func(p LRP) (struct{}, error) {
+			return struct{}{}, fmt.Errorf("router port %s: peer %s is a switch port", p.Port.Name, *p.Port.Peer)
+		})
 }
 
 func lrpByUUID(p LRP) string { return p.Port.UUID }
@@ -280,6 +303,7 @@ func (n *NB) deriveRouterRelations() {
 	n.LRPsByName = engine.IndexBy(n.LRPs, lrpByName)
 	n.LRPSwitchPeers = deriveLRPSwitchPeers(n, n.LRPsByName)
 	n.LRPRouterPeers = deriveLRPRouterPeers(n.LRPs, n.LRPsByName)
+	rejectSwitchPortPeers(n)
 	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
 	n.deriveRouteRelations()
 }
