@@ -442,11 +442,15 @@ func RouterLBForceSNATFlows(nb *relations.NB) engine.Rel[Flow] {
 }
 
 // RouterLBForceSNATPortFlows: lr_in_unsnat priority 110 and lr_out_snat
-// priority 110 for each connected port of a gateway router with
+// for each connected port of a gateway router with
 // options:lb_force_snat_ip=router_ip (northd.c
 // build_lrouter_force_snat_flows_op): load-balanced traffic leaving a port
-// is SNATed to the port's first address of its family, and traffic to that
-// address coming in on the port unSNATed.
+// is SNATed to the port's first address of its family (priority 110), and
+// traffic to that address coming in on the port unSNATed. Where
+// forceSNATPerNetwork, every network of the port gets its own unSNAT flow
+// and, at 110, SNAT to its own address for the packets lr_in_network_id
+// marked with its index; the first address stays at 105 for controllers
+// that lack flags.network_id.
 func RouterLBForceSNATPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	connected := engine.Distinct(engine.Union(
 		engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) relations.LRP { return p.LRP }),
@@ -455,24 +459,46 @@ func RouterLBForceSNATPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	ports := engine.SemiJoin(
 		engine.IndexBy(connected, lrpRouter),
 		engine.IndexBy(routerIP, func(r relations.RouterLBConfig) string { return r.Router }))
+	perNetwork := forceSNATPerNetwork(nb.Release)
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
 		dp, key := on(p.Router), jsonKey(p.Name())
 		var flows []Flow
-		add := func(ver, ip string) {
-			flows = append(flows,
-				dp.flow(LRInUnSNAT, 110, fmt.Sprintf("inport == %s && ip%s.dst == %s", key, ver, ip), "ct_snat;"),
-				dp.flow(LROutSNAT, 110, fmt.Sprintf("flags.force_snat_for_lb == 1 && ip%s && outport == %s", ver, key), "ct_snat("+ip+");"))
+		// add writes the flows of the port's n addresses of IP version ver.
+		add := func(ver string, n int, addr func(i int) string) {
+			if n <= 0 {
+				return
+			}
+			snat := func(priority int, networkID, ip string) Flow {
+				return dp.flow(LROutSNAT, priority, fmt.Sprintf("flags.force_snat_for_lb == 1 && %sip%s && outport == %s", networkID, ver, key), "ct_snat("+ip+");")
+			}
+			unsnat := func(ip string) Flow {
+				return dp.flow(LRInUnSNAT, 110, fmt.Sprintf("inport == %s && ip%s.dst == %s", key, ver, ip), "ct_snat;")
+			}
+			if !perNetwork {
+				flows = append(flows, unsnat(addr(0)), snat(110, "", addr(0)))
+				return
+			}
+			for i := range n {
+				// Past the last network id, networks share the first's.
+				id := i
+				if id > maxNetworkID {
+					id = 0
+				}
+				flows = append(flows, unsnat(addr(i)), snat(110, fmt.Sprintf("flags.network_id == %d && ", id), addr(id)))
+			}
+			flows = append(flows, snat(105, "", addr(0)))
 		}
-		if len(p.Net.IPv4) > 0 {
-			add("4", p.Net.IPv4[0].AddrS)
-		}
+		add("4", len(p.Net.IPv4), func(i int) string { return p.Net.IPv4[i].AddrS })
 		// The link-local address comes last: only other addresses count.
-		if len(p.Net.IPv6) > 1 {
-			add("6", p.Net.IPv6[0].AddrS)
-		}
+		add("6", len(p.Net.IPv6)-1, func(i int) string { return p.Net.IPv6[i].AddrS })
 		return flows
 	})
 }
+
+// forceSNATPerNetwork: 26.03 SNATs load-balanced traffic to the address of
+// the network the next hop is in (flags.network_id), not only the port's
+// first one.
+func forceSNATPerNetwork(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // RouterLBVIPNeighborFlows: lr_in_ip_input priority 90 on every port of a
 // router whose load balancers have VIPs it answers for (northd.c
