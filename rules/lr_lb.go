@@ -186,6 +186,9 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		flag := snatFlag(c, v)
 		action, balances := vipAction(v, x.Features, tableIn(nb, LROutSNAT))
+		if balances && v.AffinityTimeout != 0 && affinityOnLBRegs(nb.Release) {
+			action = lbRegsAction(v) + action
+		}
 		if balances {
 			// Conntrack records the flag only where every chassis can
 			// (ct_lb_related).
@@ -211,8 +214,31 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 					"outport = "+jsonKey("cr-"+c.DGP)+"; next;"))
 			}
 		}
+		if affinityOnLBRegs(nb.Release) {
+			return append(flows, routerLBRegAffinityFlows(dp, flag, v, match)...)
+		}
 		return append(flows, routerAffinityFlows(dp, c, v, match)...)
 	})
+}
+
+// affinityOnLBRegs: in 26.03 a router's DNAT keeps a VIP with affinity in
+// the load balancer registers (reg4/xxreg1, reg2) as switches do, and its
+// affinity flows read it from there (lbRegAffinityFlows).
+func affinityOnLBRegs(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// routerLBRegAffinityFlows are routerAffinityFlows with affinityOnLBRegs:
+// the check only looks the session up, and the SNAT flag is the one the
+// VIP's own DNAT flow sets (snatFlag).
+func routerLBRegAffinityFlows(dp on, flag string, v relations.LBVIP, newMatch string) []Flow {
+	if v.AffinityTimeout == 0 {
+		return nil
+	}
+	lbAction, ctFlag := "", ""
+	if flag != "" {
+		lbAction, ctFlag = "flags."+flag+"_for_lb = 1; ", "; "+flag
+	}
+	return append([]Flow{dp.flow(LRInLBAffCheck, 100, newMatch, regKnownLBSession+" = chk_lb_aff(); next;")},
+		lbRegAffinityFlows(dp, v, LRInLBAffLearn, LRInDNAT, lbAction, ctFlag)...)
 }
 
 // vipPortMatch matches the protocol and port of a VIP that has one: the

@@ -213,26 +213,52 @@ func switchAffinityFlows(dp on, v relations.LBVIP) []Flow {
 }
 
 // switchFragAffinityFlows are switchAffinityFlows with lbFragments: the
-// check matches the VIP and the protocol and port ct_extract stored, the
-// VIP is in reg4 (xxreg1), and a known session's backend is matched
-// together with the VIP.
+// check matches the VIP and the protocol and port ct_extract stored, and
+// the rest is lbRegAffinityFlows.
 func switchFragAffinityFlows(dp on, v relations.LBVIP) []Flow {
 	if v.AffinityTimeout == 0 {
 		return nil
 	}
-	ip, reg := "ip4", regLBIPv4
-	if v.IPv6 {
-		ip, reg = "ip6", regLBIPv6
-	}
+	ip := ipMatch(v)
 	check := fmt.Sprintf("ct.new && %s && %s.dst == %s", ip, ip, v.IP)
-	learn := fmt.Sprintf("%s == 0 && ct.new && %s && %s == %s", regKnownLBSession, ip, reg, v.IP)
-	lbAction := reg + " = " + v.IP + "; "
 	if v.Port != "" {
 		check += " && " + ctProtoPortMatch(v)
-		learn += " && " + regOrigTPDport + " == " + v.Port
-		lbAction += regOrigTPDport + " = " + v.Port + "; "
 	}
-	flows := []Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")}
+	return append([]Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")},
+		lbRegAffinityFlows(dp, v, LSInLBAffLearn, LSInLB, lbRegsAction(v), "")...)
+}
+
+// lbRegsAction keeps VIP v and its port in the load balancer registers
+// (26.03's REG_LB_IPV4 or REG_LB_IPV6, REG_LB_PORT).
+func lbRegsAction(v relations.LBVIP) string {
+	action := lbIPReg(v) + " = " + v.IP + "; "
+	if v.Port != "" {
+		action += regOrigTPDport + " = " + v.Port + "; "
+	}
+	return action
+}
+
+// lbIPReg is the load balancer register of VIP v's family.
+func lbIPReg(v relations.LBVIP) string {
+	if v.IPv6 {
+		return regLBIPv6
+	}
+	return regLBIPv4
+}
+
+// lbRegAffinityFlows are the per-backend affinity flows of VIP v in 26.03,
+// on switches and routers but for their stages: the load balancer
+// registers hold the VIP (lbRegsAction) when learnStage records the backend
+// a new connection got, and the backend of a known session when lbStage
+// (priority 150) sends a new connection to the VIP there, after lbAction,
+// with ctFlag appended to ct_lb_mark's arguments.
+func lbRegAffinityFlows(dp on, v relations.LBVIP, learnStage, lbStage Stage, lbAction, ctFlag string) []Flow {
+	ip, reg := ipMatch(v), lbIPReg(v)
+	learn := fmt.Sprintf("%s == 0 && ct.new && %s && %s == %s", regKnownLBSession, ip, reg, v.IP)
+	if v.Port != "" {
+		learn += " && " + regOrigTPDport + " == " + v.Port
+	}
+	var flows []Flow
 	for _, b := range v.Backends.All() {
 		port := affinityPort(v, b)
 		learnMatch := learn + " && " + ip + ".dst == " + b.IP
@@ -242,8 +268,8 @@ func switchFragAffinityFlows(dp on, v relations.LBVIP) []Flow {
 			match += " && " + regOrigTPDport + " == " + port
 		}
 		flows = append(flows,
-			dp.flow(LSInLBAffLearn, 100, learnMatch, commitLBAffOf(v, b, v.IPv6)),
-			dp.flow(LSInLB, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, v.IPv6)+");"))
+			dp.flow(learnStage, 100, learnMatch, commitLBAffOf(v, b, v.IPv6)),
+			dp.flow(lbStage, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, v.IPv6)+ctFlag+");"))
 	}
 	return flows
 }
