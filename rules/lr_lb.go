@@ -170,7 +170,8 @@ func snatFlag(c routerLBClass, v relations.LBVIP) string {
 // conntrack; DNAT picks a backend for a new connection and flags it for
 // SNAT as the load balancer and router ask; on a distributed router this
 // happens on the gateway chassis, where replies from the backends are
-// unDNATed.
+// unDNATed. Where templateVIPsAllowed, lr_in_ip_input priority 100 lets
+// traffic to a template VIP in.
 func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	vips := engine.Join(lbsOnRouters(nb), nb.LBVIPsByLB,
 		func(_ string, x lbOnRouters, v relations.LBVIP) vipOnRouters {
@@ -201,6 +202,9 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			action = "flags." + flag + "_for_lb = 1; " + action
 		}
 		flows := []Flow{dp.flow(LRInDefrag, 100, fmt.Sprintf("ip && %s.dst == %s", ip, v.IP), "ct_dnat;")}
+		if templateVIPsAllowed(nb.Release) && v.Template && strings.Contains(v.IP, "^") {
+			flows = append(flows, dp.flow(LRInIPInput, 100, ip+".dst == "+v.IP, "next;"))
+		}
 		newMatch := match
 		if c.DGP != "" && (v.NBackends > 0 || !v.Reject) {
 			newMatch += " && is_chassis_resident(" + jsonKey("cr-"+c.DGP) + ")"
@@ -221,6 +225,12 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// templateVIPsAllowed: 26.03 lets traffic to a template VIP (one with a
+// ^variable) past lr_in_ip_input (northd.c
+// build_lrouter_allow_vip_traffic_template), where the router would drop
+// traffic to an address it does not know as its own.
+func templateVIPsAllowed(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
 // affinityOnLBRegs: in 26.03 a router's DNAT keeps a VIP with affinity in
 // the load balancer registers (reg4/xxreg1, reg2) as switches do, and its
 // affinity flows read it from there (lbRegAffinityFlows).
@@ -238,7 +248,7 @@ func routerLBRegAffinityFlows(dp on, flag string, v relations.LBVIP, newMatch st
 		lbAction, ctFlag = "flags."+flag+"_for_lb = 1; ", "; "+flag
 	}
 	return append([]Flow{dp.flow(LRInLBAffCheck, 100, newMatch, regKnownLBSession+" = chk_lb_aff(); next;")},
-		lbRegAffinityFlows(dp, v, LRInLBAffLearn, LRInDNAT, lbAction, ctFlag)...)
+		lbRegAffinityFlows(dp, v, !v.V4Mapped(), LRInLBAffLearn, LRInDNAT, lbAction, ctFlag)...)
 }
 
 // vipPortMatch matches the protocol and port of a VIP that has one: the

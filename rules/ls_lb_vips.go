@@ -225,35 +225,40 @@ func switchFragAffinityFlows(dp on, v relations.LBVIP) []Flow {
 		check += " && " + ctProtoPortMatch(v)
 	}
 	return append([]Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")},
-		lbRegAffinityFlows(dp, v, LSInLBAffLearn, LSInLB, lbRegsAction(v), "")...)
+		lbRegAffinityFlows(dp, v, v.IPv6, LSInLBAffLearn, LSInLB, lbRegsAction(v), "")...)
 }
 
 // lbRegsAction keeps VIP v and its port in the load balancer registers
 // (26.03's REG_LB_IPV4 or REG_LB_IPV6, REG_LB_PORT).
 func lbRegsAction(v relations.LBVIP) string {
-	action := lbIPReg(v) + " = " + v.IP + "; "
+	action := lbIPReg(v.IPv6) + " = " + v.IP + "; "
 	if v.Port != "" {
 		action += regOrigTPDport + " = " + v.Port + "; "
 	}
 	return action
 }
 
-// lbIPReg is the load balancer register of VIP v's family.
-func lbIPReg(v relations.LBVIP) string {
-	if v.IPv6 {
+// lbIPReg is the load balancer register of addresses of a family.
+func lbIPReg(v6 bool) string {
+	if v6 {
 		return regLBIPv6
 	}
 	return regLBIPv4
 }
 
 // lbRegAffinityFlows are the per-backend affinity flows of VIP v in 26.03,
-// on switches and routers but for their stages: the load balancer
+// taken as of the family v6 (switches read it from the VIP's family,
+// routers from its address: V4Mapped), on switches and routers but for
+// their stages: the load balancer
 // registers hold the VIP (lbRegsAction) when learnStage records the backend
 // a new connection got, and the backend of a known session when lbStage
 // (priority 150) sends a new connection to the VIP there, after lbAction,
 // with ctFlag appended to ct_lb_mark's arguments.
-func lbRegAffinityFlows(dp on, v relations.LBVIP, learnStage, lbStage Stage, lbAction, ctFlag string) []Flow {
-	ip, reg := ipMatch(v), lbIPReg(v)
+func lbRegAffinityFlows(dp on, v relations.LBVIP, v6 bool, learnStage, lbStage Stage, lbAction, ctFlag string) []Flow {
+	ip, reg := "ip4", lbIPReg(v6)
+	if v6 {
+		ip = "ip6"
+	}
 	learn := fmt.Sprintf("%s == 0 && ct.new && %s && %s == %s", regKnownLBSession, ip, reg, v.IP)
 	if v.Port != "" {
 		learn += " && " + regOrigTPDport + " == " + v.Port
@@ -268,8 +273,8 @@ func lbRegAffinityFlows(dp on, v relations.LBVIP, learnStage, lbStage Stage, lbA
 			match += " && " + regOrigTPDport + " == " + port
 		}
 		flows = append(flows,
-			dp.flow(learnStage, 100, learnMatch, commitLBAffOf(v, b, v.IPv6)),
-			dp.flow(lbStage, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, v.IPv6)+ctFlag+");"))
+			dp.flow(learnStage, 100, learnMatch, commitLBAffOf(v, b, v6)),
+			dp.flow(lbStage, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, v6)+ctFlag+");"))
 	}
 	return flows
 }
