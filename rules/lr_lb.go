@@ -23,6 +23,26 @@ const keyRefOpen, keyRefClose = "${key:", "}"
 // text.
 func KeyRef(uuid string) string { return keyRefOpen + uuid + keyRefClose }
 
+// chassisRedirectRef starts the reference of a ChassisRedirectKeyRef.
+const chassisRedirectRef = "cr:"
+
+// ChassisRedirectKeyRef stands for the tunnel key of the chassisredirect
+// port of the router port with NB _uuid uuid in flow text: that port has no
+// NB row of its own.
+func ChassisRedirectKeyRef(uuid string) string { return KeyRef(chassisRedirectRef + uuid) }
+
+// RefName is the name of the row a reference in flow text (what ResolveKeys
+// passes its key function) stands for, given the names of NB rows by
+// _uuid: the row's own, or for a ChassisRedirectKeyRef its chassisredirect
+// port's.
+func RefName(ref string, name func(uuid string) (string, bool)) (string, bool) {
+	if u, ok := strings.CutPrefix(ref, chassisRedirectRef); ok {
+		n, ok := name(u)
+		return chassisRedirectName(n), ok
+	}
+	return name(ref)
+}
+
 // ResolveKeys replaces every KeyRef in text with key(uuid).
 func ResolveKeys(text string, key func(uuid string) string) string {
 	var b strings.Builder
