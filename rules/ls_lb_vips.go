@@ -159,6 +159,11 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// forwardsOnlyAnsweredVIPs: 26.03 forwards to the router only requests
+// for the VIPs it answers ARP and ND for (ips_v4_reachable: not those of
+// load balancers with options:neighbor_responder=none).
+func forwardsOnlyAnsweredVIPs(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
 // vipInScope is a VIP of a load balancer in scope Scope.
 type vipInScope struct {
 	Scope string
@@ -423,8 +428,10 @@ func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 // router port, ARP requests and neighbour solicitations for a VIP of the
 // router's load balancers that is in a subnet of that port go to the
 // router alone (and to the switch's other ports, if it has any), like
-// those for the router's own addresses.
+// those for the router's own addresses. Where forwardsOnlyAnsweredVIPs,
+// only the VIPs the router answers for count.
 func SwitchLBRouterVIPFlows(nb *relations.NB) engine.Rel[Flow] {
+	answeredOnly := forwardsOnlyAnsweredVIPs(nb)
 	links := engine.Filter(routerLinks(nb), func(l routerLink) bool { return l.LRP.Enabled() })
 	inScope := engine.Join(
 		nb.RouterLBScopesByRouter,
@@ -437,7 +444,7 @@ func SwitchLBRouterVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		nb.ScopeLBIPs,
 		func(_ string, kv engine.KV[string, routerLink], sip relations.ScopedLBIP) []Flow {
 			l, ip := kv.Value, sip.LBIP
-			if !relations.PortReaches(l.LRP.Net, ip.IP) {
+			if !relations.PortReaches(l.LRP.Net, ip.IP) || answeredOnly && ip.Neighbor == relations.LBNeighborNone {
 				return nil
 			}
 			match := "flags[1] == 0 && arp.op == 1 && arp.tpa == " + ip.IP
