@@ -29,7 +29,17 @@ type Offline struct {
 
 // Canonical is the flows in the canonical dump form (see rules.Canonical).
 func (o *Offline) Canonical() []string {
-	return rules.Canonical(o.Stages, rules.ResolveFlowKeys(o.Flows, func(id string) string { return o.Names[id] }), o.Names)
+	return rules.Canonical(o.Stages, rules.ResolveFlowKeys(o.Flows, o.RefName), o.Names)
+}
+
+// RefName names what a tunnel key reference in flow text stands for
+// (rules.RefName), "" when unknown.
+func (o *Offline) RefName(ref string) string {
+	n, _ := rules.RefName(ref, func(u string) (string, bool) {
+		n, ok := o.Names[u]
+		return n, ok
+	})
+	return n
 }
 
 // ComputeFromFile loads a standalone OVN_Northbound database file into a

@@ -300,7 +300,7 @@ func (w *sbWriter) markKeyUsers(u string) {
 // markPortKeyUsers marks the flows that hold the tunnel key of a port.
 func (w *sbWriter) markPortKeyUsers(name string) {
 	for u := range w.keyUsers {
-		if n, ok := w.portName(u); ok && n == name {
+		if n, ok := rules.RefName(u, w.portName); ok && n == name {
 			w.markKeyUsers(u)
 		}
 	}
@@ -331,7 +331,7 @@ func (w *sbWriter) tunnelKey(t *sbTxn, u string) int {
 	if ref := w.dpRef(t, u); ref != "" {
 		return w.m.dps[ref].TunnelKey
 	}
-	name, ok := w.portName(u)
+	name, ok := rules.RefName(u, w.portName)
 	if !ok {
 		return 0
 	}

@@ -4,6 +4,7 @@ import (
 	"iter"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // The SB Chassis other_config keys of the features that change logical
@@ -31,6 +32,10 @@ type Features struct {
 // AllFeatures is what northd assumes with no chassis, or with chassis that
 // all run an ovn-controller as recent as 23.03.
 var AllFeatures = Features{CTNoMaskedLabel: true, CTLBRelated: true}
+
+// assumesChassisFeatures: 26.03 reads neither feature from the chassis;
+// its flows rely on both (build_chassis_features no longer lists them).
+func assumesChassisFeatures(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // FeaturesOf computes the features from the other_config column of every
 // SB Chassis row (EveryChassisHas).

@@ -136,7 +136,7 @@ type NB struct {
 
 	// Features holds one tuple, the chassis features flows may rely on
 	// (features.go). It is SB input, not an NB table: ChassisFeatures sets
-	// it.
+	// it, where the release reads the chassis' features.
 	Features        engine.Rel[Features]
 	ChassisFeatures *FeatureInput
 	featuresByOne   engine.Index[struct{}, Features] // for WithFeatures
@@ -275,6 +275,9 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.SwitchPorts, n.SwitchPortsUp = newSwitchPortTable(c, f)
 	c.DescribeTuples(n.DescribeTuple)
 	n.ChassisFeatures, n.Features = newFeatureInput(c)
+	if assumesChassisFeatures(r) {
+		n.Features = engine.Map(n.Features, func(Features) Features { return AllFeatures })
+	}
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
 	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)
 	n.igmpEntries, n.IGMPEntries = newIGMPEntries(c)

@@ -23,6 +23,26 @@ const keyRefOpen, keyRefClose = "${key:", "}"
 // text.
 func KeyRef(uuid string) string { return keyRefOpen + uuid + keyRefClose }
 
+// chassisRedirectRef starts the reference of a ChassisRedirectKeyRef.
+const chassisRedirectRef = "cr:"
+
+// ChassisRedirectKeyRef stands for the tunnel key of the chassisredirect
+// port of the router port with NB _uuid uuid in flow text: that port has no
+// NB row of its own.
+func ChassisRedirectKeyRef(uuid string) string { return KeyRef(chassisRedirectRef + uuid) }
+
+// RefName is the name of the row a reference in flow text (what ResolveKeys
+// passes its key function) stands for, given the names of NB rows by
+// _uuid: the row's own, or for a ChassisRedirectKeyRef its chassisredirect
+// port's.
+func RefName(ref string, name func(uuid string) (string, bool)) (string, bool) {
+	if u, ok := strings.CutPrefix(ref, chassisRedirectRef); ok {
+		n, ok := name(u)
+		return chassisRedirectName(n), ok
+	}
+	return name(ref)
+}
+
 // ResolveKeys replaces every KeyRef in text with key(uuid).
 func ResolveKeys(text string, key func(uuid string) string) string {
 	var b strings.Builder
@@ -170,7 +190,8 @@ func snatFlag(c routerLBClass, v relations.LBVIP) string {
 // conntrack; DNAT picks a backend for a new connection and flags it for
 // SNAT as the load balancer and router ask; on a distributed router this
 // happens on the gateway chassis, where replies from the backends are
-// unDNATed.
+// unDNATed. Where templateVIPsAllowed, lr_in_ip_input priority 100 lets
+// traffic to a template VIP in.
 func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	vips := engine.Join(lbsOnRouters(nb), nb.LBVIPsByLB,
 		func(_ string, x lbOnRouters, v relations.LBVIP) vipOnRouters {
@@ -186,6 +207,9 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		flag := snatFlag(c, v)
 		action, balances := vipAction(v, x.Features, tableIn(nb, LROutSNAT))
+		if balances && v.AffinityTimeout != 0 && affinityOnLBRegs(nb.Release) {
+			action = lbRegsAction(v) + action
+		}
 		if balances {
 			// Conntrack records the flag only where every chassis can
 			// (ct_lb_related).
@@ -198,6 +222,9 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			action = "flags." + flag + "_for_lb = 1; " + action
 		}
 		flows := []Flow{dp.flow(LRInDefrag, 100, fmt.Sprintf("ip && %s.dst == %s", ip, v.IP), "ct_dnat;")}
+		if templateVIPsAllowed(nb.Release) && v.Template && strings.Contains(v.IP, "^") {
+			flows = append(flows, dp.flow(LRInIPInput, 100, ip+".dst == "+v.IP, "next;"))
+		}
 		newMatch := match
 		if c.DGP != "" && (v.NBackends > 0 || !v.Reject) {
 			newMatch += " && is_chassis_resident(" + jsonKey("cr-"+c.DGP) + ")"
@@ -211,8 +238,37 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 					"outport = "+jsonKey("cr-"+c.DGP)+"; next;"))
 			}
 		}
+		if affinityOnLBRegs(nb.Release) {
+			return append(flows, routerLBRegAffinityFlows(dp, flag, v, match)...)
+		}
 		return append(flows, routerAffinityFlows(dp, c, v, match)...)
 	})
+}
+
+// templateVIPsAllowed: 26.03 lets traffic to a template VIP (one with a
+// ^variable) past lr_in_ip_input (northd.c
+// build_lrouter_allow_vip_traffic_template), where the router would drop
+// traffic to an address it does not know as its own.
+func templateVIPsAllowed(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// affinityOnLBRegs: in 26.03 a router's DNAT keeps a VIP with affinity in
+// the load balancer registers (reg4/xxreg1, reg2) as switches do, and its
+// affinity flows read it from there (lbRegAffinityFlows).
+func affinityOnLBRegs(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// routerLBRegAffinityFlows are routerAffinityFlows with affinityOnLBRegs:
+// the check only looks the session up, and the SNAT flag is the one the
+// VIP's own DNAT flow sets (snatFlag).
+func routerLBRegAffinityFlows(dp on, flag string, v relations.LBVIP, newMatch string) []Flow {
+	if v.AffinityTimeout == 0 {
+		return nil
+	}
+	lbAction, ctFlag := "", ""
+	if flag != "" {
+		lbAction, ctFlag = "flags."+flag+"_for_lb = 1; ", "; "+flag
+	}
+	return append([]Flow{dp.flow(LRInLBAffCheck, 100, newMatch, regKnownLBSession+" = chk_lb_aff(); next;")},
+		lbRegAffinityFlows(dp, v, !v.V4Mapped(), LRInLBAffLearn, LRInDNAT, lbAction, ctFlag)...)
 }
 
 // vipPortMatch matches the protocol and port of a VIP that has one: the
@@ -442,11 +498,15 @@ func RouterLBForceSNATFlows(nb *relations.NB) engine.Rel[Flow] {
 }
 
 // RouterLBForceSNATPortFlows: lr_in_unsnat priority 110 and lr_out_snat
-// priority 110 for each connected port of a gateway router with
+// for each connected port of a gateway router with
 // options:lb_force_snat_ip=router_ip (northd.c
 // build_lrouter_force_snat_flows_op): load-balanced traffic leaving a port
-// is SNATed to the port's first address of its family, and traffic to that
-// address coming in on the port unSNATed.
+// is SNATed to the port's first address of its family (priority 110), and
+// traffic to that address coming in on the port unSNATed. Where
+// forceSNATPerNetwork, every network of the port gets its own unSNAT flow
+// and, at 110, SNAT to its own address for the packets lr_in_network_id
+// marked with its index; the first address stays at 105 for controllers
+// that lack flags.network_id.
 func RouterLBForceSNATPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	connected := engine.Distinct(engine.Union(
 		engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) relations.LRP { return p.LRP }),
@@ -455,24 +515,46 @@ func RouterLBForceSNATPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	ports := engine.SemiJoin(
 		engine.IndexBy(connected, lrpRouter),
 		engine.IndexBy(routerIP, func(r relations.RouterLBConfig) string { return r.Router }))
+	perNetwork := forceSNATPerNetwork(nb.Release)
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
 		dp, key := on(p.Router), jsonKey(p.Name())
 		var flows []Flow
-		add := func(ver, ip string) {
-			flows = append(flows,
-				dp.flow(LRInUnSNAT, 110, fmt.Sprintf("inport == %s && ip%s.dst == %s", key, ver, ip), "ct_snat;"),
-				dp.flow(LROutSNAT, 110, fmt.Sprintf("flags.force_snat_for_lb == 1 && ip%s && outport == %s", ver, key), "ct_snat("+ip+");"))
+		// add writes the flows of the port's n addresses of IP version ver.
+		add := func(ver string, n int, addr func(i int) string) {
+			if n <= 0 {
+				return
+			}
+			snat := func(priority int, networkID, ip string) Flow {
+				return dp.flow(LROutSNAT, priority, fmt.Sprintf("flags.force_snat_for_lb == 1 && %sip%s && outport == %s", networkID, ver, key), "ct_snat("+ip+");")
+			}
+			unsnat := func(ip string) Flow {
+				return dp.flow(LRInUnSNAT, 110, fmt.Sprintf("inport == %s && ip%s.dst == %s", key, ver, ip), "ct_snat;")
+			}
+			if !perNetwork {
+				flows = append(flows, unsnat(addr(0)), snat(110, "", addr(0)))
+				return
+			}
+			for i := range n {
+				// Past the last network id, networks share the first's.
+				id := i
+				if id > maxNetworkID {
+					id = 0
+				}
+				flows = append(flows, unsnat(addr(i)), snat(110, fmt.Sprintf("flags.network_id == %d && ", id), addr(id)))
+			}
+			flows = append(flows, snat(105, "", addr(0)))
 		}
-		if len(p.Net.IPv4) > 0 {
-			add("4", p.Net.IPv4[0].AddrS)
-		}
+		add("4", len(p.Net.IPv4), func(i int) string { return p.Net.IPv4[i].AddrS })
 		// The link-local address comes last: only other addresses count.
-		if len(p.Net.IPv6) > 1 {
-			add("6", p.Net.IPv6[0].AddrS)
-		}
+		add("6", len(p.Net.IPv6)-1, func(i int) string { return p.Net.IPv6[i].AddrS })
 		return flows
 	})
 }
+
+// forceSNATPerNetwork: 26.03 SNATs load-balanced traffic to the address of
+// the network the next hop is in (flags.network_id), not only the port's
+// first one.
+func forceSNATPerNetwork(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // RouterLBVIPNeighborFlows: lr_in_ip_input priority 90 on every port of a
 // router whose load balancers have VIPs it answers for (northd.c

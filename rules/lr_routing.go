@@ -414,16 +414,21 @@ const ecmpReplyMAC = "push(xxreg1); xxreg1 = ct_label; eth.dst = xxreg1[32..79];
 func ecmpRepliesByPortMark(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // RouterPortECMPStatefulEgrFlows: lr_in_ecmp_stateful_egr, a 26.03 stage,
-// per router port (northd.c build_ecmp_stateful_egr_flows_for_lrouter_port):
-// a packet routed over a symmetric-reply ECMP member (reg9[10]) commits its
-// next hop's MAC and output port to conntrack on its way out, so that
-// replies return the same way.
+// per router port and chassisredirect port (northd.c
+// build_ecmp_stateful_egr_flows_for_lrouter_port): a packet routed over a
+// symmetric-reply ECMP member (reg9[10]) commits its next hop's MAC and
+// output port to conntrack on its way out, so that replies return the same
+// way.
 func RouterPortECMPStatefulEgrFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.Map(nb.LRPs, func(p relations.LRP) Flow {
-		key := jsonKey(p.Name())
-		return on(p.Router).flow(LRInECMPStatefulEgr, 100, regNeedsECMPStatefulCommit+" == 1 && ip && outport == "+key,
-			"ct_commit { ct_label.ecmp_reply_eth = eth.dst; ct_mark.ecmp_reply_port = "+KeyRef(p.Port.UUID)+";}; output;")
-	})
+	flow := func(router, key, keyRef string) Flow {
+		return on(router).flow(LRInECMPStatefulEgr, 100, regNeedsECMPStatefulCommit+" == 1 && ip && outport == "+key,
+			"ct_commit { ct_label.ecmp_reply_eth = eth.dst; ct_mark.ecmp_reply_port = "+keyRef+";}; output;")
+	}
+	return engine.Union(
+		engine.Map(nb.LRPs, func(p relations.LRP) Flow { return flow(p.Router, jsonKey(p.Name()), KeyRef(p.Port.UUID)) }),
+		engine.Map(nb.DGPs, func(d relations.DGP) Flow {
+			return flow(d.LRP.Router, crKey(d.LRP), ChassisRedirectKeyRef(d.LRP.Port.UUID))
+		}))
 }
 
 // regNeedsECMPStatefulCommit marks, in 26.03, a packet routed over a

@@ -159,6 +159,11 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// forwardsOnlyAnsweredVIPs: 26.03 forwards to the router only requests
+// for the VIPs it answers ARP and ND for (ips_v4_reachable: not those of
+// load balancers with options:neighbor_responder=none).
+func forwardsOnlyAnsweredVIPs(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
 // vipInScope is a VIP of a load balancer in scope Scope.
 type vipInScope struct {
 	Scope string
@@ -213,26 +218,57 @@ func switchAffinityFlows(dp on, v relations.LBVIP) []Flow {
 }
 
 // switchFragAffinityFlows are switchAffinityFlows with lbFragments: the
-// check matches the VIP and the protocol and port ct_extract stored, the
-// VIP is in reg4 (xxreg1), and a known session's backend is matched
-// together with the VIP.
+// check matches the VIP and the protocol and port ct_extract stored, and
+// the rest is lbRegAffinityFlows.
 func switchFragAffinityFlows(dp on, v relations.LBVIP) []Flow {
 	if v.AffinityTimeout == 0 {
 		return nil
 	}
-	ip, reg := "ip4", regLBIPv4
-	if v.IPv6 {
-		ip, reg = "ip6", regLBIPv6
-	}
+	ip := ipMatch(v)
 	check := fmt.Sprintf("ct.new && %s && %s.dst == %s", ip, ip, v.IP)
-	learn := fmt.Sprintf("%s == 0 && ct.new && %s && %s == %s", regKnownLBSession, ip, reg, v.IP)
-	lbAction := reg + " = " + v.IP + "; "
 	if v.Port != "" {
 		check += " && " + ctProtoPortMatch(v)
-		learn += " && " + regOrigTPDport + " == " + v.Port
-		lbAction += regOrigTPDport + " = " + v.Port + "; "
 	}
-	flows := []Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")}
+	return append([]Flow{dp.flow(LSInLBAffCheck, 100, check, regKnownLBSession+" = chk_lb_aff(); next;")},
+		lbRegAffinityFlows(dp, v, v.IPv6, LSInLBAffLearn, LSInLB, lbRegsAction(v), "")...)
+}
+
+// lbRegsAction keeps VIP v and its port in the load balancer registers
+// (26.03's REG_LB_IPV4 or REG_LB_IPV6, REG_LB_PORT).
+func lbRegsAction(v relations.LBVIP) string {
+	action := lbIPReg(v.IPv6) + " = " + v.IP + "; "
+	if v.Port != "" {
+		action += regOrigTPDport + " = " + v.Port + "; "
+	}
+	return action
+}
+
+// lbIPReg is the load balancer register of addresses of a family.
+func lbIPReg(v6 bool) string {
+	if v6 {
+		return regLBIPv6
+	}
+	return regLBIPv4
+}
+
+// lbRegAffinityFlows are the per-backend affinity flows of VIP v in 26.03,
+// taken as of the family v6 (switches read it from the VIP's family,
+// routers from its address: V4Mapped), on switches and routers but for
+// their stages: the load balancer
+// registers hold the VIP (lbRegsAction) when learnStage records the backend
+// a new connection got, and the backend of a known session when lbStage
+// (priority 150) sends a new connection to the VIP there, after lbAction,
+// with ctFlag appended to ct_lb_mark's arguments.
+func lbRegAffinityFlows(dp on, v relations.LBVIP, v6 bool, learnStage, lbStage Stage, lbAction, ctFlag string) []Flow {
+	ip, reg := "ip4", lbIPReg(v6)
+	if v6 {
+		ip = "ip6"
+	}
+	learn := fmt.Sprintf("%s == 0 && ct.new && %s && %s == %s", regKnownLBSession, ip, reg, v.IP)
+	if v.Port != "" {
+		learn += " && " + regOrigTPDport + " == " + v.Port
+	}
+	var flows []Flow
 	for _, b := range v.Backends.All() {
 		port := affinityPort(v, b)
 		learnMatch := learn + " && " + ip + ".dst == " + b.IP
@@ -242,8 +278,8 @@ func switchFragAffinityFlows(dp on, v relations.LBVIP) []Flow {
 			match += " && " + regOrigTPDport + " == " + port
 		}
 		flows = append(flows,
-			dp.flow(LSInLBAffLearn, 100, learnMatch, commitLBAffOf(v, b, v.IPv6)),
-			dp.flow(LSInLB, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, v.IPv6)+");"))
+			dp.flow(learnStage, 100, learnMatch, commitLBAffOf(v, b, v6)),
+			dp.flow(lbStage, 150, match, lbAction+"ct_lb_mark(backends="+vipPort(b.IP, port, v6)+ctFlag+");"))
 	}
 	return flows
 }
@@ -392,8 +428,10 @@ func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 // router port, ARP requests and neighbour solicitations for a VIP of the
 // router's load balancers that is in a subnet of that port go to the
 // router alone (and to the switch's other ports, if it has any), like
-// those for the router's own addresses.
+// those for the router's own addresses. Where forwardsOnlyAnsweredVIPs,
+// only the VIPs the router answers for count.
 func SwitchLBRouterVIPFlows(nb *relations.NB) engine.Rel[Flow] {
+	answeredOnly := forwardsOnlyAnsweredVIPs(nb)
 	links := engine.Filter(routerLinks(nb), func(l routerLink) bool { return l.LRP.Enabled() })
 	inScope := engine.Join(
 		nb.RouterLBScopesByRouter,
@@ -406,7 +444,7 @@ func SwitchLBRouterVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		nb.ScopeLBIPs,
 		func(_ string, kv engine.KV[string, routerLink], sip relations.ScopedLBIP) []Flow {
 			l, ip := kv.Value, sip.LBIP
-			if !relations.PortReaches(l.LRP.Net, ip.IP) {
+			if !relations.PortReaches(l.LRP.Net, ip.IP) || answeredOnly && ip.Neighbor == relations.LBNeighborNone {
 				return nil
 			}
 			match := "flags[1] == 0 && arp.op == 1 && arp.tpa == " + ip.IP

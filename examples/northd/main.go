@@ -559,7 +559,7 @@ must be converted first:
 		fmt.Fprintf(stderr, "northd flows: skipped: %v\n", r)
 	}
 	if *format == "lflow-list" {
-		named := rules.ResolveFlowKeys(out.Flows, func(id string) string { return out.Names[id] })
+		named := rules.ResolveFlowKeys(out.Flows, out.RefName)
 		if err := rules.WriteLflowList(stdout, out.Stages, named, out.Names); err != nil {
 			fmt.Fprintf(stderr, "northd flows: %v\n", err)
 			return 1
