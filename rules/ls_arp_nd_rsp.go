@@ -30,7 +30,7 @@ func SwitchARPSkipLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
 	skip := !localReplies(nb)
 	localnet := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return skip && p.Port.Type == relations.LSPTypeLocalnet })
 	return engine.Map(localnet, func(p relations.LSP) Flow {
-		return onPort{p.Switch, p.Name()}.flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
+		return onPort{p.Switch, p.Name()}.from(p.Port.UUID).flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
 	})
 }
 
@@ -158,6 +158,7 @@ type virtualParent struct {
 	Switch string // NB _uuid of the switch of the virtual port
 	Parent string // as virtual-parents spells it
 	Port   string // the virtual port's name
+	Row    string // the virtual port's NB _uuid
 	VIP    string // options:virtual-ip, as written
 	// SN is the solicited-node address of an IPv6 VIP, empty for IPv4.
 	SN string
@@ -187,7 +188,7 @@ func virtualParentsOf(sp relations.SwitchPort) []virtualParent {
 	var out []virtualParent
 	for parent := range strings.SplitSeq(parents, ",") {
 		if parent != "" {
-			out = append(out, virtualParent{sp.Switch, parent, sp.Port.Name, vip, sn})
+			out = append(out, virtualParent{sp.Switch, parent, sp.Port.Name, sp.Port.UUID, vip, sn})
 		}
 	}
 	return out
@@ -214,7 +215,7 @@ func SwitchVirtualPortBindFlows(nb *relations.NB) engine.Rel[Flow] {
 			} else {
 				match += fmt.Sprintf("((nd_ns && ip6.dst == {%s, %s} && nd.target == %s) ||(nd_na && nd.target == %s))", v.VIP, v.SN, v.VIP, v.VIP)
 			}
-			return onPort{v.Switch, v.Parent}.flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
+			return onPort{v.Switch, v.Parent}.from(v.Row).flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
 		})
 }
 
@@ -269,6 +270,7 @@ func (r responder) proxyReplies(p relations.LRPSwitchPeer) []Flow {
 	if !ok {
 		return nil
 	}
+	dp := r.dp.from(p.LSP.UUID)
 	var flows []Flow
 	if len(a.IPv4) > 0 {
 		ips := make([]string, len(a.IPv4))
@@ -282,7 +284,7 @@ func (r responder) proxyReplies(p relations.LRPSwitchPeer) []Flow {
 			}
 			priority, match = 30, "reg0[18] == 0 && arp.op == 1 && arp.tpa == {"+strings.Join(ips, ",")+"}"
 		}
-		flows = append(flows, r.dp.flow(LSInARPRsp, priority, match,
+		flows = append(flows, dp.flow(LSInARPRsp, priority, match,
 			"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
 				"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa <-> arp.spa; "+
 				"outport = inport; flags.loopback = 1; output;"))
@@ -293,7 +295,7 @@ func (r responder) proxyReplies(p relations.LRPSwitchPeer) []Flow {
 			dsts = append(dsts, fmt.Sprintf("%s/%d", ip.AddrS, ip.Plen), fmt.Sprintf("%s/%d", ip.SNAddrS, ip.Plen))
 			targets = append(targets, fmt.Sprintf("%s/%d", ip.AddrS, ip.Plen))
 		}
-		flows = append(flows, r.dp.flow(LSInARPRsp, 30,
+		flows = append(flows, dp.flow(LSInARPRsp, 30,
 			"reg0[18] == 0 && nd_ns && ip6.dst == { "+strings.Join(dsts, ", ")+" } && nd.target == { "+strings.Join(targets, ", ")+" }",
 			"nd_na_router { eth.src = "+mac+"; ip6.src = nd.target; nd.target = nd.target; nd.tll = "+mac+"; "+
 				"outport = inport; flags.loopback = 1; output; };"))
@@ -306,7 +308,8 @@ func (r responder) proxyReplies(p relations.LRPSwitchPeer) []Flow {
 // requests from p itself (a DHCP client's duplicate address check, IPv6
 // DAD).
 func (r responder) replies(p *nb.LogicalSwitchPort, a relations.LPortAddresses) []Flow {
-	key, mac, own := jsonKey(p.Name), a.MAC.String(), onPort{string(r.dp), p.Name}
+	key, mac, own := jsonKey(p.Name), a.MAC.String(), onPort{string(r.dp), p.Name}.from(p.UUID)
+	dp := r.dp.from(p.UUID)
 	// The reply's match on a switch with a localnet port, in 26.03.
 	localnet := ""
 	if r.local && r.localnet {
@@ -317,12 +320,12 @@ func (r responder) replies(p *nb.LogicalSwitchPort, a relations.LPortAddresses) 
 		match := "arp.tpa == " + ip.AddrS + " && arp.op == 1"
 		if r.local {
 			if r.arpProxy {
-				flows = append(flows, r.dp.flow(LSInARPRsp, 50, match+" && eth.dst == "+mac, "next;"))
+				flows = append(flows, dp.flow(LSInARPRsp, 50, match+" && eth.dst == "+mac, "next;"))
 			}
 			match += " && eth.dst == ff:ff:ff:ff:ff:ff"
 		}
 		flows = append(flows,
-			r.dp.flow(LSInARPRsp, 50, match+localnet,
+			dp.flow(LSInARPRsp, 50, match+localnet,
 				"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
 					"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa = arp.spa; arp.spa = "+ip.AddrS+"; "+
 					"outport = inport; flags.loopback = 1; output;"),
@@ -336,12 +339,12 @@ func (r responder) replies(p *nb.LogicalSwitchPort, a relations.LPortAddresses) 
 		match := "nd_ns && ip6.dst == {" + ip.AddrS + ", " + ip.SNAddrS + "} && nd.target == " + ip.AddrS
 		if r.local {
 			if r.arpProxy {
-				flows = append(flows, r.dp.flow(LSInARPRsp, 50, "nd_ns && ip6.dst == "+ip.AddrS+" && nd.target == "+ip.AddrS, "next;"))
+				flows = append(flows, dp.flow(LSInARPRsp, 50, "nd_ns && ip6.dst == "+ip.AddrS+" && nd.target == "+ip.AddrS, "next;"))
 			}
 			match = "nd_ns_mcast && ip6.dst == " + ip.SNAddrS + " && nd.target == " + ip.AddrS
 		}
 		flows = append(flows,
-			r.dp.flow(LSInARPRsp, 50, match+localnet,
+			dp.flow(LSInARPRsp, 50, match+localnet,
 				na+" { eth.src = "+mac+"; ip6.src = "+ip.AddrS+"; nd.target = "+ip.AddrS+"; "+
 					"nd.tll = "+mac+"; outport = inport; flags.loopback = 1; output; };"),
 			own.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))

@@ -115,7 +115,7 @@ func SwitchPMTUAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	fromRouterFlag := fromRouterPortFlag(nb)
 	return engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
-		dp, key := onPort{p.Switch, p.Name()}, jsonKey(p.Name())
+		dp, key := onPort{p.Switch, p.Name()}.from(p.Port.UUID), jsonKey(p.Name())
 		switch {
 		case p.Port.Type == relations.LSPTypeExternal:
 			return nil
