@@ -182,7 +182,7 @@ func SwitchL2UnicastFlows(nb *relations.NB) engine.Rel[Flow] {
 			engine.IndexBy(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.LSP.UUID }))
 	}
 	return engine.FlatMap(ports, func(p relations.LSP) []Flow {
-		dp, actions := on(p.Switch), unicastActions(p.Enabled(), p.Name())
+		dp, actions := on(p.Switch).from(p.Port.UUID), unicastActions(p.Enabled(), p.Name())
 		var flows []Flow
 		for _, a := range p.Port.Addresses {
 			mac, ok := relations.ScanMAC(a)
@@ -291,7 +291,7 @@ func routerMACAlwaysLooked(nb *relations.NB) bool { return nb.Release >= schema.
 func routerPortFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow] {
 	always := routerMACAlwaysLooked(nb)
 	return engine.FlatMap(links, func(l routerLink) []Flow {
-		dp := on(l.Switch)
+		dp := on(l.Switch).from(l.LSP.UUID)
 		var flows []Flow
 		if always || slices.Contains(l.LSP.Addresses, "router") {
 			match := "eth.dst == " + l.LRP.Net.MAC.String()
@@ -347,7 +347,7 @@ func natARPFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow
 		engine.IndexBy(answered, func(r relations.RouterNAT) string { return r.Router }),
 		func(_ string, l routerLink, r relations.RouterNAT) Flow {
 			// northd writes the external_ip column as it is.
-			return on(l.Switch).flow(LSInL2Lkup, 80, arpNSMatch(r.NAT.ExternalIP, r.ExtV6), toRouterActions(l))
+			return on(l.Switch).from(l.LSP.UUID).flow(LSInL2Lkup, 80, arpNSMatch(r.NAT.ExternalIP, r.ExtV6), toRouterActions(l))
 		})
 }
 
@@ -442,7 +442,7 @@ func dgpNATFlows(links engine.Rel[routerLink], nats engine.Rel[relations.RouterN
 		engine.IndexBy(distributed, func(r relations.RouterNAT) string { return r.Router }),
 		func(_ string, l routerLink, r relations.RouterNAT) Flow {
 			mac, _ := relations.ParseMAC(*r.NAT.ExternalMAC)
-			return on(l.Switch).flow(LSInL2Lkup, 50,
+			return on(l.Switch).from(l.LSP.UUID).flow(LSInL2Lkup, 50,
 				"eth.dst == "+mac.String()+` && is_chassis_resident("`+*r.NAT.LogicalPort+`")`,
 				unicastActions(lspEnabled(l.LSP), l.LSP.Name))
 		})

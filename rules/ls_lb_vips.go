@@ -413,6 +413,6 @@ func SwitchLBRouterVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			if ip.IPv6 {
 				match = "flags[1] == 0 && nd_ns && nd.target == " + ip.IP
 			}
-			return []Flow{on(l.Switch).flow(LSInL2Lkup, 80, match, toRouterActions(l))}
+			return []Flow{on(l.Switch).from(l.LSP.UUID).flow(LSInL2Lkup, 80, match, toRouterActions(l))}
 		})
 }
