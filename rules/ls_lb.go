@@ -142,12 +142,14 @@ func SwitchHairpinFlows(nb *relations.NB) engine.Rel[Flow] {
 				dp.flow(LSInLB, 110, "ct.trk && ct.est && !ct.rpl && "+regIPFrag+" == 1 && ip4", regLBIPv4+" = ct_nw_dst(); "+regOrigTPDport+" = ct_tp_dst(); next;"),
 				dp.flow(LSInLB, 110, "ct.trk && ct.est && !ct.rpl && "+regIPFrag+" == 1 && ip6", regLBIPv6+" = ct_ip6_dst(); "+regOrigTPDport+" = ct_tp_dst(); next;"))
 		}
+		// northd names the switch itself as these flows' origin.
+		sw := dp.from(f.Switch)
 		return append(flows,
-			dp.flow(LSInPreHairpin, 100, "ip && ct.trk",
+			sw.flow(LSInPreHairpin, 100, "ip && ct.trk",
 				"reg0[6] = chk_lb_hairpin(); reg0[12] = chk_lb_hairpin_reply(); next;"),
-			dp.flow(LSInNATHairpin, 100, "ip && ct.new && ct.trk && reg0[6] == 1", "ct_snat_to_vip; next;"),
-			dp.flow(LSInNATHairpin, 100, "ip && ct.est && ct.trk && reg0[6] == 1", "ct_snat;"),
-			dp.flow(LSInNATHairpin, 90, "ip && reg0[12] == 1", "ct_snat;"),
+			sw.flow(LSInNATHairpin, 100, "ip && ct.new && ct.trk && reg0[6] == 1", "ct_snat_to_vip; next;"),
+			sw.flow(LSInNATHairpin, 100, "ip && ct.est && ct.trk && reg0[6] == 1", "ct_snat;"),
+			sw.flow(LSInNATHairpin, 90, "ip && reg0[12] == 1", "ct_snat;"),
 			dp.flow(LSInHairpin, 1, "(reg0[6] == 1 || reg0[12] == 1)",
 				"eth.dst <-> eth.src; outport = inport; flags.loopback = 1; output;"))
 	})
