@@ -158,7 +158,6 @@ type virtualParent struct {
 	Switch string // NB _uuid of the switch of the virtual port
 	Parent string // as virtual-parents spells it
 	Port   string // the virtual port's name
-	Row    string // the virtual port's NB _uuid
 	VIP    string // options:virtual-ip, as written
 	// SN is the solicited-node address of an IPv6 VIP, empty for IPv4.
 	SN string
@@ -188,7 +187,7 @@ func virtualParentsOf(sp relations.SwitchPort) []virtualParent {
 	var out []virtualParent
 	for parent := range strings.SplitSeq(parents, ",") {
 		if parent != "" {
-			out = append(out, virtualParent{sp.Switch, parent, sp.Port.Name, sp.Port.UUID, vip, sn})
+			out = append(out, virtualParent{sp.Switch, parent, sp.Port.Name, vip, sn})
 		}
 	}
 	return out
@@ -207,7 +206,7 @@ func SwitchVirtualPortBindFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.Join(
 		engine.IndexBy(parents, func(v virtualParent) portOnSwitch { return portOnSwitch{v.Switch, v.Parent} }),
 		engine.IndexBy(nb.PortsOnSwitches, func(sp relations.SwitchPort) portOnSwitch { return portOnSwitch{sp.Switch, sp.Port.Name} }),
-		func(_ portOnSwitch, v virtualParent, _ relations.SwitchPort) Flow {
+		func(_ portOnSwitch, v virtualParent, parent relations.SwitchPort) Flow {
 			// northd quotes the parent's name here without escaping it.
 			match := `inport == "` + v.Parent + `" && `
 			if v.SN == "" {
@@ -215,7 +214,7 @@ func SwitchVirtualPortBindFlows(nb *relations.NB) engine.Rel[Flow] {
 			} else {
 				match += fmt.Sprintf("((nd_ns && ip6.dst == {%s, %s} && nd.target == %s) ||(nd_na && nd.target == %s))", v.VIP, v.SN, v.VIP, v.VIP)
 			}
-			return onPort{v.Switch, v.Parent}.from(v.Row).flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
+			return onPort{v.Switch, v.Parent}.from(parent.Port.UUID).flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
 		})
 }
 
