@@ -437,7 +437,7 @@ func fwdGroupFlows(gs switchFwdGroups, fixed bool) ([]Flow, error) {
 		actions += fmt.Sprintf("eth.dst = eth.src; eth.src = %s; arp.op = 2; /* ARP reply */ "+
 			"arp.tha = arp.sha; arp.sha = %s; arp.tpa = arp.spa; arp.spa = %s; "+
 			"outport = inport; flags.loopback = 1; output;", g.Vmac, g.Vmac, g.Vip)
-		flows = append(flows, dp.flow(LSInARPRsp, 50, match, actions))
+		flows = append(flows, dp.from(g.UUID).flow(LSInARPRsp, 50, match, actions))
 
 		children := slices.Sorted(slices.Values(g.ChildPort))
 		var ports strings.Builder
@@ -453,7 +453,7 @@ func fwdGroupFlows(gs switchFwdGroups, fixed bool) ([]Flow, error) {
 		}
 		match = "eth.dst == " + g.Vmac
 		actions = "fwd_group(" + ports.String() + ");"
-		flows = append(flows, dp.flow(LSInL2Lkup, 50, match, actions))
+		flows = append(flows, dp.from(g.UUID).flow(LSInL2Lkup, 50, match, actions))
 		if fixed {
 			continue
 		}
