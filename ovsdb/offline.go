@@ -42,6 +42,16 @@ func (o *Offline) RefName(ref string) string {
 	return n
 }
 
+// StageHints maps each flow's canonical line (Canonical) to its
+// stage-hint (rules.Flow.StageHint), "" for a flow without one.
+func (o *Offline) StageHints() map[string]string {
+	hints := map[string]string{}
+	for _, f := range rules.ResolveFlowKeys(o.Flows, func(id string) string { return o.Names[id] }) {
+		hints[rules.CanonicalLine(o.Stages, f, o.Names)] = f.StageHint()
+	}
+	return hints
+}
+
 // ComputeFromFile loads a standalone OVN_Northbound database file into a
 // fresh program (the built-in rules plus extra) for the release the file's
 // schema version names, and computes its flows in one step, for chassis

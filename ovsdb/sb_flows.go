@@ -202,57 +202,67 @@ func (w *sbWriter) groupFor(t *sbTxn, dps []string) string {
 	return g
 }
 
-// countPort counts weight more desired flows of key k with InOutPort port.
-func (w *sbWriter) countPort(k flowKey, port string, weight engine.Weight) {
-	ports := w.wantPorts[k]
-	if ports == nil {
-		ports = map[string]engine.Weight{}
-		w.wantPorts[k] = ports
+// rowTags are what a desired flow gives its SB row beside its key: its
+// rules.Flow.InOutPort and Hint.
+type rowTags struct{ port, hint string }
+
+func tagsOf(f rules.Flow) rowTags { return rowTags{f.InOutPort, f.StageHint()} }
+
+func compareRowTags(a, b rowTags) int {
+	return cmp.Or(cmp.Compare(a.port, b.port), cmp.Compare(a.hint, b.hint))
+}
+
+// countTags counts weight more desired flows of key k with tags tags.
+func (w *sbWriter) countTags(k flowKey, tags rowTags, weight engine.Weight) {
+	counts := w.wantTags[k]
+	if counts == nil {
+		counts = map[rowTags]engine.Weight{}
+		w.wantTags[k] = counts
 	}
-	if ports[port] += weight; ports[port] <= 0 {
-		delete(ports, port)
+	if counts[tags] += weight; counts[tags] <= 0 {
+		delete(counts, tags)
 	}
-	if len(ports) == 0 {
-		delete(w.wantPorts, k)
+	if len(counts) == 0 {
+		delete(w.wantTags, k)
 	}
 }
 
-// inOutPort is the tags:in_out_port of a new row of key k: the smallest
-// InOutPort of the desired flows written under k, as rules.FlowsByDatapath
-// keeps ("" for none).
-func (w *sbWriter) inOutPort(k flowKey) string {
-	var ports []string
+// rowTagsOf is the tags of a new row of key k: the smallest, by in_out_port
+// then stage-hint, of the desired flows written under k, as
+// rules.FlowsByDatapath keeps (zero for none).
+func (w *sbWriter) rowTagsOf(k flowKey) rowTags {
+	var tags []rowTags
 	for u := range w.byResolved[k] {
-		ports = slices.AppendSeq(ports, maps.Keys(w.wantPorts[u]))
+		tags = slices.AppendSeq(tags, maps.Keys(w.wantTags[u]))
 	}
-	ports = slices.AppendSeq(ports, maps.Keys(w.wantPorts[k]))
-	if len(ports) == 0 {
-		return ""
+	tags = slices.AppendSeq(tags, maps.Keys(w.wantTags[k]))
+	if len(tags) == 0 {
+		return rowTags{}
 	}
-	return slices.Min(ports)
+	return slices.MinFunc(tags, compareRowTags)
 }
 
-// insertFlow inserts a Logical_Flow row, with its controller_meter and
-// tags:in_out_port. Its external_ids hold the stage-name, as 23.03's; not
-// 23.03's stage-hint (the NB row that caused the flow) nor source (the
-// northd.c line that built it), which rules.Flow does not carry.
-// external_ids and tags are no part of a flow's key: a row kept, 23.03's
-// say, keeps them as they are, as 23.03 does while northd_internal_version
-// stays.
+// insertFlow inserts a Logical_Flow row, with its controller_meter,
+// tags:in_out_port and external_ids: the stage-name and stage-hint, as
+// 23.03's; not source (the northd.c line that built it), which rules.Flow
+// does not carry. external_ids and tags are no part of a flow's key: a row
+// kept, 23.03's say, keeps them as they are, as 23.03 does while
+// northd_internal_version stays.
 func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
+	tags := w.rowTagsOf(p.key)
 	row := lovsdb.Row{
 		"pipeline":     p.key.Stage.Pipeline().String(),
 		"table_id":     w.stages.Table(p.key.Stage),
 		"priority":     p.key.Priority,
 		"match":        p.key.Match,
 		"actions":      p.key.Actions,
-		"external_ids": w.stageExternalIDs(p.key.Stage),
+		"external_ids": w.flowExternalIDs(p.key.Stage, tags.hint),
 	}
 	if p.key.HasMeter {
 		row["controller_meter"] = optString(p.key.Meter, true)
 	}
-	if port := w.inOutPort(p.key); port != "" {
-		row["tags"] = strMap(map[string]string{"in_out_port": port})
+	if tags.port != "" {
+		row["tags"] = strMap(map[string]string{"in_out_port": tags.port})
 	}
 	if len(p.target) == 1 {
 		row["logical_datapath"] = optUUID(p.target[0])
@@ -262,10 +272,13 @@ func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
 	t.insert(sb.LogicalFlowTable, row)
 }
 
-// stageExternalIDs is the external_ids of a flow of stage s, one value per
-// stage shared by the operations that insert flows (encoded, never
-// modified).
-func (w *sbWriter) stageExternalIDs(s rules.Stage) lovsdb.OvsMap {
+// flowExternalIDs is the external_ids of a flow of stage s with
+// stage-hint hint. Those without a hint share one value per stage among
+// the operations that insert flows (encoded, never modified).
+func (w *sbWriter) flowExternalIDs(s rules.Stage, hint string) lovsdb.OvsMap {
+	if hint != "" {
+		return strMap(map[string]string{"stage-name": s.Name(), "stage-hint": hint})
+	}
 	ids, ok := w.stageIDs[s]
 	if !ok {
 		ids = strMap(map[string]string{"stage-name": s.Name()})

@@ -46,10 +46,10 @@ type sbWriter struct {
 	// (rules.IsDatapathSet), sorted; setMembers the sets' datapaths, and
 	// setUsers the flows on each set.
 	wantLF map[flowKey][]string
-	// wantPorts count the desired flows of each key by their
-	// rules.Flow.InOutPort; variants count, where flows that differ only
-	// in it are on the same datapath, how many there are.
-	wantPorts  map[flowKey]map[string]engine.Weight
+	// wantTags count the desired flows of each key by their rowTags;
+	// variants count, where flows that differ only in them are on the
+	// same datapath, how many there are.
+	wantTags   map[flowKey]map[rowTags]engine.Weight
 	variants   map[flowKey]map[string]engine.Weight
 	setMembers map[string]map[string]bool
 	setUsers   map[string]map[flowKey]bool
@@ -87,7 +87,7 @@ type sbWriter struct {
 
 	// rows counts the SB rows of each monitored table.
 	rows map[string]int
-	// stageIDs are the flows' external_ids by stage (stageExternalIDs).
+	// stageIDs are the external_ids of the flows without a stage-hint, by stage (flowExternalIDs).
 	stageIDs map[rules.Stage]lovsdb.OvsMap
 	// stages numbers the flows' tables: the program's release's.
 	stages *rules.StageTable
@@ -101,7 +101,7 @@ func newSBWriter(log *slog.Logger, stages *rules.StageTable) *sbWriter {
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
 		wantMirrors: map[string]map[string]bool{},
 		wantMC:      map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
-		wantLF: map[flowKey][]string{}, wantPorts: map[flowKey]map[string]engine.Weight{},
+		wantLF: map[flowKey][]string{}, wantTags: map[flowKey]map[rowTags]engine.Weight{},
 		variants: map[flowKey]map[string]engine.Weight{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
@@ -235,7 +235,7 @@ func (w *sbWriter) applyFlow(f rules.Flow, weight engine.Weight) {
 	} else {
 		w.wantLF[k] = dps
 	}
-	w.countPort(k, f.InOutPort, weight)
+	w.countTags(k, tagsOf(f), weight)
 	w.dirtyLF[k] = true
 	if rules.IsDatapathSet(dp) {
 		addOrRemove(w.setUsers, dp, k, weight > 0)
@@ -247,7 +247,7 @@ func (w *sbWriter) applyFlow(f rules.Flow, weight engine.Weight) {
 
 // wantFlowOn adds (weight 1) or removes (-1) a desired flow of key k on
 // datapath dp, and returns k's datapaths then. Flows that differ only in
-// their InOutPort share a key: dp stays while one of them is on it.
+// their rowTags share a key: dp stays while one of them is on it.
 func (w *sbWriter) wantFlowOn(k flowKey, dp string, weight engine.Weight) []string {
 	dps := w.wantLF[k]
 	n, shared := w.variants[k][dp]

@@ -19,17 +19,22 @@ import (
 func Canonical(t *StageTable, flows []Flow, names map[string]string) []string {
 	lines := make([]string, len(flows))
 	for i, f := range flows {
-		lines[i] = strings.Join([]string{
-			names[f.Datapath],
-			f.Stage.Pipeline().String(),
-			strconv.Itoa(t.Table(f.Stage)),
-			strconv.Itoa(f.Priority),
-			f.Match,
-			f.Actions,
-		}, "|")
+		lines[i] = CanonicalLine(t, f, names)
 	}
 	slices.Sort(lines)
 	return lines
+}
+
+// CanonicalLine is flow f's line of Canonical.
+func CanonicalLine(t *StageTable, f Flow, names map[string]string) string {
+	return strings.Join([]string{
+		names[f.Datapath],
+		f.Stage.Pipeline().String(),
+		strconv.Itoa(t.Table(f.Stage)),
+		strconv.Itoa(f.Priority),
+		f.Match,
+		f.Actions,
+	}, "|")
 }
 
 // WriteLflowList writes flows the way `ovn-sbctl lflow-list` prints them:

@@ -189,6 +189,13 @@ func compareScenario(t *testing.T, rel *releaseRun, ref *reference.Instance, scr
 		t.Logf("rejected: %v", r)
 	}
 	r := rel.compare(want, got.Canonical())
+	wantHints, err := ref.FlowHints(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diffs := reference.CompareHints(rules.StagesOf(rel.release), wantHints, got.StageHints()); len(diffs) > 0 {
+		t.Errorf("%d flows' stage-hint differs from the reference's:\n%s", len(diffs), strings.Join(diffs, "\n"))
+	}
 	t.Logf("%s", summary(r))
 	return r
 }

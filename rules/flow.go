@@ -18,6 +18,10 @@ import (
 // ovn_lflow_add_with_lport_and_hint): ovn-controller skips them on chassis
 // where the port is not local. It is no part of the flow's text: of two
 // flows that differ only in it, the SB gets one (FlowsByDatapath).
+// Hint is the _uuid of the NB row the flow comes from (an ACL, a port, a
+// NAT, a route...), or empty: 23.03 writes its first 8 hex digits as
+// external_ids:stage-hint (ovn_lflow_add_with_hint), for ovn-detrace and
+// ovn-trace --detailed. Like InOutPort, it is no part of the flow's text.
 type Flow struct {
 	Datapath        string
 	Stage           Stage
@@ -26,6 +30,7 @@ type Flow struct {
 	Actions         string
 	ControllerMeter string
 	InOutPort       string
+	Hint            string
 }
 
 // CompareFlows orders flows by datapath, stage (pipeline and table, in
@@ -40,15 +45,24 @@ func CompareFlows(a, b Flow) int {
 		cmp.Compare(a.Actions, b.Actions),
 		cmp.Compare(a.ControllerMeter, b.ControllerMeter),
 		cmp.Compare(a.InOutPort, b.InOutPort),
+		cmp.Compare(a.Hint, b.Hint),
 	)
 }
 
 // SameText reports whether two flows are the same SB row: all but
-// InOutPort equal.
+// InOutPort and Hint equal.
 func SameText(a, b Flow) bool {
 	a.InOutPort, b.InOutPort = "", ""
+	a.Hint, b.Hint = "", ""
 	return a == b
 }
+
+// StageHint is the external_ids:stage-hint of the flow's SB row: the first
+// 8 hex digits of Hint ("" for none).
+func (f Flow) StageHint() string { return stageHint(f.Hint) }
+
+// stageHint is the stage-hint of NB row _uuid u.
+func stageHint(u string) string { return u[:min(len(u), 8)] }
 
 // A datapath set names the datapaths that share a family of flows with the
 // same text on each: the switches of a load balancer group, say. Rules

@@ -199,7 +199,7 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		})
 	return engine.FlatMap(relations.WithFeatures(nb, vips), func(x relations.Featured[vipOnRouters]) []Flow {
 		c, v := x.Of.Class, x.Of.VIP
-		dp, ip := on(routerLBSet(x.Of.Scope, c)), ipMatch(v)
+		dp, ip := on(routerLBSet(x.Of.Scope, c)).from(v.LB), ipMatch(v)
 		match, prio := fmt.Sprintf("ct.new && !ct.rel && %s && %s.dst == %s", ip, ip, v.IP), 110
 		if v.Port != "" {
 			match += " && " + vipPortMatch(nb.Release, v)
@@ -259,7 +259,7 @@ func affinityOnLBRegs(rel schema.Release) bool { return rel >= schema.OVN2603 }
 // routerLBRegAffinityFlows are routerAffinityFlows with affinityOnLBRegs:
 // the check only looks the session up, and the SNAT flag is the one the
 // VIP's own DNAT flow sets (snatFlag).
-func routerLBRegAffinityFlows(dp on, flag string, v relations.LBVIP, newMatch string) []Flow {
+func routerLBRegAffinityFlows(dp onRow, flag string, v relations.LBVIP, newMatch string) []Flow {
 	if v.AffinityTimeout == 0 {
 		return nil
 	}
@@ -343,7 +343,7 @@ func undnatAction(rel schema.Release, flag string) string {
 // lr_in_lb_aff_learn records the backend a new connection got. The router's
 // lb_force_snat_ip comes before the load balancer's skip_snat here, and the
 // family is V4Mapped's.
-func routerAffinityFlows(dp on, c routerLBClass, v relations.LBVIP, newMatch string) []Flow {
+func routerAffinityFlows(dp onRow, c routerLBClass, v relations.LBVIP, newMatch string) []Flow {
 	if v.AffinityTimeout == 0 {
 		return nil
 	}
@@ -383,7 +383,7 @@ func RouterLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
 		lbsOnRouters(nb),
 		engine.IndexBy(eventVIPs(nb), func(v relations.LBVIP) string { return v.LB }),
 		func(_ string, x lbOnRouters, v relations.LBVIP) Flow {
-			return eventFlow(x.set(), LRInDNAT, v)
+			return eventFlow(x.set().from(v.LB), LRInDNAT, v)
 		})
 }
 
@@ -411,7 +411,7 @@ func RouterLBNATOverlapFlows(nb *relations.NB) engine.Rel[Flow] {
 			if v.Port != "" {
 				match += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
 			}
-			return on(x.At.Router).flow(LRInUnSNAT, 120, match, "next;")
+			return on(x.At.Router).from(v.LB).flow(LRInUnSNAT, 120, match, "next;")
 		})
 }
 

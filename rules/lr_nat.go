@@ -145,7 +145,7 @@ func (r natRule) extIPMatch(match string, src bool, stage Stage, exemptPrio int)
 	case r.AllowedSet != "":
 		return fmt.Sprintf("%s && ip%s.%s == $%s", match, r.ipFamily(), dir, r.AllowedSet), nil
 	case r.ExemptedSet != "":
-		return match, []Flow{on(r.Router).flow(stage, exemptPrio,
+		return match, []Flow{on(r.Router).from(r.NAT.UUID).flow(stage, exemptPrio,
 			fmt.Sprintf("%s && ip%s.%s == $%s", match, r.ipFamily(), dir, r.ExemptedSet), "next;")}
 	}
 	return match, nil
@@ -184,7 +184,7 @@ func (r natRule) unsnatFlows() []Flow {
 	if !r.hasSNAT() {
 		return nil
 	}
-	dp, ip := on(r.Router), r.ipFamily()
+	dp, ip := on(r.Router).from(r.NAT.UUID), r.ipFamily()
 	if r.GW.Gateway {
 		action := "ct_snat;"
 		if r.Stateless() {
@@ -225,7 +225,7 @@ func (r natRule) dnatFlows() []Flow {
 	if !r.hasDNAT() {
 		return nil
 	}
-	dp, ip := on(r.Router), r.ipFamily()
+	dp, ip := on(r.Router).from(r.NAT.UUID), r.ipFamily()
 	if r.GW.Gateway {
 		match, flows := r.extIPMatch(fmt.Sprintf("ip && ip%s.dst == %s", ip, r.NAT.ExternalIP), true, LRInDNAT, 102)
 		var actions string
@@ -261,7 +261,7 @@ func (r natRule) undnatFlows() []Flow {
 	if r.GW.DGPs == 0 {
 		return nil
 	}
-	dp, ip := on(r.Router), r.ipFamily()
+	dp, ip := on(r.Router).from(r.NAT.UUID), r.ipFamily()
 	var flows []Flow
 	if r.commonZone {
 		flows = append(flows, dp.flow(LROutChkDNATLocal, 50, fmt.Sprintf("ip && ip%s.dst == %s && %s", ip, r.NAT.ExternalIP, r.resident()),
@@ -309,7 +309,7 @@ func (r natRule) snatFlows() []Flow {
 	if !r.hasSNAT() {
 		return nil
 	}
-	dp, ip := on(r.Router), r.ipFamily()
+	dp, ip := on(r.Router).from(r.NAT.UUID), r.ipFamily()
 	if r.GW.Gateway {
 		match, flows := r.extIPMatch(fmt.Sprintf("ip && ip%s.src == %s", ip, r.NAT.LogicalIP), false, LROutSNAT, r.CIDRBits+3)
 		if r.Stateless() {
@@ -345,7 +345,7 @@ func (r natRule) snatFlows() []Flow {
 // logical IP coming in through the gateway port is translated in that
 // zone and committed there when new.
 func (r natRule) separateZoneSNATFlows(match string, prio int) []Flow {
-	dp, ip := on(r.Router), r.ipFamily()
+	dp, ip := on(r.Router).from(r.NAT.UUID), r.ipFamily()
 	zone, offset := "snat", 0
 	if r.Type() == nb.NATTypeDNATAndSNAT {
 		zone, offset = "dnat", 5
@@ -374,7 +374,7 @@ func (r natRule) dgpFlows(admission int) []Flow {
 	if r.GW.DGPs == 0 {
 		return nil
 	}
-	dp, ip, key := on(r.Router), r.ipFamily(), jsonKey(r.DGP.Name())
+	dp, ip, key := on(r.Router).from(r.NAT.UUID), r.ipFamily(), jsonKey(r.DGP.Name())
 	var flows []Flow
 	if r.Type() == nb.NATTypeSNAT {
 		flows = append(flows, dp.flow(LRInIPInput, 120, fmt.Sprintf("inport == %s && ip%s.src == %s", key, ip, r.NAT.ExternalIP), "next;"))
@@ -472,12 +472,12 @@ func natPktTooBig(r relations.NATRule, mtu int) Flow {
 	match := fmt.Sprintf("inport == %s && %s && %s == 0", key, regPktLarger, regEgressLoopback)
 	ext, extMAC := r.NAT.ExternalIP, *r.NAT.ExternalMAC
 	if r.V6 {
-		return on(r.Router).flow(LRInIPInput, 160, match+" && ip6 && ip6.dst == "+ext, fmt.Sprintf(
+		return on(r.Router).from(r.NAT.UUID).flow(LRInIPInput, 160, match+" && ip6 && ip6.dst == "+ext, fmt.Sprintf(
 			"icmp6_error {%s = 1; %s = 0; eth.dst = eth.src; eth.src = %s; ip6.dst = ip6.src; ip6.src = %s; ip.ttl = 254; "+
 				"icmp6.type = 2; /* Packet Too Big. */ icmp6.code = 0; icmp6.frag_mtu = %d; outport = %s; flags.loopback = 1; output; };",
 			regEgressLoopback, regPktLarger, extMAC, ext, mtu, key))
 	}
-	return on(r.Router).flow(LRInIPInput, 160, match+" && ip4 && ip4.dst == "+ext, fmt.Sprintf(
+	return on(r.Router).from(r.NAT.UUID).flow(LRInIPInput, 160, match+" && ip4 && ip4.dst == "+ext, fmt.Sprintf(
 		"icmp4_error {%s = 1; %s = 0; eth.dst = eth.src; eth.src = %s; ip4.dst = ip4.src; ip4.src = %s; ip.ttl = 254; "+
 			"icmp4.type = 3; /* Destination Unreachable. */ icmp4.code = 4; /* Frag Needed and DF was Set. */ "+
 			"icmp4.frag_mtu = %d; outport = %s; flags.loopback = 1; output; };",
@@ -495,7 +495,7 @@ func DistributedNATVirtualPortFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(distributed, func(r relations.NATRule) string { return *r.NAT.LogicalPort }),
 		engine.IndexBy(virtual, func(sp relations.SwitchPort) string { return sp.Port.Name }),
 		func(_ string, r relations.NATRule, _ relations.SwitchPort) Flow {
-			return on(r.Router).flow(LRInGWRedirect, 80,
+			return on(r.Router).from(r.NAT.UUID).flow(LRInGWRedirect, 80,
 				fmt.Sprintf("ip%s.src == %s && outport == %s", ipVersion(!r.V6), r.NAT.LogicalIP, jsonKey(r.DGP.Name())), drop)
 		})
 }
@@ -518,7 +518,7 @@ func DistributedNATNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(a, b relations.NATRule) int { return cmp.Compare(a.NAT.UUID, b.NAT.UUID) })
 	return engine.FlatMap(first, func(kv engine.KV[natIP, relations.NATRule]) []Flow {
 		r := kv.Value
-		dp, key, ip := on(r.Router), jsonKey(r.DGP.Name()), ipVersion(!r.V6)
+		dp, key, ip := on(r.Router).from(r.NAT.UUID), jsonKey(r.DGP.Name()), ipVersion(!r.V6)
 		mac := r.DGP.LRP.Net.MAC.String()
 		if r.Distributed {
 			mac = *r.NAT.ExternalMAC

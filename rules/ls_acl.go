@@ -353,14 +353,14 @@ func SwitchACLFlows(n *relations.NB) engine.Rel[Flow] {
 			if x.ACL.Direction == nb.ACLDirectionFromLport {
 				stage = LSInPreACL
 			}
-			flows = append(flows, on(x.Facts.Switch).flow(stage, x.ACL.Priority+1000, x.ACL.Match, regACLStateless+" = 1; next;"))
+			flows = append(flows, on(x.Facts.Switch).from(x.ACL.UUID).flow(stage, x.ACL.Priority+1000, x.ACL.Match, regACLStateless+" = 1; next;"))
 		}
 		return flows
 	})
 }
 
 func aclFlows(t *StageTable, stages aclStages, x aclOnSwitch) []Flow {
-	a, dp := x.ACL, on(x.Facts.Switch)
+	a, dp := x.ACL, on(x.Facts.Switch).from(x.ACL.UUID)
 	stage, prio := stages.of(a), a.Priority+1000
 	log := aclLog(x)
 	stateful := x.Facts.Stateful()
@@ -435,7 +435,7 @@ func aclFlows(t *StageTable, stages aclStages, x aclOnSwitch) []Flow {
 // observation point of the ACL's stage, and blocking a connection also
 // clears its observation point.
 func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
-	a, dp := x.ACL, on(x.Facts.Switch)
+	a, dp := x.ACL, on(x.Facts.Switch).from(x.ACL.UUID)
 	stage, prio := stages.of(a), a.Priority+1000
 	var verdict string
 	switch a.Action {
@@ -498,7 +498,7 @@ const implicitDrop = "/* drop */"
 // rejectFlow is a reject ACL's flow (northd.c build_reject_acl_rules): the
 // packet is answered (TCP RST or ICMP unreachable) and the answer goes to
 // the other pipeline, past the ACLs.
-func rejectFlow(t *StageTable, dp on, stage Stage, a *nb.ACL, extraMatch, extraActions, log string) Flow {
+func rejectFlow(t *StageTable, dp onRow, stage Stage, a *nb.ACL, extraMatch, extraActions, log string) Flow {
 	match := a.Match
 	if extraMatch != "" {
 		match = "(" + extraMatch + ") && " + a.Match

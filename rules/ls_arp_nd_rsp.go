@@ -30,7 +30,7 @@ func SwitchARPSkipLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
 	skip := !localReplies(nb)
 	localnet := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return skip && p.Port.Type == relations.LSPTypeLocalnet })
 	return engine.Map(localnet, func(p relations.LSP) Flow {
-		return onPort{p.Switch, p.Name()}.flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
+		return onPort{p.Switch, p.Name()}.from(p.Port.UUID).flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
 	})
 }
 
@@ -206,7 +206,7 @@ func SwitchVirtualPortBindFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.Join(
 		engine.IndexBy(parents, func(v virtualParent) portOnSwitch { return portOnSwitch{v.Switch, v.Parent} }),
 		engine.IndexBy(nb.PortsOnSwitches, func(sp relations.SwitchPort) portOnSwitch { return portOnSwitch{sp.Switch, sp.Port.Name} }),
-		func(_ portOnSwitch, v virtualParent, _ relations.SwitchPort) Flow {
+		func(_ portOnSwitch, v virtualParent, parent relations.SwitchPort) Flow {
 			// northd quotes the parent's name here without escaping it.
 			match := `inport == "` + v.Parent + `" && `
 			if v.SN == "" {
@@ -214,7 +214,7 @@ func SwitchVirtualPortBindFlows(nb *relations.NB) engine.Rel[Flow] {
 			} else {
 				match += fmt.Sprintf("((nd_ns && ip6.dst == {%s, %s} && nd.target == %s) ||(nd_na && nd.target == %s))", v.VIP, v.SN, v.VIP, v.VIP)
 			}
-			return onPort{v.Switch, v.Parent}.flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
+			return onPort{v.Switch, v.Parent}.from(parent.Port.UUID).flow(LSInARPRsp, 100, match, "bind_vport("+jsonKey(v.Port)+", inport); next;")
 		})
 }
 
@@ -269,6 +269,7 @@ func (r responder) proxyReplies(p relations.LRPSwitchPeer) []Flow {
 	if !ok {
 		return nil
 	}
+	dp := r.dp.from(p.LSP.UUID)
 	var flows []Flow
 	if len(a.IPv4) > 0 {
 		ips := make([]string, len(a.IPv4))
@@ -282,7 +283,7 @@ func (r responder) proxyReplies(p relations.LRPSwitchPeer) []Flow {
 			}
 			priority, match = 30, "reg0[18] == 0 && arp.op == 1 && arp.tpa == {"+strings.Join(ips, ",")+"}"
 		}
-		flows = append(flows, r.dp.flow(LSInARPRsp, priority, match,
+		flows = append(flows, dp.flow(LSInARPRsp, priority, match,
 			"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
 				"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa <-> arp.spa; "+
 				"outport = inport; flags.loopback = 1; output;"))
@@ -293,7 +294,7 @@ func (r responder) proxyReplies(p relations.LRPSwitchPeer) []Flow {
 			dsts = append(dsts, fmt.Sprintf("%s/%d", ip.AddrS, ip.Plen), fmt.Sprintf("%s/%d", ip.SNAddrS, ip.Plen))
 			targets = append(targets, fmt.Sprintf("%s/%d", ip.AddrS, ip.Plen))
 		}
-		flows = append(flows, r.dp.flow(LSInARPRsp, 30,
+		flows = append(flows, dp.flow(LSInARPRsp, 30,
 			"reg0[18] == 0 && nd_ns && ip6.dst == { "+strings.Join(dsts, ", ")+" } && nd.target == { "+strings.Join(targets, ", ")+" }",
 			"nd_na_router { eth.src = "+mac+"; ip6.src = nd.target; nd.target = nd.target; nd.tll = "+mac+"; "+
 				"outport = inport; flags.loopback = 1; output; };"))
@@ -306,7 +307,8 @@ func (r responder) proxyReplies(p relations.LRPSwitchPeer) []Flow {
 // requests from p itself (a DHCP client's duplicate address check, IPv6
 // DAD).
 func (r responder) replies(p *nb.LogicalSwitchPort, a relations.LPortAddresses) []Flow {
-	key, mac, own := jsonKey(p.Name), a.MAC.String(), onPort{string(r.dp), p.Name}
+	key, mac, own := jsonKey(p.Name), a.MAC.String(), onPort{string(r.dp), p.Name}.from(p.UUID)
+	dp := r.dp.from(p.UUID)
 	// The reply's match on a switch with a localnet port, in 26.03.
 	localnet := ""
 	if r.local && r.localnet {
@@ -317,12 +319,12 @@ func (r responder) replies(p *nb.LogicalSwitchPort, a relations.LPortAddresses) 
 		match := "arp.tpa == " + ip.AddrS + " && arp.op == 1"
 		if r.local {
 			if r.arpProxy {
-				flows = append(flows, r.dp.flow(LSInARPRsp, 50, match+" && eth.dst == "+mac, "next;"))
+				flows = append(flows, dp.flow(LSInARPRsp, 50, match+" && eth.dst == "+mac, "next;"))
 			}
 			match += " && eth.dst == ff:ff:ff:ff:ff:ff"
 		}
 		flows = append(flows,
-			r.dp.flow(LSInARPRsp, 50, match+localnet,
+			dp.flow(LSInARPRsp, 50, match+localnet,
 				"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ "+
 					"arp.tha = arp.sha; arp.sha = "+mac+"; arp.tpa = arp.spa; arp.spa = "+ip.AddrS+"; "+
 					"outport = inport; flags.loopback = 1; output;"),
@@ -336,12 +338,12 @@ func (r responder) replies(p *nb.LogicalSwitchPort, a relations.LPortAddresses) 
 		match := "nd_ns && ip6.dst == {" + ip.AddrS + ", " + ip.SNAddrS + "} && nd.target == " + ip.AddrS
 		if r.local {
 			if r.arpProxy {
-				flows = append(flows, r.dp.flow(LSInARPRsp, 50, "nd_ns && ip6.dst == "+ip.AddrS+" && nd.target == "+ip.AddrS, "next;"))
+				flows = append(flows, dp.flow(LSInARPRsp, 50, "nd_ns && ip6.dst == "+ip.AddrS+" && nd.target == "+ip.AddrS, "next;"))
 			}
 			match = "nd_ns_mcast && ip6.dst == " + ip.SNAddrS + " && nd.target == " + ip.AddrS
 		}
 		flows = append(flows,
-			r.dp.flow(LSInARPRsp, 50, match+localnet,
+			dp.flow(LSInARPRsp, 50, match+localnet,
 				na+" { eth.src = "+mac+"; ip6.src = "+ip.AddrS+"; nd.target = "+ip.AddrS+"; "+
 					"nd.tll = "+mac+"; outport = inport; flags.loopback = 1; output; };"),
 			own.flow(LSInARPRsp, 100, match+" && inport == "+key, "next;"))
@@ -435,7 +437,7 @@ func fwdGroupFlows(gs switchFwdGroups, fixed bool) ([]Flow, error) {
 		actions += fmt.Sprintf("eth.dst = eth.src; eth.src = %s; arp.op = 2; /* ARP reply */ "+
 			"arp.tha = arp.sha; arp.sha = %s; arp.tpa = arp.spa; arp.spa = %s; "+
 			"outport = inport; flags.loopback = 1; output;", g.Vmac, g.Vmac, g.Vip)
-		flows = append(flows, dp.flow(LSInARPRsp, 50, match, actions))
+		flows = append(flows, dp.from(g.UUID).flow(LSInARPRsp, 50, match, actions))
 
 		children := slices.Sorted(slices.Values(g.ChildPort))
 		var ports strings.Builder
@@ -451,7 +453,7 @@ func fwdGroupFlows(gs switchFwdGroups, fixed bool) ([]Flow, error) {
 		}
 		match = "eth.dst == " + g.Vmac
 		actions = "fwd_group(" + ports.String() + ");"
-		flows = append(flows, dp.flow(LSInL2Lkup, 50, match, actions))
+		flows = append(flows, dp.from(g.UUID).flow(LSInL2Lkup, 50, match, actions))
 		if fixed {
 			continue
 		}

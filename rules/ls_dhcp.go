@@ -230,7 +230,7 @@ func dhcpv4Flows(in dhcpInport, style dhcpStyle) []Flow {
 		list := append([]dhcpOption{{"netmask", netmask}}, dhcpOptionList(opts)...)
 		slices.SortStableFunc(list, func(x, y dhcpOption) int { return cmp.Compare(x.key, y.key) })
 		actions := regDHCPOptsResult + " = put_dhcp_opts(offerip = " + a.AddrS + ", " + joinDHCPOptions(list) + "); next;"
-		dp, mac := onPort{s.Switch, in.Name}, addrs.MAC.String()
+		dp, mac := onPort{s.Switch, in.Name}.from(s.Options.UUID), addrs.MAC.String()
 		base := "inport == " + in.Key + " && eth.src == " + mac
 		response := dp.flow(LSInDHCPResponse, 100, in.withResident(base+" && ip4 && udp.src == 68 && udp.dst == 67 && "+regDHCPOptsResult),
 			"eth.dst = eth.src; eth.src = "+s.ServerMAC+"; ip4.src = "+s.ServerIP+
@@ -269,7 +269,7 @@ func dhcpv6Flows(in dhcpInport, style dhcpStyle) []Flow {
 		if !stateless {
 			text = "ia_addr = " + ipv6StringMapped(a) + ", " + text
 		}
-		dp := onPort{s.Switch, in.Name}
+		dp := onPort{s.Switch, in.Name}.from(s.Options.UUID)
 		mcast := ""
 		if style.Mcast {
 			mcast = " && ip6.mcast"
@@ -350,7 +350,7 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 			if _, hasLease := o["lease_time"]; !hasID || !hasMAC || !hasLease {
 				return nil
 			}
-			return []Flow{onPort{x.Port.Switch, x.Port.Port.Name}.flow(LSOutACL, 34000,
+			return []Flow{onPort{x.Port.Switch, x.Port.Port.Name}.from(x.Port.Options.UUID).flow(LSOutACL, 34000,
 				outport+" && eth.src == "+mac+" && ip4.src == "+id+" && udp && udp.src == 67 && udp.dst == 68", actions)}
 		}
 		mac := o["server_id"]
@@ -358,7 +358,7 @@ func SwitchDHCPReplyACLFlows(nb *relations.NB) engine.Rel[Flow] {
 		if err != nil {
 			return nil
 		}
-		return []Flow{onPort{x.Port.Switch, x.Port.Port.Name}.flow(LSOutACL, 34000,
+		return []Flow{onPort{x.Port.Switch, x.Port.Port.Name}.from(x.Port.Options.UUID).flow(LSOutACL, 34000,
 			outport+" && eth.src == "+mac+" && ip6.src == "+relations.FormatIPv6(ea.IPv6LLA())+
 				" && udp && udp.src == 547 && udp.dst == 546", actions)}
 	})

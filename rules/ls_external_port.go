@@ -74,7 +74,7 @@ func SwitchExternalPortFlows(nb *relations.NB) engine.Rel[Flow] {
 			}
 			from := "inport == " + inport + " && eth.src == " + v.Entry.Addrs.MAC.String()
 			notResident := " && !is_chassis_resident(" + ext + ")"
-			dp := onPort{v.Entry.Port.Switch, v.Localnet}
+			dp := onPort{v.Entry.Port.Switch, v.Localnet}.from(v.Entry.Port.Port.UUID)
 			var flows []Flow
 			for _, ip := range rp.Addrs.IPv4 {
 				flows = append(flows, dp.flow(LSInExternalPort, 100,

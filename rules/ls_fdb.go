@@ -47,7 +47,7 @@ func SwitchFDBPortFlows(nb *relations.NB) engine.Rel[Flow] {
 		return []Flow{on(p.Switch).flow(LSInLookupFDB, 50, "inport == "+jsonKey(p.Name()), "flags.localnet = 1; next;")}
 	})
 	return engine.Union(fromLocalnet, engine.FlatMap(learning, func(p relations.LSP) []Flow {
-		dp, in := onPort{p.Switch, p.Name()}, "inport == "+jsonKey(p.Name())
+		dp, in := onPort{p.Switch, p.Name()}.from(p.Port.UUID), "inport == "+jsonKey(p.Name())
 		flag := ""
 		if flagged && p.Port.Type == relations.LSPTypeLocalnet {
 			flag = "flags.localnet = 1; "

@@ -182,7 +182,7 @@ func SwitchL2UnicastFlows(nb *relations.NB) engine.Rel[Flow] {
 			engine.IndexBy(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.LSP.UUID }))
 	}
 	return engine.FlatMap(ports, func(p relations.LSP) []Flow {
-		dp, actions := on(p.Switch), unicastActions(p.Enabled(), p.Name())
+		dp, actions := on(p.Switch).from(p.Port.UUID), unicastActions(p.Enabled(), p.Name())
 		var flows []Flow
 		for _, a := range p.Port.Addresses {
 			mac, ok := relations.ScanMAC(a)
@@ -301,7 +301,7 @@ func routerMACAlwaysLooked(nb *relations.NB) bool { return nb.Release >= schema.
 func routerPortFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow] {
 	always := routerMACAlwaysLooked(nb)
 	return engine.FlatMap(links, func(l routerLink) []Flow {
-		dp := on(l.Switch)
+		dp := on(l.Switch).from(l.LSP.UUID)
 		var flows []Flow
 		if always || slices.Contains(l.LSP.Addresses, "router") {
 			match := "eth.dst == " + l.LRP.Net.MAC.String()
@@ -416,7 +416,7 @@ func arpNSMatch(ip string, v6 bool) string {
 // (routerLink.Redirected) takes it on the gateway chassis; elsewhere its
 // chassisredirect port takes it there.
 func toRouterFlows(l routerLink, match string) []Flow {
-	dp := on(l.Switch)
+	dp := on(l.Switch).from(l.LSP.UUID)
 	if !l.Redirected {
 		return []Flow{dp.flow(LSInL2Lkup, 80, match, toPortActions(l, l.LSP.Name))}
 	}
@@ -509,7 +509,7 @@ func dgpNATFlows(links engine.Rel[routerLink], nats engine.Rel[relations.RouterN
 		engine.IndexBy(distributed, func(r relations.RouterNAT) string { return r.Router }),
 		func(_ string, l routerLink, r relations.RouterNAT) Flow {
 			mac, _ := relations.ParseMAC(*r.NAT.ExternalMAC)
-			return on(l.Switch).flow(LSInL2Lkup, 50,
+			return on(l.Switch).from(l.LSP.UUID).flow(LSInL2Lkup, 50,
 				"eth.dst == "+mac.String()+` && is_chassis_resident("`+*r.NAT.LogicalPort+`")`,
 				unicastActions(lspEnabled(l.LSP), l.LSP.Name))
 		})

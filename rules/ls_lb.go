@@ -41,6 +41,7 @@ type conntrackSkipPort struct {
 	Switch string
 	Name   string
 	Key    string // Name as a JSON string
+	Row    string // the port's NB _uuid
 	Router bool   // a router port; else a localnet port
 }
 
@@ -49,13 +50,13 @@ type conntrackSkipPort struct {
 // od->localnet_ports.
 func conntrackSkipPorts(nb *relations.NB) engine.Rel[conntrackSkipPort] {
 	routerPorts := engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) conntrackSkipPort {
-		return conntrackSkipPort{Switch: p.Switch, Name: p.LSP.Name, Key: jsonKey(p.LSP.Name), Router: true}
+		return conntrackSkipPort{Switch: p.Switch, Name: p.LSP.Name, Key: jsonKey(p.LSP.Name), Row: p.LSP.UUID, Router: true}
 	})
 	localnetPorts := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []conntrackSkipPort {
 		if sp.Port.Type != relations.LSPTypeLocalnet {
 			return nil
 		}
-		return []conntrackSkipPort{{Switch: sp.Switch, Name: sp.Port.Name, Key: jsonKey(sp.Port.Name)}}
+		return []conntrackSkipPort{{Switch: sp.Switch, Name: sp.Port.Name, Key: jsonKey(sp.Port.Name), Row: sp.Port.UUID}}
 	})
 	return engine.Union(routerPorts, localnetPorts)
 }
@@ -81,7 +82,7 @@ func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
 		ctClear = "flags.pkt_sampled = 0; ct_clear; next;"
 	}
 	return engine.FlatMap(ports, func(x portFacts) []Flow {
-		dp := onPort{x.Port.Switch, x.Port.Name}
+		dp := onPort{x.Port.Switch, x.Port.Name}.from(x.Port.Row)
 		egress := ctClear
 		if x.Facts.HasStatefulACL {
 			egress = "next;"
@@ -141,12 +142,14 @@ func SwitchHairpinFlows(nb *relations.NB) engine.Rel[Flow] {
 				dp.flow(LSInLB, 110, "ct.trk && ct.est && !ct.rpl && "+regIPFrag+" == 1 && ip4", regLBIPv4+" = ct_nw_dst(); "+regOrigTPDport+" = ct_tp_dst(); next;"),
 				dp.flow(LSInLB, 110, "ct.trk && ct.est && !ct.rpl && "+regIPFrag+" == 1 && ip6", regLBIPv6+" = ct_ip6_dst(); "+regOrigTPDport+" = ct_tp_dst(); next;"))
 		}
+		// northd names the switch itself as these flows' origin.
+		sw := dp.from(f.Switch)
 		return append(flows,
-			dp.flow(LSInPreHairpin, 100, "ip && ct.trk",
+			sw.flow(LSInPreHairpin, 100, "ip && ct.trk",
 				"reg0[6] = chk_lb_hairpin(); reg0[12] = chk_lb_hairpin_reply(); next;"),
-			dp.flow(LSInNATHairpin, 100, "ip && ct.new && ct.trk && reg0[6] == 1", "ct_snat_to_vip; next;"),
-			dp.flow(LSInNATHairpin, 100, "ip && ct.est && ct.trk && reg0[6] == 1", "ct_snat;"),
-			dp.flow(LSInNATHairpin, 90, "ip && reg0[12] == 1", "ct_snat;"),
+			sw.flow(LSInNATHairpin, 100, "ip && ct.new && ct.trk && reg0[6] == 1", "ct_snat_to_vip; next;"),
+			sw.flow(LSInNATHairpin, 100, "ip && ct.est && ct.trk && reg0[6] == 1", "ct_snat;"),
+			sw.flow(LSInNATHairpin, 90, "ip && reg0[12] == 1", "ct_snat;"),
 			dp.flow(LSInHairpin, 1, "(reg0[6] == 1 || reg0[12] == 1)",
 				"eth.dst <-> eth.src; outport = inport; flags.loopback = 1; output;"))
 	})

@@ -117,7 +117,7 @@ func SwitchLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	frag, rejectTable := lbFragments(nb), egressQoSTable(StagesFor(nb))
 	return engine.FlatMap(relations.WithFeatures(nb, vipsOnSwitches(nb, nb.LBVIPsByLB)), func(x relations.Featured[vipInScope]) []Flow {
 		v := x.Of.VIP
-		dp := on(switchLBSet(x.Of.Scope))
+		dp := on(switchLBSet(x.Of.Scope)).from(v.LB)
 		ip, reg := ipMatch(v), regOrigDIPv4
 		switch {
 		case frag && v.IPv6:
@@ -197,7 +197,7 @@ func SwitchLBSets(nb *relations.NB) engine.Rel[DatapathSetMember] {
 // looks up the client's last backend, ls_in_lb (priority 150) sends the
 // connection there, and ls_in_lb_aff_learn records the backend a new
 // connection got. northd picks the family here by V4Mapped.
-func switchAffinityFlows(dp on, v relations.LBVIP) []Flow {
+func switchAffinityFlows(dp onRow, v relations.LBVIP) []Flow {
 	if v.AffinityTimeout == 0 {
 		return nil
 	}
@@ -220,7 +220,7 @@ func switchAffinityFlows(dp on, v relations.LBVIP) []Flow {
 // switchFragAffinityFlows are switchAffinityFlows with lbFragments: the
 // check matches the VIP and the protocol and port ct_extract stored, and
 // the rest is lbRegAffinityFlows.
-func switchFragAffinityFlows(dp on, v relations.LBVIP) []Flow {
+func switchFragAffinityFlows(dp onRow, v relations.LBVIP) []Flow {
 	if v.AffinityTimeout == 0 {
 		return nil
 	}
@@ -259,7 +259,7 @@ func lbIPReg(v6 bool) string {
 // a new connection got, and the backend of a known session when lbStage
 // (priority 150) sends a new connection to the VIP there, after lbAction,
 // with ctFlag appended to ct_lb_mark's arguments.
-func lbRegAffinityFlows(dp on, v relations.LBVIP, v6 bool, learnStage, lbStage Stage, lbAction, ctFlag string) []Flow {
+func lbRegAffinityFlows(dp onRow, v relations.LBVIP, v6 bool, learnStage, lbStage Stage, lbAction, ctFlag string) []Flow {
 	ip, reg := "ip4", lbIPReg(v6)
 	if v6 {
 		ip = "ip6"
@@ -290,7 +290,7 @@ func lbRegAffinityFlows(dp on, v relations.LBVIP, v6 bool, learnStage, lbStage S
 // lbStage (priority 150) sends a new connection of a known session (the
 // client's last backend in regBackend) to that backend, after lbAction,
 // with ctFlag appended to ct_lb_mark's arguments.
-func affinityBackendFlows(dp on, v relations.LBVIP, learnStage, lbStage Stage, ip, regBackend, learnMatch, lbAction, ctFlag string) []Flow {
+func affinityBackendFlows(dp onRow, v relations.LBVIP, learnStage, lbStage Stage, ip, regBackend, learnMatch, lbAction, ctFlag string) []Flow {
 	var flows []Flow
 	for _, b := range v.Backends.All() {
 		port := affinityPort(v, b)
@@ -349,7 +349,7 @@ func eventVIPs(nb *relations.NB) engine.Rel[relations.LBVIP] {
 }
 
 // eventFlow is the controller event flow of VIP v in stage st.
-func eventFlow(dp on, st Stage, v relations.LBVIP) Flow {
+func eventFlow(dp onRow, st Stage, v relations.LBVIP) Flow {
 	match := fmt.Sprintf("%s.dst == %s && %s", ipMatch(v), v.IP, v.Proto)
 	if v.Port != "" {
 		match += fmt.Sprintf(" && %s.dst == %s", v.Proto, v.Port)
@@ -365,13 +365,14 @@ func eventFlow(dp on, st Stage, v relations.LBVIP) Flow {
 // asks for events.
 func SwitchLBEventFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.Map(vipsOnSwitches(nb, engine.IndexBy(eventVIPs(nb), func(v relations.LBVIP) string { return v.LB })), func(x vipInScope) Flow {
-		return eventFlow(on(switchLBSet(x.Scope)), LSInPreLB, x.VIP)
+		return eventFlow(on(switchLBSet(x.Scope)).from(x.VIP.LB), LSInPreLB, x.VIP)
 	})
 }
 
 // monitorSource is a health-checked backend's monitoring source address on
 // the switch of the port its ip_port_mappings entry names.
 type monitorSource struct {
+	LB     string // NB _uuid of the load balancer
 	Switch string
 	SrcIP  string
 	IPv4   bool // the VIP is IPv4: probes use ARP, else ND
@@ -384,8 +385,8 @@ type monitorSource struct {
 // svc_monitor_mac, whether the load balancer applies anywhere or not.
 func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 	type source struct {
-		Port, SrcIP string
-		IPv4        bool
+		LB, Port, SrcIP string
+		IPv4            bool
 	}
 	sources := engine.Distinct(engine.FlatMap(nb.LBVIPs, func(v relations.LBVIP) []source {
 		if !v.HealthCheck {
@@ -394,7 +395,7 @@ func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 		var out []source
 		for _, b := range v.Backends.All() {
 			if b.MonitorPort != "" && b.MonitorSrcIP != "" {
-				out = append(out, source{b.MonitorPort, b.MonitorSrcIP, !v.IPv6})
+				out = append(out, source{v.LB, b.MonitorPort, b.MonitorSrcIP, !v.IPv6})
 			}
 		}
 		return out
@@ -403,14 +404,14 @@ func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(sources, func(s source) string { return s.Port }),
 		engine.IndexBy(nb.PortsOnSwitches, func(sp relations.SwitchPort) string { return sp.Port.Name }),
 		func(_ string, s source, sp relations.SwitchPort) monitorSource {
-			return monitorSource{sp.Switch, s.SrcIP, s.IPv4}
+			return monitorSource{s.LB, sp.Switch, s.SrcIP, s.IPv4}
 		}))
 	return engine.Join(
 		engine.IndexBy(onSwitch, func(monitorSource) struct{} { return struct{}{} }),
 		engine.IndexBy(engine.Filter(nb.LBGlobal, func(o relations.LBGlobalOptions) bool { return o.SvcMonitorMAC != "" }),
 			func(relations.LBGlobalOptions) struct{} { return struct{}{} }),
 		func(_ struct{}, s monitorSource, o relations.LBGlobalOptions) Flow {
-			mac, dp := o.SvcMonitorMAC, on(s.Switch)
+			mac, dp := o.SvcMonitorMAC, on(s.Switch).from(s.LB)
 			if s.IPv4 {
 				return dp.flow(LSInARPRsp, 110, "arp.tpa == "+s.SrcIP+" && arp.op == 1",
 					"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ arp.tha = arp.sha; "+

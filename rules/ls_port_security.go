@@ -129,7 +129,7 @@ func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 // portSecurityPortFlows are SwitchPortSecurityPortFlows' flows of port p
 // under the name name, with the queue id q (or none).
 func portSecurityPortFlows(nb *relations.NB, p relations.LSP, name, q string, fromRouterFlag bool) []Flow {
-	dp, key := onPort{p.Switch, name}, jsonKey(name)
+	dp, key := onPort{p.Switch, name}.from(p.Port.UUID), jsonKey(name)
 	switch {
 	case p.Port.Type == relations.LSPTypeExternal:
 		return nil

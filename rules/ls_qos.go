@@ -53,7 +53,7 @@ func SwitchQoSRuleFlows(n *relations.NB) engine.Rel[Flow] {
 		func(_ string, r qosRef, q *nb.QoS) switchQoS { return switchQoS{r.Switch, q} })
 	oneStage := qosOneStage(n)
 	return engine.FlatMap(rules, func(x switchQoS) []Flow {
-		q, dp := x.QoS, on(x.Switch)
+		q, dp := x.QoS, on(x.Switch).from(x.QoS.UUID)
 		if oneStage {
 			return []Flow{qosFlow(dp, q)}
 		}
@@ -78,7 +78,7 @@ func SwitchQoSRuleFlows(n *relations.NB) engine.Rel[Flow] {
 
 // qosFlow is QoS rule q's flow with qosOneStage: its meter, then its DSCP
 // mark (a DSCP above 63 left out, as northd warns).
-func qosFlow(dp on, q *nb.QoS) Flow {
+func qosFlow(dp onRow, q *nb.QoS) Flow {
 	stage := LSOutQoS
 	if q.Direction == nb.QoSDirectionFromLport {
 		stage = LSInQoS
