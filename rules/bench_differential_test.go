@@ -37,6 +37,6 @@ func TestDifferentialBench(t *testing.T) {
 done < "` + txFile + `"`
 	forEachRelease(t, "bench topology", func(t *testing.T, rel *releaseRun) {
 		ref := rel.build.Start(t)
-		rel.check(t, "bench/small", compareScenario(t, rel, ref, script), "bench/topology.Small()")
+		rel.check(t, "bench/small", compareScenario(t, rel, ref, "bench/small", script), "bench/topology.Small()")
 	})
 }
