@@ -174,8 +174,6 @@ var hintsPending = map[schema.Release]map[string]string{
 	},
 	schema.OVN2603: {
 		"ls_router_port_edges": "as in 23.03",
-		"random-nat/seed46":    "ls_in_pre_stateful of a VIP on several load balancers",
-		"random-nat/seed48":    "ls_in_pre_stateful of a VIP on several load balancers",
 	},
 }
 
