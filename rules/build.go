@@ -9,22 +9,15 @@ func (dp on) flow(stage Stage, priority int, match, actions string) Flow {
 	return Flow{Datapath: string(dp), Stage: stage, Priority: priority, Match: match, Actions: actions}
 }
 
+// flowTarget is what a rule writes flows for: a datapath (on) or a
+// switch port (onPort).
+type flowTarget interface {
+	flow(stage Stage, priority int, match, actions string) Flow
+}
+
 // from names the NB row (its _uuid) that the flows a rule writes on dp
 // come from, their Hint: "these flows come from that ACL".
 func (dp on) from(row string) onRow { return onRow{dp, row} }
-
-// onRow names a datapath and the NB row its flows come from.
-type onRow struct {
-	dp  on
-	row string
-}
-
-// flow is one logical flow on the datapath, from the row.
-func (r onRow) flow(stage Stage, priority int, match, actions string) Flow {
-	f := r.dp.flow(stage, priority, match, actions)
-	f.Hint = r.row
-	return f
-}
 
 // onPort names a switch port that a rule writes flows about, as their
 // InOutPort, on the port's switch.
@@ -38,17 +31,17 @@ func (p onPort) flow(stage Stage, priority int, match, actions string) Flow {
 }
 
 // from names the NB row that the flows about p come from.
-func (p onPort) from(row string) onPortRow { return onPortRow{p, row} }
+func (p onPort) from(row string) onRow { return onRow{p, row} }
 
-// onPortRow names a switch port and the NB row its flows come from.
-type onPortRow struct {
-	port onPort
-	row  string
+// onRow names what a rule writes flows for and the NB row they come from.
+type onRow struct {
+	target flowTarget
+	row    string
 }
 
-// flow is one logical flow about the port, from the row.
-func (r onPortRow) flow(stage Stage, priority int, match, actions string) Flow {
-	f := r.port.flow(stage, priority, match, actions)
+// flow is one logical flow for the target, from the row.
+func (r onRow) flow(stage Stage, priority int, match, actions string) Flow {
+	f := r.target.flow(stage, priority, match, actions)
 	f.Hint = r.row
 	return f
 }
