@@ -1,13 +1,10 @@
 package ovsdb
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/pprof"
 	"slices"
 	"testing"
 
@@ -84,36 +81,26 @@ func benchPerChange(b *testing.B, topo *topology.Topology) {
 			b.Fatal(err)
 		}
 	}
-	// Collect the loading's garbage now, not on the measured steps' time.
-	runtime.GC()
-	flows, changes := 0, 0
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := cputime.Process()
-	pprof.Do(context.Background(), pprof.Labels("phase", "change"), func(context.Context) {
-		for b.Loop() {
-			spare := topo.SparePort(changes / 2)
-			ls := switches[spare.Switch]
-			lsp := &nb.LogicalSwitchPort{UUID: fmt.Sprintf("00000000-0000-4000-8000-%012d", changes), Name: spare.Name,
-				Addresses: []string{spare.Addresses}, PortSecurity: []string{spare.Addresses}}
-			with := *ls
-			with.Ports = append(slices.Clone(ls.Ports), lsp.UUID)
-			apply(nb.LogicalSwitchPortTable, nil, lsp)
-			apply(nb.LogicalSwitchTable, ls, &with)
-			p.Step()
-			flows += len(p.Flows.Delta())
-			apply(nb.LogicalSwitchTable, &with, ls)
-			apply(nb.LogicalSwitchPortTable, lsp, nil)
-			p.Step()
-			flows += len(p.Flows.Delta())
-			changes += 2
-		}
+	changes := 0
+	cputime.BenchChanges(b, "change", func() (int, int) {
+		flows := 0
+		spare := topo.SparePort(changes / 2)
+		ls := switches[spare.Switch]
+		lsp := &nb.LogicalSwitchPort{UUID: fmt.Sprintf("00000000-0000-4000-8000-%012d", changes), Name: spare.Name,
+			Addresses: []string{spare.Addresses}, PortSecurity: []string{spare.Addresses}}
+		with := *ls
+		with.Ports = append(slices.Clone(ls.Ports), lsp.UUID)
+		apply(nb.LogicalSwitchPortTable, nil, lsp)
+		apply(nb.LogicalSwitchTable, ls, &with)
+		p.Step()
+		flows += len(p.Flows.Delta())
+		apply(nb.LogicalSwitchTable, &with, ls)
+		apply(nb.LogicalSwitchPortTable, lsp, nil)
+		p.Step()
+		flows += len(p.Flows.Delta())
+		changes += 2
+		return flows, 2
 	})
-	b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(changes), "cpu-ns/change")
-	b.ReportMetric(float64(flows)/float64(changes), "flows/change")
-	if flows == 0 {
-		b.Fatal("the changes moved no flow")
-	}
 }
 
 // topologyFile writes topo as a standalone 23.03 NB database file, as an

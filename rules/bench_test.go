@@ -1,10 +1,8 @@
 package rules
 
 import (
-	"context"
 	"fmt"
 	"runtime"
-	"runtime/pprof"
 	"slices"
 	"testing"
 
@@ -40,10 +38,8 @@ func undo(rows []row) []row {
 type shape struct{ base, change []row }
 
 // benchChange loads s.base into a new program, steps, then measures s.change
-// and its undo. A change that moves no flow fails: the NB shape would not
-// exercise the rules. The measured steps carry the profiler label
-// phase=change, so that `go tool pprof -tagfocus phase=change` leaves the
-// loading out of a -cpuprofile.
+// and its undo (cputime.BenchChanges: per step, with the profiler label
+// phase=change; a change that moves no flow fails).
 func benchChange(b *testing.B, s shape) {
 	p := New()
 	apply := func(rows []row) int {
@@ -57,23 +53,7 @@ func benchChange(b *testing.B, s shape) {
 	}
 	apply(s.base)
 	back := undo(s.change)
-	// Collect the loading's garbage now, not on the measured steps' time.
-	runtime.GC()
-	flows, steps := 0, 0
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu := cputime.Process()
-	pprof.Do(context.Background(), pprof.Labels("phase", "change"), func(context.Context) {
-		for b.Loop() {
-			flows += apply(s.change) + apply(back)
-			steps += 2
-		}
-	})
-	b.ReportMetric(float64((cputime.Process()-cpu).Nanoseconds())/float64(steps), "cpu-ns/step")
-	b.ReportMetric(float64(flows)/float64(steps), "flows/step")
-	if flows == 0 {
-		b.Fatal("the change moved no flow")
-	}
+	cputime.BenchChanges(b, "step", func() (int, int) { return apply(s.change) + apply(back), 2 })
 }
 
 func benchPort(i int) *nb.LogicalSwitchPort {
