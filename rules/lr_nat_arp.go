@@ -155,6 +155,20 @@ type portIP struct {
 	IP    string
 }
 
+// routerPortIPs are the addresses of every router port.
+func routerPortIPs(n *relations.NB) engine.Rel[portIP] {
+	return engine.FlatMap(n.LRPs, func(p relations.LRP) []portIP {
+		var out []portIP
+		for i, a := range p.Net.IPv4 {
+			out = append(out, portIP{p, false, i, a.AddrS})
+		}
+		for i, a := range p.Net.IPv6 {
+			out = append(out, portIP{p, true, i, a.AddrS})
+		}
+		return out
+	})
+}
+
 // key keys a router's address for the lookup among its SNAT IPs.
 func (p portIP) key() relations.RouterSNATIP {
 	return relations.RouterSNATIP{Router: p.Port.Router, IP: p.IP}
@@ -190,16 +204,7 @@ type portFamily struct {
 // unSNAT and DNAT and are dropped in lr_in_arp_resolve (priority 2) if
 // neither claimed them.
 func RouterPortOwnIPFlows(nb *relations.NB) engine.Rel[Flow] {
-	ips := engine.FlatMap(nb.LRPs, func(p relations.LRP) []portIP {
-		var out []portIP
-		for i, a := range p.Net.IPv4 {
-			out = append(out, portIP{p, false, i, a.AddrS})
-		}
-		for i, a := range p.Net.IPv6 {
-			out = append(out, portIP{p, true, i, a.AddrS})
-		}
-		return out
-	})
+	ips := routerPortIPs(nb)
 	byIP := engine.IndexBy(ips, portIP.key)
 	lbIPs := relations.LBIPsOfRouters(nb, engine.Map(ips, portIP.key),
 		func(ip relations.RouterSNATIP) (string, string) { return ip.Router, ip.IP })

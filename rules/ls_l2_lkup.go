@@ -383,16 +383,7 @@ func forwardedSNATs(n *relations.NB) engine.Rel[relations.RouterNAT] {
 	snats := engine.Filter(n.RouterNATs, func(r relations.RouterNAT) bool { return r.Valid() && r.Type() == nb.NATTypeSNAT })
 	first := engine.Min(engine.IndexBy(snats, func(r relations.RouterNAT) routerIP { return routerIP{r.Router, r.ExtIP} }),
 		func(a, b relations.RouterNAT) int { return cmp.Compare(a.NAT.UUID, b.NAT.UUID) })
-	own := engine.FlatMap(n.LRPs, func(p relations.LRP) []routerIP {
-		var ips []routerIP
-		for _, a := range p.Net.IPv4 {
-			ips = append(ips, routerIP{p.Router, a.AddrS})
-		}
-		for _, a := range p.Net.IPv6 {
-			ips = append(ips, routerIP{p.Router, a.AddrS})
-		}
-		return ips
-	})
+	own := engine.Map(routerPortIPs(n), func(p portIP) routerIP { return routerIP{p.Port.Router, p.IP} })
 	return engine.AntiJoin(
 		engine.IndexBy(engine.Map(first, func(kv engine.KV[routerIP, relations.RouterNAT]) relations.RouterNAT { return kv.Value }),
 			func(r relations.RouterNAT) routerIP { return routerIP{r.Router, r.NAT.ExternalIP} }),
