@@ -59,11 +59,12 @@ func quarantinedFlows(n *relations.NB) engine.Rel[rules.Flow] {
 	})
 }
 
-// quarantine puts a random port's name in the input or takes it out.
+// quarantine puts a random port's name in the input, or takes a name out.
 func quarantine(t *rapid.T, s *ruletest.State) {
-	if id := s.Pick(t, nb.LogicalSwitchPortTable, "port"); id != "" {
-		name := s.Row(nb.LogicalSwitchPortTable, id).(*nb.LogicalSwitchPort).Name
-		ruletest.SetInput(t, s, quarantinedInput, name, rapid.Bool().Draw(t, "quarantined"))
+	if names := ruletest.Input[string](s, quarantinedInput); len(names) > 0 && rapid.Bool().Draw(t, "release") {
+		ruletest.SetInput(t, s, quarantinedInput, rapid.SampledFrom(names).Draw(t, "name"), false)
+	} else if id := s.Pick(t, nb.LogicalSwitchPortTable, "port"); id != "" {
+		ruletest.SetInput(t, s, quarantinedInput, s.Row(nb.LogicalSwitchPortTable, id).(*nb.LogicalSwitchPort).Name, true)
 	}
 }
 
