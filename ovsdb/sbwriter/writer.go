@@ -125,7 +125,7 @@ func New(log *slog.Logger, stages *rules.StageTable, portName func(uuid string) 
 }
 
 // fillMin is the number of dirty flows from which a write into an SB
-// without flows is streamed (Northd.streamFill).
+// without flows is streamed (ovsdb.Northd.streamFill).
 const fillMin = 1000
 
 // FillsFlows reports whether the next write fills an SB without flows
