@@ -208,7 +208,7 @@ func (d *Northd) Recompute(ctx context.Context) error {
 		} else {
 			d.log.Info("recompute matches the incremental state", "flows", fresh.Flows.Len())
 		}
-		d.w.markAll()
+		d.w.MarkAll()
 		d.upAll = true
 		d.fullNext = true
 	})

@@ -219,7 +219,7 @@ func (db *Database) apply(value any) error {
 		}
 		staged[table] = make(map[string]lovsdb.Row, len(rows))
 		for _, key := range slices.Sorted(maps.Keys(rows)) {
-			if !isUUID(key) {
+			if !wire.IsUUID(key) {
 				return fmt.Errorf("table %s: bad row UUID %q", table, key)
 			}
 			uuid := strings.ToLower(key)
@@ -483,30 +483,12 @@ func decodeAtom(b *lovsdb.BaseType, value any) (any, error) {
 		}
 	case lovsdb.TypeUUID:
 		if pair, ok := value.([]any); ok && len(pair) == 2 && pair[0] == "uuid" {
-			if u, ok := pair[1].(string); ok && isUUID(u) {
+			if u, ok := pair[1].(string); ok && wire.IsUUID(u) {
 				return lovsdb.UUID{GoUUID: strings.ToLower(u)}, nil
 			}
 		}
 	}
 	return nil, fmt.Errorf("want %s, got %v", b.Type, value)
-}
-
-// isUUID reports whether s is a UUID in 8-4-4-4-12 hex digit form.
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if c != '-' {
-				return false
-			}
-		} else if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 // parseSchema reads a schema record. libovsdb's schema decoder trusts its

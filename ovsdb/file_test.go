@@ -518,7 +518,7 @@ func FuzzReadDatabaseFile(f *testing.F) {
 		for table, rows := range db.Tables {
 			ts := db.Schema.Table(table)
 			for uuid, row := range rows {
-				if !isUUID(uuid) || len(row) != len(ts.Columns) {
+				if !wire.IsUUID(uuid) || len(row) != len(ts.Columns) {
 					t.Fatalf("table %s row %q has %d of %d columns", table, uuid, len(row), len(ts.Columns))
 				}
 				for name, v := range row {

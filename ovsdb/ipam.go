@@ -85,17 +85,17 @@ func (f *nbFeed) ipamOps() []lovsdb.Operation {
 			delete(f.ipamPending, u)
 			continue
 		}
-		dyn := optString("", false)
+		dyn := wire.OptString("", false)
 		if raw.DynamicAddresses != nil {
-			dyn = optString(*raw.DynamicAddresses, true)
+			dyn = wire.OptString(*raw.DynamicAddresses, true)
 		}
-		ops = append(ops, verifyOp(nb.LogicalSwitchPortTable, u, lovsdb.Row{"addresses": strSet(raw.Addresses), "dynamic_addresses": dyn}))
-		newDyn := optString("", false)
+		ops = append(ops, wire.VerifyOp(nb.LogicalSwitchPortTable, u, lovsdb.Row{"addresses": wire.StrSet(raw.Addresses), "dynamic_addresses": dyn}))
+		newDyn := wire.OptString("", false)
 		if want != nil {
-			newDyn = optString(*want, true)
+			newDyn = wire.OptString(*want, true)
 		}
 		ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.LogicalSwitchPortTable,
-			Where: whereUUID(u), Row: lovsdb.Row{"dynamic_addresses": newDyn}})
+			Where: wire.WhereUUID(u), Row: lovsdb.Row{"dynamic_addresses": newDyn}})
 	}
 	return ops
 }

@@ -186,7 +186,7 @@ func addPortsDirect(t *testing.T, s *servers, sw string, n int) {
 	for i := range n {
 		name := fmt.Sprintf("p%d", i)
 		ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationInsert, Table: nb.LogicalSwitchPortTable, UUIDName: "p" + fmt.Sprint(i),
-			Row: lovsdb.Row{"name": name, "addresses": strSet([]string{"dynamic"})}})
+			Row: lovsdb.Row{"name": name, "addresses": wire.StrSet([]string{"dynamic"})}})
 		refs = append(refs, lovsdb.UUID{GoUUID: "p" + fmt.Sprint(i)})
 	}
 	ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationMutate, Table: nb.LogicalSwitchTable,

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/northlog/northlog/ovsdb/sbwriter"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
@@ -134,7 +135,7 @@ type Northd struct {
 	log  *slog.Logger
 	prog *rules.Program
 	feed *nbFeed
-	w    *sbWriter
+	w    *sbwriter.Writer
 	// forced tells whether Config says which release to reproduce
 	// (Release or Program); otherwise it follows the NB (useRelease).
 	forced bool
@@ -299,8 +300,7 @@ func (d *Northd) build(prog *rules.Program) {
 	d.releaseKnown = d.releaseKnown || d.forced
 	d.mu.Unlock()
 	d.feed = newNBFeed(d.log, d.macs.prefix)
-	d.w = newSBWriter(d.log, prog.Stages)
-	d.w.portName = d.feed.portName
+	d.w = sbwriter.New(d.log, prog.Stages, d.feed.portName)
 	d.nbLoaded = false
 }
 
@@ -390,7 +390,7 @@ func (d *Northd) Run(ctx context.Context) error {
 	}()
 	for {
 		d.dial(ctx, &d.nb, d.nbS, nbModel, &nbSchema, nbTables)
-		d.dial(ctx, &d.sb, d.sbS, sbModel, &sbSchema, sbTables)
+		d.dial(ctx, &d.sb, d.sbS, sbModel, &sbSchema, sbwriter.Tables)
 		d.iterate(ctx)
 		var nbReady, sbReady <-chan struct{}
 		if d.nb != nil {
@@ -413,8 +413,8 @@ func (d *Northd) Run(ctx context.Context) error {
 			}
 		}
 		// MAC bindings to age: an iteration writes the SB.
-		if a := d.w.house.aging; d.active && a.scheduled && a.next.After(time.Now()) {
-			next = append(next, a.next)
+		if at, ok := d.w.NextAging(); d.active && ok && at.After(time.Now()) {
+			next = append(next, at)
 		}
 		if len(next) > 0 {
 			retry = time.After(time.Until(slices.MinFunc(next, time.Time.Compare)))
@@ -443,7 +443,7 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m mod
 	defer cancel()
 	name := m.Name()
 	nc, err := s.Dial(dctx, name, m, wire.Options{
-		Tables: tables, Schema: schema, NotMonitored: notMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog})
+		Tables: tables, Schema: schema, NotMonitored: sbwriter.NotMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog})
 	if err == nil && c == &d.sb && !d.IsPaused() {
 		if err = nc.Lock(dctx, LockName); err != nil {
 			nc.Close()
@@ -578,7 +578,7 @@ func (d *Northd) iterate(ctx context.Context) {
 	}
 	if d.sb != nil {
 		bs, err := d.sb.Take()
-		d.w.applySB(bs)
+		d.w.ApplySB(bs)
 		if end := d.endColdStartGC; end != nil && len(bs) > 0 {
 			// The first SB update after a streamed write holds the rows
 			// of its tables: once applied, its transient data is garbage.
@@ -589,7 +589,7 @@ func (d *Northd) iterate(ctx context.Context) {
 			d.lost(&d.sb, d.sbS, "SB", err)
 		}
 	}
-	monitors := d.w.feedMonitors(d.prog.NB) + d.w.feedIGMP(d.prog.NB) + d.w.feedVirtualParents(d.prog.NB)
+	monitors := d.w.FeedMonitors(d.prog.NB) + d.w.FeedIGMP(d.prog.NB) + d.w.FeedVirtualParents(d.prog.NB)
 	if d.followLock() {
 		full = true
 	}
@@ -609,7 +609,7 @@ func (d *Northd) iterate(ctx context.Context) {
 				st.FlowsRemoved++
 			}
 		}
-		d.w.applyProgram(d.prog)
+		d.w.ApplyProgram(d.prog)
 	}
 	if !d.nbLoaded || !d.active {
 		return
@@ -624,8 +624,8 @@ func (d *Northd) iterate(ctx context.Context) {
 		return
 	}
 	nbCfg := d.feed.global.NbCfg
-	options := globalOptions(d.feed.global, d.release, d.macs, d.w.m.dpKeys.max)
-	d.w.house.aging.limit = relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0)
+	options := globalOptions(d.feed.global, d.release, d.macs, d.w.MaxDatapathKey())
+	d.w.SetMACBindingRemovalLimit(relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0))
 	nbCols := lovsdb.Row{"options": options}
 	var newPorts map[string]string
 	if d.sb != nil && !d.again.Waiting() {
@@ -674,10 +674,10 @@ func (d *Northd) iterate(ctx context.Context) {
 // updateFeatures feeds the program the chassis features of the SB's
 // Chassis rows after they changed, and reports whether the features did.
 func (d *Northd) updateFeatures() bool {
-	if !d.w.chassisChanged {
+	if !d.w.ChassisChanged() {
 		return false
 	}
-	f := relations.FeaturesOf(d.w.m.chassisOtherConfigs())
+	f := relations.FeaturesOf(d.w.ChassisOtherConfigs())
 	if f == d.prog.Features.Get() {
 		return false
 	}
@@ -701,7 +701,7 @@ func (d *Northd) followLock() bool {
 	d.mu.Unlock()
 	if active {
 		d.log.Info("ovn-northd lock acquired. This ovn-northd instance is now active.")
-		d.w.markAll()
+		d.w.MarkAll()
 		d.upAll = true
 		// A transaction that failed for want of the lock says nothing of
 		// the server: write at once.
@@ -723,12 +723,12 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	if stream != nil {
 		emit = stream.Add
 	}
-	t := d.w.reconcile(emit)
-	g := d.w.m.global
+	t := d.w.Reconcile(emit)
+	g := d.w.Global()
 	sbOptions := d.sbOptions(options)
 	switch {
 	case g == nil:
-		t.insert(sb.SBGlobalTable, lovsdb.Row{"nb_cfg": nbCfg, "options": strMap(sbOptions), "ipsec": d.feed.global.Ipsec})
+		t.Insert(sb.SBGlobalTable, lovsdb.Row{"nb_cfg": nbCfg, "options": wire.StrMap(sbOptions), "ipsec": d.feed.global.Ipsec})
 		nbCols["nb_cfg_timestamp"] = int(time.Now().UnixMilli())
 	default:
 		row := lovsdb.Row{}
@@ -736,13 +736,13 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 			row["nb_cfg"] = nbCfg
 			nbCols["nb_cfg_timestamp"] = int(time.Now().UnixMilli())
 		}
-		if !sameMap(g.Options, sbOptions) {
-			row["options"] = strMap(sbOptions)
+		if !maps.Equal(g.Options, sbOptions) {
+			row["options"] = wire.StrMap(sbOptions)
 		}
 		if g.Ipsec != d.feed.global.Ipsec {
 			row["ipsec"] = d.feed.global.Ipsec
 		}
-		t.update(sb.SBGlobalTable, g.UUID, row)
+		t.Update(sb.SBGlobalTable, g.UUID, row)
 	}
 	var err error
 	switch {
@@ -755,21 +755,16 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		return true, nil
 	default:
 		start = time.Now()
-		// In place when t.ops has room. Once sent, the operations are
-		// garbage: they should not stay live while the SB commits them.
-		ops := slices.Insert(t.ops, 0, d.sb.AssertLock())
-		t.ops = nil
-		err = d.sb.Transact(ctx, ops)
+		err = d.sb.Transact(ctx, t.TakeOps(d.sb.AssertLock()))
 	}
 	st.SBTxn = time.Since(start)
 	st.SB = t.Summary()
-	d.w.m.dropNamed(t)
+	d.w.Sent(t)
 	if err != nil {
 		st.Err = err
 		// What the SB holds is known again from the monitor; reconcile
 		// everything against it at the next step.
-		d.w.m.rebuildKeys()
-		d.w.markAll()
+		d.w.Failed()
 		return false, nil
 	}
 	d.mu.Lock()
@@ -778,7 +773,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		d.totals[table] = [3]int{tot[0] + n[0], tot[1] + n[1], tot[2] + n[2]}
 	}
 	d.mu.Unlock()
-	return true, t.newPB
+	return true, t.InsertedPorts()
 }
 
 // streamFill starts the transaction of a write that fills an SB without
@@ -788,10 +783,10 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 // (conn.pause). Otherwise, or when it cannot start, it returns nil: the
 // transaction is written once made.
 func (d *Northd) streamFill(ctx context.Context) *wire.Txn {
-	if !d.w.fillsFlows() {
+	if !d.w.FillsFlows() {
 		return nil
 	}
-	if tables := d.w.emptyTables(); d.sb.Pause(ctx, tables) {
+	if tables := d.w.EmptyTables(); d.sb.Pause(ctx, tables) {
 		d.log.Info("filling an SB without flows; the monitor of its empty tables is paused until the write is done", "tables", len(tables))
 	}
 	stream, err := d.sb.StartTransact()
@@ -814,7 +809,7 @@ func (d *Northd) sbOptions(options map[string]string) map[string]string {
 	case d.release >= schema.OVN2603:
 		sbOptions["arp_ns_explicit_output"] = "true"
 		sbOptions["register_consolidation"] = "true"
-		if g := d.w.m.global; g != nil {
+		if g := d.w.Global(); g != nil {
 			if v, ok := g.Options["sbctl_probe_interval"]; ok {
 				sbOptions["sbctl_probe_interval"] = v
 			}
@@ -831,9 +826,9 @@ func (d *Northd) sbOptions(options map[string]string) map[string]string {
 // of them did (update_sequence_numbers); nbCfg when there is no chassis.
 func (d *Northd) hvCfg(nbCfg int) (int, int) {
 	hv, ts := nbCfg, 0
-	for _, cp := range d.w.m.chassisPrivate {
+	for _, cp := range d.w.ChassisPrivate() {
 		if cp.Chassis != nil {
-			if ch := d.w.m.chassis[*cp.Chassis]; ch != nil && relations.SmapBool(ch.OtherConfig, "is-remote", false) {
+			if ch := d.w.Chassis(*cp.Chassis); ch != nil && relations.SmapBool(ch.OtherConfig, "is-remote", false) {
 				continue
 			}
 		}
@@ -887,18 +882,12 @@ const portsWithGlobal = 64
 // a transaction of their own once the monitor shows it.
 func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 	names := d.feed.takePorts()
-	for name := range d.w.portsChanged {
+	for name := range d.w.TakePortsChanged(d.upAll) {
 		names[name] = true
 	}
-	d.w.portsChanged = map[string]bool{}
-	if d.upAll || d.w.chassisChanged {
-		for name := range d.w.m.pbByName {
-			names[name] = true
-		}
-		d.upAll, d.w.chassisChanged = false, false
-	}
+	d.upAll = false
 	var ops []lovsdb.Operation
-	for _, name := range sortedKeys(names) {
+	for _, name := range slices.Sorted(maps.Keys(names)) {
 		if op, ok := d.ipv6PrefixOp(name); ok {
 			ops = append(ops, op)
 		}
@@ -908,11 +897,10 @@ func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 		}
 		var pb *sb.PortBinding // nil for one just inserted
 		if _, inserted := newPorts[name]; !inserted {
-			pbID, ok := d.w.m.pbByName[name]
-			if !ok {
+			var ok bool
+			if pb, ok = d.w.PortBinding(name); !ok {
 				continue
 			}
-			pb = d.w.m.pbs[pbID]
 		}
 		up := false
 		switch {
@@ -920,20 +908,54 @@ func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 			up = true
 		case pb != nil && pb.Chassis != nil:
 			up = true
-			if ch := d.w.m.chassis[*pb.Chassis]; ch != nil && relations.SmapBool(ch.OtherConfig, "port-up-notif", false) {
+			if ch := d.w.Chassis(*pb.Chassis); ch != nil && relations.SmapBool(ch.OtherConfig, "port-up-notif", false) {
 				up = pb.Up != nil && *pb.Up
 			}
 		}
 		row := lovsdb.Row{}
 		if lsp.Up == nil || *lsp.Up != up {
-			row["up"] = optBool(up)
+			row["up"] = wire.OptBool(up)
 		}
 		if tag, ok := d.newTag(lsp); ok {
-			row["tag"] = optInt(tag, true)
+			row["tag"] = wire.OptInt(tag, true)
 		}
 		if len(row) > 0 {
 			ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.LogicalSwitchPortTable,
-				Row: row, Where: whereUUID(lsp.UUID)})
+				Row: row, Where: wire.WhereUUID(lsp.UUID)})
+		}
+	}
+	return ops
+}
+
+// bfdStatusOps set the status of the NB BFD rows as 23.03 does
+// (build_bfd_table, parsed_routes_add, bfd_cleanup_connections): unset is
+// admin_down; the SB row's status, which ovn-controller reports, when
+// neither is admin_down; then down for a session a route uses that is
+// admin_down, and admin_down for one no route uses.
+func (d *Northd) bfdStatusOps() []lovsdb.Operation {
+	used := map[string]bool{}
+	for _, u := range d.prog.UsedBFDs.Contents() {
+		used[u] = true
+	}
+	var ops []lovsdb.Operation
+	for _, u := range slices.Sorted(maps.Keys(d.feed.rows[nb.BFDTable])) {
+		b := d.feed.rows[nb.BFDTable][u].(*nb.BFD)
+		status := nb.BFDStatusAdminDown
+		if b.Status != nil {
+			status = *b.Status
+		}
+		if s, ok := d.w.BFDStatus(b.LogicalPort, b.DstIP); ok && s != status && s != sb.BFDStatusAdminDown && status != nb.BFDStatusAdminDown {
+			status = s
+		}
+		switch {
+		case used[u] && status == nb.BFDStatusAdminDown:
+			status = nb.BFDStatusDown
+		case !used[u]:
+			status = nb.BFDStatusAdminDown
+		}
+		if b.Status == nil || *b.Status != status {
+			ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.BFDTable,
+				Row: lovsdb.Row{"status": wire.OptString(status, true)}, Where: wire.WhereUUID(u)})
 		}
 	}
 	return ops

@@ -172,7 +172,9 @@ func waitOneActive(t *testing.T, d time.Duration, ns ...*liveNorthd) {
 // TestLiveCluster: NB and SB as 3-member Raft clusters, two northds given
 // the members in different orders. Exactly one writes; when the SB leader
 // and then the NB leader are killed, a change made right after the kill
-// reaches the SB (changeReachesSB logs how soon), and one northd is active still.
+// reaches the SB (changeReachesSB logs how soon), and one northd is active
+// still. At the end the SB's flows are those ovn-northd writes for the same
+// NB changes.
 func TestLiveCluster(t *testing.T) {
 	t.Parallel()
 	s := clusterServers(t)
@@ -191,7 +193,8 @@ func TestLiveCluster(t *testing.T) {
 		}))
 	}
 	waitOneActive(t, 10*time.Second, ns...)
-	nbctl("--wait=sb", "ls-add", "sw0")
+	s.script("export OVN_NB_DB=" + nbc.alive() + "\n" + lockTopology)
+	nbctl("--wait=sb", "sync")
 	// A moment for a second instance to claim the lock too, were it able.
 	time.Sleep(500 * time.Millisecond)
 	waitOneActive(t, 0, ns...)
@@ -208,6 +211,15 @@ func TestLiveCluster(t *testing.T) {
 				t.Errorf("active northd on NB %s and SB %s, not the leaders", st.NB.Member, st.SB.Member)
 			}
 		}
+	}
+
+	want, err := reference.Start(t).Run(t.Context(), lockTopology+"\novn-nbctl ls-add sw-after-sb\novn-nbctl ls-add sw-after-nb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nbctl("--timeout=30", "--wait=sb", "sync")
+	if r := reference.Compare(want, dumpFlows(t, sbc.alive())); !r.Equal() {
+		t.Errorf("flows after the failovers differ from ovn-northd's:\n%s", r)
 	}
 }
 

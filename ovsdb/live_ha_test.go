@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/ovsdb/sbwriter"
 )
 
 // haRows is the canonical dump of the SB's HA_Chassis_Group and HA_Chassis
@@ -18,7 +19,7 @@ func haRows(t testing.TB, remote string) (lines []string, uuids map[string]bool)
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	lines, err := reference.DumpRows(ctx, remote, haTableNames...)
+	lines, err := reference.DumpRows(ctx, remote, sbwriter.HATables...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func haRows(t testing.TB, remote string) (lines []string, uuids map[string]bool)
 	}
 	uuids = map[string]bool{}
 	rows := readSB(t, remote)
-	for _, table := range haTableNames {
+	for _, table := range sbwriter.HATables {
 		for u := range rows[table] {
 			uuids[u] = true
 		}
@@ -135,7 +136,7 @@ ovn-nbctl lsp-set-type e2 ""`)
 	l := northlog()
 	check("northlog after ovn-northd", lines, uuids)
 	got := l.Totals()
-	for _, table := range haTableNames {
+	for _, table := range sbwriter.HATables {
 		if n := got[table]; n != [3]int{} {
 			t.Errorf("northlog's take-over wrote %s rows (+insert ~update -delete): %v", table, n)
 		}

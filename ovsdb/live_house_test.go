@@ -12,7 +12,7 @@ import (
 	"github.com/northlog/northlog/relations/sb"
 )
 
-// houseRowTables are the tables of sb_house.go.
+// houseRowTables are the tables of sbwriter/house.go.
 var houseRowTables = []string{sb.StaticMACBindingTable, sb.MACBindingTable, sb.IGMPGroupTable, sb.FDBTable}
 
 // houseRows is the canonical dump of the housekeeping tables of the SB at
@@ -123,7 +123,7 @@ ovn-sbctl create IGMP_Group address=239.0.0.5 chassis=$(ch hv1)`,
 }
 
 // TestLiveHousekeeping: the SB rows 23.03 writes or prunes besides flows,
-// datapaths and ports (sb_house.go) are the reference's after each step of
+// datapaths and ports (sbwriter/house.go) are the reference's after each step of
 // houseSteps, NB changes and SB rows written behind northd's back alike.
 // Then the real ovn-northd takes the SB over and changes none of them
 // (same contents, same UUIDs), and northlog takes it back writing none.

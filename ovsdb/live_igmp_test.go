@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/ovsdb/sbwriter"
 )
 
 // igmpHelpers are shell functions for igmpSteps: SB rows by name.
@@ -103,7 +104,7 @@ func learntKeysMasked(t testing.TB, lines []string) []string {
 		if f[0] != "Multicast_Group" || strings.HasPrefix(f[2], "_MC_") {
 			continue
 		}
-		if k, err := strconv.Atoi(f[3]); err != nil || k <= minLearntKey || k > maxLearntKey {
+		if k, err := strconv.Atoi(f[3]); err != nil || k <= sbwriter.MinLearntKey || k > sbwriter.MaxLearntKey {
 			t.Errorf("learnt group key out of range: %s", l)
 		}
 		f[3] = "*"

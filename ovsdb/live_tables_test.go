@@ -7,16 +7,17 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/ovsdb/sbwriter"
 	"github.com/northlog/northlog/relations/sb"
 )
 
 // otherRows is SB_Global's options and dumpOtherRows, sorted, and the
-// UUIDs of the otherTableNames rows.
+// UUIDs of the sbwriter.OtherTables rows.
 func otherRows(t testing.TB, remote string) (lines []string, uuids map[string]bool) {
 	t.Helper()
 	rows := readSB(t, remote)
 	uuids = map[string]bool{}
-	for _, table := range otherTableNames {
+	for _, table := range sbwriter.OtherTables {
 		for u := range rows[table] {
 			uuids[u] = true
 		}
@@ -88,7 +89,7 @@ ovn-sbctl chassis-add hv1 geneve 192.0.2.1`)
 	// Only these tables' writes are checked here; TestLiveTakeOver and
 	// TestLiveFeatures check the flows of chassis without a feature.
 	got := l.Totals()
-	for _, table := range append(otherTableNames, sb.SBGlobalTable) {
+	for _, table := range append(sbwriter.OtherTables, sb.SBGlobalTable) {
 		if n := got[table]; n[0]+n[2] != 0 || n[1] != 0 && table != sb.SBGlobalTable {
 			t.Errorf("northlog's take-over wrote %s rows (+insert ~update -delete): %v", table, n)
 		}

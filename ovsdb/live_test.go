@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/ovsdb/sbwriter"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
@@ -158,7 +159,7 @@ func readSB(t testing.TB, remote string) map[string]map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: sbTables, NotMonitored: notMonitored, Schema: &sbSchema})
+	c, err := wire.Dial(ctx, remote, m.Name(), m, wire.Options{Tables: sbwriter.Tables, NotMonitored: sbwriter.NotMonitored, Schema: &sbSchema})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,11 +215,11 @@ func dumpSetRows(t testing.TB, remote string) []string {
 // of a fair meter, which differs between two NBs built alike.
 var aclMeterName = regexp.MustCompile(`__[0-9a-f]{8}-[0-9a-f-]{27}"`)
 
-// dumpOtherRows is the canonical dump of the otherTableNames rows of the
+// dumpOtherRows is the canonical dump of the sbwriter.OtherTables rows of the
 // SB at remote, ACL UUIDs in meter names written "*".
 func dumpOtherRows(t testing.TB, remote string) []string {
 	t.Helper()
-	return ownedRows(t, dumpSB(t, remote), otherTableNames)
+	return ownedRows(t, dumpSB(t, remote), sbwriter.OtherTables)
 }
 
 // offlineFlows computes the flows of the NB file of s offline, for the
@@ -344,7 +345,7 @@ func TestLiveScenarios(t *testing.T) {
 // from the flows: named sets, load balancers, service monitors, meters,
 // DNS, template variables, mirrors, multicast settings, and the fixed
 // DHCP option and RBAC rows.
-var ownedTables = append(slices.Clone(setTables), otherTableNames...)
+var ownedTables = append(slices.Clone(setTables), sbwriter.OtherTables...)
 
 // datapathTables are the SB tables northd writes for the NB's switches,
 // routers and their ports, whose rows follow the flows' datapaths and

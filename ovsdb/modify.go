@@ -44,7 +44,7 @@ func modifyPorts[M any](ports func(*M) *[]string) func(model.Model, lovsdb.Row) 
 // column share a prefix and a suffix (relations.refsOf trims them). ok is
 // false when diff is not such a value.
 func toggled(set []string, diff any) ([]string, bool) {
-	us, ok := uuidsOf(diff)
+	us, ok := wire.UUIDsOf(diff)
 	if !ok {
 		return nil, false
 	}
@@ -69,24 +69,4 @@ func indexUUID(set []string, u string) int {
 		}
 	}
 	return -1
-}
-
-// uuidsOf are the UUIDs of a set of uuid atoms in libovsdb's Go notation:
-// a set, or a single atom; ok false for anything else.
-func uuidsOf(v any) ([]string, bool) {
-	switch v := v.(type) {
-	case lovsdb.UUID:
-		return []string{v.GoUUID}, v.GoUUID != ""
-	case lovsdb.OvsSet:
-		out := make([]string, 0, len(v.GoSet))
-		for _, e := range v.GoSet {
-			u, ok := e.(lovsdb.UUID)
-			if !ok || u.GoUUID == "" {
-				return nil, false
-			}
-			out = append(out, u.GoUUID)
-		}
-		return out, true
-	}
-	return nil, false
 }

@@ -303,12 +303,12 @@ func nbGlobalUpdate(g *nb.NBGlobal, cols lovsdb.Row) []lovsdb.Operation {
 	}
 	var ops []lovsdb.Operation
 	row := lovsdb.Row{}
-	for _, col := range sortedKeys(cols) {
+	for _, col := range slices.Sorted(maps.Keys(cols)) {
 		v := cols[col]
 		if col == "options" {
-			if !sameMap(g.Options, v.(map[string]string)) {
-				row[col] = strMap(v.(map[string]string))
-				ops = append(ops, verifyOp(nb.NBGlobalTable, g.UUID, lovsdb.Row{"options": strMap(g.Options)}))
+			if !maps.Equal(g.Options, v.(map[string]string)) {
+				row[col] = wire.StrMap(v.(map[string]string))
+				ops = append(ops, wire.VerifyOp(nb.NBGlobalTable, g.UUID, lovsdb.Row{"options": wire.StrMap(g.Options)}))
 			}
 			continue
 		}
@@ -319,5 +319,5 @@ func nbGlobalUpdate(g *nb.NBGlobal, cols lovsdb.Row) []lovsdb.Operation {
 	if len(row) == 0 {
 		return nil
 	}
-	return append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.NBGlobalTable, Row: row, Where: whereUUID(g.UUID)})
+	return append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.NBGlobalTable, Row: row, Where: wire.WhereUUID(g.UUID)})
 }

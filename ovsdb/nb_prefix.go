@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/northlog/northlog/ovsdb/sbwriter"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -15,17 +17,16 @@ import (
 // and holds another (ovn_update_ipv6_prefix).
 func (d *Northd) ipv6PrefixOp(name string) (lovsdb.Operation, bool) {
 	lrp := d.feed.lrpByName[name]
-	pbID, bound := d.w.m.pbByName[name]
+	pb, bound := d.w.PortBinding(name)
 	if lrp == nil || !bound || !relations.SmapBool(lrp.Options, "prefix", false) {
 		return lovsdb.Operation{}, false
 	}
-	pb := d.w.m.pbs[pbID]
 	prefix, ok := delegatedPrefix(pb.Options["ipv6_ra_pd_list"])
-	if !ok || !slices.Contains(routerPortTypes, pb.Type) || slices.Equal(lrp.Ipv6Prefix, []string{prefix}) {
+	if !ok || !slices.Contains(sbwriter.RouterPortTypes, pb.Type) || slices.Equal(lrp.Ipv6Prefix, []string{prefix}) {
 		return lovsdb.Operation{}, false
 	}
 	return lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.LogicalRouterPortTable,
-		Row: lovsdb.Row{"ipv6_prefix": strSet([]string{prefix})}, Where: whereUUID(lrp.UUID)}, true
+		Row: lovsdb.Row{"ipv6_prefix": wire.StrSet([]string{prefix})}, Where: wire.WhereUUID(lrp.UUID)}, true
 }
 
 // delegatedPrefix reads an ipv6_ra_pd_list as 23.03 does (ovs_scan's

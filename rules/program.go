@@ -57,7 +57,7 @@ type Program struct {
 	// follows: relations.NB.UsedBFDs).
 	UsedBFDs       *engine.Output[string]
 	MACBindingAges *engine.Output[MACBindingAge]
-	// Address_Set and Port_Group rows and their members (sb_sets.go),
+	// Address_Set and Port_Group rows and their members (ovsdb/sbwriter/sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
 	AddressSetMembers *engine.Output[SBSetMember]
@@ -66,7 +66,7 @@ type Program struct {
 	LoadBalancers     *engine.Output[SBLoadBalancer]
 	ServiceMonitors   *engine.Output[SBServiceMonitor]
 	// HA_Chassis_Group rows, the port bindings that refer to them and the
-	// switches whose bound chassis are their ref_chassis (sb_ha.go).
+	// switches whose bound chassis are their ref_chassis (ovsdb/sbwriter/ha.go).
 	HAChassisGroups *engine.Output[HAChassisGroup]
 	HAGroupPorts    *engine.Output[HAGroupPort]
 	HARefSwitches   *engine.Output[HARefSwitch]

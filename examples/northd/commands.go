@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -63,6 +64,11 @@ func registerCommands(ctl *unixctl.Server, d *ovsdb.Northd, logs *vlog.Vlog, s *
 	}
 	ctl.Register("nb-connection-status", "", 0, 0, func([]string) (string, error) { return connected(d.Connections().NB) })
 	ctl.Register("sb-connection-status", "", 0, 0, func([]string) (string, error) { return connected(d.Connections().SB) })
+	// northlog's own: scripts compare the two commands above with 23.03's
+	// one word, so the member each connection is on is told here.
+	ctl.Register("connections", "", 0, 0, func([]string) (string, error) {
+		return connectionsText(d.Connections()), nil
+	})
 	ctl.Register("inc-engine/show-stats", "", 0, 2, func(args []string) (string, error) {
 		return showStats(d.EngineStats(), args), nil
 	})
@@ -171,5 +177,25 @@ func coverage(d *ovsdb.Northd) string {
 		}
 	}
 	fmt.Fprintf(&b, "%-32s total: %d\n", "recompute_mismatch", d.RecomputeMismatches())
+	return b.String()
+}
+
+// connectionsText is the connections command's answer: the SB lock, and for
+// each database the member in use (or why there is none) and how many
+// connections were made.
+func connectionsText(c ovsdb.Connections) string {
+	var b strings.Builder
+	lock := map[bool]string{true: "held", false: "not held"}[c.Active]
+	fmt.Fprintf(&b, "SB lock: %s\n", lock)
+	for _, db := range []struct {
+		name string
+		cs   ovsdb.ConnStatus
+	}{{"NB", c.NB}, {"SB", c.SB}} {
+		if db.cs.Member == "" {
+			fmt.Fprintf(&b, "%s: not connected (%d connections made; last error: %s)\n", db.name, db.cs.Connects, cmp.Or(db.cs.LastError, "none"))
+			continue
+		}
+		fmt.Fprintf(&b, "%s: connected to %s (%d connections made)\n", db.name, db.cs.Member, db.cs.Connects)
+	}
 	return b.String()
 }

@@ -272,6 +272,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	// As OVS: the option, else $OVS_SYSLOG_METHOD, else the local syslog.
+	if err := logs.SetSyslog(cmp.Or(s.syslogMethod, os.Getenv("OVS_SYSLOG_METHOD")), s.syslogTarget); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", program, err)
+		return 1
+	}
 	if s.detach && !daemon.Detached() {
 		return daemon.Detach(!s.noChdir)
 	}
@@ -485,8 +490,9 @@ Logging options:
   -v, --verbose             set maximum verbosity level
   --log-file[=FILE]         enable logging to specified FILE
                             (default: %[4]s/%[1]s.log)
-  --syslog-method=METHOD    accepted; the local syslog is used
-  --syslog-target=HOST:PORT accepted; the local syslog is used
+  --syslog-method=(libc|unix:file|udp:ip:port|null)
+                            where syslog lines go (default: the local syslog)
+  --syslog-target=HOST:PORT also send syslog lines to UDP HOST:PORT
 
 PKI configuration (required to use SSL):
   -p, --private-key=FILE    file with private key

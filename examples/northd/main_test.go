@@ -180,6 +180,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"--detach=yes"}, 1, "", ": option '--detach' doesn't allow an argument\n"},
 		{[]string{"-vfoo:bar"}, 1, "", `: processing "foo:bar": no destination, level, or module "foo"` + "\n"},
 		{[]string{"-vconsole:file:off"}, 1, "", `: processing "console:file:off": cannot specify multiple destinations` + "\n"},
+		{[]string{"--syslog-method=tcp:1.2.3.4"}, 1, "", ": unsupported syslog method 'tcp:1.2.3.4'\n"},
 		{[]string{"-h"}, 0, "OVN northbound management daemon", ""},
 		{[]string{"--vers"}, 0, " 26.03.2\nnorthlog, drop-in for ovn-northd 23.03.1, 26.03.2", ""},
 		{[]string{"-V"}, 0, " 26.03.2\n", ""},

@@ -134,6 +134,10 @@ func TestOVNCtl(t *testing.T) {
 			t.Errorf("%s: %q, want connected", cmd, got)
 		}
 	}
+	nb, sb := "unix:"+filepath.Join(d.run, "ovnnb_db.sock"), "unix:"+filepath.Join(d.run, "ovnsb_db.sock")
+	if got, want := d.appctl(t, "connections"), "SB lock: held\nNB: connected to "+nb+" (1 connections made)\nSB: connected to "+sb+" (1 connections made)\n"; got != want {
+		t.Errorf("connections:\n%s\nwant\n%s", got, want)
+	}
 	for _, cmd := range []string{"nb-cluster-state-reset", "sb-cluster-state-reset"} {
 		if got := d.appctl(t, cmd); got != "" {
 			t.Errorf("%s: %q, want nothing", cmd, got)

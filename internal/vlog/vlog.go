@@ -16,6 +16,7 @@
 package vlog
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -23,6 +24,7 @@ import (
 	"log/syslog"
 	"maps"
 	"math"
+	"net"
 	"os"
 	"slices"
 	"strings"
@@ -106,8 +108,8 @@ type Vlog struct {
 	console  io.Writer
 	fileName string
 	file     *os.File
-	syslog   *syslog.Writer
-	syslogOK bool // dialled once
+	syslog   syslogSink
+	target   net.Conn // --syslog-target's, nil when not set
 	program  string
 	now      func() time.Time
 }
@@ -306,31 +308,87 @@ func (v *Vlog) emit(module string, level Level, l *[nDestinations]Level, t time.
 		fmt.Fprintf(v.file, "%s|%s\n", t.UTC().Format("2006-01-02T15:04:05.000Z"), head)
 	}
 	if l[Syslog] >= level {
-		v.toSyslog(level, head)
+		v.toSyslog(level, module, t, msg, "ovs|"+head)
 	}
 }
 
-// toSyslog writes to the local syslog, when there is one.
-func (v *Vlog) toSyslog(level Level, line string) {
-	if !v.syslogOK {
-		v.syslogOK = true
-		v.syslog, _ = syslog.New(syslog.LOG_DAEMON|syslog.LOG_INFO, v.program)
-	}
-	if v.syslog == nil {
-		return
-	}
-	switch level {
-	case Emer:
-		v.syslog.Alert(line)
-	case Err:
-		v.syslog.Err(line)
-	case Warn:
-		v.syslog.Warning(line)
-	case Info:
-		v.syslog.Notice(line)
+// syslogSink is where syslog lines go, as OVS's --syslog-method: the local
+// syslog through log/syslog ("libc", dialled at the first line), a socket
+// that gets "<PRI>line" ("unix:FILE", "udp:IP:PORT"), or nowhere ("null",
+// or a socket that could not be opened, which OVS does not report either).
+type syslogSink struct {
+	method string
+	local  *syslog.Writer
+	dialed bool
+	direct net.Conn
+}
+
+// syslogPriority is the syslog severity of each level, as OVS maps them.
+var syslogPriority = map[Level]syslog.Priority{Emer: syslog.LOG_ALERT, Err: syslog.LOG_ERR,
+	Warn: syslog.LOG_WARNING, Info: syslog.LOG_NOTICE, Dbg: syslog.LOG_DEBUG}
+
+// SetSyslog sets where syslog lines go, as OVS's --syslog-method and
+// --syslog-target: method "libc" (the default: the local syslog), "null",
+// "unix:FILE" or "udp:IP[:PORT]" (the line with its priority as the whole
+// datagram, port 514 by default); target "IP:PORT", when not empty, also
+// gets every syslog line in RFC 5424's format. An unknown method is an
+// error, as in OVS.
+func (v *Vlog) SetSyslog(method, target string) error {
+	sink := syslogSink{method: cmp.Or(method, "libc")}
+	switch kind, addr, _ := strings.Cut(sink.method, ":"); {
+	case sink.method == "libc" || sink.method == "null":
+	case kind == "unix":
+		sink.direct, _ = net.Dial("unixgram", addr)
+	case kind == "udp":
+		if _, _, err := net.SplitHostPort(addr); err != nil {
+			addr = net.JoinHostPort(addr, "514")
+		}
+		sink.direct, _ = net.Dial("udp", addr)
 	default:
-		v.syslog.Debug(line)
+		return fmt.Errorf("unsupported syslog method '%s'", method)
 	}
+	var conn net.Conn
+	if target != "" {
+		var err error
+		if conn, err = net.Dial("udp", target); err != nil {
+			return fmt.Errorf("%s: %w", target, err)
+		}
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.syslog, v.target = sink, conn
+	return nil
+}
+
+// toSyslog writes one syslog line (OVS's syslog pattern,
+// "ovs|SEQ|MODULE|LEVEL|message") to the syslog method's sink, and msg in
+// RFC 5424's format to the target, if any.
+func (v *Vlog) toSyslog(level Level, module string, t time.Time, msg, line string) {
+	prio := syslogPriority[level]
+	switch s := &v.syslog; {
+	case s.direct != nil:
+		fmt.Fprintf(s.direct, "<%d>%s", syslog.LOG_DAEMON|prio, line)
+	case s.method == "libc" || s.method == "":
+		if !s.dialed {
+			s.dialed = true
+			s.local, _ = syslog.New(syslog.LOG_DAEMON|syslog.LOG_INFO, v.program)
+		}
+		if s.local != nil {
+			localWrite[prio](s.local, line)
+		}
+	}
+	if v.target != nil {
+		host, _ := os.Hostname()
+		fmt.Fprintf(v.target, "<%d>1 %s %s %s %d %s - \ufeff%s", syslog.LOG_LOCAL0|prio,
+			t.UTC().Format("2006-01-02T15:04:05.000Z"), host, v.program, os.Getpid(), module, msg)
+	}
+}
+
+// localWrite writes a line to the local syslog at each severity.
+var localWrite = map[syslog.Priority]func(*syslog.Writer, string) error{
+	syslog.LOG_ALERT: (*syslog.Writer).Alert, syslog.LOG_ERR: (*syslog.Writer).Err,
+	syslog.LOG_WARNING: (*syslog.Writer).Warning, syslog.LOG_NOTICE: (*syslog.Writer).Notice,
+	syslog.LOG_DEBUG: (*syslog.Writer).Debug,
 }
 
 // allow takes a token for key; when messages were dropped before this

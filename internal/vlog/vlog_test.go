@@ -1,7 +1,9 @@
 package vlog
 
 import (
+	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -112,5 +114,64 @@ func TestRateLimit(t *testing.T) {
 	}
 	if err := v.SetRateLimit(true, "zz"); err == nil {
 		t.Error("unknown module accepted")
+	}
+}
+
+// TestSyslogMethods: --syslog-method's udp: and unix: sinks get OVS's
+// syslog line with its priority (LOG_DAEMON), the target gets the message
+// in RFC 5424's format (LOG_LOCAL0), lines below the syslog level go
+// nowhere, and an unknown method is refused as OVS refuses it.
+func TestSyslogMethods(t *testing.T) {
+	udp := func() *net.UDPConn {
+		c, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	}
+	unixSock := filepath.Join(t.TempDir(), "log.sock")
+	unix, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: unixSock, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close()
+	read := func(c net.PacketConn) string {
+		t.Helper()
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		b := make([]byte, 2048)
+		n, _, err := c.ReadFrom(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b[:n])
+	}
+	host, _ := os.Hostname()
+	udpSink := udp()
+	for _, c := range []struct {
+		method string
+		sink   net.PacketConn
+	}{{"udp:" + udpSink.LocalAddr().String(), udpSink}, {"unix:" + unixSock, unix}} {
+		target := udp()
+		v := New("ovn-northd", nil, "northd")
+		if err := v.Set("syslog:warn"); err != nil {
+			t.Fatal(err)
+		}
+		if err := v.SetSyslog(c.method, target.LocalAddr().String()); err != nil {
+			t.Fatal(err)
+		}
+		log := slog.New(v.Handler("northd"))
+		log.Info("not for syslog")
+		log.Warn("duplicate logical port", "port", "p1")
+		if got, want := read(c.sink), "<28>ovs|00002|northd|WARN|duplicate logical port port=p1"; got != want {
+			t.Errorf("%s: %q, want %q", c.method, got, want)
+		}
+		rfc5424 := regexp.MustCompile(`^<132>1 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z ` + regexp.QuoteMeta(fmt.Sprintf("%s ovn-northd %d northd - \ufeffduplicate logical port port=p1", host, os.Getpid())) + `$`)
+		if got := read(target); !rfc5424.MatchString(got) {
+			t.Errorf("target: %q, want RFC 5424's line", got)
+		}
+	}
+	if err := New("p", nil).SetSyslog("tcp:1.2.3.4", ""); err == nil || err.Error() != "unsupported syslog method 'tcp:1.2.3.4'" {
+		t.Errorf("unknown method: %v", err)
 	}
 }

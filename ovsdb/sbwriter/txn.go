@@ -1,17 +1,18 @@
-package ovsdb
+package sbwriter
 
 import (
 	"maps"
 	"slices"
 	"strconv"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
-// sbTxn is one SB transaction being built: its operations and what they
+// Txn is one SB transaction being built: its operations and what they
 // do to the rows northd owns, so that later operations of the same
 // transaction can refer to rows inserted or deleted earlier.
-type sbTxn struct {
+type Txn struct {
 	ops []lovsdb.Operation
 	// emit, when set, takes each operation instead of ops: a transaction
 	// written as it is made.
@@ -40,8 +41,8 @@ type sbTxn struct {
 }
 
 // newSBTxn starts a transaction with room for about size operations.
-func newSBTxn(size int) *sbTxn {
-	return &sbTxn{
+func newSBTxn(size int) *Txn {
+	return &Txn{
 		ops:      make([]lovsdb.Operation, 0, size),
 		Inserted: map[string]int{}, Updated: map[string]int{}, Deleted: map[string]int{},
 		newDP: map[string]string{}, deletedDP: map[string]bool{},
@@ -53,12 +54,12 @@ func newSBTxn(size int) *sbTxn {
 	}
 }
 
-// insert adds an insert operation and returns the row's named UUID.
-func (t *sbTxn) insert(table string, row lovsdb.Row) string { return t.insertAs(table, "", row) }
+// Insert adds an insert operation and returns the row's named UUID.
+func (t *Txn) Insert(table string, row lovsdb.Row) string { return t.insertAs(table, "", row) }
 
 // insertAs is insert of a row with UUID uuid, as the IDL's
 // insert_persist_uuid; "" lets the server choose.
-func (t *sbTxn) insertAs(table, uuid string, row lovsdb.Row) string {
+func (t *Txn) insertAs(table, uuid string, row lovsdb.Row) string {
 	t.named++
 	name := "row" + strconv.Itoa(t.named)
 	t.add(lovsdb.Operation{Op: lovsdb.OperationInsert, Table: table, Row: row, UUIDName: name, UUID: uuid})
@@ -66,33 +67,29 @@ func (t *sbTxn) insertAs(table, uuid string, row lovsdb.Row) string {
 	return name
 }
 
-func whereUUID(uuid string) []lovsdb.Condition {
-	return []lovsdb.Condition{lovsdb.NewCondition("_uuid", lovsdb.ConditionEqual, lovsdb.UUID{GoUUID: uuid})}
-}
-
-// update sets the columns of row to the values given; nothing when row is
+// Update sets the columns of row to the values given; nothing when row is
 // empty.
-func (t *sbTxn) update(table, uuid string, row lovsdb.Row) {
+func (t *Txn) Update(table, uuid string, row lovsdb.Row) {
 	if len(row) == 0 {
 		return
 	}
-	t.add(lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: table, Row: row, Where: whereUUID(uuid)})
+	t.add(lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: table, Row: row, Where: wire.WhereUUID(uuid)})
 	t.Updated[table]++
 }
 
-func (t *sbTxn) mutate(table, uuid string, muts ...lovsdb.Mutation) {
-	t.add(lovsdb.Operation{Op: lovsdb.OperationMutate, Table: table, Mutations: muts, Where: whereUUID(uuid)})
+func (t *Txn) mutate(table, uuid string, muts ...lovsdb.Mutation) {
+	t.add(lovsdb.Operation{Op: lovsdb.OperationMutate, Table: table, Mutations: muts, Where: wire.WhereUUID(uuid)})
 	t.Updated[table]++
 }
 
-func (t *sbTxn) delete(table, uuid string) {
-	t.add(lovsdb.Operation{Op: lovsdb.OperationDelete, Table: table, Where: whereUUID(uuid)})
+func (t *Txn) delete(table, uuid string) {
+	t.add(lovsdb.Operation{Op: lovsdb.OperationDelete, Table: table, Where: wire.WhereUUID(uuid)})
 	t.Deleted[table]++
 }
 
 // keepFirst deletes the rows that hold one key's contents but the one to
 // keep, which it returns: the first when the key is wanted, none otherwise.
-func (t *sbTxn) keepFirst(table string, rows []string, wanted bool) string {
+func (t *Txn) keepFirst(table string, rows []string, wanted bool) string {
 	keep := ""
 	if wanted && len(rows) > 0 {
 		keep = rows[0]
@@ -105,18 +102,8 @@ func (t *sbTxn) keepFirst(table string, rows []string, wanted bool) string {
 	return keep
 }
 
-// verifyOp is an operation that aborts its transaction unless row uuid of
-// table still holds the values in cols, as the IDL's verify does: a write
-// computed from a value someone has changed since fails, and is redone
-// from the new value.
-func verifyOp(table, uuid string, cols lovsdb.Row) lovsdb.Operation {
-	zero := 0
-	return lovsdb.Operation{Op: lovsdb.OperationWait, Table: table, Where: whereUUID(uuid), Timeout: &zero,
-		Columns: slices.Sorted(maps.Keys(cols)), Until: "==", Rows: []lovsdb.Row{cols}}
-}
-
 // add makes one operation.
-func (t *sbTxn) add(op lovsdb.Operation) {
+func (t *Txn) add(op lovsdb.Operation) {
 	t.n++
 	if t.emit != nil {
 		t.emit(op)
@@ -126,10 +113,10 @@ func (t *sbTxn) add(op lovsdb.Operation) {
 }
 
 // Empty reports whether the transaction has no operation.
-func (t *sbTxn) Empty() bool { return t.n == 0 }
+func (t *Txn) Empty() bool { return t.n == 0 }
 
 // Summary counts the rows changed per table, for logs.
-func (t *sbTxn) Summary() map[string][3]int {
+func (t *Txn) Summary() map[string][3]int {
 	s := map[string][3]int{}
 	for _, m := range []map[string]int{t.Inserted, t.Updated, t.Deleted} {
 		for table := range m {
@@ -139,15 +126,20 @@ func (t *sbTxn) Summary() map[string][3]int {
 	return s
 }
 
-// OVSDB values of the column types northd writes.
-
-func strSet(ss []string) lovsdb.OvsSet {
-	set := make([]any, len(ss))
-	for i, s := range ss {
-		set[i] = s
-	}
-	return lovsdb.OvsSet{GoSet: set}
+// TakeOps returns the operations made, after first, in place when there
+// is room. The transaction lets go of them: once sent they are garbage,
+// which should not stay live while the SB commits them.
+func (t *Txn) TakeOps(first lovsdb.Operation) []lovsdb.Operation {
+	ops := slices.Insert(t.ops, 0, first)
+	t.ops = nil
+	return ops
 }
+
+// InsertedPorts are the ports whose Port_Binding the transaction inserts,
+// by name; the values are the rows' names in the transaction.
+func (t *Txn) InsertedPorts() map[string]string { return t.newPB }
+
+// OVSDB values of the column types northd writes.
 
 func uuidSet(us []string) lovsdb.OvsSet {
 	set := make([]any, len(us))
@@ -163,28 +155,6 @@ func optUUID(u string) lovsdb.OvsSet {
 		return lovsdb.OvsSet{GoSet: []any{}}
 	}
 	return uuidSet([]string{u})
-}
-
-func optString(s string, ok bool) lovsdb.OvsSet {
-	if !ok {
-		return lovsdb.OvsSet{GoSet: []any{}}
-	}
-	return strSet([]string{s})
-}
-
-func optInt(n int, ok bool) lovsdb.OvsSet {
-	if !ok {
-		return lovsdb.OvsSet{GoSet: []any{}}
-	}
-	return lovsdb.OvsSet{GoSet: []any{n}}
-}
-
-func strMap(m map[string]string) lovsdb.OvsMap {
-	gm := make(map[any]any, len(m))
-	for k, v := range m {
-		gm[k] = v
-	}
-	return lovsdb.OvsMap{GoMap: gm}
 }
 
 // sameSet reports whether a and b hold the same strings, in any order.

@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"github.com/northlog/northlog/ovsdb/wire"
@@ -49,7 +49,7 @@ func (v *vxlanMode) reset() {
 // updateVXLAN recomputes the mode after SB changes and gives the mirror its
 // key limits. When the mode changes, every datapath and port is checked
 // again: a requested key may become valid or invalid.
-func (w *sbWriter) updateVXLAN() {
+func (w *Writer) updateVXLAN() {
 	v := &w.house.vxlan
 	if !v.dirty {
 		return
@@ -81,7 +81,7 @@ func (w *sbWriter) updateVXLAN() {
 // requestedDPKey is the tunnel key a datapath requests; 0 for none, or
 // for a key VXLAN mode has no room for (but on an interconnection transit
 // switch), as ovn_datapath_assign_requested_tnl_id refuses it.
-func (w *sbWriter) requestedDPKey(want rules.Datapath) int {
+func (w *Writer) requestedDPKey(want rules.Datapath) int {
 	r := want.RequestedKey
 	if r > maxVXLANDatapathKey && w.house.vxlan.on {
 		if _, ic := want.ExternalIDs.Map()["interconn-ts"]; !ic {
@@ -94,7 +94,7 @@ func (w *sbWriter) requestedDPKey(want rules.Datapath) int {
 
 // requestedPortKey is requestedDPKey for a port
 // (ovn_port_assign_requested_tnl_id).
-func (w *sbWriter) requestedPortKey(want *rules.PortBinding) int {
+func (w *Writer) requestedPortKey(want *rules.PortBinding) int {
 	r := want.RequestedKey
 	if r > maxVXLANPortKey && w.house.vxlan.on {
 		w.log.Warn("tunnel key for port is incompatible with VXLAN", "port", want.Name, "key", r)

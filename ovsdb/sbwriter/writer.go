@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"cmp"
@@ -16,7 +16,7 @@ import (
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
-// sbWriter keeps the SB rows that northd owns equal to what the program
+// Writer keeps the SB rows that northd owns equal to what the program
 // computes: Datapath_Binding, Port_Binding (northd's columns only),
 // Multicast_Group, Logical_DP_Group and Logical_Flow; Address_Set and
 // Port_Group (setTable), Load_Balancer and Service_Monitor (lbTable).
@@ -30,7 +30,7 @@ import (
 // connection marks every key, which is how an SB written by someone else
 // (23.03 itself, say) is taken over without rewriting rows that are
 // already right.
-type sbWriter struct {
+type Writer struct {
 	log *slog.Logger
 	m   *sbMirror
 
@@ -75,11 +75,11 @@ type sbWriter struct {
 	portsChanged map[string]bool
 	// chassisChanged is set when Chassis or Chassis_Private rows changed.
 	chassisChanged bool
-	// other keeps the SB tables no other row refers to (sb_static.go).
+	// other keeps the SB tables no other row refers to (static.go).
 	other *otherTables
-	// house keeps and prunes the rows of sb_house.go.
+	// house keeps and prunes the rows of house.go.
 	house *housekeeping
-	// ha keeps the HA chassis groups (sb_ha.go).
+	// ha keeps the HA chassis groups (ha.go).
 	ha *haTables
 
 	addrSets, portGroups *setTable
@@ -93,8 +93,11 @@ type sbWriter struct {
 	stages *rules.StageTable
 }
 
-func newSBWriter(log *slog.Logger, stages *rules.StageTable) *sbWriter {
-	w := &sbWriter{
+// New is a writer of the SB rows of the program whose stages are given;
+// portName names the switch or router port with an NB _uuid, for the flows
+// that hold a port's tunnel key.
+func New(log *slog.Logger, stages *rules.StageTable, portName func(uuid string) (string, bool)) *Writer {
+	w := &Writer{
 		log:    log,
 		stages: stages,
 		m:      newSBMirror(stages),
@@ -105,7 +108,7 @@ func newSBWriter(log *slog.Logger, stages *rules.StageTable) *sbWriter {
 		variants: map[flowKey]map[string]engine.Weight{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
-		portName:   func(string) (string, bool) { return "", false },
+		portName:   portName,
 		dirtyDP:    map[string]bool{}, dirtyPB: map[string]bool{},
 		dirtyMC: memberDirt[mcKey]{}, dirtyLF: map[flowKey]bool{},
 		garbage: map[string]string{}, portsChanged: map[string]bool{},
@@ -122,19 +125,19 @@ func newSBWriter(log *slog.Logger, stages *rules.StageTable) *sbWriter {
 }
 
 // fillMin is the number of dirty flows from which a write into an SB
-// without flows is streamed (Northd.streamFill).
+// without flows is streamed (ovsdb.Northd.streamFill).
 const fillMin = 1000
 
-// fillsFlows reports whether the next write fills an SB without flows
+// FillsFlows reports whether the next write fills an SB without flows
 // with at least fillMin of them: a cold start's.
-func (w *sbWriter) fillsFlows() bool {
+func (w *Writer) FillsFlows() bool {
 	return w.rows[sb.LogicalFlowTable] == 0 && len(w.dirtyLF) >= fillMin
 }
 
-// emptyTables are the monitored SB tables without a row.
-func (w *sbWriter) emptyTables() []string {
+// EmptyTables are the monitored SB tables without a row.
+func (w *Writer) EmptyTables() []string {
 	var tables []string
-	for _, table := range sbTables {
+	for _, table := range Tables {
 		if w.rows[table] == 0 {
 			tables = append(tables, table)
 		}
@@ -142,9 +145,9 @@ func (w *sbWriter) emptyTables() []string {
 	return tables
 }
 
-// applyProgram takes the last step's output changes as the new desired
+// ApplyProgram takes the last step's output changes as the new desired
 // rows.
-func (w *sbWriter) applyProgram(p *rules.Program) {
+func (w *Writer) ApplyProgram(p *rules.Program) {
 	w.other.applyProgram(p)
 	w.house.applyProgram(p)
 	w.ha.applyProgram(p)
@@ -227,7 +230,7 @@ func (w *sbWriter) applyProgram(p *rules.Program) {
 }
 
 // applyFlow adds (weight 1) or removes (-1) desired flow f.
-func (w *sbWriter) applyFlow(f rules.Flow, weight engine.Weight) {
+func (w *Writer) applyFlow(f rules.Flow, weight engine.Weight) {
 	k, dp := keyOfFlow(f), f.Datapath
 	dps := w.wantFlowOn(k, dp, weight)
 	if len(dps) == 0 {
@@ -248,7 +251,7 @@ func (w *sbWriter) applyFlow(f rules.Flow, weight engine.Weight) {
 // wantFlowOn adds (weight 1) or removes (-1) a desired flow of key k on
 // datapath dp, and returns k's datapaths then. Flows that differ only in
 // their rowTags share a key: dp stays while one of them is on it.
-func (w *sbWriter) wantFlowOn(k flowKey, dp string, weight engine.Weight) []string {
+func (w *Writer) wantFlowOn(k flowKey, dp string, weight engine.Weight) []string {
 	dps := w.wantLF[k]
 	n, shared := w.variants[k][dp]
 	_, on := slices.BinarySearch(dps, dp)
@@ -282,9 +285,9 @@ func addOrRemove[K, V comparable](idx map[K]map[V]bool, k K, v V, add bool) {
 	}
 }
 
-// applySB records the SB changes of some batches and marks the keys they
+// ApplySB records the SB changes of some batches and marks the keys they
 // touch.
-func (w *sbWriter) applySB(bs []wire.Batch) {
+func (w *Writer) ApplySB(bs []wire.Batch) {
 	for _, b := range bs {
 		if b.Initial {
 			w.m = newSBMirror(w.stages)
@@ -346,7 +349,7 @@ func (w *sbWriter) applySB(bs []wire.Batch) {
 			}
 		}
 		if b.Initial {
-			w.markAll()
+			w.MarkAll()
 		}
 	}
 	w.updateVXLAN()
@@ -354,7 +357,7 @@ func (w *sbWriter) applySB(bs []wire.Batch) {
 
 // markRow marks the key of an SB row (as the mirror now indexes it) dirty,
 // or the row as garbage when it has none.
-func (w *sbWriter) markRow(table, uuid string, row any) {
+func (w *Writer) markRow(table, uuid string, row any) {
 	switch r := row.(type) {
 	case nil:
 		if table == sb.LogicalFlowTable {
@@ -400,8 +403,20 @@ func (w *sbWriter) markRow(table, uuid string, row any) {
 	}
 }
 
-// markAll marks every key, desired or in the SB.
-func (w *sbWriter) markAll() {
+// Sent forgets the names the rows t inserted had in it, once t has been
+// sent (sbMirror.dropNamed).
+func (w *Writer) Sent(t *Txn) { w.m.dropNamed(t) }
+
+// Failed takes what the SB holds from the monitor again after a
+// transaction failed: the tunnel keys in use are recomputed, and every
+// key is reconciled at the next step.
+func (w *Writer) Failed() {
+	w.m.rebuildKeys()
+	w.MarkAll()
+}
+
+// MarkAll marks every key, desired or in the SB.
+func (w *Writer) MarkAll() {
 	for nb := range w.wantDP {
 		w.dirtyDP[nb] = true
 	}
@@ -444,10 +459,10 @@ func (w *sbWriter) markAll() {
 	w.lbs.markAll()
 }
 
-// reconcile builds the transaction that brings the dirty keys' SB rows to
+// Reconcile builds the transaction that brings the dirty keys' SB rows to
 // their desired contents, and clears the marks. With emit, each operation
 // goes to emit as it is made instead of into the transaction's ops.
-func (w *sbWriter) reconcile(emit func(lovsdb.Operation)) *sbTxn {
+func (w *Writer) Reconcile(emit func(lovsdb.Operation)) *Txn {
 	// Most operations are of dirty flows, ports and datapaths: a cold
 	// start's tens of thousands would otherwise grow the slice many times.
 	size := len(w.dirtyLF) + len(w.dirtyPB) + len(w.dirtyDP) + 1
@@ -479,7 +494,7 @@ func (w *sbWriter) reconcile(emit func(lovsdb.Operation)) *sbTxn {
 	return t
 }
 
-func (w *sbWriter) exists(table, u string) bool {
+func (w *Writer) exists(table, u string) bool {
 	switch table {
 	case sb.DatapathBindingTable:
 		return w.m.dps[u] != nil
@@ -494,7 +509,7 @@ func (w *sbWriter) exists(table, u string) bool {
 
 // dpRef is the SB row a desired datapath has in the transaction: the row
 // kept or the row inserted; "" when it has none.
-func (w *sbWriter) dpRef(t *sbTxn, nb string) string {
+func (w *Writer) dpRef(t *Txn, nb string) string {
 	if named, ok := t.newDP[nb]; ok {
 		return named
 	}
@@ -513,7 +528,7 @@ func (w *sbWriter) dpRef(t *sbTxn, nb string) string {
 // of several by UUID kept; its tunnel key kept unless another is
 // requested. The rows go first, so that the datapaths created in the same
 // transaction may take their keys, as in 23.03's run.
-func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
+func (w *Writer) reconcileDatapaths(t *Txn) {
 	dirty := sortedKeys(w.dirtyDP)
 	for _, nb := range dirty {
 		_, ok := w.wantDP[nb]
@@ -539,9 +554,9 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 				w.log.Warn("all datapath tunnel keys are in use", "datapath", ids["name"])
 				continue
 			}
-			row := lovsdb.Row{"external_ids": strMap(ids), "tunnel_key": key}
+			row := lovsdb.Row{"external_ids": wire.StrMap(ids), "tunnel_key": key}
 			w.datapathColumns(want, nil, row)
-			named := t.insert(sb.DatapathBindingTable, row)
+			named := t.Insert(sb.DatapathBindingTable, row)
 			w.m.dpKeys.take(key, named)
 			t.newDP[nb] = named
 			t.dpKey[nb] = key
@@ -551,7 +566,7 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 		dp := w.m.dps[keep]
 		row := lovsdb.Row{}
 		if !sameMap(dp.ExternalIDs, ids) {
-			row["external_ids"] = strMap(ids)
+			row["external_ids"] = wire.StrMap(ids)
 		}
 		w.datapathColumns(want, dp, row)
 		if r := w.requestedDPKey(want); r != 0 && r != dp.TunnelKey {
@@ -562,7 +577,7 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 				w.markKeyUsers(nb)
 			}
 		}
-		t.update(sb.DatapathBindingTable, keep, row)
+		t.Update(sb.DatapathBindingTable, keep, row)
 	}
 }
 
@@ -570,7 +585,7 @@ func (w *sbWriter) reconcileDatapaths(t *sbTxn) {
 // writes and 23.03's schema lacks, those that differ from dp's (nil for a
 // new row): nb_uuid, the NB row's _uuid, and type, logical-switch or
 // logical-router (en-datapath-sync.c).
-func (w *sbWriter) datapathColumns(want rules.Datapath, dp *sb.DatapathBinding, row lovsdb.Row) {
+func (w *Writer) datapathColumns(want rules.Datapath, dp *sb.DatapathBinding, row lovsdb.Row) {
 	if w.stages.Release() < schema.OVN2603 {
 		return
 	}
@@ -579,7 +594,7 @@ func (w *sbWriter) datapathColumns(want rules.Datapath, dp *sb.DatapathBinding, 
 		row["nb_uuid"] = uuidSet([]string{want.NB})
 	}
 	if dp == nil || dp.Type == nil || *dp.Type != kind {
-		row["type"] = strSet([]string{kind})
+		row["type"] = wire.StrSet([]string{kind})
 	}
 }
 
@@ -587,7 +602,7 @@ func (w *sbWriter) datapathColumns(want rules.Datapath, dp *sb.DatapathBinding, 
 // requested one for a datapath (row) that has another: the requested key
 // when free or held by a datapath that does not request it (which then
 // gets a new key, as 23.03 assigns requested keys first), else a free one.
-func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
+func (w *Writer) datapathKey(t *Txn, want rules.Datapath, row string) int {
 	keys := w.m.dpKeys
 	if r := w.requestedDPKey(want); r != 0 {
 		holder, held := keys.owner[r]
@@ -600,7 +615,7 @@ func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
 			if w.requestedDPKey(w.wantDP[hnb]) != r {
 				key := keys.allocateLowest(holder)
 				if key != 0 {
-					t.update(sb.DatapathBindingTable, holder, lovsdb.Row{"tunnel_key": key})
+					t.Update(sb.DatapathBindingTable, holder, lovsdb.Row{"tunnel_key": key})
 					t.dpKey[hnb] = key
 					w.markKeyUsers(hnb)
 					keys.take(r, row)
@@ -618,7 +633,7 @@ func (w *sbWriter) datapathKey(t *sbTxn, want rules.Datapath, row string) int {
 
 // deleteDatapath deletes a Datapath_Binding row and marks the rows that
 // refer to it, which must go or move in the same transaction.
-func (w *sbWriter) deleteDatapath(t *sbTxn, u string) {
+func (w *Writer) deleteDatapath(t *Txn, u string) {
 	if t.deletedDP[u] {
 		return
 	}
@@ -641,15 +656,15 @@ func (w *sbWriter) deleteDatapath(t *sbTxn, u string) {
 	delete(w.garbage, u)
 }
 
-// routerPortTypes are the Port_Binding types of router ports and of switch
+// RouterPortTypes are the Port_Binding types of router ports and of switch
 // ports of type "router": their options are all northd's but
 // ipv6_ra_pd_list, which ovn-controller writes.
-var routerPortTypes = []string{"patch", "l3gateway", "chassisredirect"}
+var RouterPortTypes = []string{"patch", "l3gateway", "chassisredirect"}
 
 // reconcilePorts: one Port_Binding per desired port, on its datapath's
 // row. The rows to delete go first, so that the ports created in the same
 // transaction may take their keys, as in 23.03's run.
-func (w *sbWriter) reconcilePorts(t *sbTxn) {
+func (w *Writer) reconcilePorts(t *Txn) {
 	names := sortedKeys(w.dirtyPB)
 	wants := make([]*rules.PortBinding, len(names))
 	dpRefs := make([]string, len(names))
@@ -683,8 +698,8 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 			row["logical_port"] = name
 			row["datapath"] = lovsdb.UUID{GoUUID: dpRef}
 			row["tunnel_key"] = key
-			row["up"] = optBool(false)
-			named := t.insert(sb.PortBindingTable, row)
+			row["up"] = wire.OptBool(false)
+			named := t.Insert(sb.PortBindingTable, row)
 			w.m.portKeys(dpRef).take(key, named)
 			t.newPB[name] = named
 			t.pbKey[name] = key
@@ -702,13 +717,13 @@ func (w *sbWriter) reconcilePorts(t *sbTxn) {
 				w.markPortKeyUsers(name)
 			}
 		}
-		t.update(sb.PortBindingTable, rowID, row)
+		t.Update(sb.PortBindingTable, rowID, row)
 	}
 }
 
 // wantedPort is the desired Port_Binding of port name and its datapath's
 // row, nil when it has none or its datapath has no row.
-func (w *sbWriter) wantedPort(t *sbTxn, name string) (*rules.PortBinding, string) {
+func (w *Writer) wantedPort(t *Txn, name string) (*rules.PortBinding, string) {
 	cands := w.wantPB[name]
 	if len(cands) == 0 {
 		return nil, ""
@@ -730,7 +745,7 @@ func (w *sbWriter) wantedPort(t *sbTxn, name string) (*rules.PortBinding, string
 // ones that do not conflict, then allocates (build_ports); between two
 // ports requesting one key, the one holding it keeps it and the other is
 // warned about.
-func (w *sbWriter) portKey(t *sbTxn, dp, name string, requested int, row string, old int) int {
+func (w *Writer) portKey(t *Txn, dp, name string, requested int, row string, old int) int {
 	keys := w.m.portKeys(dp)
 	if requested != 0 {
 		holder, held := keys.owner[requested]
@@ -755,7 +770,7 @@ func (w *sbWriter) portKey(t *sbTxn, dp, name string, requested int, row string,
 // movable reports whether the port row holder, which holds key, may be
 // moved to another: a row in the SB, not deleted, whose port does not
 // request key.
-func (w *sbWriter) movable(t *sbTxn, holder string, key int) bool {
+func (w *Writer) movable(t *Txn, holder string, key int) bool {
 	pb := w.m.pbs[holder]
 	if pb == nil || t.deletedPB[holder] {
 		return false
@@ -767,7 +782,7 @@ func (w *sbWriter) movable(t *sbTxn, holder string, key int) bool {
 // moveAside gives port row holder, whose key was granted to another port,
 // a new key: the next after the highest in use, as 23.03 allocates after
 // the keys it assigned and kept.
-func (w *sbWriter) moveAside(t *sbTxn, keys *keySpace, holder string) {
+func (w *Writer) moveAside(t *Txn, keys *keySpace, holder string) {
 	name := w.m.pbs[holder].LogicalPort
 	moved := keys.allocateAfterHighest(holder)
 	if moved == 0 {
@@ -776,7 +791,7 @@ func (w *sbWriter) moveAside(t *sbTxn, keys *keySpace, holder string) {
 		t.deletedPB[holder] = true
 		return
 	}
-	t.update(sb.PortBindingTable, holder, lovsdb.Row{"tunnel_key": moved})
+	t.Update(sb.PortBindingTable, holder, lovsdb.Row{"tunnel_key": moved})
 	t.pbKey[name] = moved
 	w.markPortKeyUsers(name)
 }
@@ -793,7 +808,7 @@ func typeChanged(pb *sb.PortBinding, want *rules.PortBinding) bool {
 
 // portColumns are the columns of a Port_Binding northd sets: all of them
 // for a new row (pb nil), else those that differ from pb.
-func (w *sbWriter) portColumns(t *sbTxn, want *rules.PortBinding, pb *sb.PortBinding) lovsdb.Row {
+func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding) lovsdb.Row {
 	row := lovsdb.Row{}
 	set := func(col string, differs bool, v any) {
 		if pb == nil || differs {
@@ -801,7 +816,7 @@ func (w *sbWriter) portColumns(t *sbTxn, want *rules.PortBinding, pb *sb.PortBin
 		}
 	}
 	options := want.Options.Map()
-	router := slices.Contains(routerPortTypes, want.Type)
+	router := slices.Contains(RouterPortTypes, want.Type)
 	if pb != nil {
 		// Keys of options that ovn-controller writes and northd keeps.
 		if v, ok := pb.Options["ipv6_ra_pd_list"]; ok && router {
@@ -831,25 +846,25 @@ func (w *sbWriter) portColumns(t *sbTxn, want *rules.PortBinding, pb *sb.PortBin
 	if pb == nil {
 		set("mirror_rules", false, uuidSet(mirrors))
 		set("type", false, want.Type)
-		set("options", false, strMap(options))
-		set("mac", false, strSet(mac))
-		set("port_security", false, strSet(ps))
-		set("nat_addresses", false, strSet(nat))
-		set("external_ids", false, strMap(ids))
-		set("parent_port", false, optString(want.ParentPort, want.ParentPort != ""))
-		set("tag", false, optInt(want.Tag, want.Tag != 0))
+		set("options", false, wire.StrMap(options))
+		set("mac", false, wire.StrSet(mac))
+		set("port_security", false, wire.StrSet(ps))
+		set("nat_addresses", false, wire.StrSet(nat))
+		set("external_ids", false, wire.StrMap(ids))
+		set("parent_port", false, wire.OptString(want.ParentPort, want.ParentPort != ""))
+		set("tag", false, wire.OptInt(want.Tag, want.Tag != 0))
 	} else {
 		set("type", pb.Type != want.Type, want.Type)
-		set("options", !sameMap(pb.Options, options), strMap(options))
-		set("mac", !sameSet(pb.MAC, mac), strSet(mac))
-		set("port_security", !sameSet(pb.PortSecurity, ps), strSet(ps))
-		set("nat_addresses", !sameSet(pb.NatAddresses, nat), strSet(nat))
+		set("options", !sameMap(pb.Options, options), wire.StrMap(options))
+		set("mac", !sameSet(pb.MAC, mac), wire.StrSet(mac))
+		set("port_security", !sameSet(pb.PortSecurity, ps), wire.StrSet(ps))
+		set("nat_addresses", !sameSet(pb.NatAddresses, nat), wire.StrSet(nat))
 		set("mirror_rules", !sameSet(pb.MirrorRules, mirrors), uuidSet(mirrors))
-		set("external_ids", !sameMap(pb.ExternalIDs, ids), strMap(ids))
-		set("parent_port", ptrOr(pb.ParentPort, "") != want.ParentPort, optString(want.ParentPort, want.ParentPort != ""))
-		set("tag", ptrOr(pb.Tag, 0) != want.Tag, optInt(want.Tag, want.Tag != 0))
+		set("external_ids", !sameMap(pb.ExternalIDs, ids), wire.StrMap(ids))
+		set("parent_port", ptrOr(pb.ParentPort, "") != want.ParentPort, wire.OptString(want.ParentPort, want.ParentPort != ""))
+		set("tag", ptrOr(pb.Tag, 0) != want.Tag, wire.OptInt(want.Tag, want.Tag != 0))
 		if pb.Up == nil {
-			row["up"] = optBool(false)
+			row["up"] = wire.OptBool(false)
 		}
 	}
 	if !router {
@@ -882,7 +897,7 @@ func qdiscQueueOf(pb *sb.PortBinding) int {
 // (rules.PortBinding.QoSQueue): the one its row has, else the lowest that
 // no row has and the transaction has not given (allocate_queueid); 0 when
 // it asks for none or every one is taken.
-func (w *sbWriter) qdiscQueue(t *sbTxn, want *rules.PortBinding, pb *sb.PortBinding) int {
+func (w *Writer) qdiscQueue(t *Txn, want *rules.PortBinding, pb *sb.PortBinding) int {
 	if !want.QoSQueue {
 		return 0
 	}
@@ -905,7 +920,7 @@ func (w *sbWriter) qdiscQueue(t *sbTxn, want *rules.PortBinding, pb *sb.PortBind
 // kept for each of its mirrors' names. A mirror inserted by the same
 // transaction is referred to once its row is in the SB, as 23.03 syncs
 // mirrors after the ports and finds them on its next run.
-func (w *sbWriter) mirrorRows(port string) []string {
+func (w *Writer) mirrorRows(port string) []string {
 	var rows []string
 	for _, name := range sortedKeys(w.wantMirrors[port]) {
 		if _, ok := w.other.mirrors.want[name]; ok && len(w.other.mirrors.byKey[name]) > 0 {
@@ -919,7 +934,7 @@ func (w *sbWriter) mirrorRows(port string) []string {
 // list of chassis names or hostnames, to Chassis rows: the first, and the
 // others (ovn_port_update_sbrec_chassis). Unknown chassis are left out,
 // with a warning that names them and port, as 23.03 warns.
-func (w *sbWriter) requestedChassis(port, list string) (string, []string) {
+func (w *Writer) requestedChassis(port, list string) (string, []string) {
 	var found []string
 	for name := range strings.SplitSeq(list, ",") {
 		if name == "" {
@@ -937,7 +952,7 @@ func (w *sbWriter) requestedChassis(port, list string) (string, []string) {
 	return found[0], found[1:]
 }
 
-func (w *sbWriter) chassisNamed(name string) string {
+func (w *Writer) chassisNamed(name string) string {
 	var byHost []string
 	for u, ch := range w.m.chassis {
 		if ch.Name == name {
@@ -953,8 +968,6 @@ func (w *sbWriter) chassisNamed(name string) string {
 	return ""
 }
 
-func optBool(b bool) lovsdb.OvsSet { return lovsdb.OvsSet{GoSet: []any{b}} }
-
 func ptrOr[T any](p *T, def T) T {
 	if p == nil {
 		return def
@@ -964,14 +977,14 @@ func ptrOr[T any](p *T, def T) T {
 
 // markGroupMember marks port in the fixed multicast groups of an NB
 // datapath, whose port references follow the Port_Binding rows.
-func (w *sbWriter) markGroupMember(nb, port string) {
+func (w *Writer) markGroupMember(nb, port string) {
 	for name := range mcKeyNames {
 		w.dirtyMC.markMember(mcKey{nb, name}, port)
 	}
 }
 
 // markGroupMemberOf is markGroupMember for an SB datapath row.
-func (w *sbWriter) markGroupMemberOf(dp, port string) {
+func (w *Writer) markGroupMemberOf(dp, port string) {
 	if row := w.m.dps[dp]; row != nil {
 		if nb, _, ok := dpNB(row); ok {
 			w.markGroupMember(nb, port)
@@ -986,9 +999,9 @@ var mcKeyNames = map[string]bool{rules.MCFlood: true, rules.MCUnknown: true, rul
 // came) and marks those ports, by name; a reference to a Port_Binding row
 // the mirror does not hold marks the whole group. It reports false, having
 // done nothing, for another change.
-func (w *sbWriter) applyGroupPorts(c wire.Change) bool {
+func (w *Writer) applyGroupPorts(c wire.Change) bool {
 	mc, _ := c.New.(*sb.MulticastGroup)
-	toggled, ok := uuidsOf(c.Diff["ports"])
+	toggled, ok := wire.UUIDsOf(c.Diff["ports"])
 	if _, known := w.m.mcPorts[c.UUID]; mc == nil || len(c.Diff) != 1 || !ok || !known {
 		return false
 	}
@@ -1019,7 +1032,7 @@ func (w *sbWriter) applyGroupPorts(c wire.Change) bool {
 // whole group is: the row a member's port has in the transaction (wanted)
 // and the row it has in the SB (which a replaced or deleted Port_Binding
 // leaves behind).
-func (w *sbWriter) reconcileMulticast(t *sbTxn) {
+func (w *Writer) reconcileMulticast(t *Txn) {
 	// The learnt groups to insert once every row to go has gone, so that
 	// their keys can be taken again, and the rows gone.
 	var learnt []mcKey
@@ -1105,7 +1118,7 @@ func (w *sbWriter) reconcileMulticast(t *sbTxn) {
 
 // insertGroup inserts the Multicast_Group k on SB datapath dpRef with
 // tunnel key key and its members' ports.
-func (w *sbWriter) insertGroup(t *sbTxn, k mcKey, dpRef string, key int) {
+func (w *Writer) insertGroup(t *Txn, k mcKey, dpRef string, key int) {
 	var ports []string
 	for name := range w.mcMembers[k] {
 		if ref := w.pbRef(t, name); ref != "" {
@@ -1113,14 +1126,14 @@ func (w *sbWriter) insertGroup(t *sbTxn, k mcKey, dpRef string, key int) {
 		}
 	}
 	slices.Sort(ports)
-	t.insert(sb.MulticastGroupTable, lovsdb.Row{
+	t.Insert(sb.MulticastGroupTable, lovsdb.Row{
 		"datapath": lovsdb.UUID{GoUUID: dpRef}, "name": k.Name,
 		"tunnel_key": key, "ports": uuidSet(ports),
 	})
 }
 
 // pbRef is the Port_Binding row of a port in the transaction.
-func (w *sbWriter) pbRef(t *sbTxn, name string) string {
+func (w *Writer) pbRef(t *Txn, name string) string {
 	if named, ok := t.newPB[name]; ok {
 		return named
 	}
@@ -1133,11 +1146,11 @@ func (w *sbWriter) pbRef(t *sbTxn, name string) string {
 // The tunnel keys of the groups learnt through IGMP/MLD
 // (lib/mcast-group-index.h OVN_MIN_IP_MULTICAST to OVN_MAX_IP_MULTICAST).
 const (
-	minLearntKey = 32773
-	maxLearntKey = 65535
+	MinLearntKey = 32773
+	MaxLearntKey = 65535
 )
 
-func learntGroupKey(k int) bool { return k >= minLearntKey && k <= maxLearntKey }
+func learntGroupKey(k int) bool { return k >= MinLearntKey && k <= MaxLearntKey }
 
 // allocateLearntKey is the key 23.03 gives a new learnt group on a
 // datapath whose group rows are rows (of all), but those gone, when the
@@ -1154,7 +1167,7 @@ func allocateLearntKey(rows map[string]bool, all map[string]*sb.MulticastGroup, 
 			used[all[u].TunnelKey] = true
 		}
 	}
-	for k := minLearntKey + 1; k <= maxLearntKey; k++ {
+	for k := MinLearntKey + 1; k <= MaxLearntKey; k++ {
 		if !used[k] {
 			return k
 		}

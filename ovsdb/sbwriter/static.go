@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"maps"
@@ -19,7 +19,7 @@ type syncedTable interface {
 	apply(wire.Change)
 	markAll()
 	reset()
-	reconcile(*sbTxn)
+	reconcile(*Txn)
 }
 
 // otherTables are the SB tables northd fills from the NB or from fixed
@@ -49,10 +49,10 @@ type otherTables struct {
 	order   []syncedTable
 }
 
-func newOtherTables(w *sbWriter) *otherTables {
+func newOtherTables(w *Writer) *otherTables {
 	o := &otherTables{bands: map[string]*sb.MeterBand{}, bandMeter: map[string]string{}, newPerms: map[string]string{}}
 	o.meters = newKeyedTable(sb.MeterTable, func(m model.Model) (string, bool) { return m.(*sb.Meter).Name, true }, o.writeMeter)
-	o.dns = newKeyedTable(sb.DNSTable, dnsKeyFor(w.stages.Release()), func(t *sbTxn, want rules.DNS, uuid string, row model.Model) {
+	o.dns = newKeyedTable(sb.DNSTable, dnsKeyFor(w.stages.Release()), func(t *Txn, want rules.DNS, uuid string, row model.Model) {
 		writeDNS(w, t, want, uuid, row)
 	})
 	o.templateVars = newKeyedTable(sb.ChassisTemplateVarTable,
@@ -67,12 +67,12 @@ func newOtherTables(w *sbWriter) *otherTables {
 			}
 		}
 		return "", false
-	}, func(t *sbTxn, want rules.IPMulticast, uuid string, row model.Model) {
+	}, func(t *Txn, want rules.IPMulticast, uuid string, row model.Model) {
 		writeIPMulticast(w, t, want, uuid, row)
 	})
 	o.dhcp = newKeyedTable(sb.DHCPOptionsTable,
 		func(m model.Model) (string, bool) { return m.(*sb.DHCPOptions).Name, true },
-		func(t *sbTxn, want dhcpOption, uuid string, row model.Model) {
+		func(t *Txn, want dhcpOption, uuid string, row model.Model) {
 			// A row of the right name but another code or type is
 			// replaced (check_and_add_supported_dhcp_opts_to_sb_db).
 			if r, ok := row.(*sb.DHCPOptions); ok && (r.Code != want.Code || r.Type != want.Type) {
@@ -80,16 +80,16 @@ func newOtherTables(w *sbWriter) *otherTables {
 				uuid = ""
 			}
 			if uuid == "" {
-				t.insert(sb.DHCPOptionsTable, lovsdb.Row{"name": want.Name, "code": want.Code, "type": want.Type})
+				t.Insert(sb.DHCPOptionsTable, lovsdb.Row{"name": want.Name, "code": want.Code, "type": want.Type})
 			}
 		})
 	o.dhcpv6 = newKeyedTable(sb.DHCPv6OptionsTable,
 		func(m model.Model) (string, bool) { return m.(*sb.DHCPv6Options).Name, true },
-		func(t *sbTxn, want dhcpOption, uuid string, _ model.Model) {
+		func(t *Txn, want dhcpOption, uuid string, _ model.Model) {
 			// Unlike DHCP_Options, a row of the right name stays
 			// whatever its code and type (..._dhcpv6_opts_to_sb_db).
 			if uuid == "" {
-				t.insert(sb.DHCPv6OptionsTable, lovsdb.Row{"name": want.Name, "code": want.Code, "type": want.Type})
+				t.Insert(sb.DHCPv6OptionsTable, lovsdb.Row{"name": want.Name, "code": want.Code, "type": want.Type})
 			}
 		})
 	o.bfd = newBFDTable()
@@ -120,8 +120,8 @@ func newOtherTables(w *sbWriter) *otherTables {
 	return o
 }
 
-// otherTableNames are the tables of otherTables, monitored.
-var otherTableNames = []string{sb.MeterTable, sb.MeterBandTable, sb.DNSTable, sb.ChassisTemplateVarTable, sb.MirrorTable,
+// OtherTables are the tables of otherTables, monitored.
+var OtherTables = []string{sb.MeterTable, sb.MeterBandTable, sb.DNSTable, sb.ChassisTemplateVarTable, sb.MirrorTable,
 	sb.IPMulticastTable, sb.BFDTable,
 	sb.DHCPOptionsTable, sb.DHCPv6OptionsTable, sb.RBACPermissionTable, sb.RBACRoleTable}
 
@@ -184,7 +184,7 @@ func (o *otherTables) markAll() {
 
 // reconcile writes what differs. DNS and IP_Multicast rows refer to
 // datapath rows, so they are all checked when the transaction deletes one.
-func (o *otherTables) reconcile(t *sbTxn) {
+func (o *otherTables) reconcile(t *Txn) {
 	if t.Deleted[sb.DatapathBindingTable] > 0 {
 		o.dns.markAll()
 		o.ipMulticast.markAll()
@@ -198,7 +198,7 @@ func (o *otherTables) reconcile(t *sbTxn) {
 // writeMeter sets a meter's unit and, when they differ from the wanted
 // ones, its bands: new Meter_Band rows (the old ones, no longer referred
 // to, are collected by the server), as sync_meters_iterate_nb_meter does.
-func (o *otherTables) writeMeter(t *sbTxn, want rules.Meter, uuid string, row model.Model) {
+func (o *otherTables) writeMeter(t *Txn, want rules.Meter, uuid string, row model.Model) {
 	c := newChangedRow(uuid)
 	m, _ := row.(*sb.Meter)
 	bands := want.Bands.Slice()
@@ -215,7 +215,7 @@ func (o *otherTables) writeMeter(t *sbTxn, want rules.Meter, uuid string, row mo
 	if m == nil || len(have) != len(m.Bands) || !slices.Equal(have, bands) {
 		refs := make([]string, len(bands))
 		for i, b := range bands {
-			refs[i] = t.insert(sb.MeterBandTable, lovsdb.Row{"action": b.Action, "rate": b.Rate, "burst_size": b.BurstSize})
+			refs[i] = t.Insert(sb.MeterBandTable, lovsdb.Row{"action": b.Action, "rate": b.Rate, "burst_size": b.BurstSize})
 		}
 		c.row["bands"] = uuidSet(refs)
 	}
@@ -242,7 +242,7 @@ func compareBands(a, b rules.MeterBand) int {
 // without a valid one are deleted (sync_dns_entries).
 func dnsKey(m model.Model) (string, bool) {
 	id := m.(*sb.DNS).ExternalIDs["dns_id"]
-	return id, isUUID(id)
+	return id, wire.IsUUID(id)
 }
 
 // dnsKeyFor is the key of release r's DNS rows: from 26.03, a row has its
@@ -258,7 +258,7 @@ func dnsKeyFor(r schema.Release) func(model.Model) (string, bool) {
 // writeDNS writes a DNS row on the datapath rows of its switches; 26.03's
 // under the NB row's UUID, with options:ovn-owned and the row's other
 // options kept.
-func writeDNS(w *sbWriter, t *sbTxn, want rules.DNS, uuid string, row model.Model) {
+func writeDNS(w *Writer, t *Txn, want rules.DNS, uuid string, row model.Model) {
 	dps := w.dpRefs(t, want.Datapaths)
 	if len(dps) == 0 {
 		// No datapath row yet: a DNS row needs one.
@@ -271,7 +271,7 @@ func writeDNS(w *sbWriter, t *sbTxn, want rules.DNS, uuid string, row model.Mode
 	c := newChangedRow(uuid)
 	records := want.Records.Map()
 	if w.stages.Release() < schema.OVN2603 {
-		c.set("external_ids", true, strMap(map[string]string{"dns_id": want.NB}))
+		c.set("external_ids", true, wire.StrMap(map[string]string{"dns_id": want.NB}))
 	} else {
 		c.persist = want.NB
 		options := map[string]string{}
@@ -279,26 +279,26 @@ func writeDNS(w *sbWriter, t *sbTxn, want rules.DNS, uuid string, row model.Mode
 			options = maps.Clone(d.Options)
 		}
 		options["ovn-owned"] = strconv.FormatBool(want.OVNOwned)
-		c.set("options", d != nil && sameMap(d.Options, options), strMap(options))
+		c.set("options", d != nil && sameMap(d.Options, options), wire.StrMap(options))
 	}
 	c.set("datapaths", d != nil && sameSet(d.Datapaths, dps), uuidSet(dps))
-	c.set("records", d != nil && sameMap(d.Records, records), strMap(records))
+	c.set("records", d != nil && sameMap(d.Records, records), wire.StrMap(records))
 	c.commit(t, sb.DNSTable)
 }
 
-func writeTemplateVar(t *sbTxn, want rules.TemplateVar, uuid string, row model.Model) {
+func writeTemplateVar(t *Txn, want rules.TemplateVar, uuid string, row model.Model) {
 	v, _ := row.(*sb.ChassisTemplateVar)
 	vars := want.Variables.Map()
 	c := newChangedRow(uuid)
 	c.set("chassis", true, want.Chassis)
-	c.set("variables", v != nil && sameMap(v.Variables, vars), strMap(vars))
+	c.set("variables", v != nil && sameMap(v.Variables, vars), wire.StrMap(vars))
 	c.commit(t, sb.ChassisTemplateVarTable)
 }
 
 // writeIPMulticast writes a switch's IP_Multicast row
 // (store_mcast_info_for_switch_datapath): the query source addresses only
 // when set, as northd never clears them.
-func writeIPMulticast(w *sbWriter, t *sbTxn, want rules.IPMulticast, uuid string, row model.Model) {
+func writeIPMulticast(w *Writer, t *Txn, want rules.IPMulticast, uuid string, row model.Model) {
 	dp := w.dpRef(t, want.Switch)
 	if dp == "" {
 		if uuid != "" {
@@ -314,12 +314,12 @@ func writeIPMulticast(w *sbWriter, t *sbTxn, want rules.IPMulticast, uuid string
 	sameInt := func(p *int, v int) bool { return p != nil && *p == v }
 	sameBool := func(p *bool, v bool) bool { return p != nil && *p == v }
 	c.set("datapath", r.Datapath == dp, lovsdb.UUID{GoUUID: dp})
-	c.set("enabled", sameBool(r.Enabled, want.Enabled), optBool(want.Enabled))
-	c.set("querier", sameBool(r.Querier, want.Querier), optBool(want.Querier))
-	c.set("table_size", sameInt(r.TableSize, want.TableSize), optInt(want.TableSize, true))
-	c.set("idle_timeout", sameInt(r.IdleTimeout, want.IdleTimeout), optInt(want.IdleTimeout, true))
-	c.set("query_interval", sameInt(r.QueryInterval, want.QueryInterval), optInt(want.QueryInterval, true))
-	c.set("query_max_resp", sameInt(r.QueryMaxResp, want.MaxResp), optInt(want.MaxResp, true))
+	c.set("enabled", sameBool(r.Enabled, want.Enabled), wire.OptBool(want.Enabled))
+	c.set("querier", sameBool(r.Querier, want.Querier), wire.OptBool(want.Querier))
+	c.set("table_size", sameInt(r.TableSize, want.TableSize), wire.OptInt(want.TableSize, true))
+	c.set("idle_timeout", sameInt(r.IdleTimeout, want.IdleTimeout), wire.OptInt(want.IdleTimeout, true))
+	c.set("query_interval", sameInt(r.QueryInterval, want.QueryInterval), wire.OptInt(want.QueryInterval, true))
+	c.set("query_max_resp", sameInt(r.QueryMaxResp, want.MaxResp), wire.OptInt(want.MaxResp, true))
 	if want.HasEthSrc {
 		c.set("eth_src", r.EthSrc == want.EthSrc, want.EthSrc)
 	}
@@ -334,7 +334,7 @@ func writeIPMulticast(w *sbWriter, t *sbTxn, want rules.IPMulticast, uuid string
 
 // writeMirror sets the four columns when one differs
 // (mirror_needs_update).
-func writeMirror(t *sbTxn, want rules.Mirror, uuid string, row model.Model) {
+func writeMirror(t *Txn, want rules.Mirror, uuid string, row model.Model) {
 	m, _ := row.(*sb.Mirror)
 	c := newChangedRow(uuid)
 	c.set("name", true, want.Name)
@@ -453,20 +453,20 @@ func rbacPermKey(perms []rbacPerm, m model.Model) (string, bool) {
 	return "", false
 }
 
-func (o *otherTables) writePerm(t *sbTxn, want rbacPerm, uuid string, _ model.Model) {
+func (o *otherTables) writePerm(t *Txn, want rbacPerm, uuid string, _ model.Model) {
 	if uuid != "" {
 		return
 	}
-	o.newPerms[want.Table] = t.insert(sb.RBACPermissionTable, lovsdb.Row{
-		"table": want.Table, "authorization": strSet(want.Auth.Slice()),
-		"insert_delete": want.InsertDelete, "update": strSet(want.Update.Slice()),
+	o.newPerms[want.Table] = t.Insert(sb.RBACPermissionTable, lovsdb.Row{
+		"table": want.Table, "authorization": wire.StrSet(want.Auth.Slice()),
+		"insert_delete": want.InsertDelete, "update": wire.StrSet(want.Update.Slice()),
 	})
 	o.rbacRoles.dirty[rbacRole] = true
 }
 
 // writeRole points the role's permissions at the permission rows inserted
 // (ovn_rbac_create_perm); a new role gets every permission row.
-func (o *otherTables) writeRole(t *sbTxn, _ string, uuid string, row model.Model) {
+func (o *otherTables) writeRole(t *Txn, _ string, uuid string, row model.Model) {
 	perms := map[string]string{}
 	if r, ok := row.(*sb.RBACRole); ok {
 		perms = maps.Clone(r.Permissions)

@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"maps"
@@ -82,7 +82,7 @@ func (a *macAging) applyProgram(p *rules.Program) {
 // ageMACBindings deletes in t the MAC bindings past their router's age,
 // unless gone already (in gone), and schedules the next run
 // (en_mac_binding_aging_run).
-func (w *sbWriter) ageMACBindings(t *sbTxn, gone map[string]bool) {
+func (w *Writer) ageMACBindings(t *Txn, gone map[string]bool) {
 	a := &w.house.aging
 	now := time.Now()
 	due := a.scheduled && !now.Before(a.next)

@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 // keySpace is a set of tunnel keys in use (datapath keys, or the port keys
 // of one datapath), held by owner, an SB row or a row being inserted.

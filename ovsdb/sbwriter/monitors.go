@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"github.com/northlog/northlog/ovsdb/wire"
@@ -48,9 +48,9 @@ func (m *monitorStatus) reset() {
 	}
 }
 
-// feedMonitors feeds n the changes of which monitors are down since the
+// FeedMonitors feeds n the changes of which monitors are down since the
 // last call, and returns how many there were.
-func (w *sbWriter) feedMonitors(n *relations.NB) int {
+func (w *Writer) FeedMonitors(n *relations.NB) int {
 	m := w.house.monitors
 	changed := 0
 	for k := range m.check {

@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"iter"
@@ -231,7 +231,7 @@ func keyRefsOf(text string) []string {
 // reconcile adds to t the operations that bring the dirty sets to their
 // desired contents, and clears the marks. key gives the tunnel key of an
 // NB row in the transaction, 0 when it has none.
-func (s *setTable) reconcile(t *sbTxn, key func(u string) int) {
+func (s *setTable) reconcile(t *Txn, key func(u string) int) {
 	for name := range s.dirtyNames {
 		old, had := s.resolved[name]
 		if had {
@@ -268,7 +268,7 @@ func (s *setTable) reconcile(t *sbTxn, key func(u string) int) {
 		}
 		want := s.members[name]
 		if keep == "" {
-			t.insert(s.table, lovsdb.Row{"name": sbName, s.column: strSet(slices.Sorted(maps.Keys(want)))})
+			t.Insert(s.table, lovsdb.Row{"name": sbName, s.column: wire.StrSet(slices.Sorted(maps.Keys(want)))})
 			continue
 		}
 		have := s.rows[keep].members
@@ -287,7 +287,7 @@ func (s *setTable) reconcile(t *sbTxn, key func(u string) int) {
 				}
 			}
 		}
-		if muts := memberMutations(s.column, checked, func(m string) bool { return want[m] }, func(m string) bool { return have[m] }, strSet); len(muts) > 0 {
+		if muts := memberMutations(s.column, checked, func(m string) bool { return want[m] }, func(m string) bool { return have[m] }, wire.StrSet); len(muts) > 0 {
 			t.mutate(s.table, keep, muts...)
 		}
 	}

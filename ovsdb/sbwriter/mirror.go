@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"iter"
@@ -12,21 +12,21 @@ import (
 	"github.com/ovn-org/libovsdb/model"
 )
 
-// sbTables are the SB tables the live northd monitors: those it writes and
+// Tables are the SB tables the live northd monitors: those it writes and
 // those it reads (Chassis and Chassis_Private for requested-chassis, port
 // up, hv_cfg and chassis features).
-var sbTables = append([]string{
+var Tables = append([]string{
 	sb.SBGlobalTable, sb.DatapathBindingTable, sb.PortBindingTable, sb.MulticastGroupTable,
 	sb.LogicalDPGroupTable, sb.LogicalFlowTable, sb.ChassisTable, sb.ChassisPrivateTable,
 	sb.AddressSetTable, sb.PortGroupTable, sb.LoadBalancerTable, sb.ServiceMonitorTable,
-}, slices.Concat(otherTableNames, haTableNames, dpUserTables, houseTables)...)
+}, slices.Concat(OtherTables, HATables, dpUserTables, houseTables)...)
 
-// notMonitored are the columns of monitored tables that northd never
+// NotMonitored are the columns of monitored tables that northd never
 // reads, left out of its monitor: their models leave them empty. A
 // Logical_Flow is found again by its datapaths, stage, priority, match,
 // actions and meter alone (as 23.03's ovn_lflow_equal does), and there are
 // tens of thousands of them.
-var notMonitored = map[string]map[string]bool{
+var NotMonitored = map[string]map[string]bool{
 	sb.LogicalFlowTable: {"external_ids": true, "tags": true},
 }
 
@@ -448,7 +448,7 @@ func (m *sbMirror) setKeyLimits(dpMax, portMax int) {
 // dropNamed forgets the port key spaces of the datapaths a transaction
 // inserted, known by their names in it: the inserted rows' own key spaces
 // come with their UUIDs from the monitor.
-func (m *sbMirror) dropNamed(t *sbTxn) {
+func (m *sbMirror) dropNamed(t *Txn) {
 	for _, named := range t.newDP {
 		delete(m.pbKeys, named)
 	}

@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"cmp"
@@ -243,7 +243,7 @@ const featureLSDPGColumn = "ls-dpg-column"
 // shared with logical flows; a group that only this load balancer uses is
 // changed in place when its datapaths change, else another load balancer
 // group of the same contents is taken or a new one made.
-func (w *sbWriter) reconcileLoadBalancers(t *sbTxn) {
+func (w *Writer) reconcileLoadBalancers(t *Txn) {
 	l := w.lbs
 	if w.chassisChanged {
 		if c := lbSwitchColumn(l.release, w.m.chassisOtherConfigs()); c != l.switchColumn {
@@ -276,9 +276,9 @@ func (w *sbWriter) reconcileLoadBalancers(t *sbTxn) {
 		c := newChangedRow(keep)
 		vips, options := want.VIPs.Map(), want.Options.Map()
 		c.set("name", have && r.Name == want.Name, want.Name)
-		c.set("vips", have && sameMap(r.Vips, vips), strMap(vips))
-		c.set("protocol", have && ptrOr(r.Protocol, "") == want.Protocol, optString(want.Protocol, want.Protocol != ""))
-		c.set("options", have && sameMap(r.Options, options), strMap(options))
+		c.set("vips", have && sameMap(r.Vips, vips), wire.StrMap(vips))
+		c.set("protocol", have && ptrOr(r.Protocol, "") == want.Protocol, wire.OptString(want.Protocol, want.Protocol != ""))
+		c.set("options", have && sameMap(r.Options, options), wire.StrMap(options))
 		c.set("datapaths", len(r.Datapaths) == 0, uuidSet(nil))
 		type groupColumn struct {
 			name    string
@@ -290,7 +290,7 @@ func (w *sbWriter) reconcileLoadBalancers(t *sbTxn) {
 			columns = append(columns, groupColumn{"ls_datapath_group", r.LsDatapathGroup},
 				groupColumn{"lr_datapath_group", r.LrDatapathGroup})
 		} else {
-			c.set("external_ids", have, strMap(map[string]string{"lb_id": id}))
+			c.set("external_ids", have, wire.StrMap(map[string]string{"lb_id": id}))
 		}
 		for _, col := range columns {
 			var target []string
@@ -310,7 +310,7 @@ func (w *sbWriter) reconcileLoadBalancers(t *sbTxn) {
 
 // dpRefs are the datapath rows of the switches and routers with NB _uuids
 // nbs that have one, sorted.
-func (w *sbWriter) dpRefs(t *sbTxn, nbs rules.Strings) []string {
+func (w *Writer) dpRefs(t *Txn, nbs rules.Strings) []string {
 	var refs []string
 	for _, nb := range nbs.Slice() {
 		if ref := w.dpRef(t, nb); ref != "" {
@@ -326,7 +326,7 @@ func (w *sbWriter) dpRefs(t *sbTxn, nbs rules.Strings) []string {
 // rows; current when it holds them; current changed to hold them when
 // nothing else uses it; another load balancer group holding them; or a
 // new group.
-func (w *sbWriter) lbGroup(t *sbTxn, current string, target []string) string {
+func (w *Writer) lbGroup(t *Txn, current string, target []string) string {
 	if len(target) == 0 {
 		return ""
 	}
@@ -358,14 +358,14 @@ func (w *sbWriter) lbGroup(t *sbTxn, current string, target []string) string {
 			return g
 		}
 	}
-	g := t.insert(sb.LogicalDPGroupTable, lovsdb.Row{"datapaths": uuidSet(target)})
+	g := t.Insert(sb.LogicalDPGroupTable, lovsdb.Row{"datapaths": uuidSet(target)})
 	t.newLBGroups[content] = g
 	return g
 }
 
 // effectiveGroup is the datapath rows of group g that stay in the
 // transaction, sorted.
-func (w *sbWriter) effectiveGroup(t *sbTxn, g string) []string {
+func (w *Writer) effectiveGroup(t *Txn, g string) []string {
 	var e []string
 	for _, u := range w.m.groups[g].Datapaths {
 		if w.keptDP(t, u) {
@@ -378,7 +378,7 @@ func (w *sbWriter) effectiveGroup(t *sbTxn, g string) []string {
 
 // reconcileServiceMonitors: one Service_Monitor per desired monitor, with
 // northd's columns (options, src_mac, src_ip) as desired.
-func (w *sbWriter) reconcileServiceMonitors(t *sbTxn) {
+func (w *Writer) reconcileServiceMonitors(t *Txn) {
 	l := w.lbs
 	for port := range w.dirtyPB {
 		maps.Copy(l.dirtyMon, l.monByPort[port])
@@ -395,16 +395,16 @@ func (w *sbWriter) reconcileServiceMonitors(t *sbTxn) {
 		}
 		options := want.Options.Map()
 		if keep == "" {
-			t.insert(sb.ServiceMonitorTable, lovsdb.Row{
-				"ip": k.IP, "port": k.Port, "logical_port": k.LogicalPort, "protocol": optString(k.Protocol, true),
-				"options": strMap(options), "src_mac": want.SrcMAC, "src_ip": want.SrcIP,
+			t.Insert(sb.ServiceMonitorTable, lovsdb.Row{
+				"ip": k.IP, "port": k.Port, "logical_port": k.LogicalPort, "protocol": wire.OptString(k.Protocol, true),
+				"options": wire.StrMap(options), "src_mac": want.SrcMAC, "src_ip": want.SrcIP,
 			})
 			continue
 		}
 		r := l.mons[keep]
 		row := lovsdb.Row{}
 		if !sameMap(r.Options, options) {
-			row["options"] = strMap(options)
+			row["options"] = wire.StrMap(options)
 		}
 		if r.SrcMAC != want.SrcMAC {
 			row["src_mac"] = want.SrcMAC
@@ -415,14 +415,14 @@ func (w *sbWriter) reconcileServiceMonitors(t *sbTxn) {
 		// A backend whose port is not up is offline, whatever
 		// ovn-controller last found (ovn_lb_svc_create).
 		if ptrOr(r.Status, "") == sb.ServiceMonitorStatusOnline && !w.portUp(k.LogicalPort) {
-			row["status"] = optString(sb.ServiceMonitorStatusOffline, true)
+			row["status"] = wire.OptString(sb.ServiceMonitorStatusOffline, true)
 		}
-		t.update(sb.ServiceMonitorTable, keep, row)
+		t.Update(sb.ServiceMonitorTable, keep, row)
 	}
 }
 
 // portUp reports whether the SB Port_Binding of a port says it is up.
-func (w *sbWriter) portUp(name string) bool {
+func (w *Writer) portUp(name string) bool {
 	pb := w.m.pbs[w.m.pbByName[name]]
 	return pb != nil && ptrOr(pb.Up, false)
 }

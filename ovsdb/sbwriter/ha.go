@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"maps"
@@ -12,8 +12,8 @@ import (
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
-// haTableNames are the SB tables of HA chassis groups, monitored.
-var haTableNames = []string{sb.HAChassisGroupTable, sb.HAChassisTable}
+// HATables are the SB tables of HA chassis groups, monitored.
+var HATables = []string{sb.HAChassisGroupTable, sb.HAChassisTable}
 
 // haTables keeps the SB HA_Chassis_Group rows (with their HA_Chassis rows)
 // and the Port_Binding ha_chassis_group column equal to what 23.03 writes
@@ -31,7 +31,7 @@ var haTableNames = []string{sb.HAChassisGroupTable, sb.HAChassisTable}
 // each chassis, the ports bound to it on the switches that refer to the
 // group.
 type haTables struct {
-	w      *sbWriter
+	w      *Writer
 	groups *keyedTable[rules.HAChassisGroup]
 	// haChassis mirrors HA_Chassis; haChassisOf names the group whose row
 	// lists each.
@@ -70,7 +70,7 @@ type haTables struct {
 // haBinding is a bound port's switch (NB _uuid) and chassis row.
 type haBinding struct{ Switch, Chassis string }
 
-func newHATables(w *sbWriter) *haTables {
+func newHATables(w *Writer) *haTables {
 	h := &haTables{
 		w: w, portGroup: map[string]string{}, groupPorts: map[string]map[string]bool{},
 		refGroups: map[string]map[string]bool{}, rebindPorts: map[string]bool{},
@@ -238,7 +238,7 @@ func (h *haTables) rebound() {
 // reconcile writes the dirty groups, and marks the ports that refer to a
 // group row it deletes or inserts, whose reference must follow in the same
 // transaction (reconcilePorts comes after).
-func (h *haTables) reconcile(t *sbTxn) {
+func (h *haTables) reconcile(t *Txn) {
 	h.rebound()
 	h.txnRow, h.deleted = map[string]string{}, map[string]bool{}
 	dirty := slices.Collect(maps.Keys(h.groups.dirty))
@@ -260,16 +260,16 @@ func (h *haTables) reconcile(t *sbTxn) {
 
 // writeGroup brings a group row to want: new HA_Chassis rows when its own
 // differ, and its ref_chassis.
-func (h *haTables) writeGroup(t *sbTxn, want rules.HAChassisGroup, uuid string, row model.Model) {
+func (h *haTables) writeGroup(t *Txn, want rules.HAChassisGroup, uuid string, row model.Model) {
 	g, _ := row.(*sb.HAChassisGroup)
 	c := newChangedRow(uuid)
 	c.set("name", true, want.Name)
 	if g == nil || h.chassisChanged(g, want.Chassis.Slice()) {
 		var refs []string
 		for _, hc := range want.Chassis.Slice() {
-			refs = append(refs, t.insert(sb.HAChassisTable, lovsdb.Row{
+			refs = append(refs, t.Insert(sb.HAChassisTable, lovsdb.Row{
 				"chassis": optUUID(h.chassisNamed(hc.Name)), "priority": hc.Priority,
-				"external_ids": strMap(map[string]string{"chassis-name": hc.Name}),
+				"external_ids": wire.StrMap(map[string]string{"chassis-name": hc.Name}),
 			}))
 		}
 		c.row["ha_chassis"] = uuidSet(refs)

@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"cmp"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -34,7 +35,7 @@ func compareFlowKeys(a, b flowKey) int {
 // it; only its datapath columns change when its datapaths do. When every
 // flow of a group moves to the same new set of datapaths (a switch added or
 // removed), the group row itself is changed instead of every flow.
-func (w *sbWriter) reconcileFlows(t *sbTxn) {
+func (w *Writer) reconcileFlows(t *Txn) {
 	keys := sortedKeysFunc(w.resolveDirty(t), compareFlowKeys)
 	plans := make([]flowPlan, 0, len(keys))
 	for _, k := range keys {
@@ -77,7 +78,7 @@ func (w *sbWriter) reconcileFlows(t *sbTxn) {
 		dp, group := ptrOr(f.LogicalDatapath, ""), ptrOr(f.LogicalDpGroup, "")
 		if len(p.target) == 1 {
 			if dp != p.target[0] || group != "" {
-				t.update(sb.LogicalFlowTable, p.row, lovsdb.Row{
+				t.Update(sb.LogicalFlowTable, p.row, lovsdb.Row{
 					"logical_datapath": optUUID(p.target[0]), "logical_dp_group": optUUID("")})
 			}
 			continue
@@ -91,14 +92,14 @@ func (w *sbWriter) reconcileFlows(t *sbTxn) {
 				continue
 			}
 		}
-		t.update(sb.LogicalFlowTable, p.row, lovsdb.Row{
+		t.Update(sb.LogicalFlowTable, p.row, lovsdb.Row{
 			"logical_datapath": optUUID(""), "logical_dp_group": optUUID(w.groupFor(t, p.target))})
 	}
 }
 
 // datapathRefs appends to refs the SB rows of the datapaths in wanted, an
 // entry of wantLF, that have one.
-func (w *sbWriter) datapathRefs(t *sbTxn, refs, wanted []string) []string {
+func (w *Writer) datapathRefs(t *Txn, refs, wanted []string) []string {
 	add := func(nb string) {
 		if ref := w.dpRef(t, nb); ref != "" {
 			refs = append(refs, ref)
@@ -117,7 +118,7 @@ func (w *sbWriter) datapathRefs(t *sbTxn, refs, wanted []string) []string {
 }
 
 // keptDP reports whether SB datapath row u stays, for a desired datapath.
-func (w *sbWriter) keptDP(t *sbTxn, u string) bool {
+func (w *Writer) keptDP(t *Txn, u string) bool {
 	dp := w.m.dps[u]
 	if dp == nil || t.deletedDP[u] {
 		return false
@@ -128,7 +129,7 @@ func (w *sbWriter) keptDP(t *sbTxn, u string) bool {
 
 // mutateGroups changes the datapaths of each group whose flows all move
 // to the same new set, when no group holds that set yet.
-func (w *sbWriter) mutateGroups(t *sbTxn, plans []flowPlan, effectiveOf func(string) []string) {
+func (w *Writer) mutateGroups(t *Txn, plans []flowPlan, effectiveOf func(string) []string) {
 	type move struct {
 		target []string
 		n      int
@@ -178,7 +179,7 @@ func groupMutations(have, want []string) []lovsdb.Mutation {
 
 // existingGroup is a group row in the SB that holds exactly dps, is not
 // being changed and is no load balancer's (which may change it), or "".
-func (w *sbWriter) existingGroup(t *sbTxn, dps []string) string {
+func (w *Writer) existingGroup(t *Txn, dps []string) string {
 	for _, g := range w.m.groupsByContent[strings.Join(dps, ",")] {
 		if _, changed := t.mutated[g]; !changed && len(w.lbs.byDPG[g]) == 0 {
 			return g
@@ -189,14 +190,14 @@ func (w *sbWriter) existingGroup(t *sbTxn, dps []string) string {
 
 // groupFor is the group row that holds exactly dps in the transaction: one
 // being changed to hold them, one already holding them, or a new one.
-func (w *sbWriter) groupFor(t *sbTxn, dps []string) string {
+func (w *Writer) groupFor(t *Txn, dps []string) string {
 	content := strings.Join(dps, ",")
 	if g, ok := t.newGroups[content]; ok {
 		return g
 	}
 	g := w.existingGroup(t, dps)
 	if g == "" {
-		g = t.insert(sb.LogicalDPGroupTable, lovsdb.Row{"datapaths": uuidSet(dps)})
+		g = t.Insert(sb.LogicalDPGroupTable, lovsdb.Row{"datapaths": uuidSet(dps)})
 	}
 	t.newGroups[content] = g
 	return g
@@ -213,7 +214,7 @@ func compareRowTags(a, b rowTags) int {
 }
 
 // countTags counts weight more desired flows of key k with tags tags.
-func (w *sbWriter) countTags(k flowKey, tags rowTags, weight engine.Weight) {
+func (w *Writer) countTags(k flowKey, tags rowTags, weight engine.Weight) {
 	counts := w.wantTags[k]
 	if counts == nil {
 		counts = map[rowTags]engine.Weight{}
@@ -230,7 +231,7 @@ func (w *sbWriter) countTags(k flowKey, tags rowTags, weight engine.Weight) {
 // rowTagsOf is the tags of a new row of key k: the smallest, by in_out_port
 // then stage-hint, of the desired flows written under k, as
 // rules.FlowsByDatapath keeps (zero for none).
-func (w *sbWriter) rowTagsOf(k flowKey) rowTags {
+func (w *Writer) rowTagsOf(k flowKey) rowTags {
 	var tags []rowTags
 	for u := range w.byResolved[k] {
 		tags = slices.AppendSeq(tags, maps.Keys(w.wantTags[u]))
@@ -248,7 +249,7 @@ func (w *sbWriter) rowTagsOf(k flowKey) rowTags {
 // does not carry. external_ids and tags are no part of a flow's key: a row
 // kept, 23.03's say, keeps them as they are, as 23.03 does while
 // northd_internal_version stays.
-func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
+func (w *Writer) insertFlow(t *Txn, p flowPlan) {
 	tags := w.rowTagsOf(p.key)
 	row := lovsdb.Row{
 		"pipeline":     p.key.Stage.Pipeline().String(),
@@ -259,29 +260,29 @@ func (w *sbWriter) insertFlow(t *sbTxn, p flowPlan) {
 		"external_ids": w.flowExternalIDs(p.key.Stage, tags.hint),
 	}
 	if p.key.HasMeter {
-		row["controller_meter"] = optString(p.key.Meter, true)
+		row["controller_meter"] = wire.OptString(p.key.Meter, true)
 	}
 	if tags.port != "" {
-		row["tags"] = strMap(map[string]string{"in_out_port": tags.port})
+		row["tags"] = wire.StrMap(map[string]string{"in_out_port": tags.port})
 	}
 	if len(p.target) == 1 {
 		row["logical_datapath"] = optUUID(p.target[0])
 	} else {
 		row["logical_dp_group"] = optUUID(w.groupFor(t, p.target))
 	}
-	t.insert(sb.LogicalFlowTable, row)
+	t.Insert(sb.LogicalFlowTable, row)
 }
 
 // flowExternalIDs is the external_ids of a flow of stage s with
 // stage-hint hint. Those without a hint share one value per stage among
 // the operations that insert flows (encoded, never modified).
-func (w *sbWriter) flowExternalIDs(s rules.Stage, hint string) lovsdb.OvsMap {
+func (w *Writer) flowExternalIDs(s rules.Stage, hint string) lovsdb.OvsMap {
 	if hint != "" {
-		return strMap(map[string]string{"stage-name": s.Name(), "stage-hint": hint})
+		return wire.StrMap(map[string]string{"stage-name": s.Name(), "stage-hint": hint})
 	}
 	ids, ok := w.stageIDs[s]
 	if !ok {
-		ids = strMap(map[string]string{"stage-name": s.Name()})
+		ids = wire.StrMap(map[string]string{"stage-name": s.Name()})
 		w.stageIDs[s] = ids
 	}
 	return ids
@@ -302,7 +303,7 @@ func keyRefs(k flowKey) []string {
 
 // markKeyUsers marks the flows and the named sets that hold the tunnel key
 // of NB row u.
-func (w *sbWriter) markKeyUsers(u string) {
+func (w *Writer) markKeyUsers(u string) {
 	for k := range w.keyUsers[u] {
 		w.dirtyLF[k] = true
 	}
@@ -311,7 +312,7 @@ func (w *sbWriter) markKeyUsers(u string) {
 }
 
 // markPortKeyUsers marks the flows that hold the tunnel key of a port.
-func (w *sbWriter) markPortKeyUsers(name string) {
+func (w *Writer) markPortKeyUsers(name string) {
 	for u := range w.keyUsers {
 		if n, ok := rules.RefName(u, w.portName); ok && n == name {
 			w.markKeyUsers(u)
@@ -322,7 +323,7 @@ func (w *sbWriter) markPortKeyUsers(name string) {
 // resolve is the SB key of a desired flow: its text with the tunnel keys
 // it holds written in (those given in the transaction, else those in the
 // SB); false when a key is unknown.
-func (w *sbWriter) resolve(t *sbTxn, k flowKey) (flowKey, bool) {
+func (w *Writer) resolve(t *Txn, k flowKey) (flowKey, bool) {
 	ok := true
 	key := func(u string) string {
 		if n := w.tunnelKey(t, u); n != 0 {
@@ -337,7 +338,7 @@ func (w *sbWriter) resolve(t *sbTxn, k flowKey) (flowKey, bool) {
 
 // tunnelKey is the tunnel key of the datapath or port with NB _uuid u, 0
 // when it has none.
-func (w *sbWriter) tunnelKey(t *sbTxn, u string) int {
+func (w *Writer) tunnelKey(t *Txn, u string) int {
 	if n, ok := t.dpKey[u]; ok {
 		return n
 	}
@@ -360,7 +361,7 @@ func (w *sbWriter) tunnelKey(t *sbTxn, u string) int {
 // resolveDirty turns the dirty flow keys into SB keys: a flow that holds
 // tunnel keys is written under its text with the keys in, and the SB key it
 // was written under before, if another, is dirty too.
-func (w *sbWriter) resolveDirty(t *sbTxn) map[flowKey]bool {
+func (w *Writer) resolveDirty(t *Txn) map[flowKey]bool {
 	out := make(map[flowKey]bool, len(w.dirtyLF))
 	for k := range w.dirtyLF {
 		if len(keyRefs(k)) == 0 {

@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"github.com/northlog/northlog/engine"
@@ -11,7 +11,7 @@ import (
 // (a name, a chassis name, an NB _uuid in external_ids) equal to the
 // desired rows: per key, the first row by UUID is kept and brought to the
 // desired contents, the others are deleted; rows with no key, or a key
-// with no desired row, are deleted. As in sbWriter, program changes and SB
+// with no desired row, are deleted. As in Writer, program changes and SB
 // changes mark the keys they touch and a reconciliation visits only those.
 type keyedTable[W comparable] struct {
 	table string
@@ -19,7 +19,7 @@ type keyedTable[W comparable] struct {
 	keyOf func(model.Model) (string, bool)
 	// write brings the row kept for a key (uuid "" and row nil when there
 	// is none: insert one) to want.
-	write func(t *sbTxn, want W, uuid string, row model.Model)
+	write func(t *Txn, want W, uuid string, row model.Model)
 
 	want    map[string]W
 	rows    map[string]model.Model
@@ -29,7 +29,7 @@ type keyedTable[W comparable] struct {
 }
 
 func newKeyedTable[W comparable](table string, keyOf func(model.Model) (string, bool),
-	write func(t *sbTxn, want W, uuid string, row model.Model)) *keyedTable[W] {
+	write func(t *Txn, want W, uuid string, row model.Model)) *keyedTable[W] {
 	return &keyedTable[W]{
 		table: table, keyOf: keyOf, write: write,
 		want: map[string]W{}, rows: map[string]model.Model{}, byKey: map[string][]string{},
@@ -115,7 +115,7 @@ func (k *keyedTable[W]) reset() {
 }
 
 // reconcile writes the dirty keys' rows and deletes the garbage.
-func (k *keyedTable[W]) reconcile(t *sbTxn) {
+func (k *keyedTable[W]) reconcile(t *Txn) {
 	for _, key := range sortedKeys(k.dirty) {
 		rows := k.byKey[key]
 		want, ok := k.want[key]
@@ -152,10 +152,10 @@ func (c *changedRow) set(col string, same bool, v any) {
 
 // commit inserts the row or updates its changed columns; it returns the
 // row's UUID or, for an insert, its name in the transaction.
-func (c *changedRow) commit(t *sbTxn, table string) string {
+func (c *changedRow) commit(t *Txn, table string) string {
 	if c.uuid == "" {
 		return t.insertAs(table, c.persist, c.row)
 	}
-	t.update(table, c.uuid, c.row)
+	t.Update(table, c.uuid, c.row)
 	return c.uuid
 }

@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"slices"
@@ -27,11 +27,11 @@ func (f *igmpFeed) reset() {
 	}
 }
 
-// feedIGMP feeds n the changes of the IGMP_Group rows' entries since the
+// FeedIGMP feeds n the changes of the IGMP_Group rows' entries since the
 // last call, and returns how many there were. A row with no chassis or no
 // datapath (which housekeeping deletes) has none, nor does a port the
 // mirror does not hold.
-func (w *sbWriter) feedIGMP(n *relations.NB) int {
+func (w *Writer) FeedIGMP(n *relations.NB) int {
 	h, f := w.house, w.house.igmpFeed
 	changed := 0
 	for _, u := range sortedKeys(f.check) {

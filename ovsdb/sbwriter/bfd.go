@@ -1,13 +1,11 @@
-package ovsdb
+package sbwriter
 
 import (
 	"math/rand/v2"
 
-	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
-	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // BFD source ports (RFC 5881 4): 49152 to 65534, each session its own.
@@ -36,7 +34,7 @@ func newBFDTable() *bfdTable {
 
 func bfdKey(port, dstIP string) string { return port + "\x00" + dstIP }
 
-func (b *bfdTable) reconcile(t *sbTxn) {
+func (b *bfdTable) reconcile(t *Txn) {
 	b.inserted = map[int]bool{}
 	b.keyedTable.reconcile(t)
 }
@@ -45,7 +43,7 @@ func (b *bfdTable) reconcile(t *sbTxn) {
 // random discriminator, or brings a row's settings to the NB's. The status
 // of a row goes to the NB's only when either is admin_down: otherwise it
 // is ovn-controller's report, which 23.03 copies to the NB.
-func (b *bfdTable) write(t *sbTxn, want rules.BFD, uuid string, row model.Model) {
+func (b *bfdTable) write(t *Txn, want rules.BFD, uuid string, row model.Model) {
 	c := newChangedRow(uuid)
 	r, _ := row.(*sb.BFD)
 	if r == nil {
@@ -83,43 +81,4 @@ func (b *bfdTable) freeSrcPort() int {
 		}
 	}
 	return 0
-}
-
-// bfdStatusOps set the status of the NB BFD rows as 23.03 does
-// (build_bfd_table, parsed_routes_add, bfd_cleanup_connections): unset is
-// admin_down; the SB row's status, which ovn-controller reports, when
-// neither is admin_down; then down for a session a route uses that is
-// admin_down, and admin_down for one no route uses.
-func (d *Northd) bfdStatusOps() []lovsdb.Operation {
-	used := map[string]bool{}
-	for _, u := range d.prog.UsedBFDs.Contents() {
-		used[u] = true
-	}
-	sbStatus := map[string]string{}
-	for _, m := range d.w.other.bfd.rows {
-		r := m.(*sb.BFD)
-		sbStatus[bfdKey(r.LogicalPort, r.DstIP)] = r.Status
-	}
-	var ops []lovsdb.Operation
-	for _, u := range sortedKeys(d.feed.rows[nb.BFDTable]) {
-		b := d.feed.rows[nb.BFDTable][u].(*nb.BFD)
-		status := nb.BFDStatusAdminDown
-		if b.Status != nil {
-			status = *b.Status
-		}
-		if s, ok := sbStatus[bfdKey(b.LogicalPort, b.DstIP)]; ok && s != status && s != sb.BFDStatusAdminDown && status != nb.BFDStatusAdminDown {
-			status = s
-		}
-		switch {
-		case used[u] && status == nb.BFDStatusAdminDown:
-			status = nb.BFDStatusDown
-		case !used[u]:
-			status = nb.BFDStatusAdminDown
-		}
-		if b.Status == nil || *b.Status != status {
-			ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.BFDTable,
-				Row: lovsdb.Row{"status": optString(status, true)}, Where: whereUUID(u)})
-		}
-	}
-	return ops
 }

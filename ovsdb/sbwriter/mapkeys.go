@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"cmp"

@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"github.com/northlog/northlog/ovsdb/wire"
@@ -36,9 +36,9 @@ func (f *virtualParentFeed) reset() {
 	}
 }
 
-// feedVirtualParents feeds n the changes of the claimed virtual ports
+// FeedVirtualParents feeds n the changes of the claimed virtual ports
 // since the last call, and returns how many there were.
-func (w *sbWriter) feedVirtualParents(n *relations.NB) int {
+func (w *Writer) FeedVirtualParents(n *relations.NB) int {
 	f := w.house.virtualParents
 	changed := 0
 	for _, port := range sortedKeys(f.check) {

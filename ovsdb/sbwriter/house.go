@@ -1,4 +1,4 @@
-package ovsdb
+package sbwriter
 
 import (
 	"maps"
@@ -13,17 +13,17 @@ import (
 
 // houseTables are the SB tables ovn-controller writes whose stale rows
 // northd deletes, and Encap, whose types set the tunnel key limits
-// (sb_vxlan.go); monitored besides sbTables' others.
+// (vxlan.go); monitored besides Tables' others.
 var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable}
 
 // housekeeping keeps the SB rows 23.03 writes or prunes besides the
 // datapaths, ports, groups and flows: Static_MAC_Binding from the NB; the
 // MAC_Binding, FDB and IGMP_Group rows that ovn-controller wrote and that
 // no longer belong to a port or datapath, and MAC bindings past their age
-// (sb_aging.go). It also follows VXLAN mode (sb_vxlan.go) and the service
-// monitors that are down (sb_monitors.go).
+// (aging.go). It also follows VXLAN mode (vxlan.go) and the service
+// monitors that are down (monitors.go).
 type housekeeping struct {
-	w          *sbWriter
+	w          *Writer
 	staticMACs *keyedTable[rules.StaticMACBinding]
 	// staticByPort are the keys of the wanted static MAC bindings by
 	// port name: a port that becomes or stops being a router port, or
@@ -55,14 +55,14 @@ type housekeeping struct {
 	aging          macAging
 }
 
-func newHousekeeping(w *sbWriter) *housekeeping {
+func newHousekeeping(w *Writer) *housekeeping {
 	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(), igmpFeed: newIGMPFeed(),
 		virtualParents: newVirtualParentFeed(),
 		aging:          macAging{ages: map[string]uint32{}}}
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
 		r := m.(*sb.StaticMACBinding)
 		return staticMACKey(r.LogicalPort, r.IP), true
-	}, func(t *sbTxn, want rules.StaticMACBinding, uuid string, row model.Model) {
+	}, func(t *Txn, want rules.StaticMACBinding, uuid string, row model.Model) {
 		writeStaticMAC(w, t, want, uuid, row)
 	})
 	h.reset()
@@ -175,7 +175,7 @@ func (h *housekeeping) markAll() {
 // the controller's tables, and the MAC bindings past their age. It runs
 // after the writer has reconciled datapaths and ports in t, before it
 // forgets what it marked.
-func (h *housekeeping) reconcile(t *sbTxn) {
+func (h *housekeeping) reconcile(t *Txn) {
 	h.staticMACs.reconcile(t)
 	gone := h.cleanMACBindings(t)
 	h.w.ageMACBindings(t, gone)
@@ -188,7 +188,7 @@ func (h *housekeeping) reconcile(t *sbTxn) {
 // port that does not exist: 23.03 checks them only then
 // (cleanup_mac_bindings). The rows of the datapaths t deletes go with
 // them (deleteDatapath). It returns the rows it deleted.
-func (h *housekeeping) cleanMACBindings(t *sbTxn) map[string]bool {
+func (h *housekeeping) cleanMACBindings(t *Txn) map[string]bool {
 	w := h.w
 	for port := range w.dirtyPB {
 		h.macCheck[port] = true
@@ -220,7 +220,7 @@ func (h *housekeeping) cleanMACBindings(t *sbTxn) map[string]bool {
 // portsRemoved reports whether t deletes a port binding whose port is no
 // longer wanted or is wanted on another datapath (build_ports'
 // remove_mac_bindings); not one replaced on its datapath.
-func (w *sbWriter) portsRemoved(t *sbTxn) bool {
+func (w *Writer) portsRemoved(t *Txn) bool {
 	for u := range t.deletedPB {
 		pb := w.m.pbs[u]
 		if pb == nil {
@@ -239,7 +239,7 @@ func (w *sbWriter) portsRemoved(t *sbTxn) bool {
 // (cleanup_stale_fdb_entries). The keys checked are those of the FDB rows
 // that changed and those t takes from a datapath or its ports: deleted
 // rows' and replaced keys'.
-func (h *housekeeping) cleanFDB(t *sbTxn) {
+func (h *housekeeping) cleanFDB(t *Txn) {
 	w := h.w
 	check := func(dp string) {
 		if d := w.m.dps[dp]; d != nil {
@@ -284,7 +284,7 @@ func (h *housekeeping) cleanFDB(t *sbTxn) {
 // cleanIGMP deletes the IGMP_Group rows with no chassis or no datapath (a
 // weak reference the server clears), or whose datapath is no switch's or
 // router's once t commits (build_mcast_groups).
-func (h *housekeeping) cleanIGMP(t *sbTxn) {
+func (h *housekeeping) cleanIGMP(t *Txn) {
 	w := h.w
 	for u := range t.deletedDP {
 		maps.Copy(h.igmpCheck, h.igmpByDP[u])
@@ -305,7 +305,7 @@ func (h *housekeeping) cleanIGMP(t *sbTxn) {
 
 // liveDatapath reports whether SB datapath row u stands for a wanted
 // switch or router once t commits.
-func (w *sbWriter) liveDatapath(t *sbTxn, u string) bool {
+func (w *Writer) liveDatapath(t *Txn, u string) bool {
 	dp := w.m.dps[u]
 	if dp == nil || t.deletedDP[u] || w.garbage[u] != "" {
 		return false
@@ -318,7 +318,7 @@ func (w *sbWriter) liveDatapath(t *sbTxn, u string) bool {
 // routerOfPort is the SB datapath row, in the transaction, of the router
 // whose port is named port; "" when port is no router port or its router
 // has no row.
-func (w *sbWriter) routerOfPort(t *sbTxn, port string) string {
+func (w *Writer) routerOfPort(t *Txn, port string) string {
 	pbs := w.wantPB[port]
 	if len(pbs) == 0 {
 		return ""
@@ -333,7 +333,7 @@ func (w *sbWriter) routerOfPort(t *sbTxn, port string) string {
 // is a router port: a new row on the router's datapath, or the row's mac
 // and override_dynamic_mac brought to the NB's (its datapath is left as
 // it is, as 23.03 does). The rows of other ports are left alone.
-func writeStaticMAC(w *sbWriter, t *sbTxn, want rules.StaticMACBinding, uuid string, row model.Model) {
+func writeStaticMAC(w *Writer, t *Txn, want rules.StaticMACBinding, uuid string, row model.Model) {
 	dp := w.routerOfPort(t, want.LogicalPort)
 	if dp == "" {
 		return

@@ -1,0 +1,74 @@
+package sbwriter
+
+import (
+	"iter"
+	"time"
+
+	"github.com/northlog/northlog/relations/sb"
+)
+
+// What the live northd reads of the SB besides the rows it writes: the
+// global row, chassis, port bindings and BFD sessions, for the NB columns
+// and options it derives from them.
+
+// Global is the SB_Global row, nil when there is none.
+func (w *Writer) Global() *sb.SBGlobal { return w.m.global }
+
+// Chassis is the Chassis row with UUID uuid, nil when there is none.
+func (w *Writer) Chassis(uuid string) *sb.Chassis { return w.m.chassis[uuid] }
+
+// ChassisPrivate are the Chassis_Private rows, by UUID.
+func (w *Writer) ChassisPrivate() map[string]*sb.ChassisPrivate { return w.m.chassisPrivate }
+
+// ChassisOtherConfigs are the other_config columns of the Chassis rows.
+func (w *Writer) ChassisOtherConfigs() iter.Seq[map[string]string] {
+	return w.m.chassisOtherConfigs()
+}
+
+// PortBinding is the Port_Binding row of logical port name.
+func (w *Writer) PortBinding(name string) (*sb.PortBinding, bool) {
+	u, ok := w.m.pbByName[name]
+	return w.m.pbs[u], ok
+}
+
+// MaxDatapathKey is the largest tunnel key a datapath may take.
+func (w *Writer) MaxDatapathKey() int { return w.m.dpKeys.max }
+
+// BFDStatus is the status column of the BFD row of a session, which
+// ovn-controller reports.
+func (w *Writer) BFDStatus(port, dstIP string) (string, bool) {
+	rows := w.other.bfd.byKey[bfdKey(port, dstIP)]
+	if len(rows) == 0 {
+		return "", false
+	}
+	return w.other.bfd.rows[rows[0]].(*sb.BFD).Status, true
+}
+
+// ChassisChanged reports whether Chassis or Chassis_Private rows changed
+// since the last TakePortsChanged.
+func (w *Writer) ChassisChanged() bool { return w.chassisChanged }
+
+// TakePortsChanged returns the ports whose Port_Binding changed in the SB,
+// every bound port when all is set or Chassis rows changed, and forgets
+// the changes.
+func (w *Writer) TakePortsChanged(all bool) map[string]bool {
+	names := w.portsChanged
+	if all || w.chassisChanged {
+		for name := range w.m.pbByName {
+			names[name] = true
+		}
+	}
+	w.portsChanged, w.chassisChanged = map[string]bool{}, false
+	return names
+}
+
+// SetMACBindingRemovalLimit sets how many MAC bindings one run of aging
+// removes (NB_Global options:mac_binding_removal_limit), 0 for no limit.
+func (w *Writer) SetMACBindingRemovalLimit(n uint32) { w.house.aging.limit = n }
+
+// NextAging is when MAC bindings are next due to age, ok false when none
+// is scheduled.
+func (w *Writer) NextAging() (time.Time, bool) {
+	a := &w.house.aging
+	return a.next, a.scheduled
+}
