@@ -19,7 +19,8 @@ import (
 // functions (SwitchPortSecurityFlows, RouterNATFlows, ...), listed by
 // Builtin; New adds an embedding program's own rules to them, NewFrom
 // builds a program of any list (Builtin less some, plus replacements).
-// The package documentation says how to write one.
+// The package documentation's "Writing a rule" says which relations to
+// read, and which priorities to take.
 type Rule func(nb *relations.NB) engine.Rel[Flow]
 
 // Program is the northd program: the NB tables as input relations, the

@@ -8,6 +8,8 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/rules"
+	"github.com/northlog/northlog/rules/ruletest"
+	"pgregory.net/rapid"
 )
 
 // TestQuarantineFlows checks that the custom rule follows the port's
@@ -42,4 +44,20 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestQuarantinePriority: priority 110 ties with no built-in flow of
+// ls_in_check_port_sec on any switch, whatever its ports.
+func TestQuarantinePriority(t *testing.T) {
+	changes := ruletest.Changes(ruletest.Topology, ruletest.SwitchPorts)
+	changes["quarantine"] = func(t *rapid.T, s *ruletest.State) {
+		if id := s.Pick(t, nb.LogicalSwitchPortTable, "port"); id != "" {
+			ruletest.Edit(t, s, nb.LogicalSwitchPortTable, id, func(p *nb.LogicalSwitchPort) {
+				p.ExternalIDs = map[string]string{"quarantine": "true"}
+			})
+		}
+	}
+	ruletest.Check(t, ruletest.Config{Changes: changes, Steps: 4,
+		Program: func() *rules.Program { return rules.New(QuarantineFlows) },
+		Outputs: []ruletest.Output{ruletest.Ties(QuarantineFlows)}})
 }

@@ -31,7 +31,9 @@ type Config struct {
 	Outputs []Output
 }
 
-// An Output is one output of a program that Check compares.
+// An Output is what Check checks of a program after every step: one
+// output compared with a recompute's (OutputOf), or the priorities of an
+// embedding program's flows (Ties).
 type Output struct {
 	// Name names it in failures.
 	Name string
@@ -40,7 +42,9 @@ type Output struct {
 	start func() outputCheck
 }
 
-type outputCheck func(t *rapid.T, full, inc *rules.Program)
+// outputCheck checks one step: full is the recompute of state s, inc the
+// program under test.
+type outputCheck func(t *rapid.T, s *State, full, inc *rules.Program)
 
 // OutputOf is the output of, named name, checked after every step:
 // incremental contents equal to a recompute's, and a delta that leads
@@ -49,7 +53,7 @@ type outputCheck func(t *rapid.T, full, inc *rules.Program)
 func OutputOf[T comparable](name string, of func(*rules.Program) *engine.Output[T]) Output {
 	return Output{Name: name, start: func() outputCheck {
 		var prev []T
-		return func(t *rapid.T, full, inc *rules.Program) {
+		return func(t *rapid.T, _ *State, full, inc *rules.Program) {
 			cur := of(inc).Contents()
 			if d := cmp.Diff(of(full).Contents(), cur); d != "" {
 				t.Fatalf("%s: incremental != recompute (-full +incremental):\n%s", name, d)
@@ -118,7 +122,7 @@ func Run(t *rapid.T, cfg Config) {
 		s.Program.Step()
 		full := s.Load(t, newProgram())
 		for _, check := range checks {
-			check(t, full, s.Program)
+			check(t, s, full, s.Program)
 		}
 	}
 }

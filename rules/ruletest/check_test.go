@@ -30,6 +30,22 @@ func (f *failures) Fail()                             { f.msgs = append(f.msgs, 
 func (f *failures) FailNow()                          { f.Fail() }
 func (f *failures) Failed() bool                      { return len(f.msgs) > 0 }
 
+// expectFailures readies rapid for Checks of t that are meant to fail:
+// no fail file to replay, and a second to shrink the failure.
+func expectFailures(t *testing.T) {
+	setFlag(t, "rapid.nofailfile", "true")
+	setFlag(t, "rapid.shrinktime", "1s")
+}
+
+// setFlag sets a flag for t.
+func setFlag(t *testing.T, name, value string) {
+	old := flag.Lookup(name).Value.String()
+	if err := flag.Set(name, value); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = flag.Set(name, old) })
+}
+
 // TestCheckFindsStatefulRule: a rule whose flows depend on how many
 // switches it has seen so far, not on the current NB, is found out, and
 // the failure names the output that differs.
@@ -41,11 +57,7 @@ func TestCheckFindsStatefulRule(t *testing.T) {
 			return rules.Flow{Datapath: sw.UUID, Stage: rules.LSInCheckPortSec, Priority: 110, Match: fmt.Sprint("reg0 == ", seen), Actions: "next;"}
 		})
 	}
-	// The failure is the point: no fail file for rapid to replay.
-	if err := flag.Set("rapid.nofailfile", "true"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = flag.Set("rapid.nofailfile", "false") })
+	expectFailures(t)
 	f := &failures{T: t}
 	ruletest.Check(f, ruletest.Config{Changes: ruletest.Changes(ruletest.Topology),
 		Program: func() *rules.Program { return rules.NewFrom(schema.OVN2303, counting) }})

@@ -18,5 +18,9 @@
 // shrunk to a short sequence of changes and printed; Run fits a caller's
 // own rapid.Check. A program of the caller's rules alone keeps each
 // recompute cheap; rules.New(myRule) checks them beside the built-in ones.
-// Changes of one's own are a Change, over a State.
+// Changes of one's own are a Change, over a State; an input of the
+// program's own beside the NB changes through SetInput. Ties checks that
+// a rule's flows on built-in stages take priorities no built-in flow of
+// the stage has. The examples of Run and SetInput (example_test.go) run as
+// tests.
 package ruletest

@@ -12,10 +12,11 @@ import (
 )
 
 // State is the current NB database of a property test: rows by table and
-// _uuid, the chassis features, the SB IGMP_Group entries and the claimed
-// virtual ports (Port_Binding virtual_parent). Every change
-// goes to the state and to Program, the program under test; Load feeds the
-// whole state to a fresh program, the full recompute.
+// _uuid, the chassis features, the SB IGMP_Group entries, the claimed
+// virtual ports (Port_Binding virtual_parent) and the program's own inputs
+// (SetInput). Every change goes to the state and to Program, the program
+// under test; Load feeds the whole state to a fresh program, the full
+// recompute.
 type State struct {
 	// Program is the program under test, fed every change.
 	Program  *rules.Program
@@ -23,6 +24,7 @@ type State struct {
 	features relations.Features
 	igmp     map[relations.IGMPEntry]bool
 	virtual  map[relations.VirtualParent]bool
+	inputs   map[string]ownInput
 	next     int
 }
 
@@ -30,7 +32,7 @@ type State struct {
 // changes are fed to p.
 func NewState(p *rules.Program) *State {
 	return &State{Program: p, rows: map[string]map[string]model.Model{}, features: relations.AllFeatures,
-		igmp: map[relations.IGMPEntry]bool{}, virtual: map[relations.VirtualParent]bool{}}
+		igmp: map[relations.IGMPEntry]bool{}, virtual: map[relations.VirtualParent]bool{}, inputs: map[string]ownInput{}}
 }
 
 // UUID is a fresh row _uuid.
@@ -141,6 +143,9 @@ func (s *State) Load(t *rapid.T, p *rules.Program) *rules.Program {
 	}
 	for v := range s.virtual {
 		p.NB.SetVirtualParent(v, true)
+	}
+	for _, in := range s.inputs {
+		in.load(t, p)
 	}
 	for table, rows := range s.rows {
 		for _, row := range rows {
