@@ -485,8 +485,8 @@ func MemberIP(n *LPortAddresses, ip netip.Addr) (string, bool) {
 // RouterPolicy is a Logical_Router_Policy listed by an enabled router.
 // ECMPGroup is the group id northd gives a reroute policy with several
 // next hops: 1 plus the number of such policies of the router before it in
-// _uuid order (0 for other policies); in 26.03 only those with a next hop
-// some port reaches count (ecmpPolicyNeedsReachableNexthop).
+// _uuid order (0 for other policies); in 26.03 (policyGroupsFromHmap) 1
+// plus the number of those after it with a next hop some port reaches.
 type RouterPolicy struct {
 	Router    string
 	Policy    *nb.LogicalRouterPolicy
@@ -535,9 +535,13 @@ func deriveRouterPolicies(n *NB) engine.Rel[RouterPolicy] {
 		})
 }
 
-// ecmpPolicyNeedsReachableNexthop: 26.03 leaves out a reroute policy none
-// of whose next hops a port reaches before it numbers the ECMP groups.
-func ecmpPolicyNeedsReachableNexthop(r schema.Release) bool { return r >= schema.OVN2603 }
+// policyGroupsFromHmap: 26.03 numbers the ECMP policies as it walks its
+// route_policies hmap, which holds only the reroute policies with a next
+// hop some port reaches, a router's policies in one bucket, each inserted
+// (in _uuid order) before the others: in reverse _uuid order. (When the
+// hmap grows while it inserts them, which depends on the routers' random
+// order, the walk differs; the reference's flows vary then.)
+func policyGroupsFromHmap(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // numberECMPPolicies gives the ECMP reroute policies their group ids, and
 // their next hops the numbered policy.
@@ -545,11 +549,12 @@ func numberECMPPolicies(policies engine.Rel[RouterPolicy], hops engine.Rel[Polic
 	ecmp := engine.Filter(policies, RouterPolicy.ECMP)
 	ecmpHops := engine.IndexBy(engine.Filter(hops, func(h PolicyNexthop) bool { return h.Policy.ECMP() }),
 		func(h PolicyNexthop) string { return h.Policy.Policy.UUID })
-	if ecmpPolicyNeedsReachableNexthop(rel) {
+	order := func(a, b RouterPolicy) int { return cmp.Compare(a.Policy.UUID, b.Policy.UUID) }
+	if policyGroupsFromHmap(rel) {
 		ecmp = engine.SemiJoin(engine.IndexBy(ecmp, func(p RouterPolicy) string { return p.Policy.UUID }), ecmpHops)
+		order = func(a, b RouterPolicy) int { return cmp.Compare(b.Policy.UUID, a.Policy.UUID) }
 	}
-	numbered := engine.Map(engine.Rank(engine.IndexBy(ecmp, func(p RouterPolicy) string { return p.Router }),
-		func(a, b RouterPolicy) int { return cmp.Compare(a.Policy.UUID, b.Policy.UUID) }),
+	numbered := engine.Map(engine.Rank(engine.IndexBy(ecmp, func(p RouterPolicy) string { return p.Router }), order),
 		func(p engine.Ranked[RouterPolicy]) RouterPolicy {
 			p.Tuple.ECMPGroup = p.Rank
 			return p.Tuple
