@@ -9,6 +9,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // StaticRoute is a static route northd accepts (northd.c parsed_routes_add
@@ -44,14 +45,27 @@ func (r StaticRoute) V4() bool { return r.Prefix.Is4() }
 // StaticRouteSlot places an accepted static route in its ECMP group: the
 // routes of one router with the same prefix as written, prefix length,
 // policy and route table (northd.c ecmp_groups_find). A route alone is
-// routed by its own flow (Size 1); a group of Size routes gets ECMP group
-// id Group and members numbered 1 to Size in route _uuid order.
+// routed by its own flow (Group 0); a group of Size routes gets ECMP group
+// id Group and members numbered 1 to Size in route _uuid order. In 26.03 a
+// symmetric-reply route alone is a group of one (symmetricRouteGrouped).
+// HasDiscard tells that some member of the group is a discard route.
 type StaticRouteSlot struct {
-	Route  StaticRoute
-	Group  int
-	Member int
-	Size   int
+	Route      StaticRoute
+	Group      int
+	Member     int
+	Size       int
+	HasDiscard bool
 }
+
+// SymmetricReply reports whether the route has options:ecmp_symmetric_reply.
+func (r StaticRoute) SymmetricReply() bool {
+	return SmapBool(r.Route.Options, "ecmp_symmetric_reply", false)
+}
+
+// symmetricRouteGrouped: 26.03 makes a symmetric-reply route an ECMP group
+// even while it is alone, so that its traffic is tracked before another
+// next hop joins (en-group-ecmp-route.c add_route).
+func symmetricRouteGrouped(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // RouteTableID is the number northd gives a router's named route table
 // (northd.c get_route_table_id): route tables are numbered from 1 in the
@@ -400,28 +414,34 @@ func deriveRouteTableIDs(n *NB, enabled engine.Index[string, RouterConfig], rout
 }
 
 // deriveStaticRouteSlots groups the accepted routes into ECMP groups and
-// numbers the groups of each router in the order northd creates them: when
-// it meets a group's second route in _uuid order.
-func deriveStaticRouteSlots(routes engine.Rel[StaticRoute]) engine.Rel[StaticRouteSlot] {
+// numbers the groups of each router in the order northd creates them, in
+// _uuid order: when it meets a group's second route, or, in 26.03, its
+// first if that is a symmetric-reply route.
+func deriveStaticRouteSlots(routes engine.Rel[StaticRoute], rel schema.Release) engine.Rel[StaticRouteSlot] {
 	type slot struct {
 		StaticRouteSlot
-		key    ecmpKey
-		second string // _uuid of the group's second route
+		key     ecmpKey
+		created string // _uuid of the route that makes the group
 	}
 	slots := engine.GroupBy(engine.IndexBy(routes, ecmpKeyOf), func(k ecmpKey, rs []StaticRoute) []slot {
 		slices.SortFunc(rs, func(a, b StaticRoute) int { return cmp.Compare(a.Route.UUID, b.Route.UUID) })
+		created := ""
+		switch {
+		case symmetricRouteGrouped(rel) && rs[0].SymmetricReply():
+			created = rs[0].Route.UUID
+		case len(rs) > 1:
+			created = rs[1].Route.UUID
+		}
+		hasDiscard := slices.ContainsFunc(rs, func(r StaticRoute) bool { return r.Discard })
 		out := make([]slot, len(rs))
 		for i, r := range rs {
-			out[i] = slot{StaticRouteSlot{Route: r, Member: i + 1, Size: len(rs)}, k, ""}
-			if len(rs) > 1 {
-				out[i].second = rs[1].Route.UUID
-			}
+			out[i] = slot{StaticRouteSlot{Route: r, Member: i + 1, Size: len(rs), HasDiscard: hasDiscard}, k, created}
 		}
 		return out
 	})
-	alone := engine.Map(engine.Filter(slots, func(s slot) bool { return s.Size == 1 }),
+	alone := engine.Map(engine.Filter(slots, func(s slot) bool { return s.created == "" }),
 		func(s slot) StaticRouteSlot { return s.StaticRouteSlot })
-	grouped := engine.Filter(slots, func(s slot) bool { return s.Size > 1 })
+	grouped := engine.Filter(slots, func(s slot) bool { return s.created != "" })
 	type groupID struct {
 		key ecmpKey
 		id  int
@@ -429,7 +449,7 @@ func deriveStaticRouteSlots(routes engine.Rel[StaticRoute]) engine.Rel[StaticRou
 	heads := engine.Filter(grouped, func(s slot) bool { return s.Member == 1 })
 	// Rank renumbers only the groups after a new or removed one.
 	ids := engine.Map(engine.Rank(engine.IndexBy(heads, func(s slot) string { return s.key.Router }),
-		func(a, b slot) int { return cmp.Compare(a.second, b.second) }),
+		func(a, b slot) int { return cmp.Compare(a.created, b.created) }),
 		func(h engine.Ranked[slot]) groupID { return groupID{h.Tuple.key, h.Rank} })
 	members := engine.Join(engine.IndexBy(grouped, func(s slot) ecmpKey { return s.key }),
 		engine.IndexBy(ids, func(g groupID) ecmpKey { return g.key }),
@@ -465,7 +485,8 @@ func MemberIP(n *LPortAddresses, ip netip.Addr) (string, bool) {
 // RouterPolicy is a Logical_Router_Policy listed by an enabled router.
 // ECMPGroup is the group id northd gives a reroute policy with several
 // next hops: 1 plus the number of such policies of the router before it in
-// _uuid order (0 for other policies).
+// _uuid order (0 for other policies); in 26.03 (policyGroupsFromHmap) 1
+// plus the number of those after it with a next hop some port reaches.
 type RouterPolicy struct {
 	Router    string
 	Policy    *nb.LogicalRouterPolicy
@@ -506,20 +527,45 @@ func deriveRouterPolicies(n *NB) engine.Rel[RouterPolicy] {
 	refs := engine.SemiJoin(
 		engine.IndexBy(n.Refs.RouterPolicies, func(r Ref) string { return r.Owner }),
 		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
-	policies := engine.Join(
+	return engine.Join(
 		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
 		engine.IndexBy(n.Policies.Rows, func(p *nb.LogicalRouterPolicy) string { return p.UUID }),
 		func(_ string, r Ref, p *nb.LogicalRouterPolicy) RouterPolicy {
 			return RouterPolicy{Router: r.Owner, Policy: p}
 		})
+}
+
+// policyGroupsFromHmap: 26.03 numbers the ECMP policies as it walks its
+// route_policies hmap, which holds only the reroute policies with a next
+// hop some port reaches, a router's policies in one bucket, each inserted
+// (in _uuid order) before the others: in reverse _uuid order. (When the
+// hmap grows while it inserts them, which depends on the routers' random
+// order, the walk differs; the reference's flows vary then.)
+func policyGroupsFromHmap(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// numberECMPPolicies gives the ECMP reroute policies their group ids, and
+// their next hops the numbered policy.
+func numberECMPPolicies(policies engine.Rel[RouterPolicy], hops engine.Rel[PolicyNexthop], rel schema.Release) (engine.Rel[RouterPolicy], engine.Rel[PolicyNexthop]) {
 	ecmp := engine.Filter(policies, RouterPolicy.ECMP)
-	numbered := engine.Map(engine.Rank(engine.IndexBy(ecmp, func(p RouterPolicy) string { return p.Router }),
-		func(a, b RouterPolicy) int { return cmp.Compare(a.Policy.UUID, b.Policy.UUID) }),
+	ecmpHops := engine.IndexBy(engine.Filter(hops, func(h PolicyNexthop) bool { return h.Policy.ECMP() }),
+		func(h PolicyNexthop) string { return h.Policy.Policy.UUID })
+	order := func(a, b RouterPolicy) int { return cmp.Compare(a.Policy.UUID, b.Policy.UUID) }
+	if policyGroupsFromHmap(rel) {
+		ecmp = engine.SemiJoin(engine.IndexBy(ecmp, func(p RouterPolicy) string { return p.Policy.UUID }), ecmpHops)
+		order = func(a, b RouterPolicy) int { return cmp.Compare(b.Policy.UUID, a.Policy.UUID) }
+	}
+	numbered := engine.Map(engine.Rank(engine.IndexBy(ecmp, func(p RouterPolicy) string { return p.Router }), order),
 		func(p engine.Ranked[RouterPolicy]) RouterPolicy {
 			p.Tuple.ECMPGroup = p.Rank
 			return p.Tuple
 		})
-	return engine.Union(engine.Filter(policies, func(p RouterPolicy) bool { return !p.ECMP() }), numbered)
+	numberedHops := engine.Join(ecmpHops, engine.IndexBy(numbered, func(p RouterPolicy) string { return p.Policy.UUID }),
+		func(_ string, h PolicyNexthop, p RouterPolicy) PolicyNexthop {
+			h.Policy = p
+			return h
+		})
+	return engine.Union(engine.Filter(policies, func(p RouterPolicy) bool { return !p.ECMP() }), numbered),
+		engine.Union(engine.Filter(hops, func(h PolicyNexthop) bool { return !h.Policy.ECMP() }), numberedHops)
 }
 
 func derivePolicyNexthops(policies engine.Rel[RouterPolicy], nets engine.Index[netKey, lrpNet]) engine.Rel[PolicyNexthop] {
@@ -556,7 +602,7 @@ func (n *NB) deriveRouteRelations() {
 	nets := deriveLRPNets(n)
 	n.RouterRoutes = deriveRouterRoutes(n)
 	n.Routes, n.RouteTableIDs, n.UsedBFDs = deriveStaticRoutes(n, nets)
-	n.RouteSlots = deriveStaticRouteSlots(n.Routes)
-	n.RouterPolicies = deriveRouterPolicies(n)
-	n.PolicyNexthops = derivePolicyNexthops(n.RouterPolicies, nets)
+	n.RouteSlots = deriveStaticRouteSlots(n.Routes, n.Release)
+	policies := deriveRouterPolicies(n)
+	n.RouterPolicies, n.PolicyNexthops = numberECMPPolicies(policies, derivePolicyNexthops(policies, nets), n.Release)
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -61,38 +62,61 @@ func RouterPolicyRerouteFlows(nb *relations.NB) engine.Rel[Flow] {
 // policy's ECMP group with select(), then a flow per member reroutes to its
 // next hop. Next hops of different address families void the policy. Like
 // northd, which stops at the first next hop no port reaches, the members
-// before it keep their flows but the policy gets none.
+// before it keep their flows but the policy gets none. 26.03
+// (policyNexthopsReachedOnly) keeps only the next hops some port reaches,
+// numbers them from 1 and checks only their families; the policy flow of
+// a group of one names its member.
 func RouterPolicyECMPFlows(nb *relations.NB) engine.Rel[Flow] {
+	reachedOnly := policyNexthopsReachedOnly(nb.Release)
 	ecmp := engine.Filter(nb.PolicyNexthops, func(h relations.PolicyNexthop) bool { return h.Policy.ECMP() })
 	return engine.GroupBy(engine.IndexBy(ecmp, func(h relations.PolicyNexthop) string { return h.Policy.Policy.UUID }),
 		func(_ string, hs []relations.PolicyNexthop) []Flow {
 			p := hs[0].Policy
-			nexthops := p.Nexthops()
-			for _, nh := range nexthops {
-				if strings.Contains(nh, ".") != strings.Contains(nexthops[0], ".") {
-					return nil
-				}
-			}
-			reached := make([]*relations.PolicyNexthop, len(nexthops))
+			reached := make([]*relations.PolicyNexthop, len(p.Nexthops()))
 			for i := range hs {
 				reached[hs[i].Index] = &hs[i]
 			}
+			isNil := func(h *relations.PolicyNexthop) bool { return h == nil }
+			members, families := reached, p.Nexthops()
+			if reachedOnly {
+				members, families = slices.DeleteFunc(reached, isNil), nil
+				for _, h := range members {
+					families = append(families, h.Policy.Nexthops()[h.Index])
+				}
+			} else if i := slices.IndexFunc(reached, isNil); i >= 0 {
+				members = reached[:i]
+			}
+			for _, nh := range families {
+				if strings.Contains(nh, ".") != strings.Contains(families[0], ".") {
+					return nil
+				}
+			}
 			dp := on(p.Router)
 			var flows []Flow
-			members := make([]string, len(nexthops))
-			for i, h := range reached {
-				if h == nil {
-					return flows
-				}
+			for i, h := range members {
 				flows = append(flows, dp.flow(LRInPolicyECMP, 100,
 					fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", p.ECMPGroup, i+1),
 					pktMark(p)+rerouteTo(nb.Release, *h)+" flags.loopback = 1; "+nextHopFamily(nb.Release, nexthopV4(*h))+"next;"))
-				members[i] = fmt.Sprint(i + 1)
+			}
+			if !reachedOnly && len(members) < len(reached) {
+				return flows
+			}
+			if len(members) == 1 {
+				return append(flows, dp.flow(LRInPolicy, p.Policy.Priority, p.Policy.Match,
+					fmt.Sprintf("reg8[0..15] = %d; reg8[16..31] = 1; next;", p.ECMPGroup)))
+			}
+			numbers := make([]string, len(members))
+			for i := range numbers {
+				numbers[i] = fmt.Sprint(i + 1)
 			}
 			return append(flows, dp.flow(LRInPolicy, p.Policy.Priority, p.Policy.Match,
-				fmt.Sprintf("reg8[0..15] = %d; reg8[16..31] = select(%s);", p.ECMPGroup, strings.Join(members, ", "))))
+				fmt.Sprintf("reg8[0..15] = %d; reg8[16..31] = select(%s);", p.ECMPGroup, strings.Join(numbers, ", "))))
 		})
 }
+
+// policyNexthopsReachedOnly: 26.03 reroutes an ECMP policy over the next
+// hops a port reaches, leaving the others out.
+func policyNexthopsReachedOnly(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // pktMark is the action that sets options:pkt_mark, if it is set.
 func pktMark(p relations.RouterPolicy) string {

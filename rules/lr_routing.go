@@ -219,14 +219,14 @@ func ipVersion(v4 bool) string {
 	return "6"
 }
 
-// RouterStaticRouteFlows: lr_in_ip_routing for a static route alone in its
-// ECMP group (northd.c build_static_route_flow): packets to (or, for a
+// RouterStaticRouteFlows: lr_in_ip_routing for a static route in no ECMP
+// group (northd.c build_static_route_flow): packets to (or, for a
 // src-ip route, from) the prefix leave through the route's port towards
 // its next hop, or are dropped by a discard route. The flow goes to the
 // datapath of the output port, another router's when output_port names
 // one.
 func RouterStaticRouteFlows(nb *relations.NB) engine.Rel[Flow] {
-	alone := engine.Filter(nb.RouteSlots, func(s relations.StaticRouteSlot) bool { return s.Size == 1 })
+	alone := engine.Filter(nb.RouteSlots, func(s relations.StaticRouteSlot) bool { return s.Group == 0 })
 	return engine.Map(alone, func(s relations.StaticRouteSlot) Flow {
 		r := staticRoute(s.Route)
 		if s.Route.Discard {
@@ -242,38 +242,51 @@ func RouterStaticRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 
 // RouterECMPRouteFlows: lr_in_ip_routing and lr_in_ip_routing_ecmp for the
 // static routes that share a prefix, policy and route table (northd.c
-// build_ecmp_route_flow): the routing flow picks one member with select(),
+// build_ecmp_route_flow): the routing flow picks one member with select()
+// (a group of one, 26.03's lone symmetric-reply route, names its member),
 // then a flow per member sets the next hop and output port like a single
-// route. A discard member keeps its number but has no flow.
+// route. A discard member keeps its number but has no flow; in 26.03
+// (discardDropsECMPGroup) every member of its group drops.
 func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
-	grouped := engine.Filter(nb.RouteSlots, func(s relations.StaticRouteSlot) bool { return s.Size > 1 })
+	grouped := engine.Filter(nb.RouteSlots, func(s relations.StaticRouteSlot) bool { return s.Group != 0 })
 	return engine.FlatMap(grouped, func(s relations.StaticRouteSlot) []Flow {
 		dp, rt := on(s.Route.Router), s.Route
 		var flows []Flow
 		if s.Member == 1 {
 			// The group is routed with the first route's origin.
 			match, prio := staticRoute(rt).match(nb)
-			members := make([]string, s.Size)
-			for i := range members {
-				members[i] = fmt.Sprint(i + 1)
+			member := "1; next;"
+			if s.Size > 1 {
+				members := make([]string, s.Size)
+				for i := range members {
+					members[i] = fmt.Sprint(i + 1)
+				}
+				member = "select(" + strings.Join(members, ", ") + ");"
 			}
 			flows = append(flows, dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
-				"ip.ttl--; flags.loopback = 1; reg8[0..15] = %d; reg8[16..31] = select(%s);", s.Group, strings.Join(members, ", "))))
+				"ip.ttl--; flags.loopback = 1; reg8[0..15] = %d; reg8[16..31] = %s", s.Group, member)))
+		}
+		memberMatch := fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", s.Group, s.Member)
+		if discardDropsECMPGroup(nb.Release) && s.HasDiscard {
+			return append(flows, dp.flow(LRInIPRoutingECMP, 100, memberMatch, drop))
 		}
 		if rt.Discard {
 			return flows
 		}
 		commit := ""
-		if ecmpRepliesByPortMark(nb.Release) && relations.SmapBool(rt.Route.Options, "ecmp_symmetric_reply", false) {
+		if ecmpRepliesByPortMark(nb.Release) && rt.SymmetricReply() {
 			commit = regNeedsECMPStatefulCommit + " = 1; "
 		}
-		return append(flows, dp.flow(LRInIPRoutingECMP, 100,
-			fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", s.Group, s.Member),
+		return append(flows, dp.flow(LRInIPRoutingECMP, 100, memberMatch,
 			fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s; %s%snext;",
 				nextHopReg(!rt.V4()), rt.Route.Nexthop, srcIPReg(nb.Release, !rt.V4()), rt.OutIP, rt.Out.Net.MAC, jsonKey(rt.Out.Name()),
 				nextHopFamily(nb.Release, rt.V4()), commit)))
 	})
 }
+
+// discardDropsECMPGroup: in 26.03 a discard route drops the traffic of its
+// whole ECMP group, every member's flow dropping.
+func discardDropsECMPGroup(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // staticRoute is the part of a static route's flow that does not depend on
 // its output port: the printed prefix, priority offset and route table.
@@ -338,7 +351,8 @@ func RouterRouteTableFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 	byPortMark := ecmpRepliesByPortMark(nb.Release)
 	symmetric := engine.Filter(nb.RouteSlots, func(s relations.StaticRouteSlot) bool {
-		return s.Size > 1 && !s.Route.Discard && relations.SmapBool(s.Route.Route.Options, "ecmp_symmetric_reply", false)
+		dropped := s.Route.Discard || discardDropsECMPGroup(nb.Release) && s.HasDiscard
+		return s.Group != 0 && !dropped && s.Route.SymmetricReply()
 	})
 	gateways := engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return r.Gateway })
 	onGateway := engine.SemiJoin(engine.IndexBy(symmetric, func(s relations.StaticRouteSlot) string { return s.Route.Router }),
