@@ -84,7 +84,7 @@ func TestProber(t *testing.T) {
 	defer c.rpc.Close()
 	var answer atomic.Bool
 	answer.Store(true)
-	echoes := make(chan time.Time, 100)
+	echoes := make(chan struct{}, 100)
 	go func() {
 		srv := &frameReader{r: server}
 		for {
@@ -100,12 +100,20 @@ func TestProber(t *testing.T) {
 				t.Errorf("server read %s", b)
 				return
 			}
-			echoes <- time.Now()
+			echoes <- struct{}{}
 			if answer.Load() {
 				fmt.Fprintf(server, `{"id":%s,"result":[],"error":null}`, req.ID)
 			}
 		}
 	}()
+	nextEcho := func() {
+		t.Helper()
+		select {
+		case <-echoes:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no echo sent")
+		}
+	}
 	go c.prober()
 	select {
 	case <-echoes:
@@ -116,7 +124,7 @@ func TestProber(t *testing.T) {
 	start := time.Now()
 	c.SetProbe(probe)
 	for range 4 {
-		<-echoes
+		nextEcho()
 	}
 	if took := time.Since(start); took > 4*(probe+probe/2) {
 		t.Errorf("4 echoes took %v at a probe of %v", took, probe)
@@ -127,7 +135,7 @@ func TestProber(t *testing.T) {
 	default:
 	}
 	answer.Store(false)
-	<-echoes
+	nextEcho()
 	unanswered := time.Now()
 	select {
 	case <-c.done:
