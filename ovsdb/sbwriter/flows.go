@@ -213,18 +213,31 @@ func compareRowTags(a, b rowTags) int {
 	return cmp.Or(cmp.Compare(a.port, b.port), cmp.Compare(a.hint, b.hint))
 }
 
+// tagCounts count the desired flows of one key by their rowTags. Almost
+// every key has one rowTags (there are hundreds of thousands of keys at
+// 25,000 ports), so a short list rather than a map per key.
+type tagCounts []tagCount
+
+type tagCount struct {
+	tags rowTags
+	n    engine.Weight
+}
+
 // countTags counts weight more desired flows of key k with tags tags.
 func (w *Writer) countTags(k flowKey, tags rowTags, weight engine.Weight) {
 	counts := w.wantTags[k]
-	if counts == nil {
-		counts = map[rowTags]engine.Weight{}
-		w.wantTags[k] = counts
+	i := slices.IndexFunc(counts, func(c tagCount) bool { return c.tags == tags })
+	if i < 0 {
+		i = len(counts)
+		counts = append(counts, tagCount{tags: tags})
 	}
-	if counts[tags] += weight; counts[tags] <= 0 {
-		delete(counts, tags)
+	if counts[i].n += weight; counts[i].n <= 0 {
+		counts = slices.Delete(counts, i, i+1)
 	}
 	if len(counts) == 0 {
 		delete(w.wantTags, k)
+	} else {
+		w.wantTags[k] = counts
 	}
 }
 
@@ -234,13 +247,20 @@ func (w *Writer) countTags(k flowKey, tags rowTags, weight engine.Weight) {
 func (w *Writer) rowTagsOf(k flowKey) rowTags {
 	var tags []rowTags
 	for u := range w.byResolved[k] {
-		tags = slices.AppendSeq(tags, maps.Keys(w.wantTags[u]))
+		tags = appendTags(tags, w.wantTags[u])
 	}
-	tags = slices.AppendSeq(tags, maps.Keys(w.wantTags[k]))
+	tags = appendTags(tags, w.wantTags[k])
 	if len(tags) == 0 {
 		return rowTags{}
 	}
 	return slices.MinFunc(tags, compareRowTags)
+}
+
+func appendTags(tags []rowTags, counts tagCounts) []rowTags {
+	for _, c := range counts {
+		tags = append(tags, c.tags)
+	}
+	return tags
 }
 
 // insertFlow inserts a Logical_Flow row, with its controller_meter,

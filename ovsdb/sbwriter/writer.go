@@ -49,7 +49,7 @@ type Writer struct {
 	// wantTags count the desired flows of each key by their rowTags;
 	// variants count, where flows that differ only in them are on the
 	// same datapath, how many there are.
-	wantTags   map[flowKey]map[rowTags]engine.Weight
+	wantTags   map[flowKey]tagCounts
 	variants   map[flowKey]map[string]engine.Weight
 	setMembers map[string]map[string]bool
 	setUsers   map[string]map[flowKey]bool
@@ -104,7 +104,7 @@ func New(log *slog.Logger, stages *rules.StageTable, portName func(uuid string) 
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
 		wantMirrors: map[string]map[string]bool{},
 		wantMC:      map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
-		wantLF: map[flowKey][]string{}, wantTags: map[flowKey]map[rowTags]engine.Weight{},
+		wantLF: map[flowKey][]string{}, wantTags: map[flowKey]tagCounts{},
 		variants: map[flowKey]map[string]engine.Weight{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
