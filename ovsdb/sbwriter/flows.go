@@ -39,9 +39,9 @@ func (w *Writer) reconcileFlows(t *Txn) {
 	keys := sortedKeysFunc(w.resolveDirty(t), compareFlowKeys)
 	plans := make([]flowPlan, 0, len(keys))
 	for _, k := range keys {
-		target := w.datapathRefs(t, nil, w.wantLF[k])
+		target := w.datapathRefs(t, nil, w.wantLF[k].dps)
 		for u := range w.byResolved[k] {
-			target = w.datapathRefs(t, target, w.wantLF[u])
+			target = w.datapathRefs(t, target, w.wantLF[u].dps)
 		}
 		slices.Sort(target)
 		target = slices.Compact(target)
@@ -98,7 +98,7 @@ func (w *Writer) reconcileFlows(t *Txn) {
 }
 
 // datapathRefs appends to refs the SB rows of the datapaths in wanted, an
-// entry of wantLF, that have one.
+// entry's dps of wantLF, that have one.
 func (w *Writer) datapathRefs(t *Txn, refs, wanted []string) []string {
 	add := func(nb string) {
 		if ref := w.dpRef(t, nb); ref != "" {
@@ -213,19 +213,35 @@ func compareRowTags(a, b rowTags) int {
 	return cmp.Or(cmp.Compare(a.port, b.port), cmp.Compare(a.hint, b.hint))
 }
 
-// countTags counts weight more desired flows of key k with tags tags.
-func (w *Writer) countTags(k flowKey, tags rowTags, weight engine.Weight) {
-	counts := w.wantTags[k]
-	if counts == nil {
-		counts = map[rowTags]engine.Weight{}
-		w.wantTags[k] = counts
+// wantFlow is what the desired flows of one key ask of its row: their NB
+// datapaths and datapath sets (rules.IsDatapathSet), sorted, and their
+// counts by rowTags. One map entry holds both: at 25,000 ports there are
+// hundreds of thousands of keys.
+type wantFlow struct {
+	dps  []string
+	tags tagCounts
+}
+
+// tagCounts count desired flows by their rowTags: almost every key has
+// one, so a short list rather than a map.
+type tagCounts []tagCount
+
+type tagCount struct {
+	tags rowTags
+	n    engine.Weight
+}
+
+// count counts weight more flows with tags tags, and returns the counts.
+func (counts tagCounts) count(tags rowTags, weight engine.Weight) tagCounts {
+	i := slices.IndexFunc(counts, func(c tagCount) bool { return c.tags == tags })
+	if i < 0 {
+		i = len(counts)
+		counts = append(counts, tagCount{tags: tags})
 	}
-	if counts[tags] += weight; counts[tags] <= 0 {
-		delete(counts, tags)
+	if counts[i].n += weight; counts[i].n <= 0 {
+		counts = slices.Delete(counts, i, i+1)
 	}
-	if len(counts) == 0 {
-		delete(w.wantTags, k)
-	}
+	return counts
 }
 
 // rowTagsOf is the tags of a new row of key k: the smallest, by in_out_port
@@ -234,13 +250,20 @@ func (w *Writer) countTags(k flowKey, tags rowTags, weight engine.Weight) {
 func (w *Writer) rowTagsOf(k flowKey) rowTags {
 	var tags []rowTags
 	for u := range w.byResolved[k] {
-		tags = slices.AppendSeq(tags, maps.Keys(w.wantTags[u]))
+		tags = appendTags(tags, w.wantLF[u].tags)
 	}
-	tags = slices.AppendSeq(tags, maps.Keys(w.wantTags[k]))
+	tags = appendTags(tags, w.wantLF[k].tags)
 	if len(tags) == 0 {
 		return rowTags{}
 	}
 	return slices.MinFunc(tags, compareRowTags)
+}
+
+func appendTags(tags []rowTags, counts tagCounts) []rowTags {
+	for _, c := range counts {
+		tags = append(tags, c.tags)
+	}
+	return tags
 }
 
 // insertFlow inserts a Logical_Flow row, with its controller_meter,
@@ -374,7 +397,7 @@ func (w *Writer) resolveDirty(t *Txn) map[flowKey]bool {
 			delete(w.resolved, k)
 		}
 		rk, ok := w.resolve(t, k)
-		if !ok || len(w.wantLF[k]) == 0 {
+		if !ok || len(w.wantLF[k].dps) == 0 {
 			continue
 		}
 		out[rk] = true

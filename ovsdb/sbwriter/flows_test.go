@@ -22,8 +22,8 @@ func TestFlowPortVariants(t *testing.T) {
 	step := func(f rules.Flow, weight int, wantDPs []string, wantPort string) {
 		t.Helper()
 		w.applyFlow(f, engine.Weight(weight))
-		if dps := w.wantLF[k]; !slices.Equal(dps, wantDPs) || w.rowTagsOf(k).port != wantPort {
-			t.Fatalf("after %+v (%d): datapaths %v, in_out_port %q; want %v, %q", f, weight, w.wantLF[k], w.rowTagsOf(k).port, wantDPs, wantPort)
+		if dps := w.wantLF[k].dps; !slices.Equal(dps, wantDPs) || w.rowTagsOf(k).port != wantPort {
+			t.Fatalf("after %+v (%d): datapaths %v, in_out_port %q; want %v, %q", f, weight, dps, w.rowTagsOf(k).port, wantDPs, wantPort)
 		}
 	}
 	on := []string{"sw"}
@@ -33,7 +33,7 @@ func TestFlowPortVariants(t *testing.T) {
 	step(flow(""), -1, on, "p1")
 	step(flow("p1"), -1, on, "p2")
 	step(flow("p2"), -1, nil, "")
-	if len(w.variants) != 0 || len(w.wantTags) != 0 {
-		t.Fatalf("left over: variants %v, ports %v", w.variants, w.wantTags)
+	if len(w.variants) != 0 || len(w.wantLF) != 0 {
+		t.Fatalf("left over: variants %v, flows %v", w.variants, w.wantLF)
 	}
 }

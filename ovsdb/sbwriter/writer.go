@@ -42,14 +42,11 @@ type Writer struct {
 	wantMC      map[mcKey]rules.MulticastGroup
 	// mcMembers are the desired groups' port names.
 	mcMembers map[mcKey]map[string]bool
-	// wantLF are the desired flows' NB datapaths and datapath sets
-	// (rules.IsDatapathSet), sorted; setMembers the sets' datapaths, and
-	// setUsers the flows on each set.
-	wantLF map[flowKey][]string
-	// wantTags count the desired flows of each key by their rowTags;
-	// variants count, where flows that differ only in them are on the
-	// same datapath, how many there are.
-	wantTags   map[flowKey]map[rowTags]engine.Weight
+	// wantLF are the desired flows by key (wantFlow); setMembers the
+	// datapath sets' datapaths, and setUsers the flows on each set;
+	// variants count, where flows that differ only in their rowTags are
+	// on the same datapath, how many there are.
+	wantLF     map[flowKey]wantFlow
 	variants   map[flowKey]map[string]engine.Weight
 	setMembers map[string]map[string]bool
 	setUsers   map[string]map[flowKey]bool
@@ -104,7 +101,7 @@ func New(log *slog.Logger, stages *rules.StageTable, portName func(uuid string) 
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
 		wantMirrors: map[string]map[string]bool{},
 		wantMC:      map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
-		wantLF: map[flowKey][]string{}, wantTags: map[flowKey]map[rowTags]engine.Weight{},
+		wantLF:   map[flowKey]wantFlow{},
 		variants: map[flowKey]map[string]engine.Weight{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
@@ -232,27 +229,27 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 // applyFlow adds (weight 1) or removes (-1) desired flow f.
 func (w *Writer) applyFlow(f rules.Flow, weight engine.Weight) {
 	k, dp := keyOfFlow(f), f.Datapath
-	dps := w.wantFlowOn(k, dp, weight)
-	if len(dps) == 0 {
+	want := w.wantLF[k]
+	want.dps = w.wantFlowOn(k, want.dps, dp, weight)
+	want.tags = want.tags.count(tagsOf(f), weight)
+	if len(want.dps) == 0 && len(want.tags) == 0 {
 		delete(w.wantLF, k)
 	} else {
-		w.wantLF[k] = dps
+		w.wantLF[k] = want
 	}
-	w.countTags(k, tagsOf(f), weight)
 	w.dirtyLF[k] = true
 	if rules.IsDatapathSet(dp) {
 		addOrRemove(w.setUsers, dp, k, weight > 0)
 	}
 	for _, u := range keyRefs(k) {
-		addOrRemove(w.keyUsers, u, k, len(dps) > 0)
+		addOrRemove(w.keyUsers, u, k, len(want.dps) > 0)
 	}
 }
 
 // wantFlowOn adds (weight 1) or removes (-1) a desired flow of key k on
-// datapath dp, and returns k's datapaths then. Flows that differ only in
-// their rowTags share a key: dp stays while one of them is on it.
-func (w *Writer) wantFlowOn(k flowKey, dp string, weight engine.Weight) []string {
-	dps := w.wantLF[k]
+// datapath dp to k's datapaths dps, and returns them. Flows that differ
+// only in their rowTags share a key: dp stays while one of them is on it.
+func (w *Writer) wantFlowOn(k flowKey, dps []string, dp string, weight engine.Weight) []string {
 	n, shared := w.variants[k][dp]
 	_, on := slices.BinarySearch(dps, dp)
 	switch {

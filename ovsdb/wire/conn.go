@@ -47,11 +47,13 @@ type Conn struct {
 	paused []string
 	// remote is the server connected to, one of Dial's list.
 	remote string
-	// probe is the inactivity probe interval, 0 for none.
-	probe  atomic.Int64
-	dbName string
-	client model.ClientDBModel
-	model  model.DatabaseModel
+	// probe is the inactivity probe interval, 0 for none; probeSet wakes
+	// the prober when it changes.
+	probe    atomic.Int64
+	probeSet chan struct{}
+	dbName   string
+	client   model.ClientDBModel
+	model    model.DatabaseModel
 	// decoders decode the whole rows of the monitored tables whose
 	// models they can; the rest go through libovsdb.
 	decoders map[string]*rowDecoder
@@ -171,14 +173,15 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 	ac := &activityConn{Conn: nc}
 	ac.lastRead.Store(time.Now().UnixNano())
 	c := &Conn{
-		conn:   ac,
-		remote: remote,
-		dbName: dbName,
-		client: client,
-		opts:   opts,
-		rows:   map[string]map[string]model.Model{},
-		ready:  make(chan struct{}, 1),
-		done:   make(chan struct{}),
+		conn:     ac,
+		remote:   remote,
+		dbName:   dbName,
+		client:   client,
+		opts:     opts,
+		rows:     map[string]map[string]model.Model{},
+		ready:    make(chan struct{}, 1),
+		done:     make(chan struct{}),
+		probeSet: make(chan struct{}, 1),
 	}
 	// Notifications are handled in the read loop, in order, each before
 	// any later message: a reply to a call comes after the updates the
@@ -819,10 +822,13 @@ func (c *Conn) AssertLock() lovsdb.Operation {
 
 // SetProbe changes the inactivity probe interval (see prober); 0 or less
 // turns it off.
-func (c *Conn) SetProbe(d time.Duration) { c.probe.Store(int64(max(d, 0))) }
-
-// probeTick is how often prober looks: a probe is late by at most that.
-const probeTick = 100 * time.Millisecond
+func (c *Conn) SetProbe(d time.Duration) {
+	c.probe.Store(int64(max(d, 0)))
+	select {
+	case c.probeSet <- struct{}{}:
+	default:
+	}
+}
 
 // prober watches the connection as OVS's inactivity probe does: after
 // probe with nothing received it sends an echo, and it ends the connection
@@ -830,28 +836,44 @@ const probeTick = 100 * time.Millisecond
 // still being written does not count as inactivity (the server cannot
 // answer before it has read it); one waiting for its reply does, as in
 // OVS: a server frozen with a transaction of ours must be dropped too.
+// It sleeps until the next moment a probe could be due (or SetProbe), so
+// that an idle northd is not woken for nothing: with no probe, never.
 func (c *Conn) prober() {
-	t := time.NewTicker(probeTick)
+	t := time.NewTimer(0)
 	defer t.Stop()
 	echoSent := time.Time{}
 	for {
 		select {
 		case <-c.done:
 			return
+		case <-c.probeSet:
 		case <-t.C:
 		}
 		probe := time.Duration(c.probe.Load())
 		last := time.Unix(0, c.conn.lastRead.Load())
+		var wait time.Duration
 		switch {
-		case probe == 0 || c.writing.Load() > 0 || time.Since(last) < probe:
+		case probe == 0:
 			echoSent = time.Time{}
+			t.Stop()
+			continue
+		case c.writing.Load() > 0:
+			echoSent = time.Time{}
+			wait = probe
+		case time.Since(last) < probe || last.After(echoSent) && !echoSent.IsZero():
+			echoSent = time.Time{}
+			wait = probe - time.Since(last)
 		case echoSent.IsZero():
 			echoSent = time.Now()
 			_ = c.rpc.Go("echo", lovsdb.NewEchoArgs()) // a failure ends the session
-		case last.Before(echoSent) && time.Since(echoSent) >= probe:
+			wait = probe
+		case time.Since(echoSent) >= probe:
 			c.fail(fmt.Errorf("%s: nothing received for %v", c.remote, time.Since(last).Round(time.Second)))
 			return
+		default:
+			wait = probe - time.Since(echoSent)
 		}
+		t.Reset(wait)
 	}
 }
 

@@ -3,9 +3,12 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -67,4 +70,79 @@ func BenchmarkResultErrors(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestProber: with no probe nothing is sent; SetProbe starts the probe of
+// an idle connection, whose echoes, answered, keep it up; unanswered, the
+// connection ends after a second probe interval.
+func TestProber(t *testing.T) {
+	client, server := net.Pipe()
+	ac := &activityConn{Conn: client}
+	ac.lastRead.Store(time.Now().UnixNano())
+	c := &Conn{conn: ac, remote: "pipe", done: make(chan struct{}), probeSet: make(chan struct{}, 1)}
+	c.rpc = newRPCConn(ac, nil)
+	defer c.rpc.Close()
+	var answer atomic.Bool
+	answer.Store(true)
+	echoes := make(chan struct{}, 100)
+	go func() {
+		srv := &frameReader{r: server}
+		for {
+			b, err := srv.next()
+			if err != nil {
+				return
+			}
+			var req struct {
+				Method string
+				ID     json.RawMessage
+			}
+			if err := json.Unmarshal(b, &req); err != nil || req.Method != "echo" {
+				t.Errorf("server read %s", b)
+				return
+			}
+			echoes <- struct{}{}
+			if answer.Load() {
+				fmt.Fprintf(server, `{"id":%s,"result":[],"error":null}`, req.ID)
+			}
+		}
+	}()
+	nextEcho := func() {
+		t.Helper()
+		select {
+		case <-echoes:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no echo sent")
+		}
+	}
+	go c.prober()
+	select {
+	case <-echoes:
+		t.Fatal("echo sent with no probe")
+	case <-time.After(300 * time.Millisecond):
+	}
+	const probe = 100 * time.Millisecond
+	start := time.Now()
+	c.SetProbe(probe)
+	for range 4 {
+		nextEcho()
+	}
+	if took := time.Since(start); took > 4*(probe+probe/2) {
+		t.Errorf("4 echoes took %v at a probe of %v", took, probe)
+	}
+	select {
+	case <-c.done:
+		t.Fatalf("answered probes ended the connection: %v", c.err)
+	default:
+	}
+	answer.Store(false)
+	nextEcho()
+	unanswered := time.Now()
+	select {
+	case <-c.done:
+		if d := time.Since(unanswered); d < probe/2 || !strings.Contains(c.err.Error(), "nothing received") {
+			t.Errorf("ended %v after an unanswered echo: %v", d, c.err)
+		}
+	case <-time.After(10 * probe):
+		t.Fatal("unanswered probe did not end the connection")
+	}
 }
