@@ -4,7 +4,7 @@
 # their tier (reg8[30..31]) and the action stage sends what no ACL of a
 # tier decided, pass included, back to the eval stage for the next tier.
 # sw0 is stateful (allow-related): tiered ACLs of every action in both
-# directions and after LB, a logged and labelled pass, and a port group
+# directions and after LB, a logged pass, a labelled allow-related, and a port group
 # whose ACLs in tier 3 also apply to sw3. sw1 is stateless with tiered
 # pass, allow, drop and reject. sw2 has only tier-0 ACLs, a pass among
 # them: its stages stay untiered. sw4 has a load balancer (conntrack
@@ -16,9 +16,9 @@ ovn-nbctl lsp-add sw0 vm1 -- lsp-set-addresses vm1 "00:00:00:00:00:01 10.0.0.11"
 ovn-nbctl lsp-add sw3 vm3 -- lsp-set-addresses vm3 "00:00:00:00:00:03 10.0.3.13"
 ovn-nbctl --tier=0 acl-add sw0 from-lport 1000 "ip4.src == 10.0.0.0/24" pass
 ovn-nbctl --tier=0 acl-add sw0 from-lport 900 "ip4.src == 10.9.0.0/16" drop
-ovn-nbctl --tier=1 --log --name=admin --label=77 acl-add sw0 from-lport 1000 "tcp.dst == 22" pass
+ovn-nbctl --tier=1 --log --name=admin acl-add sw0 from-lport 1000 "tcp.dst == 22" pass
 ovn-nbctl --tier=1 acl-add sw0 from-lport 800 "udp" reject
-ovn-nbctl --tier=2 acl-add sw0 from-lport 1000 "ip4" allow-related
+ovn-nbctl --tier=2 --label=77 acl-add sw0 from-lport 1000 "ip4" allow-related
 ovn-nbctl --tier=2 acl-add sw0 from-lport 900 "ip6" allow-stateless
 ovn-nbctl --tier=1 acl-add sw0 to-lport 1000 "icmp4" allow
 ovn-nbctl --tier=0 acl-add sw0 to-lport 1000 "tcp.src == 80" pass
