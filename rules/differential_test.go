@@ -147,9 +147,8 @@ func securityTopology() reference.TopologyOptions {
 
 // TestDifferentialRandomSecurity compares random topologies with security
 // groups (ACLs of every action and option, tiers and pass on 26.03, on
-// switches and on port groups
-// whose members span switches, matching address sets and port groups' address
-// sets) and load balancers (IPv4 and IPv6 VIPs, protocols, no backends,
+// switches and on port groups whose members span switches, matching address
+// sets and port groups' address sets) and load balancers (IPv4 and IPv6 VIPs, protocols, no backends,
 // health checks, the load balancer options) on switches, gateway routers,
 // routers with a distributed gateway port and load balancer groups, a fixed
 // list of seeds (-security-seeds sets how many).
