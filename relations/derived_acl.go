@@ -42,8 +42,33 @@ type SwitchACLFacts struct {
 	// HasLBVIP: a load balancer with at least one VIP is attached to the
 	// switch directly or through a load balancer group (od->has_lb_vip).
 	HasLBVIP bool
+	// MaxTiers are the highest tier of the switch's ACLs in each ACL
+	// stage (en-ls-stateful.c max_acl_tier); 0, the only tier before
+	// 26.03, leaves the stage untiered.
+	MaxTiers [numACLStages]int
 	GlobalOptions
 	Features Features
+}
+
+// ACLStage is which of a switch's ACL stages an ACL is evaluated in.
+type ACLStage uint8
+
+const (
+	ACLIngress        ACLStage = iota // from-lport, before load balancing
+	ACLIngressAfterLB                 // from-lport with options:apply-after-lb
+	ACLEgress                         // to-lport
+	numACLStages
+)
+
+// StageOfACL is the ACL stage of a.
+func StageOfACL(a *nb.ACL) ACLStage {
+	switch {
+	case a.Direction != nb.ACLDirectionFromLport:
+		return ACLEgress
+	case SmapBool(a.Options, "apply-after-lb", false):
+		return ACLIngressAfterLB
+	}
+	return ACLIngress
 }
 
 // Stateful is has_stateful in northd.c build_acls: the switch sends traffic
@@ -118,6 +143,9 @@ func switchesWithLBVIP(n *NB) engine.Rel[string] {
 type switchMark struct {
 	Switch string
 	Kind   uint8
+	// Stage and Tier: an ACL's (markACL, markStatefulACL).
+	Stage ACLStage
+	Tier  int
 }
 
 const (
@@ -130,14 +158,15 @@ const (
 // deriveSwitchACLFacts computes one SwitchACLFacts per switch.
 func deriveSwitchACLFacts(n *NB) engine.Rel[SwitchACLFacts] {
 	marks := engine.Union(
-		engine.Map(n.SwitchDatapaths, func(s Switch) switchMark { return switchMark{s.UUID, markExists} }),
+		engine.Map(n.SwitchDatapaths, func(s Switch) switchMark { return switchMark{Switch: s.UUID, Kind: markExists} }),
 		engine.Map(n.SwitchACLs, func(sa SwitchACL) switchMark {
+			m := switchMark{Switch: sa.Switch, Kind: markACL, Stage: StageOfACL(sa.ACL), Tier: sa.ACL.Tier}
 			if sa.ACL.Action == nb.ACLActionAllowRelated {
-				return switchMark{sa.Switch, markStatefulACL}
+				m.Kind = markStatefulACL
 			}
-			return switchMark{sa.Switch, markACL}
+			return m
 		}),
-		engine.Map(switchesWithLBVIP(n), func(sw string) switchMark { return switchMark{sw, markLBVIP} }),
+		engine.Map(switchesWithLBVIP(n), func(sw string) switchMark { return switchMark{Switch: sw, Kind: markLBVIP} }),
 	)
 	facts := engine.GroupBy(
 		engine.IndexBy(marks, func(m switchMark) string { return m.Switch }),
@@ -148,10 +177,10 @@ func deriveSwitchACLFacts(n *NB) engine.Rel[SwitchACLFacts] {
 				switch m.Kind {
 				case markExists:
 					exists = true
-				case markACL:
+				case markACL, markStatefulACL:
 					f.HasACLs = true
-				case markStatefulACL:
-					f.HasACLs, f.HasStatefulACL = true, true
+					f.HasStatefulACL = f.HasStatefulACL || m.Kind == markStatefulACL
+					f.MaxTiers[m.Stage] = max(f.MaxTiers[m.Stage], m.Tier)
 				case markLBVIP:
 					f.HasLBVIP = true
 				}

@@ -35,6 +35,7 @@ const (
 	regNFOrigDir        = "reg8[22]"
 	regNFLoopback       = "reg8[23]"
 	regNFGroupID        = "reg0[22..29]"
+	regACLTier          = "reg8[30..31]"
 )
 
 // aclVerdicts: 26.03 splits each ACL stage in three (northd.c build_acls,
@@ -72,10 +73,10 @@ func (st aclStages) observation(s Stage) int {
 
 // of is the stage of ACL a.
 func (st aclStages) of(a *nb.ACL) Stage {
-	switch {
-	case a.Direction != nb.ACLDirectionFromLport:
+	switch relations.StageOfACL(a) {
+	case relations.ACLEgress:
 		return st.out
-	case relations.SmapBool(a.Options, "apply-after-lb", false):
+	case relations.ACLIngressAfterLB:
 		return st.afterLB
 	}
 	return st.in
@@ -244,8 +245,16 @@ func aclVerdictDefaultFlows(t *StageTable, f relations.SwitchACLFacts) []Flow {
 			dp.flow(LSInACLEval, 34000, "eth.dst == $svc_monitor_mac", allow),
 			dp.flow(LSOutACLEval, 34000, "eth.src == $svc_monitor_mac", allow))
 	}
-	const clear = regACLVerdictAllow + " = 0; " + regACLVerdictDrop + " = 0; " + regACLVerdictReject + " = 0; "
-	for _, st := range []Stage{LSInACLAction, LSInACLAfterLBAction, LSOutACLAction} {
+	const clearVerdict = regACLVerdictAllow + " = 0; " + regACLVerdictDrop + " = 0; " + regACLVerdictReject + " = 0; "
+	for _, s := range []struct {
+		action, eval Stage
+		tiers        int
+	}{
+		{LSInACLAction, LSInACLEval, f.MaxTiers[relations.ACLIngress]},
+		{LSInACLAfterLBAction, LSInACLAfterLBEval, f.MaxTiers[relations.ACLIngressAfterLB]},
+		{LSOutACLAction, LSOutACLEval, f.MaxTiers[relations.ACLEgress]},
+	} {
+		st := s.action
 		if !f.HasACLs {
 			flows = append(flows, dp.flow(st, 0, "1", "next;"))
 			continue
@@ -254,11 +263,21 @@ func aclVerdictDefaultFlows(t *StageTable, f relations.SwitchACLFacts) []Flow {
 		if f.DefaultACLDrop {
 			otherwise = implicitDrop
 		}
+		clear := clearVerdict
+		if s.tiers > 0 {
+			clear += regACLTier + " = 0; "
+		}
 		flows = append(flows,
 			dp.flow(st, 1000, regACLVerdictAllow+" == 1", clear+"next;"),
 			dp.flow(st, 1000, regACLVerdictDrop+" == 1", clear+implicitDrop),
 			dp.flow(st, 1000, regACLVerdictReject+" == 1", clear+rejectAction(t, st.Pipeline())),
 			dp.flow(st, 0, "1", clear+otherwise))
+		// What no ACL of a tier decided (no verdict, or a pass) is
+		// evaluated again by the next tier's ACLs.
+		for tier := range s.tiers {
+			flows = append(flows, dp.flow(st, 500, fmt.Sprintf("%s == %d", regACLTier, tier),
+				fmt.Sprintf("%s = %d; next(pipeline=%s,table=%d);", regACLTier, tier+1, st.Pipeline(), t.Table(s.eval))))
+		}
 	}
 	return flows
 }
@@ -433,7 +452,9 @@ func aclFlows(t *StageTable, stages aclStages, x aclOnSwitch) []Flow {
 // consider_acl, build_acl_log_related_flows): as aclFlows', but the ACL
 // sets its verdict and goes on to the action stage, a label is also the
 // observation point of the ACL's stage, and blocking a connection also
-// clears its observation point.
+// clears its observation point. On a stage with tiered ACLs each flow also
+// matches the ACL's tier; a pass ACL sets no verdict, so the action stage
+// hands its traffic to the next tier.
 func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 	a, dp := x.ACL, on(x.Facts.Switch).from(x.ACL.UUID)
 	stage, prio := stages.of(a), a.Priority+1000
@@ -443,8 +464,15 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 		verdict = regACLVerdictDrop + " = 1; "
 	case nb.ACLActionReject:
 		verdict = regACLVerdictReject + " = 1; "
+	case nb.ACLActionPass:
+		// No verdict: the next tier, or the default, decides.
 	default:
 		verdict = regACLVerdictAllow + " = 1; "
+	}
+	// On a tiered stage an ACL matches only while its tier is evaluated.
+	tier := ""
+	if x.Facts.MaxTiers[relations.StageOfACL(a)] > 0 {
+		tier = fmt.Sprintf("%s == %d && ", regACLTier, a.Tier)
 	}
 	logVerdict, label := aclLog(x)+verdict, ""
 	if a.Label != 0 {
@@ -452,8 +480,8 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 			regACLLabel, a.Label, a.Label, stages.observation(stage))
 	}
 	base := logVerdict + label
-	if !x.Facts.Stateful() || a.Action == nb.ACLActionAllowStateless {
-		return []Flow{dp.flow(stage, prio, "("+a.Match+")", base+"next;")}
+	if !x.Facts.Stateful() || a.Action == nb.ACLActionAllowStateless || a.Action == nb.ACLActionPass {
+		return []Flow{dp.flow(stage, prio, tier+"("+a.Match+")", base+"next;")}
 	}
 	switch a.Action {
 	case nb.ACLActionAllow, nb.ACLActionAllowRelated:
@@ -463,8 +491,8 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 			recommit = regConntrackCommit + " = 1; "
 		}
 		flows := []Flow{
-			dp.flow(stage, prio, regACLHintAllowNew+" == 1 && ("+a.Match+")", base+"next;"),
-			dp.flow(stage, prio, regACLHintAllow+" == 1 && ("+a.Match+")", logVerdict+recommit+label+"next;"),
+			dp.flow(stage, prio, tier+regACLHintAllowNew+" == 1 && ("+a.Match+")", base+"next;"),
+			dp.flow(stage, prio, tier+regACLHintAllow+" == 1 && ("+a.Match+")", logVerdict+recommit+label+"next;"),
 		}
 		if a.Log && a.Label != 0 && relations.SmapBool(a.Options, "log-related", false) {
 			// Replies and related traffic pass at 65532 in the other
@@ -483,8 +511,8 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 		// New or untracked traffic gets the verdict; an established
 		// connection the policy now refuses is marked blocked first.
 		return []Flow{
-			dp.flow(stage, prio, regACLHintDrop+" == 1 && ("+a.Match+")", base+"next;"),
-			dp.flow(stage, prio, regACLHintBlock+" == 1 && ("+a.Match+")",
+			dp.flow(stage, prio, tier+regACLHintDrop+" == 1 && ("+a.Match+")", base+"next;"),
+			dp.flow(stage, prio, tier+regACLHintBlock+" == 1 && ("+a.Match+")",
 				base+"ct_commit { ct_mark.blocked = 1; ct_label.obs_point_id = 0; }; next;"),
 		}
 	}
@@ -552,6 +580,8 @@ func aclLog(x aclOnSwitch) string {
 		parts = append(parts, "verdict=drop")
 	case nb.ACLActionReject:
 		parts = append(parts, "verdict=reject")
+	case nb.ACLActionPass:
+		parts = append(parts, "verdict=pass")
 	default:
 		parts = append(parts, "verdict=allow")
 	}

@@ -36,6 +36,10 @@ type TopologyOptions struct {
 	// the most ACLs on each switch and on each port group (zero draws
 	// nothing, so topologies without them do not change).
 	AddressSets, PortGroups, ACLs int
+	// ACLTiers draws ACL tiers and the pass action, which 23.03's NB
+	// schema lacks (false draws nothing, so topologies without it do not
+	// change): half the ACLs get a tier in 0..3, and pass is a sixth action.
+	ACLTiers bool
 	// LoadBalancers is the most load balancers (see addLoadBalancers;
 	// zero draws nothing). With load balancers, a router may become an L3
 	// gateway router or get a distributed gateway port.
@@ -64,7 +68,7 @@ func DefaultTopology() TopologyOptions {
 // options:router-port=lrM-swN) on the switch; an unattached port is lrM-extJ
 // on 100.M.J.1/24 and fd01:M:J::1/64. One router port in twenty is disabled.
 func RandomTopology(seed int64, opts TopologyOptions) string {
-	g := topologyGen{rng: rand.New(rand.NewPCG(uint64(seed), 0x6e6f7274686c6f67))}
+	g := topologyGen{rng: rand.New(rand.NewPCG(uint64(seed), 0x6e6f7274686c6f67)), aclTiers: opts.ACLTiers}
 	nSwitches := 1 + g.rng.IntN(max(1, min(opts.Switches, 250)))
 	nRouters := g.rng.IntN(min(max(opts.Routers, 0), 250) + 1)
 	fmt.Fprintf(&g.script, "# Random topology: seed %d, at most %d switches of %d ports, %d routers of %d ports.\n",
@@ -95,6 +99,8 @@ type topologyGen struct {
 	// vifAt holds, for each VIF, its switch and port numbers (swS-pI).
 	vifAt   map[string][2]int
 	routers [][]routerPort // each router's ports
+	// aclTiers is TopologyOptions.ACLTiers.
+	aclTiers bool
 }
 
 // mac returns a unicast, locally administered MAC not used before.

@@ -23,7 +23,7 @@ import (
 // ACL in four has options:apply-after-lb, one in three is logged (a name,
 // a severity, a plain, fair or absent meter, options:log-related), one in
 // four has a label; one in ten is shared with another switch or port
-// group. One time in five NB_Global sets default_acl_drop, one
+// group; with ACL tiers, see TopologyOptions.ACLTiers. One time in five NB_Global sets default_acl_drop, one
 // in six use_ct_inv_match=false.
 func (g *topologyGen) addSecurity(nSwitches, maxSets, maxGroups, maxACLs int) {
 	if maxSets == 0 && maxGroups == 0 && maxACLs == 0 {
@@ -128,7 +128,11 @@ func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups [
 	for k := range n {
 		dir := []string{"from-lport", "to-lport"}[g.rng.IntN(2)]
 		prio := []int{0, 32767, 900, 950, 1000, 1000, 1050, 1100}[g.rng.IntN(8)]
-		action := []string{"allow", "allow-related", "allow-stateless", "drop", "reject"}[g.rng.IntN(5)]
+		actions := []string{"allow", "allow-related", "allow-stateless", "drop", "reject"}
+		if g.aclTiers {
+			actions = append(actions, "pass")
+		}
+		action := actions[g.rng.IntN(len(actions))]
 		match := g.aclMatch(sets, groups)
 		if pg != "" && !g.chance(4) {
 			port := map[string]string{"from-lport": "inport", "to-lport": "outport"}[dir]
@@ -156,6 +160,9 @@ func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups [
 		}
 		if g.chance(4) {
 			cols = append(cols, fmt.Sprintf("label=%d", g.rng.IntN(1<<20)))
+		}
+		if g.aclTiers && g.chance(2) {
+			cols = append(cols, fmt.Sprintf("tier=%d", g.rng.IntN(4)))
 		}
 		g.add(append([]string{"--id=" + id, "create", "ACL"}, cols...)...)
 		g.add("add", table, row, "acls", id)
