@@ -85,7 +85,7 @@ func RouterPortIPv4InputFlows(nb *relations.NB) engine.Rel[Flow] {
 		if len(v4) == 0 {
 			return nil
 		}
-		dp, key := on(p.Router), jsonKey(p.Name())
+		dp, key := onLRP(p), jsonKey(p.Name())
 		flows := []Flow{
 			dp.flow(LRInIPInput, 100, "ip4.src == "+v4Networks(p.Net, true)+" && reg9[0] == 0", drop),
 			dp.flow(LRInIPInput, 90, "ip4.dst == "+v4Networks(p.Net, false)+" && icmp4.type == 8 && icmp4.code == 0",
@@ -151,7 +151,7 @@ func RouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
 	anySource := portsAnswerAnyExpiredTTL(nb.Release)
 	return engine.FlatMap(nb.LRPs, func(p relations.LRP) []Flow {
-		dp, key := on(p.Router), jsonKey(p.Name())
+		dp, key := onLRP(p), jsonKey(p.Name())
 		flows := []Flow{
 			dp.flow(LRInIPInput, 90, "ip6.dst == "+v6Networks(p.Net)+" && icmp6.type == 128 && icmp6.code == 0",
 				"ip6.dst <-> ip6.src; ip.ttl = 255; icmp6.type = 129; flags.loopback = 1; next; "),
@@ -203,7 +203,7 @@ func RouterPortUnreachableFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(engine.Filter(nb.LRPs, func(p relations.LRP) bool { return !p.OnGateway }), lrpRouter),
 		dgpRouters(nb))
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
-		dp := on(p.Router)
+		dp := onLRP(p)
 		var flows []Flow
 		unreachable := func(ip, addr, icmp, udpCode, otherCode string) {
 			base := fmt.Sprintf("%s && %s.dst == %s && !ip.later_frag", ip, ip, addr)
@@ -237,7 +237,7 @@ func RouterPortOwnIPDropFlows(nb *relations.NB) engine.Rel[Flow] {
 	plain := engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return !r.NATOrLB })
 	ports := engine.SemiJoin(engine.IndexBy(nb.LRPs, lrpRouter), engine.IndexBy(plain, routerUUID))
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
-		dp := on(p.Router)
+		dp := onLRP(p)
 		var flows []Flow
 		if len(p.Net.IPv4) > 0 {
 			ips := make([]string, len(p.Net.IPv4))
@@ -271,7 +271,7 @@ func arpReply(p relations.LRP, ip, extra string) Flow {
 	if extra != "" {
 		match += " && " + extra
 	}
-	return on(p.Router).flow(LRInIPInput, 90, match,
+	return onLRP(p).flow(LRInIPInput, 90, match,
 		"eth.dst = eth.src; eth.src = xreg0[0..47]; arp.op = 2; /* ARP reply */ "+
 			"arp.tha = arp.sha; arp.sha = xreg0[0..47]; arp.tpa <-> arp.spa; "+
 			"outport = inport; flags.loopback = 1; output;")
@@ -286,7 +286,7 @@ func ndReply(p relations.LRP, action, ip, sn, extra string) Flow {
 	if extra != "" {
 		match += " && " + extra
 	}
-	return on(p.Router).flow(LRInIPInput, 90, match,
+	return onLRP(p).flow(LRInIPInput, 90, match,
 		action+" { eth.src = xreg0[0..47]; ip6.src = nd.target; nd.tll = xreg0[0..47]; "+
 			"outport = inport; flags.loopback = 1; output; };")
 }

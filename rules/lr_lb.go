@@ -620,7 +620,7 @@ func RouterLBRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		if p.Port.UUID == v.DGP {
 			return nil
 		}
-		return []Flow{route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: v.IP, plen: 32, v4: true, origin: routeConnected}.flow(nb)}
+		return []Flow{route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: v.IP, plen: 32, v4: true, origin: routeConnected, hint: p.Port.UUID}.flow(nb)}
 	}))
 }
 
