@@ -143,7 +143,7 @@ func DGPRouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 			if resident != "" {
 				match += " && " + resident
 			}
-			flows[i] = arpReply(p, a.AddrS, match)
+			flows[i] = arpReply(onLRP(p), p, a.AddrS, match)
 		}
 		return flows
 	}

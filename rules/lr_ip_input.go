@@ -133,7 +133,7 @@ func RouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
 		flows := make([]Flow, len(p.Net.IPv4))
 		for i, a := range p.Net.IPv4 {
-			flows[i] = arpReply(p, a.AddrS, fmt.Sprintf("arp.spa == %s/%d", a.NetworkS, a.Plen))
+			flows[i] = arpReply(onLRP(p), p, a.AddrS, fmt.Sprintf("arp.spa == %s/%d", a.NetworkS, a.Plen))
 		}
 		return flows
 	})
@@ -163,7 +163,8 @@ func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
 		dhcpv6Client := !dhcpv6ReplyNeedsPrefixDelegation(nb.Release) || relations.SmapBool(p.Port.Options, "prefix_delegation", false)
 		for _, a := range p.Net.IPv6 {
 			if dhcpv6Client {
-				flows = append(flows, dp.flow(LRInIPInput, 100, "ip6.dst == "+a.AddrS+" && udp.src == 547 && udp.dst == 546",
+				// 23.03 and 26.03 give this flow no hint.
+				flows = append(flows, on(p.Router).flow(LRInIPInput, 100, "ip6.dst == "+a.AddrS+" && udp.src == 547 && udp.dst == 546",
 					"reg0 = 0; handle_dhcpv6_reply;"))
 			}
 			flows = append(flows, ndReply(p, "nd_na_router", a.AddrS, a.SNAddrS, resident))
@@ -265,13 +266,14 @@ func dgpRouters(nb *relations.NB) engine.Index[string, string] {
 func lrpRouter(p relations.LRP) string { return p.Router }
 
 // arpReply is northd.c build_lrouter_arp_flow for a port's own address:
-// answer ARP requests for ip arriving on the port, from the port's MAC.
-func arpReply(p relations.LRP, ip, extra string) Flow {
+// answer ARP requests for ip arriving on the port, from the port's MAC, on
+// dp.
+func arpReply(dp flowTarget, p relations.LRP, ip, extra string) Flow {
 	match := fmt.Sprintf("inport == %s && arp.op == 1 && arp.tpa == %s", jsonKey(p.Name()), ip)
 	if extra != "" {
 		match += " && " + extra
 	}
-	return onLRP(p).flow(LRInIPInput, 90, match,
+	return dp.flow(LRInIPInput, 90, match,
 		"eth.dst = eth.src; eth.src = xreg0[0..47]; arp.op = 2; /* ARP reply */ "+
 			"arp.tha = arp.sha; arp.sha = xreg0[0..47]; arp.tpa <-> arp.spa; "+
 			"outport = inport; flags.loopback = 1; output;")
