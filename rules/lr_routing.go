@@ -328,8 +328,8 @@ func RouterRouteTableFlows(nb *relations.NB) engine.Rel[Flow] {
 // RouterECMPSymmetricReplyFlows: the flows that send replies back over the
 // ECMP route their request came in on, for the routes of a gateway router
 // with options:ecmp_symmetric_reply (northd.c
-// add_ecmp_symmetric_reply_flows), once per ECMP group and output port,
-// from the first such member: lr_in_defrag sends traffic from or over the
+// add_ecmp_symmetric_reply_flows), per ECMP group and output port (the
+// members through one port give the same flows): lr_in_defrag sends traffic from or over the
 // route through conntrack, lr_in_ecmp_stateful commits the next hop's MAC
 // and the port's tunnel key (KeyRef) to the connection, and replies that
 // carry them skip routing (lr_in_ip_routing), policies (lr_in_policy) and
@@ -347,16 +347,10 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 	gateways := engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return r.Gateway })
 	onGateway := engine.SemiJoin(engine.IndexBy(symmetric, func(s relations.StaticRouteSlot) string { return s.Route.Router }),
 		engine.IndexBy(gateways, routerUUID))
-	type groupPort struct {
-		router string
-		group  int
-		port   string
-	}
-	first := engine.Min(engine.IndexBy(onGateway, func(s relations.StaticRouteSlot) groupPort {
-		return groupPort{s.Route.Router, s.Group, s.Route.Out.Port.UUID}
-	}), func(a, b relations.StaticRouteSlot) int { return a.Member - b.Member })
-	return engine.FlatMap(relations.WithFeatures(nb, first), func(x relations.Featured[engine.KV[groupPort, relations.StaticRouteSlot]]) []Flow {
-		rt := x.Of.Value.Route
+	// The members through one port give the same flows, hinted by the
+	// first member 23.03 meets, in the order of its route lists.
+	return engine.FlatMap(relations.WithFeatures(nb, onGateway), func(x relations.Featured[relations.StaticRouteSlot]) []Flow {
+		rt := x.Of.Route
 		replyPort := ctBits(x.Features) + ".ecmp_reply_port"
 		dp, out := on(rt.Router).from(rt.Route.UUID), jsonKey(rt.Out.Name())
 		routeMatch, _ := staticRoute(rt).match(nb)
