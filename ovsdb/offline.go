@@ -1,6 +1,8 @@
 package ovsdb
 
 import (
+	"slices"
+
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
@@ -17,6 +19,9 @@ type Offline struct {
 	Stages *rules.StageTable
 	// Flows are one per datapath (rules.FlowsByDatapath).
 	Flows []rules.Flow
+	// hinted are the flows with the duplicates Flows leaves out, each NB
+	// row's (rules.FlowsOnEachDatapath).
+	hinted []rules.Flow
 	// Names maps each datapath's NB _uuid to its NB name, and each router
 	// port's, whose tunnel keys flows may hold (rules.KeyRef): the canonical
 	// form names keys.
@@ -42,12 +47,19 @@ func (o *Offline) RefName(ref string) string {
 	return n
 }
 
-// StageHints maps each flow's canonical line (Canonical) to its
-// stage-hint (rules.Flow.StageHint), "" for a flow without one.
-func (o *Offline) StageHints() map[string]string {
-	hints := map[string]string{}
-	for _, f := range rules.ResolveFlowKeys(o.Flows, func(id string) string { return o.Names[id] }) {
-		hints[rules.CanonicalLine(o.Stages, f, o.Names)] = f.StageHint()
+// StageHints maps each flow's canonical line (Canonical) to the
+// stage-hints (rules.Flow.StageHint, "" for none) of the flows behind it,
+// sorted: one, or several where NB rows give the same flow.
+func (o *Offline) StageHints() map[string][]string {
+	hints := map[string][]string{}
+	for _, f := range rules.ResolveFlowKeys(o.hinted, func(id string) string { return o.Names[id] }) {
+		l := rules.CanonicalLine(o.Stages, f, o.Names)
+		if h := f.StageHint(); !slices.Contains(hints[l], h) {
+			hints[l] = append(hints[l], h)
+		}
+	}
+	for _, hs := range hints {
+		slices.Sort(hs)
 	}
 	return hints
 }
@@ -102,7 +114,7 @@ func Compute(path string, o ComputeOptions, extra ...rules.Rule) (*Offline, erro
 		}
 	}
 	rejected := p.Step()
-	return &Offline{Stages: p.Stages, Flows: p.FlowsByDatapath(), Names: names, Rejected: rejected, Warning: contents.Warning}, nil
+	return &Offline{Stages: p.Stages, Flows: p.FlowsByDatapath(), hinted: p.FlowsOnEachDatapath(), Names: names, Rejected: rejected, Warning: contents.Warning}, nil
 }
 
 // datapathName is the NB name of a row that is a datapath or a router port.

@@ -1,5 +1,7 @@
 package rules
 
+import "github.com/northlog/northlog/relations"
+
 // on names the datapath a rule writes flows for, so a rule reads as a list
 // of (stage, priority, match, actions).
 type on string
@@ -18,6 +20,10 @@ type flowTarget interface {
 // from names the NB row (its _uuid) that the flows a rule writes on dp
 // come from, their Hint: "these flows come from that ACL".
 func (dp on) from(row string) onRow { return onRow{dp, row} }
+
+// onLRP names a router port's router as the datapath and the port as the
+// NB row its flows come from.
+func onLRP(p relations.LRP) onRow { return on(p.Router).from(p.Port.UUID) }
 
 // onPort names a switch port that a rule writes flows about, as their
 // InOutPort, on the port's switch.

@@ -174,18 +174,6 @@ func compareRandom(t *testing.T, prefix string, seeds int, opts reference.Topolo
 	})
 }
 
-// hintsPending are the scenarios, by release, whose flows' stage-hints
-// differ from the reference's for a reason not yet looked into:
-// compareScenario logs their differences, and fails once there are none.
-var hintsPending = map[schema.Release]map[string]string{
-	schema.OVN2303: {
-		"ls_router_port_edges": "two switch ports name one router port: which one the router port's ARP replies name",
-	},
-	schema.OVN2603: {
-		"ls_router_port_edges": "as in 23.03",
-	},
-}
-
 // compareScenario applies script (scenario name) to the reference,
 // computes northlog's flows from the reference's NB file and the chassis
 // features of its SB, and compares them, stage-hints too.
@@ -215,13 +203,7 @@ func compareScenario(t *testing.T, rel *releaseRun, ref *reference.Instance, nam
 		t.Fatal(err)
 	}
 	diffs := reference.CompareHints(rules.StagesOf(rel.release), wantHints, got.StageHints())
-	pending, listed := hintsPending[rel.release][name]
-	switch {
-	case listed && len(diffs) == 0:
-		t.Errorf("%s's stage-hints now match the reference's: remove it from hintsPending", name)
-	case listed:
-		t.Logf("stage-hints pending (%s): %d differ:\n%s", pending, len(diffs), strings.Join(diffs, "\n"))
-	case len(diffs) > 0:
+	if len(diffs) > 0 {
 		t.Errorf("%d flows' stage-hint differs from the reference's:\n%s", len(diffs), strings.Join(diffs, "\n"))
 	}
 	t.Logf("%s", summary(r))

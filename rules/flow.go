@@ -99,6 +99,12 @@ func CompareDatapathSetMembers(a, b DatapathSetMember) int {
 // datapath. Of flows with the same text, the one with the smallest
 // InOutPort stays (23.03 keeps the first it builds, in its hash order).
 func FlowsByDatapath(flows []Flow, members []DatapathSetMember) []Flow {
+	return slices.CompactFunc(FlowsOnEachDatapath(flows, members), SameText)
+}
+
+// FlowsOnEachDatapath is FlowsByDatapath with the duplicates kept: of flows
+// with the same text, each NB row's (Hint) and port's (InOutPort).
+func FlowsOnEachDatapath(flows []Flow, members []DatapathSetMember) []Flow {
 	bySet := map[string][]string{}
 	for _, m := range members {
 		bySet[m.Set] = append(bySet[m.Set], m.Datapath)
@@ -115,5 +121,5 @@ func FlowsByDatapath(flows []Flow, members []DatapathSetMember) []Flow {
 		}
 	}
 	slices.SortFunc(out, CompareFlows)
-	return slices.CompactFunc(out, SameText)
+	return slices.CompactFunc(out, func(a, b Flow) bool { return a == b })
 }

@@ -61,7 +61,7 @@ func RouterPortAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
 		var flows []Flow
 		for _, match := range admissionMatches(p) {
-			flows = append(flows, on(p.Router).flow(LRInAdmission, 50, match, saveInportMAC(p)))
+			flows = append(flows, onLRP(p).flow(LRInAdmission, 50, match, saveInportMAC(p)))
 		}
 		return flows
 	})
@@ -77,7 +77,7 @@ func RouterPortGatewayMTUAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(ports, func(m relations.LRPGatewayMTU) []Flow {
 		var flows []Flow
 		for _, match := range admissionMatches(m.LRP) {
-			flows = append(flows, gatewayMTUFlows(m, LRInAdmission, match, saveInportMAC(m.LRP))...)
+			flows = append(flows, gatewayMTUFlows(onLRP(m.LRP), m, LRInAdmission, match, saveInportMAC(m.LRP))...)
 		}
 		return flows
 	})
@@ -108,8 +108,7 @@ func crKey(p relations.LRP) string { return jsonKey("cr-" + p.Name()) }
 // that checks the packet length before actions, and when the port has
 // options:gateway_mtu_bypass a priority-55 flow for the bypassed traffic
 // that does not.
-func gatewayMTUFlows(m relations.LRPGatewayMTU, stage Stage, match, actions string) []Flow {
-	dp := on(m.LRP.Router)
+func gatewayMTUFlows(dp onRow, m relations.LRPGatewayMTU, stage Stage, match, actions string) []Flow {
 	flows := []Flow{dp.flow(stage, 50, match, fmt.Sprintf("reg9[1] = check_pkt_larger(%d); %s", m.CheckLen, actions))}
 	if bypass, ok := m.LRP.Port.Options["gateway_mtu_bypass"]; ok {
 		flows = append(flows, dp.flow(stage, 55, match+" && ("+bypass+")", actions))

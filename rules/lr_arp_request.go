@@ -53,7 +53,7 @@ func RouterStaticRouteNSFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		b := ip.As16()
 		sn := netip.AddrFrom16([16]byte{0xff, 0x02, 11: 0x01, 12: 0xff, 13: b[13], 14: b[14], 15: b[15]})
-		return []Flow{on(r.Router).flow(LRInARPRequest, 200,
+		return []Flow{on(r.Router).from(r.Route.UUID).flow(LRInARPRequest, 200,
 			"eth.dst == 00:00:00:00:00:00 && "+nextHopIs(nb.Release, false)+" && xxreg0 == "+nh,
 			fmt.Sprintf("nd_ns { eth.dst = 33:33:ff:%02x:%02x:%02x; ip6.dst = %s; nd.target = %s; output; };%s",
 				b[13], b[14], b[15], relations.FormatIPv6(sn), nh, then))}

@@ -34,8 +34,8 @@ func RouterARPResolveFlows(nb *relations.NB) engine.Rel[Flow] {
 func SwitchPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 	// One tuple per address entry ("MAC IP...") of such a port.
 	type vifAddrs struct {
-		Switch string
-		Addrs  *relations.LPortAddresses
+		Switch, Port string // NB _uuids
+		Addrs        *relations.LPortAddresses
 	}
 	isVIF := func(p relations.LSP) bool {
 		return p.Enabled() && p.Port.Type != relations.LSPTypeRouter && p.Port.Type != relations.LSPTypeVirtual
@@ -43,32 +43,32 @@ func SwitchPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 	static := engine.FlatMap(engine.Filter(nb.LSPs, isVIF), func(p relations.LSP) []vifAddrs {
 		out := make([]vifAddrs, len(p.Addrs.Static))
 		for i := range p.Addrs.Static {
-			out[i] = vifAddrs{p.Switch, &p.Addrs.Static[i]}
+			out[i] = vifAddrs{p.Switch, p.Port.UUID, &p.Addrs.Static[i]}
 		}
 		return out
 	})
 	dynamic := engine.Map(engine.Filter(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) bool { return isVIF(d.LSP) }),
-		func(d relations.LSPDynamic) vifAddrs { return vifAddrs{d.LSP.Switch, d.Addrs} })
+		func(d relations.LSPDynamic) vifAddrs { return vifAddrs{d.LSP.Switch, d.LSP.Port.UUID, d.Addrs} })
 	type vifBehindLRP struct {
-		addrs *relations.LPortAddresses
-		lrp   relations.LRP
+		vif vifAddrs
+		lrp relations.LRP
 	}
 	pairs := engine.Join(
 		engine.IndexBy(engine.Union(static, dynamic), func(v vifAddrs) string { return v.Switch }),
 		engine.IndexBy(nb.LRPSwitchPeers, func(sp relations.LRPSwitchPeer) string { return sp.Switch }),
 		func(_ string, v vifAddrs, peer relations.LRPSwitchPeer) vifBehindLRP {
-			return vifBehindLRP{v.Addrs, peer.LRP}
+			return vifBehindLRP{v, peer.LRP}
 		})
 	return engine.FlatMap(pairs, func(x vifBehindLRP) []Flow {
-		dp, key := on(x.lrp.Router), jsonKey(x.lrp.Name())
-		set := fmt.Sprintf("eth.dst = %s; next;", x.addrs.MAC)
+		dp, key := on(x.lrp.Router).from(x.vif.Port), jsonKey(x.lrp.Name())
+		set := fmt.Sprintf("eth.dst = %s; next;", x.vif.Addrs.MAC)
 		var flows []Flow
-		for _, ip := range x.addrs.IPv4 {
+		for _, ip := range x.vif.Addrs.IPv4 {
 			if _, ok := relations.MemberIP(x.lrp.Net, ip.Addr); ok {
 				flows = append(flows, dp.flow(LRInARPResolve, 100, "outport == "+key+" && reg0 == "+ip.AddrS, set))
 			}
 		}
-		for _, ip := range x.addrs.IPv6 {
+		for _, ip := range x.vif.Addrs.IPv6 {
 			if _, ok := relations.MemberIP(x.lrp.Net, ip.Addr); ok {
 				flows = append(flows, dp.flow(LRInARPResolve, 100, "outport == "+key+" && xxreg0 == "+ip.AddrS, set))
 			}
@@ -94,6 +94,7 @@ func VirtualPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 	resolves := virtualNeighbors(nb)
 	type virtualIP struct {
 		Switch, Port, VIP string
+		UUID              string // the virtual port's, the flows' hint
 		Reg               string // the next-hop register of the IP's family
 	}
 	virtual := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []virtualIP {
@@ -111,7 +112,7 @@ func VirtualPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 		if strings.Contains(vip, ".") {
 			reg = "reg0"
 		}
-		return []virtualIP{{sp.Switch, lsp.Name, vip, reg}}
+		return []virtualIP{{sp.Switch, lsp.Name, vip, lsp.UUID, reg}}
 	})
 	byPort := engine.IndexBy(virtual, func(v virtualIP) string { return v.Port })
 	claims := engine.IndexBy(nb.VirtualParents, func(v relations.VirtualParent) string { return v.Port })
@@ -149,7 +150,7 @@ func VirtualPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 			if _, ok := relations.MemberIP(peer.LRP.Net, ip); !ok {
 				return nil
 			}
-			return []Flow{on(peer.LRP.Router).flow(LRInARPResolve, 100,
+			return []Flow{on(peer.LRP.Router).from(r.UUID).flow(LRInARPResolve, 100,
 				fmt.Sprintf("outport == %s && %s == %s", jsonKey(peer.LRP.Name()), r.Reg, r.VIP),
 				"eth.dst = "+r.MAC+"; next;")}
 		})
@@ -172,16 +173,22 @@ func RouterPeerViaSwitchNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 			return sp.LSP.Enabled == nil || *sp.LSP.Enabled
 		}), func(sp relations.LRPSwitchPeer) string { return sp.LRP.Router }),
 		engine.IndexBy(dynamic, func(r relations.RouterConfig) string { return r.UUID }))
-	type neighbors struct{ self, other relations.LRP }
+	// via is the switch port naming self, which the flows come from.
+	type neighbors struct {
+		self, other relations.LRP
+		via         string
+	}
 	pairs := engine.Join(
 		engine.IndexBy(static, func(sp relations.LRPSwitchPeer) string { return sp.Switch }),
 		engine.IndexBy(nb.LRPSwitchPeers, func(sp relations.LRPSwitchPeer) string { return sp.Switch }),
-		func(_ string, self, other relations.LRPSwitchPeer) neighbors { return neighbors{self.LRP, other.LRP} })
+		func(_ string, self, other relations.LRPSwitchPeer) neighbors {
+			return neighbors{self.LRP, other.LRP, self.LSP.UUID}
+		})
 	return engine.FlatMap(pairs, func(x neighbors) []Flow {
 		if x.self.Port.UUID == x.other.Port.UUID {
 			return nil
 		}
-		return neighborLRPFlows(x.self, x.other, " == ")
+		return neighborLRPFlows(x.self, x.other, x.via, " == ")
 	})
 }
 
@@ -192,15 +199,15 @@ func RouterPeerViaSwitchNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterPeerNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.LRPRouterPeers, func(x relations.LRPRouterPeer) []Flow {
 		// northd writes this IPv4 match without a space before "==".
-		return neighborLRPFlows(x.Peer, x.LRP, "== ")
+		return neighborLRPFlows(x.Peer, x.LRP, x.LRP.Port.UUID, "== ")
 	})
 }
 
 // neighborLRPFlows resolves, on out's router, next hops in the networks of
-// neighbor to neighbor's MAC when routed out of out. v4eq is how the IPv4
-// match spells its "==".
-func neighborLRPFlows(out, neighbor relations.LRP, v4eq string) []Flow {
-	dp, key := on(out.Router), jsonKey(out.Name())
+// neighbor to neighbor's MAC when routed out of out; they come from the NB
+// row hint. v4eq is how the IPv4 match spells its "==".
+func neighborLRPFlows(out, neighbor relations.LRP, hint, v4eq string) []Flow {
+	dp, key := on(out.Router).from(hint), jsonKey(out.Name())
 	set := fmt.Sprintf("eth.dst = %s; next;", neighbor.Net.MAC)
 	var flows []Flow
 	if len(neighbor.Net.IPv4) > 0 {

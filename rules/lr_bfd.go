@@ -25,7 +25,7 @@ type portOnRouter struct{ Router, Key string }
 // ovn-controller (handle_bfd_msg, metered by CoPP "bfd").
 func RouterBFDFlows(n *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(bfdPorts(n), func(p relations.LRP) []Flow {
-		dp := on(p.Router)
+		dp := onLRP(p)
 		var flows []Flow
 		add := func(ip, networks string) {
 			flows = append(flows,

@@ -28,7 +28,7 @@ func RouterChkPktLenFlows(nb *relations.NB) engine.Rel[Flow] {
 // "fragmentation needed" (IPv4) or "packet too big" (IPv6) error from it.
 func RouterPortGatewayMTUFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.LRPGatewayMTUs, func(m relations.LRPGatewayMTU) []Flow {
-		flows := gatewayMTUFlows(m, LRInChkPktLen, "outport == "+jsonKey(m.LRP.Name()), "next;")
+		flows := gatewayMTUFlows(onLRP(m.LRP), m, LRInChkPktLen, "outport == "+jsonKey(m.LRP.Name()), "next;")
 		return append(flows, packetTooBigFlows(StagesFor(nb), m.LRP, m.MTU, LRInIPInput, "")...)
 	})
 }
@@ -60,7 +60,7 @@ func RouterPortLargerPktsFlows(nb *relations.NB) engine.Rel[Flow] {
 // sender, reporting mtu, sent through the pipeline again from the start
 // (t's lr_in_admission).
 func packetTooBigFlows(t *StageTable, in relations.LRP, mtu int, stage Stage, outMatch string) []Flow {
-	dp, key, restart := on(in.Router), jsonKey(in.Name()), t.Table(LRInAdmission)
+	dp, key, restart := onLRP(in), jsonKey(in.Name()), t.Table(LRInAdmission)
 	var flows []Flow
 	if len(in.Net.IPv4) > 0 {
 		flows = append(flows, dp.flow(stage, 150,

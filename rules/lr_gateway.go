@@ -23,7 +23,7 @@ import (
 func RouterGatewayRedirectFlows(nb *relations.NB) engine.Rel[Flow] {
 	dgps := engine.Filter(nb.DGPs, func(d relations.DGP) bool { return !d.VTEP })
 	redirect := engine.Map(dgps, func(d relations.DGP) Flow {
-		return on(d.LRP.Router).flow(LRInGWRedirect, 50, "outport == "+jsonKey(d.Name()), redirectTo(d))
+		return onLRP(d.LRP).flow(LRInGWRedirect, 50, "outport == "+jsonKey(d.Name()), redirectTo(d))
 	})
 	filtered := engine.Filter(nb.RouterNATs, func(r relations.RouterNAT) bool {
 		return r.Stateless() && (r.AllowedSet != "" || r.ExemptedSet != "")
@@ -34,28 +34,29 @@ func RouterGatewayRedirectFlows(nb *relations.NB) engine.Rel[Flow] {
 	}
 	byRouter := func(r relations.RouterNAT) string { return r.Router }
 	dgpsByRouter := engine.IndexBy(dgps, func(d relations.DGP) string { return d.LRP.Router })
-	perDGP := engine.Map(engine.Join(engine.IndexBy(filtered, byRouter), dgpsByRouter,
-		func(_ string, r relations.RouterNAT, d relations.DGP) natOnDGP { return natOnDGP{r, d} }),
-		func(x natOnDGP) Flow {
-			key := jsonKey(x.dgp.Name())
-			if x.nat.AllowedSet != "" {
-				return on(x.nat.Router).flow(LRInGWRedirect, 75,
-					fmt.Sprintf("outport == %s && ip%s.src == $%s", key, ipVersion(!x.nat.ExtV6), x.nat.AllowedSet), redirectTo(x.dgp))
-			}
-			return on(x.nat.Router).flow(LRInGWRedirect, 75,
-				fmt.Sprintf("outport == %s && ip%s.src == $%s", key, ipVersion(!x.nat.ExtV6), x.nat.ExemptedSet), drop)
-		})
+	// The flows of a rule on a gateway port come from the port.
+	pairs := engine.Join(engine.IndexBy(filtered, byRouter), dgpsByRouter,
+		func(_ string, r relations.RouterNAT, d relations.DGP) natOnDGP { return natOnDGP{r, d} })
+	perDGP := engine.Map(pairs, func(x natOnDGP) Flow {
+		key := jsonKey(x.dgp.Name())
+		if x.nat.AllowedSet != "" {
+			return onLRP(x.dgp.LRP).flow(LRInGWRedirect, 75,
+				fmt.Sprintf("outport == %s && ip%s.src == $%s", key, ipVersion(!x.nat.ExtV6), x.nat.AllowedSet), redirectTo(x.dgp))
+		}
+		return onLRP(x.dgp.LRP).flow(LRInGWRedirect, 75,
+			fmt.Sprintf("outport == %s && ip%s.src == $%s", key, ipVersion(!x.nat.ExtV6), x.nat.ExemptedSet), drop)
+	})
 	if natRedirectOnLastNATText(nb.Release) {
 		perDGP = engine.Join(
-			engine.IndexBy(engine.SemiJoin(engine.IndexBy(filtered, byRouter), dgpsByRouter), byRouter),
+			engine.IndexBy(pairs, func(x natOnDGP) string { return x.nat.Router }),
 			engine.IndexBy(lastNATFlowText(nb), func(kv engine.KV[string, [2]string]) string { return kv.Key }),
-			func(_ string, r relations.RouterNAT, last engine.KV[string, [2]string]) Flow {
-				match, actions := last.Value[0], last.Value[1]
+			func(_ string, x natOnDGP, last engine.KV[string, [2]string]) Flow {
+				r, match, actions := x.nat, last.Value[0], last.Value[1]
 				set := r.AllowedSet
 				if set == "" {
 					set, actions = r.ExemptedSet, drop
 				}
-				return on(r.Router).flow(LRInGWRedirect, 75, fmt.Sprintf("%s && ip%s.src == $%s", match, ipVersion(!r.ExtV6), set), actions)
+				return onLRP(x.dgp.LRP).flow(LRInGWRedirect, 75, fmt.Sprintf("%s && ip%s.src == $%s", match, ipVersion(!r.ExtV6), set), actions)
 			})
 	}
 	// Other traffic to the external IP of the router's first such rule with
@@ -91,7 +92,7 @@ func DGPBridgedNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 		return strings.EqualFold(d.LRP.Port.Options["redirect-type"], "bridged")
 	})
 	return engine.Map(bridged, func(d relations.DGP) Flow {
-		return on(d.LRP.Router).flow(LRInARPResolve, 50,
+		return onLRP(d.LRP).flow(LRInARPResolve, 50,
 			fmt.Sprintf("outport == %s && !is_chassis_resident(%s)", jsonKey(d.Name()), jsonKey(d.CRName())),
 			"eth.dst = "+d.LRP.Net.MAC.String()+"; next;")
 	})
@@ -142,7 +143,7 @@ func DGPRouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 			if resident != "" {
 				match += " && " + resident
 			}
-			flows[i] = arpReply(p, a.AddrS, match)
+			flows[i] = arpReply(onLRP(p), p, a.AddrS, match)
 		}
 		return flows
 	}
@@ -180,9 +181,11 @@ func DGPAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 	}
 	withMTU := engine.FlatMap(engine.Join(dgps, mtus, func(_ string, d relations.DGP, m relations.LRPGatewayMTU) dgpMTU {
 		return dgpMTU{d, m}
-	}), func(x dgpMTU) []Flow { return gatewayMTUFlows(x.m, LRInAdmission, match(x.d), saveInportMAC(x.d.LRP)) })
+	}), func(x dgpMTU) []Flow {
+		return gatewayMTUFlows(onLRP(x.d.LRP), x.m, LRInAdmission, match(x.d), saveInportMAC(x.d.LRP))
+	})
 	plain := engine.Map(engine.AntiJoin(dgps, mtus), func(d relations.DGP) Flow {
-		return on(d.LRP.Router).flow(LRInAdmission, 50, match(d), saveInportMAC(d.LRP))
+		return onLRP(d.LRP).flow(LRInAdmission, 50, match(d), saveInportMAC(d.LRP))
 	})
 	return engine.Union(withMTU, plain)
 }
@@ -290,7 +293,7 @@ func RoutableNATFlows(nb *relations.NB) engine.Rel[Flow] {
 		p := x.peer.LRP
 		var flows []Flow
 		for _, ip := range strings.Split(x.r.IPs, ", ") {
-			flows = append(flows, route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: ip, plen: 32, v4: true, origin: routeConnected}.flow(nb))
+			flows = append(flows, route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: ip, plen: 32, v4: true, origin: routeConnected, hint: p.Port.UUID}.flow(nb))
 		}
 		return flows
 	})

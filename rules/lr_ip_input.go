@@ -85,7 +85,7 @@ func RouterPortIPv4InputFlows(nb *relations.NB) engine.Rel[Flow] {
 		if len(v4) == 0 {
 			return nil
 		}
-		dp, key := on(p.Router), jsonKey(p.Name())
+		dp, key := onLRP(p), jsonKey(p.Name())
 		flows := []Flow{
 			dp.flow(LRInIPInput, 100, "ip4.src == "+v4Networks(p.Net, true)+" && reg9[0] == 0", drop),
 			dp.flow(LRInIPInput, 90, "ip4.dst == "+v4Networks(p.Net, false)+" && icmp4.type == 8 && icmp4.code == 0",
@@ -133,7 +133,7 @@ func RouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
 		flows := make([]Flow, len(p.Net.IPv4))
 		for i, a := range p.Net.IPv4 {
-			flows[i] = arpReply(p, a.AddrS, fmt.Sprintf("arp.spa == %s/%d", a.NetworkS, a.Plen))
+			flows[i] = arpReply(onLRP(p), p, a.AddrS, fmt.Sprintf("arp.spa == %s/%d", a.NetworkS, a.Plen))
 		}
 		return flows
 	})
@@ -151,7 +151,7 @@ func RouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
 	anySource := portsAnswerAnyExpiredTTL(nb.Release)
 	return engine.FlatMap(nb.LRPs, func(p relations.LRP) []Flow {
-		dp, key := on(p.Router), jsonKey(p.Name())
+		dp, key := onLRP(p), jsonKey(p.Name())
 		flows := []Flow{
 			dp.flow(LRInIPInput, 90, "ip6.dst == "+v6Networks(p.Net)+" && icmp6.type == 128 && icmp6.code == 0",
 				"ip6.dst <-> ip6.src; ip.ttl = 255; icmp6.type = 129; flags.loopback = 1; next; "),
@@ -163,7 +163,8 @@ func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
 		dhcpv6Client := !dhcpv6ReplyNeedsPrefixDelegation(nb.Release) || relations.SmapBool(p.Port.Options, "prefix_delegation", false)
 		for _, a := range p.Net.IPv6 {
 			if dhcpv6Client {
-				flows = append(flows, dp.flow(LRInIPInput, 100, "ip6.dst == "+a.AddrS+" && udp.src == 547 && udp.dst == 546",
+				// 23.03 and 26.03 give this flow no hint.
+				flows = append(flows, on(p.Router).flow(LRInIPInput, 100, "ip6.dst == "+a.AddrS+" && udp.src == 547 && udp.dst == 546",
 					"reg0 = 0; handle_dhcpv6_reply;"))
 			}
 			flows = append(flows, ndReply(p, "nd_na_router", a.AddrS, a.SNAddrS, resident))
@@ -203,7 +204,7 @@ func RouterPortUnreachableFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(engine.Filter(nb.LRPs, func(p relations.LRP) bool { return !p.OnGateway }), lrpRouter),
 		dgpRouters(nb))
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
-		dp := on(p.Router)
+		dp := onLRP(p)
 		var flows []Flow
 		unreachable := func(ip, addr, icmp, udpCode, otherCode string) {
 			base := fmt.Sprintf("%s && %s.dst == %s && !ip.later_frag", ip, ip, addr)
@@ -237,7 +238,7 @@ func RouterPortOwnIPDropFlows(nb *relations.NB) engine.Rel[Flow] {
 	plain := engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return !r.NATOrLB })
 	ports := engine.SemiJoin(engine.IndexBy(nb.LRPs, lrpRouter), engine.IndexBy(plain, routerUUID))
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
-		dp := on(p.Router)
+		dp := onLRP(p)
 		var flows []Flow
 		if len(p.Net.IPv4) > 0 {
 			ips := make([]string, len(p.Net.IPv4))
@@ -265,13 +266,14 @@ func dgpRouters(nb *relations.NB) engine.Index[string, string] {
 func lrpRouter(p relations.LRP) string { return p.Router }
 
 // arpReply is northd.c build_lrouter_arp_flow for a port's own address:
-// answer ARP requests for ip arriving on the port, from the port's MAC.
-func arpReply(p relations.LRP, ip, extra string) Flow {
+// answer ARP requests for ip arriving on the port, from the port's MAC, on
+// dp.
+func arpReply(dp flowTarget, p relations.LRP, ip, extra string) Flow {
 	match := fmt.Sprintf("inport == %s && arp.op == 1 && arp.tpa == %s", jsonKey(p.Name()), ip)
 	if extra != "" {
 		match += " && " + extra
 	}
-	return on(p.Router).flow(LRInIPInput, 90, match,
+	return dp.flow(LRInIPInput, 90, match,
 		"eth.dst = eth.src; eth.src = xreg0[0..47]; arp.op = 2; /* ARP reply */ "+
 			"arp.tha = arp.sha; arp.sha = xreg0[0..47]; arp.tpa <-> arp.spa; "+
 			"outport = inport; flags.loopback = 1; output;")
@@ -286,7 +288,7 @@ func ndReply(p relations.LRP, action, ip, sn, extra string) Flow {
 	if extra != "" {
 		match += " && " + extra
 	}
-	return on(p.Router).flow(LRInIPInput, 90, match,
+	return onLRP(p).flow(LRInIPInput, 90, match,
 		action+" { eth.src = xreg0[0..47]; ip6.src = nd.target; nd.tll = xreg0[0..47]; "+
 			"outport = inport; flags.loopback = 1; output; };")
 }

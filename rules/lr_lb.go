@@ -579,7 +579,8 @@ func RouterLBVIPNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 				resident = "is_chassis_resident(" + crKey(p) + ")"
 			}
 			if !f.IPv6 {
-				return arpReply(p, set, resident)
+				// 23.03 gives the ARP reply for the VIPs no hint.
+				return arpReply(on(p.Router), p, set, resident)
 			}
 			match := "inport == " + jsonKey(p.Name()) + " && nd_ns && nd.target == " + set
 			if resident != "" {
@@ -620,7 +621,7 @@ func RouterLBRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		if p.Port.UUID == v.DGP {
 			return nil
 		}
-		return []Flow{route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: v.IP, plen: 32, v4: true, origin: routeConnected}.flow(nb)}
+		return []Flow{route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: v.IP, plen: 32, v4: true, origin: routeConnected, hint: p.Port.UUID}.flow(nb)}
 	}))
 }
 

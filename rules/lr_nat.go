@@ -450,11 +450,11 @@ func DistributedNATAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 		return ruleMTU{r, m}
 	}), func(x ruleMTU) []Flow {
 		match, actions := admit(x.r)
-		return append(gatewayMTUFlows(x.m, LRInAdmission, match, actions), natPktTooBig(x.r, x.m.MTU))
+		return append(gatewayMTUFlows(on(x.r.Router).from(x.r.NAT.UUID), x.m, LRInAdmission, match, actions), natPktTooBig(x.r, x.m.MTU))
 	})
 	plain := engine.FlatMap(engine.AntiJoin(distributed, mtus), func(r relations.NATRule) []Flow {
 		match, actions := admit(r)
-		flows := []Flow{on(r.Router).flow(LRInAdmission, 50, match, actions)}
+		flows := []Flow{on(r.Router).from(r.NAT.UUID).flow(LRInAdmission, 50, match, actions)}
 		// northd checks the option against zero, not above it.
 		if mtu := relations.SmapInt(r.DGP.LRP.Port.Options, "gateway_mtu", 0); mtu != 0 {
 			flows = append(flows, natPktTooBig(r, mtu))
@@ -560,7 +560,7 @@ func RouterNATStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
 			commonZone(nb))
 	}
 	marks := engine.Map(marking, func(x relations.Featured[relations.RouterGateway]) Flow {
-		return on(x.Of.Router).flow(LROutChkDNATLocal, 50, "ip && "+ctBits(x.Features)+".natted == 1", regDstNATIPLocal+" = 1; next;")
+		return on(x.Of.Router).from(x.Of.Router).flow(LROutChkDNATLocal, 50, "ip && "+ctBits(x.Features)+".natted == 1", regDstNATIPLocal+" = 1; next;")
 	})
 	return engine.Union(marks, engine.FlatMap(routers, func(x relations.Featured[relations.RouterGateway]) []Flow {
 		g, dp := x.Of, on(x.Of.Router)

@@ -10,53 +10,44 @@ import (
 	"github.com/northlog/northlog/relations"
 )
 
-// natAddress is an external address of a router's NAT rules, as northd
-// prints it, with its solicited-node address when IPv6.
-type natAddress struct {
-	Router string
-	IP, SN string
-	V6     bool
-}
-
 // RouterNATResponderFlows: lr_in_ip_input, priority 90, on every router
 // (northd.c build_lrouter_arp_nd_for_datapath): ARP requests and neighbour
 // solicitations for the external address of each NAT rule northd could
 // read are answered from the MAC of the port they came in on.
 func RouterNATResponderFlows(nb *relations.NB) engine.Rel[Flow] {
-	addrs := engine.Distinct(engine.Map(engine.Filter(nb.RouterNATs, relations.RouterNAT.Valid),
-		func(r relations.RouterNAT) natAddress { return natAddress{r.Router, r.ExtIP, r.ExtSN, r.ExtV6} }))
-	return engine.Map(addrs, func(a natAddress) Flow {
-		if a.V6 {
-			return natNDReply(a.Router, "", a.IP, a.SN, regInportEthAddr, "", 90)
+	return engine.Map(engine.Filter(nb.RouterNATs, relations.RouterNAT.Valid), func(r relations.RouterNAT) Flow {
+		dp := on(r.Router).from(r.NAT.UUID)
+		if r.ExtV6 {
+			return natNDReply(dp, "", r.ExtIP, r.ExtSN, regInportEthAddr, "", 90)
 		}
-		return natARPReply(a.Router, "", a.IP, regInportEthAddr, "", 90)
+		return natARPReply(dp, "", r.ExtIP, regInportEthAddr, "", 90)
 	})
 }
 
 // natARPReply is northd.c build_lrouter_arp_flow for an external address:
 // an ARP reply from mac to requests for ip, on port key when set, or a drop
-// when mac is "".
-func natARPReply(router, key, ip, mac, extra string, prio int) Flow {
+// when mac is "", from a NAT rule (dp).
+func natARPReply(dp onRow, key, ip, mac, extra string, prio int) Flow {
 	match := responderMatch(key, fmt.Sprintf("arp.op == 1 && arp.tpa == %s", ip), extra)
 	action := drop
 	if mac != "" {
 		action = fmt.Sprintf("eth.dst = eth.src; eth.src = %s; arp.op = 2; /* ARP reply */ arp.tha = arp.sha; arp.sha = %s; "+
 			"arp.tpa <-> arp.spa; outport = inport; flags.loopback = 1; output;", mac, mac)
 	}
-	return on(router).flow(LRInIPInput, prio, match, action)
+	return dp.flow(LRInIPInput, prio, match, action)
 }
 
 // natNDReply is northd.c build_lrouter_nd_flow for an external address: a
 // neighbour advertisement from mac to solicitations for ip (sent to ip or
 // its solicited-node address sn), on port key when set, or a drop when mac
-// is "".
-func natNDReply(router, key, ip, sn, mac, extra string, prio int) Flow {
+// is "", from a NAT rule (dp).
+func natNDReply(dp onRow, key, ip, sn, mac, extra string, prio int) Flow {
 	match := responderMatch(key, fmt.Sprintf("ip6.dst == {%s, %s} && nd_ns && nd.target == %s", ip, sn, ip), extra)
 	action := drop
 	if mac != "" {
 		action = fmt.Sprintf("nd_na { eth.src = %s; ip6.src = nd.target; nd.tll = %s; outport = inport; flags.loopback = 1; output; };", mac, mac)
 	}
-	return on(router).flow(LRInIPInput, prio, match, action)
+	return dp.flow(LRInIPInput, prio, match, action)
 }
 
 // responderMatch is an ARP or ND responder's match: on port key when set,
@@ -117,7 +108,7 @@ func DGPNATResponderFlows(nb *relations.NB) engine.Rel[Flow] {
 				mac, resident = *nat.ExternalMAC, residentPort(*nat.LogicalPort)
 			}
 		}
-		r, ip := x.NAT.Router, x.NAT.ExtIP
+		r, ip := on(x.NAT.Router).from(nat.UUID), x.NAT.ExtIP
 		if x.NAT.ExtV6 {
 			return []Flow{
 				natNDReply(r, key, ip, x.NAT.ExtSN, mac, resident, 92),
@@ -183,7 +174,7 @@ func ownIPSet(stage Stage, prio int) func(portFamily, []portIP) []Flow {
 		for i, ip := range ips {
 			list[i] = ip.IP
 		}
-		return []Flow{on(k.Router).flow(stage, prio,
+		return []Flow{on(k.Router).from(k.Port).flow(stage, prio,
 			fmt.Sprintf("ip%s.dst == {%s}", ipVersion(!k.V6), strings.Join(list, ", ")), drop)}
 	}
 }

@@ -72,7 +72,7 @@ func RouterPortNDRAFlows(nb *relations.NB) engine.Rel[Flow] {
 			opts += fmt.Sprintf(", route_info = \"%s\"", v)
 		}
 		opts += strings.Join(prefixes, "") + "); next;"
-		dp, key := on(p.Router), jsonKey(p.Name())
+		dp, key := onLRP(p), jsonKey(p.Name())
 		return []Flow{
 			dp.flow(LRInNDRAOptions, 50, "inport == "+key+" && ip6.dst == ff02::2 && nd_rs", opts),
 			dp.flow(LRInNDRAResponse, 50, "inport == "+key+" && ip6.dst == ff02::2 && nd_ra && reg0[5]",

@@ -76,7 +76,7 @@ func RouterPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(learning, func(l routerLearning) string { return l.Router }),
 		func(_ string, p relations.LRP, l routerLearning) portLearning { return portLearning{p, l.All} })
 	return engine.FlatMap(ports, func(p portLearning) []Flow {
-		dp, key := on(p.Router), jsonKey(p.Name())
+		dp, key := onLRP(p.LRP), jsonKey(p.Name())
 		resident := ""
 		if p.DGP() {
 			resident = " && is_chassis_resident(" + crKey(p.LRP) + ")"
@@ -116,7 +116,7 @@ func keepMACBindingAction(rel schema.Release) string {
 func RouterDGPNeighborMcastFlows(nb *relations.NB) engine.Rel[Flow] {
 	dgps := engine.Filter(nb.LRPs, func(p relations.LRP) bool { return p.DGP() && learnsDGPNeighborsOnGateway(nb.Release) })
 	return engine.Map(dgps, func(p relations.LRP) Flow {
-		return on(p.Router).flow(LRInLookupNeighbor, 120,
+		return onLRP(p).flow(LRInLookupNeighbor, 120,
 			fmt.Sprintf("inport == %s && (nd_na || nd_ns) && eth.mcast && !is_chassis_resident(%s)", jsonKey(p.Name()), crKey(p)),
 			"reg9[2] = 1; next;")
 	})

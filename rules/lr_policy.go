@@ -40,7 +40,7 @@ func RouterPolicyRuleFlows(nb *relations.NB) engine.Rel[Flow] {
 		default:
 			return nil
 		}
-		return []Flow{on(p.Router).flow(LRInPolicy, p.Policy.Priority, p.Policy.Match, actions)}
+		return []Flow{on(p.Router).from(p.Policy.UUID).flow(LRInPolicy, p.Policy.Priority, p.Policy.Match, actions)}
 	})
 }
 
@@ -51,7 +51,7 @@ func RouterPolicyRuleFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterPolicyRerouteFlows(nb *relations.NB) engine.Rel[Flow] {
 	single := engine.Filter(nb.PolicyNexthops, func(h relations.PolicyNexthop) bool { return !h.Policy.ECMP() })
 	return engine.Map(single, func(h relations.PolicyNexthop) Flow {
-		return on(h.Policy.Router).flow(LRInPolicy, h.Policy.Policy.Priority, h.Policy.Policy.Match,
+		return on(h.Policy.Router).from(h.Policy.Policy.UUID).flow(LRInPolicy, h.Policy.Policy.Priority, h.Policy.Policy.Match,
 			pktMark(h.Policy)+rerouteTo(nb.Release, h)+" flags.loopback = 1; reg8[0..15] = 0; "+nextHopFamily(nb.Release, nexthopV4(h))+"next;")
 	})
 }
@@ -91,7 +91,7 @@ func RouterPolicyECMPFlows(nb *relations.NB) engine.Rel[Flow] {
 					return nil
 				}
 			}
-			dp := on(p.Router)
+			dp := on(p.Router).from(p.Policy.UUID)
 			var flows []Flow
 			for i, h := range members {
 				flows = append(flows, dp.flow(LRInPolicyECMP, 100,

@@ -113,7 +113,7 @@ func RouterPortConnectedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		var flows []Flow
 		for _, a := range p.Net.IPv4 {
 			flows = append(flows, route{
-				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, v4: true, origin: routeConnected,
+				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, v4: true, origin: routeConnected, hint: p.Port.UUID,
 			}.flow(nb))
 		}
 		for _, a := range p.Net.IPv6 {
@@ -122,7 +122,7 @@ func RouterPortConnectedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 			v4 := strings.Contains(a.NetworkS, ".")
 			flows = append(flows, route{
 				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, v4: v4, origin: routeConnected,
-				scoped: !v4 && isLinkLocal(a.Network),
+				scoped: !v4 && isLinkLocal(a.Network), hint: p.Port.UUID,
 			}.flow(nb))
 		}
 		return flows
@@ -170,6 +170,9 @@ type route struct {
 	scoped  bool // link-local: only for packets from the output port
 	discard bool
 	dp      on // the router; the output port's router when unset
+	// hint is the NB row the flow comes from: the port of a connected
+	// route, the static route.
+	hint string
 }
 
 // match is northd.c build_route_match, with the priority it implies.
@@ -196,10 +199,11 @@ func (r route) match(nb *relations.NB) (string, int) {
 // MAC and the output port.
 func (r route) flow(nb *relations.NB) Flow {
 	match, prio := r.match(nb)
-	dp := r.dp
-	if dp == "" {
-		dp = on(r.port.Router)
+	router := r.dp
+	if router == "" {
+		router = on(r.port.Router)
 	}
+	dp := router.from(r.hint)
 	if r.discard {
 		return dp.flow(LRInIPRouting, prio, match, drop)
 	}
@@ -268,7 +272,7 @@ func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		memberMatch := fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", s.Group, s.Member)
 		if discardDropsECMPGroup(nb.Release) && s.HasDiscard {
-			return append(flows, dp.flow(LRInIPRoutingECMP, 100, memberMatch, drop))
+			return append(flows, dp.from(rt.Route.UUID).flow(LRInIPRoutingECMP, 100, memberMatch, drop))
 		}
 		if rt.Discard {
 			return flows
@@ -277,7 +281,7 @@ func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		if ecmpRepliesByPortMark(nb.Release) && rt.SymmetricReply() {
 			commit = regNeedsECMPStatefulCommit + " = 1; "
 		}
-		return append(flows, dp.flow(LRInIPRoutingECMP, 100, memberMatch,
+		return append(flows, dp.from(rt.Route.UUID).flow(LRInIPRoutingECMP, 100, memberMatch,
 			fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s; %s%snext;",
 				nextHopReg(!rt.V4()), rt.Route.Nexthop, srcIPReg(nb.Release, !rt.V4()), rt.OutIP, rt.Out.Net.MAC, jsonKey(rt.Out.Name()),
 				nextHopFamily(nb.Release, rt.V4()), commit)))
@@ -299,7 +303,7 @@ func staticRoute(sr relations.StaticRoute) route {
 		origin = routeConnected
 	}
 	network, _ := sr.Prefix.Prefix(sr.Plen)
-	return route{network: printAddr(network.Addr()), plen: sr.Plen, v4: sr.V4(), origin: origin, table: sr.TableID}
+	return route{network: printAddr(network.Addr()), plen: sr.Plen, v4: sr.V4(), origin: origin, table: sr.TableID, hint: sr.Route.UUID}
 }
 
 // printAddr prints an address as northd does: dotted quad, or glibc's
@@ -337,8 +341,8 @@ func RouterRouteTableFlows(nb *relations.NB) engine.Rel[Flow] {
 // RouterECMPSymmetricReplyFlows: the flows that send replies back over the
 // ECMP route their request came in on, for the routes of a gateway router
 // with options:ecmp_symmetric_reply (northd.c
-// add_ecmp_symmetric_reply_flows), once per ECMP group and output port,
-// from the first such member: lr_in_defrag sends traffic from or over the
+// add_ecmp_symmetric_reply_flows), per ECMP group and output port (the
+// members through one port give the same flows): lr_in_defrag sends traffic from or over the
 // route through conntrack, lr_in_ecmp_stateful commits the next hop's MAC
 // and the port's tunnel key (KeyRef) to the connection, and replies that
 // carry them skip routing (lr_in_ip_routing), policies (lr_in_policy) and
@@ -357,18 +361,12 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 	gateways := engine.Filter(nb.RouterConfigs, func(r relations.RouterConfig) bool { return r.Gateway })
 	onGateway := engine.SemiJoin(engine.IndexBy(symmetric, func(s relations.StaticRouteSlot) string { return s.Route.Router }),
 		engine.IndexBy(gateways, routerUUID))
-	type groupPort struct {
-		router string
-		group  int
-		port   string
-	}
-	first := engine.Min(engine.IndexBy(onGateway, func(s relations.StaticRouteSlot) groupPort {
-		return groupPort{s.Route.Router, s.Group, s.Route.Out.Port.UUID}
-	}), func(a, b relations.StaticRouteSlot) int { return a.Member - b.Member })
-	return engine.FlatMap(relations.WithFeatures(nb, first), func(x relations.Featured[engine.KV[groupPort, relations.StaticRouteSlot]]) []Flow {
-		rt := x.Of.Value.Route
+	// The members through one port give the same flows, hinted by the
+	// first member 23.03 meets, in the order of its route lists.
+	return engine.FlatMap(relations.WithFeatures(nb, onGateway), func(x relations.Featured[relations.StaticRouteSlot]) []Flow {
+		rt := x.Of.Route
 		replyPort := ctBits(x.Features) + ".ecmp_reply_port"
-		dp, out := on(rt.Router), jsonKey(rt.Out.Name())
+		dp, out := on(rt.Router).from(rt.Route.UUID), jsonKey(rt.Out.Name())
 		routeMatch, _ := staticRoute(rt).match(nb)
 		dir, ipv6, srcReg := "src", "false", srcIPReg(nb.Release, !rt.V4())
 		if rt.Src {

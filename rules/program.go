@@ -213,3 +213,8 @@ func (p *Program) Step() []*engine.Rejected {
 func (p *Program) FlowsByDatapath() []Flow {
 	return FlowsByDatapath(p.Flows.Contents(), p.DatapathSets.Contents())
 }
+
+// FlowsOnEachDatapath is the flows as FlowsOnEachDatapath lists them.
+func (p *Program) FlowsOnEachDatapath() []Flow {
+	return FlowsOnEachDatapath(p.Flows.Contents(), p.DatapathSets.Contents())
+}
