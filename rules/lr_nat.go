@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -343,9 +344,10 @@ func (r natRule) snatFlows() []Flow {
 // SNATed unless it is a reply, after going through the zone that a
 // dnat_and_snat rule's DNAT used (snat for a SNAT rule); traffic to the
 // logical IP coming in through the gateway port is translated in that
-// zone and committed there when new.
+// zone and committed there when new. Only the SNAT flow names the rule
+// (26.03 adds the other three with no stage-hint).
 func (r natRule) separateZoneSNATFlows(match string, prio int) []Flow {
-	dp, ip := on(r.Router).from(r.NAT.UUID), r.ipFamily()
+	dp, hinted, ip := on(r.Router), on(r.Router).from(r.NAT.UUID), r.ipFamily()
 	zone, offset := "snat", 0
 	if r.Type() == nb.NATTypeDNATAndSNAT {
 		zone, offset = "dnat", 5
@@ -354,7 +356,7 @@ func (r natRule) separateZoneSNATFlows(match string, prio int) []Flow {
 	reverse := fmt.Sprintf("ip && ip%s.dst == %s && inport == %s && %s", ip, r.NAT.LogicalIP, jsonKey(r.DGP.Name()), r.resident())
 	reverse, _ = r.extIPMatch(reverse, true, LROutSNAT, r.CIDRBits+3+128)
 	return []Flow{
-		dp.flow(LROutSNAT, prio, match, r.ethSrc()+fmt.Sprintf("ct_snat(%s%s);", r.NAT.ExternalIP, r.portRange())),
+		hinted.flow(LROutSNAT, prio, match, r.ethSrc()+fmt.Sprintf("ct_snat(%s%s);", r.NAT.ExternalIP, r.portRange())),
 		dp.flow(LROutPostUnDNAT, 70+offset, match, "ct_next("+zone+");"),
 		dp.flow(LROutSNAT, prio+offset, reverse+" && (!ct.trk || !ct.rpl)", "ct_"+zone+";"),
 		dp.flow(LROutPostSNAT, prio+offset, reverse+" && ct.new", "ct_commit_to_zone("+zone+");"),
@@ -506,7 +508,7 @@ type natIP struct{ Router, IP string }
 // DistributedNATNeighborFlows: lr_in_arp_resolve for the external IPs of
 // NAT rules on a distributed router (northd.c
 // build_lrouter_nat_defrag_and_lb), from the first rule (in _uuid order)
-// with each external IP: traffic that came in on the gateway port and is
+// with each external IP, hinted by any rule of that IP: traffic that came in on the gateway port and is
 // still addressed to the external IP after unSNAT and DNAT is dropped to
 // avoid a loop; traffic from other ports to the external IP resolves to
 // the rule's external MAC or the gateway port's MAC, for east-west NAT.
@@ -514,31 +516,43 @@ type natIP struct{ Router, IP string }
 // up on the logical port's chassis.
 func DistributedNATNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 	dgpRules := engine.Filter(nb.NATRules, func(r relations.NATRule) bool { return !r.GW.Gateway })
-	first := engine.Min(engine.IndexBy(dgpRules, func(r relations.NATRule) natIP { return natIP{r.Router, r.NAT.ExternalIP} }),
-		func(a, b relations.NATRule) int { return cmp.Compare(a.NAT.UUID, b.NAT.UUID) })
-	return engine.FlatMap(first, func(kv engine.KV[natIP, relations.NATRule]) []Flow {
-		r := kv.Value
-		dp, key, ip := on(r.Router).from(r.NAT.UUID), jsonKey(r.DGP.Name()), ipVersion(!r.V6)
-		mac := r.DGP.LRP.Net.MAC.String()
-		if r.Distributed {
-			mac = *r.NAT.ExternalMAC
-		}
-		flows := []Flow{
-			dp.flow(LRInARPResolve, 150, fmt.Sprintf("inport == %s && outport == %s && ip%s.dst == %s", key, key, ip, r.NAT.ExternalIP), drop),
-			dp.flow(LRInARPResolve, 100, fmt.Sprintf("outport == %s && %s == %s", key, nextHopReg(r.V6), r.NAT.ExternalIP),
-				"eth.dst = "+mac+"; next;"),
-		}
-		if r.GW.RedirectBridged && r.Distributed {
-			lookup := "get_arp(outport, reg0); next;"
-			if r.V6 {
-				lookup = "get_nd(outport, xxreg0); next;"
+	return engine.GroupBy(engine.IndexBy(dgpRules, func(r relations.NATRule) natIP { return natIP{r.Router, r.NAT.ExternalIP} }),
+		func(_ natIP, rs []relations.NATRule) []Flow {
+			first := slices.MinFunc(rs, func(a, b relations.NATRule) int { return cmp.Compare(a.NAT.UUID, b.NAT.UUID) })
+			// Any rule of the address may name the flows: the SB row keeps
+			// the hint of the rule that made it first (23.03 rewrites a
+			// row's hint only when its northd version changes), which the
+			// order of NB changes tells, not the NB.
+			var flows []Flow
+			for _, r := range rs {
+				flows = append(flows, natNeighborFlows(first, on(first.Router).from(r.NAT.UUID))...)
 			}
-			flows = append(flows, dp.flow(LRInARPResolve, 90,
-				fmt.Sprintf("outport == %s && ip%s.src == %s && %s", jsonKey(r.GW.FirstDGP), ip, r.NAT.LogicalIP, residentPort(*r.NAT.LogicalPort)),
-				lookup))
+			return flows
+		})
+}
+
+// natNeighborFlows are DistributedNATNeighborFlows' flows of rule r on dp.
+func natNeighborFlows(r relations.NATRule, dp onRow) []Flow {
+	key, ip := jsonKey(r.DGP.Name()), ipVersion(!r.V6)
+	mac := r.DGP.LRP.Net.MAC.String()
+	if r.Distributed {
+		mac = *r.NAT.ExternalMAC
+	}
+	flows := []Flow{
+		dp.flow(LRInARPResolve, 150, fmt.Sprintf("inport == %s && outport == %s && ip%s.dst == %s", key, key, ip, r.NAT.ExternalIP), drop),
+		dp.flow(LRInARPResolve, 100, fmt.Sprintf("outport == %s && %s == %s", key, nextHopReg(r.V6), r.NAT.ExternalIP),
+			"eth.dst = "+mac+"; next;"),
+	}
+	if r.GW.RedirectBridged && r.Distributed {
+		lookup := "get_arp(outport, reg0); next;"
+		if r.V6 {
+			lookup = "get_nd(outport, xxreg0); next;"
 		}
-		return flows
-	})
+		flows = append(flows, dp.flow(LRInARPResolve, 90,
+			fmt.Sprintf("outport == %s && ip%s.src == %s && %s", jsonKey(r.GW.FirstDGP), ip, r.NAT.LogicalIP, residentPort(*r.NAT.LogicalPort)),
+			lookup))
+	}
+	return flows
 }
 
 // RouterNATStatefulFlows: the router-wide NAT flows (northd.c
