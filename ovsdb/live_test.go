@@ -439,7 +439,7 @@ func startBesideOf(t *testing.T, build *reference.Build) *beside {
 	t.Helper()
 	b := &beside{}
 	var err error
-	if b.scenarios, err = reference.LoadScenarios("../rules/testdata/scenarios"); err != nil {
+	if b.scenarios, err = reference.LoadScenariosFor("../rules/testdata/scenarios", build.Release()); err != nil {
 		t.Fatal(err)
 	}
 	b.ref, b.live, _ = startWithReferenceOf(t, build)
@@ -541,7 +541,7 @@ ovn-nbctl ls-add sw1 -- lsp-add sw1 p2`)
 // ovn-northd takes the SB back from northlog for the next scenario.
 func TestLiveTakeOver(t *testing.T) {
 	t.Parallel()
-	scenarios, err := reference.LoadScenarios("../rules/testdata/scenarios")
+	scenarios, err := reference.LoadScenariosFor("../rules/testdata/scenarios", schema.OVN2303)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/ovsdb"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 )
 
@@ -22,7 +23,7 @@ import (
 // real ovn-northd writes with those northlog computes from the same NB.
 func TestSBLoadBalancerRows(t *testing.T) {
 	ref := reference.Start(t)
-	scenarios, err := reference.LoadScenarios("testdata/scenarios")
+	scenarios, err := reference.LoadScenariosFor("testdata/scenarios", schema.OVN2303)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,6 +31,12 @@ func (sc Scenario) AppliesTo(r schema.Release) bool {
 	return sc.Releases == nil || slices.Contains(sc.Releases, r)
 }
 
+// LoadScenariosFor is LoadScenarios' scenarios that apply to release r.
+func LoadScenariosFor(dir string, r schema.Release) ([]Scenario, error) {
+	all, err := LoadScenarios(dir)
+	return slices.DeleteFunc(all, func(sc Scenario) bool { return !sc.AppliesTo(r) }), err
+}
+
 // LoadScenarios reads every DIR/*.sh file as a Scenario, in file name order.
 func LoadScenarios(dir string) ([]Scenario, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.sh"))
