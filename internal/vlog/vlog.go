@@ -110,6 +110,7 @@ type Vlog struct {
 	file     *os.File
 	syslog   syslogSink
 	target   net.Conn // --syslog-target's, nil when not set
+	host     string   // the hostname in the target's lines
 	program  string
 	now      func() time.Time
 }
@@ -348,6 +349,7 @@ func (v *Vlog) SetSyslog(method, target string) error {
 		return fmt.Errorf("unsupported syslog method '%s'", method)
 	}
 	var conn net.Conn
+	host, _ := os.Hostname()
 	if target != "" {
 		var err error
 		if conn, err = net.Dial("udp", target); err != nil {
@@ -356,7 +358,7 @@ func (v *Vlog) SetSyslog(method, target string) error {
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.syslog, v.target = sink, conn
+	v.syslog, v.target, v.host = sink, conn, host
 	return nil
 }
 
@@ -378,9 +380,8 @@ func (v *Vlog) toSyslog(level Level, module string, t time.Time, msg, line strin
 		}
 	}
 	if v.target != nil {
-		host, _ := os.Hostname()
 		fmt.Fprintf(v.target, "<%d>1 %s %s %s %d %s - \ufeff%s", syslog.LOG_LOCAL0|prio,
-			t.UTC().Format("2006-01-02T15:04:05.000Z"), host, v.program, os.Getpid(), module, msg)
+			t.UTC().Format("2006-01-02T15:04:05.000Z"), v.host, v.program, os.Getpid(), module, msg)
 	}
 }
 
