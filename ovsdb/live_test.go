@@ -421,8 +421,8 @@ type beside struct {
 	live      *servers
 	scenarios []reference.Scenario
 	// options are the NB_Global options that resetNB restores on live:
-	// those of a fresh NB, with the reference's random mac_prefix and
-	// svc_monitor_mac, which show in flows.
+	// those of a fresh NB, with the reference's random mac_prefix,
+	// svc_monitor_mac and (26.03) svc_monitor_mac_dst, which show in flows.
 	options map[string]string
 }
 
@@ -445,8 +445,10 @@ func startBesideOf(t *testing.T, build *reference.Build) *beside {
 	b.ref, b.live, _ = startWithReferenceOf(t, build)
 	b.options = nbOptions(t, b.live.NBRemote())
 	refOptions := nbOptions(t, b.ref.NBRemote())
-	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
-		b.options[k] = refOptions[k]
+	for _, k := range []string{"mac_prefix", "svc_monitor_mac", "svc_monitor_mac_dst"} {
+		if v, ok := refOptions[k]; ok {
+			b.options[k] = v
+		}
 	}
 	return b
 }

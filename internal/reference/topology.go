@@ -88,6 +88,24 @@ func RandomTopology(seed int64, opts TopologyOptions) string {
 	return g.script.String()
 }
 
+// ScriptSteps splits a script of RandomTopology into its ovn-nbctl
+// invocations, each a transaction of its own, in order: applied one at a
+// time they build the topology as the whole script does. Comment lines are
+// left out.
+func ScriptSteps(script string) []string {
+	var steps []string
+	for line := range strings.Lines(script) {
+		switch {
+		case strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "ovn-nbctl") || len(steps) == 0:
+			steps = append(steps, line)
+		default:
+			steps[len(steps)-1] += line
+		}
+	}
+	return steps
+}
+
 // topologyGen draws a topology and writes it as ovn-nbctl commands, one
 // invocation per switch or router.
 type topologyGen struct {

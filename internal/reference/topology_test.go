@@ -207,3 +207,35 @@ func stageNames(ctx context.Context, ref *Instance) ([]string, error) {
 	slices.Sort(names)
 	return slices.Compact(names), p.err
 }
+
+// TestScriptSteps: a topology's steps are its ovn-nbctl invocations, whole
+// and in order, and nothing else.
+func TestScriptSteps(t *testing.T) {
+	opts := TopologyOptions{Switches: 4, PortsPerSwitch: 5, Routers: 3, RouterPorts: 3, Routes: 2, Policies: 2,
+		NATs: 2, AddressSets: 2, PortGroups: 2, ACLs: 3, LoadBalancers: 3}
+	for seed := range int64(10) {
+		script := RandomTopology(seed, opts)
+		var commands strings.Builder
+		invocations := 0
+		for line := range strings.Lines(script) {
+			if !strings.HasPrefix(line, "#") {
+				commands.WriteString(line)
+			}
+			if strings.HasPrefix(line, "ovn-nbctl") {
+				invocations++
+			}
+		}
+		steps := ScriptSteps(script)
+		if len(steps) != invocations || invocations < 2 {
+			t.Fatalf("seed %d: %d steps for %d invocations", seed, len(steps), invocations)
+		}
+		for i, s := range steps {
+			if !strings.HasPrefix(s, "ovn-nbctl ") || strings.Count(s, "ovn-nbctl") != 1 || !strings.HasSuffix(s, "\n") {
+				t.Errorf("seed %d: step %d is not one invocation:\n%s", seed, i, s)
+			}
+		}
+		if got := strings.Join(steps, ""); got != commands.String() {
+			t.Errorf("seed %d: the steps make\n%s\nthe script\n%s", seed, got, commands.String())
+		}
+	}
+}
