@@ -213,7 +213,8 @@ func bindPorts(switchPorts engine.Rel[SwitchPort], lrps engine.Rel[LRP], masks e
 // ports northd binds (bindPorts) among those the datapaths list.
 func (n *NB) deriveBoundPorts() {
 	lrpClaims := deriveLRPs(n, n.RouterConfigs)
-	bound := bindPorts(n.ListedSwitchPorts, lrpClaims, deriveClaimMasks(n, n.RouterConfigs), routersClaimFirst(n.Release))
+	n.datapathMasks = deriveClaimMasks(n, n.RouterConfigs)
+	bound := bindPorts(n.ListedSwitchPorts, lrpClaims, n.datapathMasks, routersClaimFirst(n.Release))
 	n.PortsOnSwitches = engine.Map(engine.Filter(bound, func(c portClaim) bool { return c.LSP != nil }),
 		func(c portClaim) SwitchPort { return SwitchPort{Switch: c.Datapath, Port: c.LSP} })
 	n.LRPs = engine.Map(engine.Filter(bound, func(c portClaim) bool { return c.LSP == nil }),

@@ -318,16 +318,8 @@ func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[St
 	}
 	outPorts := engine.Join(viaPort, n.LRPsByName, func(_ string, p parsedRoute, out LRP) withPort { return withPort{p, out} })
 	byOutPort := engine.TryMap(outPorts, "static route", func(x withPort) (StaticRoute, error) {
-		if addr, ok := MemberIP(x.out.Net, x.p.Nexthop); ok {
+		if addr, ok := OutputPortAddr(x.out.Net, x.p.Nexthop, x.p.Prefix.Is4()); ok {
 			return accept(x.p, x.out, addr), nil
-		}
-		// Not in any of the port's networks: routed from the port's first
-		// address of the family all the same.
-		if x.p.Prefix.Is4() && len(x.out.Net.IPv4) > 0 {
-			return accept(x.p, x.out, x.out.Net.IPv4[0].AddrS), nil
-		}
-		if !x.p.Prefix.Is4() && len(x.out.Net.IPv6) > 0 {
-			return accept(x.p, x.out, x.out.Net.IPv6[0].AddrS), nil
 		}
 		return StaticRoute{}, noPath(x.p)
 	})
@@ -482,6 +474,23 @@ func MemberIP(n *LPortAddresses, ip netip.Addr) (string, bool) {
 	return "", false
 }
 
+// OutputPortAddr is the address a route or policy with an output_port
+// routes from (northd.c find_route_outport): the port's address in the
+// first of its networks that holds ip, or else, as the operator named the
+// port, its first address of the family v4 says.
+func OutputPortAddr(n *LPortAddresses, ip netip.Addr, v4 bool) (string, bool) {
+	if addr, ok := MemberIP(n, ip); ok {
+		return addr, true
+	}
+	if v4 && len(n.IPv4) > 0 {
+		return n.IPv4[0].AddrS, true
+	}
+	if !v4 && len(n.IPv6) > 0 {
+		return n.IPv6[0].AddrS, true
+	}
+	return "", false
+}
+
 // RouterPolicy is a Logical_Router_Policy listed by an enabled router.
 // ECMPGroup is the group id northd gives a reroute policy with several
 // next hops: 1 plus the number of such policies of the router before it in
@@ -491,6 +500,10 @@ type RouterPolicy struct {
 	Router    string
 	Policy    *nb.LogicalRouterPolicy
 	ECMPGroup int
+	// Chain is the id of the policy's chain, which its flow matches in
+	// the chain register, or noChain; JumpChain the id of the chain a jump
+	// policy enters (chainPolicies).
+	Chain, JumpChain int
 }
 
 // Nexthops are the next hops of a reroute policy as northd reads them:
@@ -568,14 +581,14 @@ func numberECMPPolicies(policies engine.Rel[RouterPolicy], hops engine.Rel[Polic
 		engine.Union(engine.Filter(hops, func(h PolicyNexthop) bool { return !h.Policy.ECMP() }), numberedHops)
 }
 
-func derivePolicyNexthops(policies engine.Rel[RouterPolicy], nets engine.Index[netKey, lrpNet]) engine.Rel[PolicyNexthop] {
+func derivePolicyNexthops(n *NB, policies engine.Rel[RouterPolicy], nets engine.Index[netKey, lrpNet]) engine.Rel[PolicyNexthop] {
 	type hop struct {
 		Policy RouterPolicy
 		Index  int
 		Query  NexthopQuery
 	}
 	reroutes := engine.Filter(policies, func(p RouterPolicy) bool {
-		return p.Policy.Action == nb.LogicalRouterPolicyActionReroute
+		return p.Policy.Action == nb.LogicalRouterPolicyActionReroute && p.Policy.OutputPort == nil
 	})
 	hops := engine.FlatMap(reroutes, func(p RouterPolicy) []hop {
 		var out []hop
@@ -592,8 +605,42 @@ func derivePolicyNexthops(policies engine.Rel[RouterPolicy], nets engine.Index[n
 		return struct{}{}, fmt.Errorf("router policy %s: no path for priority %d; next hop %s",
 			h.Policy.Policy.UUID, h.Policy.Policy.Priority, h.Policy.Nexthops()[h.Index])
 	})
-	return engine.Join(byQuery, answers, func(_ NexthopQuery, h hop, a NexthopPort) PolicyNexthop {
+	return engine.Union(engine.Join(byQuery, answers, func(_ NexthopQuery, h hop, a NexthopPort) PolicyNexthop {
 		return PolicyNexthop{h.Policy, h.Index, a.Port, a.Addr}
+	}), deriveOutputPortNexthops(n, policies))
+}
+
+// deriveOutputPortNexthops computes the next hops of reroute policies that
+// name their output_port (26.03; chainPolicies keeps only those with one
+// next hop): the port named, and its address for the next hop
+// (OutputPortAddr). A port that is not a router port northd binds, or has
+// no address of the next hop's family, voids the policy.
+func deriveOutputPortNexthops(n *NB, policies engine.Rel[RouterPolicy]) engine.Rel[PolicyNexthop] {
+	type named struct {
+		Policy RouterPolicy
+		Port   string
+	}
+	viaPort := engine.IndexBy(engine.Filter(policies, func(p RouterPolicy) bool {
+		return p.Policy.Action == nb.LogicalRouterPolicyActionReroute && p.Policy.OutputPort != nil && len(p.Policy.Nexthops) == 1
+	}), func(p RouterPolicy) string { return *p.Policy.OutputPort })
+	names := engine.Join(viaPort, engine.IndexBy(n.RouterPorts.Rows, func(p *nb.LogicalRouterPort) string { return p.UUID }),
+		func(_ string, p RouterPolicy, lrp *nb.LogicalRouterPort) named { return named{p, lrp.Name} })
+	byName := engine.IndexBy(names, func(x named) string { return x.Port })
+	engine.TryMap(engine.AntiJoin(byName, n.LRPsByName), "router policy", func(x named) (struct{}, error) {
+		return struct{}{}, fmt.Errorf("Bad out port %s for policy %s", x.Port, x.Policy.Policy.Match)
+	})
+	return engine.TryMap(engine.Join(byName, n.LRPsByName, func(_ string, x named, out LRP) PolicyNexthop {
+		return PolicyNexthop{Policy: x.Policy, Port: out}
+	}), "router policy", func(h PolicyNexthop) (PolicyNexthop, error) {
+		nh := h.Policy.Policy.Nexthops[0]
+		ip, _ := ParseIPByDot(nh)
+		addr, ok := OutputPortAddr(h.Port.Net, ip, strings.Contains(nh, "."))
+		if !ok {
+			return PolicyNexthop{}, fmt.Errorf("Logical Router: policy (match: '%s', priority %d): no path for next hop %s",
+				h.Policy.Policy.Match, h.Policy.Policy.Priority, nh)
+		}
+		h.Addr = addr
+		return h, nil
 	})
 }
 
@@ -603,6 +650,6 @@ func (n *NB) deriveRouteRelations() {
 	n.RouterRoutes = deriveRouterRoutes(n)
 	n.Routes, n.RouteTableIDs, n.UsedBFDs = deriveStaticRoutes(n, nets)
 	n.RouteSlots = deriveStaticRouteSlots(n.Routes, n.Release)
-	policies := deriveRouterPolicies(n)
-	n.RouterPolicies, n.PolicyNexthops = numberECMPPolicies(policies, derivePolicyNexthops(policies, nets), n.Release)
+	policies := chainPolicies(n, deriveRouterPolicies(n))
+	n.RouterPolicies, n.PolicyNexthops = numberECMPPolicies(policies, derivePolicyNexthops(n, policies, nets), n.Release)
 }

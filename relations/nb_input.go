@@ -174,6 +174,9 @@ type NB struct {
 	RouteTableIDs  engine.Rel[RouteTableID]
 	RouterPolicies engine.Rel[RouterPolicy]
 	PolicyNexthops engine.Rel[PolicyNexthop]
+	// datapathMasks are the bucket masks of northd's datapath tables, whose
+	// walk orders what northd numbers across datapaths.
+	datapathMasks engine.Rel[claimMasks]
 
 	// Switch ports and switch-level facts (derived_switch.go).
 	LSPs                    engine.Rel[LSP]

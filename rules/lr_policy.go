@@ -25,11 +25,14 @@ func RouterPolicyFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
-// RouterPolicyRuleFlows: lr_in_policy for allow and drop policies (northd.c
-// build_routing_policy_flow): the policy's match, at its priority, passes
-// the packet on to resolution (marking it with options:pkt_mark if set) or
-// drops it. The match is copied as written.
+// RouterPolicyRuleFlows: lr_in_policy for allow, drop and jump policies
+// (northd.c build_routing_policy_flow): the policy's match, at its
+// priority, passes the packet on to resolution (marking it with
+// options:pkt_mark if set), drops it, or (26.03) sends it back to this
+// stage in the chain it jumps to. The match is copied as written, within
+// the policy's chain (chainMatch).
 func RouterPolicyRuleFlows(nb *relations.NB) engine.Rel[Flow] {
+	policyTable := tableIn(nb, LRInPolicy)
 	return engine.FlatMap(nb.RouterPolicies, func(p relations.RouterPolicy) []Flow {
 		var actions string
 		switch p.Policy.Action {
@@ -37,11 +40,23 @@ func RouterPolicyRuleFlows(nb *relations.NB) engine.Rel[Flow] {
 			actions = pktMark(p) + "reg8[0..15] = 0; next;"
 		case "drop":
 			actions = drop
+		case "jump":
+			actions = fmt.Sprintf("reg9[16..31]=%d; next(pipeline=ingress, table=%d);", p.JumpChain, policyTable)
 		default:
 			return nil
 		}
-		return []Flow{on(p.Router).from(p.Policy.UUID).flow(LRInPolicy, p.Policy.Priority, p.Policy.Match, actions)}
+		return []Flow{on(p.Router).from(p.Policy.UUID).flow(LRInPolicy, p.Policy.Priority, chainMatch(p), actions)}
 	})
+}
+
+// chainMatch is the match of a policy's flow: within its chain, the value
+// of the chain register, once the router has chains (26.03). An ECMP
+// reroute's flow matches only the policy's own match, in any chain.
+func chainMatch(p relations.RouterPolicy) string {
+	if p.Chain == relations.NoChain {
+		return p.Policy.Match
+	}
+	return fmt.Sprintf("reg9[16..31] == %d && (%s)", p.Chain, p.Policy.Match)
 }
 
 // RouterPolicyRerouteFlows: lr_in_policy for reroute policies with one next
@@ -51,7 +66,7 @@ func RouterPolicyRuleFlows(nb *relations.NB) engine.Rel[Flow] {
 func RouterPolicyRerouteFlows(nb *relations.NB) engine.Rel[Flow] {
 	single := engine.Filter(nb.PolicyNexthops, func(h relations.PolicyNexthop) bool { return !h.Policy.ECMP() })
 	return engine.Map(single, func(h relations.PolicyNexthop) Flow {
-		return on(h.Policy.Router).from(h.Policy.Policy.UUID).flow(LRInPolicy, h.Policy.Policy.Priority, h.Policy.Policy.Match,
+		return on(h.Policy.Router).from(h.Policy.Policy.UUID).flow(LRInPolicy, h.Policy.Policy.Priority, chainMatch(h.Policy),
 			pktMark(h.Policy)+rerouteTo(nb.Release, h)+" flags.loopback = 1; reg8[0..15] = 0; "+nextHopFamily(nb.Release, nexthopV4(h))+"next;")
 	})
 }
