@@ -60,7 +60,9 @@ func chainPolicies(n *NB, policies engine.Rel[RouterPolicy]) engine.Rel[RouterPo
 	}
 	named := engine.Join(engine.IndexBy(policies, func(p RouterPolicy) string { return p.Router }),
 		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }),
-		func(_ string, p RouterPolicy, r RouterConfig) placedPolicy { return placedPolicy{Policy: p, RouterName: r.Name} })
+		func(_ string, p RouterPolicy, r RouterConfig) placedPolicy {
+			return placedPolicy{Policy: p, RouterName: r.Name}
+		})
 	placed := engine.Join(engine.IndexBy(named, toUnit), engine.IndexBy(n.datapathMasks, toUnit),
 		func(_ unit, p placedPolicy, m claimMasks) placedPolicy {
 			p.Bucket = datapathHash(p.Policy.Router) & m.Router
