@@ -226,11 +226,18 @@ func dumpOtherRows(t testing.TB, remote string) []string {
 // chassis features of its SB.
 func offlineFlows(t testing.TB, s *servers) []string {
 	t.Helper()
+	return offlineOf(t, s).Canonical()
+}
+
+// offlineOf is northlog's offline computation from s's NB file and the
+// chassis features of its SB.
+func offlineOf(t testing.TB, s *servers) *Offline {
+	t.Helper()
 	o, err := ComputeWithFeatures(s.File("nb"), chassisFeatures(t, s.SBRemote()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o.Canonical()
+	return o
 }
 
 // resetNB deletes every NB row but NB_Global's and sets NB_Global's
@@ -304,7 +311,8 @@ func nbOptions(t testing.TB, remote string) map[string]string {
 // the rows of ownedTables must be the reference's in every scenario; and,
 // for the scenarios whose offline flows are the reference's, the
 // reference's flows with every column northd writes (FlowColumns, but
-// unwrittenFlowKeys) and the rows of datapathTables (tunnel keys aside).
+// stage-hint) and the rows of datapathTables (tunnel keys aside); and
+// each flow's stage-hint one that 23.03 would write (liveHintDiffs).
 func TestLiveScenarios(t *testing.T) {
 	t.Parallel()
 	b := startBeside(t)
@@ -314,7 +322,8 @@ func TestLiveScenarios(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			want := b.run(t, sc.Script)
 			refSB, liveSB := dumpSB(t, ref.SBRemote()), dumpSB(t, s.SBRemote())
-			got, offline := sbFlows(t, liveSB), offlineFlows(t, s)
+			o := offlineOf(t, s)
+			got, offline := sbFlows(t, liveSB), o.Canonical()
 			if r := reference.Compare(offline, got); !r.Equal() {
 				t.Fatalf("%s\nlive SB differs from northlog offline:\n%s", sc.Description, r)
 			}
@@ -331,6 +340,9 @@ func TestLiveScenarios(t *testing.T) {
 			}
 			if r := reference.Compare(flowColumns(t, refSB), flowColumns(t, liveSB)); !r.Equal() {
 				t.Errorf("Logical_Flow columns differ from the reference's:\n%s", r)
+			}
+			if diffs := liveHintDiffs(t, refSB, liveSB, o); len(diffs) > 0 {
+				t.Errorf("%d flows' stage-hint differs from the reference's:\n%s", len(diffs), strings.Join(diffs, "\n"))
 			}
 			if r := reference.Compare(ownedRows(t, refSB, datapathTables), ownedRows(t, liveSB, datapathTables)); !r.Equal() {
 				t.Errorf("%s rows differ from the reference's (- reference, + northlog):\n%s", strings.Join(datapathTables, ", "),
@@ -353,11 +365,25 @@ var ownedTables = append(slices.Clone(setTables), sbwriter.OtherTables...)
 var datapathTables = []string{sb.SBGlobalTable, sb.DatapathBindingTable, sb.PortBindingTable, sb.MulticastGroupTable,
 	sb.HAChassisGroupTable, sb.HAChassisTable, sb.GatewayChassisTable, sb.BFDTable, sb.StaticMACBindingTable}
 
-// unwrittenFlowKeys are the Logical_Flow external_ids and tags keys that
-// 23.03 writes and northlog does not yet: stage-hint (the NB row behind a
-// flow), which rules.Flow does not carry. FlowColumns compares every other
-// key.
-var unwrittenFlowKeys = []string{"stage-hint"}
+// hintKeys are the Logical_Flow external_ids keys that flowColumns leaves
+// to liveHintDiffs: stage-hint, the NB row behind a flow, which two
+// northds may choose differently and both be right.
+var hintKeys = []string{"stage-hint"}
+
+// liveHintDiffs describes the flows of the live SB whose stage-hint is
+// not one 23.03 would have written (reference.CompareLiveHints).
+func liveHintDiffs(t testing.TB, refSB, liveSB *reference.SBDump, o *Offline) []string {
+	t.Helper()
+	refHints, err := refSB.FlowHints()
+	if err != nil {
+		t.Fatal(err)
+	}
+	liveHints, err := liveSB.FlowHints()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reference.CompareLiveHints(o.Stages, refHints, liveHints, o.StageHints())
+}
 
 // bfdDisc matches a BFD row's disc, which 23.03 picks at random.
 var bfdDisc = regexp.MustCompile(`\|disc=\d+`)
@@ -388,11 +414,10 @@ func sbFlows(t testing.TB, d *reference.SBDump) []string {
 	return lines
 }
 
-// flowColumns is d's flows with their other columns, unwrittenFlowKeys
-// left out.
+// flowColumns is d's flows with their other columns, hintKeys left out.
 func flowColumns(t testing.TB, d *reference.SBDump) []string {
 	t.Helper()
-	lines, err := d.FlowColumns(unwrittenFlowKeys...)
+	lines, err := d.FlowColumns(hintKeys...)
 	if err != nil {
 		t.Fatal(err)
 	}
