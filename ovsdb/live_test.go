@@ -1,14 +1,17 @@
 package ovsdb
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -341,7 +344,7 @@ func TestLiveScenarios(t *testing.T) {
 			if r := reference.Compare(flowColumns(t, refSB), flowColumns(t, liveSB)); !r.Equal() {
 				t.Errorf("Logical_Flow columns differ from the reference's:\n%s", r)
 			}
-			if diffs := liveHintDiffs(t, refSB, liveSB, o); len(diffs) > 0 {
+			if diffs := liveHintDiffs(t, ref, s, refSB, liveSB, o); len(diffs) > 0 {
 				t.Errorf("%d flows' stage-hint differs from the reference's:\n%s", len(diffs), strings.Join(diffs, "\n"))
 			}
 			if r := reference.Compare(ownedRows(t, refSB, datapathTables), ownedRows(t, liveSB, datapathTables)); !r.Equal() {
@@ -371,8 +374,10 @@ var datapathTables = []string{sb.SBGlobalTable, sb.DatapathBindingTable, sb.Port
 var hintKeys = []string{"stage-hint"}
 
 // liveHintDiffs describes the flows of the live SB whose stage-hint is
-// not one 23.03 would have written (reference.CompareLiveHints).
-func liveHintDiffs(t testing.TB, refSB, liveSB *reference.SBDump, o *Offline) []string {
+// not one 23.03 would have written (reference.CompareLiveHints), the hints
+// of either side read as the NB rows they name (hintedRows): the two NBs
+// hold the same rows under _uuids of their own.
+func liveHintDiffs(t testing.TB, ref *reference.Instance, live *servers, refSB, liveSB *reference.SBDump, o *Offline) []string {
 	t.Helper()
 	refHints, err := refSB.FlowHints()
 	if err != nil {
@@ -382,7 +387,61 @@ func liveHintDiffs(t testing.TB, refSB, liveSB *reference.SBDump, o *Offline) []
 	if err != nil {
 		t.Fatal(err)
 	}
-	return reference.CompareLiveHints(o.Stages, refHints, liveHints, o.StageHints())
+	refRows, liveRows := hintedRows(t, ref.NBFile()), hintedRows(t, live.File("nb"))
+	rowsOf := func(hints map[string]string, rows map[string]string) map[string]string {
+		out := make(map[string]string, len(hints))
+		for l, h := range hints {
+			out[l] = cmp.Or(rows[h], h)
+		}
+		return out
+	}
+	possible := o.StageHints()
+	for _, hs := range possible {
+		for i, h := range hs {
+			hs[i] = cmp.Or(liveRows[h], h)
+		}
+	}
+	return reference.CompareLiveHints(o.Stages, rowsOf(refHints, refRows), rowsOf(liveHints, liveRows), possible)
+}
+
+// uuidText matches an _uuid in a row's columns.
+var uuidText = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// hintedRows maps the stage-hint of each row of the NB file at path (the
+// first 8 hex digits of its _uuid) to what the row is in any NB that the
+// same commands built: its table and name, or, in a table whose rows have
+// no name, its columns without the _uuids of the rows they refer to.
+func hintedRows(t testing.TB, path string) map[string]string {
+	t.Helper()
+	c, err := LoadNB(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for table, m := range c.All() {
+		v := reflect.ValueOf(m).Elem()
+		var uuid, name string
+		var cols []string
+		for i := range v.NumField() {
+			col, f := v.Type().Field(i).Tag.Get("ovsdb"), v.Field(i)
+			switch {
+			case col == "_uuid":
+				uuid = f.String()
+			case col == "name" && f.Kind() == reflect.String:
+				name = f.String()
+			case f.Kind() == reflect.Pointer && f.IsNil():
+				cols = append(cols, col+"=[]")
+			default:
+				cols = append(cols, fmt.Sprintf("%s=%v", col, reflect.Indirect(f)))
+			}
+		}
+		row := table + " " + strconv.Quote(name)
+		if name == "" {
+			row = table + " {" + uuidText.ReplaceAllString(strings.Join(cols, " "), "*") + "}"
+		}
+		out[uuid[:8]] = row
+	}
+	return out
 }
 
 // bfdDisc matches a BFD row's disc, which 23.03 picks at random.
