@@ -1,14 +1,17 @@
 package ovsdb
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"maps"
 	"os"
+	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -226,11 +229,18 @@ func dumpOtherRows(t testing.TB, remote string) []string {
 // chassis features of its SB.
 func offlineFlows(t testing.TB, s *servers) []string {
 	t.Helper()
+	return offlineOf(t, s).Canonical()
+}
+
+// offlineOf is northlog's offline computation from s's NB file and the
+// chassis features of its SB.
+func offlineOf(t testing.TB, s *servers) *Offline {
+	t.Helper()
 	o, err := ComputeWithFeatures(s.File("nb"), chassisFeatures(t, s.SBRemote()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o.Canonical()
+	return o
 }
 
 // resetNB deletes every NB row but NB_Global's and sets NB_Global's
@@ -304,7 +314,8 @@ func nbOptions(t testing.TB, remote string) map[string]string {
 // the rows of ownedTables must be the reference's in every scenario; and,
 // for the scenarios whose offline flows are the reference's, the
 // reference's flows with every column northd writes (FlowColumns, but
-// unwrittenFlowKeys) and the rows of datapathTables (tunnel keys aside).
+// stage-hint) and the rows of datapathTables (tunnel keys aside); and
+// each flow's stage-hint one that 23.03 would write (liveHintDiffs).
 func TestLiveScenarios(t *testing.T) {
 	t.Parallel()
 	b := startBeside(t)
@@ -314,7 +325,8 @@ func TestLiveScenarios(t *testing.T) {
 		t.Run(sc.Name, func(t *testing.T) {
 			want := b.run(t, sc.Script)
 			refSB, liveSB := dumpSB(t, ref.SBRemote()), dumpSB(t, s.SBRemote())
-			got, offline := sbFlows(t, liveSB), offlineFlows(t, s)
+			o := offlineOf(t, s)
+			got, offline := sbFlows(t, liveSB), o.Canonical()
 			if r := reference.Compare(offline, got); !r.Equal() {
 				t.Fatalf("%s\nlive SB differs from northlog offline:\n%s", sc.Description, r)
 			}
@@ -331,6 +343,9 @@ func TestLiveScenarios(t *testing.T) {
 			}
 			if r := reference.Compare(flowColumns(t, refSB), flowColumns(t, liveSB)); !r.Equal() {
 				t.Errorf("Logical_Flow columns differ from the reference's:\n%s", r)
+			}
+			if diffs := liveHintDiffs(t, ref, s, refSB, liveSB, o); len(diffs) > 0 {
+				t.Errorf("%d flows' stage-hint differs from the reference's:\n%s", len(diffs), strings.Join(diffs, "\n"))
 			}
 			if r := reference.Compare(ownedRows(t, refSB, datapathTables), ownedRows(t, liveSB, datapathTables)); !r.Equal() {
 				t.Errorf("%s rows differ from the reference's (- reference, + northlog):\n%s", strings.Join(datapathTables, ", "),
@@ -353,11 +368,81 @@ var ownedTables = append(slices.Clone(setTables), sbwriter.OtherTables...)
 var datapathTables = []string{sb.SBGlobalTable, sb.DatapathBindingTable, sb.PortBindingTable, sb.MulticastGroupTable,
 	sb.HAChassisGroupTable, sb.HAChassisTable, sb.GatewayChassisTable, sb.BFDTable, sb.StaticMACBindingTable}
 
-// unwrittenFlowKeys are the Logical_Flow external_ids and tags keys that
-// 23.03 writes and northlog does not yet: stage-hint (the NB row behind a
-// flow), which rules.Flow does not carry. FlowColumns compares every other
-// key.
-var unwrittenFlowKeys = []string{"stage-hint"}
+// hintKeys are the Logical_Flow external_ids keys that flowColumns leaves
+// to liveHintDiffs: stage-hint, the NB row behind a flow, which two
+// northds may choose differently and both be right.
+var hintKeys = []string{"stage-hint"}
+
+// liveHintDiffs describes the flows of the live SB whose stage-hint is
+// not one 23.03 would have written (reference.CompareLiveHints), the hints
+// of either side read as the NB rows they name (hintedRows): the two NBs
+// hold the same rows under _uuids of their own.
+func liveHintDiffs(t testing.TB, ref *reference.Instance, live *servers, refSB, liveSB *reference.SBDump, o *Offline) []string {
+	t.Helper()
+	refHints, err := refSB.FlowHints()
+	if err != nil {
+		t.Fatal(err)
+	}
+	liveHints, err := liveSB.FlowHints()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refRows, liveRows := hintedRows(t, ref.NBFile()), hintedRows(t, live.File("nb"))
+	rowsOf := func(hints map[string]string, rows map[string]string) map[string]string {
+		out := make(map[string]string, len(hints))
+		for l, h := range hints {
+			out[l] = cmp.Or(rows[h], h)
+		}
+		return out
+	}
+	possible := o.StageHints()
+	for _, hs := range possible {
+		for i, h := range hs {
+			hs[i] = cmp.Or(liveRows[h], h)
+		}
+	}
+	return reference.CompareLiveHints(o.Stages, rowsOf(refHints, refRows), rowsOf(liveHints, liveRows), possible)
+}
+
+// uuidText matches an _uuid in a row's columns.
+var uuidText = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// hintedRows maps the stage-hint of each row of the NB file at path (the
+// first 8 hex digits of its _uuid) to what the row is in any NB that the
+// same commands built: its table and name, or, in a table whose rows have
+// no name, its columns without the _uuids of the rows they refer to.
+func hintedRows(t testing.TB, path string) map[string]string {
+	t.Helper()
+	c, err := LoadNB(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for table, m := range c.All() {
+		v := reflect.ValueOf(m).Elem()
+		var uuid, name string
+		var cols []string
+		for i := range v.NumField() {
+			col, f := v.Type().Field(i).Tag.Get("ovsdb"), v.Field(i)
+			switch {
+			case col == "_uuid":
+				uuid = f.String()
+			case col == "name" && f.Kind() == reflect.String:
+				name = f.String()
+			case f.Kind() == reflect.Pointer && f.IsNil():
+				cols = append(cols, col+"=[]")
+			default:
+				cols = append(cols, fmt.Sprintf("%s=%v", col, reflect.Indirect(f)))
+			}
+		}
+		row := table + " " + strconv.Quote(name)
+		if name == "" {
+			row = table + " {" + uuidText.ReplaceAllString(strings.Join(cols, " "), "*") + "}"
+		}
+		out[uuid[:8]] = row
+	}
+	return out
+}
 
 // bfdDisc matches a BFD row's disc, which 23.03 picks at random.
 var bfdDisc = regexp.MustCompile(`\|disc=\d+`)
@@ -388,11 +473,10 @@ func sbFlows(t testing.TB, d *reference.SBDump) []string {
 	return lines
 }
 
-// flowColumns is d's flows with their other columns, unwrittenFlowKeys
-// left out.
+// flowColumns is d's flows with their other columns, hintKeys left out.
 func flowColumns(t testing.TB, d *reference.SBDump) []string {
 	t.Helper()
-	lines, err := d.FlowColumns(unwrittenFlowKeys...)
+	lines, err := d.FlowColumns(hintKeys...)
 	if err != nil {
 		t.Fatal(err)
 	}

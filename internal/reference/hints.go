@@ -89,6 +89,38 @@ var hashOrderHintFlows2603 = map[string]string{
 // datapath group) whose hint is that of the row it builds the flow from
 // first, in the order of its hash maps: any of them is taken.
 func CompareHints(t *rules.StageTable, expected map[string]string, actual map[string][]string) []string {
+	return compareHints(t, expected, actual, func(l string, accepted []string) bool {
+		return slices.Contains(accepted, expected[l])
+	}, func(l string) string {
+		return fmt.Sprintf("stage-hint %q, want %q", strings.Join(actual[l], " or "), expected[l])
+	})
+}
+
+// CompareLiveHints compares the stage-hints of two SBs written by northds
+// that followed the same NB changes, one at a time: a reference's
+// (expected) and northlog's (got, both FlowHints), given the hints of the
+// NB rows that northlog builds each line from (possible,
+// ovsdb.Offline.StageHints), and describes each line whose hints differ as
+// CompareHints does. An SB row keeps the hint it was inserted with as long
+// as the flow stays (northd.c rewrites hints only when
+// northd_internal_version changes), so the hints agree when they are the
+// same, though the NB row they name may no longer build the flow; or when
+// both are hints of NB rows that build it, each northd having inserted the
+// row for the one it met first.
+func CompareLiveHints(t *rules.StageTable, expected, got map[string]string, possible map[string][]string) []string {
+	return compareHints(t, expected, possible, func(l string, accepted []string) bool {
+		return got[l] == expected[l] || slices.Contains(accepted, expected[l]) && slices.Contains(accepted, got[l])
+	}, func(l string) string {
+		return fmt.Sprintf("stage-hint %q, want %q (northlog builds it from %s)", got[l], expected[l], strings.Join(possible[l], " or "))
+	})
+}
+
+// compareHints describes, as "LINE: describe(LINE) (STAGE)", the lines
+// that both expected and actual hold whose hints do not agree: whose
+// accepted hints (those of actual's lines of the same text on any
+// datapath) do not make agree true, but in the hash-order stages and flows
+// (see CompareHints).
+func compareHints(t *rules.StageTable, expected map[string]string, actual map[string][]string, agree func(l string, accepted []string) bool, describe func(l string) string) []string {
 	lines := slices.Sorted(func(yield func(string) bool) {
 		for l := range expected {
 			if _, ok := actual[l]; ok && !yield(l) {
@@ -106,11 +138,11 @@ func CompareHints(t *rules.StageTable, expected map[string]string, actual map[st
 	for _, l := range lines {
 		stage := keyOf(l, kinds).name(t)
 		priority := strings.SplitN(l, "|", 5)[3]
-		if slices.Contains(shared[withoutDatapath(l)], expected[l]) || hashOrderHintStages[stage] ||
+		if agree(l, shared[withoutDatapath(l)]) || hashOrderHintStages[stage] ||
 			hashOrderHintFlows[stage] == priority || t.Release() >= schema.OVN2603 && hashOrderHintFlows2603[stage] == priority {
 			continue
 		}
-		diffs = append(diffs, fmt.Sprintf("%s: stage-hint %q, want %q (%s)", l, strings.Join(actual[l], " or "), expected[l], stage))
+		diffs = append(diffs, fmt.Sprintf("%s: %s (%s)", l, describe(l), stage))
 	}
 	return diffs
 }

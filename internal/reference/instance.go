@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Instance is a running reference: a private NB and SB ovsdb-server pair on
@@ -180,6 +181,32 @@ func (r *Instance) Apply(ctx context.Context, script string) error {
 func (r *Instance) Sync(ctx context.Context) error {
 	_, err := r.run(ctx, "ovn-nbctl", "--wait=sb", "sync")
 	return err
+}
+
+// NBSettled reports whether ovn-northd has stopped writing the NB: after a
+// Sync, the NB file does not grow for quiet. A northd that changes the NB
+// in every run, each change waking it for the next, never settles (23.03
+// with a port listed by a switch with IPAM and, later in its walk, by one
+// without: the first gives the port dynamic_addresses, the second clears
+// them); its NB file then holds one of the values it alternates between.
+func (r *Instance) NBSettled(ctx context.Context, quiet time.Duration) (bool, error) {
+	if err := r.Sync(ctx); err != nil {
+		return false, err
+	}
+	before, err := os.Stat(r.NBFile())
+	if err != nil {
+		return false, err
+	}
+	select {
+	case <-ctx.Done():
+		return false, ctx.Err()
+	case <-time.After(quiet):
+	}
+	after, err := os.Stat(r.NBFile())
+	if err != nil {
+		return false, err
+	}
+	return after.Size() == before.Size(), nil
 }
 
 // Flows is the canonical dump of the SB's logical flows (see DumpFlows).

@@ -89,6 +89,53 @@ func (r *Instance) PortClaims(ctx context.Context) (claims map[string][]string, 
 	return claims, datapaths, nil
 }
 
+// RouterPeers reads, for every switch, the names of the router ports
+// that its router-type ports name (options:router-port), by the switch's
+// NB _uuid.
+func (r *Instance) RouterPeers(ctx context.Context) (map[string][]string, error) {
+	ops := []any{"OVN_Northbound",
+		map[string]any{"op": "select", "table": "Logical_Switch", "where": []any{}, "columns": []string{"_uuid", "ports"}},
+		map[string]any{"op": "select", "table": "Logical_Switch_Port", "where": []any{[]any{"type", "==", "router"}}, "columns": []string{"_uuid", "options"}}}
+	res, err := r.transact(ctx, r.NBRemote(), ops)
+	if err != nil {
+		return nil, err
+	}
+	type row struct {
+		UUID    []string          `json:"_uuid"`
+		Ports   json.RawMessage   `json:"ports"`
+		Options []json.RawMessage `json:"options"` // ["map", [[K, V]...]]
+	}
+	var sels [2]struct{ Rows []row }
+	for i, x := range res {
+		if err := json.Unmarshal(x, &sels[i]); err != nil {
+			return nil, fmt.Errorf("reference: router peers: %w", err)
+		}
+	}
+	peer := map[string]string{}
+	for _, p := range sels[1].Rows {
+		var options [][2]string
+		if len(p.Options) == 2 {
+			if err := json.Unmarshal(p.Options[1], &options); err != nil {
+				return nil, fmt.Errorf("reference: router peers: %w", err)
+			}
+		}
+		for _, kv := range options {
+			if kv[0] == "router-port" {
+				peer[p.UUID[1]] = kv[1]
+			}
+		}
+	}
+	out := map[string][]string{}
+	for _, sw := range sels[0].Rows {
+		for _, port := range uuidSet(sw.Ports) {
+			if name, ok := peer[port]; ok {
+				out[sw.UUID[1]] = append(out[sw.UUID[1]], name)
+			}
+		}
+	}
+	return out, nil
+}
+
 // uuidSet reads an OVSDB set of UUIDs: ["uuid", U] or ["set", [["uuid", U], ...]].
 func uuidSet(raw json.RawMessage) []string {
 	var one []string
