@@ -431,6 +431,12 @@ func (d *Northd) Run(ctx context.Context) error {
 	}
 }
 
+// dialSilence is how long a connection being made may go with nothing from
+// the server before northd tries again. The initial contents of a large
+// database take longer than that to arrive, and are waited for while they
+// do: each new try would ask for them all again.
+const dialSilence = 30 * time.Second
+
 // dial tries the next member of a database that is down, when its
 // session's backoff has passed. schema is the models': a server whose
 // schema lacks some of it is used without what it lacks, with a warning
@@ -439,13 +445,14 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m mod
 	if *c != nil || s.Waiting() || c == &d.sb && d.nbUnfit {
 		return
 	}
-	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
 	name := m.Name()
-	nc, err := s.Dial(dctx, name, m, wire.Options{
-		Tables: tables, Schema: schema, NotMonitored: sbwriter.NotMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog})
+	nc, err := s.Dial(ctx, name, m, wire.Options{
+		Tables: tables, Schema: schema, NotMonitored: sbwriter.NotMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog,
+		Silence: dialSilence})
 	if err == nil && c == &d.sb && !d.IsPaused() {
-		if err = nc.Lock(dctx, LockName); err != nil {
+		lctx, cancel := context.WithTimeout(ctx, dialSilence)
+		defer cancel()
+		if err = nc.Lock(lctx, LockName); err != nil {
 			nc.Close()
 			s.Lost(err)
 		}

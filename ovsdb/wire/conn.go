@@ -132,7 +132,17 @@ type Options struct {
 	// Trace, when set, receives at debug level every request sent, as
 	// OVS's jsonrpc module logs them ("-vjsonrpc").
 	Trace *slog.Logger
+	// Silence, when positive, bounds how long Dial waits for a server
+	// from which nothing arrives: connecting, and then each wait with
+	// nothing read, fails after it with ErrSilent. A server that sends a
+	// large database's contents slowly is not given up on, however long
+	// it takes (ctx can still end it).
+	Silence time.Duration
 }
+
+// ErrSilent is Dial's error when nothing came from the server for
+// Options.Silence.
+var ErrSilent = errors.New("nothing received from the server")
 
 // Modifier makes the new row of a "modify" from the old one and the
 // update2 diff; ok false leaves the change to libovsdb.
@@ -166,12 +176,17 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 	case network != "unix" && network != "tcp" && network != "ssl":
 		return nil, fmt.Errorf("%s: only unix:, tcp: and ssl: remotes are supported", remote)
 	}
-	nc, err := dialNet(ctx, network, addr, opts.TLS)
+	nc, err := dialNet(ctx, network, addr, opts.TLS, opts.Silence)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", remote, err)
 	}
 	ac := &activityConn{Conn: nc}
 	ac.lastRead.Store(time.Now().UnixNano())
+	if opts.Silence > 0 {
+		var stop context.CancelFunc
+		ctx, stop = untilSilent(ctx, ac, opts.Silence)
+		defer stop()
+	}
 	c := &Conn{
 		conn:     ac,
 		remote:   remote,
@@ -211,30 +226,61 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 	}()
 	if err := c.watchServer(ctx); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("%s: %w", remote, err)
+		return nil, fmt.Errorf("%s: %w", remote, causeOf(ctx, err))
 	}
 	if err := c.start(ctx); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("%s: %w", remote, err)
+		return nil, fmt.Errorf("%s: %w", remote, causeOf(ctx, err))
 	}
 	c.SetProbe(opts.Probe)
 	go c.prober()
 	return c, nil
 }
 
-// dialNet opens the stream: "ssl" is TCP with TLS, its configuration
-// read from files at each dial so that renewed certificates are used.
-func dialNet(ctx context.Context, network, addr string, files TLSFiles) (net.Conn, error) {
+// untilSilent is ctx, ended with ErrSilent once nothing has been read on
+// ac for silence; stop releases it.
+func untilSilent(ctx context.Context, ac *activityConn, silence time.Duration) (_ context.Context, stop context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		tick := time.NewTicker(silence / 4)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				if time.Since(time.Unix(0, ac.lastRead.Load())) > silence {
+					cancel(fmt.Errorf("%w for %v", ErrSilent, silence))
+					return
+				}
+			}
+		}
+	}()
+	return ctx, func() { cancel(nil) }
+}
+
+// causeOf is err, or why ctx ended when it did.
+func causeOf(ctx context.Context, err error) error {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(err, cause) {
+		return cause
+	}
+	return err
+}
+
+// dialNet opens the stream, giving up after timeout if positive: "ssl" is
+// TCP with TLS, its configuration read from files at each dial so that
+// renewed certificates are used.
+func dialNet(ctx context.Context, network, addr string, files TLSFiles, timeout time.Duration) (net.Conn, error) {
+	d := net.Dialer{Timeout: timeout}
 	if network != "ssl" {
-		var d net.Dialer
 		return d.DialContext(ctx, network, addr)
 	}
 	cfg, err := files.Config()
 	if err != nil {
 		return nil, err
 	}
-	d := tls.Dialer{Config: cfg}
-	return d.DialContext(ctx, "tcp", addr)
+	td := tls.Dialer{NetDialer: &d, Config: cfg}
+	return td.DialContext(ctx, "tcp", addr)
 }
 
 // start reads the schema and sets up the monitor.
