@@ -7,11 +7,13 @@
 # output_port: a next hop in the port's network, one outside all of them
 # (routed from the port's first address of the family), an IPv6 one, one
 # whose port has no address of the family (no path), and an ECMP reroute
-# with an output_port (skipped). lr1 and lr2 have policies but no chains,
-# lr3 a chain of its own named like one of lr0's: chain ids are numbered
-# over all routers in the order northd walks them, and a router without
-# chains matches chain 0 once a router walked before it has chains.
-ovn-nbctl lr-add lr0 -- lr-add lr1 -- lr-add lr2 -- lr-add lr3
+# with an output_port (skipped). One router has policies: 26.03 numbers
+# chains over all routers in the order it walks its routers' table, and a
+# router without chains matches chain 0 once a router walked before it has
+# some; two routers in one bucket of that table are walked in an order the
+# NB does not tell (relations chainPolicies), which would make the
+# reference's own flows vary between runs.
+ovn-nbctl lr-add lr0
 ovn-nbctl lrp-add lr0 lr0-a 00:00:00:00:01:01 10.0.1.1/24 fd00:1::1/64
 ovn-nbctl lrp-add lr0 lr0-b 00:00:00:00:01:02 10.0.2.1/24
 ovn-nbctl lrp-add lr0 lr0-c 00:00:00:00:01:03 fd00:3::1/64
@@ -35,14 +37,3 @@ ovn-nbctl lr-policy-add lr0 94 "ip4.src == 42.42.42.45" reroute 10.0.2.45,10.0.2
 pol=$(ovn-nbctl --bare --columns _uuid find Logical_Router_Policy priority=94)
 lrpb=$(ovn-nbctl --bare --columns _uuid find Logical_Router_Port name=lr0-b)
 ovn-nbctl set Logical_Router_Policy "$pol" output_port="$lrpb"
-ovn-nbctl lrp-add lr1 lr1-a 00:00:00:00:02:01 10.1.1.1/24
-ovn-nbctl lr-policy-add lr1 100 "ip4.src == 10.1.1.5" drop
-ovn-nbctl lr-policy-add lr1 101 "ip4.src == 10.1.1.6" reroute 10.1.1.66
-ovn-nbctl lrp-add lr2 lr2-a 00:00:00:00:03:01 10.2.1.1/24
-ovn-nbctl lr-policy-add lr2 100 "ip4.src == 10.2.1.5" allow
-ovn-nbctl lr-policy-add lr2 101 "ip4.src == 10.2.1.6" reroute 10.2.1.66,10.2.1.67
-ovn-nbctl lrp-add lr3 lr3-a 00:00:00:00:04:01 10.3.1.1/24
-ovn-nbctl lr-policy-add lr3 100 "ip4.src == 10.3.1.0/24" jump outbound
-ovn-nbctl lr-policy-add lr3 101 "ip4.src == 10.3.2.0/24" jump edge
-ovn-nbctl --chain=edge lr-policy-add lr3 200 "1" drop
-ovn-nbctl --chain=outbound lr-policy-add lr3 201 "ip4.dst == 10.3.9.9" allow
