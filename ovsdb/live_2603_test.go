@@ -76,6 +76,11 @@ ovn-nbctl create Address_Set name=as0 addresses=10.0.0.7 -- acl-add sw1 from-lpo
 	{"dns", `d=$(ovn-nbctl create DNS records='"vm1.ovn.org"="10.0.0.4"' options:ovn-owned=true)
 ovn-nbctl add Logical_Switch sw0 dns_records $d -- add Logical_Switch sw1 dns_records $d
 ovn-nbctl set Logical_Router lr0 options:disable_garp_rarp=true`},
+	{"template variable", `ovn-nbctl create Chassis_Template_Var chassis=hv1 variables:vip=10.0.0.10`},
+	// A new row is the NB row's by UUID (persist_uuid), and an old one
+	// changes in place.
+	{"second template variable", `ovn-nbctl create Chassis_Template_Var chassis=hv2 variables:vip=10.0.0.20
+ovn-nbctl set Chassis_Template_Var $(ovn-nbctl --bare --columns=_uuid find Chassis_Template_Var chassis=hv1) variables:port=80`},
 }
 
 // TestLive2603TakeTurns: on 26.03's schemas, northlog follows the NB's
