@@ -297,3 +297,28 @@ ovn-sbctl chassis-add hv1 geneve 192.0.2.1 -- chassis-add hv2 geneve 192.0.2.2 -
 		}
 	}
 }
+
+// TestLive2603RouterIGMPGroups: an IGMP_Group row on a router's datapath
+// is purged, as 26.03.2 does; one on a switch's stays.
+func TestLive2603RouterIGMPGroups(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	script := `ovn-nbctl --wait=sb lr-add lr -- ls-add sw
+ovn-sbctl chassis-add hv1 geneve 127.0.0.1
+ovn-sbctl create IGMP_Group address=mrouters chassis_name=hv1 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=hv1) datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=lr)
+ovn-sbctl create IGMP_Group address=mrouters chassis_name=hv1 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=hv1) datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=sw)
+ovn-nbctl --wait=sb sync`
+	applyBoth(t, ref, s, script)
+	groups := func(remote string) []string {
+		out := s.run("ovn-sbctl", "--db="+remote, "--bare", "--columns=datapath", "list", "IGMP_Group")
+		var names []string
+		for _, dp := range strings.Fields(out) {
+			names = append(names, strings.TrimSpace(s.run("ovn-sbctl", "--db="+remote, "get", "Datapath_Binding", dp, "external_ids:name")))
+		}
+		return slices.Sorted(slices.Values(names))
+	}
+	want, got := groups(ref.SBRemote()), groups(s.SBRemote())
+	if !slices.Equal(want, got) || len(want) != 1 {
+		t.Errorf("IGMP_Group rows on %v, want the reference's %v (one, the switch's)", got, want)
+	}
+}
