@@ -881,9 +881,7 @@ const portsWithGlobal = 64
 // portOps sets the ipv6_prefix of router ports (ipv6PrefixOp) and the
 // Logical_Switch_Port columns northd owns, for each switch port that has a
 // Port_Binding (handle_port_binding_changes,
-// build_ports): up, true for router ports, for ports bound to a chassis
-// true or, when the chassis reports port status (port-up-notif), the
-// binding's up, and false for unbound ports; tag, from tag_request. A
+// build_ports): up (portUp); tag, from tag_request. A
 // binding in newPorts is one the monitor has not shown yet, on no chassis:
 // its port's columns are written with the nb_cfg handshake rather than in
 // a transaction of their own once the monitor shows it.
@@ -909,17 +907,8 @@ func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 				continue
 			}
 		}
-		up := false
-		switch {
-		case lsp.Type == relations.LSPTypeRouter:
-			up = true
-		case pb != nil && pb.Chassis != nil:
-			up = true
-			if ch := d.w.Chassis(*pb.Chassis); ch != nil && relations.SmapBool(ch.OtherConfig, "port-up-notif", false) {
-				up = pb.Up != nil && *pb.Up
-			}
-		}
 		row := lovsdb.Row{}
+		up := d.portUp(lsp, pb)
 		if lsp.Up == nil || *lsp.Up != up {
 			row["up"] = wire.OptBool(up)
 		}
@@ -933,6 +922,32 @@ func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 	}
 	return ops
 }
+
+// portUp is a switch port's up column (handle_port_binding_changes): true
+// for router ports (and, from 26.03, ports of type "switch"); for a port
+// bound to a chassis, true, or the binding's up when the chassis reports
+// port status: in 23.03 one whose other_config has port-up-notif, in 26.03
+// any but a remote chassis (other_config is-remote); false for an unbound
+// port. pb is nil for a binding just inserted.
+func (d *Northd) portUp(lsp *nb.LogicalSwitchPort, pb *sb.PortBinding) bool {
+	r2603 := d.release >= schema.OVN2603
+	switch {
+	case lsp.Type == relations.LSPTypeRouter, lsp.Type == lspTypeSwitch && r2603:
+		return true
+	case pb == nil || pb.Chassis == nil:
+		return false
+	}
+	ch := d.w.Chassis(*pb.Chassis)
+	reportsUp := ch != nil && relations.SmapBool(ch.OtherConfig, "port-up-notif", false)
+	if r2603 {
+		reportsUp = ch == nil || !relations.SmapBool(ch.OtherConfig, "is-remote", false)
+	}
+	return !reportsUp || pb.Up != nil && *pb.Up
+}
+
+// lspTypeSwitch is the type of a switch port that peers with another
+// switch's port (new in 26.03).
+const lspTypeSwitch = "switch"
 
 // bfdStatusOps set the status of the NB BFD rows as 23.03 does
 // (build_bfd_table, parsed_routes_add, bfd_cleanup_connections): unset is

@@ -76,6 +76,11 @@ ovn-nbctl create Address_Set name=as0 addresses=10.0.0.7 -- acl-add sw1 from-lpo
 	{"dns", `d=$(ovn-nbctl create DNS records='"vm1.ovn.org"="10.0.0.4"' options:ovn-owned=true)
 ovn-nbctl add Logical_Switch sw0 dns_records $d -- add Logical_Switch sw1 dns_records $d
 ovn-nbctl set Logical_Router lr0 options:disable_garp_rarp=true`},
+	{"template variable", `ovn-nbctl create Chassis_Template_Var chassis=hv1 variables:vip=10.0.0.10`},
+	// A new row is the NB row's by UUID (persist_uuid), and an old one
+	// changes in place.
+	{"second template variable", `ovn-nbctl create Chassis_Template_Var chassis=hv2 variables:vip=10.0.0.20
+ovn-nbctl set Chassis_Template_Var $(ovn-nbctl --bare --columns=_uuid find Chassis_Template_Var chassis=hv1) variables:port=80`},
 }
 
 // TestLive2603TakeTurns: on 26.03's schemas, northlog follows the NB's
@@ -194,4 +199,126 @@ func TestLive2603TakeOverScenarios(t *testing.T) {
 		})
 	}
 	t.Logf("%d of %d scenarios kept; scenarios changing each table: %v", kept, len(scenarios), tables)
+}
+
+// TestLive2603RequestedPortKeys: tunnel keys are 26.03.2's after each step
+// of requestedKeySteps, then of ports requesting the key of a port that
+// requests it too, which 26.03 gives the port that holds it. The other
+// gets it once a port that requested a key is deleted (ovn-northd.at
+// "port requested-tnl-key -- conflict resolved on deletion"), not when
+// the holder stops requesting it or a port that requested none is.
+func TestLive2603RequestedPortKeys(t *testing.T) {
+	t.Parallel()
+	compareKeySteps(t, reference.BuildOf(schema.OVN2603), append(slices.Clone(requestedKeySteps),
+		`ovn-nbctl lsp-add ls0 lsp04 -- lsp-set-options lsp04 requested-tnl-key=3`,
+		`ovn-nbctl lsp-del lsp03`,
+		`ovn-nbctl lsp-add ls0 lsp05 -- lsp-set-options lsp05 requested-tnl-key=2`,
+		`ovn-nbctl remove logical-switch-port lsp00 options requested-tnl-key`,
+		`ovn-nbctl lsp-del lsp01`,
+		`ovn-nbctl lsp-del lsp04`))
+}
+
+// TestLive2603HARefChassis: from 26.03, a port's additional chassis are
+// ref_chassis of the HA chassis groups of the routers its switch reaches,
+// as the chassis it is bound to is. northlog and 26.03.2's ovn-northd
+// write in turn, each after an additional chassis comes or goes; the other
+// changes no HA row when it takes over, and the rows name both chassis.
+func TestLive2603HARefChassis(t *testing.T) {
+	t.Parallel()
+	s := start2603(t)
+	northlog, ovnNorthd := takeTurns(t, s)
+	settle := func() {
+		s.sync()
+		s.sync()
+	}
+	check := func(what string) {
+		t.Helper()
+		lines, uuids := haRows(t, s.SBRemote())
+		if what == "northlog" {
+			ovnNorthd()
+		} else {
+			northlog()
+		}
+		got, gotUUIDs := haRows(t, s.SBRemote())
+		if r := reference.Compare(lines, got); !r.Equal() || !maps.Equal(uuids, gotUUIDs) {
+			t.Errorf("taking over from %s changed HA rows (- before, + after):\n%s", what, rowDiff(r))
+		}
+	}
+	northlog()
+	s.script(`ovn-sbctl chassis-add gw1 geneve 192.0.2.1 -- chassis-add gw2 geneve 192.0.2.2
+ovn-sbctl chassis-add hv1 geneve 192.0.2.11 -- chassis-add hv2 geneve 192.0.2.12 -- chassis-add hv3 geneve 192.0.2.13
+ovn-nbctl ls-add sw0 -- lsp-add sw0 p1 -- lsp-add sw0 p2
+ovn-nbctl lr-add lr0 -- lrp-add lr0 lr0-sw0 00:00:00:00:00:01 10.0.0.1/24 -- lrp-add lr0 lr0-public 00:00:00:00:00:02 172.16.0.1/24
+ovn-nbctl lsp-add sw0 sw0-lr0 -- lsp-set-type sw0-lr0 router -- lsp-set-options sw0-lr0 router-port=lr0-sw0
+ovn-nbctl lrp-set-gateway-chassis lr0-public gw1 20 -- lrp-set-gateway-chassis lr0-public gw2 10
+ovn-nbctl --wait=sb sync
+ovn-sbctl lsp-bind p1 hv1
+ovn-sbctl set Port_Binding p1 additional_chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=hv2)
+ovn-sbctl set Port_Binding p2 additional_chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=hv3)`)
+	settle()
+	lines, _ := haRows(t, s.SBRemote())
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		return strings.Contains(l, `name="lr0-public"|ref_chassis=[chassis(hv1) chassis(hv2) chassis(hv3)]`)
+	}) {
+		t.Errorf("lr0-public's ref_chassis are not hv1, hv2 and hv3:\n%s", strings.Join(lines, "\n"))
+	}
+	check("northlog")
+	s.script(`ovn-sbctl clear Port_Binding p2 additional_chassis`)
+	settle()
+	check("ovn-northd")
+	s.script(`ovn-sbctl clear Port_Binding p1 additional_chassis`)
+	settle()
+	check("northlog")
+}
+
+// TestLive2603PortsUp: switch ports' up column is 26.03.2's after each
+// step: true for ports of type "switch" peering with each other, for a
+// port bound to a chassis the binding's up, true for one bound to a remote
+// chassis (other_config is-remote), false once unbound.
+func TestLive2603PortsUp(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	for _, step := range []string{
+		`ovn-nbctl ls-add S1 -- lsp-add S1 S1-p1 -- lsp-set-type S1-p1 switch peer=S2-p2
+ovn-nbctl ls-add S2 -- lsp-add S2 S2-p2 -- lsp-set-type S2-p2 switch peer=S1-p1
+ovn-nbctl lsp-add S1 vm1 -- lsp-add S1 vm2 -- lsp-add S2 vm3
+ovn-sbctl chassis-add hv1 geneve 192.0.2.1 -- chassis-add hv2 geneve 192.0.2.2 -- set Chassis hv2 other_config:is-remote=true`,
+		`ovn-sbctl lsp-bind vm1 hv1 -- lsp-bind vm2 hv2`,
+		`ovn-sbctl set Port_Binding vm1 up=true`,
+		`ovn-sbctl lsp-bind vm3 hv1 -- set Port_Binding vm3 up=true -- lsp-unbind vm1`,
+	} {
+		applyBoth(t, ref, s, step)
+		if err := ref.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		s.sync()
+		if want, got := portsUp(s, ref.NBRemote()), portsUp(s, s.NBRemote()); !slices.Equal(want, got) {
+			t.Errorf("after %s\nswitch ports' up differ from the reference's (- reference, + northlog):\n%s", step, rowDiff(reference.Compare(want, got)))
+		}
+	}
+}
+
+// TestLive2603RouterIGMPGroups: an IGMP_Group row on a router's datapath
+// is purged, as 26.03.2 does; one on a switch's stays.
+func TestLive2603RouterIGMPGroups(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	script := `ovn-nbctl --wait=sb lr-add lr -- ls-add sw
+ovn-sbctl chassis-add hv1 geneve 127.0.0.1
+ovn-sbctl create IGMP_Group address=mrouters chassis_name=hv1 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=hv1) datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=lr)
+ovn-sbctl create IGMP_Group address=mrouters chassis_name=hv1 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=hv1) datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=sw)
+ovn-nbctl --wait=sb sync`
+	applyBoth(t, ref, s, script)
+	groups := func(remote string) []string {
+		out := s.run("ovn-sbctl", "--db="+remote, "--bare", "--columns=datapath", "list", "IGMP_Group")
+		var names []string
+		for _, dp := range strings.Fields(out) {
+			names = append(names, strings.TrimSpace(s.run("ovn-sbctl", "--db="+remote, "get", "Datapath_Binding", dp, "external_ids:name")))
+		}
+		return slices.Sorted(slices.Values(names))
+	}
+	want, got := groups(ref.SBRemote()), groups(s.SBRemote())
+	if !slices.Equal(want, got) || len(want) != 1 {
+		t.Errorf("IGMP_Group rows on %v, want the reference's %v (one, the switch's)", got, want)
+	}
 }

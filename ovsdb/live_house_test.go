@@ -10,6 +10,7 @@ import (
 
 	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // houseRowTables are the tables of sbwriter/house.go.
@@ -183,7 +184,7 @@ ovn-nbctl lr-add lrD -- set Logical_Router lrD options:requested-tnl-key=4000`,
 // after each step of vxlanSteps.
 func TestLiveVXLAN(t *testing.T) {
 	t.Parallel()
-	compareKeySteps(t, vxlanSteps)
+	compareKeySteps(t, reference.BuildOf(schema.OVN2303), vxlanSteps)
 }
 
 // requestedKeySteps are run in turn on the reference and on northlog:
@@ -206,7 +207,7 @@ var requestedKeySteps = []string{
 // step of requestedKeySteps.
 func TestLiveRequestedPortKeys(t *testing.T) {
 	t.Parallel()
-	compareKeySteps(t, requestedKeySteps)
+	compareKeySteps(t, reference.BuildOf(schema.OVN2303), requestedKeySteps)
 }
 
 // reuseKeySteps delete and re-create switches, routers and ports, one
@@ -244,14 +245,14 @@ var reuseKeySteps = []string{
 // datapath.
 func TestLiveTunnelKeyReuse(t *testing.T) {
 	t.Parallel()
-	compareKeySteps(t, reuseKeySteps)
+	compareKeySteps(t, reference.BuildOf(schema.OVN2303), reuseKeySteps)
 }
 
-// compareKeySteps runs steps on the reference and on northlog and
+// compareKeySteps runs steps on build's reference and on northlog and
 // compares, after each, the SB rows with their tunnel keys, SB_Global's
 // options and NB_Global's max_tunid.
-func compareKeySteps(t *testing.T, steps []string) {
-	ref, s, _ := startWithReference(t)
+func compareKeySteps(t *testing.T, build *reference.Build, steps []string) {
+	ref, s, _ := startWithReferenceOf(t, build)
 	for i, step := range steps {
 		applyBoth(t, ref, s, step)
 		if want, got := nbOptions(t, ref.NBRemote())["max_tunid"], nbOptions(t, s.NBRemote())["max_tunid"]; want != got {
@@ -273,6 +274,7 @@ func sbGlobalOptions(t testing.TB, remote string) string {
 		options := maps.Clone(m.(*sb.SBGlobal).Options)
 		delete(options, "mac_prefix")
 		delete(options, "svc_monitor_mac")
+		delete(options, "svc_monitor_mac_dst")
 		return "SB_Global|options=" + sortedMap(options)
 	}
 	return "no SB_Global"

@@ -78,19 +78,20 @@ func asciiLower(s string) string {
 // TemplateVar is one SB Chassis_Template_Var row: a copy of the NB row of
 // the same chassis (northd.c sync_template_vars).
 type TemplateVar struct {
+	NB        string // the NB row's _uuid
 	Chassis   string
 	Variables Smap
 }
 
 // CompareTemplateVars orders template variables by chassis, then contents.
 func CompareTemplateVars(a, b TemplateVar) int {
-	return cmp.Or(cmp.Compare(a.Chassis, b.Chassis), cmp.Compare(a.Variables, b.Variables))
+	return cmp.Or(cmp.Compare(a.Chassis, b.Chassis), cmp.Compare(a.Variables, b.Variables), cmp.Compare(a.NB, b.NB))
 }
 
 // SBTemplateVars computes the Chassis_Template_Var rows.
 func SBTemplateVars(n *relations.NB) engine.Rel[TemplateVar] {
 	return engine.Map(n.ChassisTemplateVars.Rows, func(tv *nb.ChassisTemplateVar) TemplateVar {
-		return TemplateVar{Chassis: tv.Chassis, Variables: SmapOf(tv.Variables)}
+		return TemplateVar{NB: tv.UUID, Chassis: tv.Chassis, Variables: SmapOf(tv.Variables)}
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // Meter is one SB Meter row with its Meter_Band rows, as ovn-northd 23.03
@@ -92,7 +93,9 @@ func SBMeters(n *relations.NB) engine.Rel[Meter] {
 			return fairMeter{Meter: Meter{Name: m.Name, Unit: m.Unit, Bands: kv.Value},
 				Fair: m.Fair != nil && *m.Fair}
 		})
-	metered := engine.Filter(n.ACLs.Rows, func(a *nb.ACL) bool { return a.Meter != nil })
+	metered := engine.Filter(n.ACLs.Rows, func(a *nb.ACL) bool {
+		return a.Meter != nil && (a.Log || !fairMetersOnlyLogged(n))
+	})
 	aclMeters := engine.Join(
 		engine.IndexBy(metered, func(a *nb.ACL) string { return *a.Meter }),
 		engine.IndexBy(engine.Filter(meters, func(m fairMeter) bool { return m.Fair }),
@@ -104,6 +107,11 @@ func SBMeters(n *relations.NB) engine.Rel[Meter] {
 	return engine.Distinct(engine.Union(
 		engine.Map(meters, func(m fairMeter) Meter { return m.Meter }), aclMeters))
 }
+
+// fairMetersOnlyLogged: from 26.03, an ACL has its private copy of a fair
+// meter only while it logs (en-meters.c sync_acl_fair_meter); 23.03 makes
+// one for every ACL that names the meter.
+func fairMetersOnlyLogged(n *relations.NB) bool { return n.Release >= schema.OVN2603 }
 
 // fairMeter is an NB meter's SB row and whether the meter is fair.
 type fairMeter struct {

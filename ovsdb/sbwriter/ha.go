@@ -7,6 +7,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -50,7 +51,8 @@ type haTables struct {
 	// switch's bound ports are (by switch NB _uuid).
 	refGroups map[string]map[string]bool
 	// bound is what each bound Port_Binding row adds to ref_chassis: its
-	// port's switch and its chassis; boundOn the rows by switch.
+	// port's switch and the chassis it is bound to; boundOn the rows by
+	// switch.
 	bound   map[string]haBinding
 	boundOn map[string]map[string]bool
 	// refCount counts, per group and chassis, the rows that make the
@@ -67,8 +69,11 @@ type haTables struct {
 	deleted map[string]bool
 }
 
-// haBinding is a bound port's switch (NB _uuid) and chassis row.
-type haBinding struct{ Switch, Chassis string }
+// haBinding is a bound port's switch (NB _uuid) and chassis rows.
+type haBinding struct {
+	Switch  string
+	Chassis []string
+}
 
 func newHATables(w *Writer) *haTables {
 	h := &haTables{
@@ -123,7 +128,9 @@ func (h *haTables) applyProgram(p *rules.Program) {
 			removeFrom(h.refGroups, r.Switch, r.Group)
 		}
 		for row := range h.boundOn[r.Switch] {
-			h.count(r.Group, h.bound[row].Chassis, int(c.Weight))
+			for _, ch := range h.bound[row].Chassis {
+				h.count(r.Group, ch, int(c.Weight))
+			}
 		}
 	}
 	// A port's switch may have changed.
@@ -214,7 +221,9 @@ func (h *haTables) rebound() {
 			delete(h.bound, u)
 			removeFrom(h.boundOn, old.Switch, u)
 			for g := range h.refGroups[old.Switch] {
-				h.count(g, old.Chassis, -1)
+				for _, ch := range old.Chassis {
+					h.count(g, ch, -1)
+				}
 			}
 		}
 		// 23.03 counts the ports of NB switch ports, on the switch the
@@ -222,17 +231,36 @@ func (h *haTables) rebound() {
 		// chassisredirect ports have a router for datapath, which no
 		// switch reference names.
 		pb := h.w.m.pbs[u]
-		if pb == nil || pb.Chassis == nil || len(h.w.wantPB[pb.LogicalPort]) == 0 {
+		if pb == nil || len(h.w.wantPB[pb.LogicalPort]) == 0 {
 			continue
 		}
-		b := haBinding{Switch: h.w.wantPB[pb.LogicalPort][0].Datapath, Chassis: *pb.Chassis}
+		b := haBinding{Switch: h.w.wantPB[pb.LogicalPort][0].Datapath, Chassis: h.refChassisOf(pb)}
+		if len(b.Chassis) == 0 {
+			continue
+		}
 		h.bound[u] = b
 		addTo(h.boundOn, b.Switch, u)
 		for g := range h.refGroups[b.Switch] {
-			h.count(g, b.Chassis, 1)
+			for _, ch := range b.Chassis {
+				h.count(g, ch, 1)
+			}
 		}
 	}
 	h.rebind, h.rebindPorts = cleared(h.rebind), cleared(h.rebindPorts)
+}
+
+// refChassisOf are the chassis a bound port makes ref_chassis: the one it
+// is bound to, and from 26.03 its additional chassis too
+// (collect_lr_groups_for_ha_chassis_groups).
+func (h *haTables) refChassisOf(pb *sb.PortBinding) []string {
+	var out []string
+	if pb.Chassis != nil {
+		out = append(out, *pb.Chassis)
+	}
+	if h.w.stages.Release() >= schema.OVN2603 {
+		out = append(out, pb.AdditionalChassis...)
+	}
+	return out
 }
 
 // reconcile writes the dirty groups, and marks the ports that refer to a

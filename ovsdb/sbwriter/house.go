@@ -6,6 +6,7 @@ import (
 
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
@@ -283,7 +284,8 @@ func (h *housekeeping) cleanFDB(t *Txn) {
 
 // cleanIGMP deletes the IGMP_Group rows with no chassis or no datapath (a
 // weak reference the server clears), or whose datapath is no switch's or
-// router's once t commits (build_mcast_groups).
+// router's once t commits (build_mcast_groups), or from 26.03 a router's
+// (routerIGMPGroup).
 func (h *housekeeping) cleanIGMP(t *Txn) {
 	w := h.w
 	for u := range t.deletedDP {
@@ -296,7 +298,7 @@ func (h *housekeeping) cleanIGMP(t *Txn) {
 	}
 	for _, u := range sortedKeys(h.igmpCheck) {
 		g := h.igmp[u]
-		if g != nil && (g.Chassis == nil || g.Datapath == nil || !w.liveDatapath(t, *g.Datapath)) {
+		if g != nil && (g.Chassis == nil || g.Datapath == nil || !w.liveDatapath(t, *g.Datapath) || h.routerIGMPGroup(*g.Datapath)) {
 			t.delete(sb.IGMPGroupTable, u)
 		}
 	}
@@ -351,4 +353,16 @@ func writeStaticMAC(w *Writer, t *Txn, want rules.StaticMACBinding, uuid string,
 	c.set("mac", r != nil && r.MAC == want.MAC, want.MAC)
 	c.set("override_dynamic_mac", r != nil && r.OverrideDynamicMAC == want.OverrideDynamicMAC, want.OverrideDynamicMAC)
 	c.commit(t, sb.StaticMACBindingTable)
+}
+
+// routerIGMPGroup reports whether an IGMP_Group row on datapath dp is
+// purged as a router's: 26.03 looks a group's datapath up among the
+// switches' alone (en-multicast.c build_mcast_groups).
+func (h *housekeeping) routerIGMPGroup(dp string) bool {
+	d := h.w.m.dps[dp]
+	if d == nil || h.w.stages.Release() < schema.OVN2603 {
+		return false
+	}
+	_, kind, ok := dpNB(d)
+	return ok && kind == rules.Router
 }

@@ -20,10 +20,15 @@ type keySpace struct {
 	// highestStale (the highest was released).
 	highest      int
 	highestStale bool
+	// waiting are the ports, by name, that request a key another holds,
+	// by key: reconciled again when a port of the datapath is deleted
+	// (Writer.deletionGrantsKeys).
+	waiting map[int]map[string]bool
 }
 
 func newKeySpace(min, max int) *keySpace {
-	return &keySpace{min: min, max: max, owner: map[int]string{}, lowFree: min, highest: min - 1}
+	return &keySpace{min: min, max: max, owner: map[int]string{}, lowFree: min, highest: min - 1,
+		waiting: map[int]map[string]bool{}}
 }
 
 // take records that owner holds key.

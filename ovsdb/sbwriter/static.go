@@ -30,12 +30,15 @@ type otherTables struct {
 	meters       *keyedTable[rules.Meter]
 	dns          *keyedTable[rules.DNS]
 	templateVars *keyedTable[rules.TemplateVar]
-	mirrors      *keyedTable[rules.Mirror]
-	ipMulticast  *keyedTable[rules.IPMulticast]
-	bfd          *bfdTable
-	dhcp, dhcpv6 *keyedTable[dhcpOption]
-	rbacPerms    *keyedTable[rbacPerm]
-	rbacRoles    *keyedTable[string]
+	// templateVarsByNB: from 26.03, a Chassis_Template_Var row is its NB
+	// row's by UUID, not by chassis.
+	templateVarsByNB bool
+	mirrors          *keyedTable[rules.Mirror]
+	ipMulticast      *keyedTable[rules.IPMulticast]
+	bfd              *bfdTable
+	dhcp, dhcpv6     *keyedTable[dhcpOption]
+	rbacPerms        *keyedTable[rbacPerm]
+	rbacRoles        *keyedTable[string]
 	// bands mirrors Meter_Band, read to compare a meter's bands;
 	// bandMeter names the meter that refers to each band.
 	bands     map[string]*sb.MeterBand
@@ -55,8 +58,13 @@ func newOtherTables(w *Writer) *otherTables {
 	o.dns = newKeyedTable(sb.DNSTable, dnsKeyFor(w.stages.Release()), func(t *Txn, want rules.DNS, uuid string, row model.Model) {
 		writeDNS(w, t, want, uuid, row)
 	})
-	o.templateVars = newKeyedTable(sb.ChassisTemplateVarTable,
-		func(m model.Model) (string, bool) { return m.(*sb.ChassisTemplateVar).Chassis, true }, writeTemplateVar)
+	o.templateVarsByNB = w.stages.Release() >= schema.OVN2603
+	o.templateVars = newKeyedTable(sb.ChassisTemplateVarTable, func(m model.Model) (string, bool) {
+		if o.templateVarsByNB {
+			return m.(*sb.ChassisTemplateVar).UUID, true
+		}
+		return m.(*sb.ChassisTemplateVar).Chassis, true
+	}, o.writeTemplateVar)
 	o.mirrors = newKeyedTable(sb.MirrorTable, func(m model.Model) (string, bool) { return m.(*sb.Mirror).Name, true }, writeMirror)
 	o.ipMulticast = newKeyedTable(sb.IPMulticastTable, func(m model.Model) (string, bool) {
 		// Keyed by its switch, found from its datapath, which a batch
@@ -129,7 +137,12 @@ var OtherTables = []string{sb.MeterTable, sb.MeterBandTable, sb.DNSTable, sb.Cha
 func (o *otherTables) applyProgram(p *rules.Program) {
 	applyDelta(o.meters, p.Meters.Delta(), func(m rules.Meter) string { return m.Name })
 	applyDelta(o.dns, p.DNS.Delta(), func(d rules.DNS) string { return d.NB })
-	applyDelta(o.templateVars, p.TemplateVars.Delta(), func(v rules.TemplateVar) string { return v.Chassis })
+	applyDelta(o.templateVars, p.TemplateVars.Delta(), func(v rules.TemplateVar) string {
+		if o.templateVarsByNB {
+			return v.NB
+		}
+		return v.Chassis
+	})
 	applyDelta(o.mirrors, p.Mirrors.Delta(), func(m rules.Mirror) string { return m.Name })
 	applyDelta(o.ipMulticast, p.IPMulticast.Delta(), func(m rules.IPMulticast) string { return m.Switch })
 	applyDelta(o.bfd.keyedTable, p.BFDs.Delta(), func(b rules.BFD) string { return bfdKey(b.LogicalPort, b.DstIP) })
@@ -286,11 +299,16 @@ func writeDNS(w *Writer, t *Txn, want rules.DNS, uuid string, row model.Model) {
 	c.commit(t, sb.DNSTable)
 }
 
-func writeTemplateVar(t *Txn, want rules.TemplateVar, uuid string, row model.Model) {
+// writeTemplateVar writes a Chassis_Template_Var row; 26.03's under the NB
+// row's UUID (sync_template_vars inserts with persist_uuid).
+func (o *otherTables) writeTemplateVar(t *Txn, want rules.TemplateVar, uuid string, row model.Model) {
 	v, _ := row.(*sb.ChassisTemplateVar)
 	vars := want.Variables.Map()
 	c := newChangedRow(uuid)
-	c.set("chassis", true, want.Chassis)
+	if o.templateVarsByNB {
+		c.persist = want.NB
+	}
+	c.set("chassis", v != nil && v.Chassis == want.Chassis, want.Chassis)
 	c.set("variables", v != nil && sameMap(v.Variables, vars), wire.StrMap(vars))
 	c.commit(t, sb.ChassisTemplateVarTable)
 }

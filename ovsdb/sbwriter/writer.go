@@ -548,7 +548,7 @@ func (w *Writer) reconcileDatapaths(t *Txn) {
 		if keep == "" {
 			key := w.datapathKey(t, want, "")
 			if key == 0 {
-				w.log.Warn("all datapath tunnel keys are in use", "datapath", ids["name"])
+				w.log.Warn("all datapath tunnel ids exhausted", "datapath", ids["name"])
 				continue
 			}
 			row := lovsdb.Row{"external_ids": wire.StrMap(ids), "tunnel_key": key}
@@ -662,6 +662,17 @@ var RouterPortTypes = []string{"patch", "l3gateway", "chassisredirect"}
 // row. The rows to delete go first, so that the ports created in the same
 // transaction may take their keys, as in 23.03's run.
 func (w *Writer) reconcilePorts(t *Txn) {
+	var waiters []string
+	for name := range w.dirtyPB {
+		if pb := w.m.pbs[w.m.pbByName[name]]; pb != nil && len(w.wantPB[name]) == 0 && w.deletionGrantsKeys(pb) {
+			for _, ports := range w.m.portKeys(pb.Datapath).waiting {
+				waiters = slices.AppendSeq(waiters, maps.Keys(ports))
+			}
+		}
+	}
+	for _, name := range waiters {
+		w.dirtyPB[name] = true
+	}
 	names := sortedKeys(w.dirtyPB)
 	wants := make([]*rules.PortBinding, len(names))
 	dpRefs := make([]string, len(names))
@@ -687,7 +698,7 @@ func (w *Writer) reconcilePorts(t *Txn) {
 		if rowID == "" || t.deletedPB[rowID] {
 			key := w.portKey(t, dpRef, name, w.requestedPortKey(want), "", 0)
 			if key == 0 {
-				w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
+				w.log.Warn("all port tunnel ids exhausted", "port", name)
 				continue
 			}
 			row := w.portColumns(t, want, nil)
@@ -716,6 +727,16 @@ func (w *Writer) reconcilePorts(t *Txn) {
 		}
 		t.Update(sb.PortBindingTable, rowID, row)
 	}
+}
+
+// deletionGrantsKeys reports whether deleting port binding pb gives the
+// ports of its datapath waiting for a requested key their keys, if free:
+// 23.03 assigns every key in every run; 26.03 does so when the port
+// deleted requested a key itself (northd.c ls_handle_lsp_changes falls
+// back to a recompute then), and otherwise leaves the keys given.
+func (w *Writer) deletionGrantsKeys(pb *sb.PortBinding) bool {
+	_, requested := pb.Options["requested-tnl-key"]
+	return requested || w.stages.Release() < schema.OVN2603
 }
 
 // wantedPort is the desired Port_Binding of port name and its datapath's
@@ -747,6 +768,7 @@ func (w *Writer) portKey(t *Txn, dp, name string, requested int, row string, old
 	if requested != 0 {
 		holder, held := keys.owner[requested]
 		if !held || w.movable(t, holder, requested) {
+			removeFrom(keys.waiting, requested, name)
 			keys.take(requested, row)
 			if old != 0 {
 				keys.release(old, row)
@@ -757,6 +779,7 @@ func (w *Writer) portKey(t *Txn, dp, name string, requested int, row string, old
 			return requested
 		}
 		w.log.Warn("port requests a tunnel key another one holds", "port", name, "key", requested)
+		addTo(keys.waiting, requested, name)
 	}
 	if row != "" {
 		return 0
@@ -783,7 +806,7 @@ func (w *Writer) moveAside(t *Txn, keys *keySpace, holder string) {
 	name := w.m.pbs[holder].LogicalPort
 	moved := keys.allocateAfterHighest(holder)
 	if moved == 0 {
-		w.log.Warn("all port tunnel keys of the datapath are in use", "port", name)
+		w.log.Warn("all port tunnel ids exhausted", "port", name)
 		t.delete(sb.PortBindingTable, holder)
 		t.deletedPB[holder] = true
 		return
