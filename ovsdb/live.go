@@ -610,6 +610,7 @@ func (d *Northd) iterate(ctx context.Context) {
 			}
 		}
 		d.w.ApplyProgram(d.prog)
+		d.prog.Flows.DropChanges()
 	}
 	if !d.nbLoaded || !d.active {
 		return
