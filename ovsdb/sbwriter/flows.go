@@ -53,16 +53,32 @@ func (w *Writer) reconcileFlows(t *Txn) {
 		effective[g] = e
 		return e
 	}
-	// A restart marks every key dirty: only the plans of the rows to
-	// insert or change are kept, not hundreds of thousands of no-ops.
-	var plans []flowPlan
-	for _, k := range sortedKeysFunc(w.resolveDirty(t), compareFlowKeys) {
-		target := w.datapathRefs(t, nil, w.wantLF[k].dps)
+	// The flows of one load balancer on a set of hundreds of datapaths
+	// are tens of thousands of keys: those on the same datapaths share
+	// their target, never modified.
+	targets := map[string][]string{}
+	targetOf := func(k flowKey) []string {
+		dps := w.wantLF[k].dps
+		id := strings.Join(dps, ",")
+		if target, ok := targets[id]; ok && len(w.byResolved[k]) == 0 {
+			return target
+		}
+		target := w.datapathRefs(t, nil, dps)
 		for u := range w.byResolved[k] {
 			target = w.datapathRefs(t, target, w.wantLF[u].dps)
 		}
 		slices.Sort(target)
 		target = slices.Compact(target)
+		if len(w.byResolved[k]) == 0 {
+			targets[id] = target
+		}
+		return target
+	}
+	// A restart marks every key dirty: only the plans of the rows to
+	// insert or change are kept, not hundreds of thousands of no-ops.
+	var plans []flowPlan
+	for _, k := range sortedKeysFunc(w.resolveDirty(t), compareFlowKeys) {
+		target := targetOf(k)
 		rows := w.m.flowsByKey[k]
 		keep := t.keepFirst(sb.LogicalFlowTable, rows, len(target) > 0)
 		if len(target) > 0 && (keep == "" || !w.flowOn(keep, target, effectiveOf)) {
