@@ -503,6 +503,11 @@ func (o *Output[T]) Delta() []Change[T] {
 // whole output, and sorting it costs more than computing it).
 func (o *Output[T]) Changes() []Change[T] { return o.delta }
 
+// DropChanges forgets the last Step's change once its reader has it: Delta
+// and Changes are empty until the next Step. A cold start's change is the
+// whole output, which would otherwise stay until then.
+func (o *Output[T]) DropChanges() { o.delta, o.sorted = nil, false }
+
 // Contents returns the current set sorted by cmp.
 func (o *Output[T]) Contents() []T {
 	ts := make([]T, 0, o.n)

@@ -113,6 +113,25 @@ func TestDistinctCrossesZero(t *testing.T) {
 	check(t, c, o, ins(2), []int{2})
 }
 
+func TestDropChangesKeepsContents(t *testing.T) {
+	c := NewCircuit()
+	in, r := NewInput[int](c, "in")
+	o := NewOutput(r, cmp.Compare[int])
+	in.Insert(1)
+	in.Insert(2)
+	check(t, c, o, ins(1, 2), []int{1, 2})
+	o.DropChanges()
+	if len(o.Delta()) != 0 || len(o.Changes()) != 0 {
+		t.Errorf("after DropChanges: Delta %v, Changes %v, want none", o.Delta(), o.Changes())
+	}
+	if got := o.Contents(); !slices.Equal(got, []int{1, 2}) || o.Len() != 2 {
+		t.Errorf("after DropChanges: Contents %v, Len %d, want [1 2], 2", got, o.Len())
+	}
+	in.Delete(1)
+	in.Insert(3)
+	check(t, c, o, append(del(1), ins(3)...), []int{2, 3})
+}
+
 func TestUpdateChangesJoinKey(t *testing.T) {
 	c := NewCircuit()
 	ports, rp := NewInput[port](c, "ports")

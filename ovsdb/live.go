@@ -617,6 +617,7 @@ func (d *Northd) iterate(ctx context.Context) {
 			}
 		}
 		d.w.ApplyProgram(d.prog)
+		d.prog.Flows.DropChanges()
 	}
 	if !d.nbLoaded || !d.active {
 		return

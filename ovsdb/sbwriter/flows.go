@@ -36,21 +36,6 @@ func compareFlowKeys(a, b flowKey) int {
 // flow of a group moves to the same new set of datapaths (a switch added or
 // removed), the group row itself is changed instead of every flow.
 func (w *Writer) reconcileFlows(t *Txn) {
-	keys := sortedKeysFunc(w.resolveDirty(t), compareFlowKeys)
-	plans := make([]flowPlan, 0, len(keys))
-	for _, k := range keys {
-		target := w.datapathRefs(t, nil, w.wantLF[k].dps)
-		for u := range w.byResolved[k] {
-			target = w.datapathRefs(t, target, w.wantLF[u].dps)
-		}
-		slices.Sort(target)
-		target = slices.Compact(target)
-		rows := w.m.flowsByKey[k]
-		keep := t.keepFirst(sb.LogicalFlowTable, rows, len(target) > 0)
-		if len(target) > 0 {
-			plans = append(plans, flowPlan{k, keep, target})
-		}
-	}
 	effective := map[string][]string{}
 	effectiveOf := func(g string) []string {
 		if e, ok := effective[g]; ok {
@@ -68,33 +53,72 @@ func (w *Writer) reconcileFlows(t *Txn) {
 		effective[g] = e
 		return e
 	}
-	w.mutateGroups(t, plans, effectiveOf)
+	// The flows of one load balancer on a set of hundreds of datapaths
+	// are tens of thousands of keys: those on the same datapaths share
+	// their target, never modified.
+	targets := map[string][]string{}
+	targetOf := func(k flowKey) []string {
+		dps := w.wantLF[k].dps
+		id := strings.Join(dps, ",")
+		if target, ok := targets[id]; ok && len(w.byResolved[k]) == 0 {
+			return target
+		}
+		target := w.datapathRefs(t, nil, dps)
+		for u := range w.byResolved[k] {
+			target = w.datapathRefs(t, target, w.wantLF[u].dps)
+		}
+		slices.Sort(target)
+		target = slices.Compact(target)
+		if len(w.byResolved[k]) == 0 {
+			targets[id] = target
+		}
+		return target
+	}
+	// A restart marks every key dirty: only the plans of the rows to
+	// insert or change are kept, not hundreds of thousands of no-ops.
+	var plans []flowPlan
+	for _, k := range sortedKeysFunc(w.resolveDirty(t), compareFlowKeys) {
+		target := targetOf(k)
+		rows := w.m.flowsByKey[k]
+		keep := t.keepFirst(sb.LogicalFlowTable, rows, len(target) > 0)
+		if len(target) > 0 && (keep == "" || !w.flowOn(keep, target, effectiveOf)) {
+			plans = append(plans, flowPlan{k, keep, target})
+		}
+	}
+	w.mutateGroups(t, plans)
 	for _, p := range plans {
 		if p.row == "" {
 			w.insertFlow(t, p)
 			continue
 		}
-		f := w.m.flows[p.row]
-		dp, group := ptrOr(f.LogicalDatapath, ""), ptrOr(f.LogicalDpGroup, "")
+		// The row is not on its target (flowOn), unless mutateGroups
+		// changed its group to it.
 		if len(p.target) == 1 {
-			if dp != p.target[0] || group != "" {
-				t.Update(sb.LogicalFlowTable, p.row, lovsdb.Row{
-					"logical_datapath": optUUID(p.target[0]), "logical_dp_group": optUUID("")})
-			}
+			t.Update(sb.LogicalFlowTable, p.row, lovsdb.Row{
+				"logical_datapath": optUUID(p.target[0]), "logical_dp_group": optUUID("")})
 			continue
 		}
-		if dp == "" && group != "" {
-			after, mutated := t.mutated[group]
-			if !mutated {
-				after = strings.Join(effectiveOf(group), ",")
-			}
-			if after == strings.Join(p.target, ",") {
-				continue
-			}
+		f := w.m.flows[p.row]
+		if group := ptrOr(f.LogicalDpGroup, ""); f.LogicalDatapath == nil && group != "" && t.mutated[group] == strings.Join(p.target, ",") {
+			continue
 		}
 		t.Update(sb.LogicalFlowTable, p.row, lovsdb.Row{
 			"logical_datapath": optUUID(""), "logical_dp_group": optUUID(w.groupFor(t, p.target))})
 	}
+}
+
+// flowOn reports whether flow row u is on exactly the datapath rows
+// target already: on the one as its logical_datapath, or on a group whose
+// kept datapaths (effectiveOf) they are. Such a row's plan changes
+// nothing: mutateGroups counts only the flows that move, and a group with
+// one that stays is not mutated.
+func (w *Writer) flowOn(u string, target []string, effectiveOf func(string) []string) bool {
+	f := w.m.flows[u]
+	dp, group := ptrOr(f.LogicalDatapath, ""), ptrOr(f.LogicalDpGroup, "")
+	if len(target) == 1 {
+		return dp == target[0] && group == ""
+	}
+	return dp == "" && group != "" && slices.Equal(effectiveOf(group), target)
 }
 
 // datapathRefs appends to refs the SB rows of the datapaths in wanted, an
@@ -128,8 +152,9 @@ func (w *Writer) keptDP(t *Txn, u string) bool {
 }
 
 // mutateGroups changes the datapaths of each group whose flows all move
-// to the same new set, when no group holds that set yet.
-func (w *Writer) mutateGroups(t *Txn, plans []flowPlan, effectiveOf func(string) []string) {
+// to the same new set, when no group holds that set yet; plans are of the
+// flows that move.
+func (w *Writer) mutateGroups(t *Txn, plans []flowPlan) {
 	type move struct {
 		target []string
 		n      int
@@ -145,9 +170,6 @@ func (w *Writer) mutateGroups(t *Txn, plans []flowPlan, effectiveOf func(string)
 			continue
 		}
 		g := *f.LogicalDpGroup
-		if slices.Equal(effectiveOf(g), p.target) {
-			continue
-		}
 		m := moves[g]
 		switch {
 		case m == nil:

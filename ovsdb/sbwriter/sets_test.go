@@ -28,7 +28,7 @@ func TestSetTableMutates(t *testing.T) {
 	noKeys := func(string) int { return 0 }
 	check := func(what string, want ...lovsdb.Operation) {
 		t.Helper()
-		txn := newSBTxn(0)
+		txn := newSBTxn()
 		s.reconcile(txn, noKeys)
 		if fmt.Sprint(txn.ops) != fmt.Sprint(want) {
 			t.Errorf("%s: ops %v, want %v", what, txn.ops, want)

@@ -40,10 +40,11 @@ type Txn struct {
 	queues map[int]bool
 }
 
-// newSBTxn starts a transaction with room for about size operations.
-func newSBTxn(size int) *Txn {
+// newSBTxn starts a transaction. Its operations are not reserved ahead
+// from the dirty keys: a restart marks every key dirty and writes almost
+// nothing, and a cold start's tens of thousands are streamed (emit).
+func newSBTxn() *Txn {
 	return &Txn{
-		ops:      make([]lovsdb.Operation, 0, size),
 		Inserted: map[string]int{}, Updated: map[string]int{}, Deleted: map[string]int{},
 		newDP: map[string]string{}, deletedDP: map[string]bool{},
 		newPB: map[string]string{}, deletedPB: map[string]bool{},

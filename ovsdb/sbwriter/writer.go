@@ -460,13 +460,7 @@ func (w *Writer) MarkAll() {
 // their desired contents, and clears the marks. With emit, each operation
 // goes to emit as it is made instead of into the transaction's ops.
 func (w *Writer) Reconcile(emit func(lovsdb.Operation)) *Txn {
-	// Most operations are of dirty flows, ports and datapaths: a cold
-	// start's tens of thousands would otherwise grow the slice many times.
-	size := len(w.dirtyLF) + len(w.dirtyPB) + len(w.dirtyDP) + 1
-	if emit != nil {
-		size = 0
-	}
-	t := newSBTxn(size)
+	t := newSBTxn()
 	t.emit = emit
 	w.ha.reconcile(t) // before the ports that refer to the groups
 	w.reconcileDatapaths(t)
