@@ -288,7 +288,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	c.DescribeTuples(n.DescribeTuple)
 	n.ChassisFeatures, n.Features = newFeatureInput(c)
 	if assumesChassisFeatures(r) {
-		n.Features = engine.Map(n.Features, func(Features) Features { return AllFeatures })
+		n.Features = engine.Map(n.Features, assumedFeatures)
 	}
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
 	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)

@@ -15,9 +15,9 @@ import (
 // its direction samples the packets of new connections, and, on a switch
 // with stateful ACLs, both directions sample the packets of the
 // connections it allowed, by the point conntrack keeps. A sample with a
-// single collector (every chassis samples from registers) is sampled by a
-// flow of the collector, shared by every ACL that uses it; others by
-// flows of their own point. The domains are the Sampling_App ids of
+// single collector, when every chassis samples from registers
+// (Features.SampleWithRegisters), is sampled by a flow of the collector,
+// shared by every ACL that uses it; others by flows of their own point. The domains are the Sampling_App ids of
 // acl-new and acl-est.
 func aclSampleFlows(n *relations.NB, acls engine.Rel[aclOnSwitch]) engine.Rel[Flow] {
 	one := func(aclOnSwitch) struct{} { return struct{}{} }
@@ -69,7 +69,8 @@ func aclSampled(x aclOnSwitch, apps relations.SamplingApps) []Flow {
 	case stateful:
 		newConn = "ip && ct.new"
 	}
-	if c, ok := s.New.OnlyCollector(); ok {
+	registers := x.Facts.Features.SampleWithRegisters
+	if c, ok := s.New.OnlyCollector(); ok && registers {
 		prio := 900
 		if stateful {
 			prio = 1000
@@ -86,7 +87,7 @@ func aclSampled(x aclOnSwitch, apps relations.SamplingApps) []Flow {
 		return flows
 	}
 	const established = "flags.pkt_sampled == 0 && ip && ct.trk && (ct.est || ct.rel) && "
-	if c, ok := s.Est.OnlyCollector(); ok {
+	if c, ok := s.Est.OnlyCollector(); ok && registers {
 		action := sampleFromRegister(c, apps.ACLEst, "ct_label.obs_point_id")
 		return append(flows,
 			dp.flow(st.stage, 1000, fmt.Sprintf("%sct_label.obs_unused == 0 && !ct.rpl && ct_mark.obs_collector_id == %d && ct_mark.obs_stage == %d",
