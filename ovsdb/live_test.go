@@ -248,9 +248,10 @@ func offlineOf(t testing.TB, s *servers) *Offline {
 // made it.
 func (s *servers) resetNB(options map[string]string) {
 	s.t.Helper()
-	// Switches and routers first: their ports, which are not root rows,
-	// may refer to other root rows (HA_Chassis_Group...).
-	first := []string{nb.LogicalSwitchTable, nb.LogicalRouterTable}
+	// Switches, routers and port groups first: their ports and ACLs, which
+	// are not root rows, may refer to other root rows (HA_Chassis_Group,
+	// Sample_Collector through an ACL's Sample...).
+	first := []string{nb.LogicalSwitchTable, nb.LogicalRouterTable, nb.PortGroupTable}
 	var rest []string
 	// The server's tables: the models have every release's.
 	var schema lovsdb.DatabaseSchema

@@ -12,6 +12,9 @@ import (
 const (
 	FeatureCTNoMaskedLabel = "ct-no-masked-label"
 	FeatureCTLBRelated     = "ovn-ct-lb-related"
+	// FeatureSampleWithRegisters (26.03) is ovn-controller's sample action
+	// taking its observation point from a register.
+	FeatureSampleWithRegisters = "ovn-sample-with-registers"
 )
 
 // Features are the chassis features the logical flows may rely on: those
@@ -27,22 +30,36 @@ type Features struct {
 	// is NATed (ct_commit_nat), and router load balancing records
 	// skip_snat/force_snat in the connection.
 	CTLBRelated bool
+	// SampleWithRegisters: a sample with one collector is sampled by one
+	// flow per collector, whose observation point is in a register (else
+	// by flows of each observation point); read by 26.03 only.
+	SampleWithRegisters bool
 }
 
 // AllFeatures is what northd assumes with no chassis, or with chassis that
 // all run an ovn-controller as recent as 23.03.
-var AllFeatures = Features{CTNoMaskedLabel: true, CTLBRelated: true}
+var AllFeatures = Features{CTNoMaskedLabel: true, CTLBRelated: true, SampleWithRegisters: true}
 
-// assumesChassisFeatures: 26.03 reads neither feature from the chassis;
-// its flows rely on both (build_chassis_features no longer lists them).
+// assumesChassisFeatures: 26.03 reads neither conntrack feature from the
+// chassis; its flows rely on both (build_chassis_features no longer lists
+// them). It reads SampleWithRegisters.
 func assumesChassisFeatures(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// assumedFeatures are the features a release that assumesChassisFeatures
+// works with, when the chassis report f.
+func assumedFeatures(f Features) Features {
+	assumed := AllFeatures
+	assumed.SampleWithRegisters = f.SampleWithRegisters
+	return assumed
+}
 
 // FeaturesOf computes the features from the other_config column of every
 // SB Chassis row (EveryChassisHas).
 func FeaturesOf(otherConfigs iter.Seq[map[string]string]) Features {
 	return Features{
-		CTNoMaskedLabel: EveryChassisHas(otherConfigs, FeatureCTNoMaskedLabel),
-		CTLBRelated:     EveryChassisHas(otherConfigs, FeatureCTLBRelated),
+		CTNoMaskedLabel:     EveryChassisHas(otherConfigs, FeatureCTNoMaskedLabel),
+		CTLBRelated:         EveryChassisHas(otherConfigs, FeatureCTLBRelated),
+		SampleWithRegisters: EveryChassisHas(otherConfigs, FeatureSampleWithRegisters),
 	}
 }
 

@@ -114,6 +114,9 @@ type NB struct {
 	Copp                Table[nb.Copp]
 	Mirrors             Table[nb.Mirror]
 	ChassisTemplateVars Table[nb.ChassisTemplateVar]
+	Samples             Table[nb.Sample]          // 26.03
+	SampleCollectors    Table[nb.SampleCollector] // 26.03
+	SamplingAppRows     Table[nb.SamplingApp]     // 26.03
 
 	// SwitchPortsUp are the _uuid of the switch ports whose up column is
 	// true, which SwitchPorts' rows leave out (switch_port_up.go).
@@ -155,6 +158,9 @@ type NB struct {
 
 	SwitchACLs     engine.Rel[SwitchACL]      // derived_acl.go
 	SwitchACLFacts engine.Rel[SwitchACLFacts] // derived_acl.go
+	// ACL sampling (derived_sampling.go; none before 26.03).
+	ACLSamplings   engine.Rel[ACLSampling]
+	SamplingApps   engine.Rel[SamplingApps]
 	SwitchPortDHCP engine.Rel[PortDHCP]       // derived_dhcp.go
 	ListedPortDHCP engine.Rel[ListedPortDHCP] // derived_dhcp.go
 
@@ -273,13 +279,16 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 		Copp:                newTable[nb.Copp](c, nb.CoppTable, f),
 		Mirrors:             newTable[nb.Mirror](c, nb.MirrorTable, f),
 		ChassisTemplateVars: newTable[nb.ChassisTemplateVar](c, nb.ChassisTemplateVarTable, f),
+		Samples:             newTable[nb.Sample](c, nb.SampleTable, f),
+		SampleCollectors:    newTable[nb.SampleCollector](c, nb.SampleCollectorTable, f),
+		SamplingAppRows:     newTable[nb.SamplingApp](c, nb.SamplingAppTable, f),
 		nbInputs:            f,
 	}
 	n.SwitchPorts, n.SwitchPortsUp = newSwitchPortTable(c, f)
 	c.DescribeTuples(n.DescribeTuple)
 	n.ChassisFeatures, n.Features = newFeatureInput(c)
 	if assumesChassisFeatures(r) {
-		n.Features = engine.Map(n.Features, func(Features) Features { return AllFeatures })
+		n.Features = engine.Map(n.Features, assumedFeatures)
 	}
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
 	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)
@@ -295,6 +304,8 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.deriveBoundPorts()
 	n.SwitchACLs = deriveSwitchACLs(n)
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
+	n.ACLSamplings = deriveACLSamplings(n)
+	n.SamplingApps = deriveSamplingApps(n)
 	n.deriveRouterRelations()
 	n.deriveSwitchRelations()
 	n.deriveGatewayRelations()

@@ -29,18 +29,33 @@ var implicitDropStages = map[Stage]bool{
 // debug_drop_action() text with sampling on. Sampling is off (no tuple)
 // without a collector set, and when the observation domain does not fit
 // 8 bits, which northd refuses with an error, keeping what it had, nothing
-// on a fresh start.
+// on a fresh start. From 26.03 the Sampling_App of type drop, when there
+// is one, names the domain in debug_drop_domain_id's stead.
 func debugDropAction(n *relations.NB) engine.Rel[string] {
-	return engine.FlatMap(n.Global.Rows, func(g *nb.NBGlobal) []string {
-		set := relations.SmapUint(g.Options, "debug_drop_collector_set", 0)
-		domain := relations.SmapUint(g.Options, "debug_drop_domain_id", 0)
-		if set == 0 || domain >= 255 {
-			return nil
-		}
-		// northd prints the unsigned values with %d.
-		return []string{fmt.Sprintf("sample(probability=65535,collector_set=%d,obs_domain=%d,obs_point=$cookie); /* drop */",
-			int32(set), int32(domain))}
-	})
+	one := func(*nb.NBGlobal) struct{} { return struct{}{} }
+	global := engine.IndexBy(n.Global.Rows, one)
+	apps := engine.IndexBy(n.SamplingApps, func(relations.SamplingApps) struct{} { return struct{}{} })
+	return engine.Union(
+		engine.JoinFlatMap(global, apps, func(_ struct{}, g *nb.NBGlobal, a relations.SamplingApps) []string {
+			return debugDropSample(g, a.Drop)
+		}),
+		engine.FlatMap(engine.AntiJoin(global, apps), func(g *nb.NBGlobal) []string { return debugDropSample(g, 0) }))
+}
+
+// debugDropSample is debugDropAction for NB_Global g and the drop
+// Sampling_App's domain (0: none).
+func debugDropSample(g *nb.NBGlobal, appDomain int) []string {
+	set := relations.SmapUint(g.Options, "debug_drop_collector_set", 0)
+	domain := relations.SmapUint(g.Options, "debug_drop_domain_id", 0)
+	if appDomain != 0 {
+		domain = uint32(appDomain)
+	}
+	if set == 0 || domain >= 255 {
+		return nil
+	}
+	// northd prints the unsigned values with %d.
+	return []string{fmt.Sprintf("sample(probability=65535,collector_set=%d,obs_domain=%d,obs_point=$cookie); /* drop */",
+		int32(set), int32(domain))}
 }
 
 // dropStatements are the offsets in actions of each statement "drop;":

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 	"github.com/northlog/northlog/rules/ruletest"
 )
@@ -102,5 +103,20 @@ func TestSBHAIncremental(t *testing.T) {
 			ruletest.OutputOf("Port_Binding ha_chassis_group", func(p *rules.Program) *engine.Output[rules.HAGroupPort] { return p.HAGroupPorts }),
 			ruletest.OutputOf("ref_chassis switches", func(p *rules.Program) *engine.Output[rules.HARefSwitch] { return p.HARefSwitches }),
 		},
+	})
+}
+
+// TestSampling2603Incremental: 26.03's program over ACL sampling mixed
+// with the ACL changes, so that samples, collectors and applications
+// often change under ACLs of every action on switches with and without
+// stateful ACLs, chassis come and go that sample from registers, and
+// debug drop sampling (NB_Global) meets the drop Sampling_App.
+func TestSampling2603Incremental(t *testing.T) {
+	names := append([]string{"acl/addACL", "acl/delACL", "acl/editACL", "acl/detachACL", "acl/addPortGroup",
+		"acl/setGroupPorts", "acl/addLB", "acl/setGlobal", "topology/addPort"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.Sampling, ruletest.Features}, names...),
+		Steps:   20, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
 	})
 }

@@ -36,6 +36,14 @@ const (
 	regNFLoopback       = "reg8[23]"
 	regNFGroupID        = "reg0[22..29]"
 	regACLTier          = "reg8[30..31]"
+
+	// 26.03's ACL sampling: the observation points and collectors of new
+	// and established traffic, and the ACL stage that observed it.
+	regObsPointNew     = "reg3"
+	regObsPointEst     = "reg9"
+	regObsCollectorNew = "reg8[0..7]"
+	regObsCollectorEst = "reg8[8..15]"
+	regACLObsStage     = "reg8[19..20]"
 )
 
 // aclVerdicts: 26.03 splits each ACL stage in three (northd.c build_acls,
@@ -321,6 +329,8 @@ type aclOnSwitch struct {
 	// FairMeter: the ACL's meter is a fair meter, so its log uses a meter
 	// of its own, named after the meter and the ACL.
 	FairMeter bool
+	// Sampling are the ACL's samples (26.03); zero without.
+	Sampling relations.ACLSampling
 }
 
 // aclsOnSwitches joins each ACL that applies to a switch with the
@@ -342,12 +352,19 @@ func aclsOnSwitches(n *relations.NB) engine.Rel[aclOnSwitch] {
 		func(_ string, a *nb.ACL, _ string) *nb.ACL { return a }))
 	byACL := engine.IndexBy(withFacts, func(x aclOnSwitch) *nb.ACL { return x.ACL })
 	fair := engine.IndexBy(fairACLs, func(a *nb.ACL) *nb.ACL { return a })
-	return engine.Union(
+	metersKnown := engine.IndexBy(engine.Union(
 		engine.Join(byACL, fair, func(_ *nb.ACL, x aclOnSwitch, _ *nb.ACL) aclOnSwitch {
 			x.FairMeter = true
 			return x
 		}),
-		engine.AntiJoin(byACL, fair))
+		engine.AntiJoin(byACL, fair)), func(x aclOnSwitch) string { return x.ACL.UUID })
+	samplings := engine.IndexBy(n.ACLSamplings, func(s relations.ACLSampling) string { return s.ACL })
+	return engine.Union(
+		engine.Join(metersKnown, samplings, func(_ string, x aclOnSwitch, s relations.ACLSampling) aclOnSwitch {
+			x.Sampling = s
+			return x
+		}),
+		engine.AntiJoin(metersKnown, samplings))
 }
 
 // SwitchACLFlows: ls_in_acl, ls_in_acl_after_lb and ls_out_acl, one set of
@@ -357,10 +374,12 @@ func aclsOnSwitches(n *relations.NB) engine.Rel[aclOnSwitch] {
 // elsewhere they simply pass or drop. On a switch that uses conntrack, an
 // allow-stateless ACL also marks the traffic it matches stateless (reg0[16])
 // in ls_in_pre_acl or ls_out_pre_acl (northd.c build_stateless_filters), so
-// that pre-LB and pre-stateful keep it out of conntrack.
+// that pre-LB and pre-stateful keep it out of conntrack. With aclVerdicts,
+// a sampled ACL's flows in the sample stages too (aclSampleFlows).
 func SwitchACLFlows(n *relations.NB) engine.Rel[Flow] {
 	verdicts, stages := aclVerdicts(n), aclStagesOf(n)
-	return engine.FlatMap(aclsOnSwitches(n), func(x aclOnSwitch) []Flow {
+	acls := aclsOnSwitches(n)
+	flows := engine.FlatMap(acls, func(x aclOnSwitch) []Flow {
 		var flows []Flow
 		if verdicts {
 			flows = aclVerdictFlows(stages, x)
@@ -376,6 +395,10 @@ func SwitchACLFlows(n *relations.NB) engine.Rel[Flow] {
 		}
 		return flows
 	})
+	if !verdicts {
+		return flows
+	}
+	return engine.Union(flows, aclSampleFlows(n, acls))
 }
 
 func aclFlows(t *StageTable, stages aclStages, x aclOnSwitch) []Flow {
@@ -474,25 +497,25 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 	if x.Facts.MaxTiers[relations.StageOfACL(a)] > 0 {
 		tier = fmt.Sprintf("%s == %d && ", regACLTier, a.Tier)
 	}
-	logVerdict, label := aclLog(x)+verdict, ""
-	if a.Label != 0 {
-		label = fmt.Sprintf("%s = 1; reg3 = %d; reg9 = %d; reg8[0..7] = 0; reg8[8..15] = 0; reg8[19..20] = %d; ",
-			regACLLabel, a.Label, a.Label, stages.observation(stage))
-	}
-	base := logVerdict + label
+	logVerdict := aclLog(x) + verdict
+	obsStage := stages.observation(stage)
+	// Only a stateful ACL that allows samples established connections.
+	observeNew := logVerdict + aclObservation(x, obsStage, false)
 	if !x.Facts.Stateful() || a.Action == nb.ACLActionAllowStateless || a.Action == nb.ACLActionPass {
-		return []Flow{dp.flow(stage, prio, tier+"("+a.Match+")", base+"next;")}
+		return []Flow{dp.flow(stage, prio, tier+"("+a.Match+")", observeNew+"next;")}
 	}
 	switch a.Action {
 	case nb.ACLActionAllow, nb.ACLActionAllowRelated:
-		// Established connections are recommitted only to update a label.
+		observe := aclObservation(x, obsStage, true)
+		// Established connections are recommitted only to update their
+		// label or observation point.
 		recommit := ""
-		if a.Label != 0 {
+		if a.Label != 0 || x.Sampling.Est.Set() {
 			recommit = regConntrackCommit + " = 1; "
 		}
 		flows := []Flow{
-			dp.flow(stage, prio, tier+regACLHintAllowNew+" == 1 && ("+a.Match+")", base+"next;"),
-			dp.flow(stage, prio, tier+regACLHintAllow+" == 1 && ("+a.Match+")", logVerdict+recommit+label+"next;"),
+			dp.flow(stage, prio, tier+regACLHintAllowNew+" == 1 && ("+a.Match+")", logVerdict+observe+"next;"),
+			dp.flow(stage, prio, tier+regACLHintAllow+" == 1 && ("+a.Match+")", logVerdict+recommit+observe+"next;"),
 		}
 		if a.Log && a.Label != 0 && relations.SmapBool(a.Options, "log-related", false) {
 			// Replies and related traffic pass at 65532 in the other
@@ -511,12 +534,41 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 		// New or untracked traffic gets the verdict; an established
 		// connection the policy now refuses is marked blocked first.
 		return []Flow{
-			dp.flow(stage, prio, tier+regACLHintDrop+" == 1 && ("+a.Match+")", base+"next;"),
+			dp.flow(stage, prio, tier+regACLHintDrop+" == 1 && ("+a.Match+")", observeNew+"next;"),
 			dp.flow(stage, prio, tier+regACLHintBlock+" == 1 && ("+a.Match+")",
-				base+"ct_commit { ct_mark.blocked = 1; ct_label.obs_point_id = 0; }; next;"),
+				observeNew+fmt.Sprintf("ct_commit { ct_mark.blocked = 1; ct_label.obs_point_id = %d; }; next;", x.Sampling.Est.Metadata)),
 		}
 	}
 	return nil
+}
+
+// aclObservation records, for the sample stage and the conntrack commit,
+// the observation points of an ACL's traffic (its label, else its
+// samples' metadata) and the collector of each sample that has only one,
+// with the ACL's observation stage (northd.c
+// build_acl_sample_label_action); est: of established connections too.
+func aclObservation(x aclOnSwitch, obsStage int, est bool) string {
+	a, sampleNew, sampleEst := x.ACL, x.Sampling.New, relations.Sample{}
+	if est {
+		sampleEst = x.Sampling.Est
+	}
+	if a.Label == 0 && !sampleNew.Set() && !sampleEst.Set() {
+		return ""
+	}
+	pointNew, pointEst, collectorNew, collectorEst := a.Label, a.Label, 0, 0
+	if a.Label == 0 {
+		pointNew, pointEst = sampleNew.Metadata, sampleEst.Metadata
+		collectorNew, collectorEst = onlyCollectorID(sampleNew), onlyCollectorID(sampleEst)
+	}
+	return fmt.Sprintf("%s = 1; %s = %d; %s = %d; %s = %d; %s = %d; %s = %d; ", regACLLabel,
+		regObsPointNew, pointNew, regObsPointEst, pointEst,
+		regObsCollectorNew, collectorNew, regObsCollectorEst, collectorEst, regACLObsStage, obsStage)
+}
+
+// onlyCollectorID is the id of s's collector if it has exactly one, else 0.
+func onlyCollectorID(s relations.Sample) int {
+	c, _ := s.OnlyCollector()
+	return c.ID
 }
 
 // implicitDrop is northd's debug_implicit_drop_action() with no debug drop

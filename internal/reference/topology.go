@@ -40,6 +40,10 @@ type TopologyOptions struct {
 	// schema lacks (false draws nothing, so topologies without it do not
 	// change): half the ACLs get a tier in 0..3, and pass is a sixth action.
 	ACLTiers bool
+	// ACLSampling draws ACL sampling (see addSamples), which 23.03's NB
+	// schema lacks, from a random stream of its own: the topology is the
+	// one drawn without it, plus samples (false draws nothing).
+	ACLSampling bool
 	// LoadBalancers is the most load balancers (see addLoadBalancers;
 	// zero draws nothing). With load balancers, a router may become an L3
 	// gateway router or get a distributed gateway port.
@@ -69,6 +73,9 @@ func DefaultTopology() TopologyOptions {
 // on 100.M.J.1/24 and fd01:M:J::1/64. One router port in twenty is disabled.
 func RandomTopology(seed int64, opts TopologyOptions) string {
 	g := topologyGen{rng: rand.New(rand.NewPCG(uint64(seed), 0x6e6f7274686c6f67)), aclTiers: opts.ACLTiers}
+	if opts.ACLSampling {
+		g.sampling = &samplingGen{rng: rand.New(rand.NewPCG(uint64(seed), 0x73616d706c696e67))}
+	}
 	nSwitches := 1 + g.rng.IntN(max(1, min(opts.Switches, 250)))
 	nRouters := g.rng.IntN(min(max(opts.Routers, 0), 250) + 1)
 	fmt.Fprintf(&g.script, "# Random topology: seed %d, at most %d switches of %d ports, %d routers of %d ports.\n",
@@ -119,6 +126,9 @@ type topologyGen struct {
 	routers [][]routerPort // each router's ports
 	// aclTiers is TopologyOptions.ACLTiers.
 	aclTiers bool
+	// sampling draws ACL sampling (TopologyOptions.ACLSampling), nil
+	// without.
+	sampling *samplingGen
 }
 
 // mac returns a unicast, locally administered MAC not used before.

@@ -23,7 +23,8 @@ import (
 // ACL in four has options:apply-after-lb, one in three is logged (a name,
 // a severity, a plain, fair or absent meter, options:log-related), one in
 // four has a label; one in ten is shared with another switch or port
-// group; with ACL tiers, see TopologyOptions.ACLTiers. One time in five NB_Global sets default_acl_drop, one
+// group; with ACL tiers, see TopologyOptions.ACLTiers, and with sampling,
+// addSamples. One time in five NB_Global sets default_acl_drop, one
 // in six use_ct_inv_match=false.
 func (g *topologyGen) addSecurity(nSwitches, maxSets, maxGroups, maxACLs int) {
 	if maxSets == 0 && maxGroups == 0 && maxACLs == 0 {
@@ -86,6 +87,7 @@ func (g *topologyGen) addSecurity(nSwitches, maxSets, maxGroups, maxACLs int) {
 	g.add("meter-add", "acl-meter", "drop", "10", "pktps")
 	g.add("meter-add", "acl-fair", "drop", "10", "pktps")
 	g.add("set", "Meter", "acl-fair", "fair=true")
+	g.addSamplingApps()
 	g.flush()
 	var owners [][2]string // the switches and port groups, as table and name
 	for s := range nSwitches {
@@ -164,6 +166,7 @@ func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups [
 		if g.aclTiers && g.chance(2) {
 			cols = append(cols, fmt.Sprintf("tier=%d", g.rng.IntN(4)))
 		}
+		cols = append(cols, g.addSamples()...)
 		g.add(append([]string{"--id=" + id, "create", "ACL"}, cols...)...)
 		g.add("add", table, row, "acls", id)
 		if g.chance(10) {
@@ -173,6 +176,9 @@ func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups [
 	}
 	if n > 0 {
 		g.flush()
+	}
+	if g.sampling != nil {
+		g.sampling.collectors = nil
 	}
 }
 

@@ -302,8 +302,11 @@ func addQoS(t *rapid.T, s *State) {
 	addRef(t, s, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.QOSRules }, nil)
 }
 
+// globalUUID is the NB_Global row's _uuid.
+const globalUUID = "00000000-0000-0000-0000-00000000ffff"
+
 func setGlobal(t *rapid.T, s *State) {
-	const id = "00000000-0000-0000-0000-00000000ffff"
+	const id = globalUUID
 	if rapid.Bool().Draw(t, "noGlobal") {
 		s.Set(t, nb.NBGlobalTable, id, nil)
 		return

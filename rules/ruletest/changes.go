@@ -46,6 +46,9 @@ const (
 	// HA changes gateway chassis, HA chassis groups and what refers to
 	// them. Its changes use the rows HASetup makes.
 	HA Group = "ha"
+	// Sampling changes ACL sampling's collectors, samples, the ACLs'
+	// samples and the sampling applications (26.03's NB).
+	Sampling Group = "sampling"
 )
 
 var groups = map[Group]map[string]Change{
@@ -60,6 +63,7 @@ var groups = map[Group]map[string]Change{
 	Features:       featureChanges,
 	SBRows:         sbRowChanges,
 	HA:             haChanges,
+	Sampling:       samplingChanges,
 }
 
 // Groups are all the groups, sorted.

@@ -10,8 +10,9 @@ import (
 var featureChanges = map[string]Change{
 	"setFeatures": func(t *rapid.T, s *State) {
 		s.SetFeatures(relations.Features{
-			CTNoMaskedLabel: rapid.Bool().Draw(t, "ct_no_masked_label"),
-			CTLBRelated:     rapid.Bool().Draw(t, "ct_lb_related"),
+			CTNoMaskedLabel:     rapid.Bool().Draw(t, "ct_no_masked_label"),
+			CTLBRelated:         rapid.Bool().Draw(t, "ct_lb_related"),
+			SampleWithRegisters: rapid.Bool().Draw(t, "sample_with_registers"),
 		})
 	},
 }
