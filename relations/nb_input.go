@@ -226,6 +226,11 @@ type NB struct {
 	DGPs                      engine.Rel[DGP]
 	RouterGateways            engine.Rel[RouterGateway]
 	RouterNATs                engine.Rel[RouterNAT]
+	// ValidNATs are the NAT rules northd keeps for its ARP/ND responders,
+	// SNAT addresses and distributed NAT (nat_entry is_valid): in 23.03
+	// those with one readable external address, in 26.03 those that pass
+	// all its checks (deriveNATRules).
+	ValidNATs                 engine.Rel[RouterNAT]
 	NATRules                  engine.Rel[NATRule]
 	RouterForceSNATs          engine.Rel[RouterForceSNAT]
 	RouterSNATIPs             engine.Rel[RouterSNATIP]
