@@ -223,9 +223,9 @@ type NB struct {
 
 	// Gateway routers, distributed gateway ports and NAT
 	// (derived_gateway.go, derived_nat.go).
-	DGPs                      engine.Rel[DGP]
-	RouterGateways            engine.Rel[RouterGateway]
-	RouterNATs                engine.Rel[RouterNAT]
+	DGPs           engine.Rel[DGP]
+	RouterGateways engine.Rel[RouterGateway]
+	RouterNATs     engine.Rel[RouterNAT]
 	// ValidNATs are the NAT rules northd keeps for its ARP/ND responders,
 	// SNAT addresses and distributed NAT (nat_entry is_valid): in 23.03
 	// those with one readable external address, in 26.03 those that pass
