@@ -689,7 +689,8 @@ func (d *Northd) updateFeatures() bool {
 	if f == d.prog.Features.Get() {
 		return false
 	}
-	d.log.Info("chassis features changed", "ct_no_masked_label", f.CTNoMaskedLabel, "ct_lb_related", f.CTLBRelated)
+	d.log.Info("chassis features changed", "ct_no_masked_label", f.CTNoMaskedLabel, "ct_lb_related", f.CTLBRelated,
+		"ct_commit_to_zone", f.CTCommitToZone, "ct_next_zone", f.CTNextZone)
 	d.prog.Features.Set(f)
 	return true
 }

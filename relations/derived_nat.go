@@ -7,6 +7,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterNAT is a NAT rule listed by an enabled router (Logical_Router.nat),
@@ -208,23 +209,9 @@ func checkNAT(c natCandidate) (NATRule, error) {
 	if c.noPort != "" {
 		return r, fmt.Errorf("NAT %s: %s", nat.UUID, c.noPort)
 	}
-	logical := cString(nat.LogicalIP)
-	exact := true
-	if r.V6 {
-		_, mask, next, err := ipv6ParseMaskedLen(logical, 0)
-		if err != nil || next != len(logical) {
-			return r, badLogicalIP(nat)
-		}
-		r.CIDRBits, exact = ipv6CountCIDRBits(mask), mask == prefixMask128(128)
-	} else {
-		_, mask, next, err := ipParseMaskedLen(logical, 0)
-		if err != nil || next != len(logical) {
-			return r, badLogicalIP(nat)
-		}
-		r.CIDRBits, exact = 32-bits.TrailingZeros32(mask), mask == ^uint32(0)
-	}
-	if nat.Type != nb.NATTypeSNAT && !exact {
-		return r, badLogicalIP(nat)
+	var err error
+	if r.CIDRBits, err = logicalIPBits(nat, r.V6); err != nil {
+		return r, err
 	}
 	if c.GW.DGPs > 0 && c.DistributedConfig() {
 		mac, err := ParseMAC(*nat.ExternalMAC)
@@ -246,6 +233,69 @@ func ParseIPv4Host(s string) (netip.Addr, bool) {
 		return netip.Addr{}, false
 	}
 	return addr4(ip), true
+}
+
+// checkValidNAT is 26.03's check of a NAT rule, made for the rules of
+// every router (en-lr-nat.c lr_nat_record_init): one external address,
+// with a mask or not (extract_ip_addresses); a readable external MAC,
+// whatever the rule's type; not both allowed and exempted external IPs; a
+// logical IP of the external address's family, a whole address unless
+// snat; and a distributed gateway port it can pick or that its
+// gateway_port names.
+func checkValidNAT(c natCandidate) (NATRule, error) {
+	nat := c.NAT
+	r := NATRule{RouterNAT: c.RouterNAT, GW: c.GW, DGP: c.DGP, V6: c.ExtV6}
+	if !c.Valid() {
+		return r, fmt.Errorf("NAT %s: bad ip address %q in nat configuration", nat.UUID, nat.ExternalIP)
+	}
+	var mac EthAddr
+	if nat.ExternalMAC != nil {
+		var err error
+		if mac, err = ParseMAC(*nat.ExternalMAC); err != nil {
+			return r, fmt.Errorf("NAT %s: bad mac %s for dnat", nat.UUID, *nat.ExternalMAC)
+		}
+	}
+	if nat.AllowedExtIPs != nil && nat.ExemptedExtIPs != nil {
+		return r, fmt.Errorf("NAT %s: not applied, both allowed and exempt external ips set", nat.UUID)
+	}
+	var err error
+	if r.CIDRBits, err = logicalIPBits(nat, r.V6); err != nil {
+		return r, err
+	}
+	if c.noPort != "" {
+		return r, fmt.Errorf("NAT %s: %s", nat.UUID, c.noPort)
+	}
+	if c.GW.DGPs > 0 && c.DistributedConfig() {
+		r.Distributed, r.MAC = true, mac
+	}
+	return r, nil
+}
+
+// logicalIPBits reads a NAT rule's logical IP in the family of its
+// external IP: the prefix length of its mask as northd counts it
+// (ip_count_cidr_bits, ipv6_count_cidr_bits), which must be a whole
+// address's unless the rule is snat.
+func logicalIPBits(nat *nb.NAT, v6 bool) (int, error) {
+	logical := cString(nat.LogicalIP)
+	var n int
+	var exact bool
+	if v6 {
+		_, mask, next, err := ipv6ParseMaskedLen(logical, 0)
+		if err != nil || next != len(logical) {
+			return 0, badLogicalIP(nat)
+		}
+		n, exact = ipv6CountCIDRBits(mask), mask == prefixMask128(128)
+	} else {
+		_, mask, next, err := ipParseMaskedLen(logical, 0)
+		if err != nil || next != len(logical) {
+			return 0, badLogicalIP(nat)
+		}
+		n, exact = 32-bits.TrailingZeros32(mask), mask == ^uint32(0)
+	}
+	if nat.Type != nb.NATTypeSNAT && !exact {
+		return 0, badLogicalIP(nat)
+	}
+	return n, nil
 }
 
 func badLogicalIP(nat *nb.NAT) error {
@@ -272,12 +322,22 @@ func ipv6CountCIDRBits(mask [16]byte) int {
 	return n
 }
 
-func deriveNATRules(n *NB, nats engine.Rel[RouterNAT]) engine.Rel[NATRule] {
-	capable := engine.IndexBy(engine.Filter(n.RouterGateways, RouterGateway.NATCapable),
-		func(g RouterGateway) string { return g.Router })
-	candidates := engine.Join(engine.IndexBy(nats, func(r RouterNAT) string { return r.Router }), capable,
+// checksNATsOfEveryRouter: 26.03 checks the NAT rules of every router
+// (en-lr-nat.c), not only of those where NAT applies, and keeps only the
+// rules that pass for its other NAT flows.
+func checksNATsOfEveryRouter(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// deriveNATRules checks the NAT rules of the routers northd checks, and
+// gives the rules whose translation flows it writes (NB.NATRules) and the
+// rules it keeps (NB.ValidNATs).
+func deriveNATRules(n *NB, nats engine.Rel[RouterNAT]) (engine.Rel[NATRule], engine.Rel[RouterNAT]) {
+	everyRouter := checksNATsOfEveryRouter(n.Release)
+	checked := engine.Filter(n.RouterGateways, func(g RouterGateway) bool { return everyRouter || g.NATCapable() })
+	candidates := engine.Join(engine.IndexBy(nats, func(r RouterNAT) string { return r.Router }),
+		engine.IndexBy(checked, func(g RouterGateway) string { return g.Router }),
 		func(_ string, r RouterNAT, g RouterGateway) natCandidate { return natCandidate{RouterNAT: r, GW: g} })
-	onGateway := engine.Map(engine.Filter(candidates, func(c natCandidate) bool { return c.GW.Gateway }),
+	// Without a distributed gateway port, a gateway_port names none.
+	onGateway := engine.Map(engine.Filter(candidates, func(c natCandidate) bool { return c.GW.DGPs == 0 }),
 		func(c natCandidate) natCandidate {
 			if c.NAT.GatewayPort != nil {
 				c.noPort = fmt.Sprintf("gateway_port %s is not a valid distributed gateway port of the router", *c.NAT.GatewayPort)
@@ -289,7 +349,7 @@ func deriveNATRules(n *NB, nats engine.Rel[RouterNAT]) engine.Rel[NATRule] {
 		d DGP
 	}
 	pairs := engine.Join(
-		engine.IndexBy(engine.Filter(candidates, func(c natCandidate) bool { return !c.GW.Gateway }),
+		engine.IndexBy(engine.Filter(candidates, func(c natCandidate) bool { return c.GW.DGPs > 0 }),
 			func(c natCandidate) string { return c.Router }),
 		engine.IndexBy(n.DGPs, func(d DGP) string { return d.LRP.Router }),
 		func(_ string, c natCandidate, d DGP) pair { return pair{c, d} })
@@ -301,7 +361,12 @@ func deriveNATRules(n *NB, nats engine.Rel[RouterNAT]) engine.Rel[NATRule] {
 			}
 			return []natCandidate{chooseDGP(c, dgps)}
 		})
-	return engine.TryMap(engine.Union(onGateway, onDGP), "NAT", checkNAT)
+	if !everyRouter {
+		return engine.TryMap(engine.Union(onGateway, onDGP), "NAT", checkNAT), engine.Filter(nats, RouterNAT.Valid)
+	}
+	valid := engine.TryMap(engine.Union(onGateway, onDGP), "NAT", checkValidNAT)
+	return engine.Filter(valid, func(r NATRule) bool { return r.GW.NATCapable() }),
+		engine.Map(valid, func(r NATRule) RouterNAT { return r.RouterNAT })
 }
 
 // extractIPAddress is ovn-util's extract_ip_address: at most one IPv4 and
@@ -364,7 +429,7 @@ func deriveRouterForceSNATs(n *NB) engine.Rel[RouterForceSNAT] {
 }
 
 func deriveRouterSNATIPs(nats engine.Rel[RouterNAT], force engine.Rel[RouterForceSNAT]) engine.Rel[RouterSNATIP] {
-	snat := engine.Map(engine.Filter(nats, func(r RouterNAT) bool { return r.Valid() && r.Type() == nb.NATTypeSNAT }),
+	snat := engine.Map(engine.Filter(nats, RouterNAT.IsSNAT),
 		func(r RouterNAT) RouterSNATIP { return RouterSNATIP{r.Router, r.ExtIP} })
 	forced := engine.FlatMap(force, func(f RouterForceSNAT) []RouterSNATIP {
 		var out []RouterSNATIP
@@ -381,10 +446,10 @@ func deriveRouterSNATIPs(nats engine.Rel[RouterNAT], force engine.Rel[RouterForc
 // deriveNATRelations computes the NAT relations of n.
 func (n *NB) deriveNATRelations() {
 	n.RouterNATs = deriveRouterNATs(n)
-	n.NATRules = deriveNATRules(n, n.RouterNATs)
+	n.NATRules, n.ValidNATs = deriveNATRules(n, n.RouterNATs)
 	n.RouterForceSNATs = deriveRouterForceSNATs(n)
-	n.RouterSNATIPs = deriveRouterSNATIPs(n.RouterNATs, n.RouterForceSNATs)
+	n.RouterSNATIPs = deriveRouterSNATIPs(n.ValidNATs, n.RouterForceSNATs)
 	n.RoutersWithDistributedNAT = engine.Distinct(engine.Map(
-		engine.Filter(n.RouterNATs, func(r RouterNAT) bool { return r.Valid() && r.DistributedConfig() }),
+		engine.Filter(n.ValidNATs, RouterNAT.DistributedConfig),
 		func(r RouterNAT) string { return r.Router }))
 }

@@ -12,6 +12,8 @@ import (
 const (
 	FeatureCTNoMaskedLabel = "ct-no-masked-label"
 	FeatureCTLBRelated     = "ovn-ct-lb-related"
+	FeatureCTCommitToZone  = "ct-commit-to-zone"
+	FeatureCTNextZone      = "ct-next-zone"
 	// FeatureSampleWithRegisters (26.03) is ovn-controller's sample action
 	// taking its observation point from a register.
 	FeatureSampleWithRegisters = "ovn-sample-with-registers"
@@ -30,6 +32,11 @@ type Features struct {
 	// is NATed (ct_commit_nat), and router load balancing records
 	// skip_snat/force_snat in the connection.
 	CTLBRelated bool
+	// CTCommitToZone and CTNextZone: conntrack commits and lookups name
+	// the zone (ct_commit_to_zone, ct_next); 26.03 tracks the traffic of a
+	// distributed router's NAT rules in their own zone with them.
+	CTCommitToZone bool
+	CTNextZone     bool
 	// SampleWithRegisters: a sample with one collector is sampled by one
 	// flow per collector, whose observation point is in a register (else
 	// by flows of each observation point); read by 26.03 only.
@@ -37,20 +44,24 @@ type Features struct {
 }
 
 // AllFeatures is what northd assumes with no chassis, or with chassis that
-// all run an ovn-controller as recent as 23.03.
-var AllFeatures = Features{CTNoMaskedLabel: true, CTLBRelated: true, SampleWithRegisters: true}
+// all run an ovn-controller of its release.
+var AllFeatures = Features{CTNoMaskedLabel: true, CTLBRelated: true, CTCommitToZone: true, CTNextZone: true,
+	SampleWithRegisters: true}
 
-// assumesChassisFeatures: 26.03 reads neither conntrack feature from the
-// chassis; its flows rely on both (build_chassis_features no longer lists
-// them). It reads SampleWithRegisters.
+// assumesChassisFeatures: 26.03 no longer reads the conntrack label and
+// related-traffic features from the chassis; its flows rely on both
+// (build_chassis_features no longer lists them).
 func assumesChassisFeatures(r schema.Release) bool { return r >= schema.OVN2603 }
 
-// assumedFeatures are the features a release that assumesChassisFeatures
-// works with, when the chassis report f.
-func assumedFeatures(f Features) Features {
-	assumed := AllFeatures
-	assumed.SampleWithRegisters = f.SampleWithRegisters
-	return assumed
+// ReadFor is f with the features release r does not read from the chassis
+// set: those 26.03 relies on, and in 23.03 those it does not know.
+func (f Features) ReadFor(r schema.Release) Features {
+	if assumesChassisFeatures(r) {
+		f.CTNoMaskedLabel, f.CTLBRelated = true, true
+	} else {
+		f.CTCommitToZone, f.CTNextZone, f.SampleWithRegisters = true, true, true
+	}
+	return f
 }
 
 // FeaturesOf computes the features from the other_config column of every
@@ -59,6 +70,8 @@ func FeaturesOf(otherConfigs iter.Seq[map[string]string]) Features {
 	return Features{
 		CTNoMaskedLabel:     EveryChassisHas(otherConfigs, FeatureCTNoMaskedLabel),
 		CTLBRelated:         EveryChassisHas(otherConfigs, FeatureCTLBRelated),
+		CTCommitToZone:      EveryChassisHas(otherConfigs, FeatureCTCommitToZone),
+		CTNextZone:          EveryChassisHas(otherConfigs, FeatureCTNextZone),
 		SampleWithRegisters: EveryChassisHas(otherConfigs, FeatureSampleWithRegisters),
 	}
 }

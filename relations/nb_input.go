@@ -229,9 +229,14 @@ type NB struct {
 
 	// Gateway routers, distributed gateway ports and NAT
 	// (derived_gateway.go, derived_nat.go).
-	DGPs                      engine.Rel[DGP]
-	RouterGateways            engine.Rel[RouterGateway]
-	RouterNATs                engine.Rel[RouterNAT]
+	DGPs           engine.Rel[DGP]
+	RouterGateways engine.Rel[RouterGateway]
+	RouterNATs     engine.Rel[RouterNAT]
+	// ValidNATs are the NAT rules northd keeps for its ARP/ND responders,
+	// SNAT addresses and distributed NAT (nat_entry is_valid): in 23.03
+	// those with one readable external address, in 26.03 those that pass
+	// all its checks (deriveNATRules).
+	ValidNATs                 engine.Rel[RouterNAT]
 	NATRules                  engine.Rel[NATRule]
 	RouterForceSNATs          engine.Rel[RouterForceSNAT]
 	RouterSNATIPs             engine.Rel[RouterSNATIP]
@@ -287,9 +292,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.SwitchPorts, n.SwitchPortsUp = newSwitchPortTable(c, f)
 	c.DescribeTuples(n.DescribeTuple)
 	n.ChassisFeatures, n.Features = newFeatureInput(c)
-	if assumesChassisFeatures(r) {
-		n.Features = engine.Map(n.Features, assumedFeatures)
-	}
+	n.Features = engine.Map(n.Features, func(f Features) Features { return f.ReadFor(r) })
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
 	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)
 	n.igmpEntries, n.IGMPEntries = newIGMPEntries(c)

@@ -91,23 +91,34 @@ type natRule struct {
 	// zone; always in 23.03, with NB_Global options:use_common_zone in
 	// 26.03.
 	commonZone bool
+	// zoneTracking: every chassis can name the zone of a conntrack commit
+	// or lookup (ct_commit_to_zone, ct_next), which the separate-zone
+	// flows of a distributed router's rule need.
+	zoneTracking bool
 }
 
-// natRules joins each NAT rule with its router's dnat_force_snat_ip.
+// natRules joins each NAT rule with its router's dnat_force_snat_ip and,
+// in 26.03, with use_common_zone and the chassis' conntrack zone features.
 func natRules(nb *relations.NB) engine.Rel[natRule] {
 	forced := engine.IndexBy(engine.Filter(nb.RouterForceSNATs, func(f relations.RouterForceSNAT) bool {
 		return f.DNAT4 != "" || f.DNAT6 != ""
 	}), func(f relations.RouterForceSNAT) string { return f.Router })
 	rules := engine.IndexBy(nb.NATRules, func(r relations.NATRule) string { return r.Router })
 	all := engine.Union(
-		engine.Map(engine.SemiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{r, true, nb.Release, true} }),
-		engine.Map(engine.AntiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{r, false, nb.Release, true} }))
+		engine.Map(engine.SemiJoin(rules, forced), func(r relations.NATRule) natRule {
+			return natRule{NATRule: r, forceSNATForDNAT: true, release: nb.Release, commonZone: true}
+		}),
+		engine.Map(engine.AntiJoin(rules, forced), func(r relations.NATRule) natRule { return natRule{NATRule: r, release: nb.Release, commonZone: true} }))
 	if !natMarkNeedsCommonZone(nb.Release) {
 		return all
 	}
 	keyed := engine.IndexBy(all, func(natRule) bool { return true })
-	return engine.Union(engine.SemiJoin(keyed, commonZone(nb)),
+	zoned := engine.Union(engine.SemiJoin(keyed, commonZone(nb)),
 		engine.Map(engine.AntiJoin(keyed, commonZone(nb)), func(r natRule) natRule { r.commonZone = false; return r }))
+	return engine.Map(relations.WithFeatures(nb, zoned), func(x relations.Featured[natRule]) natRule {
+		x.Of.zoneTracking = x.Features.CTCommitToZone && x.Features.CTNextZone
+		return x.Of
+	})
 }
 
 // ipFamily is "4" or "6", as in "ip4.dst".
@@ -345,18 +356,23 @@ func (r natRule) snatFlows() []Flow {
 // dnat_and_snat rule's DNAT used (snat for a SNAT rule); traffic to the
 // logical IP coming in through the gateway port is translated in that
 // zone and committed there when new. Only the SNAT flow names the rule
-// (26.03 adds the other three with no stage-hint).
+// (26.03 adds the other three with no stage-hint), and only it is written
+// when some chassis cannot name a conntrack zone.
 func (r natRule) separateZoneSNATFlows(match string, prio int) []Flow {
 	dp, hinted, ip := on(r.Router), on(r.Router).from(r.NAT.UUID), r.ipFamily()
+	match += " && (!ct.trk || !ct.rpl)"
+	snat := hinted.flow(LROutSNAT, prio, match, r.ethSrc()+fmt.Sprintf("ct_snat(%s%s);", r.NAT.ExternalIP, r.portRange()))
+	if !r.zoneTracking {
+		return []Flow{snat}
+	}
 	zone, offset := "snat", 0
 	if r.Type() == nb.NATTypeDNATAndSNAT {
 		zone, offset = "dnat", 5
 	}
-	match += " && (!ct.trk || !ct.rpl)"
 	reverse := fmt.Sprintf("ip && ip%s.dst == %s && inport == %s && %s", ip, r.NAT.LogicalIP, jsonKey(r.DGP.Name()), r.resident())
 	reverse, _ = r.extIPMatch(reverse, true, LROutSNAT, r.CIDRBits+3+128)
 	return []Flow{
-		hinted.flow(LROutSNAT, prio, match, r.ethSrc()+fmt.Sprintf("ct_snat(%s%s);", r.NAT.ExternalIP, r.portRange())),
+		snat,
 		dp.flow(LROutPostUnDNAT, 70+offset, match, "ct_next("+zone+");"),
 		dp.flow(LROutSNAT, prio+offset, reverse+" && (!ct.trk || !ct.rpl)", "ct_"+zone+";"),
 		dp.flow(LROutPostSNAT, prio+offset, reverse+" && ct.new", "ct_commit_to_zone("+zone+");"),

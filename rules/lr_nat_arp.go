@@ -12,10 +12,10 @@ import (
 
 // RouterNATResponderFlows: lr_in_ip_input, priority 90, on every router
 // (northd.c build_lrouter_arp_nd_for_datapath): ARP requests and neighbour
-// solicitations for the external address of each NAT rule northd could
-// read are answered from the MAC of the port they came in on.
+// solicitations for the external address of each NAT rule northd keeps
+// are answered from the MAC of the port they came in on.
 func RouterNATResponderFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.Map(engine.Filter(nb.RouterNATs, relations.RouterNAT.Valid), func(r relations.RouterNAT) Flow {
+	return engine.Map(nb.ValidNATs, func(r relations.RouterNAT) Flow {
 		dp := on(r.Router).from(r.NAT.UUID)
 		if r.ExtV6 {
 			return natNDReply(dp, "", r.ExtIP, r.ExtSN, regInportEthAddr, "", 90)
@@ -78,7 +78,7 @@ type natOnDGP struct {
 // gateway chassis otherwise — and dropped on other chassis. Each snat
 // address is answered for the first snat rule (in _uuid order) that has it.
 func DGPNATResponderFlows(nb *relations.NB) engine.Rel[Flow] {
-	valid := engine.Filter(nb.RouterNATs, relations.RouterNAT.Valid)
+	valid := nb.ValidNATs
 	snatFirst := engine.Map(engine.Min(
 		engine.IndexBy(engine.Filter(valid, func(r relations.RouterNAT) bool { return r.IsSNAT() }),
 			func(r relations.RouterNAT) natIP { return natIP{r.Router, r.ExtIP} }),

@@ -290,8 +290,8 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 // on the chassis of the NAT's logical port.
 func SwitchRouterPortL2Flows(nb *relations.NB) engine.Rel[Flow] {
 	links := routerLinks(nb)
-	return engine.Union(routerPortFlows(nb, links), selfOriginatedFlows(nb, links, nb.RouterNATs),
-		natARPFlows(nb, links), dgpNATFlows(links, nb.RouterNATs))
+	return engine.Union(routerPortFlows(nb, links), selfOriginatedFlows(nb, links, nb.ValidNATs),
+		natARPFlows(nb, links), dgpNATFlows(links, nb.ValidNATs))
 }
 
 // routerMACAlwaysLooked: 26.03 sends traffic to a connected router
@@ -334,12 +334,10 @@ func routerPortFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[
 	})
 }
 
-// arpAnswered reports whether the router answers ARP or ND for the NAT
-// rule's external IP on its switches: the rule has one readable external
-// address (nat_entry_is_valid) and is not SNAT.
-func arpAnswered(r relations.RouterNAT) bool {
-	return r.Valid() && r.Type() != nb.NATTypeSNAT
-}
+// arpAnswered reports whether the router answers ARP or ND for the
+// external IP of a NAT rule it keeps (relations.NB.ValidNATs) on its
+// switches: the rule is not SNAT.
+func arpAnswered(r relations.RouterNAT) bool { return !r.IsSNAT() }
 
 // routerIP is an address of a router as a string, to match NAT external IPs
 // with load balancer VIPs the way northd's string sets do.
@@ -352,7 +350,7 @@ type routerIP struct{ Router, IP string }
 // snatIPsForwarded, so do those for SNAT external IPs.
 func natARPFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[Flow] {
 	natIP := func(r relations.RouterNAT) routerIP { return routerIP{r.Router, r.NAT.ExternalIP} }
-	nats := engine.Filter(nb.RouterNATs, arpAnswered)
+	nats := engine.Filter(nb.ValidNATs, arpAnswered)
 	if snatIPsForwarded(nb.Release) {
 		nats = engine.Union(nats, forwardedSNATs(nb))
 	}
@@ -380,7 +378,7 @@ func snatIPsForwarded(r schema.Release) bool { return r >= schema.OVN2603 }
 // in _uuid order, unless its external_ip is one of the router's own
 // addresses as written.
 func forwardedSNATs(n *relations.NB) engine.Rel[relations.RouterNAT] {
-	snats := engine.Filter(n.RouterNATs, func(r relations.RouterNAT) bool { return r.Valid() && r.Type() == nb.NATTypeSNAT })
+	snats := engine.Filter(n.ValidNATs, relations.RouterNAT.IsSNAT)
 	first := engine.Min(engine.IndexBy(snats, func(r relations.RouterNAT) routerIP { return routerIP{r.Router, r.ExtIP} }),
 		func(a, b relations.RouterNAT) int { return cmp.Compare(a.NAT.UUID, b.NAT.UUID) })
 	own := engine.Map(routerPortIPs(n), func(p portIP) routerIP { return routerIP{p.Port.Router, p.IP} })

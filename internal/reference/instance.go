@@ -242,7 +242,8 @@ var controllerTables = []string{"Chassis", "Chassis_Private", "MAC_Binding", "FD
 // restarting anything: every row of the NB root tables except NB_Global is
 // deleted (the other tables' rows go with them, being referenced only from
 // those), NB_Global's settable columns are restored, the SB rows northd does
-// not own are deleted, and northd has synced. NB and SB UUIDs and tunnel
+// not own are deleted, northd has forgotten the deleted chassis' features,
+// and it has synced. NB and SB UUIDs and tunnel
 // keys differ from a fresh start; the NB file keeps the earlier transactions
 // before the reset.
 func (r *Instance) Reset(ctx context.Context) error {
@@ -264,14 +265,51 @@ func (r *Instance) Reset(ctx context.Context) error {
 	if _, err := r.transact(ctx, r.NBRemote(), nbOps); err != nil {
 		return err
 	}
-	if _, err := r.transact(ctx, r.SBRemote(), sbOps); err != nil {
+	deleted, err := r.transact(ctx, r.SBRemote(), sbOps)
+	if err != nil {
 		return err
 	}
 	if err := r.Sync(ctx); err != nil {
 		return err
 	}
+	if rowsDeleted(deleted[0]) > 0 { // controllerTables[0], Chassis
+		if err := r.forgetChassisFeatures(ctx); err != nil {
+			return err
+		}
+	}
 	r.dirty = false
 	return nil
+}
+
+// forgetChassisFeatures makes northd assume every chassis feature again,
+// as it does at start with no chassis. 26.03's northd recomputes its
+// features when a chassis goes by clearing those a chassis lacks from the
+// ones it had (en-global-config.c en_global_config_run), so a feature an
+// earlier scenario's chassis lacked would stay off; with NB_Global
+// options:ignore_chassis_features it sets them all, and restoring NB_Global
+// recomputes them from those.
+func (r *Instance) forgetChassisFeatures(ctx context.Context) error {
+	ignore := map[string]any{"op": "mutate", "table": "NB_Global", "where": []any{},
+		"mutations": []any{[]any{"options", "insert", []any{"map", []any{[]any{"ignore_chassis_features", "true"}}}}}}
+	restore := map[string]any{"op": "update", "table": "NB_Global", "where": []any{}, "row": r.nbGlobal}
+	for _, op := range []any{ignore, restore} {
+		if _, err := r.transact(ctx, r.NBRemote(), []any{"OVN_Northbound", op}); err != nil {
+			return err
+		}
+		if err := r.Sync(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rowsDeleted is the count of a delete operation's result.
+func rowsDeleted(result json.RawMessage) int {
+	var res struct{ Count int }
+	if json.Unmarshal(result, &res) != nil {
+		return 0
+	}
+	return res.Count
 }
 
 // readNBGlobal reads NB_Global's settable columns as an OVSDB row object.

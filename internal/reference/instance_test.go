@@ -144,6 +144,37 @@ func TestResetEqualsFresh(t *testing.T) {
 	})
 }
 
+// TestResetForgetsChassisFeatures checks, for each release, that the
+// features a chassis of one scenario lacked do not change the next
+// scenario's flows: 26.03 tracks a distributed router's SNAT traffic in
+// its own conntrack zone only when every chassis has ct-commit-to-zone and
+// ct-next-zone, and its northd keeps a feature off after the chassis that
+// lacked it goes.
+func TestResetForgetsChassisFeatures(t *testing.T) {
+	t.Parallel()
+	script := `ovn-nbctl lr-add lr0 -- lrp-add lr0 lr0-pub 00:00:00:00:ff:01 172.16.0.1/24 -- lrp-set-gateway-chassis lr0-pub gw1
+ovn-nbctl lrp-add lr0 lr0-in 00:00:00:00:ff:02 10.0.0.1/24 -- lr-nat-add lr0 snat 172.16.0.1 10.0.0.0/24`
+	forEachBuild(t, func(t *testing.T, b *Build) {
+		fresh := b.Start(t)
+		want, err := fresh.Run(t.Context(), script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh.Close()
+		reused := b.Start(t)
+		if _, err := reused.Run(t.Context(), script+"\novn-sbctl chassis-add ch1 geneve 127.0.0.2"); err != nil {
+			t.Fatal(err)
+		}
+		got, err := reused.Run(t.Context(), script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := CompareIn(rules.StagesOf(b.Release()), want, got); !r.Equal() {
+			t.Errorf("after a chassis of no features and Reset (+) vs fresh (-):\n%s", r)
+		}
+	})
+}
+
 // TestBuilds checks that each release's instance runs that release: its
 // ovn-northd's version, the schema version of the NB file it writes, and
 // scenarios' ovn-nbctl.

@@ -12,6 +12,8 @@ var featureChanges = map[string]Change{
 		s.SetFeatures(relations.Features{
 			CTNoMaskedLabel:     rapid.Bool().Draw(t, "ct_no_masked_label"),
 			CTLBRelated:         rapid.Bool().Draw(t, "ct_lb_related"),
+			CTCommitToZone:      rapid.Bool().Draw(t, "ct_commit_to_zone"),
+			CTNextZone:          rapid.Bool().Draw(t, "ct_next_zone"),
 			SampleWithRegisters: rapid.Bool().Draw(t, "sample_with_registers"),
 		})
 	},
