@@ -9,6 +9,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // LSP is a logical switch port on the switch that lists it, with its
@@ -169,12 +170,17 @@ func switchesOf(ports engine.Rel[LSP], keep func(LSP) bool) engine.Rel[string] {
 
 // deriveSwitchesWithUnknown computes od->has_unknown: the switches with an
 // enabled, non-external port that has "unknown" among its addresses
-// (build_lswitch_ip_unicast_lookup).
-func deriveSwitchesWithUnknown(lsps engine.Rel[LSP]) engine.Rel[string] {
+// (23.03's build_lswitch_ip_unicast_lookup), or in 26.03 with any such
+// port (unknownOfAnyPort).
+func deriveSwitchesWithUnknown(r schema.Release, lsps engine.Rel[LSP]) engine.Rel[string] {
 	return switchesOf(lsps, func(p LSP) bool {
-		return p.Addrs.HasUnknown && p.Enabled() && p.Port.Type != LSPTypeExternal
+		return p.Addrs.HasUnknown && (unknownOfAnyPort(r) || p.Enabled() && p.Port.Type != LSPTypeExternal)
 	})
 }
+
+// unknownOfAnyPort: 26.03 sets has_unknown while it parses each port's
+// addresses (parse_lsp_addrs), whether the port is enabled or external.
+func unknownOfAnyPort(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // deriveSwitchesOnlyRouterPorts computes the switches all of whose ports are
 // router ports connected to a router port (od->n_router_ports ==
@@ -311,7 +317,7 @@ func deriveCheckLSPIsUp(n *NB) engine.Rel[struct{}] {
 // relations must be computed first.
 func (n *NB) deriveSwitchRelations() {
 	n.LSPs = deriveLSPs(n)
-	n.SwitchesWithUnknown = deriveSwitchesWithUnknown(n.LSPs)
+	n.SwitchesWithUnknown = deriveSwitchesWithUnknown(n.Release, n.LSPs)
 	n.SwitchesWithLocalnet = switchesOf(n.LSPs, func(p LSP) bool { return p.Port.Type == LSPTypeLocalnet })
 	n.SwitchesOnlyRouterPorts = deriveSwitchesOnlyRouterPorts(n)
 	n.SwitchMcast = deriveSwitchMcast(n, n.LSPs)

@@ -51,17 +51,17 @@ func RouterDGPTooBigFlows(nb *relations.NB) engine.Rel[Flow] {
 // RouterPortAdmissionFlows: lr_in_admission, per enabled router port
 // (northd.c build_adm_ctrl_flows_for_lrouter_port): multicast frames and
 // frames to the port's MAC are admitted, and the MAC is saved in
-// xreg0[0..47] so later stages need not match on inport. Ports with a
-// gateway_mtu get their flows from
-// RouterPortGatewayMTUAdmissionFlows instead.
+// xreg0[0..47] so later stages need not match on inport. The flows that
+// check a gateway_mtu come from RouterPortGatewayMTUAdmissionFlows
+// instead.
 func RouterPortAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
-	ports := engine.Filter(nb.LRPs, func(p relations.LRP) bool {
-		return p.Enabled() && relations.SmapInt(p.Port.Options, "gateway_mtu", 0) <= 0
-	})
+	ports := engine.Filter(nb.LRPs, func(p relations.LRP) bool { return p.Enabled() })
 	return engine.FlatMap(ports, func(p relations.LRP) []Flow {
 		var flows []Flow
-		for _, match := range admissionMatches(p) {
-			flows = append(flows, onLRP(p).flow(LRInAdmission, 50, match, saveInportMAC(p)))
+		for _, a := range admissionMatches(p) {
+			if !hasGatewayMTU(p) || !a.checksMTU(nb.Release) {
+				flows = append(flows, onLRP(p).flow(LRInAdmission, 50, a.match, saveInportMAC(p)))
+			}
 		}
 		return flows
 	})
@@ -70,29 +70,54 @@ func RouterPortAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 // RouterPortGatewayMTUAdmissionFlows: lr_in_admission for enabled router
 // ports with a gateway_mtu (northd.c build_gateway_mtu_flow): the admission
 // flows also check the packet length against the MTU into reg9[1], except
-// for traffic matching options:gateway_mtu_bypass, which a priority-55 twin
-// admits unchecked.
+// for the traffic a priority-55 twin admits unchecked
+// (gatewayMTUBypass).
 func RouterPortGatewayMTUAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 	ports := engine.Filter(nb.LRPGatewayMTUs, func(m relations.LRPGatewayMTU) bool { return m.LRP.Enabled() })
 	return engine.FlatMap(ports, func(m relations.LRPGatewayMTU) []Flow {
 		var flows []Flow
-		for _, match := range admissionMatches(m.LRP) {
-			flows = append(flows, gatewayMTUFlows(onLRP(m.LRP), m, LRInAdmission, match, saveInportMAC(m.LRP))...)
+		for _, a := range admissionMatches(m.LRP) {
+			if a.checksMTU(nb.Release) {
+				flows = append(flows, gatewayMTUFlows(nb.Release, onLRP(m.LRP), m, LRInAdmission, a.match, saveInportMAC(m.LRP))...)
+			}
 		}
 		return flows
 	})
 }
 
+// hasGatewayMTU: the port's options:gateway_mtu is above zero
+// (relations.LRPGatewayMTU).
+func hasGatewayMTU(p relations.LRP) bool {
+	return relations.SmapInt(p.Port.Options, "gateway_mtu", 0) > 0
+}
+
+// admission is one kind of frame a port admits.
+type admission struct {
+	match     string
+	multicast bool
+}
+
+// checksMTU: the admission flow checks the port's gateway_mtu; since
+// 26.03 multicast frames are admitted unchecked.
+func (a admission) checksMTU(rel schema.Release) bool {
+	return !a.multicast || !admitsMulticastUnchecked(rel)
+}
+
+// admitsMulticastUnchecked: 26.03 builds the multicast admission flow
+// without build_gateway_mtu_flow.
+func admitsMulticastUnchecked(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
 // admissionMatches are the frames a port admits: multicast, and unicast
 // to its MAC except on a distributed gateway port, whose unicast admission
 // depends on where its peer's VTEP ports are and is left to the gateway
 // rules.
-func admissionMatches(p relations.LRP) []string {
+func admissionMatches(p relations.LRP) []admission {
 	key := jsonKey(p.Name())
+	mcast := admission{match: "eth.mcast && inport == " + key, multicast: true}
 	if p.DGP() {
-		return []string{"eth.mcast && inport == " + key}
+		return []admission{mcast}
 	}
-	return []string{"eth.mcast && inport == " + key, fmt.Sprintf("eth.dst == %s && inport == %s", p.Net.MAC, key)}
+	return []admission{mcast, {match: fmt.Sprintf("eth.dst == %s && inport == %s", p.Net.MAC, key)}}
 }
 
 // saveInportMAC stores the receiving port's MAC in REG_INPORT_ETH_ADDR.
@@ -105,16 +130,33 @@ func saveInportMAC(p relations.LRP) string {
 func crKey(p relations.LRP) string { return jsonKey("cr-" + p.Name()) }
 
 // gatewayMTUFlows is northd.c build_gateway_mtu_flow: a priority-50 flow
-// that checks the packet length before actions, and when the port has
-// options:gateway_mtu_bypass a priority-55 flow for the bypassed traffic
-// that does not.
-func gatewayMTUFlows(dp onRow, m relations.LRPGatewayMTU, stage Stage, match, actions string) []Flow {
+// that checks the packet length before actions, and a priority-55 flow
+// for the traffic that gatewayMTUBypass lets through unchecked.
+func gatewayMTUFlows(rel schema.Release, dp onRow, m relations.LRPGatewayMTU, stage Stage, match, actions string) []Flow {
 	flows := []Flow{dp.flow(stage, 50, match, fmt.Sprintf("reg9[1] = check_pkt_larger(%d); %s", m.CheckLen, actions))}
-	if bypass, ok := m.LRP.Port.Options["gateway_mtu_bypass"]; ok {
+	if bypass, ok := gatewayMTUBypass(rel, m.LRP); ok {
 		flows = append(flows, dp.flow(stage, 55, match+" && ("+bypass+")", actions))
 	}
 	return flows
 }
+
+// gatewayMTUBypass is the traffic a port's MTU check lets through:
+// options:gateway_mtu_bypass, and since 26.03 ARP as well; ok is false
+// when there is none.
+func gatewayMTUBypass(rel schema.Release, p relations.LRP) (bypass string, ok bool) {
+	bypass, ok = p.Port.Options["gateway_mtu_bypass"]
+	if !mtuBypassesARP(rel) {
+		return bypass, ok
+	}
+	if ok {
+		return "arp || " + bypass, true
+	}
+	return "arp", true
+}
+
+// mtuBypassesARP: 26.03 never checks the length of ARP frames against a
+// gateway_mtu.
+func mtuBypassesARP(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // routerRules are the logical router flow families.
 var routerRules = []Rule{

@@ -182,7 +182,7 @@ func DGPAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 	withMTU := engine.FlatMap(engine.Join(dgps, mtus, func(_ string, d relations.DGP, m relations.LRPGatewayMTU) dgpMTU {
 		return dgpMTU{d, m}
 	}), func(x dgpMTU) []Flow {
-		return gatewayMTUFlows(onLRP(x.d.LRP), x.m, LRInAdmission, match(x.d), saveInportMAC(x.d.LRP))
+		return gatewayMTUFlows(nb.Release, onLRP(x.d.LRP), x.m, LRInAdmission, match(x.d), saveInportMAC(x.d.LRP))
 	})
 	plain := engine.Map(engine.AntiJoin(dgps, mtus), func(d relations.DGP) Flow {
 		return onLRP(d.LRP).flow(LRInAdmission, 50, match(d), saveInportMAC(d.LRP))

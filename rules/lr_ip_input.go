@@ -161,14 +161,14 @@ func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
 			resident = "is_chassis_resident(" + crKey(p) + ")"
 		}
 		dhcpv6Client := !dhcpv6ReplyNeedsPrefixDelegation(nb.Release) || relations.SmapBool(p.Port.Options, "prefix_delegation", false)
-		for _, a := range p.Net.IPv6 {
+		for i, a := range p.Net.IPv6 {
 			if dhcpv6Client {
 				// 23.03 and 26.03 give this flow no hint.
 				flows = append(flows, on(p.Router).flow(LRInIPInput, 100, "ip6.dst == "+a.AddrS+" && udp.src == 547 && udp.dst == 546",
 					"reg0 = 0; handle_dhcpv6_reply;"))
 			}
 			flows = append(flows, ndReply(p, "nd_na_router", a.AddrS, a.SNAddrS, resident))
-			if isLinkLocal(a.Network) {
+			if !answersExpiredTTLFrom(nb.Release, p, i) {
 				continue
 			}
 			src := "ip6.dst = ip6.src; ip6.src = " + a.AddrS
@@ -189,6 +189,21 @@ func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
 		return flows
 	})
 }
+
+// answersExpiredTTLFrom: port p answers an expired TTL from the network of
+// its i-th IPv6 address with that address (priority 31).
+func answersExpiredTTLFrom(rel schema.Release, p relations.LRP, i int) bool {
+	if ttlExpiredSkipsOnlyPortLLA(rel) {
+		return i < len(p.Net.IPv6)-1
+	}
+	return !isLinkLocal(p.Net.IPv6[i].Network)
+}
+
+// ttlExpiredSkipsOnlyPortLLA: 26.03 skips only the link-local address made
+// from the port's MAC, always the last
+// (build_lrouter_ipv6_default_ttl_expired_flows); 23.03 skips every
+// link-local one.
+func ttlExpiredSkipsOnlyPortLLA(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // dhcpv6ReplyNeedsPrefixDelegation: 26.03 hands DHCPv6 replies to the
 // prefix delegation client only on ports that run it.

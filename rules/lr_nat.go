@@ -468,7 +468,7 @@ func DistributedNATAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 		return ruleMTU{r, m}
 	}), func(x ruleMTU) []Flow {
 		match, actions := admit(x.r)
-		return append(gatewayMTUFlows(on(x.r.Router).from(x.r.NAT.UUID), x.m, LRInAdmission, match, actions), natPktTooBig(x.r, x.m.MTU))
+		return append(gatewayMTUFlows(nb.Release, on(x.r.Router).from(x.r.NAT.UUID), x.m, LRInAdmission, match, actions), natPktTooBig(x.r, x.m.MTU))
 	})
 	plain := engine.FlatMap(engine.AntiJoin(distributed, mtus), func(r relations.NATRule) []Flow {
 		match, actions := admit(r)

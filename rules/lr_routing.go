@@ -119,15 +119,22 @@ func RouterPortConnectedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		for _, a := range p.Net.IPv6 {
 			// 23.03 takes a network printed with a dot, an IPv4-mapped
 			// IPv6 one (::ffff:0.0.0.0), for IPv4: ip4.dst and reg0.
-			v4 := strings.Contains(a.NetworkS, ".")
+			v4, network := strings.Contains(a.NetworkS, "."), a.NetworkS
+			if v4 && printsMappedNetworkAsIPv4(nb.Release) {
+				network = a.Network.Unmap().String()
+			}
 			flows = append(flows, route{
-				port: p, srcIP: a.AddrS, network: a.NetworkS, plen: a.Plen, v4: v4, origin: routeConnected,
+				port: p, srcIP: a.AddrS, network: network, plen: a.Plen, v4: v4, origin: routeConnected,
 				scoped: !v4 && isLinkLocal(a.Network), hint: p.Port.UUID,
 			}.flow(nb))
 		}
 		return flows
 	})
 }
+
+// printsMappedNetworkAsIPv4: 26.03 prints an IPv4-mapped network as the
+// IPv4 address it maps (build_route_prefix_s), keeping its length.
+func printsMappedNetworkAsIPv4(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // Route origins, which order routes of the same prefix length: a
 // connected route beats a static one, which beats a source-IP route.

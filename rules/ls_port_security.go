@@ -159,11 +159,39 @@ func portSecurityPortFlows(nb *relations.NB, p relations.LSP, name, q string, fr
 	return flows
 }
 
+// SwitchPortQueueToLocalnetFlows: ls_out_apply_port_sec, priority 110, in
+// 26.03 (northd.c build_lswitch_port_sec_op): traffic from an enabled port
+// with a qdisc_queue_id out to its switch's first localnet port is sent
+// with the port's queue. A localnet port sets its own queue on the way
+// out (portSecurityPortFlows), a vtep port none.
+func SwitchPortQueueToLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
+	queued := engine.Filter(nb.LSPs, func(p relations.LSP) bool {
+		switch p.Port.Type {
+		case relations.LSPTypeExternal, relations.LSPTypeVTEP, relations.LSPTypeLocalnet:
+			return false
+		}
+		return queuesToLocalnet(nb.Release) && p.Enabled() && p.QdiscQueueID() != ""
+	})
+	return engine.Join(
+		engine.IndexBy(queued, func(p relations.LSP) string { return p.Switch }),
+		engine.IndexBy(firstLocalnetPorts(nb), func(kv engine.KV[string, relations.LSP]) string { return kv.Key }),
+		func(_ string, p relations.LSP, ln engine.KV[string, relations.LSP]) Flow {
+			return onPort{p.Switch, ln.Value.Name()}.from(ln.Value.Port.UUID).flow(LSOutApplyPortSec, 110,
+				fmt.Sprintf("outport == %s && inport == %s", jsonKey(ln.Value.Name()), jsonKey(p.Name())),
+				"set_queue("+p.QdiscQueueID()+"); output;")
+		})
+}
+
+// queuesToLocalnet: 26.03 keeps a port's queue on its way out through the
+// switch's localnet port.
+func queuesToLocalnet(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
 // switchPortRules are the switch flow families that follow a port: port
 // security, FDB, ARP/ND responder, L2 lookup.
 var switchPortRules = []Rule{
 	SwitchPortSecurityFlows,
 	SwitchPortSecurityPortFlows,
+	SwitchPortQueueToLocalnetFlows,
 	SwitchPMTUAdmissionFlows,
 	SwitchMirrorDefaultFlows,
 	SwitchFDBDefaultFlows,

@@ -107,14 +107,19 @@ type qosPort struct {
 	Network string
 }
 
-// withQoSNetworks fills in the network of the ports with QoS options. The
-// first localnet port is the first in the switch's ports column, in _uuid
-// order, as northd reads it; its network_name, if it has one, counts.
-func withQoSNetworks(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosPort] {
+// firstLocalnetPorts is each switch's first localnet port (northd's
+// od->localnet_ports[0]): the first in the switch's ports column, in _uuid
+// order, as northd reads it.
+func firstLocalnetPorts(n *relations.NB) engine.Rel[engine.KV[string, relations.LSP]] {
 	localnet := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeLocalnet })
-	first := engine.Min(engine.IndexBy(localnet, func(p relations.LSP) string { return p.Switch }),
+	return engine.Min(engine.IndexBy(localnet, func(p relations.LSP) string { return p.Switch }),
 		func(a, b relations.LSP) int { return cmp.Compare(a.Port.UUID, b.Port.UUID) })
-	networks := engine.IndexBy(engine.Filter(first, func(kv engine.KV[string, relations.LSP]) bool {
+}
+
+// withQoSNetworks fills in the network of the ports with QoS options: the
+// network_name of the switch's first localnet port, if it has one.
+func withQoSNetworks(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosPort] {
+	networks := engine.IndexBy(engine.Filter(firstLocalnetPorts(n), func(kv engine.KV[string, relations.LSP]) bool {
 		return kv.Value.Port.Options["network_name"] != ""
 	}), func(kv engine.KV[string, relations.LSP]) string { return kv.Key })
 	qos := engine.IndexBy(engine.Filter(ports, func(p qosPort) bool { return hasQoS(p.LSP) }),
