@@ -227,10 +227,6 @@ func TestLive2603HARefChassis(t *testing.T) {
 	t.Parallel()
 	s := start2603(t)
 	northlog, ovnNorthd := takeTurns(t, s)
-	settle := func() {
-		s.sync()
-		s.sync()
-	}
 	check := func(what string) {
 		t.Helper()
 		lines, uuids := haRows(t, s.SBRemote())
@@ -255,7 +251,7 @@ ovn-nbctl --wait=sb sync
 ovn-sbctl lsp-bind p1 hv1
 ovn-sbctl set Port_Binding p1 additional_chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=hv2)
 ovn-sbctl set Port_Binding p2 additional_chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=hv3)`)
-	settle()
+	s.settle()
 	lines, _ := haRows(t, s.SBRemote())
 	if !slices.ContainsFunc(lines, func(l string) bool {
 		return strings.Contains(l, `name="lr0-public"|ref_chassis=[chassis(hv1) chassis(hv2) chassis(hv3)]`)
@@ -264,10 +260,10 @@ ovn-sbctl set Port_Binding p2 additional_chassis=$(ovn-sbctl --bare --columns=_u
 	}
 	check("northlog")
 	s.script(`ovn-sbctl clear Port_Binding p2 additional_chassis`)
-	settle()
+	s.settle()
 	check("ovn-northd")
 	s.script(`ovn-sbctl clear Port_Binding p1 additional_chassis`)
-	settle()
+	s.settle()
 	check("northlog")
 }
 

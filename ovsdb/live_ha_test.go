@@ -63,13 +63,6 @@ func TestLiveHAChassisGroups(t *testing.T) {
 	t.Parallel()
 	s := startServers(t)
 	northlog, ovnNorthd := takeTurns(t, s)
-	// settle lets the northd follow SB changes made by the script, which
-	// --wait=sb does not wait for: the second sync starts once the SB
-	// changes have reached the northd.
-	settle := func() {
-		s.sync()
-		s.sync()
-	}
 	check := func(what string, lines []string, uuids map[string]bool) {
 		t.Helper()
 		got, gotUUIDs := haRows(t, s.SBRemote())
@@ -115,7 +108,7 @@ ovn-nbctl lsp-add sw1 e2 -- lsp-set-type e2 external -- set Logical_Switch_Port 
 ovn-nbctl lsp-add sw1 e3 -- lsp-set-type e3 external -- set Logical_Switch_Port e3 ha_chassis_group=$(ovn-nbctl --bare --columns=_uuid find HA_Chassis_Group name=hg3)
 ovn-nbctl --wait=sb sync
 ovn-sbctl lsp-bind p1 hv1 -- lsp-bind p3 hv2`)
-	settle()
+	s.settle()
 	lines, uuids := haRows(t, s.SBRemote())
 	want(lines, `Port_Binding|logical_port="cr-lr0-public"|ha_chassis_group=HA_Chassis_Group{external_ids={} ha_chassis=[`+
 		`HA_Chassis{chassis=chassis(gw1) external_ids={"chassis-name"="gw1"} priority=20} `+
@@ -131,7 +124,7 @@ ovn-nbctl lrp-del-gateway-chassis lr0-public gw2
 ovn-nbctl set Logical_Router_Port lr0-sw0 gateway_chassis=[] -- lrp-set-gateway-chassis lr0-join gw3 1 -- lrp-set-gateway-chassis lr0-join hv2 2
 ovn-sbctl lsp-unbind p1 -- lsp-bind p2 gw3
 ovn-nbctl lsp-set-type e2 ""`)
-	settle()
+	s.settle()
 	lines, uuids = haRows(t, s.SBRemote())
 	l := northlog()
 	check("northlog after ovn-northd", lines, uuids)
@@ -149,7 +142,7 @@ ovn-sbctl set Port_Binding cr-lr0-join gateway_chassis=@g -- --id=@g create Gate
 ovn-nbctl clear Logical_Router_Port lr1-ext ha_chassis_group -- lrp-set-gateway-chassis lr1-ext hv1 7
 ovn-nbctl lsp-set-type e2 external -- clear Logical_Switch_Port e3 ha_chassis_group
 ovn-nbctl lrp-del lr0-public`)
-	settle()
+	s.settle()
 	lines, uuids = haRows(t, s.SBRemote())
 	want(lines, `HA_Chassis_Group|external_ids={}|ha_chassis=HA_Chassis{chassis=chassis(hv1) external_ids={"chassis-name"="hv1"} priority=5}|name="hg2"|ref_chassis=[]`)
 	for _, l := range lines {

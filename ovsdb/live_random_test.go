@@ -37,40 +37,29 @@ func randomChangesTopology(r schema.Release) reference.TopologyOptions {
 // and datapathTables with the reference's.
 func TestLiveRandomChanges(t *testing.T) {
 	t.Parallel()
-	for _, r := range schema.Releases() {
-		t.Run(r.String(), func(t *testing.T) {
-			build := reference.BuildOf(r)
-			build.Require(t)
-			pending, err := reference.ReadList(pendingFlows[r])
-			if err != nil {
-				t.Fatal(err)
-			}
-			b := startBesideOf(t, build)
-			for seed := range int64(*liveRandomSeeds) {
-				t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
-					b.run(t, "true")
-					steps := reference.ScriptSteps(reference.RandomTopology(seed, randomChangesTopology(r)))
-					names, err := b.ref.Names(t.Context())
-					if err != nil {
-						t.Fatal(err)
-					}
-					var n stepCounts
-					for i, step := range steps {
-						b.compareStep(t, fmt.Sprintf("build step %d", i), step, len(pending) == 0, &n)
-					}
-					if names, err = b.ref.Names(t.Context()); err != nil {
-						t.Fatal(err)
-					}
-					teardown := teardownSteps(rand.New(rand.NewPCG(uint64(seed), 0x7465617264)), names)
-					for i, step := range teardown {
-						b.compareStep(t, fmt.Sprintf("teardown step %d", i), step, len(pending) == 0, &n)
-					}
-					t.Logf("%d steps: %d with the reference's flows, %d with the same flows but for choices by NB UUIDs, %d pending",
-						len(steps)+len(teardown), n.same, n.uuidOrder, n.pending)
-				})
-			}
-		})
-	}
+	forEachReleaseBeside(t, func(t *testing.T, build *reference.Build, b *beside, pending map[string]string) {
+		r := build.Release()
+		for seed := range int64(*liveRandomSeeds) {
+			t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) {
+				b.run(t, "true")
+				steps := reference.ScriptSteps(reference.RandomTopology(seed, randomChangesTopology(r)))
+				var n stepCounts
+				for i, step := range steps {
+					b.compareStep(t, fmt.Sprintf("build step %d", i), step, len(pending) == 0, &n)
+				}
+				names, err := b.ref.Names(t.Context())
+				if err != nil {
+					t.Fatal(err)
+				}
+				teardown := teardownSteps(rand.New(rand.NewPCG(uint64(seed), 0x7465617264)), names)
+				for i, step := range teardown {
+					b.compareStep(t, fmt.Sprintf("teardown step %d", i), step, len(pending) == 0, &n)
+				}
+				t.Logf("%d steps: %d with the reference's flows, %d with the same flows but for choices by NB UUIDs, %d pending",
+					len(steps)+len(teardown), n.same, n.uuidOrder, n.pending)
+			})
+		}
+	})
 }
 
 // teardownSteps changes and deletes what names lists, one ovn-nbctl

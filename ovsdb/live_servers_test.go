@@ -113,6 +113,15 @@ func (s *servers) script(script string) {
 	s.run("bash", "-euo", "pipefail", "-c", script)
 }
 
+// settle lets the northd follow SB changes a script made, which --wait=sb
+// does not wait for: the second sync starts once the SB changes have
+// reached the northd.
+func (s *servers) settle() {
+	s.t.Helper()
+	s.sync()
+	s.sync()
+}
+
 // sync waits until the northd has computed the SB from the current NB.
 func (s *servers) sync() {
 	s.t.Helper()
