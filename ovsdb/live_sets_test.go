@@ -27,12 +27,7 @@ func TestLiveSetsIncremental(t *testing.T) {
 			steps = append(steps, st)
 		}
 	})
-	options := nbOptions(t, s.NBRemote())
-	refOptions := nbOptions(t, ref.NBRemote())
-	for _, k := range []string{"mac_prefix", "svc_monitor_mac"} {
-		options[k] = refOptions[k]
-	}
-	s.resetNB(options)
+	s.resetNB(optionsLike(t, s, ref))
 	applyBoth(t, ref, s, `ovn-nbctl ls-add sw0 -- ls-add sw1 -- lr-add lr0
 ovn-nbctl lrp-add lr0 lrp0 00:00:00:00:ff:01 10.0.0.254/24 -- lsp-add sw0 sw0-lr0 -- lsp-set-type sw0-lr0 router -- lsp-set-addresses sw0-lr0 router -- lsp-set-options sw0-lr0 router-port=lrp0
 for i in $(seq 1 20); do ovn-nbctl lsp-add sw$((i % 2)) vm$i -- lsp-set-addresses vm$i "00:00:00:00:00:$(printf %02x $i) 10.0.$((i % 2)).$i"; done

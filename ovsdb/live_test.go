@@ -528,14 +528,24 @@ func startBesideOf(t *testing.T, build *reference.Build) *beside {
 		t.Fatal(err)
 	}
 	b.ref, b.live, _ = startWithReferenceOf(t, build)
-	b.options = nbOptions(t, b.live.NBRemote())
-	refOptions := nbOptions(t, b.ref.NBRemote())
+	b.options = optionsLike(t, b.live, b.ref)
+	return b
+}
+
+// optionsLike is the NB_Global options of live's fresh NB with the
+// reference's random mac_prefix, svc_monitor_mac and (26.03)
+// svc_monitor_mac_dst, which show in flows: what resetNB restores for the
+// two SBs to be comparable.
+func optionsLike(t testing.TB, live *servers, ref *reference.Instance) map[string]string {
+	t.Helper()
+	options := nbOptions(t, live.NBRemote())
+	refOptions := nbOptions(t, ref.NBRemote())
 	for _, k := range []string{"mac_prefix", "svc_monitor_mac", "svc_monitor_mac_dst"} {
 		if v, ok := refOptions[k]; ok {
-			b.options[k] = v
+			options[k] = v
 		}
 	}
-	return b
+	return options
 }
 
 // run runs script on the reference and, meanwhile, on the live servers
