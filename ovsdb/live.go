@@ -932,20 +932,28 @@ func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 // any but a remote chassis (other_config is-remote); false for an unbound
 // port. pb is nil for a binding just inserted.
 func (d *Northd) portUp(lsp *nb.LogicalSwitchPort, pb *sb.PortBinding) bool {
-	r2603 := d.release >= schema.OVN2603
 	switch {
-	case lsp.Type == relations.LSPTypeRouter, lsp.Type == lspTypeSwitch && r2603:
+	case lsp.Type == relations.LSPTypeRouter, lsp.Type == lspTypeSwitch && switchPeerPorts(d.release):
 		return true
 	case pb == nil || pb.Chassis == nil:
 		return false
 	}
 	ch := d.w.Chassis(*pb.Chassis)
 	reportsUp := ch != nil && relations.SmapBool(ch.OtherConfig, "port-up-notif", false)
-	if r2603 {
+	if everyLocalChassisReportsUp(d.release) {
 		reportsUp = ch == nil || !relations.SmapBool(ch.OtherConfig, "is-remote", false)
 	}
 	return !reportsUp || pb.Up != nil && *pb.Up
 }
+
+// switchPeerPorts: 26.03 has switch ports of type "switch", which peer
+// with another switch's port and are up as router ports are.
+func switchPeerPorts(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// everyLocalChassisReportsUp: 26.03 takes a bound port's up from its
+// binding on any chassis but a remote one; 23.03 only on a chassis that
+// says it reports it (port-up-notif).
+func everyLocalChassisReportsUp(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // lspTypeSwitch is the type of a switch port that peers with another
 // switch's port (new in 26.03).
