@@ -355,12 +355,16 @@ func writeStaticMAC(w *Writer, t *Txn, want rules.StaticMACBinding, uuid string,
 	c.commit(t, sb.StaticMACBindingTable)
 }
 
+// routerIGMPGroupsPurged: 26.03 looks an IGMP group's datapath up among
+// the switches' alone (en-multicast.c build_mcast_groups), so a group on
+// a router's datapath is deleted.
+func routerIGMPGroupsPurged(r schema.Release) bool { return r >= schema.OVN2603 }
+
 // routerIGMPGroup reports whether an IGMP_Group row on datapath dp is
-// purged as a router's: 26.03 looks a group's datapath up among the
-// switches' alone (en-multicast.c build_mcast_groups).
+// purged as a router's (routerIGMPGroupsPurged).
 func (h *housekeeping) routerIGMPGroup(dp string) bool {
 	d := h.w.m.dps[dp]
-	if d == nil || h.w.stages.Release() < schema.OVN2603 {
+	if d == nil || !routerIGMPGroupsPurged(h.w.stages.Release()) {
 		return false
 	}
 	_, kind, ok := dpNB(d)

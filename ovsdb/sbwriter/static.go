@@ -30,8 +30,8 @@ type otherTables struct {
 	meters       *keyedTable[rules.Meter]
 	dns          *keyedTable[rules.DNS]
 	templateVars *keyedTable[rules.TemplateVar]
-	// templateVarsByNB: from 26.03, a Chassis_Template_Var row is its NB
-	// row's by UUID, not by chassis.
+	// templateVarsByNB: a Chassis_Template_Var row is its NB row's by
+	// UUID, not by chassis (templateVarsPersistUUID).
 	templateVarsByNB bool
 	mirrors          *keyedTable[rules.Mirror]
 	ipMulticast      *keyedTable[rules.IPMulticast]
@@ -58,7 +58,7 @@ func newOtherTables(w *Writer) *otherTables {
 	o.dns = newKeyedTable(sb.DNSTable, dnsKeyFor(w.stages.Release()), func(t *Txn, want rules.DNS, uuid string, row model.Model) {
 		writeDNS(w, t, want, uuid, row)
 	})
-	o.templateVarsByNB = w.stages.Release() >= schema.OVN2603
+	o.templateVarsByNB = templateVarsPersistUUID(w.stages.Release())
 	o.templateVars = newKeyedTable(sb.ChassisTemplateVarTable, func(m model.Model) (string, bool) {
 		if o.templateVarsByNB {
 			return m.(*sb.ChassisTemplateVar).UUID, true
@@ -298,6 +298,11 @@ func writeDNS(w *Writer, t *Txn, want rules.DNS, uuid string, row model.Model) {
 	c.set("records", d != nil && sameMap(d.Records, records), wire.StrMap(records))
 	c.commit(t, sb.DNSTable)
 }
+
+// templateVarsPersistUUID: from 26.03 a Chassis_Template_Var row takes its
+// NB row's UUID (sync_template_vars inserts with persist_uuid) and is
+// updated in place.
+func templateVarsPersistUUID(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // writeTemplateVar writes a Chassis_Template_Var row; 26.03's under the NB
 // row's UUID (sync_template_vars inserts with persist_uuid).
