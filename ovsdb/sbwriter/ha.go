@@ -128,9 +128,7 @@ func (h *haTables) applyProgram(p *rules.Program) {
 			removeFrom(h.refGroups, r.Switch, r.Group)
 		}
 		for row := range h.boundOn[r.Switch] {
-			for _, ch := range h.bound[row].Chassis {
-				h.count(r.Group, ch, int(c.Weight))
-			}
+			h.countBinding(r.Group, h.bound[row], int(c.Weight))
 		}
 	}
 	// A port's switch may have changed.
@@ -221,9 +219,7 @@ func (h *haTables) rebound() {
 			delete(h.bound, u)
 			removeFrom(h.boundOn, old.Switch, u)
 			for g := range h.refGroups[old.Switch] {
-				for _, ch := range old.Chassis {
-					h.count(g, ch, -1)
-				}
+				h.countBinding(g, old, -1)
 			}
 		}
 		// 23.03 counts the ports of NB switch ports, on the switch the
@@ -241,9 +237,7 @@ func (h *haTables) rebound() {
 		h.bound[u] = b
 		addTo(h.boundOn, b.Switch, u)
 		for g := range h.refGroups[b.Switch] {
-			for _, ch := range b.Chassis {
-				h.count(g, ch, 1)
-			}
+			h.countBinding(g, b, 1)
 		}
 	}
 	h.rebind, h.rebindPorts = cleared(h.rebind), cleared(h.rebindPorts)
@@ -257,10 +251,21 @@ func (h *haTables) refChassisOf(pb *sb.PortBinding) []string {
 	if pb.Chassis != nil {
 		out = append(out, *pb.Chassis)
 	}
-	if h.w.stages.Release() >= schema.OVN2603 {
+	if additionalChassisAreRefChassis(h.w.stages.Release()) {
 		out = append(out, pb.AdditionalChassis...)
 	}
 	return out
+}
+
+// additionalChassisAreRefChassis: from 26.03 a port's additional chassis
+// are ref_chassis as the one it is bound to is.
+func additionalChassisAreRefChassis(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// countBinding counts weight w for each chassis of bound port b in group g.
+func (h *haTables) countBinding(g string, b haBinding, w int) {
+	for _, ch := range b.Chassis {
+		h.count(g, ch, w)
+	}
 }
 
 // reconcile writes the dirty groups, and marks the ports that refer to a
