@@ -543,9 +543,19 @@ func (d *Northd) probeFor(remote string) time.Duration {
 	return time.Duration(max(ms, 0)) * time.Millisecond
 }
 
+// faultLevel is the level of a failed connection or transaction: WARN,
+// or INFO when err is Run's context being cancelled, which is the northd
+// exiting (ovn-northd exits without a warning).
+func faultLevel(err error) slog.Level {
+	if errors.Is(err, context.Canceled) {
+		return slog.LevelInfo
+	}
+	return slog.LevelWarn
+}
+
 // lost drops a connection that ended.
 func (d *Northd) lost(c **wire.Conn, s *wire.Session, name string, err error) {
-	d.log.Warn("connection lost", "database", name, "member", (*c).Remote(), "err", err)
+	d.log.Log(context.Background(), faultLevel(err), "connection lost", "database", name, "member", (*c).Remote(), "err", err)
 	d.setStatus(name, "", err)
 	(*c).Close()
 	*c = nil
@@ -1030,7 +1040,7 @@ func (d *Northd) report(st StepStats) {
 		d.cfg.OnStep(st)
 	}
 	if st.Err != nil {
-		d.log.Warn("SB transaction failed; reconciling again at the next step", "err", st.Err)
+		d.log.Log(context.Background(), faultLevel(st.Err), "SB transaction failed; reconciling again at the next step", "err", st.Err)
 		return
 	}
 	attrs := []any{"nb_rows", st.NBRows, "flows_added", st.FlowsAdded, "flows_removed", st.FlowsRemoved,

@@ -687,12 +687,10 @@ func TestLiveTakeOver(t *testing.T) {
 // ports' up as the reference does, inserts each flow once, and takes the
 // next change incrementally against the rows that came back when the
 // monitor resumed.
-func TestLiveColdStartFill(t *testing.T) {
-	t.Parallel()
-	ref := reference.Start(t)
-	s := startServers(t)
-	// Four switches of 150 ports on a router: a few thousand flows, more
-	// than fillMin, and more switch ports than portsWithGlobal.
+// fillScript is four switches of 150 ports on a router: a few thousand
+// flows, more than fillMin, and more switch ports than portsWithGlobal, so
+// that a cold start on it fills the SB with its monitor paused.
+func fillScript() string {
 	var lines []string
 	lines = append(lines, "ovn-nbctl lr-add lr0")
 	for sw := range 4 {
@@ -705,7 +703,14 @@ func TestLiveColdStartFill(t *testing.T) {
 		}
 		lines = append(lines, cmd)
 	}
-	script := strings.Join(lines, "\n")
+	return strings.Join(lines, "\n")
+}
+
+func TestLiveColdStartFill(t *testing.T) {
+	t.Parallel()
+	ref := reference.Start(t)
+	s := startServers(t)
+	script := fillScript()
 	if err := ref.Apply(t.Context(), script); err != nil {
 		t.Fatal(err)
 	}
@@ -739,6 +744,29 @@ func TestLiveColdStartFill(t *testing.T) {
 	check("cold start")
 	applyBoth(t, ref, s, "ovn-nbctl ls-del sw1")
 	check("after ls-del")
+}
+
+// TestLiveExitDuringColdStart stops the northd while it fills an SB
+// with its monitor paused, at several points of the write: ovn-northd
+// exits without a warning, and so must northlog, whose transaction and
+// monitor resumption are cut short by the cancelled context.
+func TestLiveExitDuringColdStart(t *testing.T) {
+	t.Parallel()
+	s := startServers(t)
+	s.script(fillScript())
+	for _, delay := range []time.Duration{0, 5 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond} {
+		s.run("ovsdb-client", "transact", s.SBRemote(), `["OVN_Southbound",{"op":"delete","table":"Logical_Flow","where":[]}]`)
+		var logs logBuffer
+		l := runNorthd(t, s, withLog(&logs))
+		waitFor(t, "the fill to start", func() bool { return strings.Contains(logs.String(), "filling an SB without flows") })
+		time.Sleep(delay)
+		l.stop()
+		for line := range strings.Lines(logs.String()) {
+			if strings.Contains(line, "level=WARN") || strings.Contains(line, "level=ERROR") {
+				t.Errorf("stopped %v into the fill, northlog logged:\n%s", delay, line)
+			}
+		}
+	}
 }
 
 // portsUp lists the NB's switch ports with their up column, sorted, as
