@@ -2,6 +2,7 @@ package relations
 
 import (
 	"cmp"
+	"net/netip"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -34,10 +35,23 @@ type NetworkFunctionGroup struct {
 	Active   NetworkFunction
 }
 
-// nfMonitorIPDst is NB_Global options:svc_monitor_ip_dst, the address a
-// network function's health check probes (en-global-config.c); "" without.
-func deriveNFMonitorIPDst(n *NB) engine.Rel[string] {
-	return engine.Map(n.Global.Rows, func(g *nb.NBGlobal) string { return g.Options["svc_monitor_ip_dst"] })
+// NFMonitorAddresses are NB_Global options svc_monitor_ip and
+// svc_monitor_ip_dst (en-global-config.c), the source and destination of
+// network functions' health checks; "" without.
+type NFMonitorAddresses struct{ Src, Dst string }
+
+// DeriveNFMonitorAddresses reads the NB_Global row's; an address that is
+// not one is none (update_svc_monitor_addr).
+func DeriveNFMonitorAddresses(n *NB) engine.Rel[NFMonitorAddresses] {
+	address := func(s string) string {
+		if a, err := netip.ParseAddr(s); err != nil || a.Zone() != "" {
+			return ""
+		}
+		return s
+	}
+	return engine.Map(n.Global.Rows, func(g *nb.NBGlobal) NFMonitorAddresses {
+		return NFMonitorAddresses{Src: address(g.Options["svc_monitor_ip"]), Dst: address(g.Options["svc_monitor_ip_dst"])}
+	})
 }
 
 // deriveNetworkFunctions resolves each Network_Function's ports to their
@@ -74,7 +88,7 @@ func NFMonitorKey(ipDst string, f NetworkFunction) ServiceMonitorKey {
 // healthyNetworkFunctions are the network functions with no health check,
 // and those whose Service_Monitor is online (MonitorsOnline).
 func healthyNetworkFunctions(n *NB, nfs engine.Rel[NetworkFunction]) engine.Rel[NetworkFunction] {
-	one := func(string) struct{} { return struct{}{} }
+	one := func(NFMonitorAddresses) struct{} { return struct{}{} }
 	type monitored struct {
 		NF  NetworkFunction
 		Key ServiceMonitorKey
@@ -82,8 +96,10 @@ func healthyNetworkFunctions(n *NB, nfs engine.Rel[NetworkFunction]) engine.Rel[
 	checked := engine.Join(
 		engine.IndexBy(engine.Filter(nfs, func(f NetworkFunction) bool { return f.HealthCheck != "" }),
 			func(NetworkFunction) struct{} { return struct{}{} }),
-		engine.IndexBy(engine.Filter(deriveNFMonitorIPDst(n), func(ip string) bool { return ip != "" }), one),
-		func(_ struct{}, f NetworkFunction, ip string) monitored { return monitored{f, NFMonitorKey(ip, f)} })
+		engine.IndexBy(engine.Filter(DeriveNFMonitorAddresses(n), func(a NFMonitorAddresses) bool { return a.Dst != "" }), one),
+		func(_ struct{}, f NetworkFunction, a NFMonitorAddresses) monitored {
+			return monitored{f, NFMonitorKey(a.Dst, f)}
+		})
 	online := engine.SemiJoin(
 		engine.IndexBy(checked, func(m monitored) ServiceMonitorKey { return m.Key }),
 		engine.IndexBy(n.MonitorsOnline, func(k ServiceMonitorKey) ServiceMonitorKey { return k }))

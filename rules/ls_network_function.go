@@ -8,6 +8,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/sb"
 )
 
 // SwitchMirrorDefaultFlows: 26.03's ls_in_mirror and ls_out_mirror,
@@ -192,4 +193,67 @@ func SwitchNetworkFunctionFlows(n *relations.NB) engine.Rel[Flow] {
 		}
 		return flows
 	}))
+}
+
+// SBNetworkFunctionMonitors are the Service_Monitor rows of the network
+// functions with a health check (northd.c ovn_nf_svc_create): ICMP probes
+// from svc_monitor_ip to svc_monitor_ip_dst, sent out of the function's
+// inport and expected back on its outport, with the health check's
+// options and the service monitor MACs. None without both addresses, or
+// while one of the function's ports is on no switch.
+func SBNetworkFunctionMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
+	type checked struct {
+		NF      relations.NetworkFunction
+		Options Smap
+	}
+	withOptions := engine.Join(
+		engine.IndexBy(n.NetworkFunctions, func(f relations.NetworkFunction) string { return f.HealthCheck }),
+		engine.IndexBy(n.NetworkFunctionChecks.Rows, func(hc *nb.NetworkFunctionHealthCheck) string { return hc.UUID }),
+		func(_ string, f relations.NetworkFunction, hc *nb.NetworkFunctionHealthCheck) checked {
+			return checked{f, SmapOf(hc.Options)}
+		})
+	bound := engine.IndexBy(n.PortsOnSwitches, func(sp relations.SwitchPort) string { return sp.Port.Name })
+	onSwitches := engine.SemiJoin(engine.IndexBy(
+		engine.SemiJoin(engine.IndexBy(withOptions, func(c checked) string { return c.NF.Inport }), bound),
+		func(c checked) string { return c.NF.Outport }), bound)
+	type global struct {
+		relations.NFMonitorAddresses
+		SrcMAC, DstMAC string
+	}
+	globals := engine.Join(
+		engine.IndexBy(relations.DeriveNFMonitorAddresses(n), func(relations.NFMonitorAddresses) struct{} { return struct{}{} }),
+		engine.IndexBy(n.LBGlobal, func(relations.LBGlobalOptions) struct{} { return struct{}{} }),
+		func(_ struct{}, a relations.NFMonitorAddresses, o relations.LBGlobalOptions) global {
+			return global{a, o.SvcMonitorMAC, o.SvcMonitorMACDst}
+		})
+	return engine.Join(
+		engine.IndexBy(onSwitches, func(checked) struct{} { return struct{}{} }),
+		engine.IndexBy(engine.Filter(globals, func(g global) bool { return g.Src != "" && g.Dst != "" }), func(global) struct{} { return struct{}{} }),
+		func(_ struct{}, c checked, g global) SBServiceMonitor {
+			k := relations.NFMonitorKey(g.Dst, c.NF)
+			return SBServiceMonitor{
+				IP: k.IP, LogicalPort: k.LogicalPort, Protocol: k.Protocol, Options: c.Options,
+				SrcMAC: g.SrcMAC, SrcIP: g.Src,
+				Type: sb.ServiceMonitorTypeNetworkFunction, LogicalInputPort: c.NF.Inport, MAC: g.DstMAC,
+			}
+		})
+}
+
+// NetworkFunctionActive is a network function group's active function
+// (NB _uuids; Active "" for none), as northd writes it to the group's
+// network_function_active (network_function_update_active).
+type NetworkFunctionActive struct {
+	Group, Active string
+}
+
+// CompareNetworkFunctionsActive orders by group, then function.
+func CompareNetworkFunctionsActive(a, b NetworkFunctionActive) int {
+	return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Active, b.Active))
+}
+
+// NetworkFunctionsActive are the groups' active functions.
+func NetworkFunctionsActive(n *relations.NB) engine.Rel[NetworkFunctionActive] {
+	return engine.Map(n.NetworkFunctionGroups, func(g relations.NetworkFunctionGroup) NetworkFunctionActive {
+		return NetworkFunctionActive{Group: g.UUID, Active: g.Active.UUID}
+	})
 }
