@@ -862,12 +862,13 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 	return hv, ts
 }
 
-// writeNB writes NB_Global's columns that northd owns, BFD status, and the
+// writeNB writes NB_Global's columns that northd owns, BFD status, network
+// function groups' active function, and the
 // columns northd owns of the ports whose binding or row changed; newPorts are
 // the ports
 // whose Port_Binding writeSB has just inserted.
 func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[string]string) {
-	global, ports := append(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps()...), d.portOps(newPorts)
+	global, ports := slices.Concat(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps(), d.nfActiveOps()), d.portOps(newPorts)
 	// A few ports go with NB_Global, in one transaction rather than two; a
 	// cold start's thousands go after it, so that the sb_cfg that
 	// `ovn-nbctl --wait=sb` waits for is not held up by them.
@@ -999,6 +1000,29 @@ func (d *Northd) bfdStatusOps() []lovsdb.Operation {
 			ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.BFDTable,
 				Row: lovsdb.Row{"status": wire.OptString(status, true)}, Where: wire.WhereUUID(u)})
 		}
+	}
+	return ops
+}
+
+// nfActiveOps set each network function group's network_function_active
+// to the function the program made active, or none
+// (network_function_update_active).
+func (d *Northd) nfActiveOps() []lovsdb.Operation {
+	var ops []lovsdb.Operation
+	for _, a := range d.prog.NetworkFunctionsActive.Contents() {
+		g, ok := d.feed.rows[nb.NetworkFunctionGroupTable][a.Group].(*nb.NetworkFunctionGroup)
+		if !ok {
+			continue
+		}
+		if was := g.NetworkFunctionActive; was == nil && a.Active == "" || was != nil && *was == a.Active {
+			continue
+		}
+		active := lovsdb.OvsSet{GoSet: []any{}}
+		if a.Active != "" {
+			active.GoSet = []any{lovsdb.UUID{GoUUID: a.Active}}
+		}
+		ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.NetworkFunctionGroupTable,
+			Row: lovsdb.Row{"network_function_active": active}, Where: wire.WhereUUID(a.Group)})
 	}
 	return ops
 }

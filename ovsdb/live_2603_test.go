@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
 )
 
@@ -316,5 +317,67 @@ ovn-nbctl --wait=sb sync`
 	want, got := groups(ref.SBRemote()), groups(s.SBRemote())
 	if !slices.Equal(want, got) || len(want) != 1 {
 		t.Errorf("IGMP_Group rows on %v, want the reference's %v (one, the switch's)", got, want)
+	}
+}
+
+// nfSteps are run in turn on 26.03.2's ovn-northd and on northlog: a
+// network function group of two health-checked functions reached through
+// child ports, and the status ovn-controller gives their monitors.
+var nfSteps = []string{
+	`ovn-nbctl set NB_Global . options:svc_monitor_mac=0a:58:0a:f4:00:01 options:svc_monitor_mac_dst=0a:58:0a:f4:00:02 \
+  options:svc_monitor_ip=169.254.100.1 options:svc_monitor_ip_dst=169.254.100.2
+ovn-nbctl ls-add sw0 -- lsp-add sw0 sw0-p1 -- ls-add nf-sw
+for i in 1 2 3 4; do
+  ovn-nbctl lsp-add nf-sw nf-sw-p$i -- lsp-add sw0 child-$i nf-sw-p$i 100 \
+    -- set logical_switch_port nf-sw-p$i options:is-nf=true options:receive_multicast=false
+done
+ovn-nbctl --wait=sb sync
+for i in 1 2 3 4; do ovn-sbctl set Port_Binding $(ovn-sbctl --bare --columns=_uuid find Port_Binding logical_port=nf-sw-p$i) up=true; done
+ovn-nbctl nf-add nf0 1 nf-sw-p1 nf-sw-p2 -- nf-add nf1 2 nf-sw-p3 nf-sw-p4
+ovn-nbctl --id=@hc create Network_Function_Health_Check name=hc options:interval=5 options:timeout=1 \
+  -- set Network_Function $(ovn-nbctl --bare --columns=_uuid find Network_Function name=nf0) health_check=@hc \
+  -- set Network_Function $(ovn-nbctl --bare --columns=_uuid find Network_Function name=nf1) health_check=@hc
+ovn-nbctl nfg-add nfg0 1 inline nf0 nf1 -- pg-add pg0 sw0-p1
+ovn-nbctl acl-add pg0 from-lport 1001 "inport == @pg0 && ip4" allow-related nfg0
+ovn-nbctl acl-add pg0 to-lport 1002 "outport == @pg0 && ip4" allow-related nfg0`,
+	nfStatus("online", "offline"),
+	// The active function stays while healthy.
+	nfStatus("online", "online"),
+	nfStatus("offline", "online"),
+	nfStatus("online", "online"),
+	// None healthy: fail-close, then fail-open.
+	nfStatus("offline", "offline"),
+	`ovn-nbctl set Network_Function_Group $(ovn-nbctl --bare --columns=_uuid find Network_Function_Group name=nfg0) fallback=fail-open`,
+	// Back online: the first healthy function is active again.
+	nfStatus("online", "online"),
+}
+
+// nfStatus sets the status of nf0's and nf1's monitors (on their outports).
+func nfStatus(nf0, nf1 string) string {
+	return fmt.Sprintf(`ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Monitor logical_port=nf-sw-p2) status=%s
+ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Monitor logical_port=nf-sw-p4) status=%s`, nf0, nf1)
+}
+
+// TestLive2603NetworkFunctionHealth: the network functions' Service_Monitor
+// rows, status included, and the flows, which send traffic to the group's
+// active function, are 26.03.2's after each step of nfSteps.
+func TestLive2603NetworkFunctionHealth(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	rows := func(remote string) []string {
+		lines, err := reference.DumpRows(t.Context(), remote, sb.ServiceMonitorTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lines
+	}
+	for i, step := range nfSteps {
+		applyBoth(t, ref, s, step)
+		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SBRemote())); !r.Equal() {
+			t.Fatalf("step %d: Service_Monitor rows differ from the reference's (- reference, + northlog):\n%s", i, rowDiff(r))
+		}
+		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
+			t.Fatalf("step %d: flows differ from the reference's:\n%s", i, r)
+		}
 	}
 }

@@ -86,37 +86,40 @@ type NB struct {
 	// own there (engine.NewInput), which engine.InputOf finds again.
 	Circuit *engine.Circuit
 
-	Global              Table[nb.NBGlobal]
-	Switches            Table[nb.LogicalSwitch]
-	SwitchPorts         Table[nb.LogicalSwitchPort] // without up: SwitchPortsUp
-	Routers             Table[nb.LogicalRouter]
-	RouterPorts         Table[nb.LogicalRouterPort]
-	StaticRoutes        Table[nb.LogicalRouterStaticRoute]
-	Policies            Table[nb.LogicalRouterPolicy]
-	NATs                Table[nb.NAT]
-	ACLs                Table[nb.ACL]
-	AddressSets         Table[nb.AddressSet]
-	PortGroups          Table[nb.PortGroup]
-	LoadBalancers       Table[nb.LoadBalancer]
-	LoadBalancerGroups  Table[nb.LoadBalancerGroup]
-	LoadBalancerChecks  Table[nb.LoadBalancerHealthCheck]
-	DHCPOptions         Table[nb.DHCPOptions]
-	DNS                 Table[nb.DNS]
-	GatewayChassis      Table[nb.GatewayChassis]
-	HAChassisGroups     Table[nb.HAChassisGroup]
-	HAChassis           Table[nb.HAChassis]
-	Meters              Table[nb.Meter]
-	MeterBands          Table[nb.MeterBand]
-	StaticMACBindings   Table[nb.StaticMACBinding]
-	QoS                 Table[nb.QoS]
-	ForwardingGroups    Table[nb.ForwardingGroup]
-	BFD                 Table[nb.BFD]
-	Copp                Table[nb.Copp]
-	Mirrors             Table[nb.Mirror]
-	ChassisTemplateVars Table[nb.ChassisTemplateVar]
-	Samples             Table[nb.Sample]          // 26.03
-	SampleCollectors    Table[nb.SampleCollector] // 26.03
-	SamplingAppRows     Table[nb.SamplingApp]     // 26.03
+	Global                   Table[nb.NBGlobal]
+	Switches                 Table[nb.LogicalSwitch]
+	SwitchPorts              Table[nb.LogicalSwitchPort] // without up: SwitchPortsUp
+	Routers                  Table[nb.LogicalRouter]
+	RouterPorts              Table[nb.LogicalRouterPort]
+	StaticRoutes             Table[nb.LogicalRouterStaticRoute]
+	Policies                 Table[nb.LogicalRouterPolicy]
+	NATs                     Table[nb.NAT]
+	ACLs                     Table[nb.ACL]
+	AddressSets              Table[nb.AddressSet]
+	PortGroups               Table[nb.PortGroup]
+	LoadBalancers            Table[nb.LoadBalancer]
+	LoadBalancerGroups       Table[nb.LoadBalancerGroup]
+	LoadBalancerChecks       Table[nb.LoadBalancerHealthCheck]
+	DHCPOptions              Table[nb.DHCPOptions]
+	DNS                      Table[nb.DNS]
+	GatewayChassis           Table[nb.GatewayChassis]
+	HAChassisGroups          Table[nb.HAChassisGroup]
+	HAChassis                Table[nb.HAChassis]
+	Meters                   Table[nb.Meter]
+	MeterBands               Table[nb.MeterBand]
+	StaticMACBindings        Table[nb.StaticMACBinding]
+	QoS                      Table[nb.QoS]
+	ForwardingGroups         Table[nb.ForwardingGroup]
+	BFD                      Table[nb.BFD]
+	Copp                     Table[nb.Copp]
+	Mirrors                  Table[nb.Mirror]
+	ChassisTemplateVars      Table[nb.ChassisTemplateVar]
+	Samples                  Table[nb.Sample]                     // 26.03
+	SampleCollectors         Table[nb.SampleCollector]            // 26.03
+	SamplingAppRows          Table[nb.SamplingApp]                // 26.03
+	NetworkFunctionRows      Table[nb.NetworkFunction]            // 26.03
+	NetworkFunctionGroupRows Table[nb.NetworkFunctionGroup]       // 26.03
+	NetworkFunctionChecks    Table[nb.NetworkFunctionHealthCheck] // 26.03
 
 	// SwitchPortsUp are the _uuid of the switch ports whose up column is
 	// true, which SwitchPorts' rows leave out (switch_port_up.go).
@@ -126,6 +129,10 @@ type NB struct {
 	// SB with SetMonitorDown (sb_input.go).
 	MonitorsDown engine.Rel[ServiceMonitorKey]
 	monitorsDown *engine.Input[ServiceMonitorKey]
+	// MonitorsOnline are the service monitors that are online, fed from
+	// the SB with SetMonitorOnline (sb_input.go).
+	MonitorsOnline engine.Rel[ServiceMonitorKey]
+	monitorsOnline *engine.Input[ServiceMonitorKey]
 	// IGMPEntries are the ports of the SB IGMP_Group rows, fed with
 	// SetIGMPEntry (sb_input.go).
 	IGMPEntries engine.Rel[IGMPEntry]
@@ -159,10 +166,14 @@ type NB struct {
 	SwitchACLs     engine.Rel[SwitchACL]      // derived_acl.go
 	SwitchACLFacts engine.Rel[SwitchACLFacts] // derived_acl.go
 	// ACL sampling (derived_sampling.go; none before 26.03).
-	ACLSamplings   engine.Rel[ACLSampling]
-	SamplingApps   engine.Rel[SamplingApps]
-	SwitchPortDHCP engine.Rel[PortDHCP]       // derived_dhcp.go
-	ListedPortDHCP engine.Rel[ListedPortDHCP] // derived_dhcp.go
+	ACLSamplings engine.Rel[ACLSampling]
+	SamplingApps engine.Rel[SamplingApps]
+	// Network functions (derived_nf.go; none before 26.03).
+	NetworkFunctions      engine.Rel[NetworkFunction]
+	NetworkFunctionGroups engine.Rel[NetworkFunctionGroup]
+	NetworkFunctionACLs   engine.Rel[NetworkFunctionACL]
+	SwitchPortDHCP        engine.Rel[PortDHCP]       // derived_dhcp.go
+	ListedPortDHCP        engine.Rel[ListedPortDHCP] // derived_dhcp.go
 
 	// Router datapaths, ports and peers (derived_router.go).
 	RouterConfigs  engine.Rel[RouterConfig]
@@ -255,39 +266,42 @@ type NB struct {
 func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	f := nbInputs{feeds: map[string]feed{}, tables: map[reflect.Type]string{}, current: map[string]map[string]model.Model{}}
 	n := &NB{
-		Release:             r,
-		Circuit:             c,
-		Global:              newTable[nb.NBGlobal](c, nb.NBGlobalTable, f),
-		Switches:            newTable[nb.LogicalSwitch](c, nb.LogicalSwitchTable, f),
-		Routers:             newTable[nb.LogicalRouter](c, nb.LogicalRouterTable, f),
-		RouterPorts:         newTable[nb.LogicalRouterPort](c, nb.LogicalRouterPortTable, f),
-		StaticRoutes:        newTable[nb.LogicalRouterStaticRoute](c, nb.LogicalRouterStaticRouteTable, f),
-		Policies:            newTable[nb.LogicalRouterPolicy](c, nb.LogicalRouterPolicyTable, f),
-		NATs:                newTable[nb.NAT](c, nb.NATTable, f),
-		ACLs:                newTable[nb.ACL](c, nb.ACLTable, f),
-		AddressSets:         newTable[nb.AddressSet](c, nb.AddressSetTable, f),
-		PortGroups:          newTable[nb.PortGroup](c, nb.PortGroupTable, f),
-		LoadBalancers:       newTable[nb.LoadBalancer](c, nb.LoadBalancerTable, f),
-		LoadBalancerGroups:  newTable[nb.LoadBalancerGroup](c, nb.LoadBalancerGroupTable, f),
-		LoadBalancerChecks:  newTable[nb.LoadBalancerHealthCheck](c, nb.LoadBalancerHealthCheckTable, f),
-		DHCPOptions:         newTable[nb.DHCPOptions](c, nb.DHCPOptionsTable, f),
-		DNS:                 newTable[nb.DNS](c, nb.DNSTable, f),
-		GatewayChassis:      newTable[nb.GatewayChassis](c, nb.GatewayChassisTable, f),
-		HAChassisGroups:     newTable[nb.HAChassisGroup](c, nb.HAChassisGroupTable, f),
-		HAChassis:           newTable[nb.HAChassis](c, nb.HAChassisTable, f),
-		Meters:              newTable[nb.Meter](c, nb.MeterTable, f),
-		MeterBands:          newTable[nb.MeterBand](c, nb.MeterBandTable, f),
-		StaticMACBindings:   newTable[nb.StaticMACBinding](c, nb.StaticMACBindingTable, f),
-		QoS:                 newTable[nb.QoS](c, nb.QoSTable, f),
-		ForwardingGroups:    newTable[nb.ForwardingGroup](c, nb.ForwardingGroupTable, f),
-		BFD:                 newTable[nb.BFD](c, nb.BFDTable, f),
-		Copp:                newTable[nb.Copp](c, nb.CoppTable, f),
-		Mirrors:             newTable[nb.Mirror](c, nb.MirrorTable, f),
-		ChassisTemplateVars: newTable[nb.ChassisTemplateVar](c, nb.ChassisTemplateVarTable, f),
-		Samples:             newTable[nb.Sample](c, nb.SampleTable, f),
-		SampleCollectors:    newTable[nb.SampleCollector](c, nb.SampleCollectorTable, f),
-		SamplingAppRows:     newTable[nb.SamplingApp](c, nb.SamplingAppTable, f),
-		nbInputs:            f,
+		Release:                  r,
+		Circuit:                  c,
+		Global:                   newTable[nb.NBGlobal](c, nb.NBGlobalTable, f),
+		Switches:                 newTable[nb.LogicalSwitch](c, nb.LogicalSwitchTable, f),
+		Routers:                  newTable[nb.LogicalRouter](c, nb.LogicalRouterTable, f),
+		RouterPorts:              newTable[nb.LogicalRouterPort](c, nb.LogicalRouterPortTable, f),
+		StaticRoutes:             newTable[nb.LogicalRouterStaticRoute](c, nb.LogicalRouterStaticRouteTable, f),
+		Policies:                 newTable[nb.LogicalRouterPolicy](c, nb.LogicalRouterPolicyTable, f),
+		NATs:                     newTable[nb.NAT](c, nb.NATTable, f),
+		ACLs:                     newTable[nb.ACL](c, nb.ACLTable, f),
+		AddressSets:              newTable[nb.AddressSet](c, nb.AddressSetTable, f),
+		PortGroups:               newTable[nb.PortGroup](c, nb.PortGroupTable, f),
+		LoadBalancers:            newTable[nb.LoadBalancer](c, nb.LoadBalancerTable, f),
+		LoadBalancerGroups:       newTable[nb.LoadBalancerGroup](c, nb.LoadBalancerGroupTable, f),
+		LoadBalancerChecks:       newTable[nb.LoadBalancerHealthCheck](c, nb.LoadBalancerHealthCheckTable, f),
+		DHCPOptions:              newTable[nb.DHCPOptions](c, nb.DHCPOptionsTable, f),
+		DNS:                      newTable[nb.DNS](c, nb.DNSTable, f),
+		GatewayChassis:           newTable[nb.GatewayChassis](c, nb.GatewayChassisTable, f),
+		HAChassisGroups:          newTable[nb.HAChassisGroup](c, nb.HAChassisGroupTable, f),
+		HAChassis:                newTable[nb.HAChassis](c, nb.HAChassisTable, f),
+		Meters:                   newTable[nb.Meter](c, nb.MeterTable, f),
+		MeterBands:               newTable[nb.MeterBand](c, nb.MeterBandTable, f),
+		StaticMACBindings:        newTable[nb.StaticMACBinding](c, nb.StaticMACBindingTable, f),
+		QoS:                      newTable[nb.QoS](c, nb.QoSTable, f),
+		ForwardingGroups:         newTable[nb.ForwardingGroup](c, nb.ForwardingGroupTable, f),
+		BFD:                      newTable[nb.BFD](c, nb.BFDTable, f),
+		Copp:                     newTable[nb.Copp](c, nb.CoppTable, f),
+		Mirrors:                  newTable[nb.Mirror](c, nb.MirrorTable, f),
+		ChassisTemplateVars:      newTable[nb.ChassisTemplateVar](c, nb.ChassisTemplateVarTable, f),
+		Samples:                  newTable[nb.Sample](c, nb.SampleTable, f),
+		SampleCollectors:         newTable[nb.SampleCollector](c, nb.SampleCollectorTable, f),
+		SamplingAppRows:          newTable[nb.SamplingApp](c, nb.SamplingAppTable, f),
+		NetworkFunctionRows:      newTable[nb.NetworkFunction](c, nb.NetworkFunctionTable, f),
+		NetworkFunctionGroupRows: newTable[nb.NetworkFunctionGroup](c, nb.NetworkFunctionGroupTable, f),
+		NetworkFunctionChecks:    newTable[nb.NetworkFunctionHealthCheck](c, nb.NetworkFunctionHealthCheckTable, f),
+		nbInputs:                 f,
 	}
 	n.SwitchPorts, n.SwitchPortsUp = newSwitchPortTable(c, f)
 	c.DescribeTuples(n.DescribeTuple)
@@ -295,6 +309,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.Features = engine.Map(n.Features, func(f Features) Features { return f.ReadFor(r) })
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
 	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)
+	n.monitorsOnline, n.MonitorsOnline = newMonitorsOnline(c)
 	n.igmpEntries, n.IGMPEntries = newIGMPEntries(c)
 	n.virtualParents, n.VirtualParents = newVirtualParents(c)
 	n.Refs = newRefs(c, n)
@@ -309,6 +324,9 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.SwitchACLFacts = deriveSwitchACLFacts(n)
 	n.ACLSamplings = deriveACLSamplings(n)
 	n.SamplingApps = deriveSamplingApps(n)
+	n.NetworkFunctions = deriveNetworkFunctions(n)
+	n.NetworkFunctionGroups = deriveNetworkFunctionGroups(n)
+	n.NetworkFunctionACLs = deriveNetworkFunctionACLs(n)
 	n.deriveRouterRelations()
 	n.deriveSwitchRelations()
 	n.deriveGatewayRelations()

@@ -34,6 +34,19 @@ func newMonitorsDown(c *engine.Circuit) (*engine.Input[ServiceMonitorKey], engin
 // Only a northd that reads the SB feeds it; without it, no monitor is down.
 func (n *NB) SetMonitorDown(k ServiceMonitorKey, down bool) { n.monitorsDown.Set(k, down) }
 
+// newMonitorsOnline makes the input of the service monitors that are
+// online.
+func newMonitorsOnline(c *engine.Circuit) (*engine.Input[ServiceMonitorKey], engine.Rel[ServiceMonitorKey]) {
+	return engine.NewInput[ServiceMonitorKey](c, "SB Service_Monitor online")
+}
+
+// SetMonitorOnline records whether a service monitor is online: its
+// status, as northd leaves it in the SB, is online. A network function
+// with a health check is healthy only then (network_function_update_active).
+// Only a northd that reads the SB feeds it; without it, no monitor is
+// online.
+func (n *NB) SetMonitorOnline(k ServiceMonitorKey, online bool) { n.monitorsOnline.Set(k, online) }
+
 // IGMPEntry is one port of one SB IGMP_Group row, a group that
 // ovn-controller learnt on a datapath through IGMP/MLD snooping: the row's
 // _uuid, its datapath (the NB _uuid), its address as written ("mrouters"

@@ -114,11 +114,12 @@ func forEachRelease(t *testing.T, what string, f func(t *testing.T, rel *release
 	}
 }
 
-// topology is opts without what rel's NB schema lacks: ACL tiers and
-// sampling before 26.03.
+// topology is opts without what rel's NB schema lacks: ACL tiers,
+// sampling and network functions before 26.03.
 func (rel *releaseRun) topology(opts reference.TopologyOptions) reference.TopologyOptions {
 	opts.ACLTiers = opts.ACLTiers && rel.release >= schema.OVN2603
 	opts.ACLSampling = opts.ACLSampling && rel.release >= schema.OVN2603
+	opts.NetworkFunctions = opts.NetworkFunctions && rel.release >= schema.OVN2603
 	return opts
 }
 
@@ -147,15 +148,15 @@ func securityTopology() reference.TopologyOptions {
 }
 
 // TestDifferentialRandomSecurity compares random topologies with security
-// groups (ACLs of every action and option, tiers, pass and sampling on
-// 26.03, on switches and on port groups whose members span switches,
+// groups (ACLs of every action and option, tiers, pass, sampling and
+// network function groups on 26.03, on switches and on port groups whose members span switches,
 // matching address sets and port groups' address sets) and load balancers
 // (IPv4 and IPv6 VIPs, protocols, no backends, health checks, the load balancer options) on switches, gateway routers,
 // routers with a distributed gateway port and load balancer groups, a fixed
 // list of seeds (-security-seeds sets how many).
 func TestDifferentialRandomSecurity(t *testing.T) {
 	opts := securityTopology()
-	opts.ACLTiers, opts.ACLSampling = true, true
+	opts.ACLTiers, opts.ACLSampling, opts.NetworkFunctions = true, true, true
 	compareRandom(t, "random-security", *securitySeeds, opts)
 }
 

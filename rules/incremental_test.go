@@ -120,3 +120,18 @@ func TestSampling2603Incremental(t *testing.T) {
 		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
 	})
 }
+
+// TestNetworkFunctions2603Incremental: 26.03's program over network
+// functions mixed with the ACL and switch port changes, so that groups,
+// their functions, the functions' ports (children too), health checks and
+// their monitors' status change under ACLs of every action on switches
+// with and without stateful ACLs.
+func TestNetworkFunctions2603Incremental(t *testing.T) {
+	names := append([]string{"acl/addACL", "acl/delACL", "acl/editACL", "acl/detachACL", "acl/addPortGroup",
+		"acl/setGroupPorts", "topology/addPort", "topology/delPort"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.NetworkFunctions}, names...),
+		Steps:   20, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+	})
+}

@@ -306,6 +306,7 @@ var switchStatefulRules = []Rule{
 	SwitchPreStatefulFlows,
 	SwitchStatefulFlows,
 	SwitchNetworkFunctionDefaultFlows,
+	SwitchNetworkFunctionFlows,
 	SwitchQoSFlows,
 	SwitchQoSRuleFlows,
 	SwitchDHCPDNSDefaultFlows,
@@ -331,6 +332,9 @@ type aclOnSwitch struct {
 	FairMeter bool
 	// Sampling are the ACL's samples (26.03); zero without.
 	Sampling relations.ACLSampling
+	// NFGroupID is the id of the network function group the ACL sends
+	// its connections through (26.03); 0 without.
+	NFGroupID int
 }
 
 // aclsOnSwitches joins each ACL that applies to a switch with the
@@ -359,12 +363,19 @@ func aclsOnSwitches(n *relations.NB) engine.Rel[aclOnSwitch] {
 		}),
 		engine.AntiJoin(byACL, fair)), func(x aclOnSwitch) string { return x.ACL.UUID })
 	samplings := engine.IndexBy(n.ACLSamplings, func(s relations.ACLSampling) string { return s.ACL })
-	return engine.Union(
+	sampled := engine.IndexBy(engine.Union(
 		engine.Join(metersKnown, samplings, func(_ string, x aclOnSwitch, s relations.ACLSampling) aclOnSwitch {
 			x.Sampling = s
 			return x
 		}),
-		engine.AntiJoin(metersKnown, samplings))
+		engine.AntiJoin(metersKnown, samplings)), func(x aclOnSwitch) string { return x.ACL.UUID })
+	nfs := engine.IndexBy(n.NetworkFunctionACLs, func(a relations.NetworkFunctionACL) string { return a.ACL })
+	return engine.Union(
+		engine.Join(sampled, nfs, func(_ string, x aclOnSwitch, a relations.NetworkFunctionACL) aclOnSwitch {
+			x.NFGroupID = a.GroupID
+			return x
+		}),
+		engine.AntiJoin(sampled, nfs))
 }
 
 // SwitchACLFlows: ls_in_acl, ls_in_acl_after_lb and ls_out_acl, one set of
@@ -501,16 +512,22 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 	obsStage := stages.observation(stage)
 	// Only a stateful ACL that allows samples established connections.
 	observeNew := logVerdict + aclObservation(x, obsStage, false)
+	statefulAllow := x.Facts.Stateful() && (a.Action == nb.ACLActionAllow || a.Action == nb.ACLActionAllowRelated)
+	if x.NFGroupID != 0 && !statefulAllow {
+		// Only a stateful allow can send its connections through a
+		// network function; northd writes no flows for the others.
+		return nil
+	}
 	if !x.Facts.Stateful() || a.Action == nb.ACLActionAllowStateless || a.Action == nb.ACLActionPass {
 		return []Flow{dp.flow(stage, prio, tier+"("+a.Match+")", observeNew+"next;")}
 	}
 	switch a.Action {
 	case nb.ACLActionAllow, nb.ACLActionAllowRelated:
-		observe := aclObservation(x, obsStage, true)
+		observe := aclObservation(x, obsStage, true) + nfRedirect(x.NFGroupID)
 		// Established connections are recommitted only to update their
-		// label or observation point.
+		// label, observation point or network function.
 		recommit := ""
-		if a.Label != 0 || x.Sampling.Est.Set() {
+		if a.Label != 0 || x.Sampling.Est.Set() || x.NFGroupID != 0 {
 			recommit = regConntrackCommit + " = 1; "
 		}
 		flows := []Flow{

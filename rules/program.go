@@ -55,8 +55,11 @@ type Program struct {
 	BFDs                  *engine.Output[BFD]
 	// UsedBFDs are the NB BFD rows that static routes use (their NB status
 	// follows: relations.NB.UsedBFDs).
-	UsedBFDs       *engine.Output[string]
-	MACBindingAges *engine.Output[MACBindingAge]
+	UsedBFDs *engine.Output[string]
+	// NetworkFunctionsActive are the network function groups' active
+	// functions, which northd writes to the NB (network_function_active).
+	NetworkFunctionsActive *engine.Output[NetworkFunctionActive]
+	MACBindingAges         *engine.Output[MACBindingAge]
 	// Address_Set and Port_Group rows and their members (ovsdb/sbwriter/sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -173,20 +176,21 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		Flows:        engine.NewOutput(written, CompareFlows),
 		DatapathSets: engine.NewOutput(members, CompareDatapathSetMembers),
 
-		Datapaths:             engine.NewOutput(SBDatapaths(nb), CompareDatapaths),
-		PortBindings:          engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
-		MulticastGroups:       engine.NewOutput(mcs, CompareMulticastGroups),
-		MulticastGroupMembers: engine.NewOutput(mcMembers, CompareMulticastGroupMembers),
-		Meters:                engine.NewOutput(SBMeters(nb), CompareMeters),
-		DNS:                   engine.NewOutput(SBDNS(nb), CompareDNS),
-		TemplateVars:          engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
-		Mirrors:               engine.NewOutput(SBMirrors(nb), CompareMirrors),
-		PortMirrors:           engine.NewOutput(SBPortMirrors(nb), ComparePortMirrors),
-		IPMulticast:           engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
-		StaticMACBindings:     engine.NewOutput(SBStaticMACBindings(nb), CompareStaticMACBindings),
-		BFDs:                  engine.NewOutput(SBBFDs(nb), CompareBFDs),
-		UsedBFDs:              engine.NewOutput(nb.UsedBFDs, strings.Compare),
-		MACBindingAges:        engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
+		Datapaths:              engine.NewOutput(SBDatapaths(nb), CompareDatapaths),
+		PortBindings:           engine.NewOutput(SBPortBindings(nb), ComparePortBindings),
+		MulticastGroups:        engine.NewOutput(mcs, CompareMulticastGroups),
+		MulticastGroupMembers:  engine.NewOutput(mcMembers, CompareMulticastGroupMembers),
+		Meters:                 engine.NewOutput(SBMeters(nb), CompareMeters),
+		DNS:                    engine.NewOutput(SBDNS(nb), CompareDNS),
+		TemplateVars:           engine.NewOutput(SBTemplateVars(nb), CompareTemplateVars),
+		Mirrors:                engine.NewOutput(SBMirrors(nb), CompareMirrors),
+		PortMirrors:            engine.NewOutput(SBPortMirrors(nb), ComparePortMirrors),
+		IPMulticast:            engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
+		StaticMACBindings:      engine.NewOutput(SBStaticMACBindings(nb), CompareStaticMACBindings),
+		BFDs:                   engine.NewOutput(SBBFDs(nb), CompareBFDs),
+		UsedBFDs:               engine.NewOutput(nb.UsedBFDs, strings.Compare),
+		NetworkFunctionsActive: engine.NewOutput(NetworkFunctionsActive(nb), CompareNetworkFunctionsActive),
+		MACBindingAges:         engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),

@@ -143,6 +143,9 @@ type SBServiceMonitor struct {
 	// SrcMAC is NB_Global options:svc_monitor_mac, SrcIP the mapping's
 	// source address.
 	SrcMAC, SrcIP string
+	// Type, LogicalInputPort and MAC are a network function's monitor's
+	// (SBNetworkFunctionMonitors); "" for a load balancer's.
+	Type, LogicalInputPort, MAC string
 }
 
 // CompareSBServiceMonitors orders service monitors by their key (IP, port,
@@ -150,15 +153,22 @@ type SBServiceMonitor struct {
 func CompareSBServiceMonitors(a, b SBServiceMonitor) int {
 	return cmp.Or(cmp.Compare(a.IP, b.IP), cmp.Compare(a.Port, b.Port), cmp.Compare(a.LogicalPort, b.LogicalPort),
 		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.Options, b.Options), cmp.Compare(a.SrcMAC, b.SrcMAC),
-		cmp.Compare(a.SrcIP, b.SrcIP))
+		cmp.Compare(a.SrcIP, b.SrcIP), cmp.Compare(a.Type, b.Type), cmp.Compare(a.LogicalInputPort, b.LogicalInputPort),
+		cmp.Compare(a.MAC, b.MAC))
 }
 
-// SBServiceMonitors computes the Service_Monitor rows. When several VIPs
+// SBServiceMonitors computes the Service_Monitor rows: the load balancers'
+// and the network functions'. When several VIPs
 // monitor the same backend, port and protocol with different health check
 // options or source addresses, northd keeps whichever it handled last;
 // here the row is the greatest by CompareSBServiceMonitors, so that the
 // choice is stable.
 func SBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
+	return engine.Union(sbLBServiceMonitors(n), SBNetworkFunctionMonitors(n))
+}
+
+// sbLBServiceMonitors are the load balancers' Service_Monitor rows.
+func sbLBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
 	// The options of each VIP's health check: northd takes the first of the
 	// load balancer's health_check column (in _uuid order) that names it.
 	type check struct {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // MulticastGroup is one SB Multicast_Group row that ovn-northd 23.03 writes
@@ -74,11 +75,19 @@ func switchGroupMembers(p relations.LSP) []MulticastGroupMember {
 	return ms
 }
 
+// multicastOptOut: 26.03's switch ports with options:receive_multicast
+// false are in no multicast group (en-multicast.c
+// lsp_can_receive_multicast), as network functions' ports are.
+func multicastOptOut(r schema.Release) bool { return r >= schema.OVN2603 }
+
 // SBMulticastGroups computes the fixed multicast groups and their members.
 // A chassisredirect port stands for its distributed gateway port, and for
 // its switch port (relations.NB.PeerRedirects).
 func SBMulticastGroups(n *relations.NB) (engine.Rel[MulticastGroup], engine.Rel[MulticastGroupMember]) {
-	enabled := engine.Filter(n.LSPs, relations.LSP.Enabled)
+	receives := func(options map[string]string) bool {
+		return !multicastOptOut(n.Release) || relations.SmapBool(options, "receive_multicast", true)
+	}
+	enabled := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Enabled() && receives(p.Port.Options) })
 	isRouterPort := func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeRouter }
 	switchMembers := engine.FlatMap(engine.Filter(enabled, func(p relations.LSP) bool { return !isRouterPort(p) }),
 		switchGroupMembers)
@@ -86,7 +95,7 @@ func SBMulticastGroups(n *relations.NB) (engine.Rel[MulticastGroup], engine.Rel[
 	relayRouters := engine.Filter(n.RouterConfigs, func(r relations.RouterConfig) bool { return r.McastRelay })
 	relay := engine.Join(
 		engine.IndexBy(engine.Filter(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) bool {
-			return p.LSP.Enabled == nil || *p.LSP.Enabled
+			return (p.LSP.Enabled == nil || *p.LSP.Enabled) && receives(p.LSP.Options)
 		}), func(p relations.LRPSwitchPeer) string { return p.LRP.Router }),
 		engine.IndexBy(relayRouters, func(r relations.RouterConfig) string { return r.UUID }),
 		func(_ string, p relations.LRPSwitchPeer, _ relations.RouterConfig) MulticastGroupMember {

@@ -44,6 +44,11 @@ type TopologyOptions struct {
 	// schema lacks, from a random stream of its own: the topology is the
 	// one drawn without it, plus samples (false draws nothing).
 	ACLSampling bool
+	// NetworkFunctions draws network function groups on ACLs (see
+	// addNetworkFunctionGroup), which 23.03's NB schema lacks, from a
+	// random stream of its own: the topology is the one drawn without
+	// them, plus network functions and their ports (false draws nothing).
+	NetworkFunctions bool
 	// LoadBalancers is the most load balancers (see addLoadBalancers;
 	// zero draws nothing). With load balancers, a router may become an L3
 	// gateway router or get a distributed gateway port.
@@ -75,6 +80,9 @@ func RandomTopology(seed int64, opts TopologyOptions) string {
 	g := topologyGen{rng: rand.New(rand.NewPCG(uint64(seed), 0x6e6f7274686c6f67)), aclTiers: opts.ACLTiers}
 	if opts.ACLSampling {
 		g.sampling = &samplingGen{rng: rand.New(rand.NewPCG(uint64(seed), 0x73616d706c696e67))}
+	}
+	if opts.NetworkFunctions {
+		g.nf = &nfGen{rng: rand.New(rand.NewPCG(uint64(seed), 0x6e6574776f726b66))}
 	}
 	nSwitches := 1 + g.rng.IntN(max(1, min(opts.Switches, 250)))
 	nRouters := g.rng.IntN(min(max(opts.Routers, 0), 250) + 1)
@@ -129,6 +137,9 @@ type topologyGen struct {
 	// sampling draws ACL sampling (TopologyOptions.ACLSampling), nil
 	// without.
 	sampling *samplingGen
+	// nf draws network functions (TopologyOptions.NetworkFunctions), nil
+	// without.
+	nf *nfGen
 }
 
 // mac returns a unicast, locally administered MAC not used before.

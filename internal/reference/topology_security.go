@@ -88,10 +88,13 @@ func (g *topologyGen) addSecurity(nSwitches, maxSets, maxGroups, maxACLs int) {
 	g.add("meter-add", "acl-fair", "drop", "10", "pktps")
 	g.add("set", "Meter", "acl-fair", "fair=true")
 	g.addSamplingApps()
+	g.addNFMonitorAddresses()
 	g.flush()
 	var owners [][2]string // the switches and port groups, as table and name
+	var switches []string
 	for s := range nSwitches {
-		owners = append(owners, [2]string{"Logical_Switch", fmt.Sprintf("sw%d", s)})
+		switches = append(switches, fmt.Sprintf("sw%d", s))
+		owners = append(owners, [2]string{"Logical_Switch", switches[s]})
 	}
 	for _, pg := range groups {
 		owners = append(owners, [2]string{"Port_Group", pg})
@@ -101,7 +104,7 @@ func (g *topologyGen) addSecurity(nSwitches, maxSets, maxGroups, maxACLs int) {
 		if o[0] == "Port_Group" {
 			pg = o[1]
 		}
-		g.addACLs(o[0], o[1], pg, maxACLs, sets, groups, owners)
+		g.addACLs(o[0], o[1], pg, maxACLs, sets, groups, owners, switches)
 	}
 }
 
@@ -125,7 +128,7 @@ func (g *topologyGen) securityAddress(nSwitches int, v6 bool) string {
 // named row); pg, when set, is the port group they belong to, which most
 // of their matches name. One ACL in ten is also listed by another of the
 // owners (or by row again).
-func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups []string, owners [][2]string) {
+func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups []string, owners [][2]string, switches []string) {
 	n := g.rng.IntN(maxACLs + 1)
 	for k := range n {
 		dir := []string{"from-lport", "to-lport"}[g.rng.IntN(2)]
@@ -167,6 +170,7 @@ func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups [
 			cols = append(cols, fmt.Sprintf("tier=%d", g.rng.IntN(4)))
 		}
 		cols = append(cols, g.addSamples()...)
+		cols = append(cols, g.addNetworkFunctionGroup(switches)...)
 		g.add(append([]string{"--id=" + id, "create", "ACL"}, cols...)...)
 		g.add("add", table, row, "acls", id)
 		if g.chance(10) {
@@ -179,6 +183,9 @@ func (g *topologyGen) addACLs(table, row, pg string, maxACLs int, sets, groups [
 	}
 	if g.sampling != nil {
 		g.sampling.collectors = nil
+	}
+	if g.nf != nil {
+		g.nf.groups = nil
 	}
 }
 

@@ -137,6 +137,36 @@ func TestRandomTopologySecurityShapes(t *testing.T) {
 	}
 }
 
+// TestRandomTopologyNetworkFunctionShapes checks that the generator, with
+// network functions, writes every shape addNetworkFunctionGroup promises
+// over a few seeds.
+func TestRandomTopologyNetworkFunctionShapes(t *testing.T) {
+	opts := DefaultTopology()
+	opts.AddressSets, opts.PortGroups, opts.ACLs, opts.LoadBalancers = 3, 3, 4, 4
+	opts.NetworkFunctions = true
+	var all strings.Builder
+	for seed := range int64(50) {
+		all.WriteString(RandomTopology(seed, opts))
+	}
+	text := all.String()
+	for name, re := range map[string]string{
+		"monitor addresses":   `options:svc_monitor_ip_dst=169\.254\.100\.2`,
+		"group":               `create Network_Function_Group name=nfg\d+ id=\d+ mode=inline`,
+		"fail-open":           `fallback=fail-open`,
+		"fail-close":          `fallback=fail-close`,
+		"two functions":       `network_function=@nf\d+,@nf\d+`,
+		"group without any":   `mode=inline( fallback=\S+)?\s`,
+		"health check":        `health_check=@hcnf\d+`,
+		"function ports":      `create Logical_Switch_Port name=nf\d+-in options:is-nf=true options:nf-linked-port=nf\d+-out`,
+		"allow-related + nfg": `action=allow-related[^\n]* network_function_group=@nfg`,
+		"drop + nfg":          `action=drop[^\n]* network_function_group=@nfg`,
+	} {
+		if !regexp.MustCompile(re).MatchString(text) {
+			t.Errorf("no %s (%s) in 50 topologies", name, re)
+		}
+	}
+}
+
 var datapathNames = regexp.MustCompile(`(?:ls|lr)-add (\S+)`)
 
 // TestRandomTopologyAccepted applies the topologies of seeds 1..20: every

@@ -34,8 +34,8 @@ type lbTable struct {
 	switchColumn string
 
 	wantMon map[monKey]rules.SBServiceMonitor
-	// monByPort are the wanted monitors by logical port, whose up
-	// column their status follows.
+	// monByPort are the wanted monitors by logical port (and input
+	// port), whose up column their status follows.
 	monByPort map[string]map[monKey]bool
 	mons      map[string]*sb.ServiceMonitor
 	monByKey  map[monKey][]string
@@ -101,10 +101,15 @@ func (l *lbTable) applyProgram(lbs []engine.Change[rules.SBLoadBalancer], mons [
 				l.wantMon[k] = c.Tuple
 			}
 			l.dirtyMon[k] = true
-			if _, ok := l.wantMon[k]; ok {
-				addTo(l.monByPort, k.LogicalPort, k)
-			} else {
-				removeFrom(l.monByPort, k.LogicalPort, k)
+			_, wanted := l.wantMon[k]
+			for _, port := range []string{k.LogicalPort, c.Tuple.LogicalInputPort} {
+				switch {
+				case port == "":
+				case wanted:
+					addTo(l.monByPort, port, k)
+				default:
+					removeFrom(l.monByPort, port, k)
+				}
 			}
 		}
 	}
@@ -395,10 +400,17 @@ func (w *Writer) reconcileServiceMonitors(t *Txn) {
 		}
 		options := want.Options.Map()
 		if keep == "" {
-			t.Insert(sb.ServiceMonitorTable, lovsdb.Row{
+			row := lovsdb.Row{
 				"ip": k.IP, "port": k.Port, "logical_port": k.LogicalPort, "protocol": wire.OptString(k.Protocol, true),
 				"options": wire.StrMap(options), "src_mac": want.SrcMAC, "src_ip": want.SrcIP,
-			})
+			}
+			if want.Type != "" {
+				// A network function's (create_or_get_service_mon).
+				row["type"] = wire.OptString(want.Type, true)
+				row["logical_input_port"] = want.LogicalInputPort
+				row["mac"] = want.MAC
+			}
+			t.Insert(sb.ServiceMonitorTable, row)
 			continue
 		}
 		r := l.mons[keep]
@@ -412,13 +424,23 @@ func (w *Writer) reconcileServiceMonitors(t *Txn) {
 		if r.SrcIP != want.SrcIP {
 			row["src_ip"] = want.SrcIP
 		}
+		if want.Type != "" && r.MAC != want.MAC {
+			row["mac"] = want.MAC
+		}
 		// A backend whose port is not up is offline, whatever
-		// ovn-controller last found (ovn_lb_svc_create).
-		if ptrOr(r.Status, "") == sb.ServiceMonitorStatusOnline && !w.portUp(k.LogicalPort) {
+		// ovn-controller last found (ovn_lb_svc_create); so is a network
+		// function one of whose ports is not (ovn_nf_svc_create).
+		if ptrOr(r.Status, "") == sb.ServiceMonitorStatusOnline && !w.monitoredPortsUp(k.LogicalPort, want.LogicalInputPort) {
 			row["status"] = wire.OptString(sb.ServiceMonitorStatusOffline, true)
 		}
 		t.Update(sb.ServiceMonitorTable, keep, row)
 	}
+}
+
+// monitoredPortsUp reports whether the ports a service monitor probes
+// through are up: its logical port, and its input port if it has one.
+func (w *Writer) monitoredPortsUp(port, input string) bool {
+	return w.portUp(port) && (input == "" || w.portUp(input))
 }
 
 // portUp reports whether the SB Port_Binding of a port says it is up.

@@ -10,17 +10,21 @@ import (
 // their status, as northd leaves it, is set and not online. That is
 // ovn-controller's status, or offline when it says online while the
 // port is not up, as northd writes it in the same transaction
-// (ovn_lb_svc_create); the flows then leave the backend out.
+// (ovn_lb_svc_create); the flows then leave the backend out. It also
+// feeds those that are online, which a network function's health check
+// needs (network_function_update_active): unset is not online.
 type monitorStatus struct {
-	// keysByPort are the SB rows' keys by logical port, whose up they
-	// follow; check are the keys to evaluate again; down those fed down.
-	keysByPort  map[string]map[relations.ServiceMonitorKey]bool
-	check, down map[relations.ServiceMonitorKey]bool
+	// keysByPort are the SB rows' keys by logical port (and input port),
+	// whose up they follow; check are the keys to evaluate again; down
+	// and online those fed so.
+	keysByPort          map[string]map[relations.ServiceMonitorKey]bool
+	check, down, online map[relations.ServiceMonitorKey]bool
 }
 
 func newMonitorStatus() *monitorStatus {
 	return &monitorStatus{keysByPort: map[string]map[relations.ServiceMonitorKey]bool{},
-		check: map[relations.ServiceMonitorKey]bool{}, down: map[relations.ServiceMonitorKey]bool{}}
+		check: map[relations.ServiceMonitorKey]bool{}, down: map[relations.ServiceMonitorKey]bool{},
+		online: map[relations.ServiceMonitorKey]bool{}}
 }
 
 // apply records an SB change of Service_Monitor or Port_Binding.
@@ -31,6 +35,9 @@ func (m *monitorStatus) apply(c wire.Change) {
 			k := relations.ServiceMonitorKey{IP: r.IP, Port: r.Port, LogicalPort: r.LogicalPort, Protocol: ptrOr(r.Protocol, "")}
 			m.check[k] = true
 			addTo(m.keysByPort, k.LogicalPort, k)
+			if r.LogicalInputPort != "" {
+				addTo(m.keysByPort, r.LogicalInputPort, k)
+			}
 		case *sb.PortBinding:
 			for k := range m.keysByPort[r.LogicalPort] {
 				m.check[k] = true
@@ -46,18 +53,23 @@ func (m *monitorStatus) reset() {
 	for k := range m.down {
 		m.check[k] = true
 	}
+	for k := range m.online {
+		m.check[k] = true
+	}
 }
 
-// FeedMonitors feeds n the changes of which monitors are down since the
-// last call, and returns how many there were.
+// FeedMonitors feeds n the changes of which monitors are down or online
+// since the last call, and returns how many there were.
 func (w *Writer) FeedMonitors(n *relations.NB) int {
 	m := w.house.monitors
 	changed := 0
 	for k := range m.check {
-		down := false
+		down, online := false, false
 		if rows := w.lbs.monByKey[monKey(k)]; len(rows) > 0 {
-			status := ptrOr(w.lbs.mons[rows[0]].Status, "")
-			down = status != "" && (status != sb.ServiceMonitorStatusOnline || !w.portUp(k.LogicalPort))
+			r := w.lbs.mons[rows[0]]
+			status, up := ptrOr(r.Status, ""), w.monitoredPortsUp(k.LogicalPort, r.LogicalInputPort)
+			down = status != "" && (status != sb.ServiceMonitorStatusOnline || !up)
+			online = status == sb.ServiceMonitorStatusOnline && up
 		} else {
 			// The key has no row left.
 			removeFrom(m.keysByPort, k.LogicalPort, k)
@@ -65,13 +77,23 @@ func (w *Writer) FeedMonitors(n *relations.NB) int {
 		if down != m.down[k] {
 			n.SetMonitorDown(k, down)
 			changed++
-			if down {
-				m.down[k] = true
-			} else {
-				delete(m.down, k)
-			}
+			setMember(m.down, k, down)
+		}
+		if online != m.online[k] {
+			n.SetMonitorOnline(k, online)
+			changed++
+			setMember(m.online, k, online)
 		}
 	}
 	m.check = cleared(m.check)
 	return changed
+}
+
+// setMember puts k in set or takes it out.
+func setMember[K comparable](set map[K]bool, k K, in bool) {
+	if in {
+		set[k] = true
+	} else {
+		delete(set, k)
+	}
 }

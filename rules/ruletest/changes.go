@@ -49,21 +49,26 @@ const (
 	// Sampling changes ACL sampling's collectors, samples, the ACLs'
 	// samples and the sampling applications (26.03's NB).
 	Sampling Group = "sampling"
+	// NetworkFunctions changes network functions, their groups and health
+	// checks, the ACLs that use them and the SB monitors' status (26.03's
+	// NB).
+	NetworkFunctions Group = "network-functions"
 )
 
 var groups = map[Group]map[string]Change{
-	Topology:       topologyChanges,
-	SwitchPorts:    switchPortChanges,
-	Routers:        routerChanges,
-	NAT:            natChanges,
-	LoadBalancers:  lbChanges,
-	ACLs:           aclChanges,
-	DuplicatePorts: duplicatePortChanges,
-	IGMP:           igmpChanges,
-	Features:       featureChanges,
-	SBRows:         sbRowChanges,
-	HA:             haChanges,
-	Sampling:       samplingChanges,
+	Topology:         topologyChanges,
+	SwitchPorts:      switchPortChanges,
+	Routers:          routerChanges,
+	NAT:              natChanges,
+	LoadBalancers:    lbChanges,
+	ACLs:             aclChanges,
+	DuplicatePorts:   duplicatePortChanges,
+	IGMP:             igmpChanges,
+	Features:         featureChanges,
+	SBRows:           sbRowChanges,
+	HA:               haChanges,
+	Sampling:         samplingChanges,
+	NetworkFunctions: nfChanges,
 }
 
 // Groups are all the groups, sorted.

@@ -24,6 +24,7 @@ type State struct {
 	features relations.Features
 	igmp     map[relations.IGMPEntry]bool
 	virtual  map[relations.VirtualParent]bool
+	online   map[relations.ServiceMonitorKey]bool
 	inputs   map[string]ownInput
 	next     int
 }
@@ -32,7 +33,8 @@ type State struct {
 // changes are fed to p.
 func NewState(p *rules.Program) *State {
 	return &State{Program: p, rows: map[string]map[string]model.Model{}, features: relations.AllFeatures,
-		igmp: map[relations.IGMPEntry]bool{}, virtual: map[relations.VirtualParent]bool{}, inputs: map[string]ownInput{}}
+		igmp: map[relations.IGMPEntry]bool{}, virtual: map[relations.VirtualParent]bool{},
+		online: map[relations.ServiceMonitorKey]bool{}, inputs: map[string]ownInput{}}
 }
 
 // UUID is a fresh row _uuid.
@@ -104,6 +106,12 @@ func (s *State) SetVirtualParent(v relations.VirtualParent, in bool) {
 	s.Program.NB.SetVirtualParent(v, in)
 }
 
+// SetMonitorOnline records whether an SB Service_Monitor is online.
+func (s *State) SetMonitorOnline(k relations.ServiceMonitorKey, online bool) {
+	setMember(s.online, k, online)
+	s.Program.NB.SetMonitorOnline(k, online)
+}
+
 // setMember puts k in set or takes it out.
 func setMember[K comparable](set map[K]bool, k K, in bool) {
 	if in {
@@ -143,6 +151,9 @@ func (s *State) Load(t *rapid.T, p *rules.Program) *rules.Program {
 	}
 	for v := range s.virtual {
 		p.NB.SetVirtualParent(v, true)
+	}
+	for k := range s.online {
+		p.NB.SetMonitorOnline(k, true)
 	}
 	for _, in := range s.inputs {
 		in.load(t, p)
