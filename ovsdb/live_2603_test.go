@@ -81,6 +81,14 @@ ovn-nbctl set Logical_Router lr0 options:disable_garp_rarp=true`},
 	// changes in place.
 	{"second template variable", `ovn-nbctl create Chassis_Template_Var chassis=hv2 variables:vip=10.0.0.20
 ovn-nbctl set Chassis_Template_Var $(ovn-nbctl --bare --columns=_uuid find Chassis_Template_Var chassis=hv1) variables:port=80`},
+	{"static MAC bindings", `ovn-nbctl lrp-add lr0 lrp1 00:00:00:00:ff:02 10.0.1.254/24
+ovn-nbctl static-mac-binding-add lrp0 10.0.0.10 00:00:00:00:00:10 -- static-mac-binding-add lrp0 10.0.0.11 00:00:00:00:00:11`},
+	// Likewise a Static_MAC_Binding row (persist_uuid), whose port and IP
+	// change in place; one of a port that is no router port's is deleted.
+	{"static MAC bindings changed", `ovn-nbctl static-mac-binding-add lrp1 10.0.1.12 00:00:00:00:00:12
+m=$(ovn-nbctl --bare --columns=_uuid find Static_MAC_Binding ip=10.0.0.11)
+ovn-nbctl set Static_MAC_Binding $m logical_port=lrp1 ip=10.0.1.11
+ovn-nbctl set Static_MAC_Binding $(ovn-nbctl --bare --columns=_uuid find Static_MAC_Binding ip=10.0.0.10) logical_port=p2`},
 }
 
 // TestLive2603TakeTurns: on 26.03's schemas, northlog follows the NB's
