@@ -898,6 +898,9 @@ func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 		if op, ok := d.ipv6PrefixOp(name); ok {
 			ops = append(ops, op)
 		}
+		if op, ok := d.hostingChassisOp(name); ok {
+			ops = append(ops, op)
+		}
 		lsp := d.feed.lspByName[name]
 		if lsp == nil {
 			continue
@@ -945,6 +948,42 @@ func (d *Northd) portUp(lsp *nb.LogicalSwitchPort, pb *sb.PortBinding) bool {
 	}
 	return !reportsUp || pb.Up != nil && *pb.Up
 }
+
+// hostingChassisOp sets a distributed gateway port's status:hosting-chassis
+// to the chassis that its chassisredirect port, binding name, is bound to,
+// and removes it once the binding is on none (26.03
+// handle_cr_port_binding_changes).
+func (d *Northd) hostingChassisOp(name string) (lovsdb.Operation, bool) {
+	lrpName, isCR := strings.CutPrefix(name, "cr-")
+	lrp := d.feed.lrpByName[lrpName]
+	pb, bound := d.w.PortBinding(name)
+	if !reportsHostingChassis(d.release) || !isCR || lrp == nil || !bound || pb.Type != "chassisredirect" {
+		return lovsdb.Operation{}, false
+	}
+	status := maps.Clone(lrp.Status)
+	if status == nil {
+		status = map[string]string{}
+	}
+	delete(status, hostingChassis)
+	if pb.Chassis != nil {
+		if ch := d.w.Chassis(*pb.Chassis); ch != nil {
+			status[hostingChassis] = ch.Name
+		}
+	}
+	if maps.Equal(status, lrp.Status) {
+		return lovsdb.Operation{}, false
+	}
+	return lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.LogicalRouterPortTable,
+		Row: lovsdb.Row{"status": wire.StrMap(status)}, Where: wire.WhereUUID(lrp.UUID)}, true
+}
+
+// hostingChassis is the key of a router port's status that names the
+// chassis its chassisredirect port is bound to.
+const hostingChassis = "hosting-chassis"
+
+// reportsHostingChassis: 26.03 writes the NB status of distributed gateway
+// ports.
+func reportsHostingChassis(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // switchPeerPorts: 26.03 has switch ports of type "switch", which peer
 // with another switch's port and are up as router ports are.

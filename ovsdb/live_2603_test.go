@@ -326,3 +326,32 @@ ovn-nbctl --wait=sb sync`
 		t.Errorf("IGMP_Group rows on %v, want the reference's %v (one, the switch's)", got, want)
 	}
 }
+
+// TestLive2603HostingChassis: a distributed gateway port's NB
+// status:hosting-chassis is 26.03.2's after each step: the chassis its
+// chassisredirect port is bound to, removed once unbound.
+func TestLive2603HostingChassis(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	status := func(remote string) []string {
+		out := s.run("ovn-nbctl", "--db="+remote, "--format=csv", "--data=bare", "--no-headings", "--columns=name,status", "list", "Logical_Router_Port")
+		return slices.Sorted(slices.Values(strings.Fields(out)))
+	}
+	for _, step := range []string{
+		`ovn-sbctl chassis-add ch1 geneve 127.0.0.2 -- chassis-add ch2 geneve 127.0.0.3
+ovn-nbctl lr-add lr1 -- lrp-add lr1 lrp1 00:00:00:00:00:01 10.0.0.1/24 -- lrp-add lr1 lrp2 00:00:00:00:00:02 10.0.1.1/24
+ovn-nbctl ls-add ls1 -- lsp-add-router-port ls1 lsp1 lrp1 -- lrp-set-gateway-chassis lrp1 ch1`,
+		`ovn-sbctl set Port_Binding cr-lrp1 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=ch1)`,
+		`ovn-sbctl set Port_Binding cr-lrp1 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=ch2)`,
+		`ovn-sbctl clear Port_Binding cr-lrp1 chassis`,
+	} {
+		applyBoth(t, ref, s, step)
+		if err := ref.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		s.sync()
+		if want, got := status(ref.NBRemote()), status(s.NBRemote()); !slices.Equal(want, got) {
+			t.Errorf("after %s\nrouter ports' status %q, want the reference's %q", step, got, want)
+		}
+	}
+}
