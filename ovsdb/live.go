@@ -583,6 +583,9 @@ func (d *Northd) iterate(ctx context.Context) {
 			d.lost(&d.nb, d.nbS, "NB", err)
 		}
 	}
+	if st.NBRows > 0 && vxlanModeOptions(d.release) && d.feed.global != nil {
+		d.w.SetVXLANOptions(!relations.SmapBool(d.feed.global.Options, "vxlan_mode", true), d.feed.icVXLANMode())
+	}
 	if d.sb != nil {
 		bs, err := d.sb.Take()
 		d.w.ApplySB(bs)
@@ -984,6 +987,10 @@ const hostingChassis = "hosting-chassis"
 // reportsHostingChassis: 26.03 writes the NB status of distributed gateway
 // ports.
 func reportsHostingChassis(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// vxlanModeOptions: 26.03 reads NB_Global options:vxlan_mode and the
+// switches' other_config:ic-vxlan_mode (sbwriter.Writer.SetVXLANOptions).
+func vxlanModeOptions(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // switchPeerPorts: 26.03 has switch ports of type "switch", which peer
 // with another switch's port and are up as router ports are.

@@ -355,3 +355,31 @@ ovn-nbctl ls-add ls1 -- lsp-add-router-port ls1 lsp1 lrp1 -- lrp-set-gateway-cha
 		}
 	}
 }
+
+// vxlanOptionSteps2603 are run in turn on 26.03.2 and on northlog: VXLAN
+// mode from a chassis's encapsulation, turned off and on again by
+// NB_Global options:vxlan_mode, and a switch in interconnection VXLAN mode
+// (other_config:ic-vxlan_mode), which lowers max_tunid to 1023 whatever
+// the mode (ovn-northd.at "check VXLAN mode disabling", "check VXLAN encap
+// in IC-mode"). No switch requests a key: 26.03.2 judges a requested key
+// by the VXLAN mode of when it last processed the switch, not again when
+// the mode changes. A switch's change is followed by one of NB_Global:
+// 26.03.2 copies the new max_tunid to SB_Global's options only then.
+var vxlanOptionSteps2603 = []string{
+	`ovn-sbctl chassis-add hv1 vxlan 192.0.2.1
+ovn-nbctl --wait=sb ls-add swA -- ls-add swB
+ovn-nbctl lsp-add swA pA`,
+	`ovn-nbctl set NB_Global . options:vxlan_mode=false`,
+	`ovn-nbctl set Logical_Switch swA other_config:ic-vxlan_mode=true -- ls-add swC
+ovn-nbctl --wait=sb set NB_Global . options:ic-step=1`,
+	`ovn-nbctl remove Logical_Switch swA other_config ic-vxlan_mode -- ls-add swD
+ovn-nbctl --wait=sb set NB_Global . options:ic-step=2`,
+	`ovn-nbctl set NB_Global . options:vxlan_mode=true -- ls-add swE`,
+}
+
+// TestLive2603VXLANOptions: tunnel keys, NB_Global's max_tunid and
+// SB_Global's options are 26.03.2's after each of vxlanOptionSteps2603.
+func TestLive2603VXLANOptions(t *testing.T) {
+	t.Parallel()
+	compareKeySteps(t, reference.BuildOf(schema.OVN2603), vxlanOptionSteps2603)
+}

@@ -62,7 +62,7 @@ type housekeeping struct {
 func newHousekeeping(w *Writer) *housekeeping {
 	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(), igmpFeed: newIGMPFeed(),
 		virtualParents: newVirtualParentFeed(),
-		aging:          macAging{ages: map[string]uint32{}}}
+		aging:          macAging{ages: map[string]uint32{}}, vxlan: vxlanMode{dpMax: rules.MaxDatapathKey}}
 	h.staticMACsByNB = staticMACsPersistUUID(w.stages.Release())
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
 		r := m.(*sb.StaticMACBinding)
