@@ -26,7 +26,7 @@ ovn-nbctl --id=@hc create Load_Balancer_Health_Check vip="192.168.0.20\:53" -- a
 ovn-nbctl lb-add lb6 [fd01::10]:80 [fd00::10]:80 tcp
 ovn-nbctl set Load_Balancer lb6 ip_port_mappings:\"[fd00::10]\"=\"vm1:[fd00::1]\"
 ovn-nbctl --id=@hc create Load_Balancer_Health_Check vip="\[fd01\:\:10\]\:80" -- add Load_Balancer lb6 health_check @hc
-ovn-nbctl lb-add lb3 192.168.0.30:80 10.0.0.11:80 tcp
+ovn-nbctl lb-add lb3 192.168.0.30:80 10.0.0.11:81 tcp
 ovn-nbctl set Load_Balancer lb3 ip_port_mappings:10.0.0.11=vm2:10.0.0.1
 ovn-nbctl --id=@hc create Load_Balancer_Health_Check vip="192.168.0.30\:80" -- add Load_Balancer lb3 health_check @hc
 ovn-nbctl lr-lb-add lr0 lb1 -- lr-lb-add lr0 lb6
