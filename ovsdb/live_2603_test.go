@@ -367,7 +367,8 @@ ovn-nbctl ls-add ls1 -- lsp-add-router-port ls1 lsp1 lrp1 -- lrp-set-gateway-cha
 // 26.03.2 copies the new max_tunid to SB_Global's options only then.
 var vxlanOptionSteps2603 = []string{
 	`ovn-sbctl chassis-add hv1 vxlan 192.0.2.1
-ovn-nbctl --wait=sb ls-add swA -- ls-add swB
+ovn-nbctl --wait=sb ls-add swA
+ovn-nbctl --wait=sb ls-add swB
 ovn-nbctl lsp-add swA pA`,
 	`ovn-nbctl set NB_Global . options:vxlan_mode=false`,
 	`ovn-nbctl set Logical_Switch swA other_config:ic-vxlan_mode=true -- ls-add swC
