@@ -593,6 +593,9 @@ func (d *Northd) iterate(ctx context.Context) {
 			d.lost(&d.nb, d.nbS, "NB", err)
 		}
 	}
+	if st.NBRows > 0 && vxlanModeOptions(d.release) && d.feed.global != nil {
+		d.w.SetVXLANOptions(!relations.SmapBool(d.feed.global.Options, "vxlan_mode", true), d.feed.icVXLANMode())
+	}
 	if d.sb != nil {
 		bs, err := d.sb.Take()
 		d.w.ApplySB(bs)
@@ -909,6 +912,9 @@ func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 		if op, ok := d.ipv6PrefixOp(name); ok {
 			ops = append(ops, op)
 		}
+		if op, ok := d.hostingChassisOp(name); ok {
+			ops = append(ops, op)
+		}
 		lsp := d.feed.lspByName[name]
 		if lsp == nil {
 			continue
@@ -956,6 +962,46 @@ func (d *Northd) portUp(lsp *nb.LogicalSwitchPort, pb *sb.PortBinding) bool {
 	}
 	return !reportsUp || pb.Up != nil && *pb.Up
 }
+
+// hostingChassisOp sets a distributed gateway port's status:hosting-chassis
+// to the chassis that its chassisredirect port, binding name, is bound to,
+// and removes it once the binding is on none (26.03
+// handle_cr_port_binding_changes).
+func (d *Northd) hostingChassisOp(name string) (lovsdb.Operation, bool) {
+	lrpName, isCR := strings.CutPrefix(name, "cr-")
+	lrp := d.feed.lrpByName[lrpName]
+	pb, bound := d.w.PortBinding(name)
+	if !reportsHostingChassis(d.release) || !isCR || lrp == nil || !bound || pb.Type != "chassisredirect" {
+		return lovsdb.Operation{}, false
+	}
+	status := maps.Clone(lrp.Status)
+	if status == nil {
+		status = map[string]string{}
+	}
+	delete(status, hostingChassis)
+	if pb.Chassis != nil {
+		if ch := d.w.Chassis(*pb.Chassis); ch != nil {
+			status[hostingChassis] = ch.Name
+		}
+	}
+	if maps.Equal(status, lrp.Status) {
+		return lovsdb.Operation{}, false
+	}
+	return lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.LogicalRouterPortTable,
+		Row: lovsdb.Row{"status": wire.StrMap(status)}, Where: wire.WhereUUID(lrp.UUID)}, true
+}
+
+// hostingChassis is the key of a router port's status that names the
+// chassis its chassisredirect port is bound to.
+const hostingChassis = "hosting-chassis"
+
+// reportsHostingChassis: 26.03 writes the NB status of distributed gateway
+// ports.
+func reportsHostingChassis(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// vxlanModeOptions: 26.03 reads NB_Global options:vxlan_mode and the
+// switches' other_config:ic-vxlan_mode (sbwriter.Writer.SetVXLANOptions).
+func vxlanModeOptions(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // switchPeerPorts: 26.03 has switch ports of type "switch", which peer
 // with another switch's port and are up as router ports are.

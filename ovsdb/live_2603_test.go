@@ -82,6 +82,14 @@ ovn-nbctl set Logical_Router lr0 options:disable_garp_rarp=true`},
 	// changes in place.
 	{"second template variable", `ovn-nbctl create Chassis_Template_Var chassis=hv2 variables:vip=10.0.0.20
 ovn-nbctl set Chassis_Template_Var $(ovn-nbctl --bare --columns=_uuid find Chassis_Template_Var chassis=hv1) variables:port=80`},
+	{"static MAC bindings", `ovn-nbctl lrp-add lr0 lrp1 00:00:00:00:ff:02 10.0.1.254/24
+ovn-nbctl static-mac-binding-add lrp0 10.0.0.10 00:00:00:00:00:10 -- static-mac-binding-add lrp0 10.0.0.11 00:00:00:00:00:11`},
+	// Likewise a Static_MAC_Binding row (persist_uuid), whose port and IP
+	// change in place; one of a port that is no router port's is deleted.
+	{"static MAC bindings changed", `ovn-nbctl static-mac-binding-add lrp1 10.0.1.12 00:00:00:00:00:12
+m=$(ovn-nbctl --bare --columns=_uuid find Static_MAC_Binding ip=10.0.0.11)
+ovn-nbctl set Static_MAC_Binding $m logical_port=lrp1 ip=10.0.1.11
+ovn-nbctl set Static_MAC_Binding $(ovn-nbctl --bare --columns=_uuid find Static_MAC_Binding ip=10.0.0.10) logical_port=p2`},
 }
 
 // TestLive2603TakeTurns: on 26.03's schemas, northlog follows the NB's
@@ -380,4 +388,62 @@ func TestLive2603NetworkFunctionHealth(t *testing.T) {
 			t.Fatalf("step %d: flows differ from the reference's:\n%s", i, r)
 		}
 	}
+}
+
+// TestLive2603HostingChassis: a distributed gateway port's NB
+// status:hosting-chassis is 26.03.2's after each step: the chassis its
+// chassisredirect port is bound to, removed once unbound.
+func TestLive2603HostingChassis(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	status := func(remote string) []string {
+		out := s.run("ovn-nbctl", "--db="+remote, "--format=csv", "--data=bare", "--no-headings", "--columns=name,status", "list", "Logical_Router_Port")
+		return slices.Sorted(slices.Values(strings.Fields(out)))
+	}
+	for _, step := range []string{
+		`ovn-sbctl chassis-add ch1 geneve 127.0.0.2 -- chassis-add ch2 geneve 127.0.0.3
+ovn-nbctl lr-add lr1 -- lrp-add lr1 lrp1 00:00:00:00:00:01 10.0.0.1/24 -- lrp-add lr1 lrp2 00:00:00:00:00:02 10.0.1.1/24
+ovn-nbctl ls-add ls1 -- lsp-add-router-port ls1 lsp1 lrp1 -- lrp-set-gateway-chassis lrp1 ch1`,
+		`ovn-sbctl set Port_Binding cr-lrp1 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=ch1)`,
+		`ovn-sbctl set Port_Binding cr-lrp1 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=ch2)`,
+		`ovn-sbctl clear Port_Binding cr-lrp1 chassis`,
+	} {
+		applyBoth(t, ref, s, step)
+		if err := ref.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		s.sync()
+		if want, got := status(ref.NBRemote()), status(s.NBRemote()); !slices.Equal(want, got) {
+			t.Errorf("after %s\nrouter ports' status %q, want the reference's %q", step, got, want)
+		}
+	}
+}
+
+// vxlanOptionSteps2603 are run in turn on 26.03.2 and on northlog: VXLAN
+// mode from a chassis's encapsulation, turned off and on again by
+// NB_Global options:vxlan_mode, and a switch in interconnection VXLAN mode
+// (other_config:ic-vxlan_mode), which lowers max_tunid to 1023 whatever
+// the mode (ovn-northd.at "check VXLAN mode disabling", "check VXLAN encap
+// in IC-mode"). No switch requests a key: 26.03.2 judges a requested key
+// by the VXLAN mode of when it last processed the switch, not again when
+// the mode changes. A switch's change is followed by one of NB_Global:
+// 26.03.2 copies the new max_tunid to SB_Global's options only then.
+var vxlanOptionSteps2603 = []string{
+	`ovn-sbctl chassis-add hv1 vxlan 192.0.2.1
+ovn-nbctl --wait=sb ls-add swA
+ovn-nbctl --wait=sb ls-add swB
+ovn-nbctl lsp-add swA pA`,
+	`ovn-nbctl set NB_Global . options:vxlan_mode=false`,
+	`ovn-nbctl set Logical_Switch swA other_config:ic-vxlan_mode=true -- ls-add swC
+ovn-nbctl --wait=sb set NB_Global . options:ic-step=1`,
+	`ovn-nbctl remove Logical_Switch swA other_config ic-vxlan_mode -- ls-add swD
+ovn-nbctl --wait=sb set NB_Global . options:ic-step=2`,
+	`ovn-nbctl set NB_Global . options:vxlan_mode=true -- ls-add swE`,
+}
+
+// TestLive2603VXLANOptions: tunnel keys, NB_Global's max_tunid and
+// SB_Global's options are 26.03.2's after each of vxlanOptionSteps2603.
+func TestLive2603VXLANOptions(t *testing.T) {
+	t.Parallel()
+	compareKeySteps(t, reference.BuildOf(schema.OVN2603), vxlanOptionSteps2603)
 }

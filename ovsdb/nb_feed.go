@@ -228,6 +228,17 @@ func (f *nbFeed) count() int {
 	return n
 }
 
+// icVXLANMode reports whether a switch has other_config:ic-vxlan_mode, of
+// any value (en-global-config.c).
+func (f *nbFeed) icVXLANMode() bool {
+	for _, row := range f.rows[nb.LogicalSwitchTable] {
+		if _, ok := row.(*nb.LogicalSwitch).OtherConfig["ic-vxlan_mode"]; ok {
+			return true
+		}
+	}
+	return false
+}
+
 // takePorts returns the switch and router ports changed since the last
 // call.
 func (f *nbFeed) takePorts() map[string]bool {

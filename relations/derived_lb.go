@@ -922,26 +922,7 @@ func LBsOnRouters[T comparable](n *NB, xs engine.Rel[T], key func(T) (lb, router
 // PortReaches reports whether the address ip (as northd prints it) is in a
 // subnet of the router port networks net (lrouter_port_ipv4_reachable,
 // lrouter_port_ipv6_reachable).
-func PortReaches(net *LPortAddresses, ip string) bool {
-	a, err := netip.ParseAddr(ip)
-	if err != nil {
-		return false
-	}
-	if a.Is4() {
-		for _, n := range net.IPv4 {
-			if p, err := a.Prefix(n.Plen); err == nil && p.Addr() == n.Network {
-				return true
-			}
-		}
-		return false
-	}
-	for _, n := range net.IPv6 {
-		if p, err := a.Prefix(n.Plen); err == nil && p.Addr() == n.Network {
-			return true
-		}
-	}
-	return false
-}
+func PortReaches(net *LPortAddresses, ip string) bool { return memberAddress(net, ip) != "" }
 
 // LBIPsOfRouters keeps the tuples of xs whose address is a VIP address of
 // a load balancer of their router (one of od->lb_ips), as key names both.
@@ -998,4 +979,90 @@ func (n *NB) deriveLBRelations() {
 	n.RouterLBConfigs = deriveRouterLBConfigs(n)
 	n.RouterLBConfigsByRouter = engine.IndexBy(n.RouterLBConfigs, func(c RouterLBConfig) string { return c.Router })
 	n.RouterLBReachableIPs, n.RouterLBRoutableIPs = deriveRouterLBIPs(n)
+	n.LBMonitorLRPs = deriveLBMonitorLRPs(n)
+}
+
+// LBMonitorLRP says that the health checks of load balancer LB through
+// logical port Port probe from SrcIP, an address of router port LRP on
+// Port's switch (ovn_northd_lb_backend_set_mon_port's svc_mon_lrp): the
+// probes carry the router port's MAC, and the router port, not northd,
+// answers ARP/ND for SrcIP.
+type LBMonitorLRP struct {
+	LB, Port, SrcIP string
+	Switch          string // NB _uuid of Port's switch
+	LRP             string // the router port's name
+	MAC             string // its MAC
+}
+
+// monitorsFromRouterPorts: from 26.03 a health check source that is an
+// address of a router port on the backend's switch is that port's.
+func monitorsFromRouterPorts(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// deriveLBMonitorLRPs computes the LBMonitorLRPs: for each health-checked
+// backend's mapping to an enabled switch port, the router ports on that
+// switch whose router has the load balancer and whose address in SrcIP's
+// subnet is SrcIP (lrp_find_member_ip); northd takes the first of the
+// switch's router ports, here the least by name.
+func deriveLBMonitorLRPs(n *NB) engine.Rel[LBMonitorLRP] {
+	type source struct{ LB, Port, SrcIP string }
+	sources := engine.Distinct(engine.FlatMap(n.LBVIPs, func(v LBVIP) []source {
+		if !v.HealthCheck || !monitorsFromRouterPorts(n.Release) {
+			return nil
+		}
+		var out []source
+		for _, b := range v.Backends.All() {
+			if b.MonitorPort != "" && b.MonitorSrcIP != "" {
+				out = append(out, source{v.LB, b.MonitorPort, b.MonitorSrcIP})
+			}
+		}
+		return out
+	}))
+	type onSwitch struct {
+		source
+		Switch string
+	}
+	enabled := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool { return sp.Port.Enabled == nil || *sp.Port.Enabled })
+	switched := engine.Join(
+		engine.IndexBy(sources, func(s source) string { return s.Port }),
+		engine.IndexBy(enabled, func(sp SwitchPort) string { return sp.Port.Name }),
+		func(_ string, s source, sp SwitchPort) onSwitch { return onSwitch{s, sp.Switch} })
+	candidates := engine.JoinFlatMap(
+		engine.IndexBy(switched, func(s onSwitch) string { return s.Switch }),
+		engine.IndexBy(n.LRPSwitchPeers, func(p LRPSwitchPeer) string { return p.Switch }),
+		func(_ string, s onSwitch, p LRPSwitchPeer) []engine.KV[string, LBMonitorLRP] {
+			if memberAddress(p.LRP.Net, s.SrcIP) != s.SrcIP {
+				return nil
+			}
+			return []engine.KV[string, LBMonitorLRP]{{Key: p.LRP.Router, Value: LBMonitorLRP{
+				LB: s.LB, Port: s.Port, SrcIP: s.SrcIP, Switch: s.Switch, LRP: p.LRP.Name(), MAC: p.LRP.Net.MAC.String()}}}
+		})
+	onRouters := LBsOnRouters(n, candidates, func(c engine.KV[string, LBMonitorLRP]) (string, string) { return c.Value.LB, c.Key })
+	return engine.Map(engine.Min(
+		engine.IndexBy(engine.Map(onRouters, func(c engine.KV[string, LBMonitorLRP]) LBMonitorLRP { return c.Value }),
+			func(m LBMonitorLRP) source { return source{m.LB, m.Port, m.SrcIP} }),
+		func(a, b LBMonitorLRP) int { return cmp.Compare(a.LRP, b.LRP) }),
+		func(kv engine.KV[source, LBMonitorLRP]) LBMonitorLRP { return kv.Value })
+}
+
+// memberAddress is the address of router port networks net in the subnet
+// of ip (find_lport_address), "" when there is none.
+func memberAddress(net *LPortAddresses, ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ""
+	}
+	if a.Is4() {
+		for _, n := range net.IPv4 {
+			if p, err := a.Prefix(n.Plen); err == nil && p.Addr() == n.Network {
+				return n.AddrS
+			}
+		}
+		return ""
+	}
+	for _, n := range net.IPv6 {
+		if p, err := a.Prefix(n.Plen); err == nil && p.Addr() == n.Network {
+			return n.AddrS
+		}
+	}
+	return ""
 }

@@ -223,6 +223,9 @@ type NB struct {
 	// for, RouterLBRoutableIPs those it advertises as routes.
 	RouterLBReachableIPs engine.Rel[RouterLBIP]
 	RouterLBRoutableIPs  engine.Rel[RouterLBIP]
+	// LBMonitorLRPs are the health check sources that are addresses of a
+	// router port (26.03).
+	LBMonitorLRPs engine.Rel[LBMonitorLRP]
 	// The same arranged for the joins that share them: built once.
 	LBVIPsByLB              engine.Index[string, LBVIP]
 	LBVIPsByIP              engine.Index[string, LBVIP]

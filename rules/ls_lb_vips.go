@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
@@ -14,6 +15,7 @@ var loadBalancerRules = []Rule{
 	SwitchLBVIPFlows,
 	SwitchLBEventFlows,
 	SwitchLBServiceMonitorFlows,
+	SwitchLBRouterPortMonitorFlows,
 	SwitchLBRouterVIPFlows,
 	RouterLBVIPFlows,
 	RouterLBEventFlows,
@@ -382,7 +384,8 @@ type monitorSource struct {
 // build_lswitch_arp_nd_service_monitor): on the switch of a health-checked
 // backend's monitored port, ARP requests and neighbour solicitations for
 // the probes' source address are answered with NB_Global's
-// svc_monitor_mac, whether the load balancer applies anywhere or not.
+// svc_monitor_mac, whether the load balancer applies anywhere or not,
+// unless the address is a router port's there (relations.LBMonitorLRP).
 func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 	type source struct {
 		LB, Port, SrcIP string
@@ -400,6 +403,9 @@ func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		return out
 	}))
+	sources = engine.AntiJoin(
+		engine.IndexBy(sources, func(s source) monitorAddress { return monitorAddress{s.LB, s.Port, s.SrcIP} }),
+		engine.IndexBy(nb.LBMonitorLRPs, func(m relations.LBMonitorLRP) monitorAddress { return monitorAddress{m.LB, m.Port, m.SrcIP} }))
 	onSwitch := engine.Distinct(engine.Join(
 		engine.IndexBy(sources, func(s source) string { return s.Port }),
 		engine.IndexBy(nb.PortsOnSwitches, func(sp relations.SwitchPort) string { return sp.Port.Name }),
@@ -421,6 +427,51 @@ func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 			return dp.flow(LSInARPRsp, 110, "nd_ns && nd.target == "+s.SrcIP,
 				"nd_na { eth.dst = eth.src; eth.src = "+mac+"; ip6.src = "+s.SrcIP+"; nd.target = "+s.SrcIP+"; "+
 					"nd.tll = "+mac+"; outport = inport; flags.loopback = 1; output; };")
+		})
+}
+
+// monitorAddress is a load balancer's health check source address SrcIP
+// through logical port Port.
+type monitorAddress struct{ LB, Port, SrcIP string }
+
+// SwitchLBRouterPortMonitorFlows: ls_in_l2_lkup priority 110 (northd.c
+// build_lb_health_check_response_lflows, 26.03): where a health check's
+// source address is a router port's (relations.LBMonitorLRP), the replies
+// of each backend it probes, sent to that port's MAC, go to ovn-controller
+// on the backend's switch.
+func SwitchLBRouterPortMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
+	type probed struct {
+		monitorAddress
+		IP, Port, Proto string
+	}
+	backends := engine.Distinct(engine.FlatMap(nb.LBVIPs, func(v relations.LBVIP) []probed {
+		if !v.HealthCheck {
+			return nil
+		}
+		var out []probed
+		for _, b := range v.Backends.All() {
+			if b.MonitorPort != "" && b.MonitorSrcIP != "" {
+				out = append(out, probed{monitorAddress{v.LB, b.MonitorPort, b.MonitorSrcIP}, b.IP, b.Port, v.Proto})
+			}
+		}
+		return out
+	}))
+	return engine.Join(
+		engine.IndexBy(backends, func(p probed) monitorAddress { return p.monitorAddress }),
+		engine.IndexBy(nb.LBMonitorLRPs, func(m relations.LBMonitorLRP) monitorAddress { return monitorAddress{m.LB, m.Port, m.SrcIP} }),
+		func(_ monitorAddress, p probed, m relations.LBMonitorLRP) Flow {
+			ip, unreachable := "ip4", "icmp4.type == 3"
+			if strings.Contains(m.SrcIP, ":") {
+				ip, unreachable = "ip6", "icmp6.type == 1"
+			}
+			match := fmt.Sprintf("inport == \"%s\" && %s.dst == %s && %s.src == %s && eth.dst == %s && ",
+				p.monitorAddress.Port, ip, m.SrcIP, ip, p.IP, m.MAC)
+			if p.Proto == "tcp" {
+				match += "tcp.src == " + p.Port
+			} else {
+				match += unreachable
+			}
+			return on(m.Switch).flow(LSInL2Lkup, 110, match, "handle_svc_check(inport);")
 		})
 }
 

@@ -52,6 +52,16 @@ func SwitchQoSRuleFlows(n *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(n.QoS.Rows, func(q *nb.QoS) string { return q.UUID }),
 		func(_ string, r qosRef, q *nb.QoS) switchQoS { return switchQoS{r.Switch, q} })
 	oneStage := qosOneStage(n)
+	if oneStage {
+		// 26.03's schema takes a DSCP above 63, which northd leaves out
+		// with a warning.
+		engine.TryMap(rules, "QoS", func(x switchQoS) (struct{}, error) {
+			if dscp, ok := x.QoS.Action[nb.QoSActionDSCP]; ok && dscp > maxDSCP {
+				return struct{}{}, fmt.Errorf("Bad 'dscp' value %d in qos %s", dscp, x.QoS.UUID)
+			}
+			return struct{}{}, nil
+		})
+	}
 	return engine.FlatMap(rules, func(x switchQoS) []Flow {
 		q, dp := x.QoS, on(x.Switch).from(x.QoS.UUID)
 		if oneStage {
@@ -76,8 +86,14 @@ func SwitchQoSRuleFlows(n *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// maxDSCP is the largest DSCP (QOS_MAX_DSCP).
+const maxDSCP = 63
+
+// qosActionMark is the QoS action that sets the packet mark (26.03).
+const qosActionMark = "mark"
+
 // qosFlow is QoS rule q's flow with qosOneStage: its meter, then its DSCP
-// mark (a DSCP above 63 left out, as northd warns).
+// (one above maxDSCP left out, as northd warns), then its packet mark.
 func qosFlow(dp onRow, q *nb.QoS) Flow {
 	stage := LSOutQoS
 	if q.Direction == nb.QoSDirectionFromLport {
@@ -91,8 +107,11 @@ func qosFlow(dp onRow, q *nb.QoS) Flow {
 	case rate != 0:
 		actions = fmt.Sprintf("set_meter(%d); ", rate)
 	}
-	if dscp, ok := q.Action[nb.QoSActionDSCP]; ok && dscp <= 63 {
+	if dscp, ok := q.Action[nb.QoSActionDSCP]; ok && dscp <= maxDSCP {
 		actions += fmt.Sprintf("ip.dscp = %d; ", dscp)
+	}
+	if mark, ok := q.Action[qosActionMark]; ok {
+		actions += fmt.Sprintf("pkt.mark = %d; ", mark)
 	}
 	return dp.flow(stage, q.Priority, q.Match, actions+"next;")
 }

@@ -140,8 +140,9 @@ type SBServiceMonitor struct {
 	Protocol string
 	// Options are the options of the VIP's Load_Balancer_Health_Check.
 	Options Smap
-	// SrcMAC is NB_Global options:svc_monitor_mac, SrcIP the mapping's
-	// source address.
+	// SrcMAC is NB_Global options:svc_monitor_mac, or in 26.03 the router
+	// port's MAC when SrcIP, the mapping's source address, is its
+	// (relations.LBMonitorLRP).
 	SrcMAC, SrcIP string
 	// Type, LogicalInputPort and MAC are a network function's monitor's
 	// (SBNetworkFunctionMonitors); "" for a load balancer's.
@@ -217,19 +218,28 @@ func sbLBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
 	onPorts := engine.SemiJoin(
 		engine.IndexBy(backends, func(m monitored) string { return m.Port }),
 		engine.IndexBy(enabled, func(sp relations.SwitchPort) string { return sp.Port.Name }))
-	withOptions := engine.Join(
-		engine.IndexBy(onPorts, func(m monitored) vipKey { return m.Key }),
+	// Probes from a router port's address carry its MAC, the others
+	// svc_monitor_mac.
+	type source struct{ LB, Port, SrcIP string }
+	bySource := engine.IndexBy(onPorts, func(m monitored) source { return source{m.Key.LB, m.Port, m.Row.SrcIP} })
+	lrps := engine.IndexBy(n.LBMonitorLRPs, func(l relations.LBMonitorLRP) source { return source{l.LB, l.Port, l.SrcIP} })
+	fromLRPs := engine.Join(bySource, lrps, func(_ source, m monitored, l relations.LBMonitorLRP) monitored {
+		m.Row.SrcMAC = l.MAC
+		return m
+	})
+	fromGlobal := engine.Join(
+		engine.IndexBy(engine.AntiJoin(bySource, lrps), func(monitored) struct{} { return struct{}{} }),
+		engine.IndexBy(n.LBGlobal, func(relations.LBGlobalOptions) struct{} { return struct{}{} }),
+		func(_ struct{}, m monitored, o relations.LBGlobalOptions) monitored {
+			m.Row.SrcMAC = o.SvcMonitorMAC
+			return m
+		})
+	withMAC := engine.Join(
+		engine.IndexBy(engine.Union(fromLRPs, fromGlobal), func(m monitored) vipKey { return m.Key }),
 		engine.IndexBy(first, func(kv engine.KV[vipKey, check]) vipKey { return kv.Key }),
 		func(_ vipKey, m monitored, c engine.KV[vipKey, check]) SBServiceMonitor {
 			m.Row.Options = c.Value.Options
 			return m.Row
-		})
-	withMAC := engine.Join(
-		engine.IndexBy(withOptions, func(SBServiceMonitor) struct{} { return struct{}{} }),
-		engine.IndexBy(n.LBGlobal, func(relations.LBGlobalOptions) struct{} { return struct{}{} }),
-		func(_ struct{}, m SBServiceMonitor, o relations.LBGlobalOptions) SBServiceMonitor {
-			m.SrcMAC = o.SvcMonitorMAC
-			return m
 		})
 	type monitorKey struct {
 		IP          string

@@ -17,13 +17,14 @@ import (
 type StaticMACBinding struct {
 	LogicalPort, IP, MAC string
 	OverrideDynamicMAC   bool
+	NB                   string // the NB row's _uuid, which 26.03's SB row takes
 }
 
 // CompareStaticMACBindings orders static MAC bindings by port, IP, then
 // contents.
 func CompareStaticMACBindings(a, b StaticMACBinding) int {
 	return cmp.Or(cmp.Compare(a.LogicalPort, b.LogicalPort), cmp.Compare(a.IP, b.IP), cmp.Compare(a.MAC, b.MAC),
-		cmp.Compare(strconv.FormatBool(a.OverrideDynamicMAC), strconv.FormatBool(b.OverrideDynamicMAC)))
+		cmp.Compare(strconv.FormatBool(a.OverrideDynamicMAC), strconv.FormatBool(b.OverrideDynamicMAC)), cmp.Compare(a.NB, b.NB))
 }
 
 // SBStaticMACBindings computes the static MAC bindings: the NB rows as
@@ -32,7 +33,7 @@ func CompareStaticMACBindings(a, b StaticMACBinding) int {
 // is left alone (the writer tells the two apart).
 func SBStaticMACBindings(n *relations.NB) engine.Rel[StaticMACBinding] {
 	return engine.Map(n.StaticMACBindings.Rows, func(m *nb.StaticMACBinding) StaticMACBinding {
-		return StaticMACBinding{LogicalPort: m.LogicalPort, IP: m.IP, MAC: m.MAC, OverrideDynamicMAC: m.OverrideDynamicMAC}
+		return StaticMACBinding{LogicalPort: m.LogicalPort, IP: m.IP, MAC: m.MAC, OverrideDynamicMAC: m.OverrideDynamicMAC, NB: m.UUID}
 	})
 }
 

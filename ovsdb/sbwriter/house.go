@@ -26,6 +26,9 @@ var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable}
 type housekeeping struct {
 	w          *Writer
 	staticMACs *keyedTable[rules.StaticMACBinding]
+	// staticMACsByNB: a Static_MAC_Binding row is its NB row's by UUID,
+	// not by port and IP (staticMACsPersistUUID).
+	staticMACsByNB bool
 	// staticByPort are the keys of the wanted static MAC bindings by
 	// port name: a port that becomes or stops being a router port, or
 	// moves, changes whether its bindings are written.
@@ -59,13 +62,15 @@ type housekeeping struct {
 func newHousekeeping(w *Writer) *housekeeping {
 	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(), igmpFeed: newIGMPFeed(),
 		virtualParents: newVirtualParentFeed(),
-		aging:          macAging{ages: map[string]uint32{}}}
+		aging:          macAging{ages: map[string]uint32{}}, vxlan: vxlanMode{dpMax: rules.MaxDatapathKey}}
+	h.staticMACsByNB = staticMACsPersistUUID(w.stages.Release())
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
 		r := m.(*sb.StaticMACBinding)
+		if h.staticMACsByNB {
+			return r.UUID, true
+		}
 		return staticMACKey(r.LogicalPort, r.IP), true
-	}, func(t *Txn, want rules.StaticMACBinding, uuid string, row model.Model) {
-		writeStaticMAC(w, t, want, uuid, row)
-	})
+	}, h.writeStaticMAC)
 	h.reset()
 	return h
 }
@@ -76,7 +81,12 @@ func staticMACKey(port, ip string) string { return port + "\x00" + ip }
 
 // applyProgram takes the program's last changes as desired rows.
 func (h *housekeeping) applyProgram(p *rules.Program) {
-	key := func(m rules.StaticMACBinding) string { return staticMACKey(m.LogicalPort, m.IP) }
+	key := func(m rules.StaticMACBinding) string {
+		if h.staticMACsByNB {
+			return m.NB
+		}
+		return staticMACKey(m.LogicalPort, m.IP)
+	}
 	applyDelta(h.staticMACs, p.StaticMACBindings.Delta(), key)
 	h.aging.applyProgram(p)
 	for _, c := range p.StaticMACBindings.Delta() {
@@ -331,13 +341,22 @@ func (w *Writer) routerOfPort(t *Txn, port string) string {
 	return w.dpRef(t, pbs[0].Datapath)
 }
 
+// staticMACsPersistUUID: from 26.03 a Static_MAC_Binding row takes its NB
+// row's UUID (build_static_mac_binding_table inserts with persist_uuid),
+// is updated in place, datapath included, and is deleted when its port is
+// no router port.
+func staticMACsPersistUUID(r schema.Release) bool { return r >= schema.OVN2603 }
+
 // writeStaticMAC writes the SB row of an NB static MAC binding whose port
-// is a router port: a new row on the router's datapath, or the row's mac
-// and override_dynamic_mac brought to the NB's (its datapath is left as
-// it is, as 23.03 does). The rows of other ports are left alone.
-func writeStaticMAC(w *Writer, t *Txn, want rules.StaticMACBinding, uuid string, row model.Model) {
-	dp := w.routerOfPort(t, want.LogicalPort)
+// is a router port: a new row on the router's datapath, or the row brought
+// to the NB's (its datapath is left as it is in 23.03). The rows of other
+// ports are left alone in 23.03.
+func (h *housekeeping) writeStaticMAC(t *Txn, want rules.StaticMACBinding, uuid string, row model.Model) {
+	dp := h.w.routerOfPort(t, want.LogicalPort)
 	if dp == "" {
+		if h.staticMACsByNB && uuid != "" {
+			t.delete(sb.StaticMACBindingTable, uuid)
+		}
 		return
 	}
 	r, _ := row.(*sb.StaticMACBinding)
@@ -347,9 +366,12 @@ func writeStaticMAC(w *Writer, t *Txn, want rules.StaticMACBinding, uuid string,
 		return
 	}
 	c := newChangedRow(uuid)
-	c.set("logical_port", true, want.LogicalPort)
-	c.set("ip", true, want.IP)
-	c.set("datapath", true, lovsdb.UUID{GoUUID: dp})
+	if h.staticMACsByNB {
+		c.persist = want.NB
+	}
+	c.set("logical_port", r != nil && r.LogicalPort == want.LogicalPort, want.LogicalPort)
+	c.set("ip", r != nil && r.IP == want.IP, want.IP)
+	c.set("datapath", r != nil && (r.Datapath == dp || !h.staticMACsByNB), lovsdb.UUID{GoUUID: dp})
 	c.set("mac", r != nil && r.MAC == want.MAC, want.MAC)
 	c.set("override_dynamic_mac", r != nil && r.OverrideDynamicMAC == want.OverrideDynamicMAC, want.OverrideDynamicMAC)
 	c.commit(t, sb.StaticMACBindingTable)

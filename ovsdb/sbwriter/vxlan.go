@@ -13,15 +13,24 @@ import (
 const (
 	maxVXLANDatapathKey = 1<<12 - 1
 	maxVXLANPortKey     = 1<<11 - 1
+	// maxICVXLANDatapathKey is 26.03's largest datapath key while a switch
+	// is in interconnection VXLAN mode (OVN_MAX_DP_VXLAN_KEY_LOCAL), VXLAN
+	// mode or not: the keys above are the interconnection's.
+	maxICVXLANDatapathKey = 1<<10 - 1
 )
 
 // vxlanMode follows whether some chassis has a VXLAN encapsulation.
 type vxlanMode struct {
 	// encaps are the Encap rows of type vxlan.
 	encaps map[string]bool
-	// dirty says that a chassis or an encapsulation changed since on was
-	// computed.
+	// disabled: NB_Global options:vxlan_mode is false, so VXLAN mode is
+	// off whatever the encapsulations; ic: a switch is in interconnection
+	// VXLAN mode (SetVXLANOptions, 26.03).
+	disabled, ic bool
+	// dirty says that a chassis, an encapsulation or an option changed
+	// since on and dpMax were computed.
 	dirty, on bool
+	dpMax     int
 }
 
 // apply records an SB row change of Chassis or Encap; it reports whether
@@ -58,18 +67,21 @@ func (w *Writer) updateVXLAN() {
 	on := false
 	for _, ch := range w.m.chassis {
 		for _, e := range ch.Encaps {
-			on = on || v.encaps[e]
+			on = on || v.encaps[e] && !v.disabled
 		}
 	}
+	dpMax, portMax := rules.MaxDatapathKey, rules.MaxPortKey
 	if on {
-		w.m.setKeyLimits(maxVXLANDatapathKey, maxVXLANPortKey)
-	} else {
-		w.m.setKeyLimits(rules.MaxDatapathKey, rules.MaxPortKey)
+		dpMax, portMax = maxVXLANDatapathKey, maxVXLANPortKey
 	}
-	if on == v.on {
+	if v.ic {
+		dpMax = maxICVXLANDatapathKey
+	}
+	w.m.setKeyLimits(dpMax, portMax)
+	if on == v.on && dpMax == v.dpMax {
 		return
 	}
-	v.on = on
+	v.on, v.dpMax = on, dpMax
 	for nb := range w.wantDP {
 		w.dirtyDP[nb] = true
 	}
@@ -101,4 +113,15 @@ func (w *Writer) requestedPortKey(want *rules.PortBinding) int {
 		return 0
 	}
 	return r
+}
+
+// SetVXLANOptions sets what 26.03's NB says of VXLAN mode
+// (en-global-config.c): NB_Global options:vxlan_mode false disables it,
+// and a switch with other_config:ic-vxlan_mode limits datapath keys to
+// maxICVXLANDatapathKey. The limits follow at the next ApplySB.
+func (w *Writer) SetVXLANOptions(disabled, ic bool) {
+	v := &w.house.vxlan
+	if v.disabled != disabled || v.ic != ic {
+		v.disabled, v.ic, v.dirty = disabled, ic, true
+	}
 }
