@@ -305,6 +305,7 @@ func (n *NB) deriveRouterRelations() {
 	n.LRPRouterPeers = deriveLRPRouterPeers(n.LRPs, n.LRPsByName)
 	rejectSwitchPortPeers(n)
 	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
+	n.LRPRedistributes = deriveLRPRedistributes(n)
 	n.deriveRouteRelations()
 }
 

@@ -171,9 +171,12 @@ type NB struct {
 	LRPSwitchPeers engine.Rel[LRPSwitchPeer]
 	LRPRouterPeers engine.Rel[LRPRouterPeer]
 	LRPGatewayMTUs engine.Rel[LRPGatewayMTU]
-	RouterRoutes   engine.Rel[RouterRoute] // derived_routes.go
-	Routes         engine.Rel[StaticRoute]
-	RouteSlots     engine.Rel[StaticRouteSlot]
+	// LRPRedistributes are the router ports' dynamic routing
+	// redistribution (derived_dynamic_routing.go; none before 26.03).
+	LRPRedistributes engine.Rel[LRPRedistribute]
+	RouterRoutes     engine.Rel[RouterRoute] // derived_routes.go
+	Routes           engine.Rel[StaticRoute]
+	RouteSlots       engine.Rel[StaticRouteSlot]
 	// UsedBFDs are the NB BFD rows (_uuid) that a static route uses to
 	// check its next hop.
 	UsedBFDs       engine.Rel[string]

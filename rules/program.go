@@ -57,6 +57,9 @@ type Program struct {
 	// follows: relations.NB.UsedBFDs).
 	UsedBFDs       *engine.Output[string]
 	MACBindingAges *engine.Output[MACBindingAge]
+	// AdvertisedRoutes are the routes dynamic routing advertises
+	// (sb_advertised_routes.go).
+	AdvertisedRoutes *engine.Output[AdvertisedRoute]
 	// Address_Set and Port_Group rows and their members (ovsdb/sbwriter/sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -187,6 +190,7 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		BFDs:                  engine.NewOutput(SBBFDs(nb), CompareBFDs),
 		UsedBFDs:              engine.NewOutput(nb.UsedBFDs, strings.Compare),
 		MACBindingAges:        engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
+		AdvertisedRoutes:      engine.NewOutput(SBAdvertisedRoutes(nb), CompareAdvertisedRoutes),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),

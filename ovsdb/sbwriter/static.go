@@ -24,7 +24,7 @@ type syncedTable interface {
 
 // otherTables are the SB tables northd fills from the NB or from fixed
 // lists: Meter (with Meter_Band), DNS, Chassis_Template_Var, Mirror,
-// IP_Multicast, BFD, DHCP_Options,
+// IP_Multicast, BFD, Advertised_Route, DHCP_Options,
 // DHCPv6_Options, RBAC_Permission and RBAC_Role.
 type otherTables struct {
 	meters       *keyedTable[rules.Meter]
@@ -36,6 +36,7 @@ type otherTables struct {
 	mirrors          *keyedTable[rules.Mirror]
 	ipMulticast      *keyedTable[rules.IPMulticast]
 	bfd              *bfdTable
+	advertisedRoutes *keyedTable[rules.AdvertisedRoute]
 	dhcp, dhcpv6     *keyedTable[dhcpOption]
 	rbacPerms        *keyedTable[rbacPerm]
 	rbacRoles        *keyedTable[string]
@@ -101,6 +102,7 @@ func newOtherTables(w *Writer) *otherTables {
 			}
 		})
 	o.bfd = newBFDTable()
+	o.advertisedRoutes = newAdvertisedRoutes(w)
 	release := w.stages.Release()
 	perms := rbacPermsFor(release)
 	o.rbacPerms = newKeyedTable(sb.RBACPermissionTable, func(m model.Model) (string, bool) { return rbacPermKey(perms, m) }, o.writePerm)
@@ -120,17 +122,17 @@ func newOtherTables(w *Writer) *otherTables {
 	o.rbacRoles.setWant(rbacRole, rbacRole, true)
 	o.byTable = map[string]syncedTable{
 		sb.MeterTable: o.meters, sb.DNSTable: o.dns, sb.ChassisTemplateVarTable: o.templateVars, sb.MirrorTable: o.mirrors,
-		sb.IPMulticastTable: o.ipMulticast, sb.BFDTable: o.bfd,
+		sb.IPMulticastTable: o.ipMulticast, sb.BFDTable: o.bfd, sb.AdvertisedRouteTable: o.advertisedRoutes,
 		sb.DHCPOptionsTable: o.dhcp, sb.DHCPv6OptionsTable: o.dhcpv6,
 		sb.RBACPermissionTable: o.rbacPerms, sb.RBACRoleTable: o.rbacRoles,
 	}
-	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.ipMulticast, o.bfd, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
+	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.ipMulticast, o.bfd, o.advertisedRoutes, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
 	return o
 }
 
 // OtherTables are the tables of otherTables, monitored.
 var OtherTables = []string{sb.MeterTable, sb.MeterBandTable, sb.DNSTable, sb.ChassisTemplateVarTable, sb.MirrorTable,
-	sb.IPMulticastTable, sb.BFDTable,
+	sb.IPMulticastTable, sb.BFDTable, sb.AdvertisedRouteTable,
 	sb.DHCPOptionsTable, sb.DHCPv6OptionsTable, sb.RBACPermissionTable, sb.RBACRoleTable}
 
 // applyProgram takes the program's last changes as desired rows.
@@ -146,6 +148,7 @@ func (o *otherTables) applyProgram(p *rules.Program) {
 	applyDelta(o.mirrors, p.Mirrors.Delta(), func(m rules.Mirror) string { return m.Name })
 	applyDelta(o.ipMulticast, p.IPMulticast.Delta(), func(m rules.IPMulticast) string { return m.Switch })
 	applyDelta(o.bfd.keyedTable, p.BFDs.Delta(), func(b rules.BFD) string { return bfdKey(b.LogicalPort, b.DstIP) })
+	applyDelta(o.advertisedRoutes, p.AdvertisedRoutes.Delta(), advertisedRouteKey)
 }
 
 // apply records an SB row change; it reports whether the table is one of
@@ -195,12 +198,16 @@ func (o *otherTables) markAll() {
 	}
 }
 
-// reconcile writes what differs. DNS and IP_Multicast rows refer to
-// datapath rows, so they are all checked when the transaction deletes one.
+// reconcile writes what differs. DNS, IP_Multicast and Advertised_Route
+// rows refer to datapath rows, and Advertised_Route rows to port rows, so
+// they are all checked when the transaction deletes one.
 func (o *otherTables) reconcile(t *Txn) {
 	if t.Deleted[sb.DatapathBindingTable] > 0 {
 		o.dns.markAll()
 		o.ipMulticast.markAll()
+	}
+	if t.Deleted[sb.DatapathBindingTable]+t.Deleted[sb.PortBindingTable] > 0 {
+		o.advertisedRoutes.markAll()
 	}
 	o.newPerms = map[string]string{}
 	for _, s := range o.order {
