@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
 )
 
@@ -316,5 +317,41 @@ ovn-nbctl --wait=sb sync`
 	want, got := groups(ref.SBRemote()), groups(s.SBRemote())
 	if !slices.Equal(want, got) || len(want) != 1 {
 		t.Errorf("IGMP_Group rows on %v, want the reference's %v (one, the switch's)", got, want)
+	}
+}
+
+// TestLive2603DynamicRouting: on the scenario lr_dynamic_routing, then as
+// ports and routes come and go, the Advertised_Route rows and the
+// Port_Binding rows (dynamic routing options) northlog writes are
+// 26.03.2's.
+func TestLive2603DynamicRouting(t *testing.T) {
+	t.Parallel()
+	scenarios, err := reference.LoadScenariosFor("../rules/testdata/scenarios", schema.OVN2603)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(scenarios, func(sc reference.Scenario) bool { return sc.Name == "lr_dynamic_routing" })
+	if i < 0 {
+		t.Fatal("no scenario lr_dynamic_routing")
+	}
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	tables := []string{sb.AdvertisedRouteTable, sb.PortBindingTable}
+	for _, step := range []struct{ name, script string }{
+		{"scenario", scenarios[i].Script},
+		{"port and route deleted", `ovn-nbctl lsp-del vm1 -- lsp-del vm3 -- lr-route-del r0 fd0a::/64
+ovn-nbctl lsp-add ls2 vm4 -- lsp-set-addresses vm4 "00:00:00:00:00:41 10.0.2.41"`},
+		{"redistribution changed", `ovn-nbctl set Logical_Router_Port r0-ls1 options:dynamic-routing-redistribute=connected-as-host
+ovn-nbctl remove Logical_Router_Port r0-ls2 options dynamic-routing-redistribute -- set Logical_Router r1 options:dynamic-routing-redistribute=connected`},
+		{"switch port moved", `ovn-nbctl lsp-del vm2 -- lsp-add ls1 vm2 -- lsp-set-addresses vm2 "00:00:00:00:00:21 10.0.2.21"`},
+		{"dynamic routing off", `ovn-nbctl remove Logical_Router r0 options dynamic-routing -- lr-del r1`},
+	} {
+		applyBoth(t, ref, s, step.script)
+		want, got := ownedRows(t, dumpSB(t, ref.SBRemote()), tables), ownedRows(t, dumpSB(t, s.SBRemote()), tables)
+		if r := reference.Compare(want, got); !r.Equal() {
+			t.Errorf("%s: rows differ from the reference's (- reference, + northlog):\n%s", step.name, rowDiff(r))
+		}
+		if step.name == "scenario" && !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, sb.AdvertisedRouteTable) }) {
+			t.Fatalf("the reference advertises no route")
+		}
 	}
 }
