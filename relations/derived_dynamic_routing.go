@@ -1,6 +1,7 @@
 package relations
 
 import (
+	"net/netip"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -82,5 +83,52 @@ func deriveLRPRedistributes(n *NB) engine.Rel[LRPRedistribute] {
 				Mode:    ParseRedistribute(p.Port.Options, ParseRedistribute(lr.Options, 0)),
 				Dynamic: SmapBool(lr.Options, "dynamic-routing", false),
 			}
+		})
+}
+
+// LearnedRouteVia is a learnt route that northd routes by
+// (en-learned-route-sync.c): a Learned_Route row on a port of a router
+// with dynamic routing (ovn_port_must_learn_route), whose next hop is an
+// address with an all-ones mask and whose prefix reads; it leaves through
+// Out, from OutIP, the port's address on the next hop's network or else
+// its first of that family. A port without an address of that family
+// (northd then routes without setting the source address) learns none
+// here.
+type LearnedRouteVia struct {
+	Row     string // SB _uuid
+	Out     LRP
+	OutIP   string
+	Prefix  netip.Prefix // masked
+	Nexthop netip.Addr
+}
+
+// deriveLearnedRoutes computes the learnt routes northd routes by. The
+// routes learnt on a distributed gateway port count once its
+// chassisredirect port is bound, which only ovn-controller tells: none
+// here.
+func deriveLearnedRoutes(n *NB) engine.Rel[LearnedRouteVia] {
+	learning := engine.Filter(n.LRPRedistributes, func(p LRPRedistribute) bool { return p.Dynamic && !p.LRP.DGP() })
+	return engine.JoinFlatMap(
+		engine.IndexBy(n.LearnedRouteRows, func(r LearnedRoute) string { return r.Port }),
+		engine.IndexBy(learning, func(p LRPRedistribute) string { return p.LRP.Name() }),
+		func(_ string, r LearnedRoute, p LRPRedistribute) []LearnedRouteVia {
+			if r.Datapath != p.LRP.Router {
+				return nil
+			}
+			nh, nhLen, ok := ParseCIDR(r.Nexthop)
+			if !ok || nh.Is4() && nhLen != 32 || !nh.Is4() && nhLen != 128 {
+				return nil
+			}
+			prefix, plen, ok := ParseCIDR(r.Prefix)
+			if !ok {
+				return nil
+			}
+			lookup, _ := ParseIPByDot(r.Nexthop)
+			outIP, ok := OutputPortAddr(p.LRP.Net, lookup, nh.Is4())
+			if !ok {
+				return nil
+			}
+			return []LearnedRouteVia{{Row: r.Row, Out: p.LRP, OutIP: outIP,
+				Prefix: netip.PrefixFrom(prefix, plen).Masked(), Nexthop: nh}}
 		})
 }

@@ -306,6 +306,7 @@ func (n *NB) deriveRouterRelations() {
 	rejectSwitchPortPeers(n)
 	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
 	n.LRPRedistributes = deriveLRPRedistributes(n)
+	n.LearnedRoutes = deriveLearnedRoutes(n)
 	n.deriveRouteRelations()
 }
 
