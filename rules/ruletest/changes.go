@@ -49,6 +49,9 @@ const (
 	// Sampling changes ACL sampling's collectors, samples, the ACLs'
 	// samples and the sampling applications (26.03's NB).
 	Sampling Group = "sampling"
+	// DynamicRouting changes the routers' dynamic routing options and the
+	// SB Learned_Route rows (26.03).
+	DynamicRouting Group = "dynamic-routing"
 )
 
 var groups = map[Group]map[string]Change{
@@ -64,6 +67,7 @@ var groups = map[Group]map[string]Change{
 	SBRows:         sbRowChanges,
 	HA:             haChanges,
 	Sampling:       samplingChanges,
+	DynamicRouting: dynamicRoutingChanges,
 }
 
 // Groups are all the groups, sorted.

@@ -24,6 +24,7 @@ type State struct {
 	features relations.Features
 	igmp     map[relations.IGMPEntry]bool
 	virtual  map[relations.VirtualParent]bool
+	learned  map[relations.LearnedRoute]bool
 	inputs   map[string]ownInput
 	next     int
 }
@@ -32,7 +33,8 @@ type State struct {
 // changes are fed to p.
 func NewState(p *rules.Program) *State {
 	return &State{Program: p, rows: map[string]map[string]model.Model{}, features: relations.AllFeatures,
-		igmp: map[relations.IGMPEntry]bool{}, virtual: map[relations.VirtualParent]bool{}, inputs: map[string]ownInput{}}
+		igmp: map[relations.IGMPEntry]bool{}, virtual: map[relations.VirtualParent]bool{},
+		learned: map[relations.LearnedRoute]bool{}, inputs: map[string]ownInput{}}
 }
 
 // UUID is a fresh row _uuid.
@@ -116,6 +118,15 @@ func setMember[K comparable](set map[K]bool, k K, in bool) {
 // HasVirtualParent says whether v is there.
 func (s *State) HasVirtualParent(v relations.VirtualParent) bool { return s.virtual[v] }
 
+// SetLearnedRoute records whether an SB Learned_Route row is there.
+func (s *State) SetLearnedRoute(r relations.LearnedRoute, in bool) {
+	setMember(s.learned, r, in)
+	s.Program.NB.SetLearnedRoute(r, in)
+}
+
+// HasLearnedRoute says whether r is there.
+func (s *State) HasLearnedRoute(r relations.LearnedRoute) bool { return s.learned[r] }
+
 // Pick draws one row id of table, or "" when the table is empty.
 func (s *State) Pick(t *rapid.T, table, label string) string {
 	ids := s.IDs(table)
@@ -143,6 +154,9 @@ func (s *State) Load(t *rapid.T, p *rules.Program) *rules.Program {
 	}
 	for v := range s.virtual {
 		p.NB.SetVirtualParent(v, true)
+	}
+	for r := range s.learned {
+		p.NB.SetLearnedRoute(r, true)
 	}
 	for _, in := range s.inputs {
 		in.load(t, p)
