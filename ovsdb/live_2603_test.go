@@ -326,18 +326,10 @@ ovn-nbctl --wait=sb sync`
 // 26.03.2's.
 func TestLive2603DynamicRouting(t *testing.T) {
 	t.Parallel()
-	scenarios, err := reference.LoadScenariosFor("../rules/testdata/scenarios", schema.OVN2603)
-	if err != nil {
-		t.Fatal(err)
-	}
-	i := slices.IndexFunc(scenarios, func(sc reference.Scenario) bool { return sc.Name == "lr_dynamic_routing" })
-	if i < 0 {
-		t.Fatal("no scenario lr_dynamic_routing")
-	}
 	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
 	tables := []string{sb.AdvertisedRouteTable, sb.PortBindingTable}
 	for _, step := range []struct{ name, script string }{
-		{"scenario", scenarios[i].Script},
+		{"scenario", scenario2603(t, "lr_dynamic_routing")},
 		{"port and route deleted", `ovn-nbctl lsp-del vm1 -- lsp-del vm3 -- lr-route-del r0 fd0a::/64
 ovn-nbctl lsp-add ls2 vm4 -- lsp-set-addresses vm4 "00:00:00:00:00:41 10.0.2.41"`},
 		{"redistribution changed", `ovn-nbctl set Logical_Router_Port r0-ls1 options:dynamic-routing-redistribute=connected-as-host
@@ -354,4 +346,39 @@ ovn-nbctl remove Logical_Router_Port r0-ls2 options dynamic-routing-redistribute
 			t.Fatalf("the reference advertises no route")
 		}
 	}
+}
+
+// TestLive2603LearnedRoutes: the live northd reads the SB Learned_Route
+// rows as they come and go and routes by them as 26.03.2 does, on the
+// scenario lr_learned_routes, then as routes are withdrawn and learnt
+// again and their port changes networks.
+func TestLive2603LearnedRoutes(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	learned := `ovn-sbctl destroy Learned_Route $(ovn-sbctl --bare --columns=_uuid find Learned_Route ip_prefix='"%s"')`
+	for _, step := range []struct{ name, script string }{
+		{"scenario", scenario2603(t, "lr_learned_routes")},
+		{"routes withdrawn", fmt.Sprintf(learned, "10.100.0.0/24") + "\n" + fmt.Sprintf(learned, "fd00:100::/48") + "\novn-nbctl --wait=sb sync"},
+		{"port networks changed", `ovn-nbctl --wait=sb set Logical_Router_Port r0-up2 networks=203.0.113.1/24`},
+		{"dynamic routing off", `ovn-nbctl --wait=sb remove Logical_Router r0 options dynamic-routing`},
+	} {
+		applyBoth(t, ref, s, step.script)
+		if r := reference.Compare(sbFlows(t, dumpSB(t, ref.SBRemote())), sbFlows(t, dumpSB(t, s.SBRemote()))); !r.Equal() {
+			t.Errorf("%s: flows differ from the reference's:\n%s", step.name, r)
+		}
+	}
+}
+
+// scenario2603 is the script of the differential scenario name.
+func scenario2603(t *testing.T, name string) string {
+	t.Helper()
+	scenarios, err := reference.LoadScenariosFor("../rules/testdata/scenarios", schema.OVN2603)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(scenarios, func(sc reference.Scenario) bool { return sc.Name == name })
+	if i < 0 {
+		t.Fatalf("no scenario %s", name)
+	}
+	return scenarios[i].Script
 }

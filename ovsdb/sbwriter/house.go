@@ -13,9 +13,10 @@ import (
 )
 
 // houseTables are the SB tables ovn-controller writes whose stale rows
-// northd deletes, and Encap, whose types set the tunnel key limits
-// (vxlan.go); monitored besides Tables' others.
-var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable}
+// northd deletes, Encap, whose types set the tunnel key limits
+// (vxlan.go), and Learned_Route, which the program reads (learned.go);
+// monitored besides Tables' others.
+var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable, sb.LearnedRouteTable}
 
 // housekeeping keeps the SB rows 23.03 writes or prunes besides the
 // datapaths, ports, groups and flows: Static_MAC_Binding from the NB; the
@@ -49,6 +50,8 @@ type housekeeping struct {
 	igmpByDP  map[string]map[string]bool
 	igmpCheck map[string]bool
 	igmpFeed  *igmpFeed
+	// learned feeds the Learned_Route rows (learned.go).
+	learned *learnedRouteFeed
 
 	vxlan          vxlanMode
 	monitors       *monitorStatus
@@ -58,8 +61,8 @@ type housekeeping struct {
 
 func newHousekeeping(w *Writer) *housekeeping {
 	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(), igmpFeed: newIGMPFeed(),
-		virtualParents: newVirtualParentFeed(),
-		aging:          macAging{ages: map[string]uint32{}}}
+		virtualParents: newVirtualParentFeed(), learned: newLearnedRouteFeed(),
+		aging: macAging{ages: map[string]uint32{}}}
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
 		r := m.(*sb.StaticMACBinding)
 		return staticMACKey(r.LogicalPort, r.IP), true
@@ -100,7 +103,7 @@ func (h *housekeeping) apply(c wire.Change) bool {
 	h.monitors.apply(c)
 	h.virtualParents.apply(c)
 	h.aging.apply(c)
-	if h.vxlan.apply(c) {
+	if h.vxlan.apply(c) || h.learned.apply(c) {
 		return true
 	}
 	switch c.Table {
@@ -152,6 +155,7 @@ func (h *housekeeping) reset() {
 	h.monitors.reset()
 	h.igmpFeed.reset()
 	h.virtualParents.reset()
+	h.learned.reset()
 	h.aging.reset()
 	h.macByPort, h.macCheck, h.macStale = map[string]map[string]bool{}, map[string]bool{}, map[string]bool{}
 	h.fdbs, h.fdbByKey, h.fdbCheck = map[string]*sb.FDB{}, map[int]map[string]bool{}, map[int]bool{}
