@@ -321,20 +321,24 @@ ovn-nbctl --wait=sb sync`
 }
 
 // TestLive2603DynamicRouting: on the scenario lr_dynamic_routing, then as
-// ports and routes come and go, the Advertised_Route rows and the
-// Port_Binding rows (dynamic routing options) northlog writes are
-// 26.03.2's.
+// ports and routes come and go and switches join an EVPN domain, the
+// Advertised_Route, Advertised_MAC_Binding and Port_Binding rows (dynamic
+// routing options) northlog writes are 26.03.2's.
 func TestLive2603DynamicRouting(t *testing.T) {
 	t.Parallel()
 	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
-	tables := []string{sb.AdvertisedRouteTable, sb.PortBindingTable}
+	tables := []string{sb.AdvertisedRouteTable, sb.AdvertisedMACBindingTable, sb.PortBindingTable}
 	for _, step := range []struct{ name, script string }{
 		{"scenario", scenario2603(t, "lr_dynamic_routing")},
 		{"port and route deleted", `ovn-nbctl lsp-del vm1 -- lsp-del vm3 -- lr-route-del r0 fd0a::/64
 ovn-nbctl lsp-add ls2 vm4 -- lsp-set-addresses vm4 "00:00:00:00:00:41 10.0.2.41"`},
 		{"redistribution changed", `ovn-nbctl set Logical_Router_Port r0-ls1 options:dynamic-routing-redistribute=connected-as-host
 ovn-nbctl remove Logical_Router_Port r0-ls2 options dynamic-routing-redistribute -- set Logical_Router r1 options:dynamic-routing-redistribute=connected`},
-		{"switch port moved", `ovn-nbctl lsp-del vm2 -- lsp-add ls1 vm2 -- lsp-set-addresses vm2 "00:00:00:00:00:21 10.0.2.21"`},
+		{"EVPN domain", `ovn-nbctl set Logical_Switch ls2 other_config:dynamic-routing-vni=100 other_config:dynamic-routing-redistribute=fdb,ip
+ovn-nbctl set Logical_Switch ls1 other_config:dynamic-routing-vni=100 other_config:dynamic-routing-redistribute=fdb
+ovn-nbctl set Logical_Switch ls-ext other_config:dynamic-routing-vni=16777216 other_config:dynamic-routing-redistribute=ip`},
+		{"switch port moved", `ovn-nbctl lsp-del vm2 -- lsp-add ls1 vm2 -- lsp-set-addresses vm2 "00:00:00:00:00:21 10.0.2.21"
+ovn-nbctl set Logical_Switch ls1 other_config:dynamic-routing-redistribute=ip -- lsp-add ls2 vm5 -- lsp-set-addresses vm5 "00:00:00:00:00:51 fd02::51 fe80::51"`},
 		{"dynamic routing off", `ovn-nbctl remove Logical_Router r0 options dynamic-routing -- lr-del r1`},
 	} {
 		applyBoth(t, ref, s, step.script)
@@ -342,8 +346,9 @@ ovn-nbctl remove Logical_Router_Port r0-ls2 options dynamic-routing-redistribute
 		if r := reference.Compare(want, got); !r.Equal() {
 			t.Errorf("%s: rows differ from the reference's (- reference, + northlog):\n%s", step.name, rowDiff(r))
 		}
-		if step.name == "scenario" && !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, sb.AdvertisedRouteTable) }) {
-			t.Fatalf("the reference advertises no route")
+		if step.name == "scenario" && !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, sb.AdvertisedRouteTable) }) ||
+			step.name == "EVPN domain" && !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, sb.AdvertisedMACBindingTable) }) {
+			t.Fatalf("%s: the reference advertises no route or no MAC binding", step.name)
 		}
 	}
 }

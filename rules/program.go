@@ -60,6 +60,9 @@ type Program struct {
 	// AdvertisedRoutes are the routes dynamic routing advertises
 	// (sb_advertised_routes.go).
 	AdvertisedRoutes *engine.Output[AdvertisedRoute]
+	// AdvertisedMACBindings are the IP neighbours EVPN advertises
+	// (sb_advertised_mac_bindings.go).
+	AdvertisedMACBindings *engine.Output[AdvertisedMACBinding]
 	// Address_Set and Port_Group rows and their members (ovsdb/sbwriter/sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -191,6 +194,7 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		UsedBFDs:              engine.NewOutput(nb.UsedBFDs, strings.Compare),
 		MACBindingAges:        engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
 		AdvertisedRoutes:      engine.NewOutput(SBAdvertisedRoutes(nb), CompareAdvertisedRoutes),
+		AdvertisedMACBindings: engine.NewOutput(SBAdvertisedMACBindings(nb), CompareAdvertisedMACBindings),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),
