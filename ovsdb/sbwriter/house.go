@@ -13,10 +13,9 @@ import (
 )
 
 // houseTables are the SB tables ovn-controller writes whose stale rows
-// northd deletes, Encap, whose types set the tunnel key limits
-// (vxlan.go), and Learned_Route, which the program reads (learned.go);
-// monitored besides Tables' others.
-var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable, sb.LearnedRouteTable}
+// northd deletes, and Encap, whose types set the tunnel key limits
+// (vxlan.go); monitored besides Tables' others.
+var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable}
 
 // housekeeping keeps the SB rows 23.03 writes or prunes besides the
 // datapaths, ports, groups and flows: Static_MAC_Binding from the NB; the
@@ -103,7 +102,8 @@ func (h *housekeeping) apply(c wire.Change) bool {
 	h.monitors.apply(c)
 	h.virtualParents.apply(c)
 	h.aging.apply(c)
-	if h.vxlan.apply(c) || h.learned.apply(c) {
+	h.learned.apply(c)
+	if h.vxlan.apply(c) {
 		return true
 	}
 	switch c.Table {

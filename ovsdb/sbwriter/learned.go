@@ -26,8 +26,8 @@ func newLearnedRouteFeed() *learnedRouteFeed {
 }
 
 // apply records an SB change of Learned_Route, Datapath_Binding or
-// Port_Binding; it reports whether the table is Learned_Route.
-func (f *learnedRouteFeed) apply(c wire.Change) bool {
+// Port_Binding.
+func (f *learnedRouteFeed) apply(c wire.Change) {
 	switch c.Table {
 	case sb.LearnedRouteTable:
 		if r, ok := c.Old.(*sb.LearnedRoute); ok {
@@ -41,13 +41,11 @@ func (f *learnedRouteFeed) apply(c wire.Change) bool {
 			f.rows[c.UUID] = r
 		}
 		f.check[c.UUID] = true
-		return true
 	case sb.DatapathBindingTable, sb.PortBindingTable:
 		for u := range f.byRef[c.UUID] {
 			f.check[u] = true
 		}
 	}
-	return false
 }
 
 // reset marks the rows fed to evaluate again (a new SB connection, whose
