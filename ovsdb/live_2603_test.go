@@ -419,6 +419,39 @@ ovn-nbctl ls-add ls1 -- lsp-add-router-port ls1 lsp1 lrp1 -- lrp-set-gateway-cha
 	}
 }
 
+// TestLive2603DynamicRouting: on the scenario lr_dynamic_routing, then as
+// ports and routes come and go and switches join an EVPN domain, the
+// Advertised_Route, Advertised_MAC_Binding and Port_Binding rows (dynamic
+// routing options) northlog writes are 26.03.2's.
+func TestLive2603DynamicRouting(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	tables := []string{sb.AdvertisedRouteTable, sb.AdvertisedMACBindingTable, sb.PortBindingTable}
+	for _, step := range []struct{ name, script string }{
+		{"scenario", scenario2603(t, "lr_dynamic_routing")},
+		{"port and route deleted", `ovn-nbctl lsp-del vm1 -- lsp-del vm3 -- lr-route-del r0 fd0a::/64
+ovn-nbctl lsp-add ls2 vm4 -- lsp-set-addresses vm4 "00:00:00:00:00:41 10.0.2.41"`},
+		{"redistribution changed", `ovn-nbctl set Logical_Router_Port r0-ls1 options:dynamic-routing-redistribute=connected-as-host
+ovn-nbctl remove Logical_Router_Port r0-ls2 options dynamic-routing-redistribute -- set Logical_Router r1 options:dynamic-routing-redistribute=connected`},
+		{"EVPN domain", `ovn-nbctl set Logical_Switch ls2 other_config:dynamic-routing-vni=100 other_config:dynamic-routing-redistribute=fdb,ip
+ovn-nbctl set Logical_Switch ls1 other_config:dynamic-routing-vni=100 other_config:dynamic-routing-redistribute=fdb
+ovn-nbctl set Logical_Switch ls-ext other_config:dynamic-routing-vni=16777216 other_config:dynamic-routing-redistribute=ip`},
+		{"switch port moved", `ovn-nbctl lsp-del vm2 -- lsp-add ls1 vm2 -- lsp-set-addresses vm2 "00:00:00:00:00:21 10.0.2.21"
+ovn-nbctl set Logical_Switch ls1 other_config:dynamic-routing-redistribute=ip -- lsp-add ls2 vm5 -- lsp-set-addresses vm5 "00:00:00:00:00:51 fd02::51 fe80::51"`},
+		{"dynamic routing off", `ovn-nbctl remove Logical_Router r0 options dynamic-routing -- lr-del r1`},
+	} {
+		applyBoth(t, ref, s, step.script)
+		want, got := ownedRows(t, dumpSB(t, ref.SBRemote()), tables), ownedRows(t, dumpSB(t, s.SBRemote()), tables)
+		if r := reference.Compare(want, got); !r.Equal() {
+			t.Errorf("%s: rows differ from the reference's (- reference, + northlog):\n%s", step.name, rowDiff(r))
+		}
+		if step.name == "scenario" && !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, sb.AdvertisedRouteTable) }) ||
+			step.name == "EVPN domain" && !slices.ContainsFunc(want, func(l string) bool { return strings.HasPrefix(l, sb.AdvertisedMACBindingTable) }) {
+			t.Fatalf("%s: the reference advertises no route or no MAC binding", step.name)
+		}
+	}
+}
+
 // vxlanOptionSteps2603 are run in turn on 26.03.2 and on northlog: VXLAN
 // mode from a chassis's encapsulation, turned off and on again by
 // NB_Global options:vxlan_mode, and a switch in interconnection VXLAN mode
@@ -446,4 +479,39 @@ ovn-nbctl --wait=sb set NB_Global . options:ic-step=2`,
 func TestLive2603VXLANOptions(t *testing.T) {
 	t.Parallel()
 	compareKeySteps(t, reference.BuildOf(schema.OVN2603), vxlanOptionSteps2603)
+}
+
+// TestLive2603LearnedRoutes: the live northd reads the SB Learned_Route
+// rows as they come and go and routes by them as 26.03.2 does, on the
+// scenario lr_learned_routes, then as routes are withdrawn and learnt
+// again and their port changes networks.
+func TestLive2603LearnedRoutes(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	learned := `ovn-sbctl destroy Learned_Route $(ovn-sbctl --bare --columns=_uuid find Learned_Route ip_prefix='"%s"')`
+	for _, step := range []struct{ name, script string }{
+		{"scenario", scenario2603(t, "lr_learned_routes")},
+		{"routes withdrawn", fmt.Sprintf(learned, "10.100.0.0/24") + "\n" + fmt.Sprintf(learned, "fd00:100::/48") + "\novn-nbctl --wait=sb sync"},
+		{"port networks changed", `ovn-nbctl --wait=sb set Logical_Router_Port r0-up2 networks=203.0.113.1/24`},
+		{"dynamic routing off", `ovn-nbctl --wait=sb remove Logical_Router r0 options dynamic-routing`},
+	} {
+		applyBoth(t, ref, s, step.script)
+		if r := reference.Compare(sbFlows(t, dumpSB(t, ref.SBRemote())), sbFlows(t, dumpSB(t, s.SBRemote()))); !r.Equal() {
+			t.Errorf("%s: flows differ from the reference's:\n%s", step.name, r)
+		}
+	}
+}
+
+// scenario2603 is the script of the differential scenario name.
+func scenario2603(t *testing.T, name string) string {
+	t.Helper()
+	scenarios, err := reference.LoadScenariosFor("../rules/testdata/scenarios", schema.OVN2603)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(scenarios, func(sc reference.Scenario) bool { return sc.Name == name })
+	if i < 0 {
+		t.Fatalf("no scenario %s", name)
+	}
+	return scenarios[i].Script
 }

@@ -80,6 +80,9 @@ type ComputeOptions struct {
 	// Release, when set, is the release to compute for, whatever the
 	// file's schema version.
 	Release *schema.Release
+	// LearnedRoutes are the SB Learned_Route rows ovn-controller wrote
+	// (none when unset).
+	LearnedRoutes []relations.LearnedRoute
 }
 
 // ComputeWithFeatures is ComputeFromFile for chassis that support features
@@ -104,6 +107,9 @@ func Compute(path string, o ComputeOptions, extra ...rules.Rule) (*Offline, erro
 	}
 	p := rules.NewFor(release, extra...)
 	p.Features.Set(features)
+	for _, r := range o.LearnedRoutes {
+		p.NB.SetLearnedRoute(r, true)
+	}
 	names := map[string]string{}
 	for table, row := range contents.All() {
 		if err := p.NB.Apply(table, nil, row); err != nil {

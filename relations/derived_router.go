@@ -305,6 +305,8 @@ func (n *NB) deriveRouterRelations() {
 	n.LRPRouterPeers = deriveLRPRouterPeers(n.LRPs, n.LRPsByName)
 	rejectSwitchPortPeers(n)
 	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
+	n.LRPRedistributes = deriveLRPRedistributes(n)
+	n.LearnedRoutes = deriveLearnedRoutes(n)
 	n.deriveRouteRelations()
 }
 

@@ -141,6 +141,10 @@ type NB struct {
 	// the SB with SetVirtualParent (sb_input.go).
 	VirtualParents engine.Rel[VirtualParent]
 	virtualParents *engine.Input[VirtualParent]
+	// LearnedRouteRows are the SB Learned_Route rows, fed with
+	// SetLearnedRoute (sb_input.go).
+	LearnedRouteRows engine.Rel[LearnedRoute]
+	learnedRoutes    *engine.Input[LearnedRoute]
 
 	Refs Refs // the elements of large set columns (refs.go)
 
@@ -182,9 +186,15 @@ type NB struct {
 	LRPSwitchPeers engine.Rel[LRPSwitchPeer]
 	LRPRouterPeers engine.Rel[LRPRouterPeer]
 	LRPGatewayMTUs engine.Rel[LRPGatewayMTU]
-	RouterRoutes   engine.Rel[RouterRoute] // derived_routes.go
-	Routes         engine.Rel[StaticRoute]
-	RouteSlots     engine.Rel[StaticRouteSlot]
+	// LRPRedistributes are the router ports' dynamic routing
+	// redistribution (derived_dynamic_routing.go; none before 26.03).
+	LRPRedistributes engine.Rel[LRPRedistribute]
+	// LearnedRoutes are the learnt routes northd routes by
+	// (derived_dynamic_routing.go).
+	LearnedRoutes engine.Rel[LearnedRouteVia]
+	RouterRoutes  engine.Rel[RouterRoute] // derived_routes.go
+	Routes        engine.Rel[StaticRoute]
+	RouteSlots    engine.Rel[StaticRouteSlot]
 	// UsedBFDs are the NB BFD rows (_uuid) that a static route uses to
 	// check its next hop.
 	UsedBFDs       engine.Rel[string]
@@ -315,6 +325,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.monitorsOnline, n.MonitorsOnline = newMonitorsOnline(c)
 	n.igmpEntries, n.IGMPEntries = newIGMPEntries(c)
 	n.virtualParents, n.VirtualParents = newVirtualParents(c)
+	n.learnedRoutes, n.LearnedRouteRows = newLearnedRoutes(c)
 	n.Refs = newRefs(c, n)
 	n.deriveLBScopeRelations()
 	n.SwitchDatapaths = deriveSwitches(n)

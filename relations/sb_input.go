@@ -81,3 +81,21 @@ func newVirtualParents(c *engine.Circuit) (*engine.Input[VirtualParent], engine.
 // northd that reads the SB feeds it; without it, no virtual port is
 // claimed.
 func (n *NB) SetVirtualParent(v VirtualParent, in bool) { n.virtualParents.Set(v, in) }
+
+// LearnedRoute is an SB Learned_Route row, a route ovn-controller learnt
+// through dynamic routing on a router port: the row's _uuid, its datapath
+// (the router's NB _uuid), the port's name, and its prefix and next hop as
+// written.
+type LearnedRoute struct {
+	Row, Datapath, Port, Prefix, Nexthop string
+}
+
+// newLearnedRoutes makes the input of the Learned_Route rows.
+func newLearnedRoutes(c *engine.Circuit) (*engine.Input[LearnedRoute], engine.Rel[LearnedRoute]) {
+	return engine.NewInput[LearnedRoute](c, "SB Learned_Route")
+}
+
+// SetLearnedRoute records whether a Learned_Route row exists. Only a
+// northd that reads the SB, or an offline computation given the rows,
+// feeds it; without it, no route is learnt.
+func (n *NB) SetLearnedRoute(r LearnedRoute, in bool) { n.learnedRoutes.Set(r, in) }

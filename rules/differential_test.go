@@ -177,8 +177,9 @@ func compareRandom(t *testing.T, prefix string, seeds int, opts reference.Topolo
 }
 
 // compareScenario applies script (scenario name) to the reference,
-// computes northlog's flows from the reference's NB file and the chassis
-// features of its SB, and compares them, stage-hints too.
+// computes northlog's flows from the reference's NB file, the chassis
+// features and learnt routes of its SB, and compares them, stage-hints
+// too.
 func compareScenario(t *testing.T, rel *releaseRun, ref *reference.Instance, name, script string) reference.Report {
 	t.Helper()
 	want, err := ref.Run(t.Context(), script)
@@ -189,7 +190,8 @@ func compareScenario(t *testing.T, rel *releaseRun, ref *reference.Instance, nam
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ovsdb.ComputeWithFeatures(ref.NBFile(), relations.FeaturesOf(slices.Values(chassis)))
+	features := relations.FeaturesOf(slices.Values(chassis))
+	got, err := ovsdb.Compute(ref.NBFile(), ovsdb.ComputeOptions{Features: &features, LearnedRoutes: learnedRoutes(t, rel, ref)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,6 +218,24 @@ func compareScenario(t *testing.T, rel *releaseRun, ref *reference.Instance, nam
 	}
 	t.Logf("%s", summary(r))
 	return r
+}
+
+// learnedRoutes are the SB Learned_Route rows a scenario gave the
+// reference, for the releases that read them.
+func learnedRoutes(t *testing.T, rel *releaseRun, ref *reference.Instance) []relations.LearnedRoute {
+	t.Helper()
+	if !relations.ReadsDynamicRouting(rel.release) {
+		return nil
+	}
+	rows, err := ref.LearnedRoutes(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]relations.LearnedRoute, len(rows))
+	for i, r := range rows {
+		out[i] = relations.LearnedRoute{Row: r.Row, Datapath: r.Router, Port: r.Port, Prefix: r.Prefix, Nexthop: r.Nexthop}
+	}
+	return out
 }
 
 // compare compares the reference's flows with northlog's in the release's

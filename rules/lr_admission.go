@@ -194,6 +194,7 @@ var routerRules = []Rule{
 	RouterPortDeliveryFlows,
 	RouterNATStageDefaultFlows,
 	RouterStaticRouteFlows,
+	RouterLearnedRouteFlows,
 	RouterBFDFlows,
 	RouterECMPRouteFlows,
 	RouterECMPSymmetricReplyFlows,

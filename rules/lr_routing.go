@@ -142,6 +142,7 @@ const (
 	routeSrcIP = iota
 	routeStatic
 	routeConnected
+	routeLearned // 26.03 only
 )
 
 // routePriority is a route's priority, implementing longest-prefix match:
@@ -151,7 +152,7 @@ const (
 // routes that also match a protocol); 23.03's are 3, 1 and 2.
 func routePriority(nb *relations.NB, origin, plen int) int {
 	if spreadRoutePriorities(nb) {
-		return plen*8 + [...]int{routeSrcIP: 0, routeStatic: 4, routeConnected: 6}[origin]
+		return plen*8 + [...]int{routeSrcIP: 0, routeStatic: 4, routeConnected: 6, routeLearned: 2}[origin]
 	}
 	return plen*3 + origin
 }
@@ -190,7 +191,7 @@ func (r route) match(nb *relations.NB) (string, int) {
 	if r.scoped {
 		fmt.Fprintf(&b, "inport == %s && ", jsonKey(r.port.Name()))
 	}
-	if r.table != 0 || r.origin == routeStatic || r.origin == routeSrcIP && spreadRoutePriorities(nb) {
+	if r.table != 0 || r.origin == routeStatic || r.origin == routeLearned || r.origin == routeSrcIP && spreadRoutePriorities(nb) {
 		fmt.Fprintf(&b, "reg7 == %d && ", r.table)
 	}
 	dir := "dst"
@@ -248,6 +249,33 @@ func RouterStaticRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		network, _ := s.Route.Prefix.Prefix(s.Route.Plen)
 		r.scoped = !r.v4 && isLinkLocal(network.Addr())
 		return r.flow(nb)
+	})
+}
+
+// RouterLearnedRouteFlows: lr_in_ip_routing for a route learnt through
+// dynamic routing that no other learnt route of its router shares a
+// prefix with (en-group-ecmp-route.c unique routes, built as static ones
+// by build_route_flow): in the main route table, below static routes of
+// the same prefix length. Learnt routes sharing a prefix form an ECMP
+// group, not written yet; so is a route whose next hop is of the other
+// family.
+func RouterLearnedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
+	type prefixKey struct {
+		router string
+		prefix netip.Prefix
+	}
+	byPrefix := engine.IndexBy(engine.Filter(nb.LearnedRoutes, func(r relations.LearnedRouteVia) bool {
+		return r.Prefix.Addr().Is4() == r.Nexthop.Is4()
+	}), func(r relations.LearnedRouteVia) prefixKey { return prefixKey{r.Out.Router, r.Prefix} })
+	return engine.GroupBy(byPrefix, func(_ prefixKey, rs []relations.LearnedRouteVia) []Flow {
+		if len(rs) != 1 {
+			return nil
+		}
+		lr := rs[0]
+		r := route{port: lr.Out, srcIP: lr.OutIP, network: printAddr(lr.Prefix.Addr()), plen: lr.Prefix.Bits(),
+			v4: lr.Prefix.Addr().Is4(), gateway: printAddr(lr.Nexthop), origin: routeLearned, hint: lr.Row}
+		r.scoped = !r.v4 && isLinkLocal(lr.Prefix.Addr())
+		return []Flow{r.flow(nb)}
 	})
 }
 

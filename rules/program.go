@@ -60,6 +60,12 @@ type Program struct {
 	// functions, which northd writes to the NB (network_function_active).
 	NetworkFunctionsActive *engine.Output[NetworkFunctionActive]
 	MACBindingAges         *engine.Output[MACBindingAge]
+	// AdvertisedRoutes are the routes dynamic routing advertises
+	// (sb_advertised_routes.go).
+	AdvertisedRoutes *engine.Output[AdvertisedRoute]
+	// AdvertisedMACBindings are the IP neighbours EVPN advertises
+	// (sb_advertised_mac_bindings.go).
+	AdvertisedMACBindings *engine.Output[AdvertisedMACBinding]
 	// Address_Set and Port_Group rows and their members (ovsdb/sbwriter/sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -191,6 +197,8 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		UsedBFDs:               engine.NewOutput(nb.UsedBFDs, strings.Compare),
 		NetworkFunctionsActive: engine.NewOutput(NetworkFunctionsActive(nb), CompareNetworkFunctionsActive),
 		MACBindingAges:         engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
+		AdvertisedRoutes:       engine.NewOutput(SBAdvertisedRoutes(nb), CompareAdvertisedRoutes),
+		AdvertisedMACBindings:  engine.NewOutput(SBAdvertisedMACBindings(nb), CompareAdvertisedMACBindings),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),

@@ -219,6 +219,73 @@ type routerFacts struct {
 	// DistributedNAT: a dnat_and_snat rule with logical_port and
 	// external_mac (od->has_distributed_nat).
 	DistributedNAT bool
+	// Dynamic is the router's dynamic routing, as its ports' bindings
+	// name it.
+	Dynamic routerDynamicRouting
+}
+
+// routerDynamicRouting is what a router's options say of dynamic routing
+// to its ports' bindings: options:dynamic-routing, the VRF name
+// (HasVRFName: present) and the defaults of the two port options a
+// port's binding carries.
+type routerDynamicRouting struct {
+	On                    bool
+	VRFName               string
+	HasVRFName            bool
+	LocalOnly, NoLearning bool
+}
+
+// dynamicRoutingOf reads a router's dynamic routing options; none before
+// 26.03.
+func dynamicRoutingOf(rel schema.Release, lr *nb.LogicalRouter) routerDynamicRouting {
+	if !relations.ReadsDynamicRouting(rel) {
+		return routerDynamicRouting{}
+	}
+	vrf, hasVRF := lr.Options["dynamic-routing-vrf-name"]
+	return routerDynamicRouting{
+		On:         relations.SmapBool(lr.Options, "dynamic-routing", false),
+		VRFName:    vrf,
+		HasVRFName: hasVRF,
+		LocalOnly:  relations.SmapBool(lr.Options, redistributeLocalOnly, false),
+		NoLearning: relations.SmapBool(lr.Options, noLearning, false),
+	}
+}
+
+// The router port options whose default is the router's option of the
+// same name.
+const (
+	redistributeLocalOnly = "dynamic-routing-redistribute-local-only"
+	noLearning            = "dynamic-routing-no-learning"
+)
+
+// dynamicRoutingOptions adds to a router port's binding options what
+// ovn-controller's route exchange reads (sync_pb_for_lrp): on a router with
+// dynamic routing, the port that is bound to a chassis (the chassisredirect
+// port, or any port of a gateway router) gets dynamic-routing and its VRF
+// settings, and every port whether it advertises local routes only and
+// whether it learns none.
+func dynamicRoutingOptions(p relations.LRP, d routerDynamicRouting, resident bool, options map[string]string) {
+	if !d.On {
+		return
+	}
+	if resident {
+		options["dynamic-routing"] = "true"
+		if relations.SmapBool(p.Port.Options, "dynamic-routing-maintain-vrf", false) {
+			options["dynamic-routing-maintain-vrf"] = "true"
+		}
+		if d.HasVRFName {
+			options["dynamic-routing-vrf-name"] = d.VRFName
+		}
+		if name, ok := p.Port.Options["dynamic-routing-port-name"]; ok {
+			options["dynamic-routing-port-name"] = name
+		}
+	}
+	if relations.SmapBool(p.Port.Options, redistributeLocalOnly, d.LocalOnly) {
+		options[redistributeLocalOnly] = "true"
+	}
+	if relations.SmapBool(p.Port.Options, noLearning, d.NoLearning) {
+		options[noLearning] = "true"
+	}
 }
 
 // routerMark is one fact about a router that routerFacts gathers.
@@ -229,6 +296,7 @@ type routerMark struct {
 	Exists     bool
 	DGP        string
 	DistNAT    bool
+	Dynamic    routerDynamicRouting
 }
 
 // routerPortFacts computes one routerFacts per enabled router.
@@ -236,7 +304,7 @@ func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
 	enabled := engine.Filter(n.Routers.Rows, func(lr *nb.LogicalRouter) bool { return lr.Enabled == nil || *lr.Enabled })
 	own := engine.Map(enabled, func(lr *nb.LogicalRouter) routerMark {
 		chassis, ok := lr.Options["chassis"]
-		return routerMark{Router: lr.UUID, Chassis: chassis, HasChassis: ok, Exists: true}
+		return routerMark{Router: lr.UUID, Chassis: chassis, HasChassis: ok, Exists: true, Dynamic: dynamicRoutingOf(n.Release, lr)}
 	})
 	dgps := engine.Map(engine.Filter(n.LRPs, relations.LRP.DGP), func(p relations.LRP) routerMark {
 		return routerMark{Router: p.Router, DGP: p.Name()}
@@ -251,7 +319,7 @@ func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
 				switch {
 				case m.Exists:
 					exists = true
-					f.Chassis, f.HasChassis = m.Chassis, m.HasChassis
+					f.Chassis, f.HasChassis, f.Dynamic = m.Chassis, m.HasChassis, m.Dynamic
 				case m.DGP != "":
 					dgpNames = append(dgpNames, m.DGP)
 				case m.DistNAT:
@@ -649,6 +717,7 @@ func lrpBindings(rel schema.Release, p relations.LRP, r routerFacts, peer string
 		pb.Type = "l3gateway"
 		options["l3gateway-chassis"] = r.Chassis
 	}
+	dynamicRoutingOptions(p, r.Dynamic, r.HasChassis, options)
 	if peer != "" && p.Port.Peer == nil {
 		ipv6Options(p, options)
 	}
@@ -671,6 +740,7 @@ func lrpBindings(rel schema.Release, p relations.LRP, r routerFacts, peer string
 	if alwaysRedirect {
 		crOptions["always-redirect"] = "true"
 	}
+	dynamicRoutingOptions(p, r.Dynamic, true, crOptions)
 	cr.Options = SmapOf(crOptions)
 	return []PortBinding{pb, cr}
 }

@@ -52,6 +52,8 @@ type housekeeping struct {
 	igmpByDP  map[string]map[string]bool
 	igmpCheck map[string]bool
 	igmpFeed  *igmpFeed
+	// learned feeds the Learned_Route rows (learned.go).
+	learned *learnedRouteFeed
 
 	vxlan          vxlanMode
 	monitors       *monitorStatus
@@ -61,8 +63,8 @@ type housekeeping struct {
 
 func newHousekeeping(w *Writer) *housekeeping {
 	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(), igmpFeed: newIGMPFeed(),
-		virtualParents: newVirtualParentFeed(),
-		aging:          macAging{ages: map[string]uint32{}}, vxlan: vxlanMode{dpMax: rules.MaxDatapathKey}}
+		virtualParents: newVirtualParentFeed(), learned: newLearnedRouteFeed(),
+		aging: macAging{ages: map[string]uint32{}}, vxlan: vxlanMode{dpMax: rules.MaxDatapathKey}}
 	h.staticMACsByNB = staticMACsPersistUUID(w.stages.Release())
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
 		r := m.(*sb.StaticMACBinding)
@@ -110,6 +112,7 @@ func (h *housekeeping) apply(c wire.Change) bool {
 	h.monitors.apply(c)
 	h.virtualParents.apply(c)
 	h.aging.apply(c)
+	h.learned.apply(c)
 	if h.vxlan.apply(c) {
 		return true
 	}
@@ -162,6 +165,7 @@ func (h *housekeeping) reset() {
 	h.monitors.reset()
 	h.igmpFeed.reset()
 	h.virtualParents.reset()
+	h.learned.reset()
 	h.aging.reset()
 	h.macByPort, h.macCheck, h.macStale = map[string]map[string]bool{}, map[string]bool{}, map[string]bool{}
 	h.fdbs, h.fdbByKey, h.fdbCheck = map[string]*sb.FDB{}, map[int]map[string]bool{}, map[int]bool{}

@@ -33,8 +33,8 @@ var NotMonitored = map[string]map[string]bool{
 // dpUserTables are SB tables northd does not write whose rows refer to a
 // datapath and must go with it, or its deletion fails (a strong reference,
 // or a weak one in a column that may not become empty): 23.03 deletes them
-// with the datapath.
-var dpUserTables = []string{sb.MACBindingTable, sb.StaticMACBindingTable}
+// with the datapath. The program reads Learned_Route (learned.go).
+var dpUserTables = []string{sb.MACBindingTable, sb.StaticMACBindingTable, sb.LearnedRouteTable}
 
 // flowKey is what identifies a logical flow in 23.03's eyes
 // (ovn_lflow_equal): the SB row is found again by these alone, whatever its
@@ -136,6 +136,8 @@ func dpUser(row model.Model) (table, dp string, ok bool) {
 		return sb.MACBindingTable, r.Datapath, true
 	case *sb.StaticMACBinding:
 		return sb.StaticMACBindingTable, r.Datapath, true
+	case *sb.LearnedRoute:
+		return sb.LearnedRouteTable, r.Datapath, true
 	}
 	return "", "", false
 }
@@ -205,6 +207,7 @@ func deleteSorted(s []string, v string) []string {
 var sbTableOrder = map[string]int{
 	sb.DatapathBindingTable: 1, sb.PortBindingTable: 2, sb.MulticastGroupTable: 3,
 	sb.LogicalDPGroupTable: 4, sb.LogicalFlowTable: 5, sb.LoadBalancerTable: 6, sb.IPMulticastTable: 7,
+	sb.AdvertisedRouteTable: 8, sb.AdvertisedMACBindingTable: 8, sb.LearnedRouteTable: 9,
 }
 
 // apply records one row change. Rows of the tables it indexes replace

@@ -24,7 +24,7 @@ type syncedTable interface {
 
 // otherTables are the SB tables northd fills from the NB or from fixed
 // lists: Meter (with Meter_Band), DNS, Chassis_Template_Var, Mirror,
-// IP_Multicast, BFD, DHCP_Options,
+// IP_Multicast, BFD, Advertised_Route, Advertised_MAC_Binding, DHCP_Options,
 // DHCPv6_Options, RBAC_Permission and RBAC_Role.
 type otherTables struct {
 	meters       *keyedTable[rules.Meter]
@@ -36,6 +36,8 @@ type otherTables struct {
 	mirrors          *keyedTable[rules.Mirror]
 	ipMulticast      *keyedTable[rules.IPMulticast]
 	bfd              *bfdTable
+	advertisedRoutes *keyedTable[rules.AdvertisedRoute]
+	advertisedMACs   *keyedTable[rules.AdvertisedMACBinding]
 	dhcp, dhcpv6     *keyedTable[dhcpOption]
 	rbacPerms        *keyedTable[rbacPerm]
 	rbacRoles        *keyedTable[string]
@@ -101,6 +103,8 @@ func newOtherTables(w *Writer) *otherTables {
 			}
 		})
 	o.bfd = newBFDTable()
+	o.advertisedRoutes = newAdvertisedRoutes(w)
+	o.advertisedMACs = newAdvertisedMACBindings(w)
 	release := w.stages.Release()
 	perms := rbacPermsFor(release)
 	o.rbacPerms = newKeyedTable(sb.RBACPermissionTable, func(m model.Model) (string, bool) { return rbacPermKey(perms, m) }, o.writePerm)
@@ -120,17 +124,18 @@ func newOtherTables(w *Writer) *otherTables {
 	o.rbacRoles.setWant(rbacRole, rbacRole, true)
 	o.byTable = map[string]syncedTable{
 		sb.MeterTable: o.meters, sb.DNSTable: o.dns, sb.ChassisTemplateVarTable: o.templateVars, sb.MirrorTable: o.mirrors,
-		sb.IPMulticastTable: o.ipMulticast, sb.BFDTable: o.bfd,
-		sb.DHCPOptionsTable: o.dhcp, sb.DHCPv6OptionsTable: o.dhcpv6,
+		sb.IPMulticastTable: o.ipMulticast, sb.BFDTable: o.bfd, sb.AdvertisedRouteTable: o.advertisedRoutes,
+		sb.AdvertisedMACBindingTable: o.advertisedMACs,
+		sb.DHCPOptionsTable:          o.dhcp, sb.DHCPv6OptionsTable: o.dhcpv6,
 		sb.RBACPermissionTable: o.rbacPerms, sb.RBACRoleTable: o.rbacRoles,
 	}
-	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.ipMulticast, o.bfd, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
+	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.ipMulticast, o.bfd, o.advertisedRoutes, o.advertisedMACs, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
 	return o
 }
 
 // OtherTables are the tables of otherTables, monitored.
 var OtherTables = []string{sb.MeterTable, sb.MeterBandTable, sb.DNSTable, sb.ChassisTemplateVarTable, sb.MirrorTable,
-	sb.IPMulticastTable, sb.BFDTable,
+	sb.IPMulticastTable, sb.BFDTable, sb.AdvertisedRouteTable, sb.AdvertisedMACBindingTable,
 	sb.DHCPOptionsTable, sb.DHCPv6OptionsTable, sb.RBACPermissionTable, sb.RBACRoleTable}
 
 // applyProgram takes the program's last changes as desired rows.
@@ -146,6 +151,8 @@ func (o *otherTables) applyProgram(p *rules.Program) {
 	applyDelta(o.mirrors, p.Mirrors.Delta(), func(m rules.Mirror) string { return m.Name })
 	applyDelta(o.ipMulticast, p.IPMulticast.Delta(), func(m rules.IPMulticast) string { return m.Switch })
 	applyDelta(o.bfd.keyedTable, p.BFDs.Delta(), func(b rules.BFD) string { return bfdKey(b.LogicalPort, b.DstIP) })
+	applyDelta(o.advertisedRoutes, p.AdvertisedRoutes.Delta(), advertisedRouteKey)
+	applyDelta(o.advertisedMACs, p.AdvertisedMACBindings.Delta(), advertisedMACKey)
 }
 
 // apply records an SB row change; it reports whether the table is one of
@@ -195,12 +202,17 @@ func (o *otherTables) markAll() {
 	}
 }
 
-// reconcile writes what differs. DNS and IP_Multicast rows refer to
-// datapath rows, so they are all checked when the transaction deletes one.
+// reconcile writes what differs. DNS, IP_Multicast and the advertised
+// routes and MAC bindings refer to datapath rows, the last two to port
+// rows too, so they are all checked when the transaction deletes one.
 func (o *otherTables) reconcile(t *Txn) {
 	if t.Deleted[sb.DatapathBindingTable] > 0 {
 		o.dns.markAll()
 		o.ipMulticast.markAll()
+	}
+	if t.Deleted[sb.DatapathBindingTable]+t.Deleted[sb.PortBindingTable] > 0 {
+		o.advertisedRoutes.markAll()
+		o.advertisedMACs.markAll()
 	}
 	o.newPerms = map[string]string{}
 	for _, s := range o.order {

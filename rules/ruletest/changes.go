@@ -53,6 +53,9 @@ const (
 	// checks, the ACLs that use them and the SB monitors' status (26.03's
 	// NB).
 	NetworkFunctions Group = "network-functions"
+	// DynamicRouting changes the routers' dynamic routing options and the
+	// SB Learned_Route rows (26.03).
+	DynamicRouting Group = "dynamic-routing"
 )
 
 var groups = map[Group]map[string]Change{
@@ -69,6 +72,7 @@ var groups = map[Group]map[string]Change{
 	HA:               haChanges,
 	Sampling:         samplingChanges,
 	NetworkFunctions: nfChanges,
+	DynamicRouting:   dynamicRoutingChanges,
 }
 
 // Groups are all the groups, sorted.

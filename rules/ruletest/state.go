@@ -25,6 +25,7 @@ type State struct {
 	igmp     map[relations.IGMPEntry]bool
 	virtual  map[relations.VirtualParent]bool
 	online   map[relations.ServiceMonitorKey]bool
+	learned  map[relations.LearnedRoute]bool
 	inputs   map[string]ownInput
 	next     int
 }
@@ -34,7 +35,8 @@ type State struct {
 func NewState(p *rules.Program) *State {
 	return &State{Program: p, rows: map[string]map[string]model.Model{}, features: relations.AllFeatures,
 		igmp: map[relations.IGMPEntry]bool{}, virtual: map[relations.VirtualParent]bool{},
-		online: map[relations.ServiceMonitorKey]bool{}, inputs: map[string]ownInput{}}
+		online: map[relations.ServiceMonitorKey]bool{}, learned: map[relations.LearnedRoute]bool{},
+		inputs: map[string]ownInput{}}
 }
 
 // UUID is a fresh row _uuid.
@@ -124,6 +126,15 @@ func setMember[K comparable](set map[K]bool, k K, in bool) {
 // HasVirtualParent says whether v is there.
 func (s *State) HasVirtualParent(v relations.VirtualParent) bool { return s.virtual[v] }
 
+// SetLearnedRoute records whether an SB Learned_Route row is there.
+func (s *State) SetLearnedRoute(r relations.LearnedRoute, in bool) {
+	setMember(s.learned, r, in)
+	s.Program.NB.SetLearnedRoute(r, in)
+}
+
+// HasLearnedRoute says whether r is there.
+func (s *State) HasLearnedRoute(r relations.LearnedRoute) bool { return s.learned[r] }
+
 // Pick draws one row id of table, or "" when the table is empty.
 func (s *State) Pick(t *rapid.T, table, label string) string {
 	ids := s.IDs(table)
@@ -154,6 +165,9 @@ func (s *State) Load(t *rapid.T, p *rules.Program) *rules.Program {
 	}
 	for k := range s.online {
 		p.NB.SetMonitorOnline(k, true)
+	}
+	for r := range s.learned {
+		p.NB.SetLearnedRoute(r, true)
 	}
 	for _, in := range s.inputs {
 		in.load(t, p)

@@ -1,0 +1,134 @@
+package relations
+
+import (
+	"net/netip"
+	"strings"
+
+	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
+)
+
+// ReadsDynamicRouting: 26.03's northd reads the routers' dynamic-routing
+// options (advertised and learned routes); 23.03 has none.
+func ReadsDynamicRouting(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// Redistribute is what a router port advertises through dynamic routing
+// (northd.c enum dynamic_routing_redistribute_mode), a set of flags.
+type Redistribute uint8
+
+// The kinds of routes a port redistributes.
+const (
+	RedistributeConnected Redistribute = 1 << iota
+	// RedistributeConnectedAsHost advertises each address reachable in a
+	// connected network instead of the network; it implies connected.
+	RedistributeConnectedAsHost
+	RedistributeStatic
+	RedistributeNAT
+	RedistributeLB
+)
+
+// Has reports whether r includes every flag of f.
+func (r Redistribute) Has(f Redistribute) bool { return r&f == f }
+
+// ParseRedistribute reads options:dynamic-routing-redistribute, a comma
+// separated list, as parse_dynamic_routing_redistribute: def when the
+// option is absent, unknown words ignored (northd logs them).
+func ParseRedistribute(options map[string]string, def Redistribute) Redistribute {
+	v, ok := options["dynamic-routing-redistribute"]
+	if !ok {
+		return def
+	}
+	var r Redistribute
+	for _, word := range strings.Split(v, ",") {
+		switch word {
+		case "connected":
+			r |= RedistributeConnected
+		case "connected-as-host":
+			r |= RedistributeConnected | RedistributeConnectedAsHost
+		case "static":
+			r |= RedistributeStatic
+		case "nat":
+			r |= RedistributeNAT
+		case "lb":
+			r |= RedistributeLB
+		}
+	}
+	return r
+}
+
+// LRPRedistribute is a router port with what it redistributes: its own
+// option, else its router's (op->dynamic_routing_redistribute), and
+// whether its router has options:dynamic-routing=true
+// (od->dynamic_routing), without which nothing is advertised.
+type LRPRedistribute struct {
+	LRP     LRP
+	Mode    Redistribute
+	Dynamic bool
+}
+
+// deriveLRPRedistributes computes the ports' redistribution; none before
+// 26.03 (ReadsDynamicRouting).
+func deriveLRPRedistributes(n *NB) engine.Rel[LRPRedistribute] {
+	routers := n.Routers.Rows
+	if !ReadsDynamicRouting(n.Release) {
+		routers = engine.Filter(routers, func(*nb.LogicalRouter) bool { return false })
+	}
+	return engine.Join(
+		engine.IndexBy(n.LRPs, func(p LRP) string { return p.Router }),
+		engine.IndexBy(routers, func(lr *nb.LogicalRouter) string { return lr.UUID }),
+		func(_ string, p LRP, lr *nb.LogicalRouter) LRPRedistribute {
+			return LRPRedistribute{
+				LRP:     p,
+				Mode:    ParseRedistribute(p.Port.Options, ParseRedistribute(lr.Options, 0)),
+				Dynamic: SmapBool(lr.Options, "dynamic-routing", false),
+			}
+		})
+}
+
+// LearnedRouteVia is a learnt route that northd routes by
+// (en-learned-route-sync.c): a Learned_Route row on a port of a router
+// with dynamic routing (ovn_port_must_learn_route), whose next hop is an
+// address with an all-ones mask and whose prefix reads; it leaves through
+// Out, from OutIP, the port's address on the next hop's network or else
+// its first of that family. A port without an address of that family
+// (northd then routes without setting the source address) learns none
+// here.
+type LearnedRouteVia struct {
+	Row     string // SB _uuid
+	Out     LRP
+	OutIP   string
+	Prefix  netip.Prefix // masked
+	Nexthop netip.Addr
+}
+
+// deriveLearnedRoutes computes the learnt routes northd routes by. The
+// routes learnt on a distributed gateway port count once its
+// chassisredirect port is bound, which only ovn-controller tells: none
+// here.
+func deriveLearnedRoutes(n *NB) engine.Rel[LearnedRouteVia] {
+	learning := engine.Filter(n.LRPRedistributes, func(p LRPRedistribute) bool { return p.Dynamic && !p.LRP.DGP() })
+	return engine.JoinFlatMap(
+		engine.IndexBy(n.LearnedRouteRows, func(r LearnedRoute) string { return r.Port }),
+		engine.IndexBy(learning, func(p LRPRedistribute) string { return p.LRP.Name() }),
+		func(_ string, r LearnedRoute, p LRPRedistribute) []LearnedRouteVia {
+			if r.Datapath != p.LRP.Router {
+				return nil
+			}
+			nh, nhLen, ok := ParseCIDR(r.Nexthop)
+			if !ok || nh.Is4() && nhLen != 32 || !nh.Is4() && nhLen != 128 {
+				return nil
+			}
+			prefix, plen, ok := ParseCIDR(r.Prefix)
+			if !ok {
+				return nil
+			}
+			lookup, _ := ParseIPByDot(r.Nexthop)
+			outIP, ok := OutputPortAddr(p.LRP.Net, lookup, nh.Is4())
+			if !ok {
+				return nil
+			}
+			return []LearnedRouteVia{{Row: r.Row, Out: p.LRP, OutIP: outIP,
+				Prefix: netip.PrefixFrom(prefix, plen).Masked(), Nexthop: nh}}
+		})
+}

@@ -1,0 +1,73 @@
+package ruletest
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/northlog/northlog/relations"
+	"github.com/northlog/northlog/relations/nb"
+	"pgregory.net/rapid"
+)
+
+// redistributeOptions are values of options:dynamic-routing-redistribute,
+// an unknown word among them.
+var redistributeOptions = []string{"connected", "connected-as-host", "static", "connected,static", "static,bogus", ""}
+
+// dynamicRoutingChanges turn dynamic routing on and off on routers, change
+// what routers and their ports redistribute, and learn or withdraw SB
+// Learned_Route rows: on a router port (mostly) or a name no port has,
+// with next hops on the ports' networks or not, with a mask, or unreadable.
+var dynamicRoutingChanges = map[string]Change{
+	"setDynamicRouting": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterTable, "dynamic router")
+		if id == "" {
+			return
+		}
+		Edit(t, s, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) {
+			lr.Options = maps.Clone(lr.Options)
+			if lr.Options == nil {
+				lr.Options = map[string]string{}
+			}
+			delete(lr.Options, "dynamic-routing")
+			delete(lr.Options, "dynamic-routing-redistribute")
+			if rapid.IntRange(0, 3).Draw(t, "dynamic") > 0 {
+				lr.Options["dynamic-routing"] = "true"
+			}
+			if rapid.Bool().Draw(t, "router redistribute") {
+				lr.Options["dynamic-routing-redistribute"] = rapid.SampledFrom(redistributeOptions).Draw(t, "redistribute")
+			}
+		})
+	},
+	"setPortRedistribute": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterPortTable, "redistributing port")
+		if id == "" {
+			return
+		}
+		updateRouterPort(t, s, id, func(lrp *nb.LogicalRouterPort) {
+			delete(lrp.Options, "dynamic-routing-redistribute")
+			if rapid.Bool().Draw(t, "port redistribute") {
+				lrp.Options["dynamic-routing-redistribute"] = rapid.SampledFrom(redistributeOptions).Draw(t, "redistribute")
+			}
+		})
+	},
+	"toggleLearnedRoute": func(t *rapid.T, s *State) {
+		r := relations.LearnedRoute{
+			Row:     rapid.SampledFrom([]string{"l1", "l2", "l3"}).Draw(t, "learned row"),
+			Port:    "gone",
+			Prefix:  rapid.SampledFrom([]string{"10.100.0.0/24", "10.100.0.7/24", "fd00:100::/48", "junk"}).Draw(t, "learned prefix"),
+			Nexthop: rapid.SampledFrom([]string{"10.0.0.9", "10.1.0.9/32", "10.2.0.9/24", "fd00:1::9", "junk"}).Draw(t, "learned next hop"),
+		}
+		port := s.Pick(t, nb.LogicalRouterPortTable, "learning port")
+		if port != "" && rapid.IntRange(0, 3).Draw(t, "learning port exists") > 0 {
+			r.Port = s.rows[nb.LogicalRouterPortTable][port].(*nb.LogicalRouterPort).Name
+		}
+		// Mostly the router that lists the port, as ovn-controller writes.
+		r.Datapath = s.Pick(t, nb.LogicalRouterTable, "learning router")
+		for _, id := range s.IDs(nb.LogicalRouterTable) {
+			if slices.Contains(s.rows[nb.LogicalRouterTable][id].(*nb.LogicalRouter).Ports, port) && rapid.IntRange(0, 3).Draw(t, "port's router") > 0 {
+				r.Datapath = id
+			}
+		}
+		s.SetLearnedRoute(r, !s.HasLearnedRoute(r))
+	},
+}
