@@ -37,10 +37,26 @@ type StaticRoute struct {
 	// on another router when output_port names one.
 	Out   LRP
 	OutIP string
+	// Gateway is the next hop as ip46_parse_cidr reads it; invalid for a
+	// route without one (discard, empty).
+	Gateway netip.Addr
 }
 
 // V4 reports whether the route is an IPv4 route.
 func (r StaticRoute) V4() bool { return r.Prefix.Is4() }
+
+// NexthopV4 reports whether the route's next hop is an IPv4 address, or,
+// without one, whether the route is an IPv4 route.
+func (r StaticRoute) NexthopV4() bool { return nexthopV4(r.Gateway, r.Prefix) }
+
+// nexthopV4 is the family a route's registers take: its next hop's, or
+// without one its prefix's.
+func nexthopV4(gateway, prefix netip.Addr) bool {
+	if gateway.IsValid() {
+		return gateway.Is4()
+	}
+	return prefix.Is4()
+}
 
 // StaticRouteSlot places an accepted static route in its ECMP group: the
 // routes of one router with the same prefix as written, prefix length,
@@ -90,7 +106,14 @@ type parsedRoute struct {
 	// (discard, empty, or an output_port route whose next hop only
 	// ip46_parse_cidr reads).
 	Nexthop netip.Addr
+	// Gateway is the next hop as ip46_parse_cidr reads it.
+	Gateway netip.Addr
 }
+
+// routeFamiliesMatch: 23.03 refuses a static route whose next hop is not
+// of its prefix's family; 26.03 routes an IPv4 prefix via an IPv6 next hop
+// (RFC 5549) and the other way round.
+func routeFamiliesMatch(r schema.Release) bool { return r < schema.OVN2603 }
 
 // RouterRoute is a static route listed by an enabled router, accepted or
 // not.
@@ -101,8 +124,9 @@ type RouterRoute struct {
 
 // parseRoute follows the checks of northd.c parsed_routes_add that need
 // no port: the next hop is "discard", empty, or an IP address with an
-// all-ones mask; the prefix is a CIDR of the next hop's family.
-func parseRoute(r RouterRoute) (parsedRoute, error) {
+// all-ones mask; the prefix is a CIDR, of the next hop's family where
+// routeFamiliesMatch.
+func parseRoute(rel schema.Release, r RouterRoute) (parsedRoute, error) {
 	rt := r.Route
 	p := parsedRoute{Router: r.Router, Route: rt, Discard: rt.Nexthop == "discard",
 		Src: rt.Policy != nil && *rt.Policy == nb.LogicalRouterStaticRoutePolicySrcIP}
@@ -122,11 +146,11 @@ func parseRoute(r RouterRoute) (parsedRoute, error) {
 	if !ok {
 		return p, fmt.Errorf("static route %s: bad 'ip_prefix' %s", rt.UUID, rt.IPPrefix)
 	}
-	if valid && prefix.Is4() != nh.Is4() {
+	if valid && routeFamiliesMatch(rel) && prefix.Is4() != nh.Is4() {
 		return p, fmt.Errorf("static route %s: address family doesn't match between 'ip_prefix' %s and 'nexthop' %s",
 			rt.UUID, rt.IPPrefix, rt.Nexthop)
 	}
-	p.Prefix, p.Plen = prefix, plen
+	p.Prefix, p.Plen, p.Gateway = prefix, plen, nh
 	// The port lookup reads the next hop with inet_pton, its family told by
 	// a dot (find_lport_address).
 	if valid {
@@ -294,11 +318,11 @@ func deriveRouterRoutes(n *NB) engine.Rel[RouterRoute] {
 // table ids, and the route table ids.
 func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[StaticRoute], engine.Rel[RouteTableID], engine.Rel[string]) {
 	enabled := engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID })
-	parsed := engine.TryMap(n.RouterRoutes, "static route", parseRoute)
+	parsed := engine.TryMap(n.RouterRoutes, "static route", func(r RouterRoute) (parsedRoute, error) { return parseRoute(n.Release, r) })
 
 	accept := func(p parsedRoute, out LRP, outIP string) StaticRoute {
 		return StaticRoute{Router: p.Router, Route: p.Route, Prefix: p.Prefix, Plen: p.Plen, Src: p.Src,
-			Discard: p.Discard, Table: p.Route.RouteTable, Out: out, OutIP: outIP}
+			Discard: p.Discard, Table: p.Route.RouteTable, Out: out, OutIP: outIP, Gateway: p.Gateway}
 	}
 	noPath := func(p parsedRoute) error {
 		return fmt.Errorf("static route %s: no path for %s; next hop %s", p.Route.UUID, p.Route.IPPrefix, p.Route.Nexthop)
@@ -318,7 +342,7 @@ func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[St
 	}
 	outPorts := engine.Join(viaPort, n.LRPsByName, func(_ string, p parsedRoute, out LRP) withPort { return withPort{p, out} })
 	byOutPort := engine.TryMap(outPorts, "static route", func(x withPort) (StaticRoute, error) {
-		if addr, ok := OutputPortAddr(x.out.Net, x.p.Nexthop, x.p.Prefix.Is4()); ok {
+		if addr, ok := OutputPortAddr(x.out.Net, x.p.Nexthop, nexthopV4(x.p.Gateway, x.p.Prefix)); ok {
 			return accept(x.p, x.out, addr), nil
 		}
 		return StaticRoute{}, noPath(x.p)
