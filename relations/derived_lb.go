@@ -237,9 +237,8 @@ type RouterLBIP struct {
 
 // lbRow is one VIP of a load balancer row, before it is read.
 type lbRow struct {
-	LB      *nb.LoadBalancer
-	Key     string
-	Release schema.Release
+	LB  *nb.LoadBalancer
+	Key string
 }
 
 // lbKey names a VIP of a load balancer.
@@ -421,7 +420,7 @@ func strToInt(s string) (int64, bool) {
 
 // parseLBVIP reads one VIP of a load balancer as ovn_lb_vip_init does; any
 // unreadable backend leaves the whole VIP out.
-func parseLBVIP(r lbRow) (LBVIP, error) {
+func parseLBVIP(rel schema.Release, r lbRow) (LBVIP, error) {
 	lb := r.LB
 	v := LBVIP{LB: lb.UUID, Key: r.Key, BackendIPs: lb.Vips[r.Key]}
 	v.LBOptions, _ = readLBOptions(lb)
@@ -444,7 +443,7 @@ func parseLBVIP(r lbRow) (LBVIP, error) {
 		var ok bool
 		if backends, ok = templateBackends(v.BackendIPs); ok {
 			v.TemplateBackends = true
-		} else if backends, err = explicitBackends(r.Release, lb, v); err != nil {
+		} else if backends, err = explicitBackends(rel, lb, v); err != nil {
 			return fail(fmt.Errorf("invalid backend: neither a template nor explicit (%w)", err))
 		}
 	} else {
@@ -456,7 +455,7 @@ func parseLBVIP(r lbRow) (LBVIP, error) {
 		if vip.Port != 0 {
 			v.Port = strconv.Itoa(int(vip.Port))
 		}
-		if backends, err = explicitBackends(r.Release, lb, v); err != nil {
+		if backends, err = explicitBackends(rel, lb, v); err != nil {
 			return fail(err)
 		}
 	}
@@ -534,7 +533,7 @@ func SBVIPs(rel schema.Release, lb *nb.LoadBalancer) map[string]string {
 	}
 	out := map[string]string{}
 	for k, value := range lb.Vips {
-		v, err := parseLBVIP(lbRow{lb, k, rel})
+		v, err := parseLBVIP(rel, lbRow{lb, k})
 		if err != nil {
 			continue
 		}
@@ -653,11 +652,11 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 	rows := engine.FlatMap(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) []lbRow {
 		out := make([]lbRow, 0, len(lb.Vips))
 		for k := range lb.Vips {
-			out = append(out, lbRow{lb, k, n.Release})
+			out = append(out, lbRow{lb, k})
 		}
 		return out
 	})
-	vips := engine.TryMap(rows, "load balancer VIP", parseLBVIP)
+	vips := engine.TryMap(rows, "load balancer VIP", func(r lbRow) (LBVIP, error) { return parseLBVIP(n.Release, r) })
 
 	// The VIPs that a health check of their load balancer names; northd
 	// ignores health checks of SCTP and template load balancers, with a

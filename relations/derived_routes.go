@@ -188,8 +188,9 @@ type NexthopQuery struct {
 }
 
 // NexthopPort answers a NexthopQuery as northd's find_lrp_member_ip over
-// the router's ports in _uuid order does: the first port with a network
-// holding the address, and the port's address in the first such network.
+// the router's ports (in the order walkRouterPorts gives) does: the first
+// port with a network holding the address, and the port's address in the
+// first such network.
 type NexthopPort struct {
 	Query NexthopQuery
 	Port  LRP
@@ -202,18 +203,53 @@ type netKey struct {
 	Net    netip.Prefix
 }
 
-// routerLRP is a bound router port that Router's ports column lists.
+// routerLRP is a bound router port that Router's ports column lists, the
+// Walk'th that northd visits when it looks for the port of a next hop.
 type routerLRP struct {
 	Router string
 	Port   LRP
+	Walk   int
 }
 
 // lrpNet is the Index'th network of its family on a router port.
 type lrpNet struct {
 	Key   netKey
 	Port  LRP
+	Walk  int
 	Index int
 	Addr  string
+}
+
+// nexthopPortsHashed: 26.03 looks for the port of a next hop in its
+// router's table of ports (od->ports), bucket by bucket of the port names'
+// hashes, as filled in the ports column's (_uuid) order; 23.03 in that
+// column's order.
+func nexthopPortsHashed(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// walkRouterPorts numbers each router's ports in the order northd visits
+// them when it looks for the port of a next hop.
+func walkRouterPorts(rel schema.Release, listed engine.Rel[routerLRP]) engine.Rel[routerLRP] {
+	return engine.GroupBy(engine.IndexBy(listed, func(l routerLRP) string { return l.Router }),
+		func(_ string, ls []routerLRP) []routerLRP {
+			slices.SortFunc(ls, func(a, b routerLRP) int { return cmp.Compare(a.Port.Port.UUID, b.Port.Port.UUID) })
+			if nexthopPortsHashed(rel) {
+				pos := map[string]int{}
+				names := make([]string, len(ls))
+				for i, l := range ls {
+					names[i] = l.Port.Name()
+				}
+				for i, name := range SsetOrder(names) {
+					pos[name] = i
+				}
+				slices.SortStableFunc(ls, func(a, b routerLRP) int { return cmp.Compare(pos[a.Port.Name()], pos[b.Port.Name()]) })
+			}
+			out := make([]routerLRP, len(ls))
+			for i, l := range ls {
+				l.Walk = i
+				out[i] = l
+			}
+			return out
+		})
 }
 
 // deriveLRPNets indexes the networks of the router ports each router's
@@ -221,15 +257,15 @@ type lrpNet struct {
 // its router's NB list of ports, so a port another router also lists,
 // and northd bound there, serves both (with its networks as bound).
 func deriveLRPNets(n *NB) engine.Index[netKey, lrpNet] {
-	listed := engine.Join(engine.IndexBy(n.PortsOnRouters, func(rp RouterPort) string { return rp.Port.Name }), n.LRPsByName,
-		func(_ string, rp RouterPort, p LRP) routerLRP { return routerLRP{rp.Router, p} })
+	listed := walkRouterPorts(n.Release, engine.Join(engine.IndexBy(n.PortsOnRouters, func(rp RouterPort) string { return rp.Port.Name }), n.LRPsByName,
+		func(_ string, rp RouterPort, p LRP) routerLRP { return routerLRP{Router: rp.Router, Port: p} }))
 	nets := engine.FlatMap(listed, func(l routerLRP) []lrpNet {
 		var out []lrpNet
 		for i, a := range l.Port.Net.IPv4 {
-			out = append(out, lrpNet{netKey{l.Router, netip.PrefixFrom(a.Network, a.Plen)}, l.Port, i, a.AddrS})
+			out = append(out, lrpNet{netKey{l.Router, netip.PrefixFrom(a.Network, a.Plen)}, l.Port, l.Walk, i, a.AddrS})
 		}
 		for i, a := range l.Port.Net.IPv6 {
-			out = append(out, lrpNet{netKey{l.Router, netip.PrefixFrom(a.Network, a.Plen)}, l.Port, i, a.AddrS})
+			out = append(out, lrpNet{netKey{l.Router, netip.PrefixFrom(a.Network, a.Plen)}, l.Port, l.Walk, i, a.AddrS})
 		}
 		return out
 	})
@@ -238,8 +274,8 @@ func deriveLRPNets(n *NB) engine.Index[netKey, lrpNet] {
 
 // resolveNexthops answers each distinct query by looking its address up
 // under every prefix length among the router's port networks and keeping
-// the first port in _uuid order, then its first network, so that the cost
-// of a query does not grow with the number of ports.
+// the first port northd visits (walkRouterPorts), then its first network,
+// so that the cost of a query does not grow with the number of ports.
 func resolveNexthops(queries engine.Rel[NexthopQuery], nets engine.Index[netKey, lrpNet]) engine.Rel[NexthopPort] {
 	type probe struct {
 		key netKey
@@ -263,7 +299,7 @@ func resolveNexthops(queries engine.Rel[NexthopQuery], nets engine.Index[netKey,
 	return engine.GroupBy(engine.IndexBy(found, func(m match) NexthopQuery { return m.q }),
 		func(q NexthopQuery, ms []match) []NexthopPort {
 			first := slices.MinFunc(ms, func(a, b match) int {
-				return cmp.Or(cmp.Compare(a.n.Port.Port.UUID, b.n.Port.Port.UUID), cmp.Compare(a.n.Index, b.n.Index))
+				return cmp.Or(cmp.Compare(a.n.Walk, b.n.Walk), cmp.Compare(a.n.Index, b.n.Index))
 			})
 			return []NexthopPort{{q, first.n.Port, first.n.Addr}}
 		})

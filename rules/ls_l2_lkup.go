@@ -489,10 +489,10 @@ func selfOriginatedFlows(nb *relations.NB, links engine.Rel[routerLink], nats en
 		}
 		match := "(arp.op == 1 || rarp.op == 3 || nd_ns)"
 		if broadcasts {
-			macs = append([]string{l.LRP.Net.MAC.String()}, ssetOrder(macs)...)
+			macs = append([]string{l.LRP.Net.MAC.String()}, relations.SsetOrder(macs)...)
 			match = "eth.dst == ff:ff:ff:ff:ff:ff && " + match
 		} else {
-			macs = ssetOrder(append([]string{l.LRP.Net.MAC.String()}, macs...))
+			macs = relations.SsetOrder(append([]string{l.LRP.Net.MAC.String()}, macs...))
 		}
 		return on(l.Switch).flow(LSInL2Lkup, 75, "eth.src == {"+strings.Join(macs, ", ")+"} && "+match,
 			"outport = "+mcFloodL2+"; output;")
