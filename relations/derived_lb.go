@@ -420,7 +420,7 @@ func strToInt(s string) (int64, bool) {
 
 // parseLBVIP reads one VIP of a load balancer as ovn_lb_vip_init does; any
 // unreadable backend leaves the whole VIP out.
-func parseLBVIP(r lbRow) (LBVIP, error) {
+func parseLBVIP(rel schema.Release, r lbRow) (LBVIP, error) {
 	lb := r.LB
 	v := LBVIP{LB: lb.UUID, Key: r.Key, BackendIPs: lb.Vips[r.Key]}
 	v.LBOptions, _ = readLBOptions(lb)
@@ -443,7 +443,7 @@ func parseLBVIP(r lbRow) (LBVIP, error) {
 		var ok bool
 		if backends, ok = templateBackends(v.BackendIPs); ok {
 			v.TemplateBackends = true
-		} else if backends, err = explicitBackends(lb, v); err != nil {
+		} else if backends, err = explicitBackends(rel, lb, v); err != nil {
 			return fail(fmt.Errorf("invalid backend: neither a template nor explicit (%w)", err))
 		}
 	} else {
@@ -455,7 +455,7 @@ func parseLBVIP(r lbRow) (LBVIP, error) {
 		if vip.Port != 0 {
 			v.Port = strconv.Itoa(int(vip.Port))
 		}
-		if backends, err = explicitBackends(lb, v); err != nil {
+		if backends, err = explicitBackends(rel, lb, v); err != nil {
 			return fail(err)
 		}
 	}
@@ -473,7 +473,7 @@ func cTokens(s, sep string) []string {
 // explicitBackends reads the backends of a VIP as
 // ovn_lb_backends_init_explicit does: addresses of the VIP's family, with a
 // port exactly when the VIP has one.
-func explicitBackends(lb *nb.LoadBalancer, v LBVIP) ([]LBBackend, error) {
+func explicitBackends(rel schema.Release, lb *nb.LoadBalancer, v LBVIP) ([]LBBackend, error) {
 	var backends []LBBackend
 	var errs []string
 	for _, token := range cTokens(v.BackendIPs, ",") {
@@ -495,7 +495,7 @@ func explicitBackends(lb *nb.LoadBalancer, v LBVIP) ([]LBBackend, error) {
 			be.Port = strconv.Itoa(int(b.Port))
 		}
 		if !v.Template {
-			be.MonitorPort, be.MonitorSrcIP = lbMonitorMapping(lb, be.IP, v.IPv6)
+			be.MonitorPort, be.MonitorSrcIP = lbMonitorMapping(rel, lb, be.IP, v.IPv6)
 		}
 		backends = append(backends, be)
 	}
@@ -527,13 +527,13 @@ func templateBackends(value string) ([]LBBackend, bool) {
 // (ovn_northd_lb_get_vips): the NB column, except for an IPv6 template load
 // balancer with readable VIPs, whose ^variable addresses get brackets (as
 // ovn-controller expects them) and whose unreadable VIPs are left out.
-func SBVIPs(lb *nb.LoadBalancer) map[string]string {
+func SBVIPs(rel schema.Release, lb *nb.LoadBalancer) map[string]string {
 	if !SmapBool(lb.Options, "template", false) || lb.Options["address-family"] == "" || lb.Options["address-family"] == "ipv4" {
 		return lb.Vips
 	}
 	out := map[string]string{}
 	for k, value := range lb.Vips {
-		v, err := parseLBVIP(lbRow{lb, k})
+		v, err := parseLBVIP(rel, lbRow{lb, k})
 		if err != nil {
 			continue
 		}
@@ -555,7 +555,8 @@ func SBVIPs(lb *nb.LoadBalancer) map[string]string {
 // lbMonitorMapping reads the ip_port_mappings entry of a backend ("PORT:SRC_IP",
 // keyed by the backend IP, in brackets for IPv6 VIPs) as northd's
 // ovn_lb_svc_create does: the logical port and the probes' source address.
-func lbMonitorMapping(lb *nb.LoadBalancer, ip string, v6 bool) (port, srcIP string) {
+// 26.03 (mappingNamesZone) reads "PORT:[SRC_IP]:ZONE" or "PORT:SRC_IP:ZONE".
+func lbMonitorMapping(rel schema.Release, lb *nb.LoadBalancer, ip string, v6 bool) (port, srcIP string) {
 	key := ip
 	if v6 {
 		key = "[" + ip + "]"
@@ -568,12 +569,44 @@ func lbMonitorMapping(lb *nb.LoadBalancer, ip string, v6 bool) (port, srcIP stri
 	if !ok {
 		return "", ""
 	}
+	if mappingNamesZone(rel) {
+		if src, ok = mappingSource(src); !ok {
+			return "", ""
+		}
+	}
 	addr, err := parseSockaddrHost(unbracket(src))
 	if err != nil {
 		// northd logs "Invalid svc mon src IP" and monitors nothing.
+		if mappingNamesZone(rel) {
+			return "", ""
+		}
 		return port, ""
 	}
 	return port, formatLBIP(addr)
+}
+
+// mappingNamesZone: 26.03's ip_port_mappings may end in the availability
+// zone of a remote backend, after the source address, which an IPv6
+// address must then have in brackets; a mapping it cannot read names no
+// port either (ovn_lb_vip_backends_ip_port_mappings_init).
+func mappingNamesZone(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// mappingSource is the source address of a 26.03 mapping's "SRC_IP[:ZONE]"
+// or "[SRC_IP][:ZONE]", false with an empty zone.
+func mappingSource(s string) (string, bool) {
+	var zone string
+	hasZone := false
+	if rest, ok := strings.CutPrefix(s, "["); ok {
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			return "", false
+		}
+		s, rest = rest[:end], rest[end+1:]
+		zone, hasZone = strings.CutPrefix(rest, ":")
+	} else {
+		s, zone, hasZone = strings.Cut(s, ":")
+	}
+	return s, !hasZone || zone != ""
 }
 
 // healthChecksIgnored is why northd creates no health checks for the VIPs
@@ -623,7 +656,7 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 		}
 		return out
 	})
-	vips := engine.TryMap(rows, "load balancer VIP", parseLBVIP)
+	vips := engine.TryMap(rows, "load balancer VIP", func(r lbRow) (LBVIP, error) { return parseLBVIP(n.Release, r) })
 
 	// The VIPs that a health check of their load balancer names; northd
 	// ignores health checks of SCTP and template load balancers, with a

@@ -37,10 +37,26 @@ type StaticRoute struct {
 	// on another router when output_port names one.
 	Out   LRP
 	OutIP string
+	// Gateway is the next hop as ip46_parse_cidr reads it; invalid for a
+	// route without one (discard, empty).
+	Gateway netip.Addr
 }
 
 // V4 reports whether the route is an IPv4 route.
 func (r StaticRoute) V4() bool { return r.Prefix.Is4() }
+
+// NexthopV4 reports whether the route's next hop is an IPv4 address, or,
+// without one, whether the route is an IPv4 route.
+func (r StaticRoute) NexthopV4() bool { return nexthopV4(r.Gateway, r.Prefix) }
+
+// nexthopV4 is the family a route's registers take: its next hop's, or
+// without one its prefix's.
+func nexthopV4(gateway, prefix netip.Addr) bool {
+	if gateway.IsValid() {
+		return gateway.Is4()
+	}
+	return prefix.Is4()
+}
 
 // StaticRouteSlot places an accepted static route in its ECMP group: the
 // routes of one router with the same prefix as written, prefix length,
@@ -90,7 +106,14 @@ type parsedRoute struct {
 	// (discard, empty, or an output_port route whose next hop only
 	// ip46_parse_cidr reads).
 	Nexthop netip.Addr
+	// Gateway is the next hop as ip46_parse_cidr reads it.
+	Gateway netip.Addr
 }
+
+// routeFamiliesMatch: 23.03 refuses a static route whose next hop is not
+// of its prefix's family; 26.03 routes an IPv4 prefix via an IPv6 next hop
+// (RFC 5549) and the other way round.
+func routeFamiliesMatch(r schema.Release) bool { return r < schema.OVN2603 }
 
 // RouterRoute is a static route listed by an enabled router, accepted or
 // not.
@@ -101,8 +124,9 @@ type RouterRoute struct {
 
 // parseRoute follows the checks of northd.c parsed_routes_add that need
 // no port: the next hop is "discard", empty, or an IP address with an
-// all-ones mask; the prefix is a CIDR of the next hop's family.
-func parseRoute(r RouterRoute) (parsedRoute, error) {
+// all-ones mask; the prefix is a CIDR, of the next hop's family where
+// routeFamiliesMatch.
+func parseRoute(rel schema.Release, r RouterRoute) (parsedRoute, error) {
 	rt := r.Route
 	p := parsedRoute{Router: r.Router, Route: rt, Discard: rt.Nexthop == "discard",
 		Src: rt.Policy != nil && *rt.Policy == nb.LogicalRouterStaticRoutePolicySrcIP}
@@ -122,11 +146,11 @@ func parseRoute(r RouterRoute) (parsedRoute, error) {
 	if !ok {
 		return p, fmt.Errorf("static route %s: bad 'ip_prefix' %s", rt.UUID, rt.IPPrefix)
 	}
-	if valid && prefix.Is4() != nh.Is4() {
+	if valid && routeFamiliesMatch(rel) && prefix.Is4() != nh.Is4() {
 		return p, fmt.Errorf("static route %s: address family doesn't match between 'ip_prefix' %s and 'nexthop' %s",
 			rt.UUID, rt.IPPrefix, rt.Nexthop)
 	}
-	p.Prefix, p.Plen = prefix, plen
+	p.Prefix, p.Plen, p.Gateway = prefix, plen, nh
 	// The port lookup reads the next hop with inet_pton, its family told by
 	// a dot (find_lport_address).
 	if valid {
@@ -164,8 +188,9 @@ type NexthopQuery struct {
 }
 
 // NexthopPort answers a NexthopQuery as northd's find_lrp_member_ip over
-// the router's ports in _uuid order does: the first port with a network
-// holding the address, and the port's address in the first such network.
+// the router's ports (in the order walkRouterPorts gives) does: the first
+// port with a network holding the address, and the port's address in the
+// first such network.
 type NexthopPort struct {
 	Query NexthopQuery
 	Port  LRP
@@ -178,18 +203,53 @@ type netKey struct {
 	Net    netip.Prefix
 }
 
-// routerLRP is a bound router port that Router's ports column lists.
+// routerLRP is a bound router port that Router's ports column lists, the
+// Walk'th that northd visits when it looks for the port of a next hop.
 type routerLRP struct {
 	Router string
 	Port   LRP
+	Walk   int
 }
 
 // lrpNet is the Index'th network of its family on a router port.
 type lrpNet struct {
 	Key   netKey
 	Port  LRP
+	Walk  int
 	Index int
 	Addr  string
+}
+
+// nexthopPortsHashed: 26.03 looks for the port of a next hop in its
+// router's table of ports (od->ports), bucket by bucket of the port names'
+// hashes, as filled in the ports column's (_uuid) order; 23.03 in that
+// column's order.
+func nexthopPortsHashed(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// walkRouterPorts numbers each router's ports in the order northd visits
+// them when it looks for the port of a next hop.
+func walkRouterPorts(rel schema.Release, listed engine.Rel[routerLRP]) engine.Rel[routerLRP] {
+	return engine.GroupBy(engine.IndexBy(listed, func(l routerLRP) string { return l.Router }),
+		func(_ string, ls []routerLRP) []routerLRP {
+			slices.SortFunc(ls, func(a, b routerLRP) int { return cmp.Compare(a.Port.Port.UUID, b.Port.Port.UUID) })
+			if nexthopPortsHashed(rel) {
+				pos := map[string]int{}
+				names := make([]string, len(ls))
+				for i, l := range ls {
+					names[i] = l.Port.Name()
+				}
+				for i, name := range SsetOrder(names) {
+					pos[name] = i
+				}
+				slices.SortStableFunc(ls, func(a, b routerLRP) int { return cmp.Compare(pos[a.Port.Name()], pos[b.Port.Name()]) })
+			}
+			out := make([]routerLRP, len(ls))
+			for i, l := range ls {
+				l.Walk = i
+				out[i] = l
+			}
+			return out
+		})
 }
 
 // deriveLRPNets indexes the networks of the router ports each router's
@@ -197,15 +257,15 @@ type lrpNet struct {
 // its router's NB list of ports, so a port another router also lists,
 // and northd bound there, serves both (with its networks as bound).
 func deriveLRPNets(n *NB) engine.Index[netKey, lrpNet] {
-	listed := engine.Join(engine.IndexBy(n.PortsOnRouters, func(rp RouterPort) string { return rp.Port.Name }), n.LRPsByName,
-		func(_ string, rp RouterPort, p LRP) routerLRP { return routerLRP{rp.Router, p} })
+	listed := walkRouterPorts(n.Release, engine.Join(engine.IndexBy(n.PortsOnRouters, func(rp RouterPort) string { return rp.Port.Name }), n.LRPsByName,
+		func(_ string, rp RouterPort, p LRP) routerLRP { return routerLRP{Router: rp.Router, Port: p} }))
 	nets := engine.FlatMap(listed, func(l routerLRP) []lrpNet {
 		var out []lrpNet
 		for i, a := range l.Port.Net.IPv4 {
-			out = append(out, lrpNet{netKey{l.Router, netip.PrefixFrom(a.Network, a.Plen)}, l.Port, i, a.AddrS})
+			out = append(out, lrpNet{netKey{l.Router, netip.PrefixFrom(a.Network, a.Plen)}, l.Port, l.Walk, i, a.AddrS})
 		}
 		for i, a := range l.Port.Net.IPv6 {
-			out = append(out, lrpNet{netKey{l.Router, netip.PrefixFrom(a.Network, a.Plen)}, l.Port, i, a.AddrS})
+			out = append(out, lrpNet{netKey{l.Router, netip.PrefixFrom(a.Network, a.Plen)}, l.Port, l.Walk, i, a.AddrS})
 		}
 		return out
 	})
@@ -214,8 +274,8 @@ func deriveLRPNets(n *NB) engine.Index[netKey, lrpNet] {
 
 // resolveNexthops answers each distinct query by looking its address up
 // under every prefix length among the router's port networks and keeping
-// the first port in _uuid order, then its first network, so that the cost
-// of a query does not grow with the number of ports.
+// the first port northd visits (walkRouterPorts), then its first network,
+// so that the cost of a query does not grow with the number of ports.
 func resolveNexthops(queries engine.Rel[NexthopQuery], nets engine.Index[netKey, lrpNet]) engine.Rel[NexthopPort] {
 	type probe struct {
 		key netKey
@@ -239,7 +299,7 @@ func resolveNexthops(queries engine.Rel[NexthopQuery], nets engine.Index[netKey,
 	return engine.GroupBy(engine.IndexBy(found, func(m match) NexthopQuery { return m.q }),
 		func(q NexthopQuery, ms []match) []NexthopPort {
 			first := slices.MinFunc(ms, func(a, b match) int {
-				return cmp.Or(cmp.Compare(a.n.Port.Port.UUID, b.n.Port.Port.UUID), cmp.Compare(a.n.Index, b.n.Index))
+				return cmp.Or(cmp.Compare(a.n.Walk, b.n.Walk), cmp.Compare(a.n.Index, b.n.Index))
 			})
 			return []NexthopPort{{q, first.n.Port, first.n.Addr}}
 		})
@@ -294,11 +354,11 @@ func deriveRouterRoutes(n *NB) engine.Rel[RouterRoute] {
 // table ids, and the route table ids.
 func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[StaticRoute], engine.Rel[RouteTableID], engine.Rel[string]) {
 	enabled := engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID })
-	parsed := engine.TryMap(n.RouterRoutes, "static route", parseRoute)
+	parsed := engine.TryMap(n.RouterRoutes, "static route", func(r RouterRoute) (parsedRoute, error) { return parseRoute(n.Release, r) })
 
 	accept := func(p parsedRoute, out LRP, outIP string) StaticRoute {
 		return StaticRoute{Router: p.Router, Route: p.Route, Prefix: p.Prefix, Plen: p.Plen, Src: p.Src,
-			Discard: p.Discard, Table: p.Route.RouteTable, Out: out, OutIP: outIP}
+			Discard: p.Discard, Table: p.Route.RouteTable, Out: out, OutIP: outIP, Gateway: p.Gateway}
 	}
 	noPath := func(p parsedRoute) error {
 		return fmt.Errorf("static route %s: no path for %s; next hop %s", p.Route.UUID, p.Route.IPPrefix, p.Route.Nexthop)
@@ -318,7 +378,7 @@ func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[St
 	}
 	outPorts := engine.Join(viaPort, n.LRPsByName, func(_ string, p parsedRoute, out LRP) withPort { return withPort{p, out} })
 	byOutPort := engine.TryMap(outPorts, "static route", func(x withPort) (StaticRoute, error) {
-		if addr, ok := OutputPortAddr(x.out.Net, x.p.Nexthop, x.p.Prefix.Is4()); ok {
+		if addr, ok := OutputPortAddr(x.out.Net, x.p.Nexthop, nexthopV4(x.p.Gateway, x.p.Prefix)); ok {
 			return accept(x.p, x.out, addr), nil
 		}
 		return StaticRoute{}, noPath(x.p)

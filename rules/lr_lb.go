@@ -647,7 +647,7 @@ func RouterLBRoutableARPFlows(nb *relations.NB) engine.Rel[Flow] {
 				}
 			}
 			slices.Sort(v4)
-			return []routableSet{{router, "{" + strings.Join(ssetOrder(v4), ", ") + "}"}}
+			return []routableSet{{router, "{" + strings.Join(relations.SsetOrder(v4), ", ") + "}"}}
 		})
 	sets = engine.AntiJoin(engine.IndexBy(sets, func(r routableSet) string { return r.Router }),
 		engine.IndexBy(routersWithRoutableNAT(nb), func(r string) string { return r }))

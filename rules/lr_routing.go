@@ -169,8 +169,10 @@ type route struct {
 	plen    int
 	v4      bool
 	// gateway is the next hop; empty for a directly connected network,
-	// where the next hop is the packet's destination.
-	gateway string
+	// where the next hop is the packet's destination. crossFamily: it is
+	// not of the network's family (26.03's IPv4 routes via IPv6 next hops).
+	gateway     string
+	crossFamily bool
 	// origin is routeSrcIP for a src-ip route, else routeStatic or
 	// routeConnected.
 	origin  int
@@ -219,9 +221,10 @@ func (r route) flow(nb *relations.NB) Flow {
 	if gw == "" {
 		gw = "ip" + ipVersion(r.v4) + ".dst"
 	}
+	nhV4 := r.v4 != r.crossFamily
 	return dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
 		"ip.ttl--; reg8[0..15] = 0; %s = %s; %s = %s; eth.src = %s; outport = %s; flags.loopback = 1; %snext;",
-		nextHopReg(!r.v4), gw, srcIPReg(nb.Release, !r.v4), r.srcIP, r.port.Net.MAC, jsonKey(r.port.Name()), nextHopFamily(nb.Release, r.v4)))
+		nextHopReg(!nhV4), gw, srcIPReg(nb.Release, !nhV4), r.srcIP, r.port.Net.MAC, jsonKey(r.port.Name()), nextHopFamily(nb.Release, nhV4)))
 }
 
 func ipVersion(v4 bool) string {
@@ -245,7 +248,8 @@ func RouterStaticRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 			r.dp, r.discard = on(s.Route.Router), true
 			return r.flow(nb)
 		}
-		r.port, r.srcIP, r.gateway = s.Route.Out, s.Route.OutIP, s.Route.Route.Nexthop
+		r.port, r.srcIP, r.gateway = s.Route.Out, s.Route.OutIP, routeGateway(nb, s.Route)
+		r.crossFamily = s.Route.NexthopV4() != r.v4
 		network, _ := s.Route.Prefix.Prefix(s.Route.Plen)
 		r.scoped = !r.v4 && isLinkLocal(network.Addr())
 		return r.flow(nb)
@@ -318,9 +322,23 @@ func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		return append(flows, dp.from(rt.Route.UUID).flow(LRInIPRoutingECMP, 100, memberMatch,
 			fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s; %s%snext;",
-				nextHopReg(!rt.V4()), rt.Route.Nexthop, srcIPReg(nb.Release, !rt.V4()), rt.OutIP, rt.Out.Net.MAC, jsonKey(rt.Out.Name()),
-				nextHopFamily(nb.Release, rt.V4()), commit)))
+				nextHopReg(!rt.NexthopV4()), routeGateway(nb, rt), srcIPReg(nb.Release, !rt.NexthopV4()), rt.OutIP, rt.Out.Net.MAC, jsonKey(rt.Out.Name()),
+				nextHopFamily(nb.Release, rt.NexthopV4()), commit)))
 	})
+}
+
+// nexthopPrintedParsed: 26.03 prints a static route's next hop as it
+// parsed it (ipv6_format_mapped: no "/32", IPv6 compressed), 23.03 as the
+// NB wrote it.
+func nexthopPrintedParsed(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// routeGateway is a static route's next hop as its flows print it; empty
+// for none.
+func routeGateway(nb *relations.NB, sr relations.StaticRoute) string {
+	if nexthopPrintedParsed(nb.Release) && sr.Gateway.IsValid() {
+		return printAddr(sr.Gateway)
+	}
+	return sr.Route.Nexthop
 }
 
 // discardDropsECMPGroup: in 26.03 a discard route drops the traffic of its

@@ -170,8 +170,7 @@ func SwitchL2UnknownFlows(nb *relations.NB) engine.Rel[Flow] {
 // SwitchL2UnicastFlows: ls_in_l2_lkup, priority 50, for the MACs in a port's
 // addresses column and, for "dynamic" entries, in its dynamic_addresses
 // (northd.c build_lswitch_ip_unicast_lookup): traffic to the MAC goes to the
-// port, or is dropped if the port is disabled. Like northd, only the leading
-// MAC of an entry is read here, whatever follows it. "router" entries are
+// port, or is dropped if the port is disabled. "router" entries are
 // SwitchRouterPortL2Flows'; external ports have their own rules. In 26.03
 // (routerMACAlwaysLooked) a router port connected to a router port is
 // SwitchRouterPortL2Flows' alone, whatever else its addresses list.
@@ -180,6 +179,9 @@ func SwitchL2UnicastFlows(nb *relations.NB) engine.Rel[Flow] {
 	if routerMACAlwaysLooked(nb) {
 		ports = engine.AntiJoin(engine.IndexBy(ports, func(p relations.LSP) string { return p.Port.UUID }),
 			engine.IndexBy(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.LSP.UUID }))
+	}
+	if unicastFromParsedAddresses(nb) {
+		return parsedAddressL2Flows(nb, ports)
 	}
 	return engine.FlatMap(ports, func(p relations.LSP) []Flow {
 		dp, actions := on(p.Switch).from(p.Port.UUID), unicastActions(p.Enabled(), p.Name())
@@ -195,6 +197,33 @@ func SwitchL2UnicastFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		return flows
 	})
+}
+
+// unicastFromParsedAddresses: 23.03 reads the leading MAC of each
+// addresses entry, and of dynamic_addresses for a dynamic one; 26.03 walks
+// the addresses it parsed (op->lsp_addrs), where a dynamic entry counts
+// only with the addresses IPAM holds for the port.
+func unicastFromParsedAddresses(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
+
+// parsedAddressL2Flows are SwitchL2UnicastFlows' flows from the readable
+// addresses entries of ports and the dynamic addresses IPAM holds for them.
+func parsedAddressL2Flows(nb *relations.NB, ports engine.Rel[relations.LSP]) engine.Rel[Flow] {
+	flows := func(p relations.LSP, addrs []relations.LPortAddresses) []Flow {
+		dp, actions := on(p.Switch).from(p.Port.UUID), unicastActions(p.Enabled(), p.Name())
+		out := make([]Flow, 0, len(addrs))
+		for _, a := range addrs {
+			out = append(out, dp.flow(LSInL2Lkup, 50, "eth.dst == "+a.MAC.String(), actions))
+		}
+		return out
+	}
+	dynamic := engine.SemiJoin(
+		engine.IndexBy(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) string { return d.LSP.Port.UUID }),
+		engine.IndexBy(ports, func(p relations.LSP) string { return p.Port.UUID }))
+	return engine.Union(
+		engine.FlatMap(ports, func(p relations.LSP) []Flow { return flows(p, p.Addrs.Static) }),
+		engine.FlatMap(dynamic, func(d relations.LSPDynamic) []Flow {
+			return flows(d.LSP, []relations.LPortAddresses{*d.Addrs})
+		}))
 }
 
 // unicastActions forwards to the port, or drops for a disabled port.
@@ -460,10 +489,10 @@ func selfOriginatedFlows(nb *relations.NB, links engine.Rel[routerLink], nats en
 		}
 		match := "(arp.op == 1 || rarp.op == 3 || nd_ns)"
 		if broadcasts {
-			macs = append([]string{l.LRP.Net.MAC.String()}, ssetOrder(macs)...)
+			macs = append([]string{l.LRP.Net.MAC.String()}, relations.SsetOrder(macs)...)
 			match = "eth.dst == ff:ff:ff:ff:ff:ff && " + match
 		} else {
-			macs = ssetOrder(append([]string{l.LRP.Net.MAC.String()}, macs...))
+			macs = relations.SsetOrder(append([]string{l.LRP.Net.MAC.String()}, macs...))
 		}
 		return on(l.Switch).flow(LSInL2Lkup, 75, "eth.src == {"+strings.Join(macs, ", ")+"} && "+match,
 			"outport = "+mcFloodL2+"; output;")

@@ -121,7 +121,7 @@ func SBLoadBalancers(n *relations.NB) engine.Rel[SBLoadBalancer] {
 			if lb.Protocol != nil {
 				row.Protocol = string(*lb.Protocol)
 			}
-			row.Name, row.VIPs, row.Options = lb.Name, SmapOf(relations.SBVIPs(lb)), SmapOf(options)
+			row.Name, row.VIPs, row.Options = lb.Name, SmapOf(relations.SBVIPs(n.Release, lb)), SmapOf(options)
 			return row
 		})
 }

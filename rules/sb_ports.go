@@ -565,7 +565,7 @@ func routerNATAddresses(rp relations.LRP, r routerFacts, src garpSources) []stri
 	}
 	slices.Sort(v4)
 	slices.Sort(v6)
-	central = append(append(central, ssetOrder(v4)...), ssetOrder(v6)...)
+	central = append(append(central, relations.SsetOrder(v4)...), relations.SsetOrder(v6)...)
 	if len(central) == 1 {
 		return out
 	}
