@@ -98,7 +98,7 @@ func DGPNATResponderFlows(nb *relations.NB) engine.Rel[Flow] {
 		})
 	pairs := engine.Join(
 		engine.IndexBy(counted, func(w withCount) string { return w.NAT.Router }),
-		engine.IndexBy(nb.DGPs, func(d relations.DGP) string { return d.LRP.Router }),
+		engine.IndexBy(dgpsRoutingLocally(nb), func(d relations.DGP) string { return d.LRP.Router }),
 		func(_ string, w withCount, d relations.DGP) natOnDGP { return natOnDGP{w.NAT, d, w.DGPs} })
 	return engine.FlatMap(engine.Filter(pairs, natOnGatewayPort), func(x natOnDGP) []Flow {
 		nat, key := x.NAT.NAT, jsonKey(x.DGP.Name())
@@ -117,6 +117,16 @@ func DGPNATResponderFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		return []Flow{natARPReply(r, key, ip, mac, resident, 92), natARPReply(r, key, ip, "", "", 91)}
 	})
+}
+
+// dgpsRoutingLocally are the distributed gateway ports whose peer has no
+// chassisredirect port of its own (relations.NB.PeerRedirects, 26.03):
+// where it has one, routing to the port's networks is centralized on the
+// gateway chassis and 26.03 gives the port no NAT ARP/ND responders.
+func dgpsRoutingLocally(nb *relations.NB) engine.Rel[relations.DGP] {
+	return engine.AntiJoin(
+		engine.IndexBy(nb.DGPs, func(d relations.DGP) string { return d.Name() }),
+		engine.IndexBy(nb.PeerRedirects, func(p relations.LRPSwitchPeer) string { return p.LRP.Name() }))
 }
 
 // natOnGatewayPort is northd.c is_nat_gateway_port: with several
