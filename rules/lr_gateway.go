@@ -273,7 +273,9 @@ func routablePorts(nb *relations.NB) engine.Rel[natOnPort] {
 		return engine.Join(
 			engine.IndexBy(nb.LRPs, func(p relations.LRP) string { return p.Router }),
 			engine.IndexBy(nb.RouterGateways, func(g relations.RouterGateway) string { return g.Router }),
-			func(_ string, p relations.LRP, g relations.RouterGateway) natOnPort { return natOnPort{port: p, dgps: g.DGPs} })
+			func(_ string, p relations.LRP, g relations.RouterGateway) natOnPort {
+				return natOnPort{port: p, dgps: g.DGPs}
+			})
 	}
 	return engine.GroupBy(engine.IndexBy(nb.DGPs, func(d relations.DGP) string { return d.LRP.Router }),
 		func(_ string, ds []relations.DGP) []natOnPort {
