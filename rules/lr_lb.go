@@ -218,7 +218,7 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			}
 			action += ");"
 		}
-		if flag != "" {
+		if flag != "" && !(dropsUnflagged(nb.Release) && v.NTargets == 0 && !v.Reject) {
 			action = "flags." + flag + "_for_lb = 1; " + action
 		}
 		flows := []Flow{dp.flow(LRInDefrag, 100, fmt.Sprintf("ip && %s.dst == %s", ip, v.IP), "ct_dnat;")}
@@ -244,6 +244,10 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		return append(flows, routerAffinityFlows(dp, c, v, match)...)
 	})
 }
+
+// dropsUnflagged: 26.03 does not flag for SNAT the traffic to a VIP that
+// its DNAT drops (no targets, no options:reject; build_lb_vip_actions).
+func dropsUnflagged(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // templateVIPsAllowed: 26.03 lets traffic to a template VIP (one with a
 // ^variable) past lr_in_ip_input (northd.c
