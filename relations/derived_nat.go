@@ -364,9 +364,26 @@ func deriveNATRules(n *NB, nats engine.Rel[RouterNAT]) (engine.Rel[NATRule], eng
 	if !everyRouter {
 		return engine.TryMap(engine.Union(onGateway, onDGP), "NAT", checkNAT), engine.Filter(nats, RouterNAT.Valid)
 	}
-	valid := engine.TryMap(engine.Union(onGateway, onDGP), "NAT", checkValidNAT)
+	valid := centralizeBehindRedirectedPeers(engine.TryMap(engine.Union(onGateway, onDGP), "NAT", checkValidNAT), n.PeerRedirects)
 	return engine.Filter(valid, func(r NATRule) bool { return r.GW.NATCapable() }),
 		engine.Map(valid, func(r NATRule) RouterNAT { return r.RouterNAT })
+}
+
+// centralizeBehindRedirectedPeers: a rule of a distributed gateway port
+// whose peer switch port has a chassisredirect port (NB.PeerRedirects) is
+// not distributed, since routing to the port's networks is centralized on
+// its gateway chassis (en-lr-nat.c lr_nat_entry_set_dgw_port).
+func centralizeBehindRedirectedPeers(rules engine.Rel[NATRule], peers engine.Rel[LRPSwitchPeer]) engine.Rel[NATRule] {
+	distributed := engine.IndexBy(engine.Filter(rules, func(r NATRule) bool { return r.Distributed }),
+		func(r NATRule) string { return r.DGP.LRP.Port.UUID })
+	redirected := engine.IndexBy(peers, func(p LRPSwitchPeer) string { return p.LRP.Port.UUID })
+	return engine.Union(
+		engine.Filter(rules, func(r NATRule) bool { return !r.Distributed }),
+		engine.AntiJoin(distributed, redirected),
+		engine.Map(engine.SemiJoin(distributed, redirected), func(r NATRule) NATRule {
+			r.Distributed, r.MAC = false, EthAddr{}
+			return r
+		}))
 }
 
 // extractIPAddress is ovn-util's extract_ip_address: at most one IPv4 and

@@ -17,6 +17,8 @@ const (
 	// FeatureSampleWithRegisters (26.03) is ovn-controller's sample action
 	// taking its observation point from a register.
 	FeatureSampleWithRegisters = "ovn-sample-with-registers"
+	// FeatureCTStateSave (26.03) is ovn-controller's ct_state_save action.
+	FeatureCTStateSave = "ct-state-save"
 )
 
 // Features are the chassis features the logical flows may rely on: those
@@ -41,12 +43,16 @@ type Features struct {
 	// flow per collector, whose observation point is in a register (else
 	// by flows of each observation point); read by 26.03 only.
 	SampleWithRegisters bool
+	// CTStateSave: the gateway MTU check saves the conntrack state
+	// (ct_state_save) for the too-large-reply flows to read from a
+	// register (else they read ct.*); read by 26.03 only.
+	CTStateSave bool
 }
 
 // AllFeatures is what northd assumes with no chassis, or with chassis that
 // all run an ovn-controller of its release.
 var AllFeatures = Features{CTNoMaskedLabel: true, CTLBRelated: true, CTCommitToZone: true, CTNextZone: true,
-	SampleWithRegisters: true}
+	SampleWithRegisters: true, CTStateSave: true}
 
 // assumesChassisFeatures: 26.03 no longer reads the conntrack label and
 // related-traffic features from the chassis; its flows rely on both
@@ -59,7 +65,7 @@ func (f Features) ReadFor(r schema.Release) Features {
 	if assumesChassisFeatures(r) {
 		f.CTNoMaskedLabel, f.CTLBRelated = true, true
 	} else {
-		f.CTCommitToZone, f.CTNextZone, f.SampleWithRegisters = true, true, true
+		f.CTCommitToZone, f.CTNextZone, f.SampleWithRegisters, f.CTStateSave = true, true, true, true
 	}
 	return f
 }
@@ -73,6 +79,7 @@ func FeaturesOf(otherConfigs iter.Seq[map[string]string]) Features {
 		CTCommitToZone:      EveryChassisHas(otherConfigs, FeatureCTCommitToZone),
 		CTNextZone:          EveryChassisHas(otherConfigs, FeatureCTNextZone),
 		SampleWithRegisters: EveryChassisHas(otherConfigs, FeatureSampleWithRegisters),
+		CTStateSave:         EveryChassisHas(otherConfigs, FeatureCTStateSave),
 	}
 }
 

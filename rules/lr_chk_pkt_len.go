@@ -30,10 +30,10 @@ func RouterChkPktLenFlows(nb *relations.NB) engine.Rel[Flow] {
 // In 26.03 the check also saves the conntrack state for lr_in_larger_pkts,
 // and the errors it sends for replies are SNATed back (lr_out_post_snat).
 func RouterPortGatewayMTUFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.LRPGatewayMTUs, func(m relations.LRPGatewayMTU) []Flow {
-		dp := onLRP(m.LRP)
+	return engine.FlatMap(relations.WithFeatures(nb, nb.LRPGatewayMTUs), func(x relations.Featured[relations.LRPGatewayMTU]) []Flow {
+		m, dp := x.Of, onLRP(x.Of.LRP)
 		checked := "next;"
-		if savesCTStateForTooBig(nb.Release) {
+		if savesCTStateForTooBig(nb.Release) && x.Features.CTStateSave {
 			checked = "reg4[0..7] = ct_state_save(); next;"
 		}
 		flows := gatewayMTUFlows(nb.Release, dp, m, LRInChkPktLen, "outport == "+jsonKey(m.LRP.Name()), checked)
@@ -48,9 +48,10 @@ func RouterPortGatewayMTUFlows(nb *relations.NB) engine.Rel[Flow] {
 // savesCTStateForTooBig: 26.03 saves the conntrack state of a packet
 // whose length it checks (ct_state_save into REG_CT_STATE, reg4[0..7]),
 // and answers a too-large reply of a DNATed connection with an error
-// SNATed back through that connection (flags.icmp_snat). Both rest on the
-// chassis features ct_state_save and ct_commit_nat_v2, which 26.03's
-// flows assume (relations.Features).
+// SNATed back through that connection (flags.icmp_snat). Where some
+// chassis lacks ct_state_save (relations.Features.CTStateSave) the reply
+// is told by its current conntrack state instead; 26.03's flows assume
+// ct_commit_nat_v2.
 func savesCTStateForTooBig(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // RouterPortLargerPktsFlows: lr_in_larger_pkts for each other port of a
@@ -68,14 +69,19 @@ func RouterPortLargerPktsFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(nb.LRPs, lrpRouter),
 		engine.IndexBy(nb.LRPGatewayMTUs, func(m relations.LRPGatewayMTU) string { return m.LRP.Router }),
 		func(_ string, in relations.LRP, out relations.LRPGatewayMTU) inOut { return inOut{in, out} })
-	return engine.FlatMap(pairs, func(x inOut) []Flow {
+	return engine.FlatMap(relations.WithFeatures(nb, pairs), func(f relations.Featured[inOut]) []Flow {
+		x := f.Of
 		if x.in.Port.UUID == x.out.LRP.Port.UUID {
 			return nil
 		}
 		t, outMatch := StagesFor(nb), "outport == "+jsonKey(x.out.LRP.Name())+" && "
 		var flows []Flow
 		if savesCTStateForTooBig(nb.Release) {
-			flows = tooBigFlows(t, x.in, x.out.MTU, LRInLargerPkts, 160, outMatch, " && reg4[5] && reg4[3] && reg4[7]", "flags.icmp_snat = 1; ")
+			replyOfDNAT := " && ct.trk && ct.rpl && ct.dnat"
+			if f.Features.CTStateSave {
+				replyOfDNAT = " && reg4[5] && reg4[3] && reg4[7]"
+			}
+			flows = tooBigFlows(t, x.in, x.out.MTU, LRInLargerPkts, 160, outMatch, replyOfDNAT, "flags.icmp_snat = 1; ")
 		}
 		return append(flows, packetTooBigFlows(t, x.in, x.out.MTU, LRInLargerPkts, outMatch)...)
 	})

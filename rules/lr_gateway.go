@@ -190,87 +190,111 @@ func DGPAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.Union(withMTU, plain)
 }
 
-// routable is one group of a distributed gateway port's routable NAT
-// addresses (northd.c assign_routable_addresses): the external IPs of its
-// rules with options:add_route, reached through MAC: a distributed rule's
-// own external MAC, or the gateway port's MAC for the centralized ones.
+// routable is one group of a router port's routable NAT addresses
+// (northd.c get_nat_addresses with routable_only): the external IPs of its
+// router's rules with options:add_route, reached through MAC: a
+// distributed rule's own external MAC, or the port's MAC for the
+// centralized ones.
 type routable struct {
-	DGP relations.DGP
-	MAC string
-	IPs string // ", "-separated, in rule _uuid order
+	Port relations.LRP
+	// Routed is whether the other routers on the port's switch route the
+	// addresses to it, besides resolving them: a distributed gateway port's
+	// or a gateway router's port (26.03 takes the addresses of every port
+	// but routes only those).
+	Routed bool
+	MAC    string
+	IPs    string // ", "-separated, in rule _uuid order
 }
 
-// natOnPort is a NAT rule considered for one distributed gateway port, as
-// if the router had dgps gateway ports.
+// natOnPort is a NAT rule considered for one router port, as if the
+// router had dgps distributed gateway ports.
 type natOnPort struct {
 	nat  relations.RouterNAT
-	dgp  relations.DGP
+	port relations.LRP
 	dgps int
 }
 
-// dgpRoutables computes the routable NAT addresses of each distributed
-// gateway port (northd.c get_nat_addresses with routable_only): rules other
-// than snat with options:add_route and an IPv4 external address that apply
-// on the port; distributed rules with a readable external MAC each make a
-// group, the others one group with the port's MAC, without the port's own
-// addresses. northd computes them while it counts the router's gateway
-// ports, so whether a rule applies on the port is decided as if the ports
-// after it (in _uuid order) did not exist: the first one gets every rule.
-func dgpRoutables(nb *relations.NB) engine.Rel[routable] {
+// routablesOfEveryPort: 26.03 gives every router port its routable NAT
+// addresses (build_routable_flows_for_router_port), 23.03 only the
+// distributed gateway ports (assign_routable_addresses).
+func routablesOfEveryPort(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// portRoutables computes the routable NAT addresses of the router ports
+// (northd.c get_nat_addresses with routable_only): rules other than snat
+// with options:add_route and an IPv4 external address that apply on the
+// port; distributed rules with a readable external MAC each make a group,
+// the others one group with the port's MAC, without the port's own
+// addresses.
+func portRoutables(nb *relations.NB) engine.Rel[routable] {
 	candidates := engine.Filter(nb.RouterNATs, func(r relations.RouterNAT) bool {
 		_, ok := relations.ParseIPv4Host(r.NAT.ExternalIP)
 		return !r.IsSNAT() && relations.SmapBool(r.NAT.Options, "add_route", false) && ok
 	})
-	type ranked struct {
-		dgp  relations.DGP
-		rank int
-	}
-	ranks := engine.GroupBy(engine.IndexBy(nb.DGPs, func(d relations.DGP) string { return d.LRP.Router }),
-		func(_ string, ds []relations.DGP) []ranked {
-			slices.SortFunc(ds, func(a, b relations.DGP) int { return cmp.Compare(a.LRP.Port.UUID, b.LRP.Port.UUID) })
-			out := make([]ranked, len(ds))
-			for i, d := range ds {
-				out[i] = ranked{d, i + 1}
-			}
-			return out
-		})
 	pairs := engine.Filter(engine.Join(
 		engine.IndexBy(candidates, func(r relations.RouterNAT) string { return r.Router }),
-		engine.IndexBy(ranks, func(r ranked) string { return r.dgp.LRP.Router }),
-		func(_ string, r relations.RouterNAT, d ranked) natOnPort { return natOnPort{r, d.dgp, d.rank} }),
-		func(x natOnPort) bool { return natOnGatewayPort(natOnDGP{x.nat, x.dgp, x.dgps}) })
-	return engine.GroupBy(engine.IndexBy(pairs, func(x natOnPort) relations.DGP { return x.dgp }),
-		func(d relations.DGP, xs []natOnPort) []routable {
+		engine.IndexBy(routablePorts(nb), func(x natOnPort) string { return x.port.Router }),
+		func(_ string, r relations.RouterNAT, x natOnPort) natOnPort { return natOnPort{r, x.port, x.dgps} }),
+		func(x natOnPort) bool { return natOnGatewayPort(natOnDGP{x.nat, relations.DGP{LRP: x.port}, x.dgps}) })
+	return engine.GroupBy(engine.IndexBy(pairs, func(x natOnPort) relations.LRP { return x.port }),
+		func(p relations.LRP, xs []natOnPort) []routable {
 			slices.SortFunc(xs, func(a, b natOnPort) int { return cmp.Compare(a.nat.NAT.UUID, b.nat.NAT.UUID) })
+			routed := p.DGP() || p.OnGateway
 			var out []routable
 			var central []string
 			for _, x := range xs {
 				nat := x.nat.NAT
-				if x.nat.DistributedConfig() {
+				if x.dgps > 0 && x.nat.DistributedConfig() {
 					if mac, err := relations.ParseMAC(*nat.ExternalMAC); err == nil {
 						ip, _ := relations.ParseIPv4Host(nat.ExternalIP)
-						out = append(out, routable{d, mac.String(), ip.String()})
+						out = append(out, routable{p, routed, mac.String(), ip.String()})
 					}
 					continue
 				}
 				ip, _ := relations.ParseIPv4Host(nat.ExternalIP)
-				if !slices.ContainsFunc(d.LRP.Net.IPv4, func(a relations.IPv4NetAddr) bool { return a.AddrS == nat.ExternalIP }) {
+				if !slices.ContainsFunc(p.Net.IPv4, func(a relations.IPv4NetAddr) bool { return a.AddrS == nat.ExternalIP }) {
 					central = append(central, ip.String())
 				}
 			}
 			if len(central) > 0 {
-				out = append(out, routable{d, d.LRP.Net.MAC.String(), strings.Join(central, ", ")})
+				out = append(out, routable{p, routed, p.Net.MAC.String(), strings.Join(central, ", ")})
+			}
+			return out
+		})
+}
+
+// routablePorts are the ports that get routable NAT addresses, each with
+// the number of distributed gateway ports whether a rule applies on it is
+// decided with (natOnGatewayPort). 26.03 takes every port, with its
+// router's count. 23.03 takes the distributed gateway ports and decides
+// while it counts them, as if the ports after each (in _uuid order) did
+// not exist: the first one gets every rule.
+func routablePorts(nb *relations.NB) engine.Rel[natOnPort] {
+	if routablesOfEveryPort(nb.Release) {
+		return engine.Join(
+			engine.IndexBy(nb.LRPs, func(p relations.LRP) string { return p.Router }),
+			engine.IndexBy(nb.RouterGateways, func(g relations.RouterGateway) string { return g.Router }),
+			func(_ string, p relations.LRP, g relations.RouterGateway) natOnPort {
+				return natOnPort{port: p, dgps: g.DGPs}
+			})
+	}
+	return engine.GroupBy(engine.IndexBy(nb.DGPs, func(d relations.DGP) string { return d.LRP.Router }),
+		func(_ string, ds []relations.DGP) []natOnPort {
+			slices.SortFunc(ds, func(a, b relations.DGP) int { return cmp.Compare(a.LRP.Port.UUID, b.LRP.Port.UUID) })
+			out := make([]natOnPort, len(ds))
+			for i, d := range ds {
+				out[i] = natOnPort{port: d.LRP, dgps: i + 1}
 			}
 			return out
 		})
 }
 
 // RoutableNATFlows: the routes and neighbours that routers on a switch
-// get for the routable NAT addresses of a distributed gateway port on the
-// same switch (northd.c build_ip_routing_flows_for_lrouter_port and
-// routable_addresses_to_lflows): each address is a connected /32 route
-// through the router's port (lr_in_ip_routing) and, on a gateway router or
-// through a distributed gateway port, resolves to the group's MAC
+// get for the routable NAT addresses of a router port on the same switch
+// (northd.c build_ip_routing_flows_for_lrouter_port and
+// routable_addresses_to_lflows; 26.03 build_routable_flows_for_router_port):
+// each address of a routed group is a connected /32 route through the
+// router's port (lr_in_ip_routing) and, on a gateway router or through a
+// distributed gateway port, each address resolves to the group's MAC
 // (lr_in_arp_resolve) unless the router learns its neighbour routers.
 func RoutableNATFlows(nb *relations.NB) engine.Rel[Flow] {
 	type onSwitch struct {
@@ -279,15 +303,15 @@ func RoutableNATFlows(nb *relations.NB) engine.Rel[Flow] {
 	}
 	bySwitch := func(p relations.LRPSwitchPeer) string { return p.Switch }
 	dgpOnSwitch := engine.Join(
-		engine.IndexBy(dgpRoutables(nb), func(r routable) string { return r.DGP.LRP.Port.UUID }),
+		engine.IndexBy(portRoutables(nb), func(r routable) string { return r.Port.Port.UUID }),
 		engine.IndexBy(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.LRP.Port.UUID }),
 		func(_ string, r routable, p relations.LRPSwitchPeer) onSwitch { return onSwitch{p, r} })
 	pairs := engine.Filter(engine.Join(engine.IndexBy(nb.LRPSwitchPeers, bySwitch),
 		engine.IndexBy(dgpOnSwitch, func(x onSwitch) string { return x.peer.Switch }),
 		func(_ string, p relations.LRPSwitchPeer, x onSwitch) onSwitch { return onSwitch{p, x.r} }),
-		func(x onSwitch) bool { return x.peer.LRP.Port.UUID != x.r.DGP.LRP.Port.UUID })
+		func(x onSwitch) bool { return x.peer.LRP.Port.UUID != x.r.Port.Port.UUID })
 	routes := engine.FlatMap(pairs, func(x onSwitch) []Flow {
-		if len(x.peer.LRP.Net.IPv4) == 0 {
+		if !x.r.Routed || len(x.peer.LRP.Net.IPv4) == 0 {
 			return nil
 		}
 		p := x.peer.LRP

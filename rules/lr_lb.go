@@ -139,6 +139,9 @@ type (
 		Scope string
 		Class routerLBClass
 		VIP   relations.LBVIP
+		// CommonZone: replies are unDNATed in the common zone
+		// (lbUnDNATZone).
+		CommonZone bool
 	}
 )
 
@@ -195,9 +198,9 @@ func snatFlag(c routerLBClass, v relations.LBVIP) string {
 func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	vips := engine.Join(lbsOnRouters(nb), nb.LBVIPsByLB,
 		func(_ string, x lbOnRouters, v relations.LBVIP) vipOnRouters {
-			return vipOnRouters{x.Scope, x.Class, v}
+			return vipOnRouters{Scope: x.Scope, Class: x.Class, VIP: v}
 		})
-	return engine.FlatMap(relations.WithFeatures(nb, vips), func(x relations.Featured[vipOnRouters]) []Flow {
+	return engine.FlatMap(relations.WithFeatures(nb, lbUnDNATZone(nb, vips)), func(x relations.Featured[vipOnRouters]) []Flow {
 		c, v := x.Of.Class, x.Of.VIP
 		dp, ip := on(routerLBSet(x.Of.Scope, c)).from(v.LB), ipMatch(v)
 		match, prio := fmt.Sprintf("ct.new && !ct.rel && %s && %s.dst == %s", ip, ip, v.IP), 110
@@ -218,7 +221,7 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			}
 			action += ");"
 		}
-		if flag != "" {
+		if flag != "" && !(dropsUnflagged(nb.Release) && v.NTargets == 0 && !v.Reject) {
 			action = "flags." + flag + "_for_lb = 1; " + action
 		}
 		flows := []Flow{dp.flow(LRInDefrag, 100, fmt.Sprintf("ip && %s.dst == %s", ip, v.IP), "ct_dnat;")}
@@ -231,7 +234,7 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		flows = append(flows, dp.flow(LRInDNAT, prio, newMatch, action))
 		if c.DGP != "" && v.NBackends > 0 {
-			flows = append(flows, dp.flow(LROutUnDNAT, 120, undnatMatch(nb.Release, c.DGP, v), undnatAction(nb.Release, flag)))
+			flows = append(flows, dp.flow(LROutUnDNAT, 120, undnatMatch(nb.Release, c.DGP, v), undnatAction(flag, x.Of.CommonZone)))
 			if centralizesBackendReplies(nb.Release) {
 				flows = append(flows, dp.flow(LRInGWRedirect, 200,
 					fmt.Sprintf("%s && (%s) && outport == %s", ipMatch(v), backendSources(v), jsonKey(c.DGP)),
@@ -244,6 +247,10 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		return append(flows, routerAffinityFlows(dp, c, v, match)...)
 	})
 }
+
+// dropsUnflagged: 26.03 does not flag for SNAT the traffic to a VIP that
+// its DNAT drops (no targets, no options:reject; build_lb_vip_actions).
+func dropsUnflagged(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // templateVIPsAllowed: 26.03 lets traffic to a template VIP (one with a
 // ^variable) past lr_in_ip_input (northd.c
@@ -323,17 +330,29 @@ func backendSources(v relations.LBVIP) string {
 // (lr_in_gw_redirect), where it is unDNATed in its DNAT zone.
 func centralizesBackendReplies(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
-// undnatAction unDNATs replies in the gateway chassis' zone (its common
-// zone in 23.03, its DNAT zone in 26.03), or passes them on flagged for
-// SNAT.
-func undnatAction(rel schema.Release, flag string) string {
+// undnatAction unDNATs replies in the gateway chassis' common zone or its
+// DNAT zone, or passes them on flagged for SNAT.
+func undnatAction(flag string, commonZone bool) string {
 	switch {
 	case flag != "":
 		return "flags." + flag + "_for_lb = 1; next;"
-	case centralizesBackendReplies(rel):
-		return "ct_dnat;"
+	case commonZone:
+		return "ct_dnat_in_czone;"
 	}
-	return "ct_dnat_in_czone;"
+	return "ct_dnat;"
+}
+
+// lbUnDNATZone marks the VIPs whose replies a distributed router unDNATs
+// in its common zone: every VIP in 23.03; in 26.03 (where
+// centralizesBackendReplies) only while NB_Global has
+// options:use_common_zone (lrouter_use_common_zone).
+func lbUnDNATZone(nb *relations.NB, vips engine.Rel[vipOnRouters]) engine.Rel[vipOnRouters] {
+	inCommonZone := func(v vipOnRouters) vipOnRouters { v.CommonZone = true; return v }
+	if !centralizesBackendReplies(nb.Release) {
+		return engine.Map(vips, inCommonZone)
+	}
+	keyed := engine.IndexBy(vips, func(vipOnRouters) bool { return true })
+	return engine.Union(engine.Map(engine.SemiJoin(keyed, commonZone(nb)), inCommonZone), engine.AntiJoin(keyed, commonZone(nb)))
 }
 
 // routerAffinityFlows are the flows of a VIP with options:affinity_timeout

@@ -370,13 +370,14 @@ func (r natRule) separateZoneSNATFlows(match string, prio int) []Flow {
 		zone, offset = "dnat", 5
 	}
 	reverse := fmt.Sprintf("ip && ip%s.dst == %s && inport == %s && %s", ip, r.NAT.LogicalIP, jsonKey(r.DGP.Name()), r.resident())
-	reverse, _ = r.extIPMatch(reverse, true, LROutSNAT, r.CIDRBits+3+128)
-	return []Flow{
+	// The exemption of traffic from the exempted peers goes to lr_in_dnat,
+	// at the DNAT flows' priority plus two, as for DNAT.
+	reverse, exempt := r.extIPMatch(reverse, true, LRInDNAT, 102)
+	return append(exempt,
 		snat,
 		dp.flow(LROutPostUnDNAT, 70+offset, match, "ct_next("+zone+");"),
 		dp.flow(LROutSNAT, prio+offset, reverse+" && (!ct.trk || !ct.rpl)", "ct_"+zone+";"),
-		dp.flow(LROutPostSNAT, prio+offset, reverse+" && ct.new", "ct_commit_to_zone("+zone+");"),
-	}
+		dp.flow(LROutPostSNAT, prio+offset, reverse+" && ct.new", "ct_commit_to_zone("+zone+");"))
 }
 
 // dgpFlows: the flows of a rule on a distributed router outside the NAT

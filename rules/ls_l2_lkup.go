@@ -320,7 +320,7 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 func SwitchRouterPortL2Flows(nb *relations.NB) engine.Rel[Flow] {
 	links := routerLinks(nb)
 	return engine.Union(routerPortFlows(nb, links), selfOriginatedFlows(nb, links, nb.ValidNATs),
-		natARPFlows(nb, links), dgpNATFlows(links, nb.ValidNATs))
+		natARPFlows(nb, links), dgpNATFlows(links, nb.RouterNATs))
 }
 
 // routerMACAlwaysLooked: 26.03 sends traffic to a connected router
@@ -509,7 +509,8 @@ func selfOriginatedBroadcasts(nb *relations.NB) bool { return nb.Release >= sche
 // dgpNATFlows: ls_in_l2_lkup, priority 50, traffic to the external MAC of a
 // distributed NAT rule (dnat_and_snat with logical_port and external_mac)
 // of a distributed gateway port's router goes to the router, on the chassis
-// of the NAT's logical port.
+// of the NAT's logical port. northd reads the router's NAT rules here
+// without checking them.
 func dgpNATFlows(links engine.Rel[routerLink], nats engine.Rel[relations.RouterNAT]) engine.Rel[Flow] {
 	distributed := engine.Filter(nats, func(r relations.RouterNAT) bool {
 		nat := r.NAT

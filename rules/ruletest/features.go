@@ -15,6 +15,7 @@ var featureChanges = map[string]Change{
 			CTCommitToZone:      rapid.Bool().Draw(t, "ct_commit_to_zone"),
 			CTNextZone:          rapid.Bool().Draw(t, "ct_next_zone"),
 			SampleWithRegisters: rapid.Bool().Draw(t, "sample_with_registers"),
+			CTStateSave:         rapid.Bool().Draw(t, "ct_state_save"),
 		})
 	},
 }
