@@ -696,8 +696,10 @@ func (t *Txn) Finish(ctx context.Context) error {
 // that is a third of its work and our decoding on top. Resume must
 // follow. Pause reports false, pausing nothing, when the server cannot
 // change a monitor's conditions (it answers monitor_cond_change with an
-// error).
+// error). Tables the server's schema lacks are not monitored, so they
+// are left out.
 func (c *Conn) Pause(ctx context.Context, tables []string) bool {
+	tables = slices.DeleteFunc(slices.Clone(tables), func(t string) bool { return c.has[t] == nil })
 	if err := c.rpc.Call(ctx, "monitor_cond_change", condChange(tables, false), nil); err != nil {
 		return false
 	}
