@@ -167,3 +167,18 @@ func mirrorPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 		return PortBinding{Name: m.Serving, Datapath: m.Source.Switch, Type: "mirror", MirrorPort: m.Sink}
 	}))
 }
+
+// servingPortGroupMembers: a serving port stands in its switch's flood
+// groups for the port attached to the mirror (its ovn_port carries that
+// port's NB row, which build_mcast_groups reads): in _MC_flood when that
+// port is enabled, and in _MC_flood_l2 when it is no router port too.
+func servingPortGroupMembers(n *relations.NB) engine.Rel[MulticastGroupMember] {
+	enabled := engine.Filter(lportMirrors(n), func(m LportMirror) bool { return m.Source.Enabled() })
+	return engine.FlatMap(enabled, func(m LportMirror) []MulticastGroupMember {
+		ms := []MulticastGroupMember{{m.Source.Switch, MCFlood, m.Serving}}
+		if m.Source.Port.Type != relations.LSPTypeRouter {
+			ms = append(ms, MulticastGroupMember{m.Source.Switch, MCFloodL2, m.Serving})
+		}
+		return ms
+	})
+}
