@@ -113,6 +113,7 @@ type NB struct {
 	BFD                      Table[nb.BFD]
 	Copp                     Table[nb.Copp]
 	Mirrors                  Table[nb.Mirror]
+	MirrorRules              Table[nb.MirrorRule] // 26.03
 	ChassisTemplateVars      Table[nb.ChassisTemplateVar]
 	Samples                  Table[nb.Sample]                     // 26.03
 	SampleCollectors         Table[nb.SampleCollector]            // 26.03
@@ -307,6 +308,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 		BFD:                      newTable[nb.BFD](c, nb.BFDTable, f),
 		Copp:                     newTable[nb.Copp](c, nb.CoppTable, f),
 		Mirrors:                  newTable[nb.Mirror](c, nb.MirrorTable, f),
+		MirrorRules:              newTable[nb.MirrorRule](c, nb.MirrorRuleTable, f),
 		ChassisTemplateVars:      newTable[nb.ChassisTemplateVar](c, nb.ChassisTemplateVarTable, f),
 		Samples:                  newTable[nb.Sample](c, nb.SampleTable, f),
 		SampleCollectors:         newTable[nb.SampleCollector](c, nb.SampleCollectorTable, f),

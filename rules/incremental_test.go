@@ -154,3 +154,17 @@ func TestDynamicRouting2603Incremental(t *testing.T) {
 			ruletest.OutputOf("Port_Binding", func(p *rules.Program) *engine.Output[rules.PortBinding] { return p.PortBindings })),
 	})
 }
+
+// TestMirror2603Incremental: 26.03's program over lport mirrors, their
+// rules and the ports attached, while switches and ports (sinks among
+// them) come and go: the flows and the serving ports' bindings.
+func TestMirror2603Incremental(t *testing.T) {
+	names := append([]string{"topology/addPort", "topology/delPort", "topology/delSwitch"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.Mirrors}, names...),
+		Steps:   16, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+		Outputs: append(ruletest.DefaultOutputs(),
+			ruletest.OutputOf("Port_Binding", func(p *rules.Program) *engine.Output[rules.PortBinding] { return p.PortBindings })),
+	})
+}

@@ -194,6 +194,8 @@ var switchPortRules = []Rule{
 	SwitchPortQueueToLocalnetFlows,
 	SwitchPMTUAdmissionFlows,
 	SwitchMirrorDefaultFlows,
+	SwitchLportMirrorFlows, // ls_mirror.go
+	SwitchMirrorRuleFlows,
 	SwitchFDBDefaultFlows,
 	SwitchFDBPortFlows,
 	SwitchARPResponderDefaultFlows,

@@ -133,7 +133,8 @@ func SBMulticastGroups(n *relations.NB) (engine.Rel[MulticastGroup], engine.Rel[
 	mrouters := engine.Map(n.IGMPMrouterPorts, toMember(func(relations.IGMPPort) string { return MCMrouterFlood }))
 	// A switch port may be a multicast router port both by its options
 	// and by its router's relay, and by what ovn-controller saw.
-	members := engine.Distinct(engine.Union(switchMembers, routerPortMembers, routerStatic, learnt, mrouters))
+	members := engine.Distinct(engine.Union(switchMembers, routerPortMembers, routerStatic, learnt, mrouters,
+		servingPortGroupMembers(n)))
 	groups := engine.Distinct(engine.Map(members, func(m MulticastGroupMember) MulticastGroup {
 		return MulticastGroup{Datapath: m.Datapath, Name: m.Group, Key: mcKeys[m.Group]}
 	}))

@@ -41,6 +41,8 @@ type PortBinding struct {
 	// QoSNetwork is set, qos_physical_network=QoSNetwork.
 	QoSQueue   bool
 	QoSNetwork string
+	// MirrorPort is the sink of a serving port of type "mirror".
+	MirrorPort string
 }
 
 // MaxPortKey is the largest port tunnel key outside VXLAN mode (15 bits).
@@ -53,7 +55,8 @@ func ComparePortBindings(a, b PortBinding) int {
 		cmp.Compare(a.PortSecurity, b.PortSecurity), cmp.Compare(a.ParentPort, b.ParentPort),
 		cmp.Compare(a.Tag, b.Tag), cmp.Compare(a.ExternalIDs, b.ExternalIDs),
 		cmp.Compare(a.NATAddresses, b.NATAddresses), cmp.Compare(a.RequestedKey, b.RequestedKey),
-		cmp.Compare(a.QoSNetwork, b.QoSNetwork), CompareBools(a.QoSQueue, b.QoSQueue))
+		cmp.Compare(a.QoSNetwork, b.QoSNetwork), CompareBools(a.QoSQueue, b.QoSQueue),
+		cmp.Compare(a.MirrorPort, b.MirrorPort))
 }
 
 // CompareBools orders false before true, for the comparers of rows
@@ -73,13 +76,14 @@ func CompareBools(a, b bool) int {
 var knownLSPTypes = []string{"", "l2gateway", "localnet", "localport", "router", "vtep", "external", "virtual", "remote"}
 
 // SBPortBindings computes the Port_Binding rows of switch ports, router
-// ports and chassisredirect ports.
+// ports, chassisredirect ports and lport mirrors' serving ports.
 func SBPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 	routers := routerPortFacts(n)
 	return engine.Union(
 		switchPortBindings(n),
 		routerTypePortBindings(n, routers),
-		routerPortBindings(n, routers))
+		routerPortBindings(n, routers),
+		mirrorPortBindings(n))
 }
 
 // allocatesQueueIDs: 26.03 gives every switch port with QoS options

@@ -867,6 +867,9 @@ func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding
 		set("external_ids", false, wire.StrMap(ids))
 		set("parent_port", false, wire.OptString(want.ParentPort, want.ParentPort != ""))
 		set("tag", false, wire.OptInt(want.Tag, want.Tag != 0))
+		if want.MirrorPort != "" { // a 26.03 column: 23.03's SB has none
+			set("mirror_port", false, want.MirrorPort)
+		}
 	} else {
 		set("type", pb.Type != want.Type, want.Type)
 		set("options", !sameMap(pb.Options, options), wire.StrMap(options))
@@ -877,6 +880,7 @@ func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding
 		set("external_ids", !sameMap(pb.ExternalIDs, ids), wire.StrMap(ids))
 		set("parent_port", ptrOr(pb.ParentPort, "") != want.ParentPort, wire.OptString(want.ParentPort, want.ParentPort != ""))
 		set("tag", ptrOr(pb.Tag, 0) != want.Tag, wire.OptInt(want.Tag, want.Tag != 0))
+		set("mirror_port", ptrOr(pb.MirrorPort, "") != want.MirrorPort, wire.OptString(want.MirrorPort, want.MirrorPort != ""))
 		if pb.Up == nil {
 			row["up"] = wire.OptBool(false)
 		}

@@ -56,6 +56,9 @@ const (
 	// DynamicRouting changes the routers' dynamic routing options and the
 	// SB Learned_Route rows (26.03).
 	DynamicRouting Group = "dynamic-routing"
+	// Mirrors changes lport mirrors, their Mirror_Rules and the ports
+	// attached to them (26.03's NB).
+	Mirrors Group = "mirrors"
 )
 
 var groups = map[Group]map[string]Change{
@@ -73,6 +76,7 @@ var groups = map[Group]map[string]Change{
 	Sampling:         samplingChanges,
 	NetworkFunctions: nfChanges,
 	DynamicRouting:   dynamicRoutingChanges,
+	Mirrors:          mirrorChanges,
 }
 
 // Groups are all the groups, sorted.
