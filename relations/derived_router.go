@@ -12,6 +12,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // RouterConfig is a logical router that northd makes a datapath of (one
@@ -94,7 +95,7 @@ type LRPRouterPeer struct {
 // MTU get an ICMP "fragmentation needed" or "packet too big" error.
 // CheckLen is the length check_pkt_larger() compares with: MTU plus the
 // Ethernet header, with a VLAN tag when the switch the port is connected to
-// has a localnet port that requests one.
+// has a localnet port that requests one (a valid one in 26.03).
 type LRPGatewayMTU struct {
 	LRP      LRP
 	MTU      int
@@ -239,10 +240,19 @@ func rejectSwitchPortPeers(n *NB) {
 
 func lrpByUUID(p LRP) string { return p.Port.UUID }
 
+// onlyValidTagsAddVLANHeader: 26.03 counts a VLAN header for a localnet
+// port's tag_request only when it is a valid tag (non-zero, or with a
+// parent_name); 23.03 for any tag_request, 0 included.
+func onlyValidTagsAddVLANHeader(r schema.Release) bool { return r >= schema.OVN2603 }
+
 func deriveLRPGatewayMTUs(n *NB) engine.Rel[LRPGatewayMTU] {
 	withMTU := engine.Filter(n.LRPs, func(p LRP) bool { return SmapInt(p.Port.Options, "gateway_mtu", 0) > 0 })
 	taggedLocalnet := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
-		return sp.Port.Type == "localnet" && sp.Port.TagRequest != nil
+		tag := sp.Port.TagRequest
+		if sp.Port.Type != "localnet" || tag == nil {
+			return false
+		}
+		return !onlyValidTagsAddVLANHeader(n.Release) || *tag != 0 || sp.Port.ParentName != nil && *sp.Port.ParentName != ""
 	})
 	// (router port, switch) pairs, as values.
 	type portSwitch struct{ port, sw string }

@@ -288,6 +288,12 @@ func routablePorts(nb *relations.NB) engine.Rel[natOnPort] {
 		})
 }
 
+// routesFromLinkLocal: 26.03 also routes the routable addresses through a
+// neighbour port without IPv4 addresses, from its IPv6 link-local address
+// (an IPv4 route with an IPv6 source, REGBIT_NEXTHOP_IS_IPV4 clear);
+// 23.03 skips such ports.
+func routesFromLinkLocal(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
 // RoutableNATFlows: the routes and neighbours that routers on a switch
 // get for the routable NAT addresses of a router port on the same switch
 // (northd.c build_ip_routing_flows_for_lrouter_port and
@@ -311,13 +317,22 @@ func RoutableNATFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(_ string, p relations.LRPSwitchPeer, x onSwitch) onSwitch { return onSwitch{p, x.r} }),
 		func(x onSwitch) bool { return x.peer.LRP.Port.UUID != x.r.Port.Port.UUID })
 	routes := engine.FlatMap(pairs, func(x onSwitch) []Flow {
-		if !x.r.Routed || len(x.peer.LRP.Net.IPv4) == 0 {
+		p := x.peer.LRP
+		if !x.r.Routed || len(p.Net.IPv4) == 0 && !routesFromLinkLocal(nb.Release) {
 			return nil
 		}
-		p := x.peer.LRP
+		r := route{port: p, plen: 32, v4: true, origin: routeConnected, hint: p.Port.UUID}
+		if len(p.Net.IPv4) > 0 {
+			r.srcIP = p.Net.IPv4[0].AddrS
+		} else {
+			// The link-local address derived from the port's MAC, which
+			// every port has, last of its IPv6 addresses.
+			r.srcIP, r.crossFamily = p.Net.IPv6[len(p.Net.IPv6)-1].AddrS, true
+		}
 		var flows []Flow
 		for _, ip := range strings.Split(x.r.IPs, ", ") {
-			flows = append(flows, route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: ip, plen: 32, v4: true, origin: routeConnected, hint: p.Port.UUID}.flow(nb))
+			r.network = ip
+			flows = append(flows, r.flow(nb))
 		}
 		return flows
 	})

@@ -169,8 +169,9 @@ type route struct {
 	plen    int
 	v4      bool
 	// gateway is the next hop; empty for a directly connected network,
-	// where the next hop is the packet's destination. crossFamily: it is
-	// not of the network's family (26.03's IPv4 routes via IPv6 next hops).
+	// where the next hop is the packet's destination. crossFamily: the
+	// next hop, or with no gateway srcIP, is not of the network's family
+	// (26.03's IPv4 routes via IPv6 next hops).
 	gateway     string
 	crossFamily bool
 	// origin is routeSrcIP for a src-ip route, else routeStatic or
@@ -217,14 +218,16 @@ func (r route) flow(nb *relations.NB) Flow {
 	if r.discard {
 		return dp.flow(LRInIPRouting, prio, match, drop)
 	}
-	gw := r.gateway
-	if gw == "" {
-		gw = "ip" + ipVersion(r.v4) + ".dst"
-	}
 	nhV4 := r.v4 != r.crossFamily
+	gwReg, gw := nextHopReg(!nhV4), r.gateway
+	if gw == "" {
+		// The next hop is the destination itself, of the route's family
+		// even when the source address is of the other.
+		gwReg, gw = nextHopReg(!r.v4), "ip"+ipVersion(r.v4)+".dst"
+	}
 	return dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
 		"ip.ttl--; reg8[0..15] = 0; %s = %s; %s = %s; eth.src = %s; outport = %s; flags.loopback = 1; %snext;",
-		nextHopReg(!nhV4), gw, srcIPReg(nb.Release, !nhV4), r.srcIP, r.port.Net.MAC, jsonKey(r.port.Name()), nextHopFamily(nb.Release, nhV4)))
+		gwReg, gw, srcIPReg(nb.Release, !nhV4), r.srcIP, r.port.Net.MAC, jsonKey(r.port.Name()), nextHopFamily(nb.Release, nhV4)))
 }
 
 func ipVersion(v4 bool) string {

@@ -2,7 +2,8 @@
 # mcast_relay, IPv6 router advertisements (ipv6_ra_configs with every
 # option, and an invalid address mode, which northd logs and ignores), and
 # a gateway_mtu on ports behind a VLAN-tagged localnet switch and a plain
-# one, one with gateway_mtu_bypass.
+# one, one with gateway_mtu_bypass, whose localnet port's tag_request=0
+# counts as a VLAN tag in 23.03 but not in 26.03.
 ovn-nbctl lr-add lr0 -- set Logical_Router lr0 options:always_learn_from_arp_request=false options:mcast_relay=true
 ovn-nbctl lrp-add lr0 lr0-ls1 00:00:00:00:01:01 10.0.1.1/24 fd00:1::1/64 fd00:11::1/64
 ovn-nbctl lrp-add lr0 lr0-ls2 00:00:00:00:02:01 10.0.2.1/24 fd00:2::1/64
@@ -22,6 +23,8 @@ ovn-nbctl set Logical_Router_Port lr0-ls3 ipv6_ra_configs:address_mode=slaac
 ovn-nbctl set Logical_Router_Port lr0-ls4 ipv6_ra_configs:address_mode=bogus
 ovn-nbctl lsp-add ls1 ln1 -- lsp-set-type ln1 localnet -- lsp-set-addresses ln1 unknown \
   -- lsp-set-options ln1 network_name=phys -- set Logical_Switch_Port ln1 tag_request=100
+ovn-nbctl lsp-add ls2 ln2 -- lsp-set-type ln2 localnet -- lsp-set-addresses ln2 unknown \
+  -- lsp-set-options ln2 network_name=phys -- set Logical_Switch_Port ln2 tag_request=0
 ovn-nbctl set Logical_Router_Port lr0-ls1 options:gateway_mtu=1500
 ovn-nbctl set Logical_Router_Port lr0-ls2 options:gateway_mtu=1400 'options:gateway_mtu_bypass="tcp"'
 ovn-nbctl set Logical_Router_Port lr0-ls4 options:gateway_mtu=bad
