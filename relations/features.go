@@ -19,6 +19,9 @@ const (
 	FeatureSampleWithRegisters = "ovn-sample-with-registers"
 	// FeatureCTStateSave (26.03) is ovn-controller's ct_state_save action.
 	FeatureCTStateSave = "ct-state-save"
+	// FeatureCTCommitNATv2 (26.03) is ovn-controller's ct_commit_nat
+	// taking the NAT type, as in ct_commit_nat(snat).
+	FeatureCTCommitNATv2 = "ct-commit-nat-v2"
 )
 
 // Features are the chassis features the logical flows may rely on: those
@@ -47,12 +50,15 @@ type Features struct {
 	// (ct_state_save) for the too-large-reply flows to read from a
 	// register (else they read ct.*); read by 26.03 only.
 	CTStateSave bool
+	// CTCommitNATv2: a too-large reply's ICMP error is committed for SNAT
+	// (ct_commit_nat(snat)) in lr_out_post_snat; read by 26.03 only.
+	CTCommitNATv2 bool
 }
 
 // AllFeatures is what northd assumes with no chassis, or with chassis that
 // all run an ovn-controller of its release.
 var AllFeatures = Features{CTNoMaskedLabel: true, CTLBRelated: true, CTCommitToZone: true, CTNextZone: true,
-	SampleWithRegisters: true, CTStateSave: true}
+	SampleWithRegisters: true, CTStateSave: true, CTCommitNATv2: true}
 
 // assumesChassisFeatures: 26.03 no longer reads the conntrack label and
 // related-traffic features from the chassis; its flows rely on both
@@ -65,7 +71,7 @@ func (f Features) ReadFor(r schema.Release) Features {
 	if assumesChassisFeatures(r) {
 		f.CTNoMaskedLabel, f.CTLBRelated = true, true
 	} else {
-		f.CTCommitToZone, f.CTNextZone, f.SampleWithRegisters, f.CTStateSave = true, true, true, true
+		f.CTCommitToZone, f.CTNextZone, f.SampleWithRegisters, f.CTStateSave, f.CTCommitNATv2 = true, true, true, true, true
 	}
 	return f
 }
@@ -80,6 +86,7 @@ func FeaturesOf(otherConfigs iter.Seq[map[string]string]) Features {
 		CTNextZone:          EveryChassisHas(otherConfigs, FeatureCTNextZone),
 		SampleWithRegisters: EveryChassisHas(otherConfigs, FeatureSampleWithRegisters),
 		CTStateSave:         EveryChassisHas(otherConfigs, FeatureCTStateSave),
+		CTCommitNATv2:       EveryChassisHas(otherConfigs, FeatureCTCommitNATv2),
 	}
 }
 

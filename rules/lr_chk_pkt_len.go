@@ -38,7 +38,7 @@ func RouterPortGatewayMTUFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		flows := gatewayMTUFlows(nb.Release, dp, m, LRInChkPktLen, "outport == "+jsonKey(m.LRP.Name()), checked)
 		flows = append(flows, packetTooBigFlows(StagesFor(nb), m.LRP, m.MTU, LRInIPInput, "")...)
-		if savesCTStateForTooBig(nb.Release) {
+		if savesCTStateForTooBig(nb.Release) && x.Features.CTCommitNATv2 {
 			flows = append(flows, dp.flow(LROutPostSNAT, 100, "icmp && flags.icmp_snat == 1", "ct_commit_nat(snat);"))
 		}
 		return flows
@@ -50,8 +50,9 @@ func RouterPortGatewayMTUFlows(nb *relations.NB) engine.Rel[Flow] {
 // and answers a too-large reply of a DNATed connection with an error
 // SNATed back through that connection (flags.icmp_snat). Where some
 // chassis lacks ct_state_save (relations.Features.CTStateSave) the reply
-// is told by its current conntrack state instead; 26.03's flows assume
-// ct_commit_nat_v2.
+// is told by its current conntrack state instead; where some chassis
+// lacks ct_commit_nat_v2 (Features.CTCommitNATv2) the error is not
+// committed for SNAT.
 func savesCTStateForTooBig(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // RouterPortLargerPktsFlows: lr_in_larger_pkts for each other port of a

@@ -16,6 +16,7 @@ var featureChanges = map[string]Change{
 			CTNextZone:          rapid.Bool().Draw(t, "ct_next_zone"),
 			SampleWithRegisters: rapid.Bool().Draw(t, "sample_with_registers"),
 			CTStateSave:         rapid.Bool().Draw(t, "ct_state_save"),
+			CTCommitNATv2:       rapid.Bool().Draw(t, "ct_commit_nat_v2"),
 		})
 	},
 }

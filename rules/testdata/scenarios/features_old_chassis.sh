@@ -4,6 +4,8 @@
 # keep their bits in ct_label instead of ct_mark, load balancing uses ct_lb,
 # related traffic is not NATed as its connection, and router load balancing
 # does not record skip_snat/force_snat in the connection.
+# A gateway_mtu port: 26.03 commits its too-large replies' ICMP errors for
+# SNAT (lr_out_post_snat) only when every chassis has ct-commit-nat-v2.
 ovn-sbctl chassis-add hv-old geneve 192.0.2.1
 ovn-sbctl chassis-add hv-new geneve 192.0.2.2 -- set Chassis hv-new other_config:ct-no-masked-label=true other_config:ovn-ct-lb-related=true
 ovn-nbctl ls-add sw0
@@ -32,3 +34,4 @@ lb=$(ovn-nbctl create Load_Balancer name=lbrej protocol=udp options:reject=true 
 ovn-nbctl ls-lb-add sw0 lb0 -- ls-lb-add sw0 lbrej -- lr-lb-add gw lb0 -- lr-lb-add gw lb1 -- lr-lb-add gw lbrej
 ovn-nbctl lr-add gw2 -- set Logical_Router gw2 options:chassis=hv-x options:lb_force_snat_ip=172.16.3.1
 ovn-nbctl lr-lb-add gw2 lb0 -- lr-lb-add gw2 lbrej
+ovn-nbctl set Logical_Router_Port gw-ext1 options:gateway_mtu=1400
