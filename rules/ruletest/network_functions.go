@@ -1,8 +1,6 @@
 package ruletest
 
 import (
-	"maps"
-
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"pgregory.net/rapid"
@@ -114,22 +112,13 @@ var nfMonitorIPs = []string{"169.254.0.2", "169.254.0.3"}
 // setNFMonitorIP sets NB_Global options:svc_monitor_ip_dst, or removes it,
 // keeping the row's other options.
 func setNFMonitorIP(t *rapid.T, s *State) {
-	g := &nb.NBGlobal{UUID: globalUUID}
-	if row, ok := s.rows[nb.NBGlobalTable][globalUUID].(*nb.NBGlobal); ok {
-		c := *row
-		g = &c
-	}
-	options := maps.Clone(g.Options)
-	if options == nil {
-		options = map[string]string{}
-	}
-	if ip := rapid.SampledFrom(append([]string{""}, nfMonitorIPs...)).Draw(t, "monitor ip"); ip != "" {
-		options["svc_monitor_ip_dst"] = ip
-	} else {
-		delete(options, "svc_monitor_ip_dst")
-	}
-	g.Options = options
-	s.Set(t, nb.NBGlobalTable, globalUUID, g)
+	editGlobalOptions(t, s, func(options map[string]string) {
+		if ip := rapid.SampledFrom(append([]string{""}, nfMonitorIPs...)).Draw(t, "monitor ip"); ip != "" {
+			options["svc_monitor_ip_dst"] = ip
+		} else {
+			delete(options, "svc_monitor_ip_dst")
+		}
+	})
 }
 
 // toggleNFMonitor brings the SB Service_Monitor of a switch port's ICMP

@@ -94,6 +94,15 @@ func setSamplingApp(t *rapid.T, s *State) {
 // debug_drop_collector_set, debug_drop_domain_id) on or off, keeping the
 // row's other options.
 func setDebugDrop(t *rapid.T, s *State) {
+	editGlobalOptions(t, s, func(options map[string]string) {
+		options["debug_drop_collector_set"] = rapid.SampledFrom([]string{"0", "5"}).Draw(t, "collectorSet")
+		options["debug_drop_domain_id"] = rapid.SampledFrom([]string{"1", "300"}).Draw(t, "domain")
+	})
+}
+
+// editGlobalOptions sets the NB_Global row (made if there is none) with
+// its options as edit leaves a copy of them, its other columns kept.
+func editGlobalOptions(t *rapid.T, s *State, edit func(options map[string]string)) {
 	g := &nb.NBGlobal{UUID: globalUUID}
 	if row, ok := s.rows[nb.NBGlobalTable][globalUUID].(*nb.NBGlobal); ok {
 		c := *row
@@ -103,8 +112,7 @@ func setDebugDrop(t *rapid.T, s *State) {
 	if options == nil {
 		options = map[string]string{}
 	}
-	options["debug_drop_collector_set"] = rapid.SampledFrom([]string{"0", "5"}).Draw(t, "collectorSet")
-	options["debug_drop_domain_id"] = rapid.SampledFrom([]string{"1", "300"}).Draw(t, "domain")
+	edit(options)
 	g.Options = options
 	s.Set(t, nb.NBGlobalTable, globalUUID, g)
 }
