@@ -1,7 +1,6 @@
 package ruletest
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/northlog/northlog/relations"
@@ -24,10 +23,7 @@ var dynamicRoutingChanges = map[string]Change{
 			return
 		}
 		Edit(t, s, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) {
-			lr.Options = maps.Clone(lr.Options)
-			if lr.Options == nil {
-				lr.Options = map[string]string{}
-			}
+			lr.Options = ownOptions(lr.Options)
 			delete(lr.Options, "dynamic-routing")
 			delete(lr.Options, "dynamic-routing-redistribute")
 			if rapid.IntRange(0, 3).Draw(t, "dynamic") > 0 {

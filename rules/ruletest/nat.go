@@ -2,7 +2,6 @@ package ruletest
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/northlog/northlog/relations/nb"
@@ -72,10 +71,7 @@ var natChanges = map[string]Change{
 			return
 		}
 		nat := *s.rows[nb.NATTable][id].(*nb.NAT)
-		nat.Options = maps.Clone(nat.Options)
-		if nat.Options == nil { // maps.Clone(nil) is nil
-			nat.Options = map[string]string{}
-		}
+		nat.Options = ownOptions(nat.Options)
 		nat.Options["stateless"] = fmt.Sprint(rapid.Bool().Draw(t, "stateless"))
 		s.Set(t, nb.NATTable, id, &nat)
 	},
@@ -117,10 +113,7 @@ var natChanges = map[string]Change{
 			return
 		}
 		Edit(t, s, nb.LogicalRouterTable, id, func(lr *nb.LogicalRouter) {
-			lr.Options = maps.Clone(lr.Options)
-			if lr.Options == nil {
-				lr.Options = map[string]string{}
-			}
+			lr.Options = ownOptions(lr.Options)
 			delete(lr.Options, "chassis")
 			if rapid.Bool().Draw(t, "chassis") {
 				lr.Options["chassis"] = "hv1"

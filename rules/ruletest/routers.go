@@ -2,7 +2,6 @@ package ruletest
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"github.com/northlog/northlog/relations/nb"
@@ -48,10 +47,7 @@ var (
 // copy.
 func updateRouterPort(t *rapid.T, s *State, id string, change func(*nb.LogicalRouterPort)) {
 	lrp := *s.rows[nb.LogicalRouterPortTable][id].(*nb.LogicalRouterPort)
-	lrp.Options = maps.Clone(lrp.Options)
-	if lrp.Options == nil {
-		lrp.Options = map[string]string{}
-	}
+	lrp.Options = ownOptions(lrp.Options)
 	change(&lrp)
 	s.Set(t, nb.LogicalRouterPortTable, id, &lrp)
 }

@@ -100,6 +100,15 @@ func setDebugDrop(t *rapid.T, s *State) {
 	})
 }
 
+// ownOptions is a copy of options to edit: a new map for none
+// (maps.Clone(nil) is nil).
+func ownOptions(options map[string]string) map[string]string {
+	if options == nil {
+		return map[string]string{}
+	}
+	return maps.Clone(options)
+}
+
 // editGlobalOptions sets the NB_Global row (made if there is none) with
 // its options as edit leaves a copy of them, its other columns kept.
 func editGlobalOptions(t *rapid.T, s *State, edit func(options map[string]string)) {
@@ -108,11 +117,7 @@ func editGlobalOptions(t *rapid.T, s *State, edit func(options map[string]string
 		c := *row
 		g = &c
 	}
-	options := maps.Clone(g.Options)
-	if options == nil {
-		options = map[string]string{}
-	}
-	edit(options)
-	g.Options = options
+	g.Options = ownOptions(g.Options)
+	edit(g.Options)
 	s.Set(t, nb.NBGlobalTable, globalUUID, g)
 }
