@@ -40,12 +40,14 @@ var dpUserTables = []string{sb.MACBindingTable, sb.StaticMACBindingTable, sb.Lea
 // (ovn_lflow_equal): the SB row is found again by these alone, whatever its
 // datapaths.
 type flowKey struct {
-	Stage    rules.Stage
 	Priority int
 	Match    string
 	Actions  string
 	// Meter is controller_meter, HasMeter whether it is set.
-	Meter    string
+	Meter string
+	// Stage and HasMeter last, side by side: the key is 64 bytes, not 72,
+	// in the maps that hold every flow's key (wantLF, flowsByKey).
+	Stage    rules.Stage
 	HasMeter bool
 }
 

@@ -42,7 +42,7 @@ type Conn struct {
 	writing atomic.Int32
 	// known are the strings of the rows a transaction in flight inserts,
 	// for the decoders of their echo (until Resume when it was paused).
-	known atomic.Pointer[knownStrings]
+	known atomic.Pointer[sentStrings]
 	// paused are the tables whose updates Pause stopped.
 	paused []string
 	// remote is the server connected to, one of Dial's list.
@@ -489,9 +489,9 @@ func newRow(ru []byte) ([]byte, error) {
 func (c *Conn) apply(tu rawUpdates, initial bool) error {
 	var mu updates.ModelUpdates
 	var fast []Change
-	var known knownStrings
+	known := &knownStrings{}
 	if k := c.known.Load(); k != nil {
-		known = *k
+		known.sent = *k
 	}
 	for table, rows := range tu {
 		current := c.rows[table]
@@ -632,7 +632,7 @@ type Txn struct {
 	r *paramWriter
 	// n counts the operations, for the reply's decoder (in the read loop).
 	n      atomic.Int64
-	known  knownStrings
+	known  sentStrings
 	failed []string
 }
 
@@ -737,14 +737,14 @@ func condChange(tables []string, where bool) []any {
 // addInserted adds to known the strings of the row that op inserts, if
 // it is an insert: a column's value, or the elements of a set or map. It
 // returns known, made when nil and needed.
-func addInserted(known knownStrings, op lovsdb.Operation) knownStrings {
+func addInserted(known sentStrings, op lovsdb.Operation) sentStrings {
 	if op.Op != lovsdb.OperationInsert {
 		return known
 	}
 	add := func(v any) {
 		if s, ok := v.(string); ok {
 			if known == nil {
-				known = knownStrings{}
+				known = sentStrings{}
 			}
 			known[s] = s
 		}

@@ -27,13 +27,23 @@ type rowDecoder struct {
 // columnDecoder sets the field index of a model from a column's value.
 type columnDecoder struct {
 	index  int
-	decode func(field reflect.Value, v []byte, known knownStrings) error
+	decode func(field reflect.Value, v []byte, known *knownStrings) error
 }
 
+// sentStrings are the strings of the rows a transaction in flight
+// inserts, which the server echoes back.
+type sentStrings map[string]string
+
 // knownStrings are strings a decoder takes instead of making equal ones:
-// those of a transaction in flight, which the server echoes back. A
-// string is then held once, by its writer and the decoded row both.
-type knownStrings map[string]string
+// those sent (a string is then held once, by its writer and the decoded
+// row both), and the uuids already decoded in the same update: a few rows
+// (datapaths, groups, ports) are referred to by many (every flow names
+// its datapath), which would otherwise each hold a copy of the uuid. It
+// lives as long as one update's decoding; nil knows nothing.
+type knownStrings struct {
+	sent  sentStrings
+	uuids map[string]string
+}
 
 // newRowDecoder makes the decoder of the model type typ (a pointer to a
 // struct with ovsdb tags). It reports false when a field has a type it
@@ -69,7 +79,7 @@ func newRowDecoder(typ reflect.Type) (*rowDecoder, bool) {
 
 // decode decodes one row, the row uuid; its strings equal to known ones
 // are those.
-func (d *rowDecoder) decode(row []byte, uuid string, known knownStrings) (model.Model, error) {
+func (d *rowDecoder) decode(row []byte, uuid string, known *knownStrings) (model.Model, error) {
 	p := reflect.New(d.typ)
 	s := p.Elem()
 	s.Field(d.uuid).SetString(uuid)
@@ -92,7 +102,7 @@ func (d *rowDecoder) decode(row []byte, uuid string, known knownStrings) (model.
 
 // columnDecoderOf is the decoder of a column whose field has type t; nil
 // for a type it does not decode.
-func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte, knownStrings) error {
+func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte, *knownStrings) error {
 	if set := atomSetter(t); set != nil {
 		return set
 	}
@@ -102,7 +112,7 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte, knownStrings) e
 		if set == nil {
 			return nil
 		}
-		return func(f reflect.Value, v []byte, known knownStrings) error {
+		return func(f reflect.Value, v []byte, known *knownStrings) error {
 			elems, err := setElements(v)
 			switch {
 			case err != nil:
@@ -125,7 +135,7 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte, knownStrings) e
 		if set == nil {
 			return nil
 		}
-		return func(f reflect.Value, v []byte, known knownStrings) error {
+		return func(f reflect.Value, v []byte, known *knownStrings) error {
 			elems, err := setElements(v)
 			if err != nil {
 				return err
@@ -144,7 +154,7 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte, knownStrings) e
 		if setKey == nil || setValue == nil {
 			return nil
 		}
-		return func(f reflect.Value, v []byte, known knownStrings) error {
+		return func(f reflect.Value, v []byte, known *knownStrings) error {
 			arr, err := tagged(v, `"map"`)
 			if err != nil {
 				return err
@@ -177,22 +187,22 @@ func columnDecoderOf(t reflect.Type) func(reflect.Value, []byte, knownStrings) e
 
 // atomSetter sets a field of type t from an atom; nil when t is not an
 // atom's type.
-func atomSetter(t reflect.Type) func(reflect.Value, []byte, knownStrings) error {
+func atomSetter(t reflect.Type) func(reflect.Value, []byte, *knownStrings) error {
 	switch t.Kind() {
 	case reflect.String:
-		return func(f reflect.Value, v []byte, known knownStrings) error {
+		return func(f reflect.Value, v []byte, known *knownStrings) error {
 			s, err := atomString(v, known)
 			f.SetString(s)
 			return err
 		}
 	case reflect.Int:
-		return func(f reflect.Value, v []byte, _ knownStrings) error {
+		return func(f reflect.Value, v []byte, _ *knownStrings) error {
 			n, err := jsonInt(v)
 			f.SetInt(int64(n))
 			return err
 		}
 	case reflect.Bool:
-		return func(f reflect.Value, v []byte, _ knownStrings) error {
+		return func(f reflect.Value, v []byte, _ *knownStrings) error {
 			switch string(v) {
 			case "true":
 				f.SetBool(true)
@@ -208,13 +218,13 @@ func atomSetter(t reflect.Type) func(reflect.Value, []byte, knownStrings) error 
 }
 
 // atomString decodes a string or a uuid (["uuid", "..."]) atom.
-func atomString(v []byte, known knownStrings) (string, error) {
+func atomString(v []byte, known *knownStrings) (string, error) {
 	if len(v) > 0 && v[0] == '[' {
 		u, err := tagged(v, `"uuid"`)
 		if err != nil {
 			return "", err
 		}
-		return decodeString(u, known)
+		return known.uuid(u)
 	}
 	return decodeString(v, known)
 }
@@ -278,7 +288,7 @@ func arrayElements(v []byte) ([][]byte, error) {
 // decodeString decodes a JSON string, the known one when there is one
 // equal. One of printable ASCII is decoded here (its common escapes
 // undone), any other by encoding/json.
-func decodeString(q []byte, known knownStrings) (string, error) {
+func decodeString(q []byte, known *knownStrings) (string, error) {
 	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
 		return "", fmt.Errorf("not a string: %.40s", q)
 	}
@@ -327,11 +337,37 @@ func decodeString(q []byte, known knownStrings) (string, error) {
 }
 
 // string is the known string equal to b, or a new one.
-func (k knownStrings) string(b []byte) string {
-	if s, ok := k[string(b)]; ok {
-		return s
+func (k *knownStrings) string(b []byte) string {
+	if k != nil {
+		if s, ok := k.sent[string(b)]; ok {
+			return s
+		}
 	}
 	return string(b)
+}
+
+// uuid decodes the JSON string q of a uuid atom: the known string equal
+// to it, else a new one that the rest of the update shares.
+func (k *knownStrings) uuid(q []byte) (string, error) {
+	if k == nil {
+		return decodeString(q, nil)
+	}
+	body := q
+	if len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' {
+		body = q[1 : len(q)-1]
+	}
+	if s, ok := k.uuids[string(body)]; ok {
+		return s, nil
+	}
+	s, err := decodeString(q, k)
+	if err != nil {
+		return "", err
+	}
+	if k.uuids == nil {
+		k.uuids = map[string]string{}
+	}
+	k.uuids[s] = s
+	return s, nil
 }
 
 func slowString(q []byte) (string, error) {

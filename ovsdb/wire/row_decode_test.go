@@ -77,7 +77,7 @@ func TestKnownStrings(t *testing.T) {
 	known := addInserted(nil, lovsdb.Operation{
 		Op: lovsdb.OperationInsert, Table: sb.LogicalFlowTable, Row: lovsdb.Row{"match": match, "actions": actions}})
 	dec, _ := newRowDecoder(reflect.TypeFor[*sb.LogicalFlow]())
-	m, err := dec.decode([]byte(`{"match":"inport == \"p1\"","actions":"next;","pipeline":"ingress"}`), "u", known)
+	m, err := dec.decode([]byte(`{"match":"inport == \"p1\"","actions":"next;","pipeline":"ingress"}`), "u", &knownStrings{sent: known})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,6 +87,29 @@ func TestKnownStrings(t *testing.T) {
 	}
 	if f.Pipeline != "ingress" {
 		t.Errorf("pipeline %q", f.Pipeline)
+	}
+}
+
+// TestUUIDsShared: the uuid atoms decoded in one update are held once,
+// whichever rows refer to them.
+func TestUUIDsShared(t *testing.T) {
+	dec, _ := newRowDecoder(reflect.TypeFor[*sb.LogicalFlow]())
+	known := &knownStrings{}
+	const dp = `"f0d4c4b0-2a4c-4e4e-9f3b-5d7e8a1b2c3d"`
+	var flows []*sb.LogicalFlow
+	for _, u := range []string{"u1", "u2"} {
+		m, err := dec.decode([]byte(`{"logical_datapath":["uuid",`+dp+`],"match":"1","actions":"next;"}`), u, known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flows = append(flows, m.(*sb.LogicalFlow))
+	}
+	a, b := flows[0].LogicalDatapath, flows[1].LogicalDatapath
+	if a == nil || b == nil || *a != dp[1:len(dp)-1] || *b != *a {
+		t.Fatalf("logical_datapath %v, %v", a, b)
+	}
+	if unsafe.StringData(*a) != unsafe.StringData(*b) {
+		t.Error("two rows' equal uuid atoms are two copies")
 	}
 }
 
