@@ -90,11 +90,7 @@ type sbMirror struct {
 	groupFlows      map[string]map[string]bool // group -> flow rows using it
 	groupsByContent map[string][]string        // groupContent -> groups
 
-	flows map[string]*sb.LogicalFlow
-	// flowStages are the stages of the rows that have a key: the rest of
-	// a key is the row's own, but its stage comes from its datapaths,
-	// which may go first.
-	flowStages map[string]rules.Stage
+	flows      map[string]flowRow
 	flowsByKey map[flowKey][]string
 	flowsByDP  map[string]map[string]bool // SB datapath -> rows with it as logical_datapath
 
@@ -123,12 +119,21 @@ func newSBMirror(stages *rules.StageTable) *sbMirror {
 		groups:          map[string]*sb.LogicalDPGroup{},
 		groupFlows:      map[string]map[string]bool{},
 		groupsByContent: map[string][]string{},
-		flows:           map[string]*sb.LogicalFlow{},
-		flowStages:      map[string]rules.Stage{},
+		flows:           map[string]flowRow{},
 		flowsByKey:      map[flowKey][]string{},
 		flowsByDP:       map[string]map[string]bool{},
 		dpUsers:         map[string]map[string]string{},
 	}
+}
+
+// flowRow is a Logical_Flow row and, if it has a key (keyed), its stage:
+// the rest of a key is the row's own, but its stage comes from its
+// datapaths, which may go first. One map entry holds both: there are
+// hundreds of thousands of rows.
+type flowRow struct {
+	*sb.LogicalFlow
+	stage rules.Stage
+	keyed bool
 }
 
 // dpUser is the datapath a row of dpUserTables refers to.
@@ -231,7 +236,7 @@ func (m *sbMirror) apply(c wire.Change) (rekeyed []string) {
 	}
 	rekeyed = slices.Collect(maps.Keys(flows))
 	for _, u := range rekeyed {
-		f := m.flows[u]
+		f := m.flows[u].LogicalFlow
 		m.remove(u, f)
 		m.add(u, f)
 	}
@@ -293,15 +298,15 @@ func (m *sbMirror) add(uuid string, row model.Model) {
 		k := groupContent(r.Datapaths)
 		m.groupsByContent[k] = insertSorted(m.groupsByContent[k], uuid)
 	case *sb.LogicalFlow:
-		m.flows[uuid] = r
 		if r.LogicalDpGroup != nil {
 			addTo(m.groupFlows, *r.LogicalDpGroup, uuid)
 		}
 		if r.LogicalDatapath != nil {
 			addTo(m.flowsByDP, *r.LogicalDatapath, uuid)
 		}
-		if stage, ok := m.stageOfFlow(r); ok {
-			m.flowStages[uuid] = stage
+		stage, keyed := m.stageOfFlow(r)
+		m.flows[uuid] = flowRow{r, stage, keyed}
+		if keyed {
 			k := keyOfRow(r, stage)
 			m.flowsByKey[k] = insertSorted(m.flowsByKey[k], uuid)
 		}
@@ -359,6 +364,7 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 			delete(m.groupsByContent, k)
 		}
 	case *sb.LogicalFlow:
+		f := m.flows[uuid]
 		delete(m.flows, uuid)
 		if r.LogicalDpGroup != nil {
 			removeFrom(m.groupFlows, *r.LogicalDpGroup, uuid)
@@ -366,9 +372,8 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 		if r.LogicalDatapath != nil {
 			removeFrom(m.flowsByDP, *r.LogicalDatapath, uuid)
 		}
-		if stage, ok := m.flowStages[uuid]; ok {
-			delete(m.flowStages, uuid)
-			k := keyOfRow(r, stage)
+		if f.keyed {
+			k := keyOfRow(r, f.stage)
 			if m.flowsByKey[k] = deleteSorted(m.flowsByKey[k], uuid); len(m.flowsByKey[k]) == 0 {
 				delete(m.flowsByKey, k)
 			}
@@ -402,11 +407,11 @@ func keyOfRow(f *sb.LogicalFlow, stage rules.Stage) flowKey {
 
 // flowKey is the key of flow row uuid, if it has one.
 func (m *sbMirror) flowKey(uuid string) (flowKey, bool) {
-	stage, ok := m.flowStages[uuid]
-	if !ok {
+	f := m.flows[uuid]
+	if !f.keyed {
 		return flowKey{}, false
 	}
-	return keyOfRow(m.flows[uuid], stage), true
+	return keyOfRow(f.LogicalFlow, f.stage), true
 }
 
 func (m *sbMirror) flowKind(f *sb.LogicalFlow) (rules.DatapathKind, bool) {

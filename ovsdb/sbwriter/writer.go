@@ -342,7 +342,7 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 			rekeyed := w.m.apply(c)
 			w.markRow(c.Table, c.UUID, c.New)
 			for _, u := range rekeyed {
-				w.markRow(sb.LogicalFlowTable, u, w.m.flows[u])
+				w.markRow(sb.LogicalFlowTable, u, w.m.flows[u].LogicalFlow)
 			}
 		}
 		if b.Initial {
@@ -383,7 +383,7 @@ func (w *Writer) markRow(table, uuid string, row any) {
 		if k, ok := w.m.flowKey(uuid); ok {
 			w.dirtyLF[k] = true
 			delete(w.garbage, uuid)
-		} else if w.m.flows[uuid] != nil {
+		} else if w.m.flows[uuid].LogicalFlow != nil {
 			w.garbage[uuid] = table
 		}
 	case *sb.Chassis:
@@ -439,8 +439,8 @@ func (w *Writer) MarkAll() {
 	for k := range w.m.flowsByKey {
 		w.dirtyLF[k] = true
 	}
-	for u := range w.m.flows {
-		if _, ok := w.m.flowStages[u]; !ok {
+	for u, f := range w.m.flows {
+		if !f.keyed {
 			w.garbage[u] = sb.LogicalFlowTable
 		}
 	}
@@ -492,8 +492,8 @@ func (w *Writer) exists(table, u string) bool {
 	case sb.MulticastGroupTable:
 		return w.m.mcs[u] != nil
 	case sb.LogicalFlowTable:
-		_, keyed := w.m.flowStages[u]
-		return w.m.flows[u] != nil && !keyed
+		f := w.m.flows[u]
+		return f.LogicalFlow != nil && !f.keyed
 	}
 	return false
 }
@@ -641,7 +641,7 @@ func (w *Writer) deleteDatapath(t *Txn, u string) {
 		w.markRow(sb.MulticastGroupTable, mc, w.m.mcs[mc])
 	}
 	for f := range w.m.flowsByDP[u] {
-		w.markRow(sb.LogicalFlowTable, f, w.m.flows[f])
+		w.markRow(sb.LogicalFlowTable, f, w.m.flows[f].LogicalFlow)
 	}
 	w.lbs.markDatapath(w.m, u)
 	delete(w.garbage, u)
