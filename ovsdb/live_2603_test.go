@@ -371,23 +371,15 @@ ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Mo
 // active function, are 26.03.2's after each step of nfSteps.
 func TestLive2603NetworkFunctionHealth(t *testing.T) {
 	t.Parallel()
-	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
-	rows := func(remote string) []string {
-		lines, err := reference.DumpRows(t.Context(), remote, sb.ServiceMonitorTable)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return lines
-	}
-	for i, step := range nfSteps {
-		applyBoth(t, ref, s, step)
-		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SBRemote())); !r.Equal() {
-			t.Fatalf("step %d: Service_Monitor rows differ from the reference's (- reference, + northlog):\n%s", i, rowDiff(r))
-		}
-		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
-			t.Fatalf("step %d: flows differ from the reference's:\n%s", i, r)
-		}
-	}
+	compareMonitorSteps(t, reference.BuildOf(schema.OVN2603), nfSteps, nil)
+}
+
+// TestLive2603ServiceMonitorStatus: the load balancers' Service_Monitor
+// rows (26.03's type among their columns), status included, and the
+// flows are 26.03.2's after each step of monitorSteps.
+func TestLive2603ServiceMonitorStatus(t *testing.T) {
+	t.Parallel()
+	compareMonitorSteps(t, reference.BuildOf(schema.OVN2603), monitorSteps, nil)
 }
 
 // TestLive2603HostingChassis: a distributed gateway port's NB
