@@ -162,14 +162,14 @@ func CompareSBServiceMonitors(a, b SBServiceMonitor) int {
 		cmp.Compare(a.MAC, b.MAC))
 }
 
-// SBServiceMonitors computes the Service_Monitor rows: the load balancers'
-// and the network functions'. When several VIPs
+// SBServiceMonitors computes the Service_Monitor rows: the load balancers',
+// the network functions' and the switch ports'. When several VIPs
 // monitor the same backend, port and protocol with different health check
 // options or source addresses, northd keeps whichever it handled last;
 // here the row is the greatest by CompareSBServiceMonitors, so that the
 // choice is stable.
 func SBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
-	return engine.Union(sbLBServiceMonitors(n), SBNetworkFunctionMonitors(n))
+	return engine.Union(sbLBServiceMonitors(n), SBNetworkFunctionMonitors(n), SBSwitchPortMonitors(n))
 }
 
 // monitorsHaveType: from 26.03 a Service_Monitor names what it monitors
