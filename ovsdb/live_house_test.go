@@ -314,8 +314,8 @@ func TestLiveServiceMonitorStatus(t *testing.T) {
 // compareMonitorSteps runs steps in turn on build's ovn-northd and on
 // northlog and after each requires the same Service_Monitor rows, status
 // included, the same logical flows and, when nbRows is given, the same
-// lines of nbRows(NB remote).
-func compareMonitorSteps(t *testing.T, build *reference.Build, steps []string, nbRows func(remote string) []string) {
+// lines of nbRows(s, NB remote) (s runs the tools).
+func compareMonitorSteps(t *testing.T, build *reference.Build, steps []string, nbRows func(s *servers, remote string) []string) {
 	ref, s, _ := startWithReferenceOf(t, build)
 	rows := func(remote string) []string {
 		lines, err := reference.DumpRows(t.Context(), remote, sb.ServiceMonitorTable)
@@ -340,7 +340,7 @@ func compareMonitorSteps(t *testing.T, build *reference.Build, steps []string, n
 			t.Fatal(err)
 		}
 		s.sync()
-		if r := reference.Compare(nbRows(ref.NBRemote()), nbRows(s.NBRemote())); !r.Equal() {
+		if r := reference.Compare(nbRows(s, ref.NBRemote()), nbRows(s, s.NBRemote())); !r.Equal() {
 			t.Fatalf("step %d: NB rows differ from the reference's (- reference, + northlog):\n%s", i, rowDiff(r))
 		}
 	}

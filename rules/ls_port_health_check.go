@@ -37,7 +37,9 @@ func portHealthChecks(n *relations.NB) engine.Rel[portHealthCheck] {
 	return engine.Filter(engine.Join(
 		engine.IndexBy(refs, func(r ref) string { return r.Check }),
 		engine.IndexBy(n.SwitchPortChecks.Rows, func(hc *nb.LogicalSwitchPortHealthCheck) string { return hc.UUID }),
-		func(_ string, r ref, hc *nb.LogicalSwitchPortHealthCheck) portHealthCheck { return portHealthCheck{r.Port, hc} }),
+		func(_ string, r ref, hc *nb.LogicalSwitchPortHealthCheck) portHealthCheck {
+			return portHealthCheck{r.Port, hc}
+		}),
 		func(c portHealthCheck) bool { return portHasIP(c.Port.Addrs, c.Check.Address) })
 }
 
