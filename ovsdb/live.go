@@ -866,12 +866,13 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 }
 
 // writeNB writes NB_Global's columns that northd owns, BFD status, network
-// function groups' active function, and the
+// function groups' active function, switch port health checks' status, and
+// the
 // columns northd owns of the ports whose binding or row changed; newPorts are
 // the ports
 // whose Port_Binding writeSB has just inserted.
 func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[string]string) {
-	global, ports := slices.Concat(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps(), d.nfActiveOps()), d.portOps(newPorts)
+	global, ports := slices.Concat(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps(), d.nfActiveOps(), d.portHealthStatusOps()), d.portOps(newPorts)
 	// A few ports go with NB_Global, in one transaction rather than two; a
 	// cold start's thousands go after it, so that the sb_cfg that
 	// `ovn-nbctl --wait=sb` waits for is not held up by them.
@@ -1069,6 +1070,29 @@ func (d *Northd) nfActiveOps() []lovsdb.Operation {
 		}
 		ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.NetworkFunctionGroupTable,
 			Row: lovsdb.Row{"network_function_active": active}, Where: wire.WhereUUID(a.Group)})
+	}
+	return ops
+}
+
+// portHealthStatusOps copy into each switch port health check the status
+// ovn-controller gives its Service_Monitor, once it gives one (26.03
+// handle_service_monitor_changes; no status leaves the NB's as it is).
+func (d *Northd) portHealthStatusOps() []lovsdb.Operation {
+	var ops []lovsdb.Operation
+	for _, name := range slices.Sorted(maps.Keys(d.feed.lspByName)) {
+		for _, u := range d.feed.lspByName[name].HealthChecks {
+			hc, ok := d.feed.rows[nb.LogicalSwitchPortHealthCheckTable][u].(*nb.LogicalSwitchPortHealthCheck)
+			if !ok {
+				continue
+			}
+			mon := d.w.ServiceMonitor(hc.Address, hc.Port, name, hc.Protocol)
+			if mon == nil || mon.Type == nil || *mon.Type != sb.ServiceMonitorTypeLogicalSwitchPort || mon.SrcIP != hc.SrcIP ||
+				mon.Status == nil || hc.Status != nil && *hc.Status == *mon.Status {
+				continue
+			}
+			ops = append(ops, lovsdb.Operation{Op: lovsdb.OperationUpdate, Table: nb.LogicalSwitchPortHealthCheckTable,
+				Row: lovsdb.Row{"status": wire.OptString(*mon.Status, true)}, Where: wire.WhereUUID(u)})
+		}
 	}
 	return ops
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
 )
@@ -371,23 +372,51 @@ ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Mo
 // active function, are 26.03.2's after each step of nfSteps.
 func TestLive2603NetworkFunctionHealth(t *testing.T) {
 	t.Parallel()
-	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
-	rows := func(remote string) []string {
-		lines, err := reference.DumpRows(t.Context(), remote, sb.ServiceMonitorTable)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return lines
+	compareMonitorSteps(t, reference.BuildOf(schema.OVN2603), nfSteps, nil)
+}
+
+// TestLive2603ServiceMonitorStatus: the load balancers' Service_Monitor
+// rows (26.03's type among their columns), status included, and the
+// flows are 26.03.2's after each step of monitorSteps.
+func TestLive2603ServiceMonitorStatus(t *testing.T) {
+	t.Parallel()
+	compareMonitorSteps(t, reference.BuildOf(schema.OVN2603), monitorSteps, nil)
+}
+
+// portHealthSteps are run in turn on 26.03.2's ovn-northd and on
+// northlog, after the scenario lsp_health_check: the status
+// ovn-controller gives switch ports' monitors, with their ports up or
+// not, then checks and ports going away.
+var portHealthSteps = []string{
+	`ovn-sbctl set Port_Binding $(ovn-sbctl --bare --columns=_uuid find Port_Binding logical_port=lport3) up=true`,
+	portMonitorStatus("10.0.0.3", "online") + "\n" + portMonitorStatus("192.168.0.10", "online"),
+	portMonitorStatus("10.0.0.3", "error"),
+	`ovn-sbctl set Port_Binding $(ovn-sbctl --bare --columns=_uuid find Port_Binding logical_port=lport3) up=false`,
+	portMonitorStatus("fd00::11", "offline"),
+	`ovn-nbctl lsp-hc-del lport3`,
+	`ovn-nbctl lsp-set-addresses lport1 "f0:00:0f:01:02:04 192.168.0.10"`,
+	`ovn-nbctl lsp-del lport1`,
+}
+
+// portMonitorStatus sets the status of the Service_Monitor rows of ip.
+func portMonitorStatus(ip, status string) string {
+	return fmt.Sprintf(`for m in $(ovn-sbctl --bare --columns=_uuid find Service_Monitor ip=%q); do ovn-sbctl set Service_Monitor $m status=%s; done`,
+		ip, status)
+}
+
+// TestLive2603SwitchPortHealth: the switch port health checks'
+// Service_Monitor rows, status included, the flows and the checks' NB
+// status, which follows their monitors', are 26.03.2's after the scenario
+// lsp_health_check and each step of portHealthSteps.
+func TestLive2603SwitchPortHealth(t *testing.T) {
+	t.Parallel()
+	checks := func(s *servers, remote string) []string {
+		out := s.run("ovn-nbctl", "--db="+remote, "--format=csv", "--data=bare", "--no-headings",
+			"--columns=address,protocol,port,src_ip,status", "list", nb.LogicalSwitchPortHealthCheckTable)
+		return slices.Sorted(slices.Values(strings.Split(strings.TrimSpace(out), "\n")))
 	}
-	for i, step := range nfSteps {
-		applyBoth(t, ref, s, step)
-		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SBRemote())); !r.Equal() {
-			t.Fatalf("step %d: Service_Monitor rows differ from the reference's (- reference, + northlog):\n%s", i, rowDiff(r))
-		}
-		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
-			t.Fatalf("step %d: flows differ from the reference's:\n%s", i, r)
-		}
-	}
+	compareMonitorSteps(t, reference.BuildOf(schema.OVN2603),
+		append([]string{scenario2603(t, "lsp_health_check")}, portHealthSteps...), checks)
 }
 
 // TestLive2603HostingChassis: a distributed gateway port's NB

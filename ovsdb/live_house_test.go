@@ -294,9 +294,12 @@ for ip in 10.0.0.5 10.0.0.6; do ovn-sbctl set Service_Monitor $(ovn-sbctl --bare
 	// Other statuses stay.
 	`ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Monitor ip=10.0.0.6) status=error
 ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Monitor ip=10.0.0.5) status=error`,
-	// The port goes down while its monitor is online.
+	// The port goes down while its monitor is online (26.03 leaves the
+	// monitor online, until the next step).
 	`ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Monitor ip=10.0.0.6) status=online
 ovn-sbctl set Port_Binding $(ovn-sbctl --bare --columns=_uuid find Port_Binding logical_port=p2) up=false`,
+	// Another monitor changes.
+	`ovn-sbctl set Service_Monitor $(ovn-sbctl --bare --columns=_uuid find Service_Monitor ip=10.0.0.5) status=offline`,
 }
 
 // TestLiveServiceMonitorStatus: Service_Monitor rows, status included,
@@ -305,7 +308,15 @@ ovn-sbctl set Port_Binding $(ovn-sbctl --bare --columns=_uuid find Port_Binding 
 // monitorSteps.
 func TestLiveServiceMonitorStatus(t *testing.T) {
 	t.Parallel()
-	ref, s, _ := startWithReference(t)
+	compareMonitorSteps(t, reference.BuildOf(schema.OVN2303), monitorSteps, nil)
+}
+
+// compareMonitorSteps runs steps in turn on build's ovn-northd and on
+// northlog and after each requires the same Service_Monitor rows, status
+// included, the same logical flows and, when nbRows is given, the same
+// lines of nbRows(s, NB remote) (s runs the tools).
+func compareMonitorSteps(t *testing.T, build *reference.Build, steps []string, nbRows func(s *servers, remote string) []string) {
+	ref, s, _ := startWithReferenceOf(t, build)
 	rows := func(remote string) []string {
 		lines, err := reference.DumpRows(t.Context(), remote, sb.ServiceMonitorTable)
 		if err != nil {
@@ -313,7 +324,7 @@ func TestLiveServiceMonitorStatus(t *testing.T) {
 		}
 		return lines
 	}
-	for i, step := range monitorSteps {
+	for i, step := range steps {
 		applyBoth(t, ref, s, step)
 		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SBRemote())); !r.Equal() {
 			t.Fatalf("step %d: Service_Monitor rows differ from the reference's (- reference, + northlog):\n%s", i,
@@ -321,6 +332,16 @@ func TestLiveServiceMonitorStatus(t *testing.T) {
 		}
 		if r := reference.Compare(dumpFlows(t, ref.SBRemote()), dumpFlows(t, s.SBRemote())); !r.Equal() {
 			t.Fatalf("step %d: flows differ from the reference's:\n%s", i, r)
+		}
+		if nbRows == nil {
+			continue
+		}
+		if err := ref.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		s.sync()
+		if r := reference.Compare(nbRows(s, ref.NBRemote()), nbRows(s, s.NBRemote())); !r.Equal() {
+			t.Fatalf("step %d: NB rows differ from the reference's (- reference, + northlog):\n%s", i, rowDiff(r))
 		}
 	}
 }

@@ -115,12 +115,13 @@ type NB struct {
 	Mirrors                  Table[nb.Mirror]
 	MirrorRules              Table[nb.MirrorRule] // 26.03
 	ChassisTemplateVars      Table[nb.ChassisTemplateVar]
-	Samples                  Table[nb.Sample]                     // 26.03
-	SampleCollectors         Table[nb.SampleCollector]            // 26.03
-	SamplingAppRows          Table[nb.SamplingApp]                // 26.03
-	NetworkFunctionRows      Table[nb.NetworkFunction]            // 26.03
-	NetworkFunctionGroupRows Table[nb.NetworkFunctionGroup]       // 26.03
-	NetworkFunctionChecks    Table[nb.NetworkFunctionHealthCheck] // 26.03
+	Samples                  Table[nb.Sample]                       // 26.03
+	SampleCollectors         Table[nb.SampleCollector]              // 26.03
+	SamplingAppRows          Table[nb.SamplingApp]                  // 26.03
+	NetworkFunctionRows      Table[nb.NetworkFunction]              // 26.03
+	NetworkFunctionGroupRows Table[nb.NetworkFunctionGroup]         // 26.03
+	NetworkFunctionChecks    Table[nb.NetworkFunctionHealthCheck]   // 26.03
+	SwitchPortChecks         Table[nb.LogicalSwitchPortHealthCheck] // 26.03
 
 	// SwitchPortsUp are the _uuid of the switch ports whose up column is
 	// true, which SwitchPorts' rows leave out (switch_port_up.go).
@@ -316,6 +317,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 		NetworkFunctionRows:      newTable[nb.NetworkFunction](c, nb.NetworkFunctionTable, f),
 		NetworkFunctionGroupRows: newTable[nb.NetworkFunctionGroup](c, nb.NetworkFunctionGroupTable, f),
 		NetworkFunctionChecks:    newTable[nb.NetworkFunctionHealthCheck](c, nb.NetworkFunctionHealthCheckTable, f),
+		SwitchPortChecks:         newTable[nb.LogicalSwitchPortHealthCheck](c, nb.LogicalSwitchPortHealthCheckTable, f),
 		nbInputs:                 f,
 	}
 	n.SwitchPorts, n.SwitchPortsUp = newSwitchPortTable(c, f)

@@ -294,6 +294,25 @@ func routablePorts(nb *relations.NB) engine.Rel[natOnPort] {
 // 23.03 skips such ports.
 func routesFromLinkLocal(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
+// routableRoute is the connected /32 route (its network left to fill in)
+// through router port p to a routable address of another router on p's
+// switch: from p's first IPv4 address or, without one, from its IPv6
+// link-local address (routesFromLinkLocal); false when p has neither.
+func routableRoute(rel schema.Release, p relations.LRP) (route, bool) {
+	r := route{port: p, plen: 32, v4: true, origin: routeConnected, hint: p.Port.UUID}
+	switch {
+	case len(p.Net.IPv4) > 0:
+		r.srcIP = p.Net.IPv4[0].AddrS
+	case routesFromLinkLocal(rel):
+		// The link-local address derived from the port's MAC, which
+		// every port has, last of its IPv6 addresses.
+		r.srcIP, r.crossFamily = p.Net.IPv6[len(p.Net.IPv6)-1].AddrS, true
+	default:
+		return route{}, false
+	}
+	return r, true
+}
+
 // RoutableNATFlows: the routes and neighbours that routers on a switch
 // get for the routable NAT addresses of a router port on the same switch
 // (northd.c build_ip_routing_flows_for_lrouter_port and
@@ -317,17 +336,9 @@ func RoutableNATFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(_ string, p relations.LRPSwitchPeer, x onSwitch) onSwitch { return onSwitch{p, x.r} }),
 		func(x onSwitch) bool { return x.peer.LRP.Port.UUID != x.r.Port.Port.UUID })
 	routes := engine.FlatMap(pairs, func(x onSwitch) []Flow {
-		p := x.peer.LRP
-		if !x.r.Routed || len(p.Net.IPv4) == 0 && !routesFromLinkLocal(nb.Release) {
+		r, ok := routableRoute(nb.Release, x.peer.LRP)
+		if !x.r.Routed || !ok {
 			return nil
-		}
-		r := route{port: p, plen: 32, v4: true, origin: routeConnected, hint: p.Port.UUID}
-		if len(p.Net.IPv4) > 0 {
-			r.srcIP = p.Net.IPv4[0].AddrS
-		} else {
-			// The link-local address derived from the port's MAC, which
-			// every port has, last of its IPv6 addresses.
-			r.srcIP, r.crossFamily = p.Net.IPv6[len(p.Net.IPv6)-1].AddrS, true
 		}
 		var flows []Flow
 		for _, ip := range strings.Split(x.r.IPs, ", ") {

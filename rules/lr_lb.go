@@ -615,8 +615,10 @@ func RouterLBVIPNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 // router whose port shares a switch with the distributed gateway port of a
 // router with load balancers that set options:add_route (northd.c
 // build_ip_routing_flows_for_lrouter_port for the switch's router ports,
-// assign_routable_addresses): the router sends traffic to those IPv4 VIPs
-// out of that port, straight to the gateway port.
+// assign_routable_addresses; 26.03 build_routable_flows_for_router_port,
+// also from a port without IPv4 address: routableRoute): the router sends
+// traffic to those IPv4 VIPs out of that port, straight to the gateway
+// port.
 func RouterLBRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 	type dgpVIP struct {
 		Switch, DGP, IP string
@@ -629,18 +631,19 @@ func RouterLBRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		func(_ string, p relations.LRPSwitchPeer, ip relations.RouterLBIP) dgpVIP {
 			return dgpVIP{p.Switch, p.LRP.Port.UUID, ip.IP}
 		})
-	withIPv4 := engine.Filter(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) bool { return len(p.LRP.Net.IPv4) > 0 })
 	return engine.Distinct(engine.FlatMap(engine.Join(
-		engine.IndexBy(withIPv4, func(p relations.LRPSwitchPeer) string { return p.Switch }),
+		engine.IndexBy(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.Switch }),
 		engine.IndexBy(vips, func(v dgpVIP) string { return v.Switch }),
 		func(_ string, p relations.LRPSwitchPeer, v dgpVIP) engine.KV[relations.LRP, dgpVIP] {
 			return engine.KV[relations.LRP, dgpVIP]{Key: p.LRP, Value: v}
 		}), func(kv engine.KV[relations.LRP, dgpVIP]) []Flow {
 		p, v := kv.Key, kv.Value
-		if p.Port.UUID == v.DGP {
+		r, ok := routableRoute(nb.Release, p)
+		if p.Port.UUID == v.DGP || !ok {
 			return nil
 		}
-		return []Flow{route{port: p, srcIP: p.Net.IPv4[0].AddrS, network: v.IP, plen: 32, v4: true, origin: routeConnected, hint: p.Port.UUID}.flow(nb)}
+		r.network = v.IP
+		return []Flow{r.flow(nb)}
 	}))
 }
 

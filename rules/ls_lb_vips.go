@@ -417,17 +417,24 @@ func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(engine.Filter(nb.LBGlobal, func(o relations.LBGlobalOptions) bool { return o.SvcMonitorMAC != "" }),
 			func(relations.LBGlobalOptions) struct{} { return struct{}{} }),
 		func(_ struct{}, s monitorSource, o relations.LBGlobalOptions) Flow {
-			mac, dp := o.SvcMonitorMAC, on(s.Switch).from(s.LB)
-			if s.IPv4 {
-				return dp.flow(LSInARPRsp, 110, "arp.tpa == "+s.SrcIP+" && arp.op == 1",
-					"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ arp.tha = arp.sha; "+
-						"arp.sha = "+mac+"; arp.tpa = arp.spa; arp.spa = "+s.SrcIP+"; "+
-						"outport = inport; flags.loopback = 1; output;")
-			}
-			return dp.flow(LSInARPRsp, 110, "nd_ns && nd.target == "+s.SrcIP,
-				"nd_na { eth.dst = eth.src; eth.src = "+mac+"; ip6.src = "+s.SrcIP+"; nd.target = "+s.SrcIP+"; "+
-					"nd.tll = "+mac+"; outport = inport; flags.loopback = 1; output; };")
+			return monitorSourceResponse(on(s.Switch).from(s.LB), o.SvcMonitorMAC, s.SrcIP, s.IPv4)
 		})
+}
+
+// monitorSourceResponse is the ls_in_arp_rsp priority 110 flow on dp
+// (northd.c build_arp_nd_service_monitor_lflow) that answers ARP requests
+// (ipv4) or neighbour solicitations for a service monitor's source address
+// srcIP with mac.
+func monitorSourceResponse(dp onRow, mac, srcIP string, ipv4 bool) Flow {
+	if ipv4 {
+		return dp.flow(LSInARPRsp, 110, "arp.tpa == "+srcIP+" && arp.op == 1",
+			"eth.dst = eth.src; eth.src = "+mac+"; arp.op = 2; /* ARP reply */ arp.tha = arp.sha; "+
+				"arp.sha = "+mac+"; arp.tpa = arp.spa; arp.spa = "+srcIP+"; "+
+				"outport = inport; flags.loopback = 1; output;")
+	}
+	return dp.flow(LSInARPRsp, 110, "nd_ns && nd.target == "+srcIP,
+		"nd_na { eth.dst = eth.src; eth.src = "+mac+"; ip6.src = "+srcIP+"; nd.target = "+srcIP+"; "+
+			"nd.tll = "+mac+"; outport = inport; flags.loopback = 1; output; };")
 }
 
 // monitorAddress is a load balancer's health check source address SrcIP

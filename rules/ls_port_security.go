@@ -201,6 +201,7 @@ var switchPortRules = []Rule{
 	SwitchARPResponderDefaultFlows,
 	SwitchARPSkipLocalnetFlows,
 	SwitchARPResponderFlows,
+	SwitchPortHealthCheckFlows,
 	SwitchVirtualPortBindFlows,
 	SwitchRouterPortARPResponderFlows,
 	SwitchForwardingGroupFlows,

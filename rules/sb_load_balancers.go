@@ -8,6 +8,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
 )
 
@@ -144,9 +145,12 @@ type SBServiceMonitor struct {
 	// port's MAC when SrcIP, the mapping's source address, is its
 	// (relations.LBMonitorLRP).
 	SrcMAC, SrcIP string
-	// Type, LogicalInputPort and MAC are a network function's monitor's
-	// (SBNetworkFunctionMonitors); "" for a load balancer's.
-	Type, LogicalInputPort, MAC string
+	// Type is what the monitor is for, from 26.03 (monitorsHaveType): a
+	// load balancer's, a network function's or a switch port's.
+	Type string
+	// LogicalInputPort and MAC are a network function's monitor's
+	// (SBNetworkFunctionMonitors); "" for the others.
+	LogicalInputPort, MAC string
 }
 
 // CompareSBServiceMonitors orders service monitors by their key (IP, port,
@@ -158,18 +162,26 @@ func CompareSBServiceMonitors(a, b SBServiceMonitor) int {
 		cmp.Compare(a.MAC, b.MAC))
 }
 
-// SBServiceMonitors computes the Service_Monitor rows: the load balancers'
-// and the network functions'. When several VIPs
+// SBServiceMonitors computes the Service_Monitor rows: the load balancers',
+// the network functions' and the switch ports'. When several VIPs
 // monitor the same backend, port and protocol with different health check
 // options or source addresses, northd keeps whichever it handled last;
 // here the row is the greatest by CompareSBServiceMonitors, so that the
 // choice is stable.
 func SBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
-	return engine.Union(sbLBServiceMonitors(n), SBNetworkFunctionMonitors(n))
+	return engine.Union(sbLBServiceMonitors(n), SBNetworkFunctionMonitors(n), SBSwitchPortMonitors(n))
 }
+
+// monitorsHaveType: from 26.03 a Service_Monitor names what it monitors
+// for (type), as network functions and switch ports have them too.
+func monitorsHaveType(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // sbLBServiceMonitors are the load balancers' Service_Monitor rows.
 func sbLBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
+	monitorType := ""
+	if monitorsHaveType(n.Release) {
+		monitorType = sb.ServiceMonitorTypeLoadBalancer
+	}
 	// The options of each VIP's health check: northd takes the first of the
 	// load balancer's health_check column (in _uuid order) that names it.
 	type check struct {
@@ -208,7 +220,8 @@ func sbLBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
 				}
 				port, _ := strconv.Atoi(b.Port)
 				out = append(out, monitored{vipKey{v.LB, v.Key},
-					SBServiceMonitor{IP: b.IP, Port: port, LogicalPort: b.MonitorPort, Protocol: v.Proto, SrcIP: b.MonitorSrcIP}, b.MonitorPort})
+					SBServiceMonitor{IP: b.IP, Port: port, LogicalPort: b.MonitorPort, Protocol: v.Proto, SrcIP: b.MonitorSrcIP,
+						Type: monitorType}, b.MonitorPort})
 			}
 			return out
 		})

@@ -62,7 +62,7 @@ type housekeeping struct {
 }
 
 func newHousekeeping(w *Writer) *housekeeping {
-	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(), igmpFeed: newIGMPFeed(),
+	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(w.stages.Release()), igmpFeed: newIGMPFeed(),
 		virtualParents: newVirtualParentFeed(), learned: newLearnedRouteFeed(),
 		aging: macAging{ages: map[string]uint32{}}, vxlan: vxlanMode{dpMax: rules.MaxDatapathKey}}
 	h.staticMACsByNB = staticMACsPersistUUID(w.stages.Release())

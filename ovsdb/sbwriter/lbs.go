@@ -40,6 +40,10 @@ type lbTable struct {
 	mons      map[string]*sb.ServiceMonitor
 	monByKey  map[monKey][]string
 	dirtyMon  map[monKey]bool
+	// monRowChanged: an SB Service_Monitor row changed since the last
+	// transaction, which in 26.03 evaluates every monitor again
+	// (portDownRecomputesMonitors).
+	monRowChanged bool
 }
 
 // monKey identifies a Service_Monitor (create_or_get_service_mon).
@@ -70,6 +74,7 @@ func (l *lbTable) resetSB() {
 
 func (l *lbTable) clearDirt() {
 	l.dirty, l.orphan, l.dirtyMon = cleared(l.dirty), cleared(l.orphan), cleared(l.dirtyMon)
+	l.monRowChanged = false
 }
 
 // applyProgram takes the last step's changes.
@@ -151,12 +156,14 @@ func (l *lbTable) applySB(c wire.Change) {
 			}
 			delete(l.mons, c.UUID)
 			l.dirtyMon[k] = true
+			l.monRowChanged = true
 		}
 		if r, ok := c.New.(*sb.ServiceMonitor); ok {
 			k := monKey{r.IP, r.Port, r.LogicalPort, ptrOr(r.Protocol, "")}
 			l.mons[c.UUID] = r
 			l.monByKey[k] = insertSorted(l.monByKey[k], c.UUID)
 			l.dirtyMon[k] = true
+			l.monRowChanged = true
 		}
 	}
 }
@@ -385,8 +392,15 @@ func (w *Writer) effectiveGroup(t *Txn, g string) []string {
 // northd's columns (options, src_mac, src_ip) as desired.
 func (w *Writer) reconcileServiceMonitors(t *Txn) {
 	l := w.lbs
-	for port := range w.dirtyPB {
-		maps.Copy(l.dirtyMon, l.monByPort[port])
+	switch {
+	case portDownRecomputesMonitors(l.release):
+		for port := range w.dirtyPB {
+			maps.Copy(l.dirtyMon, l.monByPort[port])
+		}
+	case l.monRowChanged:
+		for k := range l.wantMon {
+			l.dirtyMon[k] = true
+		}
 	}
 	for _, k := range slices.SortedFunc(maps.Keys(l.dirtyMon), func(a, b monKey) int {
 		return cmp.Or(cmp.Compare(a.IP, b.IP), cmp.Compare(a.Port, b.Port),
@@ -405,7 +419,7 @@ func (w *Writer) reconcileServiceMonitors(t *Txn) {
 				"options": wire.StrMap(options), "src_mac": want.SrcMAC, "src_ip": want.SrcIP,
 			}
 			if want.Type != "" {
-				// A network function's (create_or_get_service_mon).
+				// 26.03's columns (create_or_get_service_mon).
 				row["type"] = wire.OptString(want.Type, true)
 				row["logical_input_port"] = want.LogicalInputPort
 				row["mac"] = want.MAC

@@ -1,9 +1,12 @@
 package sbwriter
 
 import (
+	"maps"
+
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // monitorStatus feeds the program the service monitors that are down:
@@ -19,13 +22,24 @@ type monitorStatus struct {
 	// and online those fed so.
 	keysByPort          map[string]map[relations.ServiceMonitorKey]bool
 	check, down, online map[relations.ServiceMonitorKey]bool
+	// portDownRecomputes is portDownRecomputesMonitors of the release.
+	portDownRecomputes bool
 }
 
-func newMonitorStatus() *monitorStatus {
+func newMonitorStatus(release schema.Release) *monitorStatus {
 	return &monitorStatus{keysByPort: map[string]map[relations.ServiceMonitorKey]bool{},
 		check: map[relations.ServiceMonitorKey]bool{}, down: map[relations.ServiceMonitorKey]bool{},
-		online: map[relations.ServiceMonitorKey]bool{}}
+		online: map[relations.ServiceMonitorKey]bool{}, portDownRecomputes: portDownRecomputesMonitors(release)}
 }
+
+// portDownRecomputesMonitors: 23.03 computes everything again on any SB
+// change, a port's up among them, and sets the online monitors of a port
+// that is not up offline then. 26.03 handles an up change incrementally
+// and leaves the monitors be; it computes them again (and sets those
+// offline) when a Service_Monitor row changes, any of them
+// (inc-proc-northd.c: en_sb_service_monitor feeds en_northd with no
+// handler).
+func portDownRecomputesMonitors(r schema.Release) bool { return r < schema.OVN2603 }
 
 // apply records an SB change of Service_Monitor or Port_Binding.
 func (m *monitorStatus) apply(c wire.Change) {
@@ -38,11 +52,24 @@ func (m *monitorStatus) apply(c wire.Change) {
 			if r.LogicalInputPort != "" {
 				addTo(m.keysByPort, r.LogicalInputPort, k)
 			}
+			if !m.portDownRecomputes {
+				m.checkAll()
+			}
 		case *sb.PortBinding:
+			if !m.portDownRecomputes {
+				continue
+			}
 			for k := range m.keysByPort[r.LogicalPort] {
 				m.check[k] = true
 			}
 		}
+	}
+}
+
+// checkAll marks every monitor known to be evaluated again.
+func (m *monitorStatus) checkAll() {
+	for _, keys := range m.keysByPort {
+		maps.Copy(m.check, keys)
 	}
 }
 

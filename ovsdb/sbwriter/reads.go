@@ -8,7 +8,8 @@ import (
 )
 
 // What the live northd reads of the SB besides the rows it writes: the
-// global row, chassis, port bindings and BFD sessions, for the NB columns
+// global row, chassis, port bindings, BFD sessions and service monitors,
+// for the NB columns
 // and options it derives from them.
 
 // Global is the SB_Global row, nil when there is none.
@@ -33,6 +34,16 @@ func (w *Writer) PortBinding(name string) (*sb.PortBinding, bool) {
 
 // MaxDatapathKey is the largest tunnel key a datapath may take.
 func (w *Writer) MaxDatapathKey() int { return w.m.dpKeys.max }
+
+// ServiceMonitor is the Service_Monitor row of the monitor of ip, port
+// and protocol through logical port, nil when there is none.
+func (w *Writer) ServiceMonitor(ip string, port int, logicalPort, protocol string) *sb.ServiceMonitor {
+	rows := w.lbs.monByKey[monKey{ip, port, logicalPort, protocol}]
+	if len(rows) == 0 {
+		return nil
+	}
+	return w.lbs.mons[rows[0]]
+}
 
 // BFDStatus is the status column of the BFD row of a session, which
 // ovn-controller reports.

@@ -16,3 +16,7 @@ ovn-nbctl lb-add lb0 10.10.0.101 10.0.0.5
 ovn-nbctl lb-add lb6 [fd10::100]:80 [fd00::5]:80 tcp
 ovn-nbctl set Load_Balancer lb6 options:add_route=true
 ovn-nbctl lr-lb-add lr0 lb6
+# A neighbour router whose port has no IPv4 address: 26.03 routes the VIPs
+# from its IPv6 link-local address, 23.03 not at all.
+ovn-nbctl lr-add r6 -- lrp-add r6 r6-j 00:00:00:00:08:06 fd64::6/64
+ovn-nbctl lsp-add join j-r6 -- lsp-set-type j-r6 router -- lsp-set-addresses j-r6 router -- lsp-set-options j-r6 router-port=r6-j
