@@ -33,11 +33,14 @@ type Input struct {
 }
 
 // Node is a computed node of the graph. Clear, when set, forgets the
-// data a recompute replaces (the node's tracked changes).
+// data a recompute replaces (the node's tracked changes). Sink says a
+// recompute never changes the node's data for the nodes after it (its
+// run writes to a database only and returns EN_UNCHANGED).
 type Node struct {
 	Name   string
 	Inputs []Input
 	Clear  func(*Iteration)
+	Sink   bool
 }
 
 // Leaf is an input node of the graph (a database table, or a timer): it
@@ -60,6 +63,7 @@ type node struct {
 	inputs  []edge
 	changed func(*Iteration) bool // leaves only
 	clear   func(*Iteration)
+	sink    bool
 }
 
 type edge struct {
@@ -98,7 +102,7 @@ func NewEngine(output string, leaves []Leaf, nodes []Node) *Engine {
 			in = append(in, edge{from: visit(i.Node), handler: i.Handler})
 		}
 		e.index[name] = len(e.order)
-		e.order = append(e.order, node{name: name, inputs: in, clear: n.Clear})
+		e.order = append(e.order, node{name: name, inputs: in, clear: n.Clear, sink: n.Sink})
 		return e.index[name]
 	}
 	visit(output)
@@ -170,7 +174,7 @@ func (e *Engine) Run(it *Iteration, force bool) {
 				n.clear(it)
 			}
 			e.stats[i].Recompute++
-			updated[i] = true
+			updated[i] = !n.sink
 			continue
 		}
 		e.stats[i].Compute++

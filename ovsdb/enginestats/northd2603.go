@@ -282,7 +282,7 @@ func (m *Northd2603) nodes() []Node {
 				return Unhandled
 			}},
 			{Node: "SB_port_binding"}, {Node: "SB_service_monitor"}, {Node: "SB_ha_chassis_group"},
-		}},
+		}, Sink: true},
 		{Name: "lr_nat", Inputs: []Input{
 			{"northd", func(*Iteration) Result {
 				n := m.trk.northd
@@ -910,7 +910,7 @@ func (m *Northd2603) northdRouters(*Iteration) Result {
 		if lr.Copp != nil || len(lr.Ports) > 0 {
 			return Unhandled
 		}
-		t.routers = true
+		t.routers, t.lrNats = true, true
 	}
 	for _, r := range c.updated {
 		lr := r.New.(*nb.LogicalRouter)
