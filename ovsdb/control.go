@@ -167,9 +167,8 @@ func (d *Northd) ClearEngineStats() {
 
 // countIteration adds an iteration to the engine counters. full says it
 // compared everything (new NB connection, lock acquired, Recompute);
-// nbBatches and sbBatches are what the databases sent, featuresChanged
-// says the chassis features changed.
-func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch, featuresChanged bool) {
+// nbBatches and sbBatches are what the databases sent.
+func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if engineModel2603(d.release) {
@@ -177,7 +176,7 @@ func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch, fe
 			nbSchema, sbSchema := d.release.NBSchema(), d.release.SBSchema()
 			d.engine = enginestats.NewNorthd2603(&nbSchema, &sbSchema)
 		}
-		d.engine.Iterate(nbBatches, sbBatches, d.feed.row, full, featuresChanged)
+		d.engine.Iterate(nbBatches, sbBatches, d.feed.row, full)
 		return
 	}
 	d.engine = nil

@@ -616,11 +616,10 @@ func (d *Northd) iterate(ctx context.Context) {
 	if d.followLock() {
 		full = true
 	}
-	featuresChanged := d.updateFeatures()
-	d.countIteration(full, nbBatches, sbBatches, featuresChanged)
+	d.countIteration(full, nbBatches, sbBatches)
 	own := d.inputsChanged
 	d.inputsChanged = false
-	if featuresChanged || st.NBRows > 0 || monitors > 0 || own {
+	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 || own {
 		start := time.Now()
 		for _, r := range d.prog.Step() {
 			d.log.Log(context.Background(), relations.RejectionLevel(r.Op), "NB row skipped", "reason", r.Error())

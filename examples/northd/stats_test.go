@@ -37,6 +37,21 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"address set changed", `ovn-nbctl add Address_Set as0 addresses 10.0.0.8`},
 	{"port deleted", `ovn-nbctl lsp-del p1`},
 	{"meter added", `ovn-nbctl meter-add m0 drop 10 pktps`},
+	{"logged ACL", `ovn-nbctl --log --meter=m0 acl-add sw0 to-lport 900 ip6 drop`},
+	{"port group ACL", `ovn-nbctl acl-add pg0 to-lport 800 'outport == @pg0' allow-related`},
+	{"port with unknown address", `ovn-nbctl lsp-add sw0 p2 -- lsp-set-addresses p2 unknown`},
+	{"load balancer group", `g=$(ovn-nbctl create load_balancer_group name=lbg0) && ovn-nbctl add load_balancer_group $g load_balancer $(ovn-nbctl --bare --columns _uuid find load_balancer name=lb0)`},
+	{"group on the router", `ovn-nbctl add logical_router lr0 load_balancer_group $(ovn-nbctl --bare --columns _uuid find load_balancer_group name=lbg0)`},
+	{"grouped load balancer changed", `ovn-nbctl set load_balancer lb0 'vips:"10.0.0.20:90"="10.0.0.1:8080"'`},
+	{"NAT changed", `ovn-nbctl set nat $(ovn-nbctl --bare --columns _uuid find nat type=snat) external_ip=172.16.0.2`},
+	{"chassis added", `ovn-sbctl chassis-add hv1 geneve 127.0.0.1`},
+	{"port bound", `ovn-sbctl lsp-bind p2 hv1`},
+	{"chassis feature", `ovn-sbctl set chassis hv1 other_config:ct-no-masked-label=true`},
+	{"load balancer removed from the switch", `ovn-nbctl ls-lb-del sw0 lb0`},
+	{"load balancer deleted", `ovn-nbctl lb-del lb0`},
+	{"second switch with a port", `ovn-nbctl ls-add sw1 -- lsp-add sw1 q1`},
+	{"switch deleted", `ovn-nbctl ls-del sw1`},
+	{"router deleted", `ovn-nbctl lr-del lr0`},
 }
 
 // statsNorthd is an NB and SB pair served by 26.03.2's ovsdb-server with

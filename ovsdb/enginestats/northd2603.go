@@ -27,7 +27,10 @@ type Northd2603 struct {
 	// sync_to_sb_lb finds only on its next recompute.
 	nbOptions  map[string]string
 	staleSBLBs bool
-	// featuresChanged says the chassis features changed this iteration.
+	// chassisConfig are the SB Chassis rows' other_config, from which
+	// featuresChanged says whether this iteration changed 26.03's
+	// chassis features.
+	chassisConfig   map[string]map[string]string
 	featuresChanged bool
 
 	trk tracked
@@ -129,7 +132,7 @@ func NewNorthd2603(nbSchema, sbSchema *lovsdb.DatabaseSchema) *Northd2603 {
 		}
 		nbQuiet[t]["external_ids"] = true
 	}
-	m := &Northd2603{tracker: NewTracker(nbSchema, nbQuiet, sbQuiet2603, sbSilent2603)}
+	m := &Northd2603{tracker: NewTracker(nbSchema, nbQuiet, sbQuiet2603, sbSilent2603), chassisConfig: map[string]map[string]string{}}
 	var leaves []Leaf
 	for _, t := range slices.Sorted(maps.Keys(nbSchema.Tables)) {
 		leaves = append(leaves, Leaf{Name: "NB_" + leafName(t), Changed: func(it *Iteration) bool { return len(it.NB[t]) > 0 }})
@@ -164,10 +167,10 @@ func (m *Northd2603) SetNBOptions(options map[string]string) {
 // Iterate runs the engine for the NB and SB batches of one iteration of
 // the northd. nbRow is the NB as the northd holds it after the batches;
 // force says the iteration recomputes everything (a new connection, the
-// SB lock acquired, inc-engine/recompute); featuresChanged that the
-// chassis features changed.
-func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table, uuid string) model.Model, force, featuresChanged bool) {
+// SB lock acquired, inc-engine/recompute).
+func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table, uuid string) model.Model, force bool) {
 	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow)
+	featuresChanged := m.followChassis(sbBatches)
 	force = force || initial
 	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
 		return
@@ -186,6 +189,50 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	m.it, m.nbRow = nil, nil
 }
 
+// chassisFeatures2603 are the chassis features of 26.03
+// (build_chassis_features): each holds when every chassis has it.
+var chassisFeatures2603 = []string{
+	"mac-binding-timestamp", "fdb-timestamp", "ls-dpg-column", "ct-commit-nat-v2", "ct-commit-to-zone",
+	"ovn-sample-with-registers", "ct-next-zone", "ct-label-flush", "ct-state-save",
+}
+
+// followChassis keeps the chassis' other_config and tells whether the
+// batches changed the chassis features.
+func (m *Northd2603) followChassis(sbBatches []wire.Batch) bool {
+	before := m.features()
+	for _, b := range sbBatches {
+		if b.Initial {
+			clear(m.chassisConfig)
+		}
+		for _, c := range b.Changes {
+			if c.Table != sb.ChassisTable {
+				continue
+			}
+			if ch, ok := c.New.(*sb.Chassis); ok {
+				m.chassisConfig[c.UUID] = ch.OtherConfig
+			} else {
+				delete(m.chassisConfig, c.UUID)
+			}
+		}
+	}
+	return m.features() != before
+}
+
+// features is the set of chassisFeatures2603 that hold, as bits.
+func (m *Northd2603) features() uint {
+	var bits uint
+	for i, f := range chassisFeatures2603 {
+		all := true
+		for _, oc := range m.chassisConfig {
+			all = all && oc[f] == "true"
+		}
+		if all {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
 // rows are the tracked NB rows of table.
 func (m *Northd2603) rows(table string) []*Row { return m.it.NB[table] }
 
@@ -194,6 +241,12 @@ func (m *Northd2603) rows(table string) []*Row { return m.it.NB[table] }
 func (m *Northd2603) modified(uuid string) bool {
 	r, ok := m.it.NBRow(uuid)
 	return ok && !r.IsNew() && !r.IsDeleted()
+}
+
+// deleted tells whether the NB row uuid was deleted this iteration.
+func (m *Northd2603) deleted(uuid string) bool {
+	r, ok := m.it.NBRow(uuid)
+	return ok && r.IsDeleted()
 }
 
 func (m *Northd2603) anyModified(uuids []string) bool {
@@ -643,7 +696,9 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 			d.healthChecks = true
 		}
 		d.lbs = append(d.lbs, r)
-		m.noteLBUsers(r.UUID)
+		if !r.IsDeleted() {
+			m.noteLBUsers(r.UUID)
+		}
 		changed = true
 	}
 	if changed {
@@ -678,11 +733,16 @@ func (m *Northd2603) lbDataGroup(*Iteration) Result {
 			continue
 		case r.IsDeleted():
 			d.groupDeleted = true
-		case !r.IsNew() && lost(r.Old.(*nb.LoadBalancerGroup).LoadBalancer, r.New.(*nb.LoadBalancerGroup).LoadBalancer):
+		case !r.IsNew() && slices.ContainsFunc(r.Old.(*nb.LoadBalancerGroup).LoadBalancer, func(lb string) bool {
+			return !slices.Contains(r.New.(*nb.LoadBalancerGroup).LoadBalancer, lb) && !m.deleted(lb)
+		}):
 			d.unlinked = true
 		}
 		d.groups = append(d.groups, r)
-		m.noteLBUsers(r.UUID)
+		// Its routers and switches see the load balancers it gained.
+		if r.IsNew() || !r.IsDeleted() && gained(r.Old.(*nb.LoadBalancerGroup).LoadBalancer, r.New.(*nb.LoadBalancerGroup).LoadBalancer) {
+			m.noteLBUsers(r.UUID)
+		}
 		changed = true
 	}
 	if changed {
@@ -720,6 +780,7 @@ func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
 		lbs, groups := lbsOf(r.New)
 		if lost(oldLBs, lbs) || lost(oldGroups, groups) {
 			d.unlinked = true
+			changed = true
 		}
 		if gained(oldLBs, lbs) || gained(oldGroups, groups) {
 			changed = true
@@ -808,11 +869,17 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 			if !m.portHandled(m.lsp(u, r)) {
 				return false
 			}
-		case tracked && m.portChanged(r):
+		case tracked && !r.IsNew() && !r.OnlyReferenced():
+			// A port that changed, if only in its up column, must be
+			// one northd handles before and after.
 			if !m.portHandled(r.Old.(*nb.LogicalSwitchPort)) || !m.portHandled(r.New.(*nb.LogicalSwitchPort)) ||
 				r.Updated("type") {
 				return false
 			}
+			if !m.portChanged(r) {
+				continue
+			}
+		case tracked && m.portChanged(r):
 		default:
 			continue
 		}
