@@ -51,12 +51,15 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"load balancer deleted", `ovn-nbctl lb-del lb0`},
 	{"second switch with a port", `ovn-nbctl ls-add sw1 -- lsp-add sw1 q1`},
 	{"switch deleted", `ovn-nbctl ls-del sw1`},
-	{"router deleted", `ovn-nbctl lr-del lr0`},
+	{"second router", `ovn-nbctl lr-add lr1`},
+	{"router deleted", `ovn-nbctl lr-del lr1`},
+	{"SB port binding changed", `ovn-sbctl set port_binding p2 external_ids:foo=bar`},
 }
 
 // statsNorthd is an NB and SB pair served by 26.03.2's ovsdb-server with
 // one northd on it, and the ovn-appctl that asks that northd.
 type statsNorthd struct {
+	name   string
 	dir    reference.Dir
 	appctl string
 }
@@ -67,7 +70,7 @@ func (s statsNorthd) run(t *testing.T, program string, args ...string) string {
 	defer cancel()
 	out, err := s.dir.Command(ctx, program, args...).CombinedOutput()
 	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", program, strings.Join(args, " "), err, out)
+		t.Fatalf("%s: %s %s: %v\n%s", s.name, program, strings.Join(args, " "), err, out)
 	}
 	return string(out)
 }
@@ -127,9 +130,9 @@ func TestShowStats2603(t *testing.T) {
 		t.Fatal(err)
 	}
 	appctl := filepath.Join(filepath.Dir(northd), "ovn-appctl")
-	want := statsNorthd{dir: reference.Dir{Path: ref.Dir(), Build: b}, appctl: appctl}
+	want := statsNorthd{name: "reference", dir: reference.Dir{Path: ref.Dir(), Build: b}, appctl: appctl}
 
-	got := statsNorthd{dir: reference.Dir{Path: t.TempDir(), Build: b}, appctl: appctl}
+	got := statsNorthd{name: "northlog", dir: reference.Dir{Path: t.TempDir(), Build: b}, appctl: appctl}
 	bin := filepath.Join(got.dir.Path, "northlog")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -32,6 +32,9 @@ type Northd2603 struct {
 	// chassis features.
 	chassisConfig   map[string]map[string]string
 	featuresChanged bool
+	// sbRows are the SB rows but those of sbSilent2603, for the rows
+	// tracked through a reference.
+	sbRows map[string]map[string]model.Model
 
 	trk tracked
 }
@@ -132,7 +135,11 @@ func NewNorthd2603(nbSchema, sbSchema *lovsdb.DatabaseSchema) *Northd2603 {
 		}
 		nbQuiet[t]["external_ids"] = true
 	}
-	m := &Northd2603{tracker: NewTracker(nbSchema, nbQuiet, sbQuiet2603, sbSilent2603), chassisConfig: map[string]map[string]string{}}
+	m := &Northd2603{
+		tracker:       NewTracker(nbSchema, sbSchema, nbQuiet, sbQuiet2603, sbSilent2603),
+		chassisConfig: map[string]map[string]string{},
+		sbRows:        map[string]map[string]model.Model{},
+	}
 	var leaves []Leaf
 	for _, t := range slices.Sorted(maps.Keys(nbSchema.Tables)) {
 		leaves = append(leaves, Leaf{Name: "NB_" + leafName(t), Changed: func(it *Iteration) bool { return len(it.NB[t]) > 0 }})
@@ -169,7 +176,8 @@ func (m *Northd2603) SetNBOptions(options map[string]string) {
 // force says the iteration recomputes everything (a new connection, the
 // SB lock acquired, inc-engine/recompute).
 func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table, uuid string) model.Model, force bool) {
-	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow)
+	m.followSB(sbBatches)
+	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow, m.sbRow)
 	featuresChanged := m.followChassis(sbBatches)
 	force = force || initial
 	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
@@ -188,6 +196,30 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	m.Run(it, force)
 	m.it, m.nbRow = nil, nil
 }
+
+// followSB keeps sbRows.
+func (m *Northd2603) followSB(sbBatches []wire.Batch) {
+	for _, b := range sbBatches {
+		if b.Initial {
+			clear(m.sbRows)
+		}
+		for _, c := range b.Changes {
+			if sbSilent2603[c.Table] {
+				continue
+			}
+			if m.sbRows[c.Table] == nil {
+				m.sbRows[c.Table] = map[string]model.Model{}
+			}
+			if c.New == nil {
+				delete(m.sbRows[c.Table], c.UUID)
+			} else {
+				m.sbRows[c.Table][c.UUID] = c.New
+			}
+		}
+	}
+}
+
+func (m *Northd2603) sbRow(table, uuid string) model.Model { return m.sbRows[table][uuid] }
 
 // chassisFeatures2603 are the chassis features of 26.03
 // (build_chassis_features): each holds when every chassis has it.
@@ -710,7 +742,7 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 // noteLBUsers notes whether a router or a switch uses the load balancer
 // or group uuid, directly or through a group.
 func (m *Northd2603) noteLBUsers(uuid string) {
-	for src, table := range m.tracker.referrers[uuid] {
+	for src, table := range m.tracker.nb.referrers[uuid] {
 		switch table {
 		case nb.LogicalRouterTable:
 			m.trk.lbData.routerLBs = true
@@ -1074,7 +1106,7 @@ func (m *Northd2603) portGroups(*Iteration) Result {
 func (m *Northd2603) switchesOf(ports []string) []string {
 	var out []string
 	for _, p := range ports {
-		for src, table := range m.tracker.referrers[p] {
+		for src, table := range m.tracker.nb.referrers[p] {
 			if table == nb.LogicalSwitchTable && !slices.Contains(out, src) {
 				out = append(out, src)
 			}

@@ -54,55 +54,79 @@ func (it *Iteration) NBRow(uuid string) (*Row, bool) {
 }
 
 // Tracker turns the row changes of the NB and SB feeds into Iterations.
-// It keeps which NB rows refer to which, so that a change to a row also
+// It keeps which rows refer to which, so that a change to a row also
 // tracks the rows that refer to it, as OVS's IDL does.
 type Tracker struct {
-	nbRefs *refColumns
-	// referrers are, for each NB row, the rows that refer to it and
-	// their table; refs the rows each row refers to.
-	referrers map[string]map[string]string
-	refs      map[string][]string
-	// nbQuiet and sbQuiet are the columns that northd does not track
-	// (ovsdb_idl_omit or ovsdb_idl_omit_alert), by table; a table of
-	// sbSilent has all of its columns so.
-	nbQuiet, sbQuiet map[string]map[string]bool
-	sbSilent         map[string]bool
+	nb, sb *refIndex
 }
 
-// NewTracker makes a Tracker for an NB of that schema; nbQuiet, sbQuiet
-// and sbSilent are the columns and tables northd does not track.
-func NewTracker(nbSchema *lovsdb.DatabaseSchema, nbQuiet, sbQuiet map[string]map[string]bool, sbSilent map[string]bool) *Tracker {
-	return &Tracker{
-		nbRefs:    &refColumns{schema: nbSchema, byType: map[reflect.Type][]refColumn{}},
+// refIndex follows one database's references: for each row, the rows
+// that refer to it and their table, and the rows it refers to.
+type refIndex struct {
+	cols      *refColumns
+	referrers map[string]map[string]string
+	refs      map[string][]string
+	// quiet are the columns northd does not track (ovsdb_idl_omit or
+	// ovsdb_idl_omit_alert), by table.
+	quiet map[string]map[string]bool
+	// untracked are tables whose rows are never tracked: none of their
+	// columns is (ovsdb_idl_omit_alert also stops the tracking of the
+	// rows that refer to a changed row).
+	untracked map[string]bool
+}
+
+func newRefIndex(s *lovsdb.DatabaseSchema, quiet map[string]map[string]bool, untracked map[string]bool) *refIndex {
+	return &refIndex{
+		cols:      &refColumns{schema: s, byType: map[reflect.Type][]refColumn{}},
 		referrers: map[string]map[string]string{},
 		refs:      map[string][]string{},
-		nbQuiet:   nbQuiet,
-		sbQuiet:   sbQuiet,
-		sbSilent:  sbSilent,
+		quiet:     quiet,
+		untracked: untracked,
+	}
+}
+
+// NewTracker makes a Tracker for an NB and an SB of those schemas;
+// nbQuiet, sbQuiet and sbSilent are the columns and tables northd does
+// not track.
+func NewTracker(nbSchema, sbSchema *lovsdb.DatabaseSchema, nbQuiet, sbQuiet map[string]map[string]bool, sbSilent map[string]bool) *Tracker {
+	return &Tracker{
+		nb: newRefIndex(nbSchema, nbQuiet, nil),
+		sb: newRefIndex(sbSchema, sbQuiet, sbSilent),
 	}
 }
 
 // Take makes the Iteration of NB and SB batches. initial tells whether
 // one of them is a database's whole contents (a new connection). nbRow
-// is the NB as the northd holds it after the batches: the contents of
-// the rows tracked only through a reference.
-func (t *Tracker) Take(nbBatches, sbBatches []wire.Batch, nbRow func(table, uuid string) model.Model) (it *Iteration, initial bool) {
+// and sbRow are the databases as the northd holds them after the
+// batches: the contents of the rows tracked only through a reference.
+func (t *Tracker) Take(nbBatches, sbBatches []wire.Batch, nbRow, sbRow func(table, uuid string) model.Model) (it *Iteration, initial bool) {
 	it = &Iteration{NB: map[string][]*Row{}, SB: map[string][]*Row{}, nbByUUID: map[string]*Row{}}
+	initial = t.nb.take(nbBatches, it.NB, it.nbByUUID, nbRow)
+	sbInitial := t.sb.take(sbBatches, it.SB, map[string]*Row{}, sbRow)
+	return it, initial || sbInitial
+}
+
+// take tracks the rows batches change, and those that refer to them,
+// in tracked (by table) and byUUID.
+func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID map[string]*Row, current func(table, uuid string) model.Model) (initial bool) {
 	var direct []*Row
 	var applied []wire.Change
-	for _, b := range nbBatches {
+	for _, b := range batches {
 		if b.Initial {
 			initial = true
-			clear(t.referrers)
-			clear(t.refs)
+			clear(x.referrers)
+			clear(x.refs)
 		}
 		for _, c := range b.Changes {
 			applied = append(applied, c)
-			r := trackedRow(c, t.nbQuiet[c.Table])
+			if x.untracked[c.Table] {
+				continue
+			}
+			r := trackedRow(c, x.quiet[c.Table])
 			if r == nil {
 				continue
 			}
-			if old, ok := it.nbByUUID[c.UUID]; ok {
+			if old, ok := byUUID[c.UUID]; ok {
 				// Two transactions in one iteration: one change.
 				old.New = r.New
 				for col := range r.changed {
@@ -110,72 +134,61 @@ func (t *Tracker) Take(nbBatches, sbBatches []wire.Batch, nbRow func(table, uuid
 				}
 				continue
 			}
-			it.nbByUUID[c.UUID] = r
-			it.NB[c.Table] = append(it.NB[c.Table], r)
+			byUUID[c.UUID] = r
+			tracked[c.Table] = append(tracked[c.Table], r)
 			direct = append(direct, r)
 		}
 	}
 	for _, r := range direct {
 		if !r.IsNew() {
-			t.trackReferrers(it, r.UUID, nbRow)
+			x.trackReferrers(r.UUID, tracked, byUUID, current)
 		}
 	}
 	for _, c := range applied {
-		t.reindex(c)
+		x.reindex(c)
 	}
-	for _, b := range sbBatches {
-		initial = initial || b.Initial
-		for _, c := range b.Changes {
-			if t.sbSilent[c.Table] {
-				continue
-			}
-			if r := trackedRow(c, t.sbQuiet[c.Table]); r != nil {
-				it.SB[c.Table] = append(it.SB[c.Table], r)
-			}
-		}
-	}
-	return it, initial
+	return initial
 }
 
 // trackReferrers tracks, recursively, the rows that refer to uuid.
-func (t *Tracker) trackReferrers(it *Iteration, uuid string, nbRow func(table, uuid string) model.Model) {
-	for src, table := range t.referrers[uuid] {
-		if _, ok := it.nbByUUID[src]; ok {
+func (x *refIndex) trackReferrers(uuid string, tracked map[string][]*Row, byUUID map[string]*Row, current func(table, uuid string) model.Model) {
+	for src, table := range x.referrers[uuid] {
+		if _, ok := byUUID[src]; ok {
 			continue
 		}
-		m := nbRow(table, src)
+		m := current(table, src)
 		if m == nil {
 			continue
 		}
 		r := &Row{UUID: src, Old: m, New: m}
-		it.nbByUUID[src] = r
-		it.NB[table] = append(it.NB[table], r)
-		t.trackReferrers(it, src, nbRow)
+		byUUID[src] = r
+		tracked[table] = append(tracked[table], r)
+		x.trackReferrers(src, tracked, byUUID, current)
 	}
 }
 
 // reindex follows the references of a changed row.
-func (t *Tracker) reindex(c wire.Change) {
-	for _, dst := range t.refs[c.UUID] {
-		delete(t.referrers[dst], c.UUID)
-		if len(t.referrers[dst]) == 0 {
-			delete(t.referrers, dst)
+func (x *refIndex) reindex(c wire.Change) {
+	for _, dst := range x.refs[c.UUID] {
+		delete(x.referrers[dst], c.UUID)
+		if len(x.referrers[dst]) == 0 {
+			delete(x.referrers, dst)
 		}
 	}
-	delete(t.refs, c.UUID)
-	if c.New == nil {
+	delete(x.refs, c.UUID)
+	if c.New == nil || x.untracked[c.Table] {
 		return
 	}
-	dsts := t.nbRefs.of(c.Table, c.New)
+	dsts := x.cols.of(c.Table, c.New)
 	if len(dsts) == 0 {
 		return
 	}
-	t.refs[c.UUID] = dsts
+	x.refs[c.UUID] = dsts
 	for _, dst := range dsts {
-		if t.referrers[dst] == nil {
-			t.referrers[dst] = map[string]string{}
+		if x.referrers[dst] == nil {
+			x.referrers[dst] = map[string]string{}
 		}
-		t.referrers[dst][c.UUID] = c.Table
+		x.referrers[dst][c.UUID] = c.Table
 	}
 }
 
