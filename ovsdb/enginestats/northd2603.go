@@ -3,6 +3,7 @@ package enginestats
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
@@ -383,22 +384,12 @@ func (m *Northd2603) nodes() []Node {
 		}, Clear: func(*Iteration) { m.trk.lrNat = false }},
 		{Name: "lr_stateful", Inputs: []Input{
 			{"northd", northdHasTracked},
-			{"lr_nat", func(*Iteration) Result {
-				if !m.trk.lrNat {
-					return Unhandled
-				}
-				m.trk.lrStateful = true
-				return Updated
-			}},
+			{"lr_nat", func(*Iteration) Result { return passOn(m.trk.lrNat, &m.trk.lrStateful, Unhandled) }},
 			{"lb_data", func(*Iteration) Result {
 				if !m.trk.lbData.tracked {
 					return Unhandled
 				}
-				if !m.trk.lbData.routerLBs {
-					return Unchanged
-				}
-				m.trk.lrStateful = true
-				return Updated
+				return passOn(m.trk.lbData.routerLBs, &m.trk.lrStateful, Unchanged)
 			}},
 		}, Clear: func(*Iteration) { m.trk.lrStateful = false }},
 		{Name: "sync_to_sb_addr_set", Inputs: []Input{
@@ -474,13 +465,7 @@ func (m *Northd2603) nodes() []Node {
 				m.trk.lsState = true
 				return Updated
 			}},
-			{"port_group", func(*Iteration) Result {
-				if !m.trk.portGroupLS {
-					return Unchanged
-				}
-				m.trk.lsState = true
-				return Updated
-			}},
+			{"port_group", func(*Iteration) Result { return passOn(m.trk.portGroupLS, &m.trk.lsState, Unchanged) }},
 			{"NB_acl", func(*Iteration) Result {
 				for _, r := range m.rows(nb.ACLTable) {
 					if !r.IsNew() && !r.IsDeleted() {
@@ -567,6 +552,17 @@ func (m *Northd2603) nodes() []Node {
 			{"advertised_mac_binding_sync", updated},
 		}},
 	}
+}
+
+// passOn is a handler that passes on what its input tracked: when has,
+// the node tracks changes too (mine) and is updated; otherwise it returns
+// otherwise.
+func passOn(has bool, mine *bool, otherwise Result) Result {
+	if !has {
+		return otherwise
+	}
+	*mine = true
+	return Updated
 }
 
 // globalNBGlobal is global_config_nb_global_handler: a change to an
@@ -904,8 +900,9 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 		case tracked && !r.IsNew() && !r.OnlyReferenced():
 			// A port that changed, if only in its up column, must be
 			// one northd handles before and after.
-			if !m.portHandled(r.Old.(*nb.LogicalSwitchPort)) || !m.portHandled(r.New.(*nb.LogicalSwitchPort)) ||
-				r.Updated("type") {
+			before, _ := r.Old.(*nb.LogicalSwitchPort)
+			after, _ := r.New.(*nb.LogicalSwitchPort)
+			if !m.portHandled(before) || !m.portHandled(after) || r.Updated("type") {
 				return false
 			}
 			if !m.portChanged(r) {
@@ -952,7 +949,10 @@ func (m *Northd2603) portChanged(r *Row) bool {
 			return true
 		}
 	}
-	p := r.New.(*nb.LogicalSwitchPort)
+	p, ok := r.New.(*nb.LogicalSwitchPort)
+	if !ok {
+		return true
+	}
 	for _, ref := range []*string{p.Dhcpv4Options, p.Dhcpv6Options, p.HaChassisGroup} {
 		if ref != nil && m.modified(*ref) {
 			return true
@@ -993,7 +993,7 @@ func (m *Northd2603) portHandled(p *nb.LogicalSwitchPort) bool {
 // isDynamic tells whether an address asks northd to allocate
 // (is_dynamic_lsp_address).
 func isDynamic(a string) bool {
-	return a == "dynamic" || len(a) > 8 && a[len(a)-8:] == " dynamic" || len(a) > 8 && a[:8] == "dynamic "
+	return a == "dynamic" || strings.HasSuffix(a, " dynamic") || strings.HasPrefix(a, "dynamic ")
 }
 
 // northdRouters is northd_nb_logical_router_handler
