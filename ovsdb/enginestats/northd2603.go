@@ -28,6 +28,10 @@ type Northd2603 struct {
 	// sync_to_sb_lb finds only on its next recompute.
 	nbOptions  map[string]string
 	staleSBLBs bool
+	// staleSBFlows says an SB Logical_Flow lost its datapath group behind
+	// northd's back: lflow's next handler of a change finds it and
+	// recomputes.
+	staleSBFlows bool
 	// chassisConfig are the SB Chassis rows' other_config, from which
 	// featuresChanged says whether this iteration changed 26.03's
 	// chassis features.
@@ -52,6 +56,11 @@ type tracked struct {
 	lbData                     lbData
 	northd                     northdTracked
 	lrNat, lrStateful, lsState bool
+	// touchedRouters are the routers whose NATs or load balancers
+	// changed; vipNats says one of them has a NAT on a load balancer's
+	// VIP (lr_stateful's vip_nats_changed).
+	touchedRouters []*nb.LogicalRouter
+	vipNats        bool
 	portGroupLS                bool
 }
 
@@ -183,6 +192,15 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	force = force || initial
 	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
 		return
+	}
+	for _, b := range sbBatches {
+		for _, c := range b.Changes {
+			if old, ok := c.Old.(*sb.LogicalFlow); ok && old.LogicalDpGroup != nil {
+				if f, ok := c.New.(*sb.LogicalFlow); ok && f.LogicalDpGroup == nil {
+					m.staleSBFlows = true
+				}
+			}
+		}
 	}
 	for _, r := range it.SB[sb.LoadBalancerTable] {
 		if r.Updated("ls_datapath_group") || r.Updated("lr_datapath_group") || r.Updated("datapath_group") {
@@ -384,14 +402,18 @@ func (m *Northd2603) nodes() []Node {
 		}, Clear: func(*Iteration) { m.trk.lrNat = false }},
 		{Name: "lr_stateful", Inputs: []Input{
 			{"northd", northdHasTracked},
-			{"lr_nat", func(*Iteration) Result { return passOn(m.trk.lrNat, &m.trk.lrStateful, Unhandled) }},
+			{"lr_nat", func(*Iteration) Result {
+				m.noteVIPNats()
+				return passOn(m.trk.lrNat, &m.trk.lrStateful, Unhandled)
+			}},
 			{"lb_data", func(*Iteration) Result {
 				if !m.trk.lbData.tracked {
 					return Unhandled
 				}
+				m.noteVIPNats()
 				return passOn(m.trk.lbData.routerLBs, &m.trk.lrStateful, Unchanged)
 			}},
-		}, Clear: func(*Iteration) { m.trk.lrStateful = false }},
+		}, Clear: func(*Iteration) { m.trk.lrStateful, m.trk.vipNats = false, false }},
 		{Name: "sync_to_sb_addr_set", Inputs: []Input{
 			{Node: "northd"}, {Node: "lr_stateful"}, {Node: "SB_address_set"},
 			{"NB_address_set", m.addrSetAddressSets},
@@ -495,14 +517,14 @@ func (m *Northd2603) nodes() []Node {
 			{"datapath_sync", unchanged},
 			{"northd", func(*Iteration) Result {
 				n := m.trk.northd
-				if !n.any() || n.switches || n.routers {
+				if !n.any() || n.switches || n.routers || m.staleSBFlows {
 					return Unhandled
 				}
 				return Updated
 			}},
 			{"port_group", unchanged},
 			{"lr_stateful", func(*Iteration) Result {
-				if !m.trk.lrStateful {
+				if !m.trk.lrStateful || m.trk.vipNats {
 					return Unhandled
 				}
 				return Updated
@@ -516,7 +538,7 @@ func (m *Northd2603) nodes() []Node {
 			{"multicast_igmp", updated},
 			{Node: "SB_acl_id"},
 			{"ic_learned_svc_monitors", updated},
-		}},
+		}, Clear: func(*Iteration) { m.staleSBFlows = false }},
 		{Name: "mac_binding_aging", Inputs: []Input{
 			{Node: "SB_mac_binding"}, {Node: "northd"}, {Node: "mac_binding_aging_waker"},
 			{"global_config", globalConfig},
@@ -552,6 +574,53 @@ func (m *Northd2603) nodes() []Node {
 			{"advertised_mac_binding_sync", updated},
 		}},
 	}
+}
+
+// touchRouter notes a router whose NATs or load balancers changed.
+func (m *Northd2603) touchRouter(row model.Model) {
+	if lr, ok := row.(*nb.LogicalRouter); ok {
+		m.trk.touchedRouters = append(m.trk.touchedRouters, lr)
+	}
+}
+
+// noteVIPNats notes whether a touched router has a NAT whose external IP
+// is one of its load balancers' VIPs.
+func (m *Northd2603) noteVIPNats() {
+	for _, lr := range m.trk.touchedRouters {
+		vips := map[string]bool{}
+		lbs := slices.Clone(lr.LoadBalancer)
+		for _, g := range lr.LoadBalancerGroup {
+			if lbg, ok := m.nbRow(nb.LoadBalancerGroupTable, g).(*nb.LoadBalancerGroup); ok {
+				lbs = append(lbs, lbg.LoadBalancer...)
+			}
+		}
+		for _, u := range lbs {
+			if lb, ok := m.nbRow(nb.LoadBalancerTable, u).(*nb.LoadBalancer); ok {
+				for vip := range lb.Vips {
+					vips[vipIP(vip)] = true
+				}
+			}
+		}
+		for _, u := range lr.Nat {
+			if nat, ok := m.nbRow(nb.NATTable, u).(*nb.NAT); ok && vips[nat.ExternalIP] {
+				m.trk.vipNats = true
+			}
+		}
+	}
+}
+
+// vipIP is the IP of a load balancer's VIP: "IP", "IP:PORT" or
+// "[IPv6]:PORT".
+func vipIP(vip string) string {
+	if strings.HasPrefix(vip, "[") {
+		ip, _, _ := strings.Cut(vip[1:], "]")
+		return ip
+	}
+	if strings.Count(vip, ":") == 1 {
+		ip, _, _ := strings.Cut(vip, ":")
+		return ip
+	}
+	return vip
 }
 
 // passOn is a handler that passes on what its input tracked: when has,
@@ -742,6 +811,7 @@ func (m *Northd2603) noteLBUsers(uuid string) {
 		switch table {
 		case nb.LogicalRouterTable:
 			m.trk.lbData.routerLBs = true
+			m.touchRouter(m.nbRow(table, src))
 		case nb.LogicalSwitchTable:
 			m.trk.lbData.switchLBs = true
 		case nb.LoadBalancerGroupTable:
@@ -814,6 +884,7 @@ func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
 			changed = true
 			if router {
 				d.routerLBs = true
+				m.touchRouter(r.New)
 			} else {
 				d.switchLBs = true
 			}
@@ -1010,6 +1081,7 @@ func (m *Northd2603) northdRouters(*Iteration) Result {
 			return Unhandled
 		}
 		t.routers, t.lrNats = true, true
+		m.touchRouter(lr)
 	}
 	for _, r := range c.updated {
 		lr := r.New.(*nb.LogicalRouter)
@@ -1029,6 +1101,7 @@ func (m *Northd2603) northdRouters(*Iteration) Result {
 		}
 		if r.Updated("nat") || m.anyModified(lr.Nat) {
 			t.lrNats = true
+			m.touchRouter(lr)
 		}
 	}
 	for _, r := range c.deleted {
