@@ -61,7 +61,7 @@ type tracked struct {
 	// VIP (lr_stateful's vip_nats_changed).
 	touchedRouters []*nb.LogicalRouter
 	vipNats        bool
-	portGroupLS                bool
+	portGroupLS    bool
 }
 
 type dpChanges struct{ new, updated, deleted []*Row }
