@@ -908,7 +908,7 @@ func gained(before, after []string) bool { return lost(after, before) }
 // (northd_handle_ls_changes).
 func (m *Northd2603) northdSwitches(*Iteration) Result {
 	c := m.trk.syncedLS
-	if c.empty() {
+	if c.empty() || reusesIndex(c) {
 		return Unhandled
 	}
 	t := &m.trk.northd
@@ -950,6 +950,11 @@ func (m *Northd2603) northdSwitches(*Iteration) Result {
 	}
 	return Unchanged
 }
+
+// reusesIndex tells whether a new datapath may take the index of one
+// deleted in the same run, which northd finds still taken (it handles
+// the new ones first).
+func reusesIndex(c dpChanges) bool { return len(c.new) > 0 && len(c.deleted) > 0 }
 
 // portsHandled is ls_handle_lsp_changes: the ports a switch gained, lost
 // or whose row changed must all be ports northd handles incrementally.
@@ -1071,7 +1076,7 @@ func isDynamic(a string) bool {
 // (northd_handle_lr_changes).
 func (m *Northd2603) northdRouters(*Iteration) Result {
 	c := m.trk.syncedLR
-	if c.empty() {
+	if c.empty() || reusesIndex(c) {
 		return Unhandled
 	}
 	t := &m.trk.northd
@@ -1210,12 +1215,12 @@ func (m *Northd2603) addrSetPortGroups(*Iteration) Result {
 	return Unchanged
 }
 
-// metersACLs is sync_meters_nb_acl_handler: ACLs that come or go with a
-// log meter, or whose logging changes, recompute.
+// metersACLs is sync_meters_nb_acl_handler: ACLs that come or go with
+// logging or a meter, or whose logging changes, recompute.
 func (m *Northd2603) metersACLs(*Iteration) Result {
 	for _, r := range m.rows(nb.ACLTable) {
 		acl := r.Current().(*nb.ACL)
-		if (r.IsNew() || r.IsDeleted()) && acl.Log && acl.Meter != nil {
+		if (r.IsNew() || r.IsDeleted()) && (acl.Log || acl.Meter != nil) {
 			return Unhandled
 		}
 		if r.Updated("log") || r.Updated("meter") {
