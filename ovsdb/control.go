@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/northlog/northlog/ovsdb/enginestats"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 )
 
@@ -108,17 +110,18 @@ func (d *Northd) Features(ctx context.Context) (relations.Features, error) {
 	return f, err
 }
 
-// NodeStats counts the iterations of one of ovn-northd 23.03's engine nodes,
+// NodeStats counts the iterations of one of ovn-northd's engine nodes,
 // as its inc-engine/show-stats shows them: Recompute those that redid the
-// node's whole output, Compute those that changed it incrementally. Abort
-// stays 0 (nothing here gives up half-way).
+// node's whole output, Compute those that changed it incrementally,
+// Cancel those that gave up half-way (23.03 calls it abort).
 type NodeStats struct {
-	Recompute, Compute, Abort uint64
+	Name                       string
+	Recompute, Compute, Cancel uint64
 }
 
-// EngineNodes are the names of the 23.03 engine nodes that EngineStats
-// gives counters for, in 23.03's order. northlog's program has no such
-// nodes; each counts the iterations that, in 23.03, would have run it:
+// engineNodes2303 are the 23.03 engine nodes that EngineStats gives
+// counters for, in 23.03's order. northlog's program has no such nodes;
+// each counts the iterations that, in 23.03, would have run it:
 //
 //   - northd and lflow: a recompute for an iteration after a new NB
 //     connection, the SB lock acquired, or Recompute; a compute for any
@@ -127,15 +130,27 @@ type NodeStats struct {
 //     with any NB change but the addresses of existing Address_Set rows;
 //     a compute for an iteration that changed those addresses alone
 //     (23.03 handles that case alone incrementally).
-var EngineNodes = []string{"northd", "lflow", "sync_to_sb_addr_set"}
+//
+// 26.03's nodes are package enginestats' model of its engine.
+var engineNodes2303 = []string{"northd", "lflow", "sync_to_sb_addr_set"}
 
-// EngineStats returns the counters of EngineNodes, by name.
-func (d *Northd) EngineStats() map[string]NodeStats {
+// EngineStats returns the counters of the engine nodes of the release
+// the northd reproduces, in the order its show-stats lists them.
+func (d *Northd) EngineStats() []NodeStats {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	out := make(map[string]NodeStats, len(EngineNodes))
-	for i, name := range EngineNodes {
-		out[name] = d.nodeStats[i]
+	if d.engine != nil {
+		var out []NodeStats
+		for _, name := range d.engine.Names() {
+			s, _ := d.engine.Stats(name)
+			out = append(out, NodeStats{Name: name, Recompute: s.Recompute, Compute: s.Compute, Cancel: s.Cancel})
+		}
+		return out
+	}
+	out := make([]NodeStats, len(engineNodes2303))
+	for i, name := range engineNodes2303 {
+		out[i] = d.nodeStats[i]
+		out[i].Name = name
 	}
 	return out
 }
@@ -145,28 +160,54 @@ func (d *Northd) ClearEngineStats() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.nodeStats = [3]NodeStats{}
+	if d.engine != nil {
+		d.engine.Clear()
+	}
 }
 
 // countIteration adds an iteration to the engine counters. full says it
 // compared everything (new NB connection, lock acquired, Recompute);
-// nbChanged that the NB changed, addrOnly that only the addresses of
-// existing Address_Set rows did.
-func (d *Northd) countIteration(full, nbChanged, addrOnly bool) {
+// nbBatches and sbBatches are what the databases sent.
+func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if engineModel2603(d.release) {
+		if d.engine == nil {
+			nbSchema, sbSchema := d.release.NBSchema(), d.release.SBSchema()
+			d.engine = enginestats.NewNorthd2603(&nbSchema, &sbSchema)
+		}
+		d.engine.Iterate(nbBatches, sbBatches, d.feed.row, full)
+		return
+	}
+	d.engine = nil
+	nbChanged, addrOnly := nbChangeKind(nbBatches)
 	if !full && !nbChanged {
 		return
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	for i := range d.nodeStats {
 		s := &d.nodeStats[i]
 		switch {
-		case full, EngineNodes[i] == "sync_to_sb_addr_set" && !addrOnly:
+		case full, engineNodes2303[i] == "sync_to_sb_addr_set" && !addrOnly:
 			s.Recompute++
 		default:
 			s.Compute++
 		}
 	}
 }
+
+// wantNBOptions tells the engine model the NB_Global options the northd
+// wants the NB to hold.
+func (d *Northd) wantNBOptions(options map[string]string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.engine != nil {
+		d.engine.SetNBOptions(options)
+	}
+}
+
+// engineModel2603: 26.03's show-stats has its engine's nodes, modelled
+// by package enginestats.
+func engineModel2603(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // nbChangeKind tells whether batches change the NB, and whether only the
 // addresses of existing Address_Set rows.

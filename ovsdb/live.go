@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/northlog/northlog/ovsdb/enginestats"
 	"github.com/northlog/northlog/ovsdb/sbwriter"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
@@ -189,6 +190,7 @@ type Northd struct {
 	// nodeStats are EngineStats' counters; mismatches counts Recompute's
 	// differences.
 	nodeStats  [3]NodeStats
+	engine     *enginestats.Northd2603
 	mismatches int
 }
 
@@ -568,10 +570,10 @@ func (d *Northd) iterate(ctx context.Context) {
 	var st StepStats
 	full := d.fullNext
 	d.fullNext = false
-	var nbChanged, addrOnly bool
+	var nbBatches, sbBatches []wire.Batch
 	if d.nb != nil {
 		bs, err := d.nb.Take()
-		nbChanged, addrOnly = nbChangeKind(bs)
+		nbBatches = bs
 		for _, b := range bs {
 			full = full || b.Initial
 		}
@@ -598,6 +600,7 @@ func (d *Northd) iterate(ctx context.Context) {
 	}
 	if d.sb != nil {
 		bs, err := d.sb.Take()
+		sbBatches = bs
 		d.w.ApplySB(bs)
 		if end := d.endColdStartGC; end != nil && len(bs) > 0 {
 			// The first SB update after a streamed write holds the rows
@@ -613,7 +616,7 @@ func (d *Northd) iterate(ctx context.Context) {
 	if d.followLock() {
 		full = true
 	}
-	d.countIteration(full, nbChanged, addrOnly)
+	d.countIteration(full, nbBatches, sbBatches)
 	own := d.inputsChanged
 	d.inputsChanged = false
 	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 || own {
@@ -646,6 +649,7 @@ func (d *Northd) iterate(ctx context.Context) {
 	}
 	nbCfg := d.feed.global.NbCfg
 	options := globalOptions(d.feed.global, d.release, d.macs, d.w.MaxDatapathKey())
+	d.wantNBOptions(options)
 	d.w.SetMACBindingRemovalLimit(relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0))
 	nbCols := lovsdb.Row{"options": options}
 	var newPorts map[string]string

@@ -220,6 +220,9 @@ func (f *nbFeed) portName(u string) (string, bool) {
 }
 
 // count is the number of NB rows fed.
+// row is the row uuid of table as fed, nil when there is none.
+func (f *nbFeed) row(table, uuid string) model.Model { return f.rows[table][uuid] }
+
 func (f *nbFeed) count() int {
 	n := 0
 	for _, rows := range f.rows {

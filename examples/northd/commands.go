@@ -15,6 +15,7 @@ import (
 	"github.com/northlog/northlog/internal/unixctl"
 	"github.com/northlog/northlog/internal/vlog"
 	"github.com/northlog/northlog/ovsdb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // controlTimeout bounds a command that waits for the northd's goroutine
@@ -70,7 +71,8 @@ func registerCommands(ctl *unixctl.Server, d *ovsdb.Northd, logs *vlog.Vlog, s *
 		return connectionsText(d.Connections()), nil
 	})
 	ctl.Register("inc-engine/show-stats", "", 0, 2, func(args []string) (string, error) {
-		return showStats(d.EngineStats(), args), nil
+		r, ok := d.Release()
+		return showStats(d.EngineStats(), cancelCounter(r, ok), args), nil
 	})
 	ctl.Register("inc-engine/clear-stats", "", 0, 0, func([]string) (string, error) {
 		d.ClearEngineStats()
@@ -136,16 +138,15 @@ func atoi(s string) int {
 }
 
 // showStats is inc-engine/show-stats' text: every node's counters, one
-// node's, or one counter of one node.
-func showStats(stats map[string]ovsdb.NodeStats, args []string) string {
+// node's, or one counter of one node. cancel is the third counter's name.
+func showStats(stats []ovsdb.NodeStats, cancel string, args []string) string {
 	var b strings.Builder
-	for _, name := range ovsdb.EngineNodes {
-		if len(args) > 0 && args[0] != name {
+	for _, st := range stats {
+		if len(args) > 0 && args[0] != st.Name {
 			continue
 		}
-		st := stats[name]
 		if len(args) < 2 {
-			fmt.Fprintf(&b, "Node: %s\n- recompute: %12d\n- compute:   %12d\n- abort:     %12d\n", name, st.Recompute, st.Compute, st.Abort)
+			fmt.Fprintf(&b, "Node: %s\n- recompute: %12d\n- compute:   %12d\n- %-10s %12d\n", st.Name, st.Recompute, st.Compute, cancel+":", st.Cancel)
 			continue
 		}
 		switch args[1] {
@@ -153,13 +154,22 @@ func showStats(stats map[string]ovsdb.NodeStats, args []string) string {
 			fmt.Fprintf(&b, "%d", st.Recompute)
 		case "compute":
 			fmt.Fprintf(&b, "%d", st.Compute)
-		case "abort":
-			fmt.Fprintf(&b, "%d", st.Abort)
+		case cancel:
+			fmt.Fprintf(&b, "%d", st.Cancel)
 		default:
 			fmt.Fprintf(&b, "Invalid stat type : %s", args[1])
 		}
 	}
 	return b.String()
+}
+
+// cancelCounter is the name show-stats gives the engine's third counter:
+// 23.03's abort became cancel.
+func cancelCounter(r schema.Release, known bool) string {
+	if known && r >= schema.OVN2603 {
+		return "cancel"
+	}
+	return "abort"
 }
 
 // coverage is coverage/show's text: the SB rows written per table and

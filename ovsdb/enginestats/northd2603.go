@@ -1,0 +1,1231 @@
+package enginestats
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/northlog/northlog/ovsdb/wire"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/sb"
+	"github.com/ovn-org/libovsdb/model"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// Northd2603 is ovn-northd 26.03.2's engine (northd/inc-proc-northd.c)
+// as a model: its nodes, and for each input with a change handler when
+// the handler gives up, from the rows changed and what the handlers of
+// the nodes before it tracked.
+type Northd2603 struct {
+	*Engine
+	tracker *Tracker
+	it      *Iteration
+	nbRow   func(table, uuid string) model.Model
+
+	// nbOptions are global_config's NB_Global options: those northd
+	// last wanted the NB to hold. staleSBLBs says an SB Load_Balancer
+	// lost a datapath group column behind northd's back, which
+	// sync_to_sb_lb finds only on its next recompute.
+	nbOptions  map[string]string
+	staleSBLBs bool
+	// staleSBFlows says an SB Logical_Flow lost its datapath group behind
+	// northd's back: lflow's next handler of a change finds it and
+	// recomputes.
+	staleSBFlows bool
+	// chassisConfig are the SB Chassis rows' other_config, from which
+	// featuresChanged says whether this iteration changed 26.03's
+	// chassis features.
+	chassisConfig   map[string]map[string]string
+	featuresChanged bool
+	// sbRows are the SB rows but those of sbSilent2603, for the rows
+	// tracked through a reference.
+	sbRows map[string]map[string]model.Model
+
+	trk tracked
+}
+
+// tracked is what the nodes' handlers tracked in one iteration; a node's
+// recompute forgets its part.
+type tracked struct {
+	global struct{ tracked, optionsChanged bool }
+	// The datapaths the datapath nodes saw change (new, updated,
+	// deleted), before and after datapath_sync.
+	lsChanges, lrChanges       dpChanges
+	datapathSync               bool
+	syncedLS, syncedLR         dpChanges
+	lbData                     lbData
+	northd                     northdTracked
+	lrNat, lrStateful, lsState bool
+	// touchedRouters are the routers whose NATs or load balancers
+	// changed; vipNats says one of them has a NAT on a load balancer's
+	// VIP (lr_stateful's vip_nats_changed).
+	touchedRouters []*nb.LogicalRouter
+	vipNats        bool
+	portGroupLS    bool
+}
+
+type dpChanges struct{ new, updated, deleted []*Row }
+
+func (c dpChanges) empty() bool { return len(c.new)+len(c.updated)+len(c.deleted) == 0 }
+
+type lbData struct {
+	tracked bool
+	// lbs and groups are the load balancers and groups created, updated
+	// or deleted; routerLBs says one of them is a router's.
+	lbs, groups                                  []*Row
+	routerLBs, switchLBs                         bool
+	healthChecks, unlinked, groupDeleted, odGone bool
+}
+
+type northdTracked struct {
+	ports, lbs, lrNats, lsLBs, lsACLs, switches, routers bool
+	switchesDeleted, routersDeleted                      bool
+}
+
+func (t northdTracked) any() bool {
+	return t.ports || t.lbs || t.lrNats || t.lsLBs || t.lsACLs || t.switches || t.routers
+}
+
+// The columns ovn-northd 26.03 does not track (ovn-northd.c: the NB
+// external_ids it omits, the NB_Global columns it writes; the SB columns
+// it alone writes, omit_alert).
+var (
+	nbQuiet2603 = map[string]map[string]bool{
+		nb.NBGlobalTable:          {"external_ids": true, "nb_cfg_timestamp": true, "sb_cfg": true, "sb_cfg_timestamp": true, "hv_cfg": true, "hv_cfg_timestamp": true},
+		nb.LogicalRouterPortTable: {"status": true},
+	}
+	nbExternalIDsOmitted2603 = []string{
+		nb.ACLTable, nb.AddressSetTable, nb.BFDTable, nb.ChassisTemplateVarTable, nb.ConnectionTable,
+		nb.CoppTable, nb.DHCPOptionsTable, nb.DHCPRelayTable, nb.DNSTable, nb.ForwardingGroupTable,
+		nb.GatewayChassisTable, nb.HAChassisTable, nb.HAChassisGroupTable, nb.LoadBalancerTable,
+		nb.LoadBalancerHealthCheckTable, nb.LogicalRouterPolicyTable, nb.LogicalRouterStaticRouteTable,
+		nb.MeterTable, nb.MeterBandTable, nb.MirrorTable, nb.NATTable, nb.PortGroupTable, nb.QoSTable,
+		nb.SSLTable, nb.SampleCollectorTable, nb.SamplingAppTable,
+	}
+	sbQuiet2603 = map[string]map[string]bool{
+		sb.SBGlobalTable: {"nb_cfg": true, "connections": true, "ssl": true},
+	}
+	sbSilent2603 = map[string]bool{
+		sb.AddressSetTable: true, sb.LogicalFlowTable: true, sb.MulticastGroupTable: true,
+		sb.MeterTable: true, sb.PortGroupTable: true, sb.LogicalDPGroupTable: true,
+		sb.ECMPNexthopTable: true, sb.ACLIDTable: true, sb.AdvertisedRouteTable: true,
+		sb.StaticMACBindingTable: true, sb.AdvertisedMACBindingTable: true,
+	}
+)
+
+// nbOptionsResynced are the NB_Global options whose change global_config
+// does not handle (global_config_nb_global_handler), and whether each
+// must be present; nbOptionsForFlows those that change the flows of every
+// node that reads global_config (check_nb_options_out_of_sync).
+var (
+	nbOptionsResynced = map[string]bool{
+		"svc_monitor_mac": true, "svc_monitor_mac_dst": true, "svc_monitor_ip": false,
+		"svc_monitor_ip_dst": false, "max_tunid": true, "mac_prefix": true,
+		"ignore_chassis_features": false, "northd_internal_version": false, "vxlan_mode": false,
+	}
+	nbOptionsForFlows = []string{
+		"mac_binding_removal_limit", "fdb_removal_limit", "controller_event", "ignore_lsp_down",
+		"use_ct_inv_match", "default_acl_drop", "debug_drop_domain_id", "debug_drop_collector_set",
+		"use_common_zone", "install_ls_lb_from_router", "always_tunnel", "ecmp_nexthop_monitor_enable",
+		"acl_ct_translation", "sbctl_probe_interval", "arp_ns_explicit_output", "register_consolidation",
+		"vxlan_mode",
+	}
+)
+
+// NewNorthd2603 builds the model for an NB of schema nbSchema and an SB
+// of schema sbSchema (its tables are the SB leaves).
+func NewNorthd2603(nbSchema, sbSchema *lovsdb.DatabaseSchema) *Northd2603 {
+	nbQuiet := map[string]map[string]bool{}
+	for t, cols := range nbQuiet2603 {
+		nbQuiet[t] = maps.Clone(cols)
+	}
+	for _, t := range nbExternalIDsOmitted2603 {
+		if nbQuiet[t] == nil {
+			nbQuiet[t] = map[string]bool{}
+		}
+		nbQuiet[t]["external_ids"] = true
+	}
+	m := &Northd2603{
+		tracker:       NewTracker(nbSchema, sbSchema, nbQuiet, sbQuiet2603, sbSilent2603),
+		chassisConfig: map[string]map[string]string{},
+		sbRows:        map[string]map[string]model.Model{},
+	}
+	var leaves []Leaf
+	for _, t := range slices.Sorted(maps.Keys(nbSchema.Tables)) {
+		leaves = append(leaves, Leaf{Name: "NB_" + leafName(t), Changed: func(it *Iteration) bool { return len(it.NB[t]) > 0 }})
+	}
+	for _, t := range slices.Sorted(maps.Keys(sbSchema.Tables)) {
+		leaves = append(leaves, Leaf{Name: "SB_" + leafName(t), Changed: func(it *Iteration) bool { return len(it.SB[t]) > 0 }})
+	}
+	never := func(*Iteration) bool { return false }
+	leaves = append(leaves, Leaf{Name: "mac_binding_aging_waker", Changed: never}, Leaf{Name: "fdb_aging_waker", Changed: never})
+	m.Engine = NewEngine("northd_output", leaves, m.nodes())
+	return m
+}
+
+// leafName is the name of a table's node: the table in lower case
+// (NB_logical_switch, SB_sb_global).
+func leafName(table string) string {
+	b := []byte(table)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// SetNBOptions tells the model the NB_Global options northd wants the NB
+// to hold, as global_config keeps them.
+func (m *Northd2603) SetNBOptions(options map[string]string) {
+	m.nbOptions = maps.Clone(options)
+}
+
+// Iterate runs the engine for the NB and SB batches of one iteration of
+// the northd. nbRow is the NB as the northd holds it after the batches;
+// force says the iteration recomputes everything (a new connection, the
+// SB lock acquired, inc-engine/recompute).
+func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table, uuid string) model.Model, force bool) {
+	m.followSB(sbBatches)
+	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow, m.sbRow)
+	featuresChanged := m.followChassis(sbBatches)
+	force = force || initial
+	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
+		return
+	}
+	for _, b := range sbBatches {
+		for _, c := range b.Changes {
+			if old, ok := c.Old.(*sb.LogicalFlow); ok && old.LogicalDpGroup != nil {
+				if f, ok := c.New.(*sb.LogicalFlow); ok && f.LogicalDpGroup == nil {
+					m.staleSBFlows = true
+				}
+			}
+		}
+	}
+	for _, r := range it.SB[sb.LoadBalancerTable] {
+		if r.Updated("ls_datapath_group") || r.Updated("lr_datapath_group") || r.Updated("datapath_group") {
+			lb := r.New.(*sb.LoadBalancer)
+			if lb.LsDatapathGroup == nil && lb.LrDatapathGroup == nil {
+				m.staleSBLBs = true
+			}
+		}
+	}
+	m.it, m.nbRow, m.featuresChanged = it, nbRow, featuresChanged
+	m.trk = tracked{}
+	m.Run(it, force)
+	m.it, m.nbRow = nil, nil
+}
+
+// followSB keeps sbRows.
+func (m *Northd2603) followSB(sbBatches []wire.Batch) {
+	for _, b := range sbBatches {
+		if b.Initial {
+			clear(m.sbRows)
+		}
+		for _, c := range b.Changes {
+			if sbSilent2603[c.Table] {
+				continue
+			}
+			if m.sbRows[c.Table] == nil {
+				m.sbRows[c.Table] = map[string]model.Model{}
+			}
+			if c.New == nil {
+				delete(m.sbRows[c.Table], c.UUID)
+			} else {
+				m.sbRows[c.Table][c.UUID] = c.New
+			}
+		}
+	}
+}
+
+func (m *Northd2603) sbRow(table, uuid string) model.Model { return m.sbRows[table][uuid] }
+
+// chassisFeatures2603 are the chassis features of 26.03
+// (build_chassis_features): each holds when every chassis has it.
+var chassisFeatures2603 = []string{
+	"mac-binding-timestamp", "fdb-timestamp", "ls-dpg-column", "ct-commit-nat-v2", "ct-commit-to-zone",
+	"ovn-sample-with-registers", "ct-next-zone", "ct-label-flush", "ct-state-save",
+}
+
+// followChassis keeps the chassis' other_config and tells whether the
+// batches changed the chassis features.
+func (m *Northd2603) followChassis(sbBatches []wire.Batch) bool {
+	before := m.features()
+	for _, b := range sbBatches {
+		if b.Initial {
+			clear(m.chassisConfig)
+		}
+		for _, c := range b.Changes {
+			if c.Table != sb.ChassisTable {
+				continue
+			}
+			if ch, ok := c.New.(*sb.Chassis); ok {
+				m.chassisConfig[c.UUID] = ch.OtherConfig
+			} else {
+				delete(m.chassisConfig, c.UUID)
+			}
+		}
+	}
+	return m.features() != before
+}
+
+// features is the set of chassisFeatures2603 that hold, as bits.
+func (m *Northd2603) features() uint {
+	var bits uint
+	for i, f := range chassisFeatures2603 {
+		all := true
+		for _, oc := range m.chassisConfig {
+			all = all && oc[f] == "true"
+		}
+		if all {
+			bits |= 1 << i
+		}
+	}
+	return bits
+}
+
+// rows are the tracked NB rows of table.
+func (m *Northd2603) rows(table string) []*Row { return m.it.NB[table] }
+
+// modified tells whether the NB row uuid changed this iteration (a
+// row_get_seqno(MODIFY) check).
+func (m *Northd2603) modified(uuid string) bool {
+	r, ok := m.it.NBRow(uuid)
+	return ok && !r.IsNew() && !r.IsDeleted()
+}
+
+// deleted tells whether the NB row uuid was deleted this iteration.
+func (m *Northd2603) deleted(uuid string) bool {
+	r, ok := m.it.NBRow(uuid)
+	return ok && r.IsDeleted()
+}
+
+func (m *Northd2603) anyModified(uuids []string) bool {
+	return slices.ContainsFunc(uuids, m.modified)
+}
+
+func (m *Northd2603) nodes() []Node {
+	unchanged := func(*Iteration) Result { return Unchanged }
+	updated := func(*Iteration) Result { return Updated }
+	northdHasTracked := func(*Iteration) Result {
+		if !m.trk.northd.any() {
+			return Unhandled
+		}
+		return Unchanged
+	}
+	globalConfig := func(*Iteration) Result {
+		g := m.trk.global
+		if !g.tracked || g.optionsChanged || m.featuresChanged {
+			return Unhandled
+		}
+		return Unchanged
+	}
+	return []Node{
+		{Name: "sampling_app", Inputs: []Input{{Node: "NB_sampling_app"}}},
+		{Name: "global_config", Inputs: []Input{
+			{"NB_nb_global", m.globalNBGlobal},
+			{"NB_logical_switch", m.globalLogicalSwitch},
+			{"SB_sb_global", unchanged},
+			{"SB_chassis", m.globalChassis},
+			{Node: "sampling_app"},
+		}, Clear: func(*Iteration) { m.trk.global.tracked, m.trk.global.optionsChanged = false, false }},
+		{Name: "acl_id", Inputs: []Input{{Node: "NB_acl"}, {Node: "SB_acl_id"}}},
+		{Name: "datapath_logical_switch", Inputs: []Input{
+			{"NB_logical_switch", m.datapathLogicalSwitch},
+			{"global_config", m.datapathLogicalSwitch},
+		}, Clear: func(*Iteration) { m.trk.lsChanges = dpChanges{} }},
+		{Name: "datapath_logical_router", Inputs: []Input{
+			{"NB_logical_router", m.datapathLogicalRouter},
+		}, Clear: func(*Iteration) { m.trk.lrChanges = dpChanges{} }},
+		{Name: "datapath_sync", Inputs: []Input{
+			{"global_config", unchanged},
+			{"SB_datapath_binding", unchanged},
+			{"datapath_logical_switch", func(*Iteration) Result { return m.datapathSync(m.trk.lsChanges) }},
+			{"datapath_logical_router", func(*Iteration) Result { return m.datapathSync(m.trk.lrChanges) }},
+		}, Clear: func(*Iteration) { m.trk.datapathSync = false }},
+		{Name: "datapath_synced_logical_router", Inputs: []Input{
+			{"datapath_sync", func(*Iteration) Result { return m.synced(&m.trk.syncedLR, m.trk.lrChanges) }},
+		}, Clear: func(*Iteration) { m.trk.syncedLR = dpChanges{} }},
+		{Name: "datapath_synced_logical_switch", Inputs: []Input{
+			{"datapath_sync", func(*Iteration) Result { return m.synced(&m.trk.syncedLS, m.trk.lsChanges) }},
+		}, Clear: func(*Iteration) { m.trk.syncedLS = dpChanges{} }},
+		{Name: "lb_data", Inputs: []Input{
+			{"NB_load_balancer", m.lbDataLoadBalancer},
+			{"NB_load_balancer_group", m.lbDataGroup},
+			{"datapath_synced_logical_switch", func(*Iteration) Result { return m.lbDataDatapaths(m.trk.syncedLS, false) }},
+			{"datapath_synced_logical_router", func(*Iteration) Result { return m.lbDataDatapaths(m.trk.syncedLR, true) }},
+		}, Clear: func(*Iteration) { m.trk.lbData = lbData{} }},
+		{Name: "ic_learned_svc_monitors", Inputs: []Input{{Node: "SB_service_monitor"}}},
+		{Name: "northd", Inputs: []Input{
+			{Node: "NB_mirror"}, {Node: "NB_mirror_rule"}, {Node: "NB_static_mac_binding"},
+			{Node: "NB_chassis_template_var"}, {Node: "NB_network_function"},
+			{Node: "NB_network_function_group"}, {Node: "NB_logical_switch_port_health_check"},
+			{Node: "SB_chassis"}, {Node: "SB_mirror"}, {Node: "SB_meter"}, {Node: "SB_dns"},
+			{Node: "SB_ha_chassis_group"}, {Node: "SB_service_monitor"}, {Node: "SB_static_mac_binding"},
+			{Node: "SB_chassis_template_var"}, {Node: "ic_learned_svc_monitors"},
+			{"SB_fdb", unchanged},
+			{"global_config", func(*Iteration) Result {
+				if g := m.trk.global; !g.tracked || g.optionsChanged {
+					return Unhandled
+				}
+				return Unchanged
+			}},
+			{"SB_mac_binding", unchanged},
+			{"SB_port_binding", unchanged},
+			{"datapath_synced_logical_switch", m.northdSwitches},
+			{"datapath_synced_logical_router", m.northdRouters},
+			{"lb_data", m.northdLBData},
+			{"NB_port_group", m.northdPortGroups},
+			{"SB_ip_multicast", unchanged},
+		}, Clear: func(*Iteration) { m.trk.northd = northdTracked{} }},
+		{Name: "sync_from_sb", Inputs: []Input{
+			{"northd", func(*Iteration) Result {
+				if m.trk.northd.any() {
+					return Unchanged
+				}
+				return Unhandled
+			}},
+			{Node: "SB_port_binding"}, {Node: "SB_service_monitor"}, {Node: "SB_ha_chassis_group"},
+		}, Sink: true},
+		{Name: "lr_nat", Inputs: []Input{
+			{"northd", func(*Iteration) Result {
+				n := m.trk.northd
+				switch {
+				case !n.any():
+					return Unhandled
+				case !n.lrNats && !n.routersDeleted:
+					return Unchanged
+				}
+				m.trk.lrNat = true
+				return Updated
+			}},
+		}, Clear: func(*Iteration) { m.trk.lrNat = false }},
+		{Name: "lr_stateful", Inputs: []Input{
+			{"northd", northdHasTracked},
+			{"lr_nat", func(*Iteration) Result {
+				m.noteVIPNats()
+				return passOn(m.trk.lrNat, &m.trk.lrStateful, Unhandled)
+			}},
+			{"lb_data", func(*Iteration) Result {
+				if !m.trk.lbData.tracked {
+					return Unhandled
+				}
+				m.noteVIPNats()
+				return passOn(m.trk.lbData.routerLBs, &m.trk.lrStateful, Unchanged)
+			}},
+		}, Clear: func(*Iteration) { m.trk.lrStateful, m.trk.vipNats = false, false }},
+		{Name: "sync_to_sb_addr_set", Inputs: []Input{
+			{Node: "northd"}, {Node: "lr_stateful"}, {Node: "SB_address_set"},
+			{"NB_address_set", m.addrSetAddressSets},
+			{"NB_port_group", m.addrSetPortGroups},
+			{"global_config", globalConfig},
+		}},
+		{Name: "port_group", Inputs: []Input{
+			{"NB_port_group", m.portGroups},
+			{Node: "SB_port_group"},
+			{"northd", unchanged},
+		}, Clear: func(*Iteration) { m.trk.portGroupLS = false }},
+		{Name: "sync_meters", Inputs: []Input{
+			{"NB_acl", m.metersACLs},
+			{Node: "NB_meter"},
+			{Node: "SB_meter"},
+		}},
+		{Name: "sync_to_sb_lb", Inputs: []Input{
+			{"global_config", globalConfig},
+			{"datapath_sync", unchanged},
+			{"northd", func(*Iteration) Result {
+				switch {
+				case !m.trk.northd.any():
+					return Unhandled
+				case !m.trk.northd.lbs:
+					return Unchanged
+				case m.staleSBLBs:
+					return Unhandled
+				}
+				return Updated
+			}},
+			{"SB_load_balancer", unchanged},
+			{Node: "SB_logical_dp_group"},
+		}, Clear: func(*Iteration) { m.staleSBLBs = false }},
+		{Name: "sync_to_sb_pb", Inputs: []Input{
+			{"northd", func(*Iteration) Result {
+				if !m.trk.northd.any() {
+					return Unhandled
+				}
+				return Updated
+			}},
+			{"lr_stateful", updated},
+		}},
+		{Name: "sync_to_sb", Inputs: []Input{
+			{Node: "sync_to_sb_addr_set"}, {Node: "port_group"}, {Node: "sync_meters"},
+			{Node: "sync_to_sb_lb"}, {Node: "sync_to_sb_pb"},
+		}},
+		{Name: "bfd", Inputs: []Input{{Node: "NB_bfd"}, {Node: "SB_bfd"}}},
+		{Name: "routes", Inputs: []Input{{Node: "bfd"}, {"northd", northdHasTracked}}},
+		{Name: "route_policies", Inputs: []Input{{Node: "bfd"}, {"northd", northdHasTracked}}},
+		{Name: "bfd_sync", Inputs: []Input{
+			{Node: "bfd"}, {Node: "NB_bfd"}, {Node: "routes"}, {Node: "route_policies"},
+			{"northd", northdHasTracked},
+		}},
+		{Name: "learned_route_sync", Inputs: []Input{
+			{"SB_learned_route", updated},
+			{"northd", northdHasTracked},
+		}},
+		{Name: "group_ecmp_route", Inputs: []Input{
+			{Node: "routes"},
+			{"learned_route_sync", updated},
+		}},
+		{Name: "ls_stateful", Inputs: []Input{
+			{"northd", func(*Iteration) Result {
+				n := m.trk.northd
+				switch {
+				case !n.any():
+					return Unhandled
+				case !n.lsLBs && !n.lsACLs && !n.switches:
+					return Unchanged
+				}
+				m.trk.lsState = true
+				return Updated
+			}},
+			{"port_group", func(*Iteration) Result { return passOn(m.trk.portGroupLS, &m.trk.lsState, Unchanged) }},
+			{"NB_acl", func(*Iteration) Result {
+				for _, r := range m.rows(nb.ACLTable) {
+					if !r.IsNew() && !r.IsDeleted() {
+						m.trk.lsState = true
+						return Updated
+					}
+				}
+				return Unchanged
+			}},
+		}, Clear: func(*Iteration) { m.trk.lsState = false }},
+		{Name: "multicast_igmp", Inputs: []Input{
+			{"northd", func(*Iteration) Result {
+				if !m.trk.northd.any() || m.trk.northd.switchesDeleted {
+					return Unhandled
+				}
+				return Unchanged
+			}},
+			{Node: "SB_multicast_group"}, {Node: "SB_igmp_group"},
+		}},
+		{Name: "lflow", Inputs: []Input{
+			{Node: "sync_meters"}, {Node: "SB_logical_flow"}, {Node: "SB_multicast_group"},
+			{Node: "SB_logical_dp_group"}, {Node: "bfd_sync"}, {Node: "route_policies"},
+			{Node: "routes"},
+			{"group_ecmp_route", updated},
+			{"global_config", globalConfig},
+			{Node: "sampling_app"},
+			{"datapath_sync", unchanged},
+			{"northd", func(*Iteration) Result {
+				n := m.trk.northd
+				if !n.any() || n.switches || n.routers || m.staleSBFlows {
+					return Unhandled
+				}
+				return Updated
+			}},
+			{"port_group", unchanged},
+			{"lr_stateful", func(*Iteration) Result {
+				if !m.trk.lrStateful || m.trk.vipNats {
+					return Unhandled
+				}
+				return Updated
+			}},
+			{"ls_stateful", func(*Iteration) Result {
+				if !m.trk.lsState {
+					return Unhandled
+				}
+				return Updated
+			}},
+			{"multicast_igmp", updated},
+			{Node: "SB_acl_id"},
+			{"ic_learned_svc_monitors", updated},
+		}, Clear: func(*Iteration) { m.staleSBFlows = false }},
+		{Name: "mac_binding_aging", Inputs: []Input{
+			{Node: "SB_mac_binding"}, {Node: "northd"}, {Node: "mac_binding_aging_waker"},
+			{"global_config", globalConfig},
+		}},
+		{Name: "fdb_aging", Inputs: []Input{
+			{Node: "SB_fdb"}, {Node: "northd"}, {Node: "fdb_aging_waker"},
+			{"global_config", globalConfig},
+		}},
+		{Name: "ecmp_nexthop", Inputs: []Input{
+			{Node: "global_config"}, {Node: "routes"}, {Node: "SB_ecmp_nexthop"},
+			{Node: "SB_port_binding"},
+			{"SB_mac_binding", unchanged},
+		}},
+		{Name: "dynamic_routes", Inputs: []Input{{Node: "lr_stateful"}, {"northd", unchanged}}},
+		{Name: "advertised_route_sync", Inputs: []Input{
+			{Node: "routes"}, {Node: "dynamic_routes"}, {Node: "SB_advertised_route"},
+			{"lr_stateful", unchanged},
+			{"northd", northdHasTracked},
+		}},
+		{Name: "advertised_mac_binding_sync", Inputs: []Input{
+			{Node: "SB_port_binding"}, {Node: "SB_advertised_mac_binding"},
+			{"northd", unchanged},
+		}},
+		{Name: "northd_output", Inputs: []Input{
+			{"acl_id", updated},
+			{Node: "sync_from_sb"},
+			{"sync_to_sb", updated},
+			{"lflow", updated},
+			{"mac_binding_aging", updated},
+			{"fdb_aging", updated},
+			{"ecmp_nexthop", updated},
+			{"advertised_route_sync", updated},
+			{"advertised_mac_binding_sync", updated},
+		}},
+	}
+}
+
+// touchRouter notes a router whose NATs or load balancers changed.
+func (m *Northd2603) touchRouter(row model.Model) {
+	if lr, ok := row.(*nb.LogicalRouter); ok {
+		m.trk.touchedRouters = append(m.trk.touchedRouters, lr)
+	}
+}
+
+// noteVIPNats notes whether a touched router has a NAT whose external IP
+// is one of its load balancers' VIPs.
+func (m *Northd2603) noteVIPNats() {
+	for _, lr := range m.trk.touchedRouters {
+		vips := map[string]bool{}
+		lbs := slices.Clone(lr.LoadBalancer)
+		for _, g := range lr.LoadBalancerGroup {
+			if lbg, ok := m.nbRow(nb.LoadBalancerGroupTable, g).(*nb.LoadBalancerGroup); ok {
+				lbs = append(lbs, lbg.LoadBalancer...)
+			}
+		}
+		for _, u := range lbs {
+			if lb, ok := m.nbRow(nb.LoadBalancerTable, u).(*nb.LoadBalancer); ok {
+				for vip := range lb.Vips {
+					vips[vipIP(vip)] = true
+				}
+			}
+		}
+		for _, u := range lr.Nat {
+			if nat, ok := m.nbRow(nb.NATTable, u).(*nb.NAT); ok && vips[nat.ExternalIP] {
+				m.trk.vipNats = true
+			}
+		}
+	}
+}
+
+// vipIP is the IP of a load balancer's VIP: "IP", "IP:PORT" or
+// "[IPv6]:PORT".
+func vipIP(vip string) string {
+	if strings.HasPrefix(vip, "[") {
+		ip, _, _ := strings.Cut(vip[1:], "]")
+		return ip
+	}
+	if strings.Count(vip, ":") == 1 {
+		ip, _, _ := strings.Cut(vip, ":")
+		return ip
+	}
+	return vip
+}
+
+// passOn is a handler that passes on what its input tracked: when has,
+// the node tracks changes too (mine) and is updated; otherwise it returns
+// otherwise.
+func passOn(has bool, mine *bool, otherwise Result) Result {
+	if !has {
+		return otherwise
+	}
+	*mine = true
+	return Updated
+}
+
+// globalNBGlobal is global_config_nb_global_handler: a change to an
+// option northd keeps in sync, or one it did not write, recomputes.
+func (m *Northd2603) globalNBGlobal(*Iteration) Result {
+	m.trk.global.tracked = true
+	for _, r := range m.rows(nb.NBGlobalTable) {
+		if r.IsDeleted() {
+			return Unhandled
+		}
+		if !r.IsNew() && !r.Updated("options") && !r.Updated("ipsec") {
+			continue
+		}
+		options := r.New.(*nb.NBGlobal).Options
+		if maps.Equal(options, m.nbOptions) {
+			continue
+		}
+		for key, present := range nbOptionsResynced {
+			if optionOutOfSync(options, m.nbOptions, key, present) {
+				return Unhandled
+			}
+		}
+		for _, key := range nbOptionsForFlows {
+			if optionOutOfSync(options, m.nbOptions, key, false) {
+				m.trk.global.optionsChanged = true
+			}
+		}
+		m.nbOptions = maps.Clone(options)
+		return Updated
+	}
+	return Unchanged
+}
+
+// optionOutOfSync is en-global-config.c's config_out_of_sync.
+func optionOutOfSync(now, saved map[string]string, key string, mustBePresent bool) bool {
+	v, ok := now[key]
+	sv, sok := saved[key]
+	if mustBePresent && (!ok || !sok) {
+		return true
+	}
+	return ok != sok || v != sv
+}
+
+// globalLogicalSwitch is global_config_nb_logical_switch_handler: the
+// switches change max_tunid when one starts or stops asking for ic
+// VXLAN mode.
+func (m *Northd2603) globalLogicalSwitch(*Iteration) Result {
+	m.trk.global.tracked = true
+	for _, r := range m.rows(nb.LogicalSwitchTable) {
+		_, before := otherConfig(r.Old)["ic-vxlan_mode"]
+		_, after := otherConfig(r.New)["ic-vxlan_mode"]
+		if before != after {
+			return Updated
+		}
+	}
+	return Unchanged
+}
+
+func otherConfig(m model.Model) map[string]string {
+	if ls, ok := m.(*nb.LogicalSwitch); ok {
+		return ls.OtherConfig
+	}
+	return nil
+}
+
+// globalChassis is global_config_sb_chassis_handler: a chassis added,
+// removed or moved to other encapsulations recomputes; other changes
+// may change the features.
+func (m *Northd2603) globalChassis(*Iteration) Result {
+	m.trk.global.tracked = true
+	for _, r := range m.it.SB[sb.ChassisTable] {
+		if r.IsNew() || r.IsDeleted() || r.Updated("encaps") {
+			return Unhandled
+		}
+	}
+	if m.featuresChanged {
+		return Updated
+	}
+	return Unchanged
+}
+
+// datapathLogicalSwitch is datapath_logical_switch_handler: every
+// tracked switch is a new, updated or deleted datapath.
+func (m *Northd2603) datapathLogicalSwitch(*Iteration) Result {
+	m.trk.lsChanges = dpChangesOf(m.rows(nb.LogicalSwitchTable))
+	if m.trk.lsChanges.empty() {
+		return Unchanged
+	}
+	return Updated
+}
+
+func (m *Northd2603) datapathLogicalRouter(*Iteration) Result {
+	m.trk.lrChanges = dpChangesOf(m.rows(nb.LogicalRouterTable))
+	if m.trk.lrChanges.empty() {
+		return Unchanged
+	}
+	return Updated
+}
+
+func dpChangesOf(rows []*Row) dpChanges {
+	var c dpChanges
+	for _, r := range rows {
+		switch {
+		case r.IsNew() && r.IsDeleted():
+		case r.IsNew():
+			c.new = append(c.new, r)
+		case r.IsDeleted():
+			c.deleted = append(c.deleted, r)
+		default:
+			c.updated = append(c.updated, r)
+		}
+	}
+	return c
+}
+
+// datapathSync is datapath_sync_unsynced_datapath_handler: it needs the
+// changed datapaths (none after a recompute).
+func (m *Northd2603) datapathSync(c dpChanges) Result {
+	if c.empty() {
+		return Unhandled
+	}
+	m.trk.datapathSync = true
+	return Updated
+}
+
+// synced is the datapath_synced_logical_* handlers: they pass on what
+// datapath_sync tracked.
+func (m *Northd2603) synced(out *dpChanges, in dpChanges) Result {
+	if !m.trk.datapathSync {
+		return Unhandled
+	}
+	*out = in
+	if in.empty() {
+		return Unchanged
+	}
+	return Updated
+}
+
+// lbDataLoadBalancer is lb_data_load_balancer_handler: a load balancer
+// that becomes or stops being routable, neighbor-responding or
+// distributed recomputes.
+func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
+	d := &m.trk.lbData
+	d.tracked = true
+	changed := false
+	for _, r := range m.rows(nb.LoadBalancerTable) {
+		if r.IsNew() && r.IsDeleted() {
+			continue
+		}
+		if !r.IsNew() && !r.IsDeleted() {
+			before, after := r.Old.(*nb.LoadBalancer).Options, r.New.(*nb.LoadBalancer).Options
+			for _, key := range []string{"add_route", "neighbor_responder", "distributed"} {
+				if before[key] != after[key] {
+					return Unhandled
+				}
+			}
+		}
+		if len(r.Current().(*nb.LoadBalancer).HealthCheck) > 0 {
+			d.healthChecks = true
+		}
+		d.lbs = append(d.lbs, r)
+		if !r.IsDeleted() {
+			m.noteLBUsers(r.UUID)
+		}
+		changed = true
+	}
+	if changed {
+		return Updated
+	}
+	return Unchanged
+}
+
+// noteLBUsers notes whether a router or a switch uses the load balancer
+// or group uuid, directly or through a group.
+func (m *Northd2603) noteLBUsers(uuid string) {
+	for src, table := range m.tracker.nb.referrers[uuid] {
+		switch table {
+		case nb.LogicalRouterTable:
+			m.trk.lbData.routerLBs = true
+			m.touchRouter(m.nbRow(table, src))
+		case nb.LogicalSwitchTable:
+			m.trk.lbData.switchLBs = true
+		case nb.LoadBalancerGroupTable:
+			m.noteLBUsers(src)
+		}
+	}
+}
+
+// lbDataGroup is lb_data_load_balancer_group_handler.
+func (m *Northd2603) lbDataGroup(*Iteration) Result {
+	d := &m.trk.lbData
+	d.tracked = true
+	changed := false
+	for _, r := range m.rows(nb.LoadBalancerGroupTable) {
+		switch {
+		case r.IsNew() && r.IsDeleted():
+			continue
+		case r.IsDeleted():
+			d.groupDeleted = true
+		case !r.IsNew() && slices.ContainsFunc(r.Old.(*nb.LoadBalancerGroup).LoadBalancer, func(lb string) bool {
+			return !slices.Contains(r.New.(*nb.LoadBalancerGroup).LoadBalancer, lb) && !m.deleted(lb)
+		}):
+			d.unlinked = true
+		}
+		d.groups = append(d.groups, r)
+		// Its routers and switches see the load balancers it gained.
+		if r.IsNew() || !r.IsDeleted() && gained(r.Old.(*nb.LoadBalancerGroup).LoadBalancer, r.New.(*nb.LoadBalancerGroup).LoadBalancer) {
+			m.noteLBUsers(r.UUID)
+		}
+		changed = true
+	}
+	if changed {
+		return Updated
+	}
+	return Unchanged
+}
+
+// lbDataDatapaths is lb_data_synced_logical_{switch,router}_handler: the
+// load balancers a datapath gained or lost.
+func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
+	d := &m.trk.lbData
+	d.tracked = true
+	changed := false
+	lbsOf := func(m model.Model) ([]string, []string) {
+		switch dp := m.(type) {
+		case *nb.LogicalSwitch:
+			return dp.LoadBalancer, dp.LoadBalancerGroup
+		case *nb.LogicalRouter:
+			return dp.LoadBalancer, dp.LoadBalancerGroup
+		}
+		return nil, nil
+	}
+	for _, r := range c.deleted {
+		if lbs, groups := lbsOf(r.Old); len(lbs)+len(groups) > 0 {
+			d.odGone = true
+			changed = true
+		}
+	}
+	for _, r := range append(slices.Clone(c.new), c.updated...) {
+		var oldLBs, oldGroups []string
+		if r.Old != nil {
+			oldLBs, oldGroups = lbsOf(r.Old)
+		}
+		lbs, groups := lbsOf(r.New)
+		if lost(oldLBs, lbs) || lost(oldGroups, groups) {
+			d.unlinked = true
+			changed = true
+		}
+		if gained(oldLBs, lbs) || gained(oldGroups, groups) {
+			changed = true
+			if router {
+				d.routerLBs = true
+				m.touchRouter(r.New)
+			} else {
+				d.switchLBs = true
+			}
+		}
+	}
+	if changed {
+		return Updated
+	}
+	return Unchanged
+}
+
+// lost tells whether after lacks an element of before; gained the
+// other way round.
+func lost(before, after []string) bool {
+	return slices.ContainsFunc(before, func(s string) bool { return !slices.Contains(after, s) })
+}
+
+func gained(before, after []string) bool { return lost(after, before) }
+
+// northdSwitches is northd_nb_logical_switch_handler
+// (northd_handle_ls_changes).
+func (m *Northd2603) northdSwitches(*Iteration) Result {
+	c := m.trk.syncedLS
+	if c.empty() || reusesIndex(c) {
+		return Unhandled
+	}
+	t := &m.trk.northd
+	for _, r := range c.new {
+		ls := r.New.(*nb.LogicalSwitch)
+		if ls.Copp != nil || len(ls.DNSRecords)+len(ls.ForwardingGroups)+len(ls.QOSRules) > 0 || !m.portsHandled(nil, ls) {
+			return Unhandled
+		}
+		t.lsACLs = t.lsACLs || len(ls.ACLs) > 0
+		t.switches = true
+	}
+	for _, r := range c.updated {
+		old, ls := r.Old.(*nb.LogicalSwitch), r.New.(*nb.LogicalSwitch)
+		for col := range r.changed {
+			switch col {
+			case "acls", "ports", "load_balancer", "load_balancer_group":
+			default:
+				return Unhandled
+			}
+		}
+		if ls.Copp != nil && m.modified(*ls.Copp) || m.anyModified(ls.DNSRecords) ||
+			m.anyModified(ls.ForwardingGroups) || m.anyModified(ls.QOSRules) || !m.portsHandled(old, ls) {
+			return Unhandled
+		}
+		t.lsACLs = t.lsACLs || r.Updated("acls") || m.anyModified(ls.ACLs)
+		t.lsLBs = t.lsLBs || r.Updated("load_balancer") || r.Updated("load_balancer_group")
+	}
+	for _, r := range c.deleted {
+		ls := r.Old.(*nb.LogicalSwitch)
+		if ls.Copp != nil || len(ls.DNSRecords)+len(ls.ForwardingGroups)+len(ls.QOSRules)+len(ls.LoadBalancer)+len(ls.LoadBalancerGroup) > 0 ||
+			!m.portsHandled(ls, nil) {
+			return Unhandled
+		}
+		t.lsACLs = t.lsACLs || len(ls.ACLs) > 0
+		t.switches, t.switchesDeleted = true, true
+	}
+	if t.any() {
+		return Updated
+	}
+	return Unchanged
+}
+
+// reusesIndex tells whether a new datapath may take the index of one
+// deleted in the same run, which northd finds still taken (it handles
+// the new ones first).
+func reusesIndex(c dpChanges) bool { return len(c.new) > 0 && len(c.deleted) > 0 }
+
+// portsHandled is ls_handle_lsp_changes: the ports a switch gained, lost
+// or whose row changed must all be ports northd handles incrementally.
+func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
+	var before, after []string
+	if old != nil {
+		before = old.Ports
+	}
+	if ls != nil {
+		after = ls.Ports
+	}
+	for _, u := range after {
+		r, tracked := m.it.NBRow(u)
+		switch {
+		case !slices.Contains(before, u):
+			if !m.portHandled(m.lsp(u, r)) {
+				return false
+			}
+		case tracked && !r.IsNew() && !r.OnlyReferenced():
+			// A port that changed, if only in its up column, must be
+			// one northd handles before and after.
+			before, _ := r.Old.(*nb.LogicalSwitchPort)
+			after, _ := r.New.(*nb.LogicalSwitchPort)
+			if !m.portHandled(before) || !m.portHandled(after) || r.Updated("type") {
+				return false
+			}
+			if !m.portChanged(r) {
+				continue
+			}
+		case tracked && m.portChanged(r):
+		default:
+			continue
+		}
+		m.trk.northd.ports = true
+	}
+	for _, u := range before {
+		if slices.Contains(after, u) {
+			continue
+		}
+		r, _ := m.it.NBRow(u)
+		if !m.portHandled(m.lsp(u, r)) {
+			return false
+		}
+		m.trk.northd.ports = true
+	}
+	return true
+}
+
+// lsp is the row of port uuid: tracked, or as the NB holds it.
+func (m *Northd2603) lsp(uuid string, r *Row) *nb.LogicalSwitchPort {
+	var row model.Model
+	if r != nil {
+		row = r.Current()
+	} else {
+		row = m.nbRow(nb.LogicalSwitchPortTable, uuid)
+	}
+	p, _ := row.(*nb.LogicalSwitchPort)
+	return p
+}
+
+// portChanged is check_lsp_changes_other_than_up.
+func (m *Northd2603) portChanged(r *Row) bool {
+	if r.IsNew() || r.IsDeleted() {
+		return true
+	}
+	for col := range r.changed {
+		if col != "up" {
+			return true
+		}
+	}
+	p, ok := r.New.(*nb.LogicalSwitchPort)
+	if !ok {
+		return true
+	}
+	for _, ref := range []*string{p.Dhcpv4Options, p.Dhcpv6Options, p.HaChassisGroup} {
+		if ref != nil && m.modified(*ref) {
+			return true
+		}
+	}
+	return false
+}
+
+// portHandled is lsp_can_be_inc_processed.
+func (m *Northd2603) portHandled(p *nb.LogicalSwitchPort) bool {
+	if p == nil {
+		return false
+	}
+	if p.Type != "" && p.Type != "remote" {
+		return false
+	}
+	if p.ParentName != nil && *p.ParentName != "" || p.Tag != nil || p.TagRequest != nil {
+		return false
+	}
+	for _, key := range []string{"qos_max_rate", "qos_burst", "qos_min_rate"} {
+		if p.Options[key] != "" {
+			return false
+		}
+	}
+	for _, a := range p.Addresses {
+		if a == "unknown" || isDynamic(a) && p.DynamicAddresses != nil {
+			return false
+		}
+	}
+	for _, u := range p.MirrorRules {
+		if mr, ok := m.nbRow(nb.MirrorTable, u).(*nb.Mirror); ok && mr.Type == "lport" {
+			return false
+		}
+	}
+	return len(p.HealthChecks) == 0
+}
+
+// isDynamic tells whether an address asks northd to allocate
+// (is_dynamic_lsp_address).
+func isDynamic(a string) bool {
+	return a == "dynamic" || strings.HasSuffix(a, " dynamic") || strings.HasPrefix(a, "dynamic ")
+}
+
+// northdRouters is northd_nb_logical_router_handler
+// (northd_handle_lr_changes).
+func (m *Northd2603) northdRouters(*Iteration) Result {
+	c := m.trk.syncedLR
+	if c.empty() || reusesIndex(c) {
+		return Unhandled
+	}
+	t := &m.trk.northd
+	for _, r := range c.new {
+		lr := r.New.(*nb.LogicalRouter)
+		if lr.Copp != nil || len(lr.Ports) > 0 {
+			return Unhandled
+		}
+		t.routers, t.lrNats = true, true
+		m.touchRouter(lr)
+	}
+	for _, r := range c.updated {
+		lr := r.New.(*nb.LogicalRouter)
+		if lr.Enabled != nil && !*lr.Enabled {
+			return Unhandled
+		}
+		for col := range r.changed {
+			switch col {
+			case "load_balancer", "load_balancer_group", "nat":
+			default:
+				return Unhandled
+			}
+		}
+		if m.anyModified(lr.Ports) || lr.Copp != nil && m.modified(*lr.Copp) ||
+			m.anyModified(lr.Policies) || m.anyModified(lr.StaticRoutes) {
+			return Unhandled
+		}
+		if r.Updated("nat") || m.anyModified(lr.Nat) {
+			t.lrNats = true
+			m.touchRouter(lr)
+		}
+	}
+	for _, r := range c.deleted {
+		lr := r.Old.(*nb.LogicalRouter)
+		if lr.Copp != nil || len(lr.Ports)+len(lr.Nat)+len(lr.LoadBalancer)+len(lr.LoadBalancerGroup)+len(lr.Policies)+len(lr.StaticRoutes) > 0 {
+			return Unhandled
+		}
+		t.routers, t.routersDeleted = true, true
+	}
+	if t.any() {
+		return Updated
+	}
+	return Unchanged
+}
+
+// northdLBData is northd_lb_data_handler (northd_handle_lb_data_changes).
+func (m *Northd2603) northdLBData(*Iteration) Result {
+	d := m.trk.lbData
+	if !d.tracked || d.healthChecks || d.unlinked || d.groupDeleted || d.odGone {
+		return Unhandled
+	}
+	if len(d.lbs)+len(d.groups) == 0 && !d.routerLBs && !d.switchLBs {
+		return Unchanged
+	}
+	m.trk.northd.lbs = true
+	m.trk.northd.lsLBs = m.trk.northd.lsLBs || d.switchLBs
+	return Updated
+}
+
+// northdPortGroups is northd_nb_port_group_handler: port groups whose
+// ACLs changed change their switches' ACLs.
+func (m *Northd2603) northdPortGroups(*Iteration) Result {
+	for _, r := range m.rows(nb.PortGroupTable) {
+		if r.IsNew() || r.IsDeleted() {
+			continue
+		}
+		pg := r.New.(*nb.PortGroup)
+		if (r.Updated("acls") || m.anyModified(pg.ACLs)) && len(pg.Ports) > 0 {
+			m.trk.northd.lsACLs = true
+		}
+	}
+	if m.trk.northd.any() {
+		return Updated
+	}
+	return Unchanged
+}
+
+// portGroups is port_group_nb_port_group_handler: the switches a port
+// group spans.
+func (m *Northd2603) portGroups(*Iteration) Result {
+	changed := false
+	for _, r := range m.rows(nb.PortGroupTable) {
+		var before, after []string
+		if r.Old != nil {
+			before = r.Old.(*nb.PortGroup).Ports
+		}
+		if r.New != nil {
+			after = r.New.(*nb.PortGroup).Ports
+		}
+		if !r.IsNew() && !r.IsDeleted() && !r.Updated("ports") {
+			continue
+		}
+		changed = changed || len(before)+len(after) > 0
+		if !slices.Equal(m.switchesOf(before), m.switchesOf(after)) {
+			m.trk.portGroupLS = true
+		}
+	}
+	if changed {
+		return Updated
+	}
+	return Unchanged
+}
+
+// switchesOf are the switches of ports, sorted.
+func (m *Northd2603) switchesOf(ports []string) []string {
+	var out []string
+	for _, p := range ports {
+		for src, table := range m.tracker.nb.referrers[p] {
+			if table == nb.LogicalSwitchTable && !slices.Contains(out, src) {
+				out = append(out, src)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// addrSetAddressSets is sync_to_sb_addr_set_nb_address_set_handler: new
+// and deleted address sets recompute.
+func (m *Northd2603) addrSetAddressSets(*Iteration) Result {
+	for _, r := range m.rows(nb.AddressSetTable) {
+		if r.IsNew() || r.IsDeleted() {
+			return Unhandled
+		}
+	}
+	return Unchanged
+}
+
+// addrSetPortGroups is sync_to_sb_addr_set_nb_port_group_handler.
+func (m *Northd2603) addrSetPortGroups(*Iteration) Result {
+	for _, r := range m.rows(nb.PortGroupTable) {
+		if r.IsNew() || r.IsDeleted() {
+			return Unhandled
+		}
+	}
+	return Unchanged
+}
+
+// metersACLs is sync_meters_nb_acl_handler: ACLs that come or go with
+// logging or a meter, or whose logging changes, recompute.
+func (m *Northd2603) metersACLs(*Iteration) Result {
+	for _, r := range m.rows(nb.ACLTable) {
+		acl := r.Current().(*nb.ACL)
+		if (r.IsNew() || r.IsDeleted()) && (acl.Log || acl.Meter != nil) {
+			return Unhandled
+		}
+		if r.Updated("log") || r.Updated("meter") {
+			return Unhandled
+		}
+	}
+	return Unchanged
+}

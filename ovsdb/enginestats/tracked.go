@@ -1,0 +1,303 @@
+package enginestats
+
+import (
+	"reflect"
+
+	"github.com/northlog/northlog/ovsdb/wire"
+	"github.com/ovn-org/libovsdb/model"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
+)
+
+// Row is a row an iteration changed, as the IDL tracks it: inserted
+// (Old nil), deleted (New nil), updated in the columns Updated names,
+// or, with no column changed, tracked only because a row it refers to
+// changed (add_tracked_change_for_references).
+type Row struct {
+	UUID     string
+	Old, New model.Model
+	changed  map[string]bool
+}
+
+// IsNew tells whether the row was inserted.
+func (r *Row) IsNew() bool { return r.Old == nil }
+
+// IsDeleted tells whether the row was deleted.
+func (r *Row) IsDeleted() bool { return r.New == nil }
+
+// Updated tells whether column col of an existing row changed.
+func (r *Row) Updated(col string) bool { return r.changed[col] }
+
+// OnlyReferenced tells whether the row is tracked only because a row it
+// refers to changed.
+func (r *Row) OnlyReferenced() bool { return r.Old != nil && r.New != nil && len(r.changed) == 0 }
+
+// Current is the row as it is now, or as it was when deleted.
+func (r *Row) Current() model.Model {
+	if r.New != nil {
+		return r.New
+	}
+	return r.Old
+}
+
+// Iteration is what one run of the engine sees: the tracked rows of each
+// table of both databases.
+type Iteration struct {
+	NB, SB map[string][]*Row
+	// nbByUUID are the tracked NB rows by UUID.
+	nbByUUID map[string]*Row
+}
+
+// NBRow returns the tracked NB row of that UUID, if tracked.
+func (it *Iteration) NBRow(uuid string) (*Row, bool) {
+	r, ok := it.nbByUUID[uuid]
+	return r, ok
+}
+
+// Tracker turns the row changes of the NB and SB feeds into Iterations.
+// It keeps which rows refer to which, so that a change to a row also
+// tracks the rows that refer to it, as OVS's IDL does.
+type Tracker struct {
+	nb, sb *refIndex
+}
+
+// refIndex follows one database's references: for each row, the rows
+// that refer to it and their table, and the rows it refers to.
+type refIndex struct {
+	cols      *refColumns
+	referrers map[string]map[string]string
+	refs      map[string][]string
+	// quiet are the columns northd does not track (ovsdb_idl_omit or
+	// ovsdb_idl_omit_alert), by table.
+	quiet map[string]map[string]bool
+	// untracked are tables whose rows are never tracked: none of their
+	// columns is (ovsdb_idl_omit_alert also stops the tracking of the
+	// rows that refer to a changed row).
+	untracked map[string]bool
+}
+
+func newRefIndex(s *lovsdb.DatabaseSchema, quiet map[string]map[string]bool, untracked map[string]bool) *refIndex {
+	return &refIndex{
+		cols:      &refColumns{schema: s, byType: map[reflect.Type][]refColumn{}},
+		referrers: map[string]map[string]string{},
+		refs:      map[string][]string{},
+		quiet:     quiet,
+		untracked: untracked,
+	}
+}
+
+// NewTracker makes a Tracker for an NB and an SB of those schemas;
+// nbQuiet, sbQuiet and sbSilent are the columns and tables northd does
+// not track.
+func NewTracker(nbSchema, sbSchema *lovsdb.DatabaseSchema, nbQuiet, sbQuiet map[string]map[string]bool, sbSilent map[string]bool) *Tracker {
+	return &Tracker{
+		nb: newRefIndex(nbSchema, nbQuiet, nil),
+		sb: newRefIndex(sbSchema, sbQuiet, sbSilent),
+	}
+}
+
+// Take makes the Iteration of NB and SB batches. initial tells whether
+// one of them is a database's whole contents (a new connection). nbRow
+// and sbRow are the databases as the northd holds them after the
+// batches: the contents of the rows tracked only through a reference.
+func (t *Tracker) Take(nbBatches, sbBatches []wire.Batch, nbRow, sbRow func(table, uuid string) model.Model) (it *Iteration, initial bool) {
+	it = &Iteration{NB: map[string][]*Row{}, SB: map[string][]*Row{}, nbByUUID: map[string]*Row{}}
+	initial = t.nb.take(nbBatches, it.NB, it.nbByUUID, nbRow)
+	sbInitial := t.sb.take(sbBatches, it.SB, map[string]*Row{}, sbRow)
+	return it, initial || sbInitial
+}
+
+// take tracks the rows batches change, and those that refer to them,
+// in tracked (by table) and byUUID.
+func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID map[string]*Row, current func(table, uuid string) model.Model) (initial bool) {
+	var direct []*Row
+	var applied []wire.Change
+	for _, b := range batches {
+		if b.Initial {
+			initial = true
+			clear(x.referrers)
+			clear(x.refs)
+		}
+		for _, c := range b.Changes {
+			applied = append(applied, c)
+			if x.untracked[c.Table] {
+				continue
+			}
+			r := trackedRow(c, x.quiet[c.Table])
+			if r == nil {
+				continue
+			}
+			if old, ok := byUUID[c.UUID]; ok {
+				// Two transactions in one iteration: one change.
+				old.New = r.New
+				for col := range r.changed {
+					old.changed[col] = true
+				}
+				continue
+			}
+			byUUID[c.UUID] = r
+			tracked[c.Table] = append(tracked[c.Table], r)
+			direct = append(direct, r)
+		}
+	}
+	for _, r := range direct {
+		if !r.IsNew() {
+			x.trackReferrers(r.UUID, tracked, byUUID, current)
+		}
+	}
+	for _, c := range applied {
+		x.reindex(c)
+	}
+	return initial
+}
+
+// trackReferrers tracks, recursively, the rows that refer to uuid.
+func (x *refIndex) trackReferrers(uuid string, tracked map[string][]*Row, byUUID map[string]*Row, current func(table, uuid string) model.Model) {
+	for src, table := range x.referrers[uuid] {
+		if _, ok := byUUID[src]; ok {
+			continue
+		}
+		m := current(table, src)
+		if m == nil {
+			continue
+		}
+		r := &Row{UUID: src, Old: m, New: m}
+		byUUID[src] = r
+		tracked[table] = append(tracked[table], r)
+		x.trackReferrers(src, tracked, byUUID, current)
+	}
+}
+
+// reindex follows the references of a changed row.
+func (x *refIndex) reindex(c wire.Change) {
+	for _, dst := range x.refs[c.UUID] {
+		delete(x.referrers[dst], c.UUID)
+		if len(x.referrers[dst]) == 0 {
+			delete(x.referrers, dst)
+		}
+	}
+	delete(x.refs, c.UUID)
+	if c.New == nil || x.untracked[c.Table] {
+		return
+	}
+	dsts := x.cols.of(c.Table, c.New)
+	if len(dsts) == 0 {
+		return
+	}
+	x.refs[c.UUID] = dsts
+	for _, dst := range dsts {
+		if x.referrers[dst] == nil {
+			x.referrers[dst] = map[string]string{}
+		}
+		x.referrers[dst][c.UUID] = c.Table
+	}
+}
+
+// trackedRow is the Row of a change, or nil when only quiet columns
+// changed.
+func trackedRow(c wire.Change, quiet map[string]bool) *Row {
+	r := &Row{UUID: c.UUID, Old: c.Old, New: c.New, changed: map[string]bool{}}
+	if c.Old == nil || c.New == nil {
+		return r
+	}
+	a, b := reflect.ValueOf(c.Old).Elem(), reflect.ValueOf(c.New).Elem()
+	for i := range a.NumField() {
+		col := a.Type().Field(i).Tag.Get("ovsdb")
+		if col == "" || col == "_uuid" || quiet[col] {
+			continue
+		}
+		if !sameValue(a.Field(i), b.Field(i)) {
+			r.changed[col] = true
+		}
+	}
+	if len(r.changed) == 0 {
+		return nil
+	}
+	return r
+}
+
+// sameValue compares two column values, an empty set or map equal to a
+// missing one.
+func sameValue(a, b reflect.Value) bool {
+	switch a.Kind() {
+	case reflect.Slice, reflect.Map:
+		if a.Len() == 0 && b.Len() == 0 {
+			return true
+		}
+	}
+	return reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+// refColumns finds, for each table, the model fields that hold
+// references to other rows: the columns of schema whose key or value is
+// a reference.
+type refColumns struct {
+	schema *lovsdb.DatabaseSchema
+	byType map[reflect.Type][]refColumn
+}
+
+type refColumn struct {
+	field      int
+	key, value bool
+}
+
+func (rc *refColumns) columns(table string, t reflect.Type) []refColumn {
+	if cols, ok := rc.byType[t]; ok {
+		return cols
+	}
+	var cols []refColumn
+	ts := rc.schema.Tables[table]
+	for i := range t.NumField() {
+		cs, ok := ts.Columns[t.Field(i).Tag.Get("ovsdb")]
+		if !ok || cs.TypeObj == nil {
+			continue
+		}
+		c := refColumn{field: i, key: isRef(cs.TypeObj.Key), value: isRef(cs.TypeObj.Value)}
+		if c.key || c.value {
+			cols = append(cols, c)
+		}
+	}
+	rc.byType[t] = cols
+	return cols
+}
+
+func isRef(b *lovsdb.BaseType) bool {
+	if b == nil {
+		return false
+	}
+	t, err := b.RefTable()
+	return err == nil && t != ""
+}
+
+// of returns the UUIDs a row of table refers to.
+func (rc *refColumns) of(table string, m model.Model) []string {
+	var out []string
+	v := reflect.ValueOf(m).Elem()
+	for _, c := range rc.columns(table, v.Type()) {
+		f := v.Field(c.field)
+		switch f.Kind() {
+		case reflect.String:
+			if s := f.String(); s != "" {
+				out = append(out, s)
+			}
+		case reflect.Pointer:
+			if !f.IsNil() {
+				out = append(out, f.Elem().String())
+			}
+		case reflect.Slice:
+			for j := range f.Len() {
+				out = append(out, f.Index(j).String())
+			}
+		case reflect.Map:
+			iter := f.MapRange()
+			for iter.Next() {
+				if c.key {
+					out = append(out, iter.Key().String())
+				}
+				if c.value {
+					out = append(out, iter.Value().String())
+				}
+			}
+		}
+	}
+	return out
+}
