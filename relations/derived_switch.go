@@ -44,24 +44,14 @@ func (p LSP) Name() string { return p.Port.Name }
 // (lsp_is_enabled).
 func (p LSP) Enabled() bool { return p.Port.Enabled == nil || *p.Port.Enabled }
 
-// QdiscQueueID is the options:qdisc_queue_id of the port's Port_Binding
-// when no chassis has claimed it, "" for none; the flows copy it as text.
-// A port with QoS options (qos_max_rate, qos_min_rate, qos_burst) gets a
-// queue id unique among those of its chassis; a localnet port counts its
-// queues on its own binding instead, so it gets the first id, 1, chassis or
-// not, over any id in its NB options (23.03 adds its own after copying
-// them). A VIF gets one only once bound to a chassis, in an order the NB
-// does not tell. Otherwise northd copies the NB options, so a qdisc_queue_id
-// set there is the port's, whatever it holds.
-func (p LSP) QdiscQueueID() string {
+// HasQoS reports whether the port has QoS options (port_has_qos_params),
+// which give its binding a qdisc_queue_id (derived_queues.go).
+func (p LSP) HasQoS() bool {
 	o := p.Port.Options
 	_, maxRate := o["qos_max_rate"]
 	_, minRate := o["qos_min_rate"]
 	_, burst := o["qos_burst"]
-	if p.Port.Type == LSPTypeLocalnet && (maxRate || minRate || burst) {
-		return "1"
-	}
-	return o["qdisc_queue_id"]
+	return maxRate || minRate || burst
 }
 
 // Port types northd treats apart (the Logical_Switch_Port type column).
@@ -323,5 +313,6 @@ func (n *NB) deriveSwitchRelations() {
 	n.SwitchMcast = deriveSwitchMcast(n, n.LSPs)
 	n.CheckLSPIsUp = deriveCheckLSPIsUp(n)
 	n.LSPDynamicAddrs = deriveLSPDynamic(n, n.LSPs)
+	n.QueueIDs = deriveQueueIDs(n)
 	n.deriveIGMP()
 }
