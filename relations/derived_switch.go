@@ -80,6 +80,10 @@ type SwitchMcast struct {
 	// FloodStatic: an enabled port of the switch has options:mcast_flood,
 	// so IP multicast goes to _MC_static too.
 	FloodStatic bool
+	// ARPsToPortsOnly is other_config:broadcast-arps-to-all-routers=false:
+	// ARP requests and neighbour solicitations are not flooded to the
+	// routers (26.03).
+	ARPsToPortsOnly bool
 }
 
 // lspAddrKey identifies what a switch port's LSPAddresses are read from:
@@ -205,6 +209,7 @@ const (
 	mcastFloodUnregistered
 	mcastFloodRelay
 	mcastFloodStatic
+	mcastARPsToPortsOnly
 )
 
 // deriveSwitchMcast computes one SwitchMcast per switch
@@ -218,6 +223,9 @@ func deriveSwitchMcast(n *NB, lsps engine.Rel[LSP]) engine.Rel[SwitchMcast] {
 		}
 		if SmapBool(ls.OtherConfig, "mcast_flood_unregistered", false) {
 			ms = append(ms, mcastMark{ls.UUID, mcastFloodUnregistered})
+		}
+		if !SmapBool(ls.OtherConfig, "broadcast-arps-to-all-routers", true) {
+			ms = append(ms, mcastMark{ls.UUID, mcastARPsToPortsOnly})
 		}
 		return ms
 	})
@@ -247,6 +255,8 @@ func deriveSwitchMcast(n *NB, lsps engine.Rel[LSP]) engine.Rel[SwitchMcast] {
 					m.FloodRelay = true
 				case mcastFloodStatic:
 					m.FloodStatic = true
+				case mcastARPsToPortsOnly:
+					m.ARPsToPortsOnly = true
 				}
 			}
 			if !exists {
