@@ -456,7 +456,7 @@ func routerTypePortBindings(n *relations.NB, routers engine.Index[string, router
 			if lsp == nil {
 				return nil
 			}
-			pbs := []PortBinding{routerTypeBinding(lsp, peer, localnet, src)}
+			pbs := []PortBinding{routerTypeBinding(n.Release, lsp, peer, localnet, src)}
 			if redirect {
 				pbs = append(pbs, switchRedirectBinding(lsp))
 			}
@@ -566,7 +566,11 @@ func routerNATAddresses(rp relations.LRP, r routerFacts, src garpSources) []stri
 	return append(out, strings.Join(central, " "))
 }
 
-func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool, src garpSources) PortBinding {
+// routerTypeBinding is the binding of a switch port of type router: a
+// patch port to its peer whose nat_addresses lists the addresses the
+// gateway chassis sends GARPs for, the router port's own among them unless
+// the port excludes them (excludesRouterIPsFromGARP).
+func routerTypeBinding(rel schema.Release, lsp *relations.LSP, peer *routerTypeMark, localnet bool, src garpSources) PortBinding {
 	pb := lspBinding(lsp.Switch, lsp.Port)
 	pb.Type = "patch"
 	options := map[string]string{}
@@ -601,6 +605,7 @@ func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool, 
 	}
 	garp := false
 	switch {
+	case excludesRouterIPsFromGARP(rel) && relations.SmapBool(lsp.Port.Options, "exclude-router-ips-from-garp", false):
 	case r.DGPs > 0:
 		garp = rp.DGP() || relations.SmapBool(rp.Port.Options, "reside-on-redirect-chassis", false) && r.DGPs == 1
 	case r.HasChassis && localnet:
@@ -616,6 +621,10 @@ func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool, 
 	pb.NATAddresses = StringsOf(nats...)
 	return pb
 }
+
+// excludesRouterIPsFromGARP: 26.03 reads a router-type switch port's
+// options:exclude-router-ips-from-garp (should_add_router_port_garp).
+func excludesRouterIPsFromGARP(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // chassisRedirectName is the name of a distributed gateway port's
 // chassisredirect port (ovn_chassis_redirect_name).
