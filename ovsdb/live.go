@@ -612,7 +612,8 @@ func (d *Northd) iterate(ctx context.Context) {
 			d.lost(&d.sb, d.sbS, "SB", err)
 		}
 	}
-	monitors := d.w.FeedMonitors(d.prog.NB) + d.w.FeedIGMP(d.prog.NB) + d.w.FeedVirtualParents(d.prog.NB) + d.w.FeedLearnedRoutes(d.prog.NB)
+	monitors := d.w.FeedMonitors(d.prog.NB) + d.w.FeedIGMP(d.prog.NB) + d.w.FeedVirtualParents(d.prog.NB) + d.w.FeedQueueIDs(d.prog.NB) +
+		d.w.FeedLearnedRoutes(d.prog.NB)
 	if d.followLock() {
 		full = true
 	}

@@ -83,6 +83,10 @@ type ComputeOptions struct {
 	// LearnedRoutes are the SB Learned_Route rows ovn-controller wrote
 	// (none when unset).
 	LearnedRoutes []relations.LearnedRoute
+	// QueueIDs are the qdisc_queue_ids the SB's port bindings hold, by
+	// logical port, which ports with QoS options keep (none when unset:
+	// they get new ones).
+	QueueIDs map[string]int
 }
 
 // ComputeWithFeatures is ComputeFromFile for chassis that support features
@@ -109,6 +113,9 @@ func Compute(path string, o ComputeOptions, extra ...rules.Rule) (*Offline, erro
 	p.Features.Set(features)
 	for _, r := range o.LearnedRoutes {
 		p.NB.SetLearnedRoute(r, true)
+	}
+	for port, id := range o.QueueIDs {
+		p.NB.SetBoundQueueID(relations.BoundQueueID{Port: port, ID: id}, true)
 	}
 	names := map[string]string{}
 	for table, row := range contents.All() {

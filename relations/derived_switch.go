@@ -44,24 +44,14 @@ func (p LSP) Name() string { return p.Port.Name }
 // (lsp_is_enabled).
 func (p LSP) Enabled() bool { return p.Port.Enabled == nil || *p.Port.Enabled }
 
-// QdiscQueueID is the options:qdisc_queue_id of the port's Port_Binding
-// when no chassis has claimed it, "" for none; the flows copy it as text.
-// A port with QoS options (qos_max_rate, qos_min_rate, qos_burst) gets a
-// queue id unique among those of its chassis; a localnet port counts its
-// queues on its own binding instead, so it gets the first id, 1, chassis or
-// not, over any id in its NB options (23.03 adds its own after copying
-// them). A VIF gets one only once bound to a chassis, in an order the NB
-// does not tell. Otherwise northd copies the NB options, so a qdisc_queue_id
-// set there is the port's, whatever it holds.
-func (p LSP) QdiscQueueID() string {
+// HasQoS reports whether the port has QoS options (port_has_qos_params),
+// which give its binding a qdisc_queue_id (derived_queues.go).
+func (p LSP) HasQoS() bool {
 	o := p.Port.Options
 	_, maxRate := o["qos_max_rate"]
 	_, minRate := o["qos_min_rate"]
 	_, burst := o["qos_burst"]
-	if p.Port.Type == LSPTypeLocalnet && (maxRate || minRate || burst) {
-		return "1"
-	}
-	return o["qdisc_queue_id"]
+	return maxRate || minRate || burst
 }
 
 // Port types northd treats apart (the Logical_Switch_Port type column).
@@ -90,6 +80,10 @@ type SwitchMcast struct {
 	// FloodStatic: an enabled port of the switch has options:mcast_flood,
 	// so IP multicast goes to _MC_static too.
 	FloodStatic bool
+	// ARPsToPortsOnly is other_config:broadcast-arps-to-all-routers=false:
+	// ARP requests and neighbour solicitations are not flooded to the
+	// routers (26.03).
+	ARPsToPortsOnly bool
 }
 
 // lspAddrKey identifies what a switch port's LSPAddresses are read from:
@@ -215,6 +209,7 @@ const (
 	mcastFloodUnregistered
 	mcastFloodRelay
 	mcastFloodStatic
+	mcastARPsToPortsOnly
 )
 
 // deriveSwitchMcast computes one SwitchMcast per switch
@@ -228,6 +223,9 @@ func deriveSwitchMcast(n *NB, lsps engine.Rel[LSP]) engine.Rel[SwitchMcast] {
 		}
 		if SmapBool(ls.OtherConfig, "mcast_flood_unregistered", false) {
 			ms = append(ms, mcastMark{ls.UUID, mcastFloodUnregistered})
+		}
+		if !SmapBool(ls.OtherConfig, "broadcast-arps-to-all-routers", true) {
+			ms = append(ms, mcastMark{ls.UUID, mcastARPsToPortsOnly})
 		}
 		return ms
 	})
@@ -257,6 +255,8 @@ func deriveSwitchMcast(n *NB, lsps engine.Rel[LSP]) engine.Rel[SwitchMcast] {
 					m.FloodRelay = true
 				case mcastFloodStatic:
 					m.FloodStatic = true
+				case mcastARPsToPortsOnly:
+					m.ARPsToPortsOnly = true
 				}
 			}
 			if !exists {
@@ -323,5 +323,6 @@ func (n *NB) deriveSwitchRelations() {
 	n.SwitchMcast = deriveSwitchMcast(n, n.LSPs)
 	n.CheckLSPIsUp = deriveCheckLSPIsUp(n)
 	n.LSPDynamicAddrs = deriveLSPDynamic(n, n.LSPs)
+	n.QueueIDs = deriveQueueIDs(n)
 	n.deriveIGMP()
 }

@@ -147,6 +147,10 @@ type NB struct {
 	// SetLearnedRoute (sb_input.go).
 	LearnedRouteRows engine.Rel[LearnedRoute]
 	learnedRoutes    *engine.Input[LearnedRoute]
+	// BoundQueueIDs are the qdisc_queue_ids the switch ports' SB bindings
+	// hold, fed with SetBoundQueueID (sb_input.go).
+	BoundQueueIDs engine.Rel[BoundQueueID]
+	boundQueueIDs *engine.Input[BoundQueueID]
 
 	Refs Refs // the elements of large set columns (refs.go)
 
@@ -215,6 +219,9 @@ type NB struct {
 	SwitchMcast             engine.Rel[SwitchMcast]
 	CheckLSPIsUp            engine.Rel[struct{}]
 	LSPDynamicAddrs         engine.Rel[LSPDynamic]
+	// QueueIDs are the qdisc_queue_ids of the switch ports' bindings
+	// (derived_queues.go).
+	QueueIDs engine.Rel[QueueID]
 
 	// Groups learnt through IGMP/MLD snooping (derived_igmp.go).
 	IGMPGroups       engine.Rel[IGMPGroup] // on switches, and relayed on routers
@@ -330,6 +337,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.igmpEntries, n.IGMPEntries = newIGMPEntries(c)
 	n.virtualParents, n.VirtualParents = newVirtualParents(c)
 	n.learnedRoutes, n.LearnedRouteRows = newLearnedRoutes(c)
+	n.boundQueueIDs, n.BoundQueueIDs = engine.NewInput[BoundQueueID](c, "SB Port_Binding qdisc_queue_id")
 	n.Refs = newRefs(c, n)
 	n.deriveLBScopeRelations()
 	n.SwitchDatapaths = deriveSwitches(n)

@@ -99,3 +99,16 @@ func newLearnedRoutes(c *engine.Circuit) (*engine.Input[LearnedRoute], engine.Re
 // northd that reads the SB, or an offline computation given the rows,
 // feeds it; without it, no route is learnt.
 func (n *NB) SetLearnedRoute(r LearnedRoute, in bool) { n.learnedRoutes.Set(r, in) }
+
+// BoundQueueID is the qdisc_queue_id a switch port's SB Port_Binding holds
+// in its options, as northd reads it (smap_get_int): a positive number.
+type BoundQueueID struct {
+	Port string
+	ID   int
+}
+
+// SetBoundQueueID records whether a port's binding holds a queue id. Only
+// a northd that reads the SB, or an offline computation given the SB's
+// bindings, feeds it; without it, every port with QoS options is given a
+// new one (derived_queues.go).
+func (n *NB) SetBoundQueueID(q BoundQueueID, in bool) { n.boundQueueIDs.Set(q, in) }

@@ -191,7 +191,11 @@ func compareScenario(t *testing.T, rel *releaseRun, ref *reference.Instance, nam
 		t.Fatal(err)
 	}
 	features := relations.FeaturesOf(slices.Values(chassis))
-	got, err := ovsdb.Compute(ref.NBFile(), ovsdb.ComputeOptions{Features: &features, LearnedRoutes: learnedRoutes(t, rel, ref)})
+	queues, err := ref.QueueIDs(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ovsdb.Compute(ref.NBFile(), ovsdb.ComputeOptions{Features: &features, LearnedRoutes: learnedRoutes(t, rel, ref), QueueIDs: queues})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,17 +90,23 @@ func routerLBAddressSet(router string, v6 bool) string {
 // routerLBClass is what a router's load balancer VIP flows read of the
 // router: routers of one class get the same flows for a load balancer.
 type routerLBClass struct {
-	// DGP is the distributed gateway port northd load balances on, "" when
-	// the router has none.
-	DGP       string
+	// DGPs are the distributed gateway ports northd load balances on
+	// (balancesOnEveryDGP), none when the router has none.
+	DGPs      Strings
 	ForceSNAT bool
 }
 
-// classOf is router r's class.
-func classOf(r relations.RouterLBConfig) routerLBClass {
-	c := routerLBClass{ForceSNAT: r.ForceSNAT()}
-	if r.DGPs > 0 {
-		c.DGP = r.DGP
+// balancesOnEveryDGP: 26.03 load-balances on each distributed gateway
+// port of a router, on that port's gateway chassis
+// (build_distr_lrouter_nat_flows_for_lb for each of od->l3dgw_ports);
+// 23.03 on the first only, as it supports no more (it logs so).
+func balancesOnEveryDGP(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// classOf is router x's class.
+func classOf(x scopeRouter) routerLBClass {
+	c := routerLBClass{ForceSNAT: x.Router.ForceSNAT(), DGPs: x.DGPs}
+	if x.DGPs == "" && x.Router.DGPs > 0 {
+		c.DGPs = StringsOf(x.Router.DGP)
 	}
 	return c
 }
@@ -108,23 +114,45 @@ func classOf(r relations.RouterLBConfig) routerLBClass {
 // routerLBSet is the datapath set of the routers of class c in load
 // balancer scope scope.
 func routerLBSet(scope string, c routerLBClass) string {
-	return datapathSet("lr-lb", fmt.Sprintf("%s/%t/%s", scope, c.ForceSNAT, c.DGP))
+	return datapathSet("lr-lb", fmt.Sprintf("%s/%t/%s", scope, c.ForceSNAT, c.DGPs))
 }
 
 // scopeRouter is a router in a load balancer scope, with the router's
-// facts.
+// facts and, where it balances on every one (balancesOnEveryDGP), the
+// names of its distributed gateway ports.
 type scopeRouter struct {
 	Scope  string
 	Router relations.RouterLBConfig
+	DGPs   Strings
 }
 
 // scopeRouters joins the routers' load balancer scopes with the routers'
 // facts.
 func scopeRouters(nb *relations.NB) engine.Rel[scopeRouter] {
-	return engine.Join(nb.RouterLBScopesByRouter, nb.RouterLBConfigsByRouter,
+	routers := engine.Join(nb.RouterLBScopesByRouter, nb.RouterLBConfigsByRouter,
 		func(_ string, s relations.ScopeDatapath, c relations.RouterLBConfig) scopeRouter {
-			return scopeRouter{s.Scope, c}
+			return scopeRouter{Scope: s.Scope, Router: c}
 		})
+	if !balancesOnEveryDGP(nb.Release) {
+		return routers
+	}
+	dgps := engine.GroupBy(engine.IndexBy(nb.DGPs, func(d relations.DGP) string { return d.LRP.Router }),
+		func(router string, ds []relations.DGP) []engine.KV[string, Strings] {
+			names := make([]string, len(ds))
+			for i, d := range ds {
+				names[i] = d.Name()
+			}
+			slices.Sort(names)
+			return []engine.KV[string, Strings]{{Key: router, Value: StringsOf(names...)}}
+		})
+	byRouter := engine.IndexBy(routers, func(x scopeRouter) string { return x.Router.Router })
+	dgpsByRouter := engine.IndexBy(dgps, func(kv engine.KV[string, Strings]) string { return kv.Key })
+	return engine.Union(
+		engine.AntiJoin(byRouter, dgpsByRouter),
+		engine.Join(byRouter, dgpsByRouter, func(_ string, x scopeRouter, kv engine.KV[string, Strings]) scopeRouter {
+			x.DGPs = kv.Value
+			return x
+		}))
 }
 
 // lbOnRouters is a load balancer that applies to the routers of a class in
@@ -156,7 +184,7 @@ func lbsOnRouters(nb *relations.NB) engine.Index[string, lbOnRouters] {
 		Class routerLBClass
 	}
 	classes := engine.Distinct(engine.Map(scopeRouters(nb), func(x scopeRouter) scopeClass {
-		return scopeClass{x.Scope, classOf(x.Router)}
+		return scopeClass{x.Scope, classOf(x)}
 	}))
 	return engine.IndexBy(engine.Join(engine.IndexBy(classes, func(c scopeClass) string { return c.Scope }), nb.LBScopesByScope,
 		func(_ string, c scopeClass, s relations.LBScope) lbOnRouters {
@@ -168,7 +196,7 @@ func lbsOnRouters(nb *relations.NB) engine.Index[string, lbOnRouters] {
 // RouterLBSets: the routers of each class in each load balancer scope.
 func RouterLBSets(nb *relations.NB) engine.Rel[DatapathSetMember] {
 	return engine.Map(scopeRouters(nb), func(x scopeRouter) DatapathSetMember {
-		return DatapathSetMember{routerLBSet(x.Scope, classOf(x.Router)), x.Router.Router}
+		return DatapathSetMember{routerLBSet(x.Scope, classOf(x)), x.Router.Router}
 	})
 }
 
@@ -228,17 +256,24 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		if templateVIPsAllowed(nb.Release) && v.Template && strings.Contains(v.IP, "^") {
 			flows = append(flows, dp.flow(LRInIPInput, 100, ip+".dst == "+v.IP, "next;"))
 		}
-		newMatch := match
-		if c.DGP != "" && (v.NBackends > 0 || !v.Reject) {
-			newMatch += " && is_chassis_resident(" + jsonKey("cr-"+c.DGP) + ")"
+		dgps := c.DGPs.Slice()
+		if len(dgps) == 0 {
+			flows = append(flows, dp.flow(LRInDNAT, prio, match, action))
 		}
-		flows = append(flows, dp.flow(LRInDNAT, prio, newMatch, action))
-		if c.DGP != "" && v.NBackends > 0 {
-			flows = append(flows, dp.flow(LROutUnDNAT, 120, undnatMatch(nb.Release, c.DGP, v), undnatAction(flag, x.Of.CommonZone)))
+		for _, dgp := range dgps {
+			newMatch := match
+			if v.NBackends > 0 || !v.Reject {
+				newMatch += " && is_chassis_resident(" + jsonKey("cr-"+dgp) + ")"
+			}
+			flows = append(flows, dp.flow(LRInDNAT, prio, newMatch, action))
+			if v.NBackends == 0 {
+				continue
+			}
+			flows = append(flows, dp.flow(LROutUnDNAT, 120, undnatMatch(nb.Release, dgp, v), undnatAction(flag, x.Of.CommonZone)))
 			if centralizesBackendReplies(nb.Release) {
 				flows = append(flows, dp.flow(LRInGWRedirect, 200,
-					fmt.Sprintf("%s && (%s) && outport == %s", ipMatch(v), backendSources(v), jsonKey(c.DGP)),
-					"outport = "+jsonKey("cr-"+c.DGP)+"; next;"))
+					fmt.Sprintf("%s && (%s) && outport == %s", ipMatch(v), backendSources(v), jsonKey(dgp)),
+					"outport = "+jsonKey("cr-"+dgp)+"; next;"))
 			}
 		}
 		if affinityOnLBRegs(nb.Release) {

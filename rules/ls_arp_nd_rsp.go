@@ -92,17 +92,23 @@ func firstLSPEntries(nb *relations.NB) engine.Rel[lspEntry] {
 // for ports with "unknown" addresses (someone else may own the address), on
 // switches that pass VLANs through, or, with NB_Global
 // options:ignore_lsp_down=false, for VIFs that are down. Virtual ports have
-// their own rules.
+// their own rules. In 26.03 a VIF with options:disable_arp_nd_rsp=true
+// gets none either (lsp_disable_arp_nd_rsp).
 func SwitchARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
 	entries := lspEntries(nb, func(p relations.LSP) bool {
 		t := p.Port.Type
-		return !p.Addrs.HasUnknown && t != relations.LSPTypeVirtual && t != relations.LSPTypeExternal
+		disabled := t == relations.LSPTypeVIF && readsDisableARPNDRsp(nb.Release) &&
+			relations.SmapBool(p.Port.Options, "disable_arp_nd_rsp", false)
+		return !p.Addrs.HasUnknown && t != relations.LSPTypeVirtual && t != relations.LSPTypeExternal && !disabled
 	})
 	entries = answeredPorts(nb, entries, func(e lspEntry) string { return e.Port.Switch })
 	entries = upOrNotChecked(nb, entries)
 	return withResponderFacts(nb, entries, func(e lspEntry) string { return e.Port.Switch },
 		func(e lspEntry, r responder) []Flow { return r.replies(e.Port.Port, *e.Addrs) })
 }
+
+// readsDisableARPNDRsp: 26.03 reads a VIF's options:disable_arp_nd_rsp.
+func readsDisableARPNDRsp(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // localReplies: 26.03 answers only broadcast ARP requests and
 // solicited-node neighbour solicitations (unicast ones reach the target, so

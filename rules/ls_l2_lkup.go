@@ -24,7 +24,9 @@ const (
 // SwitchL2LookupDefaultFlows: ls_in_l2_lkup, the flows every switch has
 // (northd.c build_lswitch_destination_lookup_bmcast, build_lswitch_flows):
 // service monitor replies go to ovn-controller, broadcast and multicast are
-// flooded, and other unknown destinations are looked up in the FDB.
+// flooded, and other unknown destinations are looked up in the FDB. In
+// 26.03, a switch with other_config:broadcast-arps-to-all-routers=false
+// floods ARP requests and neighbour solicitations to its ports only.
 func SwitchL2LookupDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 	byProtocol := mcastFloodByProtocol(nb)
 	return engine.FlatMap(nb.SwitchMcast, func(m relations.SwitchMcast) []Flow {
@@ -42,6 +44,9 @@ func SwitchL2LookupDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		if m.FloodStatic {
 			ip += "clone { outport = " + mcStatic + "; output; }; "
+		}
+		if m.ARPsToPortsOnly {
+			flows = append(flows, dp.flow(LSInL2Lkup, 72, "eth.mcast && (arp.op == 1 || nd_ns)", "outport = "+mcFloodL2+"; output;"))
 		}
 		return append(flows,
 			dp.flow(LSInL2Lkup, 72, "eth.mcast && (nd_na || nd_rs || nd_ra)", "outport = "+mcFlood+"; output;"),
@@ -205,25 +210,52 @@ func SwitchL2UnicastFlows(nb *relations.NB) engine.Rel[Flow] {
 // only with the addresses IPAM holds for the port.
 func unicastFromParsedAddresses(nb *relations.NB) bool { return nb.Release >= schema.OVN2603 }
 
+// unicastPort is a port whose addresses parsedAddressL2Flows looks up,
+// with whether traffic to it is also cloned to the switch's unknown ports.
+type unicastPort struct {
+	LSP   relations.LSP
+	Clone bool
+}
+
 // parsedAddressL2Flows are SwitchL2UnicastFlows' flows from the readable
 // addresses entries of ports and the dynamic addresses IPAM holds for them.
+// A VIF with options:force_fdb_lookup and an "unknown" address gets none:
+// its MACs are looked up in the FDB (lsp_force_fdb_lookup). Traffic to a
+// VIF with options:pkt_clone_type=mc_unknown is cloned to the switch's
+// unknown ports, if it has any (lsp_is_clone_to_unknown).
 func parsedAddressL2Flows(nb *relations.NB, ports engine.Rel[relations.LSP]) engine.Rel[Flow] {
-	flows := func(p relations.LSP, addrs []relations.LPortAddresses) []Flow {
+	ports = engine.Filter(ports, func(p relations.LSP) bool {
+		return !(p.Port.Type == relations.LSPTypeVIF && p.Addrs.HasUnknown && relations.SmapBool(p.Port.Options, "force_fdb_lookup", false))
+	})
+	cloning := engine.Map(engine.SemiJoin(
+		engine.IndexBy(engine.Filter(ports, func(p relations.LSP) bool {
+			return p.Port.Type == relations.LSPTypeVIF && strings.EqualFold(p.Port.Options["pkt_clone_type"], "mc_unknown")
+		}), func(p relations.LSP) string { return p.Switch }),
+		engine.IndexBy(nb.SwitchesWithUnknown, func(s string) string { return s })),
+		func(p relations.LSP) string { return p.Port.UUID })
+	uports := markBy(engine.Map(ports, func(p relations.LSP) unicastPort { return unicastPort{LSP: p} }),
+		func(u unicastPort) string { return u.LSP.Port.UUID }, cloning,
+		func(u unicastPort) unicastPort { u.Clone = true; return u })
+	flows := func(u unicastPort, addrs []relations.LPortAddresses) []Flow {
+		p := u.LSP
 		dp, actions := on(p.Switch).from(p.Port.UUID), unicastActions(p.Enabled(), p.Name())
+		if u.Clone && p.Enabled() {
+			actions = "clone {" + actions + " };outport = " + mcUnknown + "; output;"
+		}
 		out := make([]Flow, 0, len(addrs))
 		for _, a := range addrs {
 			out = append(out, dp.flow(LSInL2Lkup, 50, "eth.dst == "+a.MAC.String(), actions))
 		}
 		return out
 	}
-	dynamic := engine.SemiJoin(
-		engine.IndexBy(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) string { return d.LSP.Port.UUID }),
-		engine.IndexBy(ports, func(p relations.LSP) string { return p.Port.UUID }))
 	return engine.Union(
-		engine.FlatMap(ports, func(p relations.LSP) []Flow { return flows(p, p.Addrs.Static) }),
-		engine.FlatMap(dynamic, func(d relations.LSPDynamic) []Flow {
-			return flows(d.LSP, []relations.LPortAddresses{*d.Addrs})
-		}))
+		engine.FlatMap(uports, func(u unicastPort) []Flow { return flows(u, u.LSP.Addrs.Static) }),
+		engine.JoinFlatMap(
+			engine.IndexBy(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) string { return d.LSP.Port.UUID }),
+			engine.IndexBy(uports, func(u unicastPort) string { return u.LSP.Port.UUID }),
+			func(_ string, d relations.LSPDynamic, u unicastPort) []Flow {
+				return flows(u, []relations.LPortAddresses{*d.Addrs})
+			}))
 }
 
 // unicastActions forwards to the port, or drops for a disabled port.

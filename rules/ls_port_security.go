@@ -108,17 +108,21 @@ func SwitchPMTUAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 // build_lswitch_port_sec_op). Packets from a disabled port are marked for
 // the port-security drop; packets from a vtep port skip the ingress pipeline
 // up to the hairpin stage, as the VTEP gateway already did L2 lookup.
-// External ports are handled by their own rules. A port with a
-// qdisc_queue_id (relations.LSP.QdiscQueueID: set in the NB options, or a
-// localnet port's with QoS options) sets that queue on the way in and, for a
-// localnet port, on the way out. The chassisredirect port of a switch port
-// (relations.NB.PeerRedirects) gets its port's flows under its own name,
-// without a queue.
+// External ports are handled by their own rules. A port whose binding has
+// a qdisc_queue_id (relations.NB.QueueIDs) sets that queue on the way in
+// and, for a localnet port, on the way out. The chassisredirect port of a
+// switch port (relations.NB.PeerRedirects) gets its port's flows under its
+// own name, without a queue.
 func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	fromRouterFlag := fromRouterPortFlag(nb)
+	ports := engine.IndexBy(nb.LSPs, relations.LSP.Name)
+	queues := engine.IndexBy(nb.QueueIDs, func(q relations.QueueID) string { return q.Port })
 	return engine.Union(
-		engine.FlatMap(nb.LSPs, func(p relations.LSP) []Flow {
-			return portSecurityPortFlows(nb, p, p.Name(), p.QdiscQueueID(), fromRouterFlag)
+		engine.JoinFlatMap(ports, queues, func(_ string, p relations.LSP, q relations.QueueID) []Flow {
+			return portSecurityPortFlows(nb, p, p.Name(), q.ID, fromRouterFlag)
+		}),
+		engine.FlatMap(engine.AntiJoin(ports, queues), func(p relations.LSP) []Flow {
+			return portSecurityPortFlows(nb, p, p.Name(), "", fromRouterFlag)
 		}),
 		engine.FlatMap(nb.PeerRedirects, func(r relations.LRPSwitchPeer) []Flow {
 			p := relations.LSP{Switch: r.Switch, Port: r.LSP}
@@ -165,20 +169,28 @@ func portSecurityPortFlows(nb *relations.NB, p relations.LSP, name, q string, fr
 // with the port's queue. A localnet port sets its own queue on the way
 // out (portSecurityPortFlows), a vtep port none.
 func SwitchPortQueueToLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
-	queued := engine.Filter(nb.LSPs, func(p relations.LSP) bool {
+	eligible := engine.Filter(nb.LSPs, func(p relations.LSP) bool {
 		switch p.Port.Type {
 		case relations.LSPTypeExternal, relations.LSPTypeVTEP, relations.LSPTypeLocalnet:
 			return false
 		}
-		return queuesToLocalnet(nb.Release) && p.Enabled() && p.QdiscQueueID() != ""
+		return queuesToLocalnet(nb.Release) && p.Enabled()
 	})
+	type queuedPort struct {
+		LSP   relations.LSP
+		Queue string
+	}
+	queued := engine.Join(
+		engine.IndexBy(eligible, relations.LSP.Name),
+		engine.IndexBy(nb.QueueIDs, func(q relations.QueueID) string { return q.Port }),
+		func(_ string, p relations.LSP, q relations.QueueID) queuedPort { return queuedPort{p, q.ID} })
 	return engine.Join(
-		engine.IndexBy(queued, func(p relations.LSP) string { return p.Switch }),
+		engine.IndexBy(queued, func(q queuedPort) string { return q.LSP.Switch }),
 		engine.IndexBy(firstLocalnetPorts(nb), func(kv engine.KV[string, relations.LSP]) string { return kv.Key }),
-		func(_ string, p relations.LSP, ln engine.KV[string, relations.LSP]) Flow {
-			return onPort{p.Switch, ln.Value.Name()}.from(ln.Value.Port.UUID).flow(LSOutApplyPortSec, 110,
-				fmt.Sprintf("outport == %s && inport == %s", jsonKey(ln.Value.Name()), jsonKey(p.Name())),
-				"set_queue("+p.QdiscQueueID()+"); output;")
+		func(_ string, q queuedPort, ln engine.KV[string, relations.LSP]) Flow {
+			return onPort{q.LSP.Switch, ln.Value.Name()}.from(ln.Value.Port.UUID).flow(LSOutApplyPortSec, 110,
+				fmt.Sprintf("outport == %s && inport == %s", jsonKey(ln.Value.Name()), jsonKey(q.LSP.Name())),
+				"set_queue("+q.Queue+"); output;")
 		})
 }
 

@@ -36,11 +36,6 @@ type PortBinding struct {
 	NATAddresses Strings
 	// RequestedKey is options:requested-tnl-key, 0 when absent or invalid.
 	RequestedKey int
-	// QoSQueue asks for a qdisc_queue_id that the SB writer keeps or
-	// allocates (allocatesQueueIDs), added to the options with, when
-	// QoSNetwork is set, qos_physical_network=QoSNetwork.
-	QoSQueue   bool
-	QoSNetwork string
 	// MirrorPort is the sink of a serving port of type "mirror".
 	MirrorPort string
 }
@@ -55,7 +50,6 @@ func ComparePortBindings(a, b PortBinding) int {
 		cmp.Compare(a.PortSecurity, b.PortSecurity), cmp.Compare(a.ParentPort, b.ParentPort),
 		cmp.Compare(a.Tag, b.Tag), cmp.Compare(a.ExternalIDs, b.ExternalIDs),
 		cmp.Compare(a.NATAddresses, b.NATAddresses), cmp.Compare(a.RequestedKey, b.RequestedKey),
-		cmp.Compare(a.QoSNetwork, b.QoSNetwork), CompareBools(a.QoSQueue, b.QoSQueue),
 		cmp.Compare(a.MirrorPort, b.MirrorPort))
 }
 
@@ -86,28 +80,13 @@ func SBPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 		mirrorPortBindings(n))
 }
 
-// allocatesQueueIDs: 26.03 gives every switch port with QoS options
-// (port_has_qos_params) a qdisc_queue_id, bound or not, from one pool for
-// the whole SB, keeping the one its binding has (allocate_queueid), and
-// names the physical network of its switch's first localnet port; 23.03
-// gives one without a chassis only to a localnet port
-// (relations.LSP.QdiscQueueID).
-func allocatesQueueIDs(rel schema.Release) bool { return rel >= schema.OVN2603 }
-
-// hasQoS reports whether a switch port has QoS options
-// (port_has_qos_params).
-func hasQoS(p relations.LSP) bool {
-	o := p.Port.Options
-	_, maxRate := o["qos_max_rate"]
-	_, minRate := o["qos_min_rate"]
-	_, burst := o["qos_burst"]
-	return maxRate || minRate || burst
-}
-
-// qosPort is a switch port with, for allocatesQueueIDs, the network_name
-// of its switch's first localnet port when it has QoS options.
+// qosPort is a switch port with its binding's queue id, if it has one,
+// and, for a QoS-given id in a release that shares queue ids
+// (relations.SharesQueueIDs), the network_name of its switch's first
+// localnet port.
 type qosPort struct {
 	LSP     relations.LSP
+	Queue   relations.QueueID
 	Network string
 }
 
@@ -120,16 +99,27 @@ func firstLocalnetPorts(n *relations.NB) engine.Rel[engine.KV[string, relations.
 		func(a, b relations.LSP) int { return cmp.Compare(a.Port.UUID, b.Port.UUID) })
 }
 
-// withQoSNetworks fills in the network of the ports with QoS options: the
-// network_name of the switch's first localnet port, if it has one.
+// withQueueIDs gives the ports their bindings' queue ids.
+func withQueueIDs(n *relations.NB, ports engine.Rel[relations.LSP]) engine.Rel[qosPort] {
+	byName := engine.IndexBy(ports, relations.LSP.Name)
+	queues := engine.IndexBy(n.QueueIDs, func(q relations.QueueID) string { return q.Port })
+	return engine.Union(
+		engine.Map(engine.AntiJoin(byName, queues), func(p relations.LSP) qosPort { return qosPort{LSP: p} }),
+		engine.Join(byName, queues, func(_ string, p relations.LSP, q relations.QueueID) qosPort {
+			return qosPort{LSP: p, Queue: q}
+		}))
+}
+
+// withQoSNetworks fills in the network of the ports with a QoS-given queue
+// id: the network_name of the switch's first localnet port, if it has one.
 func withQoSNetworks(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosPort] {
 	networks := engine.IndexBy(engine.Filter(firstLocalnetPorts(n), func(kv engine.KV[string, relations.LSP]) bool {
 		return kv.Value.Port.Options["network_name"] != ""
 	}), func(kv engine.KV[string, relations.LSP]) string { return kv.Key })
-	qos := engine.IndexBy(engine.Filter(ports, func(p qosPort) bool { return hasQoS(p.LSP) }),
+	qos := engine.IndexBy(engine.Filter(ports, func(p qosPort) bool { return p.Queue.QoS }),
 		func(p qosPort) string { return p.LSP.Switch })
 	return engine.Union(
-		engine.Filter(ports, func(p qosPort) bool { return !hasQoS(p.LSP) }),
+		engine.Filter(ports, func(p qosPort) bool { return !p.Queue.QoS }),
 		engine.AntiJoin(qos, networks),
 		engine.Join(qos, networks, func(_ string, p qosPort, ln engine.KV[string, relations.LSP]) qosPort {
 			p.Network = ln.Value.Port.Options["network_name"]
@@ -138,14 +128,13 @@ func withQoSNetworks(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosP
 }
 
 // switchPortBindings: switch ports of every type but "router". Their
-// options are the NB ones, plus the qdisc_queue_id northd allocates
-// (allocatesQueueIDs) and vlan-passthru=true on a switch that passes VLANs
-// through.
+// options are the NB ones, plus the qdisc_queue_id northd gave a port for
+// its QoS options (relations.NB.QueueIDs) with, where queue ids are
+// shared, the physical network it names, and vlan-passthru=true on a
+// switch that passes VLANs through.
 func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
-	ports := engine.Map(engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter }),
-		func(p relations.LSP) qosPort { return qosPort{LSP: p} })
-	allocates := allocatesQueueIDs(n.Release)
-	if allocates {
+	ports := withQueueIDs(n, engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter }))
+	if relations.SharesQueueIDs(n.Release) {
 		ports = withQoSNetworks(n, ports)
 	}
 	return engine.Join(
@@ -154,25 +143,23 @@ func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 		func(_ string, qp qosPort, sw relations.Switch) PortBinding {
 			p := qp.LSP
 			options := p.Port.Options
-			queue := ""
-			if !allocates {
-				queue = p.QdiscQueueID()
-			}
-			if sw.VLANPassthru || queue != "" {
+			if sw.VLANPassthru || qp.Queue.QoS {
 				options = maps.Clone(options)
 				if options == nil {
 					options = map[string]string{}
 				}
 			}
-			if queue != "" {
-				options["qdisc_queue_id"] = queue
+			if qp.Queue.QoS {
+				options["qdisc_queue_id"] = qp.Queue.ID
+				if qp.Network != "" {
+					options["qos_physical_network"] = qp.Network
+				}
 			}
 			if sw.VLANPassthru {
 				options["vlan-passthru"] = "true"
 			}
 			pb := lspBinding(p.Switch, p.Port)
 			pb.Options = SmapOf(options)
-			pb.QoSQueue, pb.QoSNetwork = allocates && hasQoS(p), qp.Network
 			// northd leaves the type of a port of unknown type alone (it
 			// logs it); a new binding has the default, "".
 			if slices.Contains(knownLSPTypes, p.Port.Type) {
@@ -469,7 +456,7 @@ func routerTypePortBindings(n *relations.NB, routers engine.Index[string, router
 			if lsp == nil {
 				return nil
 			}
-			pbs := []PortBinding{routerTypeBinding(lsp, peer, localnet, src)}
+			pbs := []PortBinding{routerTypeBinding(n.Release, lsp, peer, localnet, src)}
 			if redirect {
 				pbs = append(pbs, switchRedirectBinding(lsp))
 			}
@@ -579,7 +566,11 @@ func routerNATAddresses(rp relations.LRP, r routerFacts, src garpSources) []stri
 	return append(out, strings.Join(central, " "))
 }
 
-func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool, src garpSources) PortBinding {
+// routerTypeBinding is the binding of a switch port of type router: a
+// patch port to its peer whose nat_addresses lists the addresses the
+// gateway chassis sends GARPs for, the router port's own among them unless
+// the port excludes them (excludesRouterIPsFromGARP).
+func routerTypeBinding(rel schema.Release, lsp *relations.LSP, peer *routerTypeMark, localnet bool, src garpSources) PortBinding {
 	pb := lspBinding(lsp.Switch, lsp.Port)
 	pb.Type = "patch"
 	options := map[string]string{}
@@ -614,6 +605,7 @@ func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool, 
 	}
 	garp := false
 	switch {
+	case excludesRouterIPsFromGARP(rel) && relations.SmapBool(lsp.Port.Options, "exclude-router-ips-from-garp", false):
 	case r.DGPs > 0:
 		garp = rp.DGP() || relations.SmapBool(rp.Port.Options, "reside-on-redirect-chassis", false) && r.DGPs == 1
 	case r.HasChassis && localnet:
@@ -629,6 +621,10 @@ func routerTypeBinding(lsp *relations.LSP, peer *routerTypeMark, localnet bool, 
 	pb.NATAddresses = StringsOf(nats...)
 	return pb
 }
+
+// excludesRouterIPsFromGARP: 26.03 reads a router-type switch port's
+// options:exclude-router-ips-from-garp (should_add_router_port_garp).
+func excludesRouterIPsFromGARP(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // chassisRedirectName is the name of a distributed gateway port's
 // chassisredirect port (ovn_chassis_redirect_name).

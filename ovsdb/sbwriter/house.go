@@ -57,13 +57,14 @@ type housekeeping struct {
 
 	vxlan          vxlanMode
 	monitors       *monitorStatus
-	virtualParents *virtualParentFeed
+	virtualParents *portFeed[string]
+	queueIDs       *portFeed[int]
 	aging          macAging
 }
 
 func newHousekeeping(w *Writer) *housekeeping {
 	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(w.stages.Release()), igmpFeed: newIGMPFeed(),
-		virtualParents: newVirtualParentFeed(), learned: newLearnedRouteFeed(),
+		virtualParents: newPortFeed[string](), queueIDs: newPortFeed[int](), learned: newLearnedRouteFeed(),
 		aging: macAging{ages: map[string]uint32{}}, vxlan: vxlanMode{dpMax: rules.MaxDatapathKey}}
 	h.staticMACsByNB = staticMACsPersistUUID(w.stages.Release())
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
@@ -111,6 +112,7 @@ func (h *housekeeping) applyProgram(p *rules.Program) {
 func (h *housekeeping) apply(c wire.Change) bool {
 	h.monitors.apply(c)
 	h.virtualParents.apply(c)
+	h.queueIDs.apply(c)
 	h.aging.apply(c)
 	h.learned.apply(c)
 	if h.vxlan.apply(c) {
@@ -165,6 +167,7 @@ func (h *housekeeping) reset() {
 	h.monitors.reset()
 	h.igmpFeed.reset()
 	h.virtualParents.reset()
+	h.queueIDs.reset()
 	h.learned.reset()
 	h.aging.reset()
 	h.macByPort, h.macCheck, h.macStale = map[string]map[string]bool{}, map[string]bool{}, map[string]bool{}

@@ -79,8 +79,6 @@ type sbMirror struct {
 	// portMax is the largest port key to allocate (dpKeys.max the
 	// largest datapath key): lower in VXLAN mode.
 	portMax int
-	// queues counts the port rows whose options hold each qdisc_queue_id.
-	queues map[int]int
 
 	mcs     map[string]*sb.MulticastGroup
 	mcPorts map[string]map[string]bool // group row -> its Port_Binding rows
@@ -112,7 +110,6 @@ func newSBMirror(stages *rules.StageTable) *sbMirror {
 		pbByDP:          map[string]map[string]bool{},
 		pbKeys:          map[string]*keySpace{},
 		portMax:         rules.MaxPortKey,
-		queues:          map[int]int{},
 		mcs:             map[string]*sb.MulticastGroup{},
 		mcPorts:         map[string]map[string]bool{},
 		mcByDP:          map[string]map[string]bool{},
@@ -282,9 +279,6 @@ func (m *sbMirror) add(uuid string, row model.Model) {
 		m.pbByName[r.LogicalPort] = uuid
 		addTo(m.pbByDP, r.Datapath, uuid)
 		m.portKeys(r.Datapath).take(r.TunnelKey, uuid)
-		if q := qdiscQueueOf(r); q > 0 {
-			m.queues[q]++
-		}
 	case *sb.MulticastGroup:
 		m.mcs[uuid] = r
 		ports := make(map[string]bool, len(r.Ports))
@@ -347,11 +341,6 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 		m.portKeys(r.Datapath).release(r.TunnelKey, uuid)
 		if len(m.pbKeys[r.Datapath].owner) == 0 {
 			delete(m.pbKeys, r.Datapath)
-		}
-		if q := qdiscQueueOf(r); q > 0 {
-			if m.queues[q]--; m.queues[q] == 0 {
-				delete(m.queues, q)
-			}
 		}
 	case *sb.MulticastGroup:
 		delete(m.mcs, uuid)

@@ -36,8 +36,6 @@ type Txn struct {
 	// taken in the transaction, and the rows taken or changed.
 	newLBGroups map[string]string
 	lbGroups    map[string]bool
-	// queues are the qdisc_queue_ids the transaction gives.
-	queues map[int]bool
 }
 
 // newSBTxn starts a transaction. Its operations are not reserved ahead
@@ -51,7 +49,6 @@ func newSBTxn() *Txn {
 		dpKey: map[string]int{}, pbKey: map[string]int{},
 		newGroups: map[string]string{}, mutated: map[string]string{},
 		newLBGroups: map[string]string{}, lbGroups: map[string]bool{},
-		queues: map[int]bool{},
 	}
 }
 

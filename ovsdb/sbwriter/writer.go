@@ -848,12 +848,6 @@ func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding
 			options["additional-chassis-activated"] = v
 		}
 	}
-	if q := w.qdiscQueue(t, want, pb); q > 0 {
-		if want.QoSNetwork != "" {
-			options["qos_physical_network"] = want.QoSNetwork
-		}
-		options["qdisc_queue_id"] = strconv.Itoa(q)
-	}
 	mac, ps, nat := want.MAC.Slice(), want.PortSecurity.Slice(), want.NATAddresses.Slice()
 	ids := want.ExternalIDs.Map()
 	mirrors := w.mirrorRows(want.Name)
@@ -898,9 +892,6 @@ func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding
 	return row
 }
 
-// maxQdiscQueueID is the largest qdisc_queue_id (QDISC_MAX_QUEUE_ID).
-const maxQdiscQueueID = 0xf000
-
 // qdiscQueueOf is a port binding's options:qdisc_queue_id, 0 when absent
 // or unreadable (smap_get_int).
 func qdiscQueueOf(pb *sb.PortBinding) int {
@@ -909,29 +900,6 @@ func qdiscQueueOf(pb *sb.PortBinding) int {
 		return 0
 	}
 	return q
-}
-
-// qdiscQueue is the qdisc_queue_id of a port binding that asks for one
-// (rules.PortBinding.QoSQueue): the one its row has, else the lowest that
-// no row has and the transaction has not given (allocate_queueid); 0 when
-// it asks for none or every one is taken.
-func (w *Writer) qdiscQueue(t *Txn, want *rules.PortBinding, pb *sb.PortBinding) int {
-	if !want.QoSQueue {
-		return 0
-	}
-	if pb != nil {
-		if q := qdiscQueueOf(pb); q > 0 {
-			return q
-		}
-	}
-	for q := 1; q <= maxQdiscQueueID; q++ {
-		if w.m.queues[q] == 0 && !t.queues[q] {
-			t.queues[q] = true
-			return q
-		}
-	}
-	w.log.Warn("all queue ids exhausted", "port", want.Name)
-	return 0
 }
 
 // mirrorRows are the SB Mirror rows a port's binding refers to: the row
