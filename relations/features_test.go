@@ -35,7 +35,7 @@ func TestFeaturesOf(t *testing.T) {
 // from the chassis; the others hold.
 func TestFeaturesReadFor(t *testing.T) {
 	old := FeaturesOf(slices.Values([]map[string]string{{}}))
-	if got := old.ReadFor(schema.OVN2303); got != (Features{CTCommitToZone: true, CTNextZone: true, SampleWithRegisters: true, CTStateSave: true, CTCommitNATv2: true}) {
+	if got := old.ReadFor(schema.OVN2303); got != (Features{CTCommitToZone: true, CTNextZone: true, SampleWithRegisters: true, CTStateSave: true, CTCommitNATv2: true, CTLabelFlush: true}) {
 		t.Errorf("23.03 with a chassis of no features: %+v", got)
 	}
 	if got := old.ReadFor(schema.OVN2603); got != (Features{CTNoMaskedLabel: true, CTLBRelated: true}) {

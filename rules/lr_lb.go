@@ -34,8 +34,11 @@ func ChassisRedirectKeyRef(uuid string) string { return KeyRef(chassisRedirectRe
 // RefName is the name of the row a reference in flow text (what ResolveKeys
 // passes its key function) stands for, given the names of NB rows by
 // _uuid: the row's own, or for a ChassisRedirectKeyRef its chassisredirect
-// port's.
+// port's; an ACLIDRef's is CanonicalACLID.
 func RefName(ref string, name func(uuid string) (string, bool)) (string, bool) {
+	if acl, ok := ACLOfIDRef(ref); ok {
+		return CanonicalACLID(acl), true
+	}
 	if u, ok := strings.CutPrefix(ref, chassisRedirectRef); ok {
 		n, ok := name(u)
 		return chassisRedirectName(n), ok
