@@ -121,6 +121,22 @@ func TestSampling2603Incremental(t *testing.T) {
 	})
 }
 
+// TestACLIDs2603Incremental: 26.03's program over ACLs that start and stop
+// persisting established connections (acl/addACL, acl/editACL) as they
+// change action, move and go, and chassis that gain and lose
+// ct-label-flush: the flows and the ACL_ID output.
+func TestACLIDs2603Incremental(t *testing.T) {
+	names := append([]string{"acl/addACL", "acl/delACL", "acl/editACL", "acl/detachACL", "acl/addPortGroup",
+		"acl/setGroupPorts", "topology/addPort"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.Features}, names...),
+		Steps:   20, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+		Outputs: append(ruletest.DefaultOutputs(),
+			ruletest.OutputOf("ACL_ID", func(p *rules.Program) *engine.Output[string] { return p.ACLIDs })),
+	})
+}
+
 // TestNetworkFunctions2603Incremental: 26.03's program over network
 // functions mixed with the ACL and switch port changes, so that groups,
 // their functions, the functions' ports (children too), health checks and

@@ -21,7 +21,11 @@ const aclIDRef = "acl-id:"
 
 // ACLIDRef stands for the SB ACL_ID id of the ACL with NB _uuid uuid in
 // flow text.
-func ACLIDRef(uuid string) string { return KeyRef(aclIDRef + uuid) }
+func ACLIDRef(uuid string) string { return KeyRef(ACLIDKey(uuid)) }
+
+// ACLIDKey is the reference ResolveKeys passes its key function for
+// ACLIDRef(uuid).
+func ACLIDKey(uuid string) string { return aclIDRef + uuid }
 
 // ACLOfIDRef is the NB _uuid of the ACL whose id a reference in flow text
 // (what ResolveKeys passes its key function) stands for; false for a
