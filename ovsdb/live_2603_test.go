@@ -524,7 +524,9 @@ func scenario2603(t *testing.T, name string) string {
 func TestLive2603ACLIDs(t *testing.T) {
 	t.Parallel()
 	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
-	acl := func(match string) string { return fmt.Sprintf(`$(ovn-nbctl --bare --columns=_uuid find ACL 'match="%s"')`, match) }
+	acl := func(match string) string {
+		return fmt.Sprintf(`$(ovn-nbctl --bare --columns=_uuid find ACL 'match="%s"')`, match)
+	}
 	for _, step := range []struct{ name, script string }{
 		{"scenario", scenario2603(t, "acl_persist_established")},
 		{"option removed", `ovn-nbctl --wait=sb remove ACL ` + acl("udp") + ` options persist-established`},
