@@ -443,7 +443,8 @@ func RouterLBNATOverlapFlows(nb *relations.NB) engine.Rel[Flow] {
 // (where every chassis can NAT it: ct_lb_related) and established
 // load-balanced traffic keeps the SNAT flags conntrack recorded; a gateway
 // router sends all traffic back through its DNAT zone so replies get
-// unDNATed, and commits connections started from the other side.
+// unDNATed (GatewayRouterCommitFlows commits connections started from the
+// other side).
 func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(relations.WithFeatures(nb, nb.RouterLBConfigs), func(x relations.Featured[relations.RouterLBConfig]) []Flow {
 		r := x.Of
@@ -471,8 +472,7 @@ func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 		if r.Gateway {
 			flows = append(flows,
 				dp.flow(LROutUnDNAT, 100, "nd || nd_rs || nd_ra", "next;"),
-				dp.flow(LROutUnDNAT, 50, "ip", "flags.loopback = 1; ct_dnat;"),
-				dp.flow(LROutPostUnDNAT, 50, "ip && ct.new", "ct_commit { } ; next; "))
+				dp.flow(LROutUnDNAT, 50, "ip", "flags.loopback = 1; ct_dnat;"))
 		}
 		return flows
 	})
