@@ -16,7 +16,7 @@ func TestFeaturesOf(t *testing.T) {
 		want    Features
 	}{
 		{"no chassis", nil, AllFeatures},
-		{"all features", []map[string]string{{"ct-no-masked-label": "true", "ovn-ct-lb-related": "TRUE", "ct-commit-to-zone": "true", "ct-next-zone": "true", "ovn-sample-with-registers": "true", "ct-state-save": "true", "ct-commit-nat-v2": "true"}}, AllFeatures},
+		{"all features", []map[string]string{{"ct-no-masked-label": "true", "ovn-ct-lb-related": "TRUE", "ct-commit-to-zone": "true", "ct-next-zone": "true", "ovn-sample-with-registers": "true", "ct-state-save": "true", "ct-commit-nat-v2": "true", "ct-label-flush": "true"}}, AllFeatures},
 		{"old chassis", []map[string]string{{"ct-no-masked-label": "true", "ovn-ct-lb-related": "true"}, {}}, Features{}},
 		{"no related", []map[string]string{{"ct-no-masked-label": "true", "ovn-ct-lb-related": "yes"}}, Features{CTNoMaskedLabel: true}},
 		{"masked label", []map[string]string{{"ct-no-masked-label": "false", "ovn-ct-lb-related": "true"}}, Features{CTLBRelated: true}},
