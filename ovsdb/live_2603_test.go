@@ -544,3 +544,41 @@ func scenario2603(t *testing.T, name string) string {
 	}
 	return scenarios[i].Script
 }
+
+// TestLive2603ACLIDs: on the scenario acl_persist_established, then as
+// ACLs stop and start persisting established connections, northlog's
+// ACL_ID rows are 26.03.2's (the lowest ids free, kept while their ACL
+// persists), and its flows hold each ACL's id where the offline flows
+// name that ACL (rules.ACLIDRef).
+func TestLive2603ACLIDs(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	acl := func(match string) string {
+		return fmt.Sprintf(`$(ovn-nbctl --bare --columns=_uuid find ACL 'match="%s"')`, match)
+	}
+	for _, step := range []struct{ name, script string }{
+		{"scenario", scenario2603(t, "acl_persist_established")},
+		{"option removed", `ovn-nbctl --wait=sb remove ACL ` + acl("udp") + ` options persist-established`},
+		{"ACL persisting", `ovn-nbctl --wait=sb set ACL $(ovn-nbctl --bare --columns=_uuid find ACL match=ip6 action=allow-related) options:persist-established=true`},
+		{"ACL deleted", `ovn-nbctl --wait=sb acl-del sw0 to-lport 1000 "tcp.dst == 80"`},
+		{"action changed", `ovn-nbctl --wait=sb set ACL ` + acl("icmp4") + ` action=allow`},
+		{"two persisting", `ovn-nbctl --wait=sb set ACL ` + acl("udp") + ` options:persist-established=true
+ovn-nbctl --wait=sb set ACL ` + acl("icmp4") + ` action=allow-related`},
+	} {
+		applyBoth(t, ref, s, step.script)
+		if err := ref.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		refSB, liveSB := dumpSB(t, ref.SBRemote()), dumpSB(t, s.SBRemote())
+		want, got := ownedRows(t, refSB, []string{sb.ACLIDTable}), ownedRows(t, liveSB, []string{sb.ACLIDTable})
+		if len(want) == 0 {
+			t.Fatalf("%s: the reference has no ACL_ID row", step.name)
+		}
+		if r := reference.Compare(want, got); !r.Equal() {
+			t.Errorf("%s: ACL_ID rows differ from the reference's (- reference, + northlog):\n%s", step.name, rowDiff(r))
+		}
+		if r := reference.Compare(offlineOf(t, s).Canonical(), sbFlows(t, liveSB)); !r.Equal() {
+			t.Errorf("%s: live SB differs from northlog offline:\n%s", step.name, r)
+		}
+	}
+}

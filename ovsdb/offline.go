@@ -52,7 +52,7 @@ func (o *Offline) RefName(ref string) string {
 // sorted: one, or several where NB rows give the same flow.
 func (o *Offline) StageHints() map[string][]string {
 	hints := map[string][]string{}
-	for _, f := range rules.ResolveFlowKeys(o.hinted, func(id string) string { return o.Names[id] }) {
+	for _, f := range rules.ResolveFlowKeys(o.hinted, o.RefName) {
 		l := rules.CanonicalLine(o.Stages, f, o.Names)
 		if h := f.StageHint(); !slices.Contains(hints[l], h) {
 			hints[l] = append(hints[l], h)

@@ -22,6 +22,9 @@ const (
 	// FeatureCTCommitNATv2 (26.03) is ovn-controller's ct_commit_nat
 	// taking the NAT type, as in ct_commit_nat(snat).
 	FeatureCTCommitNATv2 = "ct-commit-nat-v2"
+	// FeatureCTLabelFlush (26.03) is ovs-vswitchd flushing conntrack
+	// entries by label, which ACL persist-established relies on.
+	FeatureCTLabelFlush = "ct-label-flush"
 )
 
 // Features are the chassis features the logical flows may rely on: those
@@ -53,12 +56,15 @@ type Features struct {
 	// CTCommitNATv2: a too-large reply's ICMP error is committed for SNAT
 	// (ct_commit_nat(snat)) in lr_out_post_snat; read by 26.03 only.
 	CTCommitNATv2 bool
+	// CTLabelFlush: an allow-related ACL with persist-established writes
+	// its SB ACL_ID into the connection's label; read by 26.03 only.
+	CTLabelFlush bool
 }
 
 // AllFeatures is what northd assumes with no chassis, or with chassis that
 // all run an ovn-controller of its release.
 var AllFeatures = Features{CTNoMaskedLabel: true, CTLBRelated: true, CTCommitToZone: true, CTNextZone: true,
-	SampleWithRegisters: true, CTStateSave: true, CTCommitNATv2: true}
+	SampleWithRegisters: true, CTStateSave: true, CTCommitNATv2: true, CTLabelFlush: true}
 
 // assumesChassisFeatures: 26.03 no longer reads the conntrack label and
 // related-traffic features from the chassis; its flows rely on both
@@ -71,7 +77,7 @@ func (f Features) ReadFor(r schema.Release) Features {
 	if assumesChassisFeatures(r) {
 		f.CTNoMaskedLabel, f.CTLBRelated = true, true
 	} else {
-		f.CTCommitToZone, f.CTNextZone, f.SampleWithRegisters, f.CTStateSave, f.CTCommitNATv2 = true, true, true, true, true
+		f.CTCommitToZone, f.CTNextZone, f.SampleWithRegisters, f.CTStateSave, f.CTCommitNATv2, f.CTLabelFlush = true, true, true, true, true, true
 	}
 	return f
 }
@@ -87,6 +93,7 @@ func FeaturesOf(otherConfigs iter.Seq[map[string]string]) Features {
 		SampleWithRegisters: EveryChassisHas(otherConfigs, FeatureSampleWithRegisters),
 		CTStateSave:         EveryChassisHas(otherConfigs, FeatureCTStateSave),
 		CTCommitNATv2:       EveryChassisHas(otherConfigs, FeatureCTCommitNATv2),
+		CTLabelFlush:        EveryChassisHas(otherConfigs, FeatureCTLabelFlush),
 	}
 }
 

@@ -16,7 +16,7 @@ func TestFeaturesOf(t *testing.T) {
 		want    Features
 	}{
 		{"no chassis", nil, AllFeatures},
-		{"all features", []map[string]string{{"ct-no-masked-label": "true", "ovn-ct-lb-related": "TRUE", "ct-commit-to-zone": "true", "ct-next-zone": "true", "ovn-sample-with-registers": "true", "ct-state-save": "true", "ct-commit-nat-v2": "true"}}, AllFeatures},
+		{"all features", []map[string]string{{"ct-no-masked-label": "true", "ovn-ct-lb-related": "TRUE", "ct-commit-to-zone": "true", "ct-next-zone": "true", "ovn-sample-with-registers": "true", "ct-state-save": "true", "ct-commit-nat-v2": "true", "ct-label-flush": "true"}}, AllFeatures},
 		{"old chassis", []map[string]string{{"ct-no-masked-label": "true", "ovn-ct-lb-related": "true"}, {}}, Features{}},
 		{"no related", []map[string]string{{"ct-no-masked-label": "true", "ovn-ct-lb-related": "yes"}}, Features{CTNoMaskedLabel: true}},
 		{"masked label", []map[string]string{{"ct-no-masked-label": "false", "ovn-ct-lb-related": "true"}}, Features{CTLBRelated: true}},
@@ -35,7 +35,7 @@ func TestFeaturesOf(t *testing.T) {
 // from the chassis; the others hold.
 func TestFeaturesReadFor(t *testing.T) {
 	old := FeaturesOf(slices.Values([]map[string]string{{}}))
-	if got := old.ReadFor(schema.OVN2303); got != (Features{CTCommitToZone: true, CTNextZone: true, SampleWithRegisters: true, CTStateSave: true, CTCommitNATv2: true}) {
+	if got := old.ReadFor(schema.OVN2303); got != (Features{CTCommitToZone: true, CTNextZone: true, SampleWithRegisters: true, CTStateSave: true, CTCommitNATv2: true, CTLabelFlush: true}) {
 		t.Errorf("23.03 with a chassis of no features: %+v", got)
 	}
 	if got := old.ReadFor(schema.OVN2603); got != (Features{CTNoMaskedLabel: true, CTLBRelated: true}) {

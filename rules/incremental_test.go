@@ -40,6 +40,21 @@ func TestNATIncrementalEqualsRecompute(t *testing.T) {
 	ruletest.Check(t, ruletest.Config{Changes: ruletest.Select([]ruletest.Group{ruletest.NAT}, names...), Steps: 20, ChangesPerStep: 3})
 }
 
+// TestCTCommitAll2603Incremental: 26.03's program over routers that
+// start and stop committing all their traffic (options:ct-commit-all, in
+// nat/setRouterNATOptions) as their NAT rules, gateway ports, force-SNAT
+// addresses and load balancers, what makes them stateful, come and go,
+// and chassis gain and lose the conntrack zone features.
+func TestCTCommitAll2603Incremental(t *testing.T) {
+	names := append([]string{"router/setPortNetworks", "router/delRouterPort", "router/connectSwitch",
+		"acl/addLB", "acl/setVIPs"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.NAT, ruletest.LoadBalancers, ruletest.Features}, names...),
+		Steps:   20, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+	})
+}
+
 // TestLBIncrementalEqualsRecompute is restricted to the load balancer
 // changes and those that build switches, routers, their ports and links,
 // and NAT rules, so that random sequences often reach states such as a
@@ -118,6 +133,22 @@ func TestSampling2603Incremental(t *testing.T) {
 		Changes: ruletest.Select([]ruletest.Group{ruletest.Sampling, ruletest.Features}, names...),
 		Steps:   20, ChangesPerStep: 3,
 		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+	})
+}
+
+// TestACLIDs2603Incremental: 26.03's program over ACLs that start and stop
+// persisting established connections (acl/addACL, acl/editACL) as they
+// change action, move and go, and chassis that gain and lose
+// ct-label-flush: the flows and the ACL_ID output.
+func TestACLIDs2603Incremental(t *testing.T) {
+	names := append([]string{"acl/addACL", "acl/delACL", "acl/editACL", "acl/detachACL", "acl/addPortGroup",
+		"acl/setGroupPorts", "topology/addPort"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.Features}, names...),
+		Steps:   20, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+		Outputs: append(ruletest.DefaultOutputs(),
+			ruletest.OutputOf("ACL_ID", func(p *rules.Program) *engine.Output[string] { return p.ACLIDs })),
 	})
 }
 

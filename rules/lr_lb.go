@@ -34,8 +34,11 @@ func ChassisRedirectKeyRef(uuid string) string { return KeyRef(chassisRedirectRe
 // RefName is the name of the row a reference in flow text (what ResolveKeys
 // passes its key function) stands for, given the names of NB rows by
 // _uuid: the row's own, or for a ChassisRedirectKeyRef its chassisredirect
-// port's.
+// port's; an ACLIDRef's is CanonicalACLID.
 func RefName(ref string, name func(uuid string) (string, bool)) (string, bool) {
+	if acl, ok := ACLOfIDRef(ref); ok {
+		return CanonicalACLID(acl), true
+	}
 	if u, ok := strings.CutPrefix(ref, chassisRedirectRef); ok {
 		n, ok := name(u)
 		return chassisRedirectName(n), ok
@@ -475,7 +478,8 @@ func RouterLBNATOverlapFlows(nb *relations.NB) engine.Rel[Flow] {
 // (where every chassis can NAT it: ct_lb_related) and established
 // load-balanced traffic keeps the SNAT flags conntrack recorded; a gateway
 // router sends all traffic back through its DNAT zone so replies get
-// unDNATed, and commits connections started from the other side.
+// unDNATed (GatewayRouterCommitFlows commits connections started from the
+// other side).
 func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(relations.WithFeatures(nb, nb.RouterLBConfigs), func(x relations.Featured[relations.RouterLBConfig]) []Flow {
 		r := x.Of
@@ -503,8 +507,7 @@ func RouterLBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 		if r.Gateway {
 			flows = append(flows,
 				dp.flow(LROutUnDNAT, 100, "nd || nd_rs || nd_ra", "next;"),
-				dp.flow(LROutUnDNAT, 50, "ip", "flags.loopback = 1; ct_dnat;"),
-				dp.flow(LROutPostUnDNAT, 50, "ip && ct.new", "ct_commit { } ; next; "))
+				dp.flow(LROutUnDNAT, 50, "ip", "flags.loopback = 1; ct_dnat;"))
 		}
 		return flows
 	})

@@ -95,6 +95,9 @@ type natRule struct {
 	// or lookup (ct_commit_to_zone, ct_next), which the separate-zone
 	// flows of a distributed router's rule need.
 	zoneTracking bool
+	// commitAll: the router commits all its traffic (options:ct-commit-all),
+	// so a distributed router's separate-zone flows are not needed.
+	commitAll bool
 }
 
 // natRules joins each NAT rule with its router's dnat_force_snat_ip and,
@@ -115,10 +118,13 @@ func natRules(nb *relations.NB) engine.Rel[natRule] {
 	keyed := engine.IndexBy(all, func(natRule) bool { return true })
 	zoned := engine.Union(engine.SemiJoin(keyed, commonZone(nb)),
 		engine.Map(engine.AntiJoin(keyed, commonZone(nb)), func(r natRule) natRule { r.commonZone = false; return r }))
-	return engine.Map(relations.WithFeatures(nb, zoned), func(x relations.Featured[natRule]) natRule {
-		x.Of.zoneTracking = x.Features.CTCommitToZone && x.Features.CTNextZone
+	featured := engine.IndexBy(engine.Map(relations.WithFeatures(nb, zoned), func(x relations.Featured[natRule]) natRule {
+		x.Of.zoneTracking = zoneTracking(x.Features)
 		return x.Of
-	})
+	}), func(r natRule) string { return r.Router })
+	commitAll := routersCommittingAll(nb)
+	return engine.Union(engine.AntiJoin(featured, commitAll),
+		engine.Map(engine.SemiJoin(featured, commitAll), func(r natRule) natRule { r.commitAll = true; return r }))
 }
 
 // ipFamily is "4" or "6", as in "ip4.dst".
@@ -357,12 +363,13 @@ func (r natRule) snatFlows() []Flow {
 // logical IP coming in through the gateway port is translated in that
 // zone and committed there when new. Only the SNAT flow names the rule
 // (26.03 adds the other three with no stage-hint), and only it is written
-// when some chassis cannot name a conntrack zone.
+// when some chassis cannot name a conntrack zone or the router commits all
+// its traffic.
 func (r natRule) separateZoneSNATFlows(match string, prio int) []Flow {
 	dp, hinted, ip := on(r.Router), on(r.Router).from(r.NAT.UUID), r.ipFamily()
 	match += " && (!ct.trk || !ct.rpl)"
 	snat := hinted.flow(LROutSNAT, prio, match, r.ethSrc()+fmt.Sprintf("ct_snat(%s%s);", r.NAT.ExternalIP, r.portRange()))
-	if !r.zoneTracking {
+	if !r.zoneTracking || r.commitAll {
 		return []Flow{snat}
 	}
 	zone, offset := "snat", 0
@@ -575,8 +582,8 @@ func natNeighborFlows(r relations.NATRule, dp onRow) []Flow {
 // RouterNATStatefulFlows: the router-wide NAT flows (northd.c
 // build_lrouter_nat_defrag_and_lb). On a gateway router with NAT rules,
 // every IP packet but ND goes through the DNAT zone in lr_out_undnat so
-// replies to DNATed connections are unDNATed, and new connections are
-// committed (lr_out_post_undnat). On any router where NAT applies,
+// replies to DNATed connections are unDNATed (GatewayRouterCommitFlows
+// commits new ones). On any router where NAT applies,
 // NATed connections are marked locally DNATed (lr_out_chk_dnat_local);
 // in 26.03 only when SNAT and DNAT share a zone (commonZoneMarks).
 func RouterNATStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
@@ -599,8 +606,7 @@ func RouterNATStatefulFlows(nb *relations.NB) engine.Rel[Flow] {
 		if g.Gateway {
 			flows = append(flows,
 				dp.flow(LROutUnDNAT, 100, "nd || nd_rs || nd_ra", "next;"),
-				dp.flow(LROutUnDNAT, 50, "ip", "flags.loopback = 1; ct_dnat;"),
-				dp.flow(LROutPostUnDNAT, 50, "ip && ct.new", "ct_commit { } ; next; "))
+				dp.flow(LROutUnDNAT, 50, "ip", "flags.loopback = 1; ct_dnat;"))
 		}
 		return flows
 	}))
@@ -653,6 +659,8 @@ var routerNATRules = []Rule{
 	DistributedNATVirtualPortFlows,
 	DistributedNATNeighborFlows,
 	RouterNATStatefulFlows,
+	GatewayRouterCommitFlows, // lr_ct_commit_all.go
+	RouterCommitAllFlows,
 	RouterNATResponderFlows,
 	DGPNATResponderFlows,
 	RouterPortOwnIPFlows,

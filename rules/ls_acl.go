@@ -31,6 +31,8 @@ const (
 	regACLVerdictDrop   = "reg8[17]"
 	regACLVerdictReject = "reg8[18]"
 	regACLHintPersisted = "reg0[21]"
+	regACLPersistID     = "reg0[20]"
+	regACLID            = "reg2[16..31]"
 	regNFEnabled        = "reg8[21]"
 	regNFOrigDir        = "reg8[22]"
 	regNFLoopback       = "reg8[23]"
@@ -531,7 +533,7 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 			recommit = regConntrackCommit + " = 1; "
 		}
 		flows := []Flow{
-			dp.flow(stage, prio, tier+regACLHintAllowNew+" == 1 && ("+a.Match+")", logVerdict+observe+"next;"),
+			dp.flow(stage, prio, tier+regACLHintAllowNew+" == 1 && ("+a.Match+")", logVerdict+aclPersistID(x)+observe+"next;"),
 			dp.flow(stage, prio, tier+regACLHintAllow+" == 1 && ("+a.Match+")", logVerdict+recommit+observe+"next;"),
 		}
 		if a.Log && a.Label != 0 && relations.SmapBool(a.Options, "log-related", false) {

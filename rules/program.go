@@ -53,6 +53,9 @@ type Program struct {
 	IPMulticast           *engine.Output[IPMulticast]
 	StaticMACBindings     *engine.Output[StaticMACBinding]
 	BFDs                  *engine.Output[BFD]
+	// ACLIDs are the NB _uuids of the ACLs with an SB ACL_ID row
+	// (sb_acl_ids.go).
+	ACLIDs *engine.Output[string]
 	// UsedBFDs are the NB BFD rows that static routes use (their NB status
 	// follows: relations.NB.UsedBFDs).
 	UsedBFDs *engine.Output[string]
@@ -194,6 +197,7 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		IPMulticast:            engine.NewOutput(SBIPMulticast(nb), CompareIPMulticast),
 		StaticMACBindings:      engine.NewOutput(SBStaticMACBindings(nb), CompareStaticMACBindings),
 		BFDs:                   engine.NewOutput(SBBFDs(nb), CompareBFDs),
+		ACLIDs:                 engine.NewOutput(SBACLIDs(nb), strings.Compare),
 		UsedBFDs:               engine.NewOutput(nb.UsedBFDs, strings.Compare),
 		NetworkFunctionsActive: engine.NewOutput(NetworkFunctionsActive(nb), CompareNetworkFunctionsActive),
 		MACBindingAges:         engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),

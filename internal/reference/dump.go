@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/northlog/northlog/rules"
 	"maps"
 	"os/exec"
 	"regexp"
@@ -30,6 +31,8 @@ type SBDump struct {
 	dpName    map[string]string
 	dpByKey   map[string]string
 	portByKey map[portKey]string
+	// aclByID is the ACL (ACL_ID _uuid, the NB ACL's) of each ACL id.
+	aclByID map[string]string
 }
 
 type portKey struct{ dp, key string }
@@ -91,6 +94,9 @@ type row map[string]json.RawMessage
 var (
 	rtrLBKey     = regexp.MustCompile(`_rtr_lb_(\d+)_ip`)
 	ecmpReplyKey = regexp.MustCompile(`ecmp_reply_port (==|=) (\d+)`)
+	// aclIDSet is an ACL's id written into its connection's label
+	// (REG_ACL_ID).
+	aclIDSet = regexp.MustCompile(`reg2\[16\.\.31\] = (\d+);`)
 	// pgKey is an SB Port_Group name: the datapath's tunnel key, "_", the
 	// NB port group's name (get_sb_port_group_name).
 	pgKey = regexp.MustCompile(`^(\d+)_`)
@@ -100,7 +106,7 @@ var (
 // database.
 func ParseSBDump(dump []byte) (*SBDump, error) {
 	d := &SBDump{tables: map[string][]row{}, table: map[string]string{}, rows: map[string]row{},
-		dpName: map[string]string{}, dpByKey: map[string]string{}, portByKey: map[portKey]string{}}
+		dpName: map[string]string{}, dpByKey: map[string]string{}, portByKey: map[portKey]string{}, aclByID: map[string]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(dump))
 	sc.Buffer(nil, 1<<30)
 	var p parser
@@ -144,6 +150,9 @@ func ParseSBDump(dump []byte) (*SBDump, error) {
 	for _, r := range d.tables["Port_Binding"] {
 		d.portByKey[portKey{p.uuid(r, "datapath"), p.integer(r, "tunnel_key")}] = p.str(r, "logical_port")
 	}
+	for _, r := range d.tables["ACL_ID"] {
+		d.aclByID[p.integer(r, "id")] = p.uuid(r, "_uuid")
+	}
 	if p.err != nil {
 		return nil, fmt.Errorf("reference: SB dump: %w", p.err)
 	}
@@ -162,8 +171,10 @@ func ParseSBDump(dump []byte) (*SBDump, error) {
 // does. Tunnel keys, which any valid allocation may choose, are written as
 // names: the datapath key in "_rtr_lb_KEY_ip" becomes the datapath's name and
 // the port key in "ecmp_reply_port == KEY" (or "= KEY") becomes the
-// logical_port of that key on the flow's datapath. Two SB databases hold the
-// same logical flows exactly when their canonical dumps are equal.
+// logical_port of that key on the flow's datapath. ACL ids (26.03's
+// ACL_ID), which northd allocates too, are written as the ACL's
+// (rules.CanonicalACLID). Two SB databases hold the same logical flows
+// exactly when their canonical dumps are equal.
 func (d *SBDump) Flows() ([]string, error) {
 	return d.flows(nil)
 }
@@ -212,7 +223,7 @@ func (d *SBDump) flows(columns func(row) string) ([]string, error) {
 	}
 	// keysToNames rewrites the tunnel keys in a flow's text on datapath dp.
 	keysToNames := func(text, dp string) string {
-		text = d.rtrLBNames(text)
+		text = d.rtrLBNames(d.aclIDNames(text))
 		if strings.Contains(text, "ecmp_reply_port") {
 			text = ecmpReplyKey.ReplaceAllStringFunc(text, func(m string) string {
 				sm := ecmpReplyKey.FindStringSubmatch(m)
@@ -250,6 +261,21 @@ func (d *SBDump) flows(columns func(row) string) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// aclIDNames writes the ACL id set in "reg2[16..31] = ID;" as the ACL's
+// (rules.CanonicalACLID).
+func (d *SBDump) aclIDNames(text string) string {
+	if !strings.Contains(text, "reg2[16..31] = ") {
+		return text
+	}
+	return aclIDSet.ReplaceAllStringFunc(text, func(m string) string {
+		id := aclIDSet.FindStringSubmatch(m)[1]
+		if acl, ok := d.aclByID[id]; ok {
+			id = rules.CanonicalACLID(acl)
+		}
+		return "reg2[16..31] = " + id + ";"
+	})
 }
 
 // rtrLBNames writes the router tunnel key in "_rtr_lb_KEY_ip" as the

@@ -381,9 +381,12 @@ func (w *Writer) resolve(t *Txn, k flowKey) (flowKey, bool) {
 	return k, ok
 }
 
-// tunnelKey is the tunnel key of the datapath or port with NB _uuid u, 0
-// when it has none.
+// tunnelKey is the tunnel key of the datapath or port with NB _uuid u, or
+// the id of an ACL (rules.ACLIDRef); 0 when it has none.
 func (w *Writer) tunnelKey(t *Txn, u string) int {
+	if acl, ok := rules.ACLOfIDRef(u); ok {
+		return w.aclIDs.id(acl)
+	}
 	if n, ok := t.dpKey[u]; ok {
 		return n
 	}

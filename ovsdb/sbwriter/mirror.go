@@ -18,7 +18,7 @@ import (
 var Tables = append([]string{
 	sb.SBGlobalTable, sb.DatapathBindingTable, sb.PortBindingTable, sb.MulticastGroupTable,
 	sb.LogicalDPGroupTable, sb.LogicalFlowTable, sb.ChassisTable, sb.ChassisPrivateTable,
-	sb.AddressSetTable, sb.PortGroupTable, sb.LoadBalancerTable, sb.ServiceMonitorTable,
+	sb.AddressSetTable, sb.PortGroupTable, sb.LoadBalancerTable, sb.ServiceMonitorTable, sb.ACLIDTable,
 }, slices.Concat(OtherTables, HATables, dpUserTables, houseTables)...)
 
 // NotMonitored are the columns of monitored tables that northd never

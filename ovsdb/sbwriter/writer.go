@@ -74,6 +74,8 @@ type Writer struct {
 	chassisChanged bool
 	// other keeps the SB tables no other row refers to (static.go).
 	other *otherTables
+	// aclIDs are reconciled before the flows that hold the ids.
+	aclIDs *aclIDTable
 	// house keeps and prunes the rows of house.go.
 	house *housekeeping
 	// ha keeps the HA chassis groups (ha.go).
@@ -116,6 +118,7 @@ func New(log *slog.Logger, stages *rules.StageTable, portName func(uuid string) 
 		stageIDs:   map[rules.Stage]lovsdb.OvsMap{},
 	}
 	w.other = newOtherTables(w)
+	w.aclIDs = newACLIDTable()
 	w.house = newHousekeeping(w)
 	w.ha = newHATables(w)
 	return w
@@ -146,6 +149,7 @@ func (w *Writer) EmptyTables() []string {
 // rows.
 func (w *Writer) ApplyProgram(p *rules.Program) {
 	w.other.applyProgram(p)
+	applyDelta(w.aclIDs.keyedTable, p.ACLIDs.Delta(), func(acl string) string { return acl })
 	w.house.applyProgram(p)
 	w.ha.applyProgram(p)
 	for _, pass := range []engine.Weight{-1, 1} {
@@ -290,6 +294,7 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 			w.m = newSBMirror(w.stages)
 			w.garbage = map[string]string{}
 			w.other.reset()
+			w.aclIDs.reset()
 			w.house.reset()
 			w.ha.reset()
 			w.addrSets.resetSB()
@@ -322,6 +327,9 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 				continue
 			}
 			switch c.Table {
+			case sb.ACLIDTable:
+				w.applyACLID(c)
+				continue
 			case sb.AddressSetTable:
 				w.addrSets.applySB(c)
 				continue
@@ -449,6 +457,7 @@ func (w *Writer) MarkAll() {
 	}
 	w.chassisChanged = true
 	w.other.markAll()
+	w.aclIDs.markAll()
 	w.house.markAll()
 	w.ha.markAll()
 	w.addrSets.markAll()
@@ -466,6 +475,7 @@ func (w *Writer) Reconcile(emit func(lovsdb.Operation)) *Txn {
 	w.reconcileDatapaths(t)
 	w.reconcilePorts(t)
 	w.reconcileMulticast(t)
+	w.aclIDs.reconcile(t)
 	w.reconcileFlows(t)
 	key := func(u string) int { return w.tunnelKey(t, u) }
 	w.addrSets.reconcile(t, key)

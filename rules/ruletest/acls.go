@@ -64,8 +64,12 @@ func addACL(t *rapid.T, s *State) {
 		Log:       rapid.Bool().Draw(t, "log"),
 		Label:     rapid.IntRange(0, 1).Draw(t, "label"),
 	}
+	acl.Options = map[string]string{}
 	if rapid.Bool().Draw(t, "afterLB") {
-		acl.Options = map[string]string{"apply-after-lb": "true"}
+		acl.Options["apply-after-lb"] = "true"
+	}
+	if rapid.Bool().Draw(t, "persist") {
+		acl.Options["persist-established"] = "true"
 	}
 	s.Set(t, nb.ACLTable, id, acl)
 	addRef(t, s, id, func(ls *nb.LogicalSwitch) *[]string { return &ls.ACLs }, func(pg *nb.PortGroup) *[]string { return &pg.ACLs })
@@ -90,7 +94,8 @@ func editACL(t *rapid.T, s *State) {
 		acl.Match = rapid.SampledFrom([]string{"ip4", "tcp", "ip4.src == $as1", "outport == @pg1"}).Draw(t, "match")
 	case 4:
 		acl.Log = rapid.Bool().Draw(t, "log")
-		acl.Options = map[string]string{"apply-after-lb": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "afterLB")}
+		acl.Options = map[string]string{"apply-after-lb": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "afterLB"),
+			"persist-established": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "persist")}
 	}
 	s.Set(t, nb.ACLTable, id, &acl)
 }

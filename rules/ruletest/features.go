@@ -17,6 +17,7 @@ var featureChanges = map[string]Change{
 			SampleWithRegisters: rapid.Bool().Draw(t, "sample_with_registers"),
 			CTStateSave:         rapid.Bool().Draw(t, "ct_state_save"),
 			CTCommitNATv2:       rapid.Bool().Draw(t, "ct_commit_nat_v2"),
+			CTLabelFlush:        rapid.Bool().Draw(t, "ct_label_flush"),
 		})
 	},
 }

@@ -124,6 +124,10 @@ var natChanges = map[string]Change{
 					lr.Options[k] = rapid.SampledFrom([]string{"10.0.0.1", "10.0.0.9 fd00::9", "router_ip", "bad"}).Draw(t, k+"-v")
 				}
 			}
+			delete(lr.Options, "ct-commit-all")
+			if rapid.Bool().Draw(t, "ct-commit-all") {
+				lr.Options["ct-commit-all"] = "true"
+			}
 		})
 	},
 	"addVTEPPort": func(t *rapid.T, s *State) {

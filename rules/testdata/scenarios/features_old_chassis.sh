@@ -6,6 +6,8 @@
 # does not record skip_snat/force_snat in the connection.
 # A gateway_mtu port: 26.03 commits its too-large replies' ICMP errors for
 # SNAT (lr_out_post_snat) only when every chassis has ct-commit-nat-v2.
+# An ACL persisting established connections: 26.03 writes its ACL_ID
+# into the connection only when every chassis has ct-label-flush.
 ovn-sbctl chassis-add hv-old geneve 192.0.2.1
 ovn-sbctl chassis-add hv-new geneve 192.0.2.2 -- set Chassis hv-new other_config:ct-no-masked-label=true other_config:ovn-ct-lb-related=true
 ovn-nbctl ls-add sw0
@@ -15,6 +17,7 @@ ovn-nbctl acl-add sw0 from-lport 1001 "ip4.src == 10.9.0.0/16" drop
 ovn-nbctl acl-add sw0 to-lport 1000 "ip4.src == 10.8.0.0/16" reject
 ovn-nbctl --log --label=1234 acl-add sw0 to-lport 999 "ip4.src == 10.7.0.0/16" allow-related
 ovn-nbctl set ACL $(ovn-nbctl --bare --columns=_uuid find ACL priority=999) options:log-related=true
+ovn-nbctl set ACL $(ovn-nbctl --bare --columns=_uuid find ACL priority=1002) options:persist-established=true
 ovn-nbctl ls-add sw1
 ovn-nbctl lsp-add sw1 vm2 -- lsp-set-addresses vm2 "00:00:00:00:00:02 10.0.1.12"
 ovn-nbctl lr-add gw -- set Logical_Router gw options:chassis=hv-new
