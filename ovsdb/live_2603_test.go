@@ -78,6 +78,9 @@ ovn-nbctl create Address_Set name=as0 addresses=10.0.0.7 -- acl-add sw1 from-lpo
 	{"dns", `d=$(ovn-nbctl create DNS records='"vm1.ovn.org"="10.0.0.4"' options:ovn-owned=true)
 ovn-nbctl add Logical_Switch sw0 dns_records $d -- add Logical_Switch sw1 dns_records $d
 ovn-nbctl set Logical_Router lr0 options:disable_garp_rarp=true`},
+	{"datapath limits", `ovn-nbctl set Logical_Switch sw0 other_config:ct-zone-limit=1000 other_config:fdb_age_threshold=60
+ovn-nbctl set Logical_Switch sw1 other_config:ct-zone-limit=0 other_config:fdb_age_threshold=x
+ovn-nbctl set Logical_Router lr0 options:ct-zone-limit=5000000000`},
 	{"template variable", `ovn-nbctl create Chassis_Template_Var chassis=hv1 variables:vip=10.0.0.10`},
 	// A new row is the NB row's by UUID (persist_uuid), and an old one
 	// changes in place.

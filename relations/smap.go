@@ -45,3 +45,18 @@ func SmapUint(m map[string]string, key string, def uint32) uint32 {
 	}
 	return uint32(n)
 }
+
+// SmapLlong reads a 64-bit integer option the way OVN's
+// ovn_smap_get_llong does: a whole base-10 C long long (leading spaces and
+// a sign allowed), else def.
+func SmapLlong(m map[string]string, key string, def int64) int64 {
+	v, ok := m[key]
+	if !ok {
+		return def
+	}
+	n, err := strconv.ParseInt(strings.TrimLeft(v, " \t\n\v\f\r"), 10, 64)
+	if err != nil {
+		return def
+	}
+	return n
+}

@@ -148,6 +148,30 @@ func (r natRule) resident() string {
 	return residentCR(r.DGP)
 }
 
+// natMatchPriorityOffset is where the priorities of the translation
+// flows of rules with their own match start (northd.c
+// NAT_PRIORITY_MATCH_OFFSET).
+const natMatchPriorityOffset = 300
+
+// priority is northd.c lrouter_nat_get_priority: a rule with its own
+// match (NAT.match, 26.03) puts its translation flows at the offset plus
+// its NAT.priority, above every rule without one; others keep def.
+func (r natRule) priority(def int) int {
+	if r.NAT.Match == "" {
+		return def
+	}
+	return natMatchPriorityOffset + r.NAT.Priority
+}
+
+// withMatch narrows a translation flow's match by the rule's own match
+// (NAT.match, 26.03), last, after the external IP filter.
+func (r natRule) withMatch(match string) string {
+	if r.NAT.Match == "" {
+		return match
+	}
+	return match + " && (" + r.NAT.Match + ")"
+}
+
 // extIPMatch is northd.c lrouter_nat_add_ext_ip_match: a rule with
 // allowed_ext_ips matches only those peers; one with exempted_ext_ips gets
 // a flow two priorities higher that lets those peers pass untranslated.
@@ -245,7 +269,9 @@ func (r natRule) dnatFlows() []Flow {
 	}
 	dp, ip := on(r.Router).from(r.NAT.UUID), r.ipFamily()
 	if r.GW.Gateway {
-		match, flows := r.extIPMatch(fmt.Sprintf("ip && ip%s.dst == %s", ip, r.NAT.ExternalIP), true, LRInDNAT, 102)
+		prio := r.priority(100)
+		match, flows := r.extIPMatch(fmt.Sprintf("ip && ip%s.dst == %s", ip, r.NAT.ExternalIP), true, LRInDNAT, prio+2)
+		match = r.withMatch(match)
 		var actions string
 		if r.forceSNATForDNAT {
 			// Tell lr_out_snat to SNAT what was DNATed.
@@ -257,18 +283,20 @@ func (r natRule) dnatFlows() []Flow {
 		} else {
 			actions += fmt.Sprintf("flags.loopback = 1; ct_dnat(%s%s);", r.NAT.LogicalIP, r.portRange())
 		}
-		return append(flows, dp.flow(LRInDNAT, 100, match, actions))
+		return append(flows, dp.flow(LRInDNAT, prio, match, actions))
 	}
 	match := fmt.Sprintf("ip && ip%s.dst == %s && inport == %s", ip, r.NAT.ExternalIP, jsonKey(r.DGP.Name()))
 	if !r.Distributed {
 		match += " && " + residentCR(r.DGP)
 	}
-	match, flows := r.extIPMatch(match, true, LRInDNAT, 102)
+	prio := r.priority(100)
+	match, flows := r.extIPMatch(match, true, LRInDNAT, prio+2)
+	match = r.withMatch(match)
 	actions := fmt.Sprintf("%s(%s%s);", r.zoneAction("ct_dnat"), r.NAT.LogicalIP, r.portRange())
 	if r.Stateless() {
 		actions = fmt.Sprintf("ip%s.dst=%s; next;", ip, r.NAT.LogicalIP)
 	}
-	return append(flows, dp.flow(LRInDNAT, 100, match, actions))
+	return append(flows, dp.flow(LRInDNAT, prio, match, actions))
 }
 
 // undnatFlows: lr_out_chk_dnat_local and lr_out_undnat on a distributed
@@ -329,16 +357,19 @@ func (r natRule) snatFlows() []Flow {
 	}
 	dp, ip := on(r.Router).from(r.NAT.UUID), r.ipFamily()
 	if r.GW.Gateway {
-		match, flows := r.extIPMatch(fmt.Sprintf("ip && ip%s.src == %s", ip, r.NAT.LogicalIP), false, LROutSNAT, r.CIDRBits+3)
+		prio := r.priority(r.CIDRBits + 1)
+		match, flows := r.extIPMatch(fmt.Sprintf("ip && ip%s.src == %s", ip, r.NAT.LogicalIP), false, LROutSNAT, prio+2)
+		match = r.withMatch(match)
 		if r.Stateless() {
-			return append(flows, dp.flow(LROutSNAT, r.CIDRBits+1, match, fmt.Sprintf("ip%s.src=%s; next;", ip, r.NAT.ExternalIP)))
+			return append(flows, dp.flow(LROutSNAT, prio, match, fmt.Sprintf("ip%s.src=%s; next;", ip, r.NAT.ExternalIP)))
 		}
-		return append(flows, dp.flow(LROutSNAT, r.CIDRBits+1, match+" && (!ct.trk || !ct.rpl)",
+		return append(flows, dp.flow(LROutSNAT, prio, match+" && (!ct.trk || !ct.rpl)",
 			fmt.Sprintf("ct_snat(%s%s);", r.NAT.ExternalIP, r.portRange())))
 	}
-	prio := r.CIDRBits + 1 + 128
+	prio := r.priority(r.CIDRBits + 1 + 128)
 	match := fmt.Sprintf("ip && ip%s.src == %s && outport == %s && %s", ip, r.NAT.LogicalIP, jsonKey(r.DGP.Name()), r.resident())
-	match, flows := r.extIPMatch(match, false, LROutSNAT, r.CIDRBits+3+128)
+	match, flows := r.extIPMatch(match, false, LROutSNAT, prio+2)
+	match = r.withMatch(match)
 	if r.Stateless() {
 		return append(flows, dp.flow(LROutSNAT, prio, match, r.ethSrc()+fmt.Sprintf("ip%s.src=%s; next;", ip, r.NAT.ExternalIP)))
 	}
@@ -379,7 +410,8 @@ func (r natRule) separateZoneSNATFlows(match string, prio int) []Flow {
 	reverse := fmt.Sprintf("ip && ip%s.dst == %s && inport == %s && %s", ip, r.NAT.LogicalIP, jsonKey(r.DGP.Name()), r.resident())
 	// The exemption of traffic from the exempted peers goes to lr_in_dnat,
 	// at the DNAT flows' priority plus two, as for DNAT.
-	reverse, exempt := r.extIPMatch(reverse, true, LRInDNAT, 102)
+	reverse, exempt := r.extIPMatch(reverse, true, LRInDNAT, r.priority(100)+2)
+	reverse = r.withMatch(reverse)
 	return append(exempt,
 		snat,
 		dp.flow(LROutPostUnDNAT, 70+offset, match, "ct_next("+zone+");"),

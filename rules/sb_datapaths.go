@@ -22,7 +22,8 @@ type Datapath struct {
 	// ExternalIDs: logical-switch or logical-router, name, name2 (from
 	// neutron:network_name or neutron:router_name), interconn-ts for
 	// switches, snat-ct-zone and always_learn_from_arp_request=false for
-	// routers.
+	// routers; in 26.03 also ct-zone-limit, fdb_age_threshold for switches
+	// and disable_garp_rarp for routers.
 	ExternalIDs Smap
 	// RequestedKey is other_config:requested-tnl-key (switches) or
 	// options:requested-tnl-key (routers), 0 when absent or not a valid
@@ -53,6 +54,12 @@ func SBDatapaths(n *relations.NB) engine.Rel[Datapath] {
 		if ts, ok := ls.OtherConfig["interconn-ts"]; ok {
 			ids["interconn-ts"] = ts
 		}
+		if datapathLimitsInSB(n.Release) {
+			addCTZoneLimit(ids, ls.OtherConfig)
+			if age := relations.SmapUint(ls.OtherConfig, "fdb_age_threshold", 0); age > 0 {
+				ids["fdb_age_threshold"] = strconv.FormatUint(uint64(age), 10)
+			}
+		}
 		return Datapath{NB: ls.UUID, Kind: Switch, ExternalIDs: SmapOf(ids),
 			RequestedKey: requestedKey(ls.OtherConfig, MaxDatapathKey)}
 	})
@@ -61,6 +68,9 @@ func SBDatapaths(n *relations.NB) engine.Rel[Datapath] {
 		ids := map[string]string{"logical-router": lr.UUID, "name": lr.Name}
 		if name2 := lr.ExternalIDs["neutron:router_name"]; name2 != "" {
 			ids["name2"] = name2
+		}
+		if datapathLimitsInSB(n.Release) {
+			addCTZoneLimit(ids, lr.Options)
 		}
 		if zone := relations.SmapInt(lr.Options, "snat-ct-zone", -1); zone >= 0 {
 			ids["snat-ct-zone"] = strconv.Itoa(zone)
@@ -77,6 +87,19 @@ func SBDatapaths(n *relations.NB) engine.Rel[Datapath] {
 			RequestedKey: requestedKey(lr.Options, MaxDatapathKey)}
 	})
 	return engine.Union(switches, routers)
+}
+
+// datapathLimitsInSB: 26.03 passes a datapath's conntrack zone limit
+// (ct-zone-limit) and a switch's FDB aging threshold (fdb_age_threshold)
+// on to ovn-controller in the Datapath_Binding's external_ids
+// (en-datapath-logical-switch.c, en-datapath-logical-router.c).
+func datapathLimitsInSB(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// addCTZoneLimit copies a positive ct-zone-limit of options into ids.
+func addCTZoneLimit(ids, options map[string]string) {
+	if limit := relations.SmapLlong(options, "ct-zone-limit", -1); limit > 0 {
+		ids["ct-zone-limit"] = strconv.FormatInt(limit, 10)
+	}
 }
 
 // requestedKey reads options:requested-tnl-key as smap_get_int does; 0 when
