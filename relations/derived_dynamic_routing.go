@@ -13,6 +13,14 @@ import (
 // options (advertised and learned routes); 23.03 has none.
 func ReadsDynamicRouting(r schema.Release) bool { return r >= schema.OVN2603 }
 
+// HasEVPNVNI reports whether a switch's other_config makes it part of an
+// EVPN domain (od->has_evpn_vni): dynamic-routing-vni is a VNI, 0 to
+// 2^24-1. Only 26.03 reads it (ReadsDynamicRouting).
+func HasEVPNVNI(r schema.Release, otherConfig map[string]string) bool {
+	vni := SmapInt(otherConfig, "dynamic-routing-vni", -1)
+	return ReadsDynamicRouting(r) && vni >= 0 && vni < 1<<24
+}
+
 // Redistribute is what a router port advertises through dynamic routing
 // (northd.c enum dynamic_routing_redistribute_mode), a set of flags.
 type Redistribute uint8

@@ -300,6 +300,7 @@ var switchStatefulRules = []Rule{
 	SwitchPreLBFlows,
 	SwitchInterconnMcastFlows,
 	SwitchConntrackSkipFlows,
+	SwitchEVPNConntrackSkipFlows,
 	SwitchLBDefaultFlows,
 	SwitchHairpinFlows,
 	SwitchVTEPHairpinFlows,

@@ -2,7 +2,9 @@ package rules
 
 import (
 	"cmp"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
@@ -21,8 +23,8 @@ type Datapath struct {
 	Kind DatapathKind
 	// ExternalIDs: logical-switch or logical-router, name, name2 (from
 	// neutron:network_name or neutron:router_name), interconn-ts for
-	// switches, snat-ct-zone and always_learn_from_arp_request=false for
-	// routers.
+	// switches (and in 26.03 their EVPN settings), snat-ct-zone and
+	// always_learn_from_arp_request=false for routers.
 	ExternalIDs Smap
 	// RequestedKey is other_config:requested-tnl-key (switches) or
 	// options:requested-tnl-key (routers), 0 when absent or not a valid
@@ -53,6 +55,9 @@ func SBDatapaths(n *relations.NB) engine.Rel[Datapath] {
 		if ts, ok := ls.OtherConfig["interconn-ts"]; ok {
 			ids["interconn-ts"] = ts
 		}
+		if relations.ReadsDynamicRouting(n.Release) {
+			addEVPNExternalIDs(ids, ls.OtherConfig)
+		}
 		return Datapath{NB: ls.UUID, Kind: Switch, ExternalIDs: SmapOf(ids),
 			RequestedKey: requestedKey(ls.OtherConfig, MaxDatapathKey)}
 	})
@@ -77,6 +82,52 @@ func SBDatapaths(n *relations.NB) engine.Rel[Datapath] {
 			RequestedKey: requestedKey(lr.Options, MaxDatapathKey)}
 	})
 	return engine.Union(switches, routers)
+}
+
+// evpnOptions are the EVPN settings of a switch's other_config that 26.03
+// hands to ovn-controller in its Datapath_Binding's external_ids, and
+// whether each is a list of device names (en-datapath-logical-switch.c
+// gather_external_ids).
+var evpnOptions = []struct {
+	key     string
+	devices bool
+	list    bool
+}{
+	{"dynamic-routing-bridge-ifname", true, false},
+	{"dynamic-routing-vxlan-ifname", true, true},
+	{"dynamic-routing-advertise-ifname", true, false},
+	{"dynamic-routing-redistribute", false, false},
+	{"dynamic-routing-arp-prefer-local", false, false},
+}
+
+// ifNameSize is the longest device name Linux takes (IFNAMSIZ); northd
+// compares the name's length with it, terminating NUL aside.
+const ifNameSize = 16
+
+// addEVPNExternalIDs copies a switch's EVPN settings into ids: with
+// dynamic-routing-vni set (to any value), the VNI and each setting
+// present, a device name only if no longer than ifNameSize (each of a
+// comma-separated list).
+func addEVPNExternalIDs(ids, otherConfig map[string]string) {
+	vni, ok := otherConfig["dynamic-routing-vni"]
+	if !ok {
+		return
+	}
+	ids["dynamic-routing-vni"] = vni
+	for _, o := range evpnOptions {
+		v, ok := otherConfig[o.key]
+		if !ok {
+			continue
+		}
+		names := []string{v}
+		if o.list {
+			names = strings.Split(v, ",")
+		}
+		if o.devices && slices.ContainsFunc(names, func(name string) bool { return len(name) > ifNameSize }) {
+			continue
+		}
+		ids[o.key] = v
+	}
 }
 
 // requestedKey reads options:requested-tnl-key as smap_get_int does; 0 when
