@@ -193,6 +193,8 @@ type NB struct {
 	// LearnedRoutes are the learnt routes northd routes by
 	// (derived_dynamic_routing.go).
 	LearnedRoutes engine.Rel[LearnedRouteVia]
+	// LearnedRouteSlots place them in ECMP groups.
+	LearnedRouteSlots engine.Rel[LearnedRouteSlot]
 	RouterRoutes  engine.Rel[RouterRoute] // derived_routes.go
 	Routes        engine.Rel[StaticRoute]
 	RouteSlots    engine.Rel[StaticRouteSlot]

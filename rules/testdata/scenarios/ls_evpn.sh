@@ -10,7 +10,9 @@
 # there, so the port with "unknown" addresses is on ls2). ls3's VNI is out
 # of range: not in the domain.
 # The router learns routes from the fabric (SB Learned_Route, inserted as
-# ovn-controller would): two ways to one prefix (ECMP), IPv4 and IPv6.
+# ovn-controller would): two ways to one prefix (ECMP; 26.03.2 numbers
+# the members in the order it meets them, which varies: pending list),
+# IPv4 and IPv6, and an IPv4 prefix via an IPv6 next hop.
 ovn-nbctl lr-add r0 -- set Logical_Router r0 options:chassis=hv1 options:dynamic-routing=true \
   options:dynamic-routing-redistribute=connected,static
 ovn-nbctl lrp-add r0 r0-ls1 00:00:00:00:01:01 10.0.1.1/24 fd01::1/64
