@@ -155,7 +155,7 @@ func deriveLearnedRoutes(n *NB) engine.Rel[LearnedRouteVia] {
 // learns routes incrementally, members and groups are numbered in the
 // order it meets them, which varies between runs.
 type LearnedRouteSlot struct {
-	Route                LearnedRouteVia
+	Route               LearnedRouteVia
 	Group, Member, Size int
 }
 
@@ -195,7 +195,9 @@ func deriveLearnedRouteSlots(learned engine.Rel[LearnedRouteVia], static engine.
 		key     prefixKey
 	}
 	staticHeads := engine.Map(engine.Filter(static, func(s StaticRouteSlot) bool { return s.Group != 0 && s.Member == 1 }),
-		func(s StaticRouteSlot) head { return head{router: s.Route.Router, created: fmt.Sprintf("%05d", s.Group)} })
+		func(s StaticRouteSlot) head {
+			return head{router: s.Route.Router, created: fmt.Sprintf("%05d", s.Group)}
+		})
 	learnedHeads := engine.Map(engine.Filter(grouped, func(s slot) bool { return s.Member == 1 }),
 		func(s slot) head { return head{s.key.router, true, s.created, s.key} })
 	ranked := engine.Rank(engine.IndexBy(engine.Union(staticHeads, learnedHeads), func(h head) string { return h.router }),

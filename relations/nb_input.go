@@ -195,9 +195,9 @@ type NB struct {
 	LearnedRoutes engine.Rel[LearnedRouteVia]
 	// LearnedRouteSlots place them in ECMP groups.
 	LearnedRouteSlots engine.Rel[LearnedRouteSlot]
-	RouterRoutes  engine.Rel[RouterRoute] // derived_routes.go
-	Routes        engine.Rel[StaticRoute]
-	RouteSlots    engine.Rel[StaticRouteSlot]
+	RouterRoutes      engine.Rel[RouterRoute] // derived_routes.go
+	Routes            engine.Rel[StaticRoute]
+	RouteSlots        engine.Rel[StaticRouteSlot]
 	// UsedBFDs are the NB BFD rows (_uuid) that a static route uses to
 	// check its next hop.
 	UsedBFDs       engine.Rel[string]
