@@ -14,6 +14,12 @@ type Switch struct {
 	// VLANPassthru is other_config:vlan-passthru=true: logical VLANs are
 	// forwarded instead of dropped.
 	VLANPassthru bool
+	// EVPN: the switch extends an EVPN domain (HasEVPNVNI); its unknown
+	// destinations are also looked up among the remote VTEPs' MACs.
+	EVPN bool
+	// EVPNFDBPreferLocal is other_config:dynamic-routing-fdb-prefer-local
+	// =true: a MAC in the SB FDB wins over a remote VTEP's.
+	EVPNFDBPreferLocal bool
 }
 
 // Router is a logical router datapath, as a value (see Switch).
@@ -39,9 +45,11 @@ type RouterPort struct {
 func deriveSwitches(n *NB) engine.Rel[Switch] {
 	return engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) Switch {
 		return Switch{
-			UUID:         ls.UUID,
-			Name:         ls.Name,
-			VLANPassthru: SmapBool(ls.OtherConfig, "vlan-passthru", false),
+			UUID:               ls.UUID,
+			Name:               ls.Name,
+			VLANPassthru:       SmapBool(ls.OtherConfig, "vlan-passthru", false),
+			EVPN:               HasEVPNVNI(n.Release, ls.OtherConfig),
+			EVPNFDBPreferLocal: SmapBool(ls.OtherConfig, "dynamic-routing-fdb-prefer-local", false),
 		}
 	})
 }

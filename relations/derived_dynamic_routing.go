@@ -1,7 +1,10 @@
 package relations
 
 import (
+	"cmp"
+	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -12,6 +15,14 @@ import (
 // ReadsDynamicRouting: 26.03's northd reads the routers' dynamic-routing
 // options (advertised and learned routes); 23.03 has none.
 func ReadsDynamicRouting(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// HasEVPNVNI reports whether a switch's other_config makes it part of an
+// EVPN domain (od->has_evpn_vni): dynamic-routing-vni is a VNI, 0 to
+// 2^24-1. Only 26.03 reads it (ReadsDynamicRouting).
+func HasEVPNVNI(r schema.Release, otherConfig map[string]string) bool {
+	vni := SmapInt(otherConfig, "dynamic-routing-vni", -1)
+	return ReadsDynamicRouting(r) && vni >= 0 && vni < 1<<24
+}
 
 // Redistribute is what a router port advertises through dynamic routing
 // (northd.c enum dynamic_routing_redistribute_mode), a set of flags.
@@ -131,4 +142,85 @@ func deriveLearnedRoutes(n *NB) engine.Rel[LearnedRouteVia] {
 			return []LearnedRouteVia{{Row: r.Row, Out: p.LRP, OutIP: outIP,
 				Prefix: netip.PrefixFrom(prefix, plen).Masked(), Nexthop: nh}}
 		})
+}
+
+// LearnedRouteSlot places a learnt route in its ECMP group, as
+// StaticRouteSlot a static one: the learnt routes of a router with one
+// prefix form a group (en-group-ecmp-route.c, keyed by the route's
+// source too, so a static route of that prefix is not in it). Group 0 is
+// a route alone; a group of Size routes numbers its members 1 to Size in
+// Learned_Route _uuid order. Its id follows the router's static groups,
+// which a full run creates first; among learnt groups, ids go by the
+// _uuid of the route that makes the group (its second). When 26.03.2
+// learns routes incrementally, members and groups are numbered in the
+// order it meets them, which varies between runs.
+type LearnedRouteSlot struct {
+	Route               LearnedRouteVia
+	Group, Member, Size int
+}
+
+// deriveLearnedRouteSlots groups the learnt routes and numbers the groups
+// after the static ones.
+func deriveLearnedRouteSlots(learned engine.Rel[LearnedRouteVia], static engine.Rel[StaticRouteSlot]) engine.Rel[LearnedRouteSlot] {
+	type prefixKey struct {
+		router string
+		prefix netip.Prefix
+	}
+	type slot struct {
+		LearnedRouteSlot
+		key     prefixKey
+		created string // Row of the group's second member
+	}
+	slots := engine.GroupBy(engine.IndexBy(learned, func(r LearnedRouteVia) prefixKey { return prefixKey{r.Out.Router, r.Prefix} }),
+		func(k prefixKey, rs []LearnedRouteVia) []slot {
+			slices.SortFunc(rs, func(a, b LearnedRouteVia) int { return cmp.Compare(a.Row, b.Row) })
+			out := make([]slot, len(rs))
+			for i, r := range rs {
+				out[i] = slot{LearnedRouteSlot{Route: r, Member: i + 1, Size: len(rs)}, k, ""}
+				if len(rs) > 1 {
+					out[i].created = rs[1].Row
+				}
+			}
+			return out
+		})
+	alone := engine.Map(engine.Filter(slots, func(s slot) bool { return s.Size == 1 }),
+		func(s slot) LearnedRouteSlot { return s.LearnedRouteSlot })
+	grouped := engine.Filter(slots, func(s slot) bool { return s.Size > 1 })
+	// A router's groups, static ones first: ranked together, a learnt
+	// group's rank is its id.
+	type head struct {
+		router  string
+		learned bool
+		created string
+		key     prefixKey
+	}
+	staticHeads := engine.Map(engine.Filter(static, func(s StaticRouteSlot) bool { return s.Group != 0 && s.Member == 1 }),
+		func(s StaticRouteSlot) head {
+			return head{router: s.Route.Router, created: fmt.Sprintf("%05d", s.Group)}
+		})
+	learnedHeads := engine.Map(engine.Filter(grouped, func(s slot) bool { return s.Member == 1 }),
+		func(s slot) head { return head{s.key.router, true, s.created, s.key} })
+	ranked := engine.Rank(engine.IndexBy(engine.Union(staticHeads, learnedHeads), func(h head) string { return h.router }),
+		func(a, b head) int {
+			switch {
+			case a.learned == b.learned:
+				return cmp.Compare(a.created, b.created)
+			case a.learned:
+				return 1
+			}
+			return -1
+		})
+	type groupID struct {
+		key prefixKey
+		id  int
+	}
+	ids := engine.Map(engine.Filter(ranked, func(h engine.Ranked[head]) bool { return h.Tuple.learned }),
+		func(h engine.Ranked[head]) groupID { return groupID{h.Tuple.key, h.Rank} })
+	members := engine.Join(engine.IndexBy(grouped, func(s slot) prefixKey { return s.key }),
+		engine.IndexBy(ids, func(g groupID) prefixKey { return g.key }),
+		func(_ prefixKey, s slot, g groupID) LearnedRouteSlot {
+			s.Group = g.id
+			return s.LearnedRouteSlot
+		})
+	return engine.Union(alone, members)
 }

@@ -318,6 +318,7 @@ func (n *NB) deriveRouterRelations() {
 	n.LRPRedistributes = deriveLRPRedistributes(n)
 	n.LearnedRoutes = deriveLearnedRoutes(n)
 	n.deriveRouteRelations()
+	n.LearnedRouteSlots = deriveLearnedRouteSlots(n.LearnedRoutes, n.RouteSlots)
 }
 
 // ParseIPv4 reads s as a whole IPv4 address the way OVS's ip_parse does

@@ -198,9 +198,11 @@ type NB struct {
 	// LearnedRoutes are the learnt routes northd routes by
 	// (derived_dynamic_routing.go).
 	LearnedRoutes engine.Rel[LearnedRouteVia]
-	RouterRoutes  engine.Rel[RouterRoute] // derived_routes.go
-	Routes        engine.Rel[StaticRoute]
-	RouteSlots    engine.Rel[StaticRouteSlot]
+	// LearnedRouteSlots place them in ECMP groups.
+	LearnedRouteSlots engine.Rel[LearnedRouteSlot]
+	RouterRoutes      engine.Rel[RouterRoute] // derived_routes.go
+	Routes            engine.Rel[StaticRoute]
+	RouteSlots        engine.Rel[StaticRouteSlot]
 	// UsedBFDs are the NB BFD rows (_uuid) that a static route uses to
 	// check its next hop.
 	UsedBFDs       engine.Rel[string]

@@ -169,19 +169,23 @@ func TestNetworkFunctions2603Incremental(t *testing.T) {
 
 // TestDynamicRouting2603Incremental: 26.03's program under dynamic
 // routing changes (routers and ports redistributing, routes learnt and
-// withdrawn) mixed with those that build routers, their ports, links,
-// networks and static routes, so that learnt routes often meet ports that
+// withdrawn, learnt ECMP groups, switches in and out of an EVPN domain)
+// mixed with those that build routers, their ports, links, networks,
+// static routes and ACLs, so that learnt routes often meet ports that
 // come, go or change networks and routers that stop routing dynamically;
-// the flows, advertised routes and port bindings are checked.
+// the flows, advertised routes and MAC bindings, datapath and port
+// bindings are checked.
 func TestDynamicRouting2603Incremental(t *testing.T) {
 	names := append([]string{"router/setPortNetworks", "router/delRouterPort", "router/connectSwitch", "router/peerRouterPorts",
-		"router/addRoute", "router/delRoute", "topology/addPort", "router/setRouterOptions"}, topology...)
+		"router/addRoute", "router/delRoute", "topology/addPort", "topology/delPort", "router/setRouterOptions", "acl/addACL"}, topology...)
 	ruletest.Check(t, ruletest.Config{
 		Changes: ruletest.Select([]ruletest.Group{ruletest.DynamicRouting}, names...),
 		Steps:   20, ChangesPerStep: 3,
 		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
 		Outputs: append(ruletest.DefaultOutputs(),
 			ruletest.OutputOf("Advertised_Route", func(p *rules.Program) *engine.Output[rules.AdvertisedRoute] { return p.AdvertisedRoutes }),
+			ruletest.OutputOf("Advertised_MAC_Binding", func(p *rules.Program) *engine.Output[rules.AdvertisedMACBinding] { return p.AdvertisedMACBindings }),
+			ruletest.OutputOf("Datapath_Binding", func(p *rules.Program) *engine.Output[rules.Datapath] { return p.Datapaths }),
 			ruletest.OutputOf("Port_Binding", func(p *rules.Program) *engine.Output[rules.PortBinding] { return p.PortBindings })),
 	})
 }

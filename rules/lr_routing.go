@@ -260,29 +260,40 @@ func RouterStaticRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 }
 
 // RouterLearnedRouteFlows: lr_in_ip_routing for a route learnt through
-// dynamic routing that no other learnt route of its router shares a
-// prefix with (en-group-ecmp-route.c unique routes, built as static ones
-// by build_route_flow): in the main route table, below static routes of
-// the same prefix length. Learnt routes sharing a prefix form an ECMP
-// group, not written yet; so is a route whose next hop is of the other
-// family.
+// dynamic routing, built as static ones (en-group-ecmp-route.c, northd.c
+// build_route_flow, build_ecmp_route_flow): in the main route table,
+// below static routes of the same prefix length. A route alone is routed
+// by its own flow; learnt routes sharing a prefix form an ECMP group
+// (relations.LearnedRouteSlot): one member picked by select(), then
+// lr_in_ip_routing_ecmp sets its next hop and port. A next hop may be of
+// the other family (an IPv4 prefix via an IPv6 neighbour).
 func RouterLearnedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
-	type prefixKey struct {
-		router string
-		prefix netip.Prefix
-	}
-	byPrefix := engine.IndexBy(engine.Filter(nb.LearnedRoutes, func(r relations.LearnedRouteVia) bool {
-		return r.Prefix.Addr().Is4() == r.Nexthop.Is4()
-	}), func(r relations.LearnedRouteVia) prefixKey { return prefixKey{r.Out.Router, r.Prefix} })
-	return engine.GroupBy(byPrefix, func(_ prefixKey, rs []relations.LearnedRouteVia) []Flow {
-		if len(rs) != 1 {
-			return nil
-		}
-		lr := rs[0]
+	return engine.FlatMap(nb.LearnedRouteSlots, func(s relations.LearnedRouteSlot) []Flow {
+		lr := s.Route
 		r := route{port: lr.Out, srcIP: lr.OutIP, network: printAddr(lr.Prefix.Addr()), plen: lr.Prefix.Bits(),
 			v4: lr.Prefix.Addr().Is4(), gateway: printAddr(lr.Nexthop), origin: routeLearned, hint: lr.Row}
+		r.crossFamily = lr.Nexthop.Is4() != r.v4
 		r.scoped = !r.v4 && isLinkLocal(lr.Prefix.Addr())
-		return []Flow{r.flow(nb)}
+		if s.Group == 0 {
+			return []Flow{r.flow(nb)}
+		}
+		dp := on(lr.Out.Router)
+		var flows []Flow
+		if s.Member == 1 {
+			match, prio := r.match(nb)
+			members := make([]string, s.Size)
+			for i := range members {
+				members[i] = fmt.Sprint(i + 1)
+			}
+			flows = append(flows, dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
+				"ip.ttl--; flags.loopback = 1; reg8[0..15] = %d; reg8[16..31] = select(%s);", s.Group, strings.Join(members, ", "))))
+		}
+		nhV4 := lr.Nexthop.Is4()
+		return append(flows, dp.from(lr.Row).flow(LRInIPRoutingECMP, 100,
+			fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", s.Group, s.Member),
+			fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s; %snext;",
+				nextHopReg(!nhV4), r.gateway, srcIPReg(nb.Release, !nhV4), r.srcIP, r.port.Net.MAC, jsonKey(r.port.Name()),
+				nextHopFamily(nb.Release, nhV4))))
 	})
 }
 

@@ -302,6 +302,7 @@ var switchStatefulRules = []Rule{
 	SwitchPreLBFlows,
 	SwitchInterconnMcastFlows,
 	SwitchConntrackSkipFlows,
+	SwitchEVPNConntrackSkipFlows,
 	SwitchLBDefaultFlows,
 	SwitchHairpinFlows,
 	SwitchVTEPHairpinFlows,

@@ -8,11 +8,18 @@ import (
 // SwitchFDBDefaultFlows: ls_in_lookup_fdb and ls_in_put_fdb (and 26.03's
 // ls_out_lookup_fdb and ls_out_put_fdb), the flows every switch has
 // (northd.c build_lswitch_learn_fdb_od): without a port that learns MACs,
-// the stages pass.
+// the stages pass. ls_in_l2_lkup looks a destination no other flow knows
+// up in the FDB, and on a switch in an EVPN domain among the MACs
+// ovn-controller learnt from the remote VTEPs too (remote_outport).
 func SwitchFDBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 	return engine.FlatMap(nb.SwitchDatapaths, func(sw relations.Switch) []Flow {
 		dp := on(sw.UUID)
+		lookup := "outport = get_fdb(eth.dst); next;"
+		if sw.EVPN {
+			lookup = "outport = get_fdb(eth.dst); remote_outport = get_remote_fdb(eth.dst); next;"
+		}
 		return []Flow{
+			dp.flow(LSInL2Lkup, 0, "1", lookup),
 			dp.flow(LSInLookupFDB, 0, "1", "next;"),
 			dp.flow(LSInPutFDB, 0, "1", "next;"),
 			dp.flow(LSOutLookupFDB, 0, "1", "next;"),

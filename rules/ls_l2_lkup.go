@@ -24,8 +24,8 @@ const (
 // SwitchL2LookupDefaultFlows: ls_in_l2_lkup, the flows every switch has
 // (northd.c build_lswitch_destination_lookup_bmcast, build_lswitch_flows):
 // service monitor replies go to ovn-controller, broadcast and multicast are
-// flooded, and other unknown destinations are looked up in the FDB. In
-// 26.03, a switch with other_config:broadcast-arps-to-all-routers=false
+// flooded (the FDB lookup of other destinations is SwitchFDBDefaultFlows').
+// In 26.03, a switch with other_config:broadcast-arps-to-all-routers=false
 // floods ARP requests and neighbour solicitations to its ports only.
 func SwitchL2LookupDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 	byProtocol := mcastFloodByProtocol(nb)
@@ -33,7 +33,6 @@ func SwitchL2LookupDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 		dp := on(m.Switch)
 		flows := []Flow{
 			dp.flow(LSInL2Lkup, 110, "eth.dst == $svc_monitor_mac && (tcp || icmp || icmp6)", "handle_svc_check(inport);"),
-			dp.flow(LSInL2Lkup, 0, "1", "outport = get_fdb(eth.dst); next;"),
 		}
 		if !byProtocol {
 			return append(flows, dp.flow(LSInL2Lkup, 70, "eth.mcast", "outport = "+mcFlood+"; output;"))
@@ -152,16 +151,35 @@ var (
 )
 
 // SwitchL2UnknownFlows: ls_in_l2_unknown, the flows every switch has
-// (northd.c build_lswitch_flows): a packet whose destination neither L2
-// lookup nor the FDB found goes to the ports with "unknown" addresses
-// (_MC_unknown) if the switch has any, else it is dropped.
+// (northd.c build_lswitch_lflows_l2_unknown): a packet whose destination
+// neither L2 lookup nor the FDB found goes to the ports with "unknown"
+// addresses (_MC_unknown) if the switch has any, else it is dropped. On a
+// switch in an EVPN domain (build_lswitch_lflows_evpn_l2_unknown) that is
+// when no remote VTEP has the MAC either; one found both in the FDB and
+// at a remote VTEP goes to the FDB's port, unless the switch prefers the
+// remote one (dynamic-routing-fdb-prefer-local unset).
 func SwitchL2UnknownFlows(nb *relations.NB) engine.Rel[Flow] {
 	flows := func(toUnknown string) func(relations.Switch) []Flow {
 		return func(sw relations.Switch) []Flow {
 			dp := on(sw.UUID)
-			return []Flow{
-				dp.flow(LSInL2Unknown, 50, `outport == "none"`, toUnknown),
-				dp.flow(LSInL2Unknown, 0, "1", "output;"),
+			switch {
+			case !sw.EVPN:
+				return []Flow{
+					dp.flow(LSInL2Unknown, 50, `outport == "none"`, toUnknown),
+					dp.flow(LSInL2Unknown, 0, "1", "output;"),
+				}
+			case sw.EVPNFDBPreferLocal:
+				return []Flow{
+					dp.flow(LSInL2Unknown, 50, `outport == "none" && remote_outport == "none"`, toUnknown),
+					dp.flow(LSInL2Unknown, 25, `outport == "none"`, "outport = remote_outport; output;"),
+					dp.flow(LSInL2Unknown, 0, "1", "output;"),
+				}
+			default:
+				return []Flow{
+					dp.flow(LSInL2Unknown, 50, `outport == "none" && remote_outport == "none"`, toUnknown),
+					dp.flow(LSInL2Unknown, 25, `remote_outport == "none"`, "output;"),
+					dp.flow(LSInL2Unknown, 0, "1", "outport = remote_outport; output;"),
+				}
 			}
 		}
 	}

@@ -99,6 +99,27 @@ func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// SwitchEVPNConntrackSkipFlows: ls_in_pre_acl, ls_out_pre_acl, ls_in_pre_lb
+// and ls_out_pre_lb, priority 110, on a switch in an EVPN domain (northd.c
+// skip_evpn_from_conntrack): the remote VTEPs have no conntrack zone, so
+// their traffic skips conntrack, before the load balancers whatever the
+// VIPs and before the ACLs when some ACL is stateful (the stages pass
+// otherwise anyway).
+func SwitchEVPNConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
+	evpn := engine.IndexBy(engine.Filter(nb.SwitchDatapaths, func(sw relations.Switch) bool { return sw.EVPN }),
+		func(sw relations.Switch) string { return sw.UUID })
+	return engine.JoinFlatMap(evpn, switchFactsBySwitch(nb), func(_ string, sw relations.Switch, f relations.SwitchACLFacts) []Flow {
+		dp := on(sw.UUID)
+		egress := "flags.pkt_sampled = 0; ct_clear; next;"
+		var flows []Flow
+		if f.HasStatefulACL {
+			egress = "next;"
+			flows = append(flows, dp.flow(LSInPreACL, 110, "from_evpn_vtep", "next;"), dp.flow(LSOutPreACL, 110, "to_evpn_vtep", egress))
+		}
+		return append(flows, dp.flow(LSInPreLB, 110, "from_evpn_vtep", "next;"), dp.flow(LSOutPreLB, 110, "to_evpn_vtep", egress))
+	})
+}
+
 // SwitchLBDefaultFlows: ls_in_lb_aff_check, ls_in_lb and ls_in_lb_aff_learn
 // (and 26.03's ls_in_ct_extract), priority 0 (northd.c
 // build_lb_affinity_default_flows, build_stateful): traffic no load

@@ -3,12 +3,12 @@ package rules
 import (
 	"cmp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // AdvertisedMACBinding is an SB Advertised_MAC_Binding row, an IP
@@ -28,15 +28,11 @@ func CompareAdvertisedMACBindings(a, b AdvertisedMACBinding) int {
 }
 
 // evpnIPSwitch reports whether a switch redistributes its IP neighbours
-// through EVPN (evpn_ip_redistribution_enabled): other_config
-// dynamic-routing-vni is a VNI (0 to 2^24-1) and dynamic-routing-redistribute
-// lists "ip".
-func evpnIPSwitch(ls *nb.LogicalSwitch) bool {
-	vni, err := strconv.ParseInt(ls.OtherConfig["dynamic-routing-vni"], 10, 64)
-	if err != nil || vni < 0 || vni >= 1<<24 {
-		return false
-	}
-	return slices.Contains(strings.Split(ls.OtherConfig["dynamic-routing-redistribute"], ","), "ip")
+// through EVPN (evpn_ip_redistribution_enabled): it is in an EVPN domain
+// and other_config:dynamic-routing-redistribute lists "ip".
+func evpnIPSwitch(r schema.Release, ls *nb.LogicalSwitch) bool {
+	return relations.HasEVPNVNI(r, ls.OtherConfig) &&
+		slices.Contains(strings.Split(ls.OtherConfig["dynamic-routing-redistribute"], ","), "ip")
 }
 
 // SBAdvertisedMACBindings computes the IP neighbours the switches with
@@ -45,7 +41,7 @@ func evpnIPSwitch(ls *nb.LogicalSwitch) bool {
 // link-local addresses are left out.
 func SBAdvertisedMACBindings(n *relations.NB) engine.Rel[AdvertisedMACBinding] {
 	switches := engine.IndexBy(engine.Filter(n.Switches.Rows, func(ls *nb.LogicalSwitch) bool {
-		return relations.ReadsDynamicRouting(n.Release) && evpnIPSwitch(ls)
+		return evpnIPSwitch(n.Release, ls)
 	}), func(ls *nb.LogicalSwitch) string { return ls.UUID })
 	bindings := func(sw, port string, a *relations.LPortAddresses) []AdvertisedMACBinding {
 		var out []AdvertisedMACBinding

@@ -2,7 +2,9 @@ package rules
 
 import (
 	"cmp"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations"
@@ -22,8 +24,8 @@ type Datapath struct {
 	// ExternalIDs: logical-switch or logical-router, name, name2 (from
 	// neutron:network_name or neutron:router_name), interconn-ts for
 	// switches, snat-ct-zone and always_learn_from_arp_request=false for
-	// routers; in 26.03 also ct-zone-limit, fdb_age_threshold for switches
-	// and disable_garp_rarp for routers.
+	// routers; in 26.03 also ct-zone-limit, fdb_age_threshold and the EVPN
+	// settings for switches and disable_garp_rarp for routers.
 	ExternalIDs Smap
 	// RequestedKey is other_config:requested-tnl-key (switches) or
 	// options:requested-tnl-key (routers), 0 when absent or not a valid
@@ -59,6 +61,9 @@ func SBDatapaths(n *relations.NB) engine.Rel[Datapath] {
 			if age := relations.SmapUint(ls.OtherConfig, "fdb_age_threshold", 0); age > 0 {
 				ids["fdb_age_threshold"] = strconv.FormatUint(uint64(age), 10)
 			}
+		}
+		if relations.ReadsDynamicRouting(n.Release) {
+			addEVPNExternalIDs(ids, ls.OtherConfig)
 		}
 		return Datapath{NB: ls.UUID, Kind: Switch, ExternalIDs: SmapOf(ids),
 			RequestedKey: requestedKey(ls.OtherConfig, MaxDatapathKey)}
@@ -99,6 +104,52 @@ func datapathLimitsInSB(rel schema.Release) bool { return rel >= schema.OVN2603 
 func addCTZoneLimit(ids, options map[string]string) {
 	if limit := relations.SmapLlong(options, "ct-zone-limit", -1); limit > 0 {
 		ids["ct-zone-limit"] = strconv.FormatInt(limit, 10)
+	}
+}
+
+// evpnOptions are the EVPN settings of a switch's other_config that 26.03
+// hands to ovn-controller in its Datapath_Binding's external_ids, and
+// whether each is a list of device names (en-datapath-logical-switch.c
+// gather_external_ids).
+var evpnOptions = []struct {
+	key     string
+	devices bool
+	list    bool
+}{
+	{"dynamic-routing-bridge-ifname", true, false},
+	{"dynamic-routing-vxlan-ifname", true, true},
+	{"dynamic-routing-advertise-ifname", true, false},
+	{"dynamic-routing-redistribute", false, false},
+	{"dynamic-routing-arp-prefer-local", false, false},
+}
+
+// ifNameSize is the longest device name Linux takes (IFNAMSIZ); northd
+// compares the name's length with it, terminating NUL aside.
+const ifNameSize = 16
+
+// addEVPNExternalIDs copies a switch's EVPN settings into ids: with
+// dynamic-routing-vni set (to any value), the VNI and each setting
+// present, a device name only if no longer than ifNameSize (each of a
+// comma-separated list).
+func addEVPNExternalIDs(ids, otherConfig map[string]string) {
+	vni, ok := otherConfig["dynamic-routing-vni"]
+	if !ok {
+		return
+	}
+	ids["dynamic-routing-vni"] = vni
+	for _, o := range evpnOptions {
+		v, ok := otherConfig[o.key]
+		if !ok {
+			continue
+		}
+		names := []string{v}
+		if o.list {
+			names = strings.Split(v, ",")
+		}
+		if o.devices && slices.ContainsFunc(names, func(name string) bool { return len(name) > ifNameSize }) {
+			continue
+		}
+		ids[o.key] = v
 	}
 }
 

@@ -12,11 +12,37 @@ import (
 // an unknown word among them.
 var redistributeOptions = []string{"connected", "connected-as-host", "static", "connected,static", "static,bogus", ""}
 
+// evpnVNIs are values of a switch's other_config:dynamic-routing-vni: one
+// EVPN domain, the largest VNI, one too large and junk.
+var evpnVNIs = []string{"100", "16777215", "16777216", "x"}
+
 // dynamicRoutingChanges turn dynamic routing on and off on routers, change
-// what routers and their ports redistribute, and learn or withdraw SB
-// Learned_Route rows: on a router port (mostly) or a name no port has,
-// with next hops on the ports' networks or not, with a mask, or unreadable.
+// what routers and their ports redistribute, put switches in an EVPN
+// domain or take them out, and learn or withdraw SB Learned_Route rows:
+// on a router port (mostly) or a name no port has, with next hops on the
+// ports' networks or not, with a mask, or unreadable.
 var dynamicRoutingChanges = map[string]Change{
+	"setSwitchEVPN": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalSwitchTable, "EVPN switch")
+		if id == "" {
+			return
+		}
+		Edit(t, s, nb.LogicalSwitchTable, id, func(ls *nb.LogicalSwitch) {
+			ls.OtherConfig = ownOptions(ls.OtherConfig)
+			for _, key := range []string{"dynamic-routing-vni", "dynamic-routing-redistribute", "dynamic-routing-fdb-prefer-local", "dynamic-routing-vxlan-ifname"} {
+				delete(ls.OtherConfig, key)
+			}
+			if rapid.IntRange(0, 3).Draw(t, "in EVPN domain") == 0 {
+				return
+			}
+			ls.OtherConfig["dynamic-routing-vni"] = rapid.SampledFrom(evpnVNIs).Draw(t, "vni")
+			ls.OtherConfig["dynamic-routing-redistribute"] = rapid.SampledFrom([]string{"fdb", "ip", "fdb,ip", ""}).Draw(t, "EVPN redistribute")
+			ls.OtherConfig["dynamic-routing-vxlan-ifname"] = rapid.SampledFrom([]string{"vxlan-100", "vxlan-100,vxlan-name-too-long"}).Draw(t, "vxlan devices")
+			if rapid.Bool().Draw(t, "FDB prefer local") {
+				ls.OtherConfig["dynamic-routing-fdb-prefer-local"] = "true"
+			}
+		})
+	},
 	"setDynamicRouting": func(t *rapid.T, s *State) {
 		id := s.Pick(t, nb.LogicalRouterTable, "dynamic router")
 		if id == "" {
