@@ -1082,9 +1082,20 @@ func (d *Northd) nfActiveOps() []lovsdb.Operation {
 // portHealthStatusOps copy into each switch port health check the status
 // ovn-controller gives its Service_Monitor, once it gives one (26.03
 // handle_service_monitor_changes; no status leaves the NB's as it is).
+// Without any check it costs nothing: it runs on every iteration.
 func (d *Northd) portHealthStatusOps() []lovsdb.Operation {
+	if len(d.feed.rows[nb.LogicalSwitchPortHealthCheckTable]) == 0 {
+		return nil
+	}
+	var checked []string
+	for name, lsp := range d.feed.lspByName {
+		if len(lsp.HealthChecks) > 0 {
+			checked = append(checked, name)
+		}
+	}
+	slices.Sort(checked)
 	var ops []lovsdb.Operation
-	for _, name := range slices.Sorted(maps.Keys(d.feed.lspByName)) {
+	for _, name := range checked {
 		for _, u := range d.feed.lspByName[name].HealthChecks {
 			hc, ok := d.feed.rows[nb.LogicalSwitchPortHealthCheckTable][u].(*nb.LogicalSwitchPortHealthCheck)
 			if !ok {
