@@ -24,6 +24,9 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"load balancer added", `ovn-nbctl lb-add lb0 10.0.0.10:80 10.0.0.1:8080`},
 	{"load balancer on the switch", `ovn-nbctl ls-lb-add sw0 lb0`},
 	{"load balancer option", `ovn-nbctl set load_balancer lb0 options:foo=bar`},
+	{"routable load balancer", `ovn-nbctl set load_balancer lb0 options:add_route=true`},
+	{"routable load balancer's option", `ovn-nbctl set load_balancer lb0 options:foo=baz`},
+	{"load balancer no longer routable", `ovn-nbctl set load_balancer lb0 options:add_route=false`},
 	{"ACL added", `ovn-nbctl acl-add sw0 from-lport 1000 ip4 allow`},
 	{"router added", `ovn-nbctl lr-add lr0`},
 	{"router port added", `ovn-nbctl lrp-add lr0 lrp0 00:00:00:00:ff:01 10.0.0.254/24`},
@@ -53,6 +56,9 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"switch deleted", `ovn-nbctl ls-del sw1`},
 	{"second router", `ovn-nbctl lr-add lr1`},
 	{"router deleted", `ovn-nbctl lr-del lr1`},
+	{"disabled router", `ovn-nbctl lr-add lr2 -- set logical_router lr2 enabled=false`},
+	{"load balancer on the disabled router", `ovn-nbctl lb-add lb4 10.0.0.40:4040 10.0.40.40:4050 -- lr-lb-add lr2 lb4`},
+	{"empty load balancer group", `ovn-nbctl create load_balancer_group name=lbg1`},
 	{"SB port binding changed", `ovn-sbctl set port_binding p2 external_ids:foo=bar`},
 }
 

@@ -70,11 +70,15 @@ func (c dpChanges) empty() bool { return len(c.new)+len(c.updated)+len(c.deleted
 
 type lbData struct {
 	tracked bool
-	// lbs and groups are the load balancers and groups created, updated
-	// or deleted; routerLBs says one of them is a router's.
-	lbs, groups                                  []*Row
+	// lbs are the load balancers created, updated or deleted; groupLBs
+	// says a group gained or lost members; routerLBs says one of them is
+	// a router's.
+	lbs                                          []*Row
+	groupLBs                                     bool
 	routerLBs, switchLBs                         bool
 	healthChecks, unlinked, groupDeleted, odGone bool
+	// routable says one of them has add_route (has_routable_lb).
+	routable bool
 }
 
 type northdTracked struct {
@@ -195,8 +199,10 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	}
 	for _, b := range sbBatches {
 		for _, c := range b.Changes {
+			// A flow left with neither datapath nor group lost its group
+			// to someone else: northd moves a flow to one datapath.
 			if old, ok := c.Old.(*sb.LogicalFlow); ok && old.LogicalDpGroup != nil {
-				if f, ok := c.New.(*sb.LogicalFlow); ok && f.LogicalDpGroup == nil {
+				if f, ok := c.New.(*sb.LogicalFlow); ok && f.LogicalDpGroup == nil && f.LogicalDatapath == nil {
 					m.staleSBFlows = true
 				}
 			}
@@ -723,12 +729,36 @@ func (m *Northd2603) datapathLogicalSwitch(*Iteration) Result {
 	return Updated
 }
 
+// datapathLogicalRouter is datapath_logical_router_handler: only enabled
+// routers are datapaths, so disabling one deletes its datapath and
+// enabling one creates it; deleting a disabled router recomputes.
 func (m *Northd2603) datapathLogicalRouter(*Iteration) Result {
-	m.trk.lrChanges = dpChangesOf(m.rows(nb.LogicalRouterTable))
-	if m.trk.lrChanges.empty() {
+	var c dpChanges
+	for _, r := range m.rows(nb.LogicalRouterTable) {
+		was, is := routerEnabled(r.Old), routerEnabled(r.New)
+		switch {
+		case r.IsNew() && r.IsDeleted():
+		case r.IsDeleted() && !was:
+			return Unhandled
+		case was && is:
+			c.updated = append(c.updated, r)
+		case was:
+			c.deleted = append(c.deleted, &Row{UUID: r.UUID, Old: r.Old})
+		case is:
+			c.new = append(c.new, &Row{UUID: r.UUID, New: r.New})
+		}
+	}
+	m.trk.lrChanges = c
+	if c.empty() {
 		return Unchanged
 	}
 	return Updated
+}
+
+// routerEnabled tells whether lr is a router that is a datapath.
+func routerEnabled(lr model.Model) bool {
+	r, ok := lr.(*nb.LogicalRouter)
+	return ok && (r.Enabled == nil || *r.Enabled)
 }
 
 func dpChangesOf(rows []*Row) dpChanges {
@@ -788,10 +818,11 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 					return Unhandled
 				}
 			}
+			// An update keeps the health checks the balancer had
+			// (add_route is unchanged here).
+			d.noteLB(r.Old.(*nb.LoadBalancer))
 		}
-		if len(r.Current().(*nb.LoadBalancer).HealthCheck) > 0 {
-			d.healthChecks = true
-		}
+		d.noteLB(r.Current().(*nb.LoadBalancer))
 		d.lbs = append(d.lbs, r)
 		if !r.IsDeleted() {
 			m.noteLBUsers(r.UUID)
@@ -810,6 +841,9 @@ func (m *Northd2603) noteLBUsers(uuid string) {
 	for src, table := range m.tracker.nb.referrers[uuid] {
 		switch table {
 		case nb.LogicalRouterTable:
+			if !routerEnabled(m.nbRow(table, src)) {
+				continue
+			}
 			m.trk.lbData.routerLBs = true
 			m.touchRouter(m.nbRow(table, src))
 		case nb.LogicalSwitchTable:
@@ -817,6 +851,25 @@ func (m *Northd2603) noteLBUsers(uuid string) {
 		case nb.LoadBalancerGroupTable:
 			m.noteLBUsers(src)
 		}
+	}
+}
+
+// noteLB notes a tracked load balancer's health checks and whether it is
+// routable (add_route, which template balancers cannot have).
+func (d *lbData) noteLB(lb *nb.LoadBalancer) {
+	if lb == nil {
+		return
+	}
+	d.healthChecks = d.healthChecks || len(lb.HealthCheck) > 0
+	d.routable = d.routable || lb.Options["add_route"] == "true" && lb.Options["template"] != "true"
+}
+
+// noteGroup notes the health checks and routability of a tracked group's
+// load balancers.
+func (m *Northd2603) noteGroup(lbs []string) {
+	for _, u := range lbs {
+		lb, _ := m.nbRow(nb.LoadBalancerTable, u).(*nb.LoadBalancer)
+		m.trk.lbData.noteLB(lb)
 	}
 }
 
@@ -836,11 +889,20 @@ func (m *Northd2603) lbDataGroup(*Iteration) Result {
 		}):
 			d.unlinked = true
 		}
-		d.groups = append(d.groups, r)
-		// Its routers and switches see the load balancers it gained.
-		if r.IsNew() || !r.IsDeleted() && gained(r.Old.(*nb.LoadBalancerGroup).LoadBalancer, r.New.(*nb.LoadBalancerGroup).LoadBalancer) {
+		m.noteGroup(r.Current().(*nb.LoadBalancerGroup).LoadBalancer)
+		// Its routers and switches see the load balancers it gained; a
+		// group whose members did not change changes nothing downstream.
+		var before, after []string
+		if r.Old != nil {
+			before = r.Old.(*nb.LoadBalancerGroup).LoadBalancer
+		}
+		if r.New != nil {
+			after = r.New.(*nb.LoadBalancerGroup).LoadBalancer
+		}
+		if gained(before, after) {
 			m.noteLBUsers(r.UUID)
 		}
+		d.groupLBs = d.groupLBs || gained(before, after) || lost(before, after)
 		changed = true
 	}
 	if changed {
@@ -881,6 +943,17 @@ func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
 			changed = true
 		}
 		if gained(oldLBs, lbs) || gained(oldGroups, groups) {
+			for _, u := range lbs {
+				if !slices.Contains(oldLBs, u) {
+					lb, _ := m.nbRow(nb.LoadBalancerTable, u).(*nb.LoadBalancer)
+					d.noteLB(lb)
+				}
+			}
+			for _, u := range groups {
+				if g, ok := m.nbRow(nb.LoadBalancerGroupTable, u).(*nb.LoadBalancerGroup); ok && !slices.Contains(oldGroups, u) {
+					m.noteGroup(g.LoadBalancer)
+				}
+			}
 			changed = true
 			if router {
 				d.routerLBs = true
@@ -1090,9 +1163,6 @@ func (m *Northd2603) northdRouters(*Iteration) Result {
 	}
 	for _, r := range c.updated {
 		lr := r.New.(*nb.LogicalRouter)
-		if lr.Enabled != nil && !*lr.Enabled {
-			return Unhandled
-		}
 		for col := range r.changed {
 			switch col {
 			case "load_balancer", "load_balancer_group", "nat":
@@ -1125,10 +1195,10 @@ func (m *Northd2603) northdRouters(*Iteration) Result {
 // northdLBData is northd_lb_data_handler (northd_handle_lb_data_changes).
 func (m *Northd2603) northdLBData(*Iteration) Result {
 	d := m.trk.lbData
-	if !d.tracked || d.healthChecks || d.unlinked || d.groupDeleted || d.odGone {
+	if !d.tracked || d.healthChecks || d.routable || d.unlinked || d.groupDeleted || d.odGone {
 		return Unhandled
 	}
-	if len(d.lbs)+len(d.groups) == 0 && !d.routerLBs && !d.switchLBs {
+	if len(d.lbs) == 0 && !d.groupLBs && !d.routerLBs && !d.switchLBs {
 		return Unchanged
 	}
 	m.trk.northd.lbs = true
