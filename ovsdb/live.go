@@ -69,6 +69,11 @@ type Config struct {
 	// RPCLog, when set, receives at debug level every JSON-RPC request
 	// sent to either database, as OVS's jsonrpc module logs them.
 	RPCLog *slog.Logger
+	// EngineLog, when set, receives at debug level "Initializing new run"
+	// at the start of every iteration, as the inc_proc_eng module of
+	// ovn-northd logs each run of its engine (OVN's tests check that
+	// none falls between the SB transaction and the sb_cfg it acks).
+	EngineLog *slog.Logger
 }
 
 // TLSOptions name the files and settings of ovn-northd's SSL options.
@@ -252,6 +257,9 @@ func (d *Northd) Active() bool {
 func NewNorthd(cfg Config) *Northd {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.EngineLog == nil {
+		cfg.EngineLog = slog.New(slog.DiscardHandler)
 	}
 	if cfg.MaxBackoff == 0 {
 		cfg.MaxBackoff = 8 * time.Second
@@ -567,6 +575,7 @@ func (d *Northd) lost(c **wire.Conn, s *wire.Session, name string, err error) {
 // iterate takes what the servers sent, steps the program, and writes the
 // SB and NB.
 func (d *Northd) iterate(ctx context.Context) {
+	d.cfg.EngineLog.Debug("Initializing new run")
 	var st StepStats
 	full := d.fullNext
 	d.fullNext = false

@@ -386,7 +386,8 @@ func serve(ctx context.Context, s *settings, logs *vlog.Vlog, log *slog.Logger, 
 	}
 	log.Info("northd starting", "nb", s.nbDB, "sb", s.sbDB, "embedded", embedded)
 	cfg := ovsdb.Config{NBRemote: s.nbDB, SBRemote: s.sbDB, Release: s.release, TLS: s.tls, Paused: s.dryRun,
-		Logger: slog.New(logs.Handler("northd")), RPCLog: slog.New(logs.Handler("jsonrpc"))}
+		Logger: slog.New(logs.Handler("northd")), RPCLog: slog.New(logs.Handler("jsonrpc")),
+		EngineLog: slog.New(logs.Handler("inc_proc_eng"))}
 	var status *statusCollector
 	if s.metricsAddr != "" {
 		onStep, sc, err := serveMetrics(ctx, s.metricsAddr, log)
@@ -427,8 +428,9 @@ func serve(ctx context.Context, s *settings, logs *vlog.Vlog, log *slog.Logger, 
 
 // logModules are the vlog modules: ovn_northd for the program's own
 // lines, northd for the northd's, jsonrpc for the requests sent to the
-// databases (at debug level, "-vjsonrpc"), and the others'.
-var logModules = []string{"ovn_northd", "northd", "jsonrpc", "unixctl", "embedded"}
+// databases (at debug level, "-vjsonrpc"), inc_proc_eng for the start of
+// each iteration (at debug level), and the others'.
+var logModules = []string{"ovn_northd", "northd", "jsonrpc", "inc_proc_eng", "unixctl", "embedded"}
 
 // startEmbedded serves the in-process NB and SB in the state directory,
 // points s at them, and prints the line that points OVN's tools at them.
