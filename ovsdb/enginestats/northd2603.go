@@ -194,19 +194,21 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow, m.sbRow)
 	featuresChanged := m.followChassis(sbBatches)
 	force = force || initial
-	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
-		return
-	}
 	for _, b := range sbBatches {
 		for _, c := range b.Changes {
 			// A flow left with neither datapath nor group lost its group
-			// to someone else: northd moves a flow to one datapath.
+			// to someone else (northd moves a flow to one datapath), which
+			// 26.03 finds when it next syncs the flow; Logical_Flow
+			// changes alone run no engine.
 			if old, ok := c.Old.(*sb.LogicalFlow); ok && old.LogicalDpGroup != nil {
 				if f, ok := c.New.(*sb.LogicalFlow); ok && f.LogicalDpGroup == nil && f.LogicalDatapath == nil {
 					m.staleSBFlows = true
 				}
 			}
 		}
+	}
+	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
+		return
 	}
 	for _, r := range it.SB[sb.LoadBalancerTable] {
 		if r.Updated("ls_datapath_group") || r.Updated("lr_datapath_group") || r.Updated("datapath_group") {
