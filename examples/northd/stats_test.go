@@ -50,6 +50,8 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"chassis added", `ovn-sbctl chassis-add hv1 geneve 127.0.0.1`},
 	{"port bound", `ovn-sbctl lsp-bind p2 hv1`},
 	{"chassis feature", `ovn-sbctl set chassis hv1 other_config:ct-no-masked-label=true`},
+	{"SB_Global option", `ovn-sbctl set SB_Global . options:bar=foo`},
+	{"encapsulation changed", `ovn-sbctl set encap . type=vxlan`},
 	{"load balancer removed from the switch", `ovn-nbctl ls-lb-del sw0 lb0`},
 	{"load balancer deleted", `ovn-nbctl lb-del lb0`},
 	{"second switch with a port", `ovn-nbctl ls-add sw1 -- lsp-add sw1 q1`},

@@ -37,6 +37,8 @@ type Northd2603 struct {
 	// chassis features.
 	chassisConfig   map[string]map[string]string
 	featuresChanged bool
+	// syncedVXLAN is the VXLAN mode datapath_sync last recomputed with.
+	syncedVXLAN bool
 	// sbRows are the SB rows but those of sbSilent2603, for the rows
 	// tracked through a reference.
 	sbRows map[string]map[string]model.Model
@@ -333,7 +335,7 @@ func (m *Northd2603) nodes() []Node {
 		{Name: "global_config", Inputs: []Input{
 			{"NB_nb_global", m.globalNBGlobal},
 			{"NB_logical_switch", m.globalLogicalSwitch},
-			{"SB_sb_global", unchanged},
+			{"SB_sb_global", m.globalSBGlobal},
 			{"SB_chassis", m.globalChassis},
 			{Node: "sampling_app"},
 		}, Clear: func(*Iteration) { m.trk.global.tracked, m.trk.global.optionsChanged = false, false }},
@@ -346,11 +348,16 @@ func (m *Northd2603) nodes() []Node {
 			{"NB_logical_router", m.datapathLogicalRouter},
 		}, Clear: func(*Iteration) { m.trk.lrChanges = dpChanges{} }},
 		{Name: "datapath_sync", Inputs: []Input{
-			{"global_config", unchanged},
+			{"global_config", func(*Iteration) Result {
+				if m.vxlanMode() != m.syncedVXLAN {
+					return Unhandled
+				}
+				return Unchanged
+			}},
 			{"SB_datapath_binding", unchanged},
 			{"datapath_logical_switch", func(*Iteration) Result { return m.datapathSync(m.trk.lsChanges) }},
 			{"datapath_logical_router", func(*Iteration) Result { return m.datapathSync(m.trk.lrChanges) }},
-		}, Clear: func(*Iteration) { m.trk.datapathSync = false }},
+		}, Clear: func(*Iteration) { m.trk.datapathSync, m.syncedVXLAN = false, m.vxlanMode() }},
 		{Name: "datapath_synced_logical_router", Inputs: []Input{
 			{"datapath_sync", func(*Iteration) Result { return m.synced(&m.trk.syncedLR, m.trk.lrChanges) }},
 		}, Clear: func(*Iteration) { m.trk.syncedLR = dpChanges{} }},
@@ -705,15 +712,60 @@ func otherConfig(m model.Model) map[string]string {
 	return nil
 }
 
+// vxlanMode is global_config's vxlan_mode: some chassis has a VXLAN
+// encapsulation and NB_Global options:vxlan_mode is not false.
+func (m *Northd2603) vxlanMode() bool {
+	if strings.EqualFold(m.nbOptions["vxlan_mode"], "false") {
+		return false
+	}
+	for _, c := range m.sbRows[sb.ChassisTable] {
+		for _, u := range c.(*sb.Chassis).Encaps {
+			if e, ok := m.sbRows[sb.EncapTable][u].(*sb.Encap); ok && e.Type == "vxlan" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// globalSBGlobal is global_config_sb_global_handler: SB_Global options
+// other than those northd writes there (NB_Global's, the SB's own
+// sbctl_probe_interval, and two flags) recompute.
+func (m *Northd2603) globalSBGlobal(*Iteration) Result {
+	for _, r := range m.it.SB[sb.SBGlobalTable] {
+		g, ok := r.New.(*sb.SBGlobal)
+		if !ok {
+			return Unhandled
+		}
+		want := maps.Clone(m.nbOptions)
+		if want == nil {
+			want = map[string]string{}
+		}
+		if v, ok := g.Options["sbctl_probe_interval"]; ok {
+			want["sbctl_probe_interval"] = v
+		}
+		want["arp_ns_explicit_output"] = "true"
+		want["register_consolidation"] = "true"
+		if !maps.Equal(g.Options, want) {
+			return Unhandled
+		}
+	}
+	return Unchanged
+}
+
 // globalChassis is global_config_sb_chassis_handler: a chassis added,
 // removed or moved to other encapsulations recomputes; other changes
 // may change the features.
 func (m *Northd2603) globalChassis(*Iteration) Result {
 	m.trk.global.tracked = true
 	for _, r := range m.it.SB[sb.ChassisTable] {
-		if r.IsNew() || r.IsDeleted() || r.Updated("encaps") {
+		// A chassis tracked only for its references had an Encap modified.
+		if r.IsNew() || r.IsDeleted() || r.Updated("encaps") || r.OnlyReferenced() {
 			return Unhandled
 		}
+	}
+	if m.nbOptions["ignore_chassis_features"] == "true" {
+		return Unchanged
 	}
 	if m.featuresChanged {
 		return Updated
