@@ -598,30 +598,56 @@ func (m *Northd2603) touchRouter(row model.Model) {
 	}
 }
 
-// noteVIPNats notes whether a touched router has a NAT whose external IP
-// is one of its load balancers' VIPs.
+// noteVIPNats notes whether a touched router's set of NAT external IPs
+// that are also its load balancers' VIPs changed (vip_nats_changed).
 func (m *Northd2603) noteVIPNats() {
 	for _, lr := range m.trk.touchedRouters {
-		vips := map[string]bool{}
-		lbs := slices.Clone(lr.LoadBalancer)
-		for _, g := range lr.LoadBalancerGroup {
-			if lbg, ok := m.nbRow(nb.LoadBalancerGroupTable, g).(*nb.LoadBalancerGroup); ok {
-				lbs = append(lbs, lbg.LoadBalancer...)
-			}
+		before := map[string]bool{}
+		if old, ok := m.asBefore(nb.LogicalRouterTable, lr.UUID).(*nb.LogicalRouter); ok {
+			before = vipNatIPs(old, m.asBefore)
 		}
-		for _, u := range lbs {
-			if lb, ok := m.nbRow(nb.LoadBalancerTable, u).(*nb.LoadBalancer); ok {
-				for vip := range lb.Vips {
-					vips[vipIP(vip)] = true
-				}
-			}
+		if !maps.Equal(before, vipNatIPs(lr, m.nbRow)) {
+			m.trk.vipNats = true
 		}
-		for _, u := range lr.Nat {
-			if nat, ok := m.nbRow(nb.NATTable, u).(*nb.NAT); ok && vips[nat.ExternalIP] {
-				m.trk.vipNats = true
+	}
+}
+
+// asBefore is the NB row uuid of table as it was before this iteration
+// (nil if it is new).
+func (m *Northd2603) asBefore(table, uuid string) model.Model {
+	if r, ok := m.it.NBRow(uuid); ok {
+		if r.Old == nil {
+			return nil
+		}
+		return r.Old
+	}
+	return m.nbRow(table, uuid)
+}
+
+// vipNatIPs are the external IPs of lr's NATs that are VIPs of its load
+// balancers (lr_stateful's vip_nats), row reading the NB rows.
+func vipNatIPs(lr *nb.LogicalRouter, row func(table, uuid string) model.Model) map[string]bool {
+	vips := map[string]bool{}
+	lbs := slices.Clone(lr.LoadBalancer)
+	for _, g := range lr.LoadBalancerGroup {
+		if lbg, ok := row(nb.LoadBalancerGroupTable, g).(*nb.LoadBalancerGroup); ok {
+			lbs = append(lbs, lbg.LoadBalancer...)
+		}
+	}
+	for _, u := range lbs {
+		if lb, ok := row(nb.LoadBalancerTable, u).(*nb.LoadBalancer); ok {
+			for vip := range lb.Vips {
+				vips[vipIP(vip)] = true
 			}
 		}
 	}
+	out := map[string]bool{}
+	for _, u := range lr.Nat {
+		if nat, ok := row(nb.NATTable, u).(*nb.NAT); ok && vips[nat.ExternalIP] {
+			out[nat.ExternalIP] = true
+		}
+	}
+	return out
 }
 
 // vipIP is the IP of a load balancer's VIP: "IP", "IP:PORT" or
