@@ -22,7 +22,7 @@ func (f *nbFeed) observeIPAM(c wire.Change) {
 			}
 			prefix, ok := scanMACPrefix(g.Options["mac_prefix"])
 			if !ok {
-				prefix = f.macPrefix
+				prefix = f.macs.prefix
 			}
 			f.ipam.SetMACPrefix(prefix)
 		}
@@ -46,8 +46,15 @@ func (f *nbFeed) observeIPAM(c wire.Change) {
 
 // withDynamic is the row the program is fed for an NB row: a switch port
 // with the dynamic_addresses IPAM gives it, which the NB holds once
-// writeIPAM's transaction is through; any other row as it is.
+// writeIPAM's transaction is through; NB_Global with the random MACs
+// northd writes there (so that the first run's flows and SB rows use
+// them, as ovn-northd's do); any other row as it is.
 func (f *nbFeed) withDynamic(table, uuid string, m model.Model) model.Model {
+	if g, ok := m.(*nb.NBGlobal); ok && table == nb.NBGlobalTable {
+		cp := *g
+		cp.Options = withRandomMACs(g.Options, f.release, f.macs)
+		return &cp
+	}
 	p, ok := m.(*nb.LogicalSwitchPort)
 	if !ok || table != nb.LogicalSwitchPortTable {
 		return m

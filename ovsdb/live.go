@@ -309,7 +309,7 @@ func (d *Northd) build(prog *rules.Program) {
 	d.release = prog.Stages.Release()
 	d.releaseKnown = d.releaseKnown || d.forced
 	d.mu.Unlock()
-	d.feed = newNBFeed(d.log, d.macs.prefix)
+	d.feed = newNBFeed(d.log, d.macs, d.release)
 	d.w = sbwriter.New(d.log, prog.Stages, d.feed.portName)
 	d.nbLoaded = false
 }
@@ -679,7 +679,10 @@ func (d *Northd) iterate(ctx context.Context) {
 			d.again.Failed(d.cfg.MaxBackoff)
 		}
 	}
-	if d.cfgDone >= 0 {
+	// Options northd rewrites go first: sb_cfg follows in the iteration
+	// that reads them back, as in ovn-northd, whose engine has seen them
+	// when `--wait=sb` returns.
+	if d.cfgDone >= 0 && maps.Equal(d.feed.global.Options, options) {
 		nbCols["sb_cfg"] = d.cfgDone
 		if d.feed.global.SbCfg != d.cfgDone {
 			nbCols["sb_cfg_timestamp"] = int(time.Now().UnixMilli())

@@ -33,17 +33,19 @@ type nbFeed struct {
 	portsChanged map[string]bool
 
 	// ipam computes the switch ports' dynamic_addresses; the program is
-	// fed the ports with them. macPrefix is the MAC prefix it uses when
-	// NB_Global has no valid one (the random one northd writes there).
-	ipam      *relations.IPAM
-	macPrefix string
+	// fed the ports with them. macs are the random values northd writes
+	// into NB_Global where it has none: IPAM's MAC prefix then, and the
+	// program is fed NB_Global with them (withDynamic).
+	ipam    *relations.IPAM
+	macs    randomMACs
+	release schema.Release
 	// lspRaw are the switch port rows as the NB holds them; ipamPending
 	// the ports whose dynamic_addresses may differ from IPAM's.
 	lspRaw      map[string]*nb.LogicalSwitchPort
 	ipamPending map[string]bool
 }
 
-func newNBFeed(log *slog.Logger, macPrefix string) *nbFeed {
+func newNBFeed(log *slog.Logger, macs randomMACs, release schema.Release) *nbFeed {
 	return &nbFeed{
 		rows:         map[string]map[string]model.Model{},
 		globals:      map[string]*nb.NBGlobal{},
@@ -51,7 +53,8 @@ func newNBFeed(log *slog.Logger, macPrefix string) *nbFeed {
 		lrpByName:    map[string]*nb.LogicalRouterPort{},
 		portsChanged: map[string]bool{},
 		ipam:         relations.NewIPAM(log),
-		macPrefix:    macPrefix,
+		macs:         macs,
+		release:      release,
 		lspRaw:       map[string]*nb.LogicalSwitchPort{},
 		ipamPending:  map[string]bool{},
 	}
@@ -91,14 +94,14 @@ func (f *nbFeed) apply(n *relations.NB, bs []wire.Batch) (int, error) {
 		if old == nil && c.New == nil {
 			continue
 		}
-		if c.Table == nb.NBGlobalTable && handshakeOnly(old, c.New) {
+		new := f.withDynamic(c.Table, c.UUID, c.New)
+		if c.Table == nb.NBGlobalTable && handshakeOnly(old, new) {
 			// Every --wait=sb bumps nb_cfg, and northd's own sb_cfg and
 			// hv_cfg writes come back: a step for them would find nothing
 			// to do, at the cost of a pass over the circuit.
 			f.setGlobal(c.UUID, c.New)
 			continue
 		}
-		new := f.withDynamic(c.Table, c.UUID, c.New)
 		if old != nil && new != nil && c.Table == nb.LogicalSwitchPortTable && equalModels(old, new) {
 			continue
 		}
@@ -106,6 +109,9 @@ func (f *nbFeed) apply(n *relations.NB, bs []wire.Batch) (int, error) {
 			return changed, err
 		}
 		f.set(c.Table, c.UUID, old, new)
+		if c.Table == nb.NBGlobalTable {
+			f.setGlobal(c.UUID, c.New) // as the NB holds it
+		}
 		changed++
 	}
 	return changed, nil
@@ -168,8 +174,6 @@ func (f *nbFeed) set(table, uuid string, old, new model.Model) {
 		f.rows[table][uuid] = new
 	}
 	switch table {
-	case nb.NBGlobalTable:
-		f.setGlobal(uuid, new)
 	case nb.LogicalSwitchPortTable:
 		trackPort(f.lspByName, f.portsChanged, old, new, func(p *nb.LogicalSwitchPort) string { return p.Name })
 	case nb.LogicalRouterPortTable:
@@ -258,7 +262,17 @@ func (f *nbFeed) takePorts() map[string]bool {
 // (en-global-config.c), the destination MAC of service monitor replies.
 // macs are the random values to use, chosen once per process. The SB_Global options are the same (sbOptions).
 func globalOptions(g *nb.NBGlobal, r schema.Release, macs randomMACs, maxTunid int) map[string]string {
-	options := maps.Clone(g.Options)
+	options := withRandomMACs(g.Options, r, macs)
+	options["max_tunid"] = strconv.Itoa(maxTunid)
+	options["northd_internal_version"] = r.InternalVersion()
+	return options
+}
+
+// withRandomMACs is a copy of NB_Global options with mac_prefix made
+// valid and svc_monitor_mac (from 26.03 svc_monitor_mac_dst too) set,
+// from macs where they are missing or unreadable.
+func withRandomMACs(nbOptions map[string]string, r schema.Release, macs randomMACs) map[string]string {
+	options := maps.Clone(nbOptions)
 	if options == nil {
 		options = map[string]string{}
 	}
@@ -273,8 +287,6 @@ func globalOptions(g *nb.NBGlobal, r schema.Release, macs randomMACs, maxTunid i
 	if _, err := relations.ParseMAC(options["svc_monitor_mac_dst"]); err != nil && r >= schema.OVN2603 {
 		options["svc_monitor_mac_dst"] = macs.svcDst
 	}
-	options["max_tunid"] = strconv.Itoa(maxTunid)
-	options["northd_internal_version"] = r.InternalVersion()
 	return options
 }
 

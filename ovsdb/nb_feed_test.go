@@ -8,18 +8,21 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 )
 
 // TestFeedHandshakeOnly: an NB_Global change of the handshake columns
 // alone reaches northd's view (global) but not the program, which keeps
-// the row it was fed; the next real change replaces that row.
+// the row it was fed; the next real change replaces that row. The
+// program's row has the random MACs northd writes into the NB.
 func TestFeedHandshakeOnly(t *testing.T) {
 	prog := rules.New()
 	fed := engine.NewOutput(prog.NB.Global.Rows, func(a, b *nb.NBGlobal) int {
 		return cmp.Or(cmp.Compare(a.NbCfg, b.NbCfg), cmp.Compare(a.Options["x"], b.Options["x"]))
 	})
-	f := newNBFeed(slog.New(slog.DiscardHandler), "0a:00:00")
+	macs := newRandomMACs()
+	f := newNBFeed(slog.New(slog.DiscardHandler), macs, schema.OVN2303)
 	const u = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e01"
 	g1 := &nb.NBGlobal{UUID: u, NbCfg: 1, Options: map[string]string{"x": "1"}}
 	g2 := &nb.NBGlobal{UUID: u, NbCfg: 2, NbCfgTimestamp: 20, SbCfg: 1, SbCfgTimestamp: 10, HvCfg: 1, HvCfgTimestamp: 11, Options: map[string]string{"x": "1"}}
@@ -47,8 +50,11 @@ func TestFeedHandshakeOnly(t *testing.T) {
 		if n != step.changed || f.global != step.global {
 			t.Errorf("step %d: %d rows fed, global %+v; want %d, %+v", i, n, f.global, step.changed, step.global)
 		}
-		if got := fed.Contents(); len(got) != 1 || got[0] != step.program[0] {
-			t.Errorf("step %d: the program holds %+v, want %+v", i, got, step.program)
+		// The program's row is the NB's with the MACs northd fills in.
+		got := fed.Contents()
+		if len(got) != 1 || got[0].NbCfg != step.program[0].NbCfg || got[0].Options["x"] != step.program[0].Options["x"] ||
+			got[0].Options["svc_monitor_mac"] != macs.svc || got[0].Options["mac_prefix"] != macs.prefix {
+			t.Errorf("step %d: the program holds %+v, want %+v with svc_monitor_mac %s", i, got, step.program, macs.svc)
 		}
 	}
 }
