@@ -203,8 +203,8 @@ type NB struct {
 	RouterRoutes      engine.Rel[RouterRoute] // derived_routes.go
 	Routes            engine.Rel[StaticRoute]
 	RouteSlots        engine.Rel[StaticRouteSlot]
-	// UsedBFDs are the NB BFD rows (_uuid) that a static route uses to
-	// check its next hop.
+	// UsedBFDs are the NB BFD rows (_uuid) that a static route or a
+	// reroute policy uses to check its next hop.
 	UsedBFDs       engine.Rel[string]
 	RouteTableIDs  engine.Rel[RouteTableID]
 	RouterPolicies engine.Rel[RouterPolicy]
