@@ -165,6 +165,10 @@ var routerChanges = map[string]Change{
 		if rapid.IntRange(0, 3).Draw(t, "symmetric") == 0 {
 			r.Options = map[string]string{"ecmp_symmetric_reply": "true"}
 		}
+		if rapid.IntRange(0, 2).Draw(t, "selection") == 0 {
+			r.SelectionFields = rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"ip_src", "ip_dst", "tp_src", "tp_dst", "eth_src"}),
+				1, 3, func(f string) string { return f }).Draw(t, "fields")
+		}
 		if lrpID := s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable"); lrpID != "" && rapid.IntRange(0, 3).Draw(t, "out") == 0 {
 			out := s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort).Name
 			r.OutputPort = &out
