@@ -65,12 +65,38 @@ func nexthopV4(gateway, prefix netip.Addr) bool {
 // id Group and members numbered 1 to Size in route _uuid order. In 26.03 a
 // symmetric-reply route alone is a group of one (symmetricRouteGrouped).
 // HasDiscard tells that some member of the group is a discard route.
+// SelectionFields are the selection_fields every member of the group
+// selects (en-group-ecmp-route.c ecmp_groups_add_route), ip_proto with
+// tp_src or tp_dst, sorted and joined by commas as northd prints them.
 type StaticRouteSlot struct {
-	Route      StaticRoute
-	Group      int
-	Member     int
-	Size       int
-	HasDiscard bool
+	Route           StaticRoute
+	Group           int
+	Member          int
+	Size            int
+	HasDiscard      bool
+	SelectionFields string
+}
+
+// selectionFields is a route's selection_fields with ip_proto added when
+// it selects a transport port (northd.c parsed_routes_add_static).
+func selectionFields(r *nb.LogicalRouterStaticRoute) []string {
+	fields := slices.Clone(r.SelectionFields)
+	if slices.Contains(fields, "tp_src") || slices.Contains(fields, "tp_dst") {
+		fields = append(fields, "ip_proto")
+	}
+	slices.Sort(fields)
+	return slices.Compact(fields)
+}
+
+// commonSelectionFields are the selection fields every route of rs
+// selects.
+func commonSelectionFields(rs []StaticRoute) string {
+	common := selectionFields(rs[0].Route)
+	for _, r := range rs[1:] {
+		theirs := selectionFields(r.Route)
+		common = slices.DeleteFunc(common, func(f string) bool { return !slices.Contains(theirs, f) })
+	}
+	return strings.Join(common, ",")
 }
 
 // SymmetricReply reports whether the route has options:ecmp_symmetric_reply.
@@ -418,23 +444,56 @@ func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[St
 // another address does not hold the route. The sessions that routes use to
 // their next hops come second.
 func withoutBFDDown(n *NB, routes engine.Rel[StaticRoute]) (engine.Rel[StaticRoute], engine.Rel[string]) {
-	withBFD := engine.IndexBy(engine.Filter(routes, func(r StaticRoute) bool { return r.Route.BFD != nil }),
-		func(r StaticRoute) string { return *r.Route.BFD })
-	sessions := engine.IndexBy(n.BFD.Rows, func(b *nb.BFD) string { return b.UUID })
-	type use struct {
-		route StaticRoute
-		bfd   *nb.BFD
+	return heldByBFD(n, routes, func(r StaticRoute) []string {
+		if r.Route.BFD == nil {
+			return nil
+		}
+		return []string{*r.Route.BFD}
+	}, func(r StaticRoute, b *nb.BFD) bool { return b.DstIP == r.Route.Nexthop })
+}
+
+// withoutPolicyBFDDown leaves out the next hops of reroute policies that
+// one of the policy's bfd_sessions watches, to that next hop as written
+// through the port the hop leaves by, while it is not up (northd.c
+// check_bfd_state, 26.03), as withoutBFDDown does for static routes; the
+// sessions they use come second.
+func withoutPolicyBFDDown(n *NB, hops engine.Rel[PolicyNexthop]) (engine.Rel[PolicyNexthop], engine.Rel[string]) {
+	return heldByBFD(n, hops, func(h PolicyNexthop) []string { return h.Policy.Policy.BFDSessions },
+		func(h PolicyNexthop, b *nb.BFD) bool {
+			return b.DstIP == h.Policy.Nexthops()[h.Index] && b.LogicalPort == h.Port.Name()
+		})
+}
+
+// heldByBFD leaves out of paths those that one of their sessions (NB BFD
+// _uuids) watches, as watches says, while its NB status is not up; the
+// sessions that watch some path come second.
+func heldByBFD[P comparable](n *NB, paths engine.Rel[P], sessions func(P) []string, watches func(P, *nb.BFD) bool) (engine.Rel[P], engine.Rel[string]) {
+	type session struct {
+		path P
+		bfd  string
 	}
-	uses := engine.JoinFlatMap(withBFD, sessions, func(_ string, r StaticRoute, b *nb.BFD) []use {
-		if b.DstIP == r.Route.Nexthop {
-			return []use{{r, b}}
+	withBFD := engine.IndexBy(engine.FlatMap(paths, func(p P) []session {
+		var out []session
+		for _, s := range sessions(p) {
+			out = append(out, session{p, s})
+		}
+		return out
+	}), func(s session) string { return s.bfd })
+	rows := engine.IndexBy(n.BFD.Rows, func(b *nb.BFD) string { return b.UUID })
+	type use struct {
+		path P
+		bfd  *nb.BFD
+	}
+	uses := engine.JoinFlatMap(withBFD, rows, func(_ string, s session, b *nb.BFD) []use {
+		if watches(s.path, b) {
+			return []use{{s.path, b}}
 		}
 		return nil
 	})
-	held := engine.Map(engine.Filter(uses, func(u use) bool { return u.bfd.Status == nil || *u.bfd.Status != nb.BFDStatusUp }),
-		func(u use) StaticRoute { return u.route })
+	held := engine.Distinct(engine.Map(engine.Filter(uses, func(u use) bool { return u.bfd.Status == nil || *u.bfd.Status != nb.BFDStatusUp }),
+		func(u use) P { return u.path }))
 	used := engine.Distinct(engine.Map(uses, func(u use) string { return u.bfd.UUID }))
-	return engine.Union(routes, engine.Negate(held)), used
+	return engine.Union(paths, engine.Negate(held)), used
 }
 
 // deriveRouteTableIDs numbers the route tables of each router by their
@@ -485,9 +544,10 @@ func deriveStaticRouteSlots(routes engine.Rel[StaticRoute], rel schema.Release) 
 			created = rs[1].Route.UUID
 		}
 		hasDiscard := slices.ContainsFunc(rs, func(r StaticRoute) bool { return r.Discard })
+		fields := commonSelectionFields(rs)
 		out := make([]slot, len(rs))
 		for i, r := range rs {
-			out[i] = slot{StaticRouteSlot{Route: r, Member: i + 1, Size: len(rs), HasDiscard: hasDiscard}, k, created}
+			out[i] = slot{StaticRouteSlot{Route: r, Member: i + 1, Size: len(rs), HasDiscard: hasDiscard, SelectionFields: fields}, k, created}
 		}
 		return out
 	})
@@ -708,8 +768,11 @@ func deriveOutputPortNexthops(n *NB, policies engine.Rel[RouterPolicy]) engine.R
 func (n *NB) deriveRouteRelations() {
 	nets := deriveLRPNets(n)
 	n.RouterRoutes = deriveRouterRoutes(n)
-	n.Routes, n.RouteTableIDs, n.UsedBFDs = deriveStaticRoutes(n, nets)
+	var routeBFDs, policyBFDs engine.Rel[string]
+	n.Routes, n.RouteTableIDs, routeBFDs = deriveStaticRoutes(n, nets)
 	n.RouteSlots = deriveStaticRouteSlots(n.Routes, n.Release)
 	policies := chainPolicies(n, deriveRouterPolicies(n))
-	n.RouterPolicies, n.PolicyNexthops = numberECMPPolicies(policies, derivePolicyNexthops(n, policies, nets), n.Release)
+	hops, policyBFDs := withoutPolicyBFDDown(n, derivePolicyNexthops(n, policies, nets))
+	n.RouterPolicies, n.PolicyNexthops = numberECMPPolicies(policies, hops, n.Release)
+	n.UsedBFDs = engine.Distinct(engine.Union(routeBFDs, policyBFDs))
 }

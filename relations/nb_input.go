@@ -101,6 +101,7 @@ type NB struct {
 	LoadBalancerGroups       Table[nb.LoadBalancerGroup]
 	LoadBalancerChecks       Table[nb.LoadBalancerHealthCheck]
 	DHCPOptions              Table[nb.DHCPOptions]
+	DHCPRelayRows            Table[nb.DHCPRelay] // 26.03
 	DNS                      Table[nb.DNS]
 	GatewayChassis           Table[nb.GatewayChassis]
 	HAChassisGroups          Table[nb.HAChassisGroup]
@@ -184,6 +185,9 @@ type NB struct {
 	NetworkFunctionACLs   engine.Rel[NetworkFunctionACL]
 	SwitchPortDHCP        engine.Rel[PortDHCP]       // derived_dhcp.go
 	ListedPortDHCP        engine.Rel[ListedPortDHCP] // derived_dhcp.go
+	// DHCP relay (derived_dhcp_relay.go; none before 26.03).
+	DHCPRelays    engine.Rel[DHCPRelay]
+	RelaySwitches engine.Rel[RelaySwitch]
 
 	// Router datapaths, ports and peers (derived_router.go).
 	RouterConfigs  engine.Rel[RouterConfig]
@@ -203,8 +207,8 @@ type NB struct {
 	RouterRoutes      engine.Rel[RouterRoute] // derived_routes.go
 	Routes            engine.Rel[StaticRoute]
 	RouteSlots        engine.Rel[StaticRouteSlot]
-	// UsedBFDs are the NB BFD rows (_uuid) that a static route uses to
-	// check its next hop.
+	// UsedBFDs are the NB BFD rows (_uuid) that a static route or a
+	// reroute policy uses to check its next hop.
 	UsedBFDs       engine.Rel[string]
 	RouteTableIDs  engine.Rel[RouteTableID]
 	RouterPolicies engine.Rel[RouterPolicy]
@@ -306,6 +310,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 		LoadBalancerGroups:       newTable[nb.LoadBalancerGroup](c, nb.LoadBalancerGroupTable, f),
 		LoadBalancerChecks:       newTable[nb.LoadBalancerHealthCheck](c, nb.LoadBalancerHealthCheckTable, f),
 		DHCPOptions:              newTable[nb.DHCPOptions](c, nb.DHCPOptionsTable, f),
+		DHCPRelayRows:            newTable[nb.DHCPRelay](c, nb.DHCPRelayTable, f),
 		DNS:                      newTable[nb.DNS](c, nb.DNSTable, f),
 		GatewayChassis:           newTable[nb.GatewayChassis](c, nb.GatewayChassisTable, f),
 		HAChassisGroups:          newTable[nb.HAChassisGroup](c, nb.HAChassisGroupTable, f),
@@ -361,6 +366,8 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.deriveLBRelations()
 	n.SwitchPortDHCP = deriveSwitchPortDHCP(n)
 	n.ListedPortDHCP = deriveListedPortDHCP(n)
+	n.DHCPRelays = deriveDHCPRelays(n)
+	n.RelaySwitches = deriveRelaySwitches(n)
 	return n
 }
 

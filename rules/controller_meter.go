@@ -31,6 +31,8 @@ var controllerActions = []struct{ action, proto string }{
 	{"reject {", "reject"},
 	{"put_dhcp_opts(", "dhcpv4-opts"},
 	{"put_dhcpv6_opts(", "dhcpv6-opts"},
+	{"dhcp_relay_req_chk(", "dhcpv4-relay"},
+	{"dhcp_relay_resp_chk(", "dhcpv4-relay"},
 	{"dns_lookup(", "dns"},
 	{"handle_svc_check(", "svc-monitor"},
 	{"handle_bfd_msg(", "bfd"},

@@ -55,6 +55,20 @@ func TestCTCommitAll2603Incremental(t *testing.T) {
 	})
 }
 
+// TestDHCPRelay2603Incremental: 26.03's program over router ports that
+// gain and lose DHCP relays (servers missing, with a port, unreadable)
+// and switches that name and unname their relay port, as ports, peers
+// and networks come and go.
+func TestDHCPRelay2603Incremental(t *testing.T) {
+	names := append([]string{"router/setDHCPRelay", "router/setSwitchRelayPort", "router/setPortNetworks", "router/delRouterPort",
+		"router/connectSwitch", "topology/addPort", "topology/setAddresses"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.Routers}, names...),
+		Steps:   20, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+	})
+}
+
 // TestLBIncrementalEqualsRecompute is restricted to the load balancer
 // changes and those that build switches, routers, their ports and links,
 // and NAT rules, so that random sequences often reach states such as a

@@ -204,4 +204,6 @@ var routerRules = []Rule{
 	RouterPolicyRuleFlows,
 	RouterPolicyRerouteFlows,
 	RouterPolicyECMPFlows,
+	RouterDHCPRelayFlows, // lr_dhcp_relay.go
+	SwitchDHCPRelayFlows,
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -281,12 +282,8 @@ func RouterLearnedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		var flows []Flow
 		if s.Member == 1 {
 			match, prio := r.match(nb)
-			members := make([]string, s.Size)
-			for i := range members {
-				members[i] = fmt.Sprint(i + 1)
-			}
 			flows = append(flows, dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
-				"ip.ttl--; flags.loopback = 1; reg8[0..15] = %d; reg8[16..31] = select(%s);", s.Group, strings.Join(members, ", "))))
+				"ip.ttl--; flags.loopback = 1; reg8[0..15] = %d; reg8[16..31] = %s", s.Group, ecmpSelect(s.Size, "", ""))))
 		}
 		nhV4 := lr.Nexthop.Is4()
 		return append(flows, dp.from(lr.Row).flow(LRInIPRoutingECMP, 100,
@@ -310,18 +307,15 @@ func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		dp, rt := on(s.Route.Router), s.Route
 		var flows []Flow
 		if s.Member == 1 {
-			// The group is routed with the first route's origin.
-			match, prio := staticRoute(rt).match(nb)
-			member := "1; next;"
-			if s.Size > 1 {
-				members := make([]string, s.Size)
-				for i := range members {
-					members[i] = fmt.Sprint(i + 1)
+			for _, proto := range ecmpProtocols(s) {
+				match, prio := ecmpRouteMatch(nb, s, proto)
+				member := "1; next;"
+				if s.Size > 1 {
+					member = ecmpSelect(s.Size, s.SelectionFields, proto)
 				}
-				member = "select(" + strings.Join(members, ", ") + ");"
+				flows = append(flows, dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
+					"ip.ttl--; flags.loopback = 1; reg8[0..15] = %d; reg8[16..31] = %s", s.Group, member)))
 			}
-			flows = append(flows, dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
-				"ip.ttl--; flags.loopback = 1; reg8[0..15] = %d; reg8[16..31] = %s", s.Group, member)))
 		}
 		memberMatch := fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", s.Group, s.Member)
 		if discardDropsECMPGroup(nb.Release) && s.HasDiscard {
@@ -339,6 +333,59 @@ func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 				nextHopReg(!rt.NexthopV4()), routeGateway(nb, rt), srcIPReg(nb.Release, !rt.NexthopV4()), rt.OutIP, rt.Out.Net.MAC, jsonKey(rt.Out.Name()),
 				nextHopFamily(nb.Release, rt.NexthopV4()), commit)))
 	})
+}
+
+// ecmpProtocols are the protocols an ECMP group has a routing flow of its
+// own for (northd.c build_route_data_flows_for_lrouter): "", its plain
+// flow, and with a transport port among its selection fields tcp, udp and
+// sctp, whose flows hash that protocol's ports.
+func ecmpProtocols(s relations.StaticRouteSlot) []string {
+	fields := strings.Split(s.SelectionFields, ",")
+	if slices.Contains(fields, "tp_src") || slices.Contains(fields, "tp_dst") {
+		return []string{"", "tcp", "udp", "sctp"}
+	}
+	return []string{""}
+}
+
+// ecmpRouteMatch is the match and priority of an ECMP group's routing
+// flow for protocol proto (northd.c build_ecmp_route_flow), routed with
+// its first route's origin: a protocol's flow is a priority higher and,
+// when it hashes among several members, matches the protocol.
+func ecmpRouteMatch(nb *relations.NB, s relations.StaticRouteSlot, proto string) (string, int) {
+	match, prio := staticRoute(s.Route).match(nb)
+	if proto == "" {
+		return match, prio
+	}
+	if s.Size > 1 && s.SelectionFields != "" {
+		match += " && " + proto
+	}
+	return match, prio + 1
+}
+
+// ecmpSelect picks one of members 1 to size: select(1, 2), or, hashing
+// the selection fields, select(values=(1, 2); hash_fields="..."), where
+// tp_src and tp_dst become proto's ports (tcp_src, ...) and are left out
+// of the plain flow (proto "").
+func ecmpSelect(size int, fields, proto string) string {
+	members := make([]string, size)
+	for i := range members {
+		members[i] = fmt.Sprint(i + 1)
+	}
+	if fields == "" {
+		return "select(" + strings.Join(members, ", ") + ");"
+	}
+	var hashed []string
+	for _, f := range strings.Split(fields, ",") {
+		if port, ok := strings.CutPrefix(f, "tp_"); ok {
+			if proto == "" {
+				continue
+			}
+			f = proto + "_" + port
+		}
+		hashed = append(hashed, f)
+	}
+	slices.Sort(hashed)
+	return fmt.Sprintf("select(values=(%s); hash_fields=\"%s\");", strings.Join(members, ", "), strings.Join(hashed, ","))
 }
 
 // nexthopPrintedParsed: 26.03 prints a static route's next hop as it
@@ -434,7 +481,6 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 		rt := x.Of.Route
 		replyPort := ctBits(x.Features) + ".ecmp_reply_port"
 		dp, out := on(rt.Router).from(rt.Route.UUID), jsonKey(rt.Out.Name())
-		routeMatch, _ := staticRoute(rt).match(nb)
 		dir, ipv6, srcReg := "src", "false", srcIPReg(nb.Release, !rt.V4())
 		if rt.Src {
 			dir = "dst"
@@ -449,28 +495,32 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		base := fmt.Sprintf("inport == %s && ip%s.%s == %s", out, ipVersion(rt.V4()), dir, cidr)
 		key := KeyRef(rt.Out.Port.UUID)
+		// The group's flows for each protocol (ecmpProtocols) send the
+		// traffic they route through conntrack and route its replies.
+		viaRoute := func(reply, defrag string) []Flow {
+			var flows []Flow
+			for _, proto := range ecmpProtocols(x.Of) {
+				routeMatch, _ := ecmpRouteMatch(nb, x.Of, proto)
+				flows = append(flows, dp.flow(LRInDefrag, 100, routeMatch, defrag),
+					dp.flow(LRInIPRouting, 10300, reply+" && "+routeMatch, fmt.Sprintf(
+						"ip.ttl--; flags.loopback = 1; eth.src = %s; %s = %s; outport = %s; next;", rt.Out.Net.MAC, srcReg, rt.OutIP, out)))
+			}
+			return flows
+		}
 		if byPortMark {
 			reply := "ct_mark.ecmp_reply_port == " + key
-			return []Flow{
+			return append(viaRoute(reply, "ct_next;"),
 				dp.flow(LRInDefrag, 100, base, "ct_next;"),
-				dp.flow(LRInDefrag, 100, routeMatch, "ct_next;"),
 				dp.flow(LRInECMPStateful, 100, base+" && (ct.new || ct.est)",
 					"ct_commit { ct_label.ecmp_reply_eth = eth.src; ct_mark.ecmp_reply_port = "+key+";}; next;"),
-				dp.flow(LRInIPRouting, 10300, reply+" && "+routeMatch, fmt.Sprintf(
-					"ip.ttl--; flags.loopback = 1; eth.src = %s; %s = %s; outport = %s; next;", rt.Out.Net.MAC, srcReg, rt.OutIP, out)),
 				dp.flow(LRInPolicy, 65535, reply, "next;"),
-				dp.flow(LRInARPResolve, 200, reply, ecmpReplyMAC),
-			}
+				dp.flow(LRInARPResolve, 200, reply, ecmpReplyMAC))
 		}
 		reply := "ct.rpl && reg9[5] == 1 && " + replyPort + " == " + key
-		flows := []Flow{
+		flows := append(viaRoute(reply, "reg9[5] = chk_ecmp_nh(); ct_next;"),
 			dp.flow(LRInDefrag, 100, base, "reg9[5] = chk_ecmp_nh_mac(); ct_next;"),
-			dp.flow(LRInDefrag, 100, routeMatch, "reg9[5] = chk_ecmp_nh(); ct_next;"),
-			dp.flow(LRInIPRouting, 10300, reply+" && "+routeMatch, fmt.Sprintf(
-				"ip.ttl--; flags.loopback = 1; eth.src = %s; %s = %s; outport = %s; next;", rt.Out.Net.MAC, srcReg, rt.OutIP, out)),
 			dp.flow(LRInPolicy, 65535, reply, "next;"),
-			dp.flow(LRInARPResolve, 200, reply, ecmpReplyMAC),
-		}
+			dp.flow(LRInARPResolve, 200, reply, ecmpReplyMAC))
 		for _, proto := range []string{"tcp", "udp", "sctp"} {
 			commit := fmt.Sprintf("ct_commit { ct_label.ecmp_reply_eth = eth.src;  %s = %s;}; "+
 				"commit_ecmp_nh(ipv6 = %s, proto = %s); next;", replyPort, key, ipv6, proto)

@@ -120,12 +120,14 @@ type dhcpInport struct {
 // DHCP answered by ovn-controller: put_dhcp_opts/put_dhcpv6_opts fill in
 // the reply, which goes back out of the port. External ports are served
 // through the switch's localnet ports, on the chassis that binds them,
-// when they have an HA chassis group.
+// when they have an HA chassis group. A switch that relays DHCP (26.03,
+// relations.RelaySwitch) answers none itself.
 func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
-	served := engine.Filter(nb.SwitchPortDHCP, func(p relations.PortDHCP) bool {
+	served := engine.AntiJoin(engine.IndexBy(engine.Filter(nb.SwitchPortDHCP, func(p relations.PortDHCP) bool {
 		return p.Enabled() && p.Port.Type != relations.LSPTypeRouter &&
 			(p.Port.Type != relations.LSPTypeExternal || p.Port.HaChassisGroup != nil)
-	})
+	}), func(p relations.PortDHCP) string { return p.Switch }),
+		engine.IndexBy(nb.RelaySwitches, func(s relations.RelaySwitch) string { return s.Switch }))
 	servers := engine.TryMap(served, "DHCP_Options", dhcpServerOf)
 	static := engine.FlatMap(servers, func(s dhcpServer) []dhcpAddrs {
 		out := make([]dhcpAddrs, len(s.Addrs.Static))

@@ -56,8 +56,8 @@ type Program struct {
 	// ACLIDs are the NB _uuids of the ACLs with an SB ACL_ID row
 	// (sb_acl_ids.go).
 	ACLIDs *engine.Output[string]
-	// UsedBFDs are the NB BFD rows that static routes use (their NB status
-	// follows: relations.NB.UsedBFDs).
+	// UsedBFDs are the NB BFD rows that static routes and reroute policies
+	// use (their NB status follows: relations.NB.UsedBFDs).
 	UsedBFDs *engine.Output[string]
 	// NetworkFunctionsActive are the network function groups' active
 	// functions, which northd writes to the NB (network_function_active).

@@ -55,6 +55,45 @@ func updateRouterPort(t *rapid.T, s *State, id string, change func(*nb.LogicalRo
 // routerChanges change routers and their ports (options, networks,
 // peers, gateway chassis), static routes and policies.
 var routerChanges = map[string]Change{
+	// setDHCPRelay gives a router port a new DHCP relay, whose servers may
+	// be missing, carry a port or be unreadable, or takes its relay away.
+	"setDHCPRelay": func(t *rapid.T, s *State) {
+		lrpID := s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable")
+		if lrpID == "" {
+			return
+		}
+		var relay *string
+		if rapid.IntRange(0, 3).Draw(t, "relay") != 0 {
+			id := s.UUID()
+			r := &nb.DHCPRelay{UUID: id, Name: "relay" + id[len(id)-3:]}
+			if servers := rapid.SampledFrom([]string{"", "172.16.0.10", "172.16.0.20:67", "bad"}).Draw(t, "servers"); servers != "" {
+				r.Servers = &servers
+			}
+			s.Set(t, nb.DHCPRelayTable, id, r)
+			relay = &id
+		}
+		updateRouterPort(t, s, lrpID, func(lrp *nb.LogicalRouterPort) { lrp.DhcpRelay = relay })
+	},
+	// setSwitchRelayPort names a switch's DHCP relay port (a port of any
+	// switch, or none that exists) or clears it.
+	"setSwitchRelayPort": func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalSwitchTable, "LogicalSwitchTable")
+		if id == "" {
+			return
+		}
+		port := "nope"
+		if lspID := s.Pick(t, nb.LogicalSwitchPortTable, "LogicalSwitchPortTable"); lspID != "" {
+			port = s.rows[nb.LogicalSwitchPortTable][lspID].(*nb.LogicalSwitchPort).Name
+		}
+		clear := rapid.IntRange(0, 3).Draw(t, "clear") == 0
+		Edit(t, s, nb.LogicalSwitchTable, id, func(ls *nb.LogicalSwitch) {
+			ls.OtherConfig = ownOptions(ls.OtherConfig)
+			delete(ls.OtherConfig, "dhcp_relay_port")
+			if !clear {
+				ls.OtherConfig["dhcp_relay_port"] = port
+			}
+		})
+	},
 	"setRouterOptions": func(t *rapid.T, s *State) {
 		id := s.Pick(t, nb.LogicalRouterTable, "LogicalRouterTable")
 		if id == "" {
@@ -164,6 +203,10 @@ var routerChanges = map[string]Change{
 		}
 		if rapid.IntRange(0, 3).Draw(t, "symmetric") == 0 {
 			r.Options = map[string]string{"ecmp_symmetric_reply": "true"}
+		}
+		if rapid.IntRange(0, 2).Draw(t, "selection") == 0 {
+			r.SelectionFields = rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"ip_src", "ip_dst", "tp_src", "tp_dst", "eth_src"}),
+				1, 3, func(f string) string { return f }).Draw(t, "fields")
 		}
 		if lrpID := s.Pick(t, nb.LogicalRouterPortTable, "LogicalRouterPortTable"); lrpID != "" && rapid.IntRange(0, 3).Draw(t, "out") == 0 {
 			out := s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort).Name
