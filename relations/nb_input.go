@@ -221,6 +221,9 @@ type NB struct {
 	SwitchMcast             engine.Rel[SwitchMcast]
 	CheckLSPIsUp            engine.Rel[struct{}]
 	LSPDynamicAddrs         engine.Rel[LSPDynamic]
+	// SwitchPeers are the ports of type "switch" whose peer is a port of
+	// that type naming them back (none before 26.03).
+	SwitchPeers engine.Rel[SwitchPeer]
 	// QueueIDs are the qdisc_queue_ids of the switch ports' bindings
 	// (derived_queues.go).
 	QueueIDs engine.Rel[QueueID]

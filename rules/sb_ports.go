@@ -83,11 +83,12 @@ func SBPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 // qosPort is a switch port with its binding's queue id, if it has one,
 // and, for a QoS-given id in a release that shares queue ids
 // (relations.SharesQueueIDs), the network_name of its switch's first
-// localnet port.
+// localnet port; for a port of type "switch", its peer, if it has one.
 type qosPort struct {
 	LSP     relations.LSP
 	Queue   relations.QueueID
 	Network string
+	Peer    string
 }
 
 // firstLocalnetPorts is each switch's first localnet port (northd's
@@ -127,15 +128,32 @@ func withQoSNetworks(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosP
 		}))
 }
 
+// withSwitchPeers gives the ports of type "switch" their peers
+// (relations.NB.SwitchPeers).
+func withSwitchPeers(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosPort] {
+	byName := engine.IndexBy(ports, func(p qosPort) string { return p.LSP.Name() })
+	peers := engine.IndexBy(n.SwitchPeers, func(p relations.SwitchPeer) string { return p.Port })
+	return engine.Union(
+		engine.AntiJoin(byName, peers),
+		engine.Join(byName, peers, func(_ string, p qosPort, peer relations.SwitchPeer) qosPort {
+			p.Peer = peer.Peer
+			return p
+		}))
+}
+
 // switchPortBindings: switch ports of every type but "router". Their
 // options are the NB ones, plus the qdisc_queue_id northd gave a port for
 // its QoS options (relations.NB.QueueIDs) with, where queue ids are
 // shared, the physical network it names, and vlan-passthru=true on a
-// switch that passes VLANs through.
+// switch that passes VLANs through. A port of type "switch" is a patch
+// port whose options name its peer, once the two name each other.
 func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 	ports := withQueueIDs(n, engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter }))
 	if relations.SharesQueueIDs(n.Release) {
 		ports = withQoSNetworks(n, ports)
+	}
+	if relations.SwitchPeerPorts(n.Release) {
+		ports = withSwitchPeers(n, ports)
 	}
 	return engine.Join(
 		engine.IndexBy(ports, func(qp qosPort) string { return qp.LSP.Switch }),
@@ -143,7 +161,7 @@ func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 		func(_ string, qp qosPort, sw relations.Switch) PortBinding {
 			p := qp.LSP
 			options := p.Port.Options
-			if sw.VLANPassthru || qp.Queue.QoS {
+			if sw.VLANPassthru || qp.Queue.QoS || qp.Peer != "" {
 				options = maps.Clone(options)
 				if options == nil {
 					options = map[string]string{}
@@ -158,11 +176,17 @@ func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 			if sw.VLANPassthru {
 				options["vlan-passthru"] = "true"
 			}
+			if qp.Peer != "" {
+				options["peer"] = qp.Peer
+			}
 			pb := lspBinding(p.Switch, p.Port)
 			pb.Options = SmapOf(options)
 			// northd leaves the type of a port of unknown type alone (it
 			// logs it); a new binding has the default, "".
-			if slices.Contains(knownLSPTypes, p.Port.Type) {
+			switch {
+			case p.Port.Type == relations.LSPTypeSwitch && relations.SwitchPeerPorts(n.Release):
+				pb.Type = "patch"
+			case slices.Contains(knownLSPTypes, p.Port.Type):
 				pb.Type = p.Port.Type
 			}
 			return pb
