@@ -613,7 +613,7 @@ func (d *Northd) iterate(ctx context.Context) {
 		}
 	}
 	monitors := d.w.FeedMonitors(d.prog.NB) + d.w.FeedIGMP(d.prog.NB) + d.w.FeedVirtualParents(d.prog.NB) + d.w.FeedQueueIDs(d.prog.NB) +
-		d.w.FeedLearnedRoutes(d.prog.NB)
+		d.w.FeedLearnedRoutes(d.prog.NB) + d.w.FeedRemoteChassis(d.prog.NB)
 	if d.followLock() {
 		full = true
 	}

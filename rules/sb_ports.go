@@ -38,6 +38,10 @@ type PortBinding struct {
 	RequestedKey int
 	// MirrorPort is the sink of a serving port of type "mirror".
 	MirrorPort string
+	// RemoteChassis names the remote chassis (by name or hostname) a
+	// transit router's remote port is bound to: its requested_chassis
+	// and chassis (relations.TransitPort).
+	RemoteChassis string
 }
 
 // MaxPortKey is the largest port tunnel key outside VXLAN mode (15 bits).
@@ -50,7 +54,7 @@ func ComparePortBindings(a, b PortBinding) int {
 		cmp.Compare(a.PortSecurity, b.PortSecurity), cmp.Compare(a.ParentPort, b.ParentPort),
 		cmp.Compare(a.Tag, b.Tag), cmp.Compare(a.ExternalIDs, b.ExternalIDs),
 		cmp.Compare(a.NATAddresses, b.NATAddresses), cmp.Compare(a.RequestedKey, b.RequestedKey),
-		cmp.Compare(a.MirrorPort, b.MirrorPort))
+		cmp.Compare(a.MirrorPort, b.MirrorPort), cmp.Compare(a.RemoteChassis, b.RemoteChassis))
 }
 
 // CompareBools orders false before true, for the comparers of rows
@@ -665,10 +669,13 @@ type lrpMark struct {
 	PeerRank int
 	// VTEPPeer: the switch the port connects to has a vtep port.
 	VTEPPeer bool
+	// RemoteChassis is the remote chassis of a transit router's port.
+	RemoteChassis string
 }
 
 // routerPortBindings: router ports, patch ports (l3gateway ones on a
-// gateway router) naming their peer, and the chassisredirect port of each
+// gateway router, remote ones bound to their remote chassis on a transit
+// router) naming their peer, and the chassisredirect port of each
 // distributed gateway port. A port connected both to a switch port and,
 // through its peer column, to a router port names the switch port.
 func routerPortBindings(n *relations.NB, routers engine.Index[string, routerFacts]) engine.Rel[PortBinding] {
@@ -689,17 +696,22 @@ func routerPortBindings(n *relations.NB, routers engine.Index[string, routerFact
 		engine.IndexBy(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.Switch }),
 		engine.IndexBy(vtepSwitches, func(sw string) string { return sw })),
 		func(p relations.LRPSwitchPeer) lrpMark { return lrpMark{LRP: p.LRP, VTEPPeer: true} })
+	transit := engine.Map(n.TransitPorts, func(p relations.TransitPort) lrpMark {
+		return lrpMark{LRP: p.LRP, RemoteChassis: p.Chassis}
+	})
 	return engine.GroupBy(
-		engine.IndexBy(engine.Union(base, swPeers, rtPeers, vtep), func(m lrpMark) string { return m.LRP.Port.UUID }),
+		engine.IndexBy(engine.Union(base, swPeers, rtPeers, vtep, transit), func(m lrpMark) string { return m.LRP.Port.UUID }),
 		func(_ string, ms []lrpMark) []PortBinding {
 			var b *lrpMark
-			peer, peerRank, vtepPeer := "", 2, false
+			peer, peerRank, vtepPeer, remote := "", 2, false, ""
 			for i := range ms {
 				switch m := &ms[i]; {
 				case m.IsBase:
 					b = m
 				case m.VTEPPeer:
 					vtepPeer = true
+				case m.RemoteChassis != "":
+					remote = m.RemoteChassis
 				case m.PeerRank < peerRank || m.PeerRank == peerRank && m.Peer < peer:
 					peer, peerRank = m.Peer, m.PeerRank
 				}
@@ -707,7 +719,11 @@ func routerPortBindings(n *relations.NB, routers engine.Index[string, routerFact
 			if b == nil {
 				return nil
 			}
-			return lrpBindings(n.Release, b.LRP, b.Router, peer, vtepPeer)
+			pbs := lrpBindings(n.Release, b.LRP, b.Router, peer, vtepPeer)
+			if remote != "" {
+				pbs[0].Type, pbs[0].RemoteChassis = "remote", remote
+			}
+			return pbs
 		})
 }
 
