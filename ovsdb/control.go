@@ -233,6 +233,9 @@ func (d *Northd) Recompute(ctx context.Context) error {
 	return d.control(ctx, func() {
 		fresh := d.newProgram()
 		fresh.Features.Set(d.prog.Features.Get())
+		for _, name := range d.w.RemoteChassisFed() {
+			fresh.NB.SetRemoteChassisName(name, true)
+		}
 		for table, rows := range d.feed.rows {
 			for _, row := range rows {
 				if err := fresh.NB.Apply(table, nil, row); err != nil {

@@ -622,7 +622,7 @@ func (d *Northd) iterate(ctx context.Context) {
 		}
 	}
 	monitors := d.w.FeedMonitors(d.prog.NB) + d.w.FeedIGMP(d.prog.NB) + d.w.FeedVirtualParents(d.prog.NB) + d.w.FeedQueueIDs(d.prog.NB) +
-		d.w.FeedLearnedRoutes(d.prog.NB)
+		d.w.FeedLearnedRoutes(d.prog.NB) + d.w.FeedRemoteChassis(d.prog.NB)
 	if d.followLock() {
 		full = true
 	}
@@ -968,7 +968,7 @@ func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 // port. pb is nil for a binding just inserted.
 func (d *Northd) portUp(lsp *nb.LogicalSwitchPort, pb *sb.PortBinding) bool {
 	switch {
-	case lsp.Type == relations.LSPTypeRouter, lsp.Type == lspTypeSwitch && switchPeerPorts(d.release):
+	case lsp.Type == relations.LSPTypeRouter, lsp.Type == relations.LSPTypeSwitch && relations.SwitchPeerPorts(d.release):
 		return true
 	case pb == nil || pb.Chassis == nil:
 		return false
@@ -1021,18 +1021,10 @@ func reportsHostingChassis(r schema.Release) bool { return r >= schema.OVN2603 }
 // switches' other_config:ic-vxlan_mode (sbwriter.Writer.SetVXLANOptions).
 func vxlanModeOptions(r schema.Release) bool { return r >= schema.OVN2603 }
 
-// switchPeerPorts: 26.03 has switch ports of type "switch", which peer
-// with another switch's port and are up as router ports are.
-func switchPeerPorts(r schema.Release) bool { return r >= schema.OVN2603 }
-
 // everyLocalChassisReportsUp: 26.03 takes a bound port's up from its
 // binding on any chassis but a remote one; 23.03 only on a chassis that
 // says it reports it (port-up-notif).
 func everyLocalChassisReportsUp(r schema.Release) bool { return r >= schema.OVN2603 }
-
-// lspTypeSwitch is the type of a switch port that peers with another
-// switch's port (new in 26.03).
-const lspTypeSwitch = "switch"
 
 // bfdStatusOps set the status of the NB BFD rows as 23.03 does
 // (build_bfd_table, parsed_routes_add, bfd_cleanup_connections): unset is

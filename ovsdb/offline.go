@@ -87,6 +87,9 @@ type ComputeOptions struct {
 	// logical port, which ports with QoS options keep (none when unset:
 	// they get new ones).
 	QueueIDs map[string]int
+	// RemoteChassisNames are the names under which a remote SB Chassis is
+	// found (relations.RemoteChassisNames; none when unset).
+	RemoteChassisNames []string
 }
 
 // ComputeWithFeatures is ComputeFromFile for chassis that support features
@@ -116,6 +119,9 @@ func Compute(path string, o ComputeOptions, extra ...rules.Rule) (*Offline, erro
 	}
 	for port, id := range o.QueueIDs {
 		p.NB.SetBoundQueueID(relations.BoundQueueID{Port: port, ID: id}, true)
+	}
+	for _, name := range o.RemoteChassisNames {
+		p.NB.SetRemoteChassisName(name, true)
 	}
 	names := map[string]string{}
 	for table, row := range contents.All() {

@@ -307,6 +307,30 @@ func (in *interner[K, V]) get(k K, v V) *V {
 	return p
 }
 
+// TransitPort is a router port whose options:requested-chassis names a
+// remote chassis (RemoteChassisNames), on a router that is not a gateway
+// router: the remote port of a transit router, which 26.03 binds to that
+// chassis (Port_Binding type "remote").
+type TransitPort struct {
+	LRP     LRP
+	Chassis string // the requested chassis
+}
+
+// TransitRouterPorts: 26.03 reads a router port's requested-chassis.
+func TransitRouterPorts(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// deriveTransitPorts computes the transit routers' remote ports.
+func deriveTransitPorts(n *NB) engine.Rel[TransitPort] {
+	requesting := engine.Filter(n.LRPs, func(p LRP) bool {
+		_, ok := p.Port.Options["requested-chassis"]
+		return ok && !p.OnGateway && TransitRouterPorts(n.Release)
+	})
+	return engine.Join(
+		engine.IndexBy(requesting, func(p LRP) string { return p.Port.Options["requested-chassis"] }),
+		engine.IndexBy(n.RemoteChassisNames, func(name string) string { return name }),
+		func(name string, p LRP, _ string) TransitPort { return TransitPort{LRP: p, Chassis: name} })
+}
+
 // deriveRouterRelations computes the router relations of n; the bound
 // ports (deriveBoundPorts) must be computed first.
 func (n *NB) deriveRouterRelations() {
@@ -315,6 +339,8 @@ func (n *NB) deriveRouterRelations() {
 	n.LRPRouterPeers = deriveLRPRouterPeers(n.LRPs, n.LRPsByName)
 	rejectSwitchPortPeers(n)
 	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
+	n.TransitPorts = deriveTransitPorts(n)
+	n.TransitRouters = engine.Distinct(engine.Map(n.TransitPorts, func(p TransitPort) string { return p.LRP.Router }))
 	n.LRPRedistributes = deriveLRPRedistributes(n)
 	n.LearnedRoutes = deriveLearnedRoutes(n)
 	n.deriveRouteRelations()

@@ -33,7 +33,9 @@ type LSPAddresses struct {
 	// PortSecurity are the port_security entries northd could read
 	// (op->ps_addrs).
 	PortSecurity []LPortAddresses
-	// HasUnknown is an "unknown" entry in addresses (op->has_unknown).
+	// HasUnknown is an "unknown" entry in addresses (op->has_unknown), or
+	// in 26.03 a port of type "switch", behind which addresses are unknown
+	// (SwitchPeerPorts).
 	HasUnknown bool
 }
 
@@ -63,7 +65,14 @@ const (
 	LSPTypeExternal  = "external"
 	LSPTypeVirtual   = "virtual"
 	LSPTypeVTEP      = "vtep"
+	LSPTypeSwitch    = "switch"
 )
+
+// SwitchPeerPorts: 26.03 has switch ports of type "switch", patch ports to
+// a port of the same type on another switch (their peer columns name each
+// other). Addresses do not cross them, so the switch expects unknown ones
+// behind such a port.
+func SwitchPeerPorts(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // SwitchMcast is a switch's IP multicast configuration as its L2 lookup
 // flows read it (northd.c struct mcast_switch_info). One tuple per switch.
@@ -88,8 +97,11 @@ type SwitchMcast struct {
 
 // lspAddrKey identifies what a switch port's LSPAddresses are read from:
 // its addresses and port_security, each entry quoted so that no two lists
-// share a key.
-type lspAddrKey struct{ addresses, portSecurity string }
+// share a key, and whether unknown addresses come with its type.
+type lspAddrKey struct {
+	addresses, portSecurity string
+	unknownByType           bool
+}
 
 func quoteList(ss []string) string {
 	q := make([]string, len(ss))
@@ -140,6 +152,12 @@ func readLSPAddresses(p *nb.LogicalSwitchPort) (LSPAddresses, error) {
 	return a, nil
 }
 
+// unknownByType: a port of type "switch" has unknown addresses whatever
+// its addresses column says (SwitchPeerPorts).
+func unknownByType(r schema.Release, p *nb.LogicalSwitchPort) bool {
+	return p.Type == LSPTypeSwitch && SwitchPeerPorts(r)
+}
+
 func deriveLSPs(n *NB) engine.Rel[LSP] {
 	// northd logs the entries it cannot read and keeps the port: report
 	// them without touching the port.
@@ -150,7 +168,9 @@ func deriveLSPs(n *NB) engine.Rel[LSP] {
 	addrs := newInterner[lspAddrKey, LSPAddresses]()
 	return engine.Map(n.PortsOnSwitches, func(sp SwitchPort) LSP {
 		a, _ := readLSPAddresses(sp.Port)
-		k := lspAddrKey{quoteList(sp.Port.Addresses), quoteList(sp.Port.PortSecurity)}
+		byType := unknownByType(n.Release, sp.Port)
+		a.HasUnknown = a.HasUnknown || byType
+		k := lspAddrKey{quoteList(sp.Port.Addresses), quoteList(sp.Port.PortSecurity), byType}
 		return LSP{Switch: sp.Switch, Port: sp.Port, Addrs: addrs.get(k, a)}
 	})
 }
@@ -305,6 +325,29 @@ func deriveLSPDynamic(n *NB, lsps engine.Rel[LSP]) engine.Rel[LSPDynamic] {
 	})
 }
 
+// SwitchPeer is a port of type "switch" and the port of that type, on
+// another switch or the same, that it patches to, by name.
+type SwitchPeer struct {
+	Port, Peer string
+}
+
+// deriveSwitchPeers pairs the ports of type "switch" whose peer columns
+// name each other (join_logical_ports). A peer that is not such a port,
+// or that names another, leaves the port without one.
+func deriveSwitchPeers(n *NB) engine.Rel[SwitchPeer] {
+	switchPorts := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
+		return sp.Port.Type == LSPTypeSwitch && sp.Port.Peer != nil && SwitchPeerPorts(n.Release)
+	})
+	byPeer := engine.IndexBy(switchPorts, func(sp SwitchPort) string { return *sp.Port.Peer })
+	byName := engine.IndexBy(switchPorts, func(sp SwitchPort) string { return sp.Port.Name })
+	return engine.JoinFlatMap(byPeer, byName, func(_ string, p, peer SwitchPort) []SwitchPeer {
+		if *peer.Port.Peer != p.Port.Name {
+			return nil
+		}
+		return []SwitchPeer{{Port: p.Port.Name, Peer: peer.Port.Name}}
+	})
+}
+
 // deriveCheckLSPIsUp holds one tuple when NB_Global options:ignore_lsp_down
 // is false: ARP/ND responders then answer only for ports that are up.
 func deriveCheckLSPIsUp(n *NB) engine.Rel[struct{}] {
@@ -323,6 +366,7 @@ func (n *NB) deriveSwitchRelations() {
 	n.SwitchMcast = deriveSwitchMcast(n, n.LSPs)
 	n.CheckLSPIsUp = deriveCheckLSPIsUp(n)
 	n.LSPDynamicAddrs = deriveLSPDynamic(n, n.LSPs)
+	n.SwitchPeers = deriveSwitchPeers(n)
 	n.QueueIDs = deriveQueueIDs(n)
 	n.deriveIGMP()
 }

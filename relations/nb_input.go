@@ -152,6 +152,10 @@ type NB struct {
 	// hold, fed with SetBoundQueueID (sb_input.go).
 	BoundQueueIDs engine.Rel[BoundQueueID]
 	boundQueueIDs *engine.Input[BoundQueueID]
+	// RemoteChassisNames are the names under which northd finds a remote
+	// SB Chassis, fed with SetRemoteChassisName (sb_input.go).
+	RemoteChassisNames engine.Rel[string]
+	remoteChassisNames *engine.Input[string]
 
 	Refs Refs // the elements of large set columns (refs.go)
 
@@ -196,6 +200,10 @@ type NB struct {
 	LRPSwitchPeers engine.Rel[LRPSwitchPeer]
 	LRPRouterPeers engine.Rel[LRPRouterPeer]
 	LRPGatewayMTUs engine.Rel[LRPGatewayMTU]
+	// TransitPorts are the transit routers' remote ports, TransitRouters
+	// their routers' _uuid (none before 26.03).
+	TransitPorts   engine.Rel[TransitPort]
+	TransitRouters engine.Rel[string]
 	// LRPRedistributes are the router ports' dynamic routing
 	// redistribution (derived_dynamic_routing.go; none before 26.03).
 	LRPRedistributes engine.Rel[LRPRedistribute]
@@ -225,6 +233,9 @@ type NB struct {
 	SwitchMcast             engine.Rel[SwitchMcast]
 	CheckLSPIsUp            engine.Rel[struct{}]
 	LSPDynamicAddrs         engine.Rel[LSPDynamic]
+	// SwitchPeers are the ports of type "switch" whose peer is a port of
+	// that type naming them back (none before 26.03).
+	SwitchPeers engine.Rel[SwitchPeer]
 	// QueueIDs are the qdisc_queue_ids of the switch ports' bindings
 	// (derived_queues.go).
 	QueueIDs engine.Rel[QueueID]
@@ -345,6 +356,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.virtualParents, n.VirtualParents = newVirtualParents(c)
 	n.learnedRoutes, n.LearnedRouteRows = newLearnedRoutes(c)
 	n.boundQueueIDs, n.BoundQueueIDs = engine.NewInput[BoundQueueID](c, "SB Port_Binding qdisc_queue_id")
+	n.remoteChassisNames, n.RemoteChassisNames = engine.NewInput[string](c, "SB Chassis remote")
 	n.Refs = newRefs(c, n)
 	n.deriveLBScopeRelations()
 	n.SwitchDatapaths = deriveSwitches(n)

@@ -2,6 +2,7 @@ package relations
 
 import (
 	"cmp"
+	"slices"
 
 	"github.com/northlog/northlog/engine"
 )
@@ -112,3 +113,45 @@ type BoundQueueID struct {
 // bindings, feeds it; without it, every port with QoS options is given a
 // new one (derived_queues.go).
 func (n *NB) SetBoundQueueID(q BoundQueueID, in bool) { n.boundQueueIDs.Set(q, in) }
+
+// Chassis is what northd reads of an SB Chassis row to find it by name.
+type Chassis struct {
+	UUID, Name, Hostname string
+	// Remote is other_config:is-remote: a chassis of another availability
+	// zone, known through OVN interconnection.
+	Remote bool
+}
+
+// RemoteChassisNames are the names under which northd's chassis_lookup
+// finds a remote chassis among chassis: its name, and its hostname when no
+// chassis has that name and it is the first chassis, by _uuid, of that
+// hostname (the one the SB writer finds, sbwriter.Writer.chassisNamed).
+func RemoteChassisNames(chassis []Chassis) []string {
+	names := map[string]bool{}
+	byHost := map[string]Chassis{}
+	for _, c := range chassis {
+		names[c.Name] = true
+		if first, ok := byHost[c.Hostname]; !ok || c.UUID < first.UUID {
+			byHost[c.Hostname] = c
+		}
+	}
+	var out []string
+	for _, c := range chassis {
+		if !c.Remote {
+			continue
+		}
+		out = append(out, c.Name)
+		if c.Hostname != "" && !names[c.Hostname] && byHost[c.Hostname].UUID == c.UUID {
+			out = append(out, c.Hostname)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// SetRemoteChassisName records whether northd finds a remote chassis by
+// name (RemoteChassisNames): a router port that requests it is a transit
+// router's remote port. Only a northd that reads the SB, or an offline
+// computation given its chassis, feeds it; without it, no chassis is
+// remote.
+func (n *NB) SetRemoteChassisName(name string, in bool) { n.remoteChassisNames.Set(name, in) }

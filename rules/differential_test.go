@@ -186,16 +186,24 @@ func compareScenario(t *testing.T, rel *releaseRun, ref *reference.Instance, nam
 	if err != nil {
 		t.Fatal(err)
 	}
-	chassis, err := ref.ChassisOtherConfigs(t.Context())
+	chassis, err := ref.Chassis(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	features := relations.FeaturesOf(slices.Values(chassis))
+	var otherConfigs []map[string]string
+	var remote []relations.Chassis
+	for _, c := range chassis {
+		otherConfigs = append(otherConfigs, c.OtherConfig)
+		remote = append(remote, relations.Chassis{UUID: c.UUID, Name: c.Name, Hostname: c.Hostname,
+			Remote: relations.SmapBool(c.OtherConfig, "is-remote", false)})
+	}
+	features := relations.FeaturesOf(slices.Values(otherConfigs))
 	queues, err := ref.QueueIDs(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ovsdb.Compute(ref.NBFile(), ovsdb.ComputeOptions{Features: &features, LearnedRoutes: learnedRoutes(t, rel, ref), QueueIDs: queues})
+	got, err := ovsdb.Compute(ref.NBFile(), ovsdb.ComputeOptions{Features: &features, LearnedRoutes: learnedRoutes(t, rel, ref), QueueIDs: queues,
+		RemoteChassisNames: relations.RemoteChassisNames(remote)})
 	if err != nil {
 		t.Fatal(err)
 	}

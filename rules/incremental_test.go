@@ -217,3 +217,20 @@ func TestMirror2603Incremental(t *testing.T) {
 			ruletest.OutputOf("Port_Binding", func(p *rules.Program) *engine.Output[rules.PortBinding] { return p.PortBindings })),
 	})
 }
+
+// TestSwitchPeers2603Incremental: 26.03's program over switches patched
+// together by ports of type "switch", whose peers come, go and name
+// other ports, while ports change type and addresses (the switch port
+// changes) and switches gain ACLs and load balancers: the flows and the
+// bindings.
+func TestSwitchPeers2603Incremental(t *testing.T) {
+	names := append([]string{"topology/addPort", "topology/delPort", "topology/delSwitch", "topology/setAddresses",
+		"acl/addACL", "acl/addLB"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.SwitchPorts}, names...),
+		Steps:   16, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+		Outputs: append(ruletest.DefaultOutputs(),
+			ruletest.OutputOf("Port_Binding", func(p *rules.Program) *engine.Output[rules.PortBinding] { return p.PortBindings })),
+	})
+}

@@ -14,17 +14,35 @@ import (
 // MAC bindings (reg9[2]) and learned with put_arp/put_nd when the binding
 // is new; other packets skip learning. Unless the router has
 // always_learn_from_arp_request, a binding is learned only when its IP is
-// already known or the packet was addressed to the router (reg9[3]).
+// already known or the packet was addressed to the router (reg9[3]). A
+// transit router (relations.NB.TransitRouters) also floods ARP replies and
+// neighbour advertisements to its remote chassis.
 func RouterNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
-	return engine.FlatMap(nb.RouterConfigs, func(r relations.RouterConfig) []Flow {
+	type routerTransit struct {
+		Router  relations.RouterConfig
+		Transit bool
+	}
+	configs := engine.IndexBy(nb.RouterConfigs, func(r relations.RouterConfig) string { return r.UUID })
+	transit := engine.IndexBy(nb.TransitRouters, func(r string) string { return r })
+	routers := engine.Union(
+		engine.Map(engine.AntiJoin(configs, transit), func(r relations.RouterConfig) routerTransit { return routerTransit{Router: r} }),
+		engine.Join(configs, transit, func(_ string, r relations.RouterConfig, _ string) routerTransit {
+			return routerTransit{Router: r, Transit: true}
+		}))
+	return engine.FlatMap(routers, func(rt routerTransit) []Flow {
+		r := rt.Router
 		dp := on(r.UUID)
+		flood := ""
+		if rt.Transit {
+			flood = "flood_remote; "
+		}
 		known, nsKnown, skip := "", "", "reg9[2] == 1"
 		if !r.LearnFromARPRequest {
 			known, nsKnown, skip = "reg9[3] = 1; ", "reg9[3] = lookup_nd_ip(inport, ip6.src); ", "reg9[2] == 1 || reg9[3] == 0"
 		}
 		flows := []Flow{
-			dp.flow(LRInLookupNeighbor, 100, "arp.op == 2", "reg9[2] = lookup_arp(inport, arp.spa, arp.sha); "+known+"next;"),
-			dp.flow(LRInLookupNeighbor, 100, "nd_na", "reg9[2] = lookup_nd(inport, nd.target, nd.tll); "+known+"next;"),
+			dp.flow(LRInLookupNeighbor, 100, "arp.op == 2", "reg9[2] = lookup_arp(inport, arp.spa, arp.sha); "+known+flood+"next;"),
+			dp.flow(LRInLookupNeighbor, 100, "nd_na", "reg9[2] = lookup_nd(inport, nd.target, nd.tll); "+known+flood+"next;"),
 			dp.flow(LRInLookupNeighbor, 100, "nd_ns", "reg9[2] = lookup_nd(inport, ip6.src, nd.sll); "+nsKnown+"next;"),
 			dp.flow(LRInLookupNeighbor, 0, "1", "reg9[2] = 1; next;"),
 
@@ -45,7 +63,7 @@ func RouterNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 				addr = "nd.target"
 			}
 			flows = append(flows, dp.flow(LRInLookupNeighbor, 110, "nd_na && ip6.src == fe80::/10 && ip6.dst == ff00::/8",
-				"reg9[2] = lookup_nd(inport, "+addr+", nd.tll); reg9[3] = lookup_nd_ip(inport, "+addr+"); next;"))
+				"reg9[2] = lookup_nd(inport, "+addr+", nd.tll); reg9[3] = lookup_nd_ip(inport, "+addr+"); "+flood+"next;"))
 		}
 		return flows
 	})

@@ -150,7 +150,7 @@ func SwitchDHCPFlows(nb *relations.NB) engine.Rel[Flow] {
 		return []dhcpInport{{dhcpAddrs: e, Name: e.Server.Port.Name, Key: jsonKey(e.Server.Port.Name)}}
 	})
 	external := engine.Filter(entries, func(e dhcpAddrs) bool { return e.Server.Port.Type == relations.LSPTypeExternal })
-	localnets := engine.Filter(conntrackSkipPorts(nb), func(p conntrackSkipPort) bool { return !p.Router })
+	localnets := engine.Filter(conntrackSkipPorts(nb), func(p conntrackSkipPort) bool { return p.Kind == skipLocalnetPort })
 	rewrite := externalInportRewrite(nb)
 	viaLocalnet := engine.Join(
 		engine.IndexBy(external, func(e dhcpAddrs) string { return e.Server.Switch }),

@@ -31,7 +31,8 @@ func SwitchFDBDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 // SwitchFDBPortFlows: ls_in_lookup_fdb and ls_in_put_fdb for the ports whose
 // source MACs the switch learns (northd.c build_lswitch_learn_fdb_op): a VIF
 // with "unknown" among its addresses and no port security, or such a
-// localnet port with options:localnet_learn_fdb. Traffic to a learnt MAC
+// localnet port with options:localnet_learn_fdb, or a port of type
+// "switch" without port security (relations.SwitchPeerPorts). Traffic to a learnt MAC
 // then goes to that port instead of _MC_unknown (ls_in_l2_lkup's get_fdb).
 func SwitchFDBPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	learning := engine.Filter(nb.LSPs, func(p relations.LSP) bool {
@@ -41,6 +42,8 @@ func SwitchFDBPortFlows(nb *relations.NB) engine.Rel[Flow] {
 		switch p.Port.Type {
 		case relations.LSPTypeVIF:
 			return true
+		case relations.LSPTypeSwitch:
+			return relations.SwitchPeerPorts(nb.Release)
 		case relations.LSPTypeLocalnet:
 			return relations.SmapBool(p.Port.Options, "localnet_learn_fdb", false)
 		}

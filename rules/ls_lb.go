@@ -36,37 +36,55 @@ func SwitchPreLBFlows(nb *relations.NB) engine.Rel[Flow] {
 
 // conntrackSkipPort is a port of a switch whose traffic may bypass
 // conntrack: a router port (a "router" port whose router-port option names
-// an existing router port) or a localnet port.
+// an existing router port), a localnet port, or in 26.03 a port of type
+// "switch".
 type conntrackSkipPort struct {
 	Switch string
 	Name   string
 	Key    string // Name as a JSON string
 	Row    string // the port's NB _uuid
-	Router bool   // a router port; else a localnet port
+	Kind   conntrackSkipKind
 }
 
-// conntrackSkipPorts computes the router and localnet ports of switches,
-// as northd.c join_logical_ports records them in od->router_ports and
-// od->localnet_ports.
+// conntrackSkipKind is which of od->router_ports, od->localnet_ports and
+// od->switch_ports holds a conntrackSkipPort.
+type conntrackSkipKind int
+
+const (
+	skipRouterPort conntrackSkipKind = iota
+	skipLocalnetPort
+	skipSwitchPort
+)
+
+// conntrackSkipPorts computes the router, localnet and switch-type ports
+// of switches, as northd.c join_logical_ports records them in
+// od->router_ports, od->localnet_ports and od->switch_ports.
 func conntrackSkipPorts(nb *relations.NB) engine.Rel[conntrackSkipPort] {
 	routerPorts := engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) conntrackSkipPort {
-		return conntrackSkipPort{Switch: p.Switch, Name: p.LSP.Name, Key: jsonKey(p.LSP.Name), Row: p.LSP.UUID, Router: true}
+		return conntrackSkipPort{Switch: p.Switch, Name: p.LSP.Name, Key: jsonKey(p.LSP.Name), Row: p.LSP.UUID, Kind: skipRouterPort}
 	})
-	localnetPorts := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []conntrackSkipPort {
-		if sp.Port.Type != relations.LSPTypeLocalnet {
+	switchPorts := relations.SwitchPeerPorts(nb.Release)
+	otherPorts := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []conntrackSkipPort {
+		kind := skipLocalnetPort
+		switch {
+		case sp.Port.Type == relations.LSPTypeLocalnet:
+		case sp.Port.Type == relations.LSPTypeSwitch && switchPorts:
+			kind = skipSwitchPort
+		default:
 			return nil
 		}
-		return []conntrackSkipPort{{Switch: sp.Switch, Name: sp.Port.Name, Key: jsonKey(sp.Port.Name), Row: sp.Port.UUID}}
+		return []conntrackSkipPort{{Switch: sp.Switch, Name: sp.Port.Name, Key: jsonKey(sp.Port.Name), Row: sp.Port.UUID, Kind: kind}}
 	})
-	return engine.Union(routerPorts, localnetPorts)
+	return engine.Union(routerPorts, otherPorts)
 }
 
 // SwitchConntrackSkipFlows: ls_in_pre_acl, ls_out_pre_acl, ls_in_pre_lb and
-// ls_out_pre_lb, priority 110, for router and localnet ports (northd.c
-// skip_port_from_conntrack). Conntrack zones are per chassis, and traffic
-// through a router port may have crossed the router on another chassis, so
-// it cannot be tracked here. Localnet traffic skips pre-LB conntrack only
-// when the switch has no load balancer VIP to serve it.
+// ls_out_pre_lb, priority 110, for router, localnet and switch-type ports
+// (northd.c skip_port_from_conntrack). Conntrack zones are per chassis, and
+// traffic through a router or switch-type port may have crossed the peer
+// on another chassis, so it cannot be tracked here. Localnet traffic skips
+// pre-LB conntrack only when the switch has no load balancer VIP to serve
+// it. What leaves through a switch-type port keeps its conntrack state.
 func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
 	type portFacts struct {
 		Port  conntrackSkipPort
@@ -83,8 +101,9 @@ func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
 	}
 	return engine.FlatMap(ports, func(x portFacts) []Flow {
 		dp := onPort{x.Port.Switch, x.Port.Name}.from(x.Port.Row)
+		kind := x.Port.Kind
 		egress := ctClear
-		if x.Facts.HasStatefulACL {
+		if x.Facts.HasStatefulACL || kind == skipSwitchPort {
 			egress = "next;"
 		}
 		in, out := "ip && inport == "+x.Port.Key, "ip && outport == "+x.Port.Key
@@ -92,7 +111,7 @@ func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
 		if x.Facts.HasStatefulACL {
 			flows = append(flows, dp.flow(LSInPreACL, 110, in, "next;"), dp.flow(LSOutPreACL, 110, out, egress))
 		}
-		if x.Port.Router || !x.Facts.HasLBVIP {
+		if kind != skipLocalnetPort || !x.Facts.HasLBVIP {
 			flows = append(flows, dp.flow(LSInPreLB, 110, in, "next;"), dp.flow(LSOutPreLB, 110, out, egress))
 		}
 		return flows

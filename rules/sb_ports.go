@@ -38,6 +38,10 @@ type PortBinding struct {
 	RequestedKey int
 	// MirrorPort is the sink of a serving port of type "mirror".
 	MirrorPort string
+	// RemoteChassis names the remote chassis (by name or hostname) a
+	// transit router's remote port is bound to: its requested_chassis
+	// and chassis (relations.TransitPort).
+	RemoteChassis string
 }
 
 // MaxPortKey is the largest port tunnel key outside VXLAN mode (15 bits).
@@ -50,7 +54,7 @@ func ComparePortBindings(a, b PortBinding) int {
 		cmp.Compare(a.PortSecurity, b.PortSecurity), cmp.Compare(a.ParentPort, b.ParentPort),
 		cmp.Compare(a.Tag, b.Tag), cmp.Compare(a.ExternalIDs, b.ExternalIDs),
 		cmp.Compare(a.NATAddresses, b.NATAddresses), cmp.Compare(a.RequestedKey, b.RequestedKey),
-		cmp.Compare(a.MirrorPort, b.MirrorPort))
+		cmp.Compare(a.MirrorPort, b.MirrorPort), cmp.Compare(a.RemoteChassis, b.RemoteChassis))
 }
 
 // CompareBools orders false before true, for the comparers of rows
@@ -83,11 +87,12 @@ func SBPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 // qosPort is a switch port with its binding's queue id, if it has one,
 // and, for a QoS-given id in a release that shares queue ids
 // (relations.SharesQueueIDs), the network_name of its switch's first
-// localnet port.
+// localnet port; for a port of type "switch", its peer, if it has one.
 type qosPort struct {
 	LSP     relations.LSP
 	Queue   relations.QueueID
 	Network string
+	Peer    string
 }
 
 // firstLocalnetPorts is each switch's first localnet port (northd's
@@ -127,15 +132,32 @@ func withQoSNetworks(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosP
 		}))
 }
 
+// withSwitchPeers gives the ports of type "switch" their peers
+// (relations.NB.SwitchPeers).
+func withSwitchPeers(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosPort] {
+	byName := engine.IndexBy(ports, func(p qosPort) string { return p.LSP.Name() })
+	peers := engine.IndexBy(n.SwitchPeers, func(p relations.SwitchPeer) string { return p.Port })
+	return engine.Union(
+		engine.AntiJoin(byName, peers),
+		engine.Join(byName, peers, func(_ string, p qosPort, peer relations.SwitchPeer) qosPort {
+			p.Peer = peer.Peer
+			return p
+		}))
+}
+
 // switchPortBindings: switch ports of every type but "router". Their
 // options are the NB ones, plus the qdisc_queue_id northd gave a port for
 // its QoS options (relations.NB.QueueIDs) with, where queue ids are
 // shared, the physical network it names, and vlan-passthru=true on a
-// switch that passes VLANs through.
+// switch that passes VLANs through. A port of type "switch" is a patch
+// port whose options name its peer, once the two name each other.
 func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 	ports := withQueueIDs(n, engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter }))
 	if relations.SharesQueueIDs(n.Release) {
 		ports = withQoSNetworks(n, ports)
+	}
+	if relations.SwitchPeerPorts(n.Release) {
+		ports = withSwitchPeers(n, ports)
 	}
 	return engine.Join(
 		engine.IndexBy(ports, func(qp qosPort) string { return qp.LSP.Switch }),
@@ -143,7 +165,7 @@ func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 		func(_ string, qp qosPort, sw relations.Switch) PortBinding {
 			p := qp.LSP
 			options := p.Port.Options
-			if sw.VLANPassthru || qp.Queue.QoS {
+			if sw.VLANPassthru || qp.Queue.QoS || qp.Peer != "" {
 				options = maps.Clone(options)
 				if options == nil {
 					options = map[string]string{}
@@ -158,11 +180,17 @@ func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
 			if sw.VLANPassthru {
 				options["vlan-passthru"] = "true"
 			}
+			if qp.Peer != "" {
+				options["peer"] = qp.Peer
+			}
 			pb := lspBinding(p.Switch, p.Port)
 			pb.Options = SmapOf(options)
 			// northd leaves the type of a port of unknown type alone (it
 			// logs it); a new binding has the default, "".
-			if slices.Contains(knownLSPTypes, p.Port.Type) {
+			switch {
+			case p.Port.Type == relations.LSPTypeSwitch && relations.SwitchPeerPorts(n.Release):
+				pb.Type = "patch"
+			case slices.Contains(knownLSPTypes, p.Port.Type):
 				pb.Type = p.Port.Type
 			}
 			return pb
@@ -641,10 +669,13 @@ type lrpMark struct {
 	PeerRank int
 	// VTEPPeer: the switch the port connects to has a vtep port.
 	VTEPPeer bool
+	// RemoteChassis is the remote chassis of a transit router's port.
+	RemoteChassis string
 }
 
 // routerPortBindings: router ports, patch ports (l3gateway ones on a
-// gateway router) naming their peer, and the chassisredirect port of each
+// gateway router, remote ones bound to their remote chassis on a transit
+// router) naming their peer, and the chassisredirect port of each
 // distributed gateway port. A port connected both to a switch port and,
 // through its peer column, to a router port names the switch port.
 func routerPortBindings(n *relations.NB, routers engine.Index[string, routerFacts]) engine.Rel[PortBinding] {
@@ -665,17 +696,22 @@ func routerPortBindings(n *relations.NB, routers engine.Index[string, routerFact
 		engine.IndexBy(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.Switch }),
 		engine.IndexBy(vtepSwitches, func(sw string) string { return sw })),
 		func(p relations.LRPSwitchPeer) lrpMark { return lrpMark{LRP: p.LRP, VTEPPeer: true} })
+	transit := engine.Map(n.TransitPorts, func(p relations.TransitPort) lrpMark {
+		return lrpMark{LRP: p.LRP, RemoteChassis: p.Chassis}
+	})
 	return engine.GroupBy(
-		engine.IndexBy(engine.Union(base, swPeers, rtPeers, vtep), func(m lrpMark) string { return m.LRP.Port.UUID }),
+		engine.IndexBy(engine.Union(base, swPeers, rtPeers, vtep, transit), func(m lrpMark) string { return m.LRP.Port.UUID }),
 		func(_ string, ms []lrpMark) []PortBinding {
 			var b *lrpMark
-			peer, peerRank, vtepPeer := "", 2, false
+			peer, peerRank, vtepPeer, remote := "", 2, false, ""
 			for i := range ms {
 				switch m := &ms[i]; {
 				case m.IsBase:
 					b = m
 				case m.VTEPPeer:
 					vtepPeer = true
+				case m.RemoteChassis != "":
+					remote = m.RemoteChassis
 				case m.PeerRank < peerRank || m.PeerRank == peerRank && m.Peer < peer:
 					peer, peerRank = m.Peer, m.PeerRank
 				}
@@ -683,7 +719,11 @@ func routerPortBindings(n *relations.NB, routers engine.Index[string, routerFact
 			if b == nil {
 				return nil
 			}
-			return lrpBindings(n.Release, b.LRP, b.Router, peer, vtepPeer)
+			pbs := lrpBindings(n.Release, b.LRP, b.Router, peer, vtepPeer)
+			if remote != "" {
+				pbs[0].Type, pbs[0].RemoteChassis = "remote", remote
+			}
+			return pbs
 		})
 }
 

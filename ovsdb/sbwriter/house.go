@@ -54,6 +54,8 @@ type housekeeping struct {
 	igmpFeed  *igmpFeed
 	// learned feeds the Learned_Route rows (learned.go).
 	learned *learnedRouteFeed
+	// remoteChassis are the remote chassis names fed (remote_chassis.go).
+	remoteChassis map[string]bool
 
 	vxlan          vxlanMode
 	monitors       *monitorStatus
@@ -64,7 +66,7 @@ type housekeeping struct {
 
 func newHousekeeping(w *Writer) *housekeeping {
 	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(w.stages.Release()), igmpFeed: newIGMPFeed(),
-		virtualParents: newPortFeed[string](), queueIDs: newPortFeed[int](), learned: newLearnedRouteFeed(),
+		virtualParents: newPortFeed[string](), queueIDs: newPortFeed[int](), learned: newLearnedRouteFeed(), remoteChassis: map[string]bool{},
 		aging: macAging{ages: map[string]uint32{}}, vxlan: vxlanMode{dpMax: rules.MaxDatapathKey}}
 	h.staticMACsByNB = staticMACsPersistUUID(w.stages.Release())
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {

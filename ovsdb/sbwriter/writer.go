@@ -399,7 +399,7 @@ func (w *Writer) markRow(table, uuid string, row any) {
 		// Ports that name a chassis in options:requested-chassis refer
 		// to its row.
 		for name, pbs := range w.wantPB {
-			if _, ok := pbs[0].Options.Map()["requested-chassis"]; ok {
+			if _, ok := pbs[0].Options.Map()["requested-chassis"]; ok || pbs[0].RemoteChassis != "" {
 				w.dirtyPB[name] = true
 			}
 		}
@@ -840,7 +840,7 @@ func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding
 		}
 	}
 	options := want.Options.Map()
-	router := slices.Contains(RouterPortTypes, want.Type)
+	router := slices.Contains(RouterPortTypes, want.Type) || want.RemoteChassis != ""
 	if pb != nil {
 		// Keys of options that ovn-controller writes and northd keeps.
 		if v, ok := pb.Options["ipv6_ra_pd_list"]; ok && router {
@@ -889,7 +889,19 @@ func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding
 			row["up"] = wire.OptBool(false)
 		}
 	}
-	if !router {
+	switch {
+	case want.RemoteChassis != "":
+		// A transit router's remote port is bound to its chassis by
+		// northd, which never unbinds it.
+		ch := w.chassisNamed(want.RemoteChassis)
+		set("requested_chassis", pb == nil || ptrOr(pb.RequestedChassis, "") != ch, optUUID(ch))
+		if ch != "" {
+			set("chassis", pb == nil || ptrOr(pb.Chassis, "") != ch, optUUID(ch))
+		}
+	case router && pb != nil && pb.RequestedChassis != nil && w.onRouter(pb):
+		// It stopped being a transit router's remote port.
+		row["requested_chassis"] = optUUID("")
+	case !router:
 		first, more := w.requestedChassis(want.Name, options["requested-chassis"])
 		if pb == nil {
 			set("requested_chassis", false, optUUID(first))
@@ -946,6 +958,16 @@ func (w *Writer) requestedChassis(port, list string) (string, []string) {
 		return "", nil
 	}
 	return found[0], found[1:]
+}
+
+// onRouter reports whether a binding is on a router's datapath.
+func (w *Writer) onRouter(pb *sb.PortBinding) bool {
+	dp := w.m.dps[pb.Datapath]
+	if dp == nil {
+		return false
+	}
+	_, kind, ok := dpNB(dp)
+	return ok && kind == rules.Router
 }
 
 func (w *Writer) chassisNamed(name string) string {

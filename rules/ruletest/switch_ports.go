@@ -42,7 +42,7 @@ var switchPortChanges = map[string]Change{
 			return
 		}
 		lsp := *s.rows[nb.LogicalSwitchPortTable][id].(*nb.LogicalSwitchPort)
-		lsp.Type = rapid.SampledFrom([]string{"", "", "localnet", "localport", "vtep", "external", "virtual", "router"}).Draw(t, "type")
+		lsp.Type = rapid.SampledFrom([]string{"", "", "localnet", "localport", "vtep", "external", "virtual", "router", "switch"}).Draw(t, "type")
 		lsp.Options = genOptions(t, []string{"localnet_learn_fdb", "mcast_flood"}, "true", "false")
 		lsp.Up = boolPtr(t, "up")
 		lsp.Enabled = boolPtr(t, "enabled")
@@ -58,6 +58,44 @@ var switchPortChanges = map[string]Change{
 			up := boolPtr(t, "up")
 			Edit(t, s, nb.LogicalSwitchPortTable, id, func(lsp *nb.LogicalSwitchPort) { lsp.Up = up })
 		}
+	},
+	// A pair of ports of type "switch" patching two switches (or one to
+	// itself), whose peer columns name each other, or, now and then, a
+	// third port or none.
+	"linkSwitches": func(t *rapid.T, s *State) {
+		a, b := s.Pick(t, nb.LogicalSwitchTable, "switch a"), s.Pick(t, nb.LogicalSwitchTable, "switch b")
+		if a == "" {
+			return
+		}
+		idA, idB := s.UUID(), s.UUID()
+		nameA, nameB := "sl"+idA[len(idA)-3:], "sl"+idB[len(idB)-3:]
+		peerOfB := rapid.SampledFrom([]string{nameA, nameA, "", "other"}).Draw(t, "peer of b")
+		for _, p := range []struct{ id, sw, name, peer string }{{idA, a, nameA, nameB}, {idB, b, nameB, peerOfB}} {
+			lsp := &nb.LogicalSwitchPort{
+				UUID: p.id, Name: p.name, Type: "switch",
+				Addresses:    rapid.SampledFrom([][]string{{}, {}, {genMAC.Draw(t, "mac") + " " + genIPv4.Draw(t, "ip")}, {"unknown"}}).Draw(t, "addrs"),
+				PortSecurity: rapid.SampledFrom([][]string{{}, {}, {genMAC.Draw(t, "ps mac")}}).Draw(t, "port security"),
+				Enabled:      boolPtr(t, "enabled"),
+			}
+			if p.peer != "" {
+				lsp.Peer = &p.peer
+			}
+			s.Set(t, nb.LogicalSwitchPortTable, p.id, lsp)
+			Edit(t, s, nb.LogicalSwitchTable, p.sw, func(ls *nb.LogicalSwitch) { ls.Ports = append(slices.Clone(ls.Ports), p.id) })
+		}
+	},
+	// A switch port's peer column names another port, or nothing.
+	"setPortPeer": func(t *rapid.T, s *State) {
+		id, other := s.Pick(t, nb.LogicalSwitchPortTable, "port"), s.Pick(t, nb.LogicalSwitchPortTable, "peer")
+		if id == "" {
+			return
+		}
+		var peer *string
+		if rapid.Bool().Draw(t, "set") {
+			name := s.rows[nb.LogicalSwitchPortTable][other].(*nb.LogicalSwitchPort).Name
+			peer = &name
+		}
+		Edit(t, s, nb.LogicalSwitchPortTable, id, func(lsp *nb.LogicalSwitchPort) { lsp.Peer = peer })
 	},
 	"linkRouterPort": func(t *rapid.T, s *State) {
 		lsID, lrpID := s.Pick(t, nb.LogicalSwitchTable, nb.LogicalSwitchTable), s.Pick(t, nb.LogicalRouterPortTable, nb.LogicalRouterPortTable)
