@@ -42,6 +42,8 @@ type SwitchACLFacts struct {
 	// HasLBVIP: a load balancer with at least one VIP is attached to the
 	// switch directly or through a load balancer group (od->has_lb_vip).
 	HasLBVIP bool
+	// StatelessACLWithLB: the switch's Switch.StatelessACLWithLB.
+	StatelessACLWithLB bool
 	// MaxTiers are the highest tier of the switch's ACLs in each ACL
 	// stage (en-ls-stateful.c max_acl_tier); 0, the only tier before
 	// 26.03, leaves the stage untiered.
@@ -153,12 +155,15 @@ const (
 	markACL
 	markStatefulACL
 	markLBVIP
+	markStatelessACLWithLB
 )
 
 // deriveSwitchACLFacts computes one SwitchACLFacts per switch.
 func deriveSwitchACLFacts(n *NB) engine.Rel[SwitchACLFacts] {
 	marks := engine.Union(
 		engine.Map(n.SwitchDatapaths, func(s Switch) switchMark { return switchMark{Switch: s.UUID, Kind: markExists} }),
+		engine.Map(engine.Filter(n.SwitchDatapaths, func(s Switch) bool { return s.StatelessACLWithLB }),
+			func(s Switch) switchMark { return switchMark{Switch: s.UUID, Kind: markStatelessACLWithLB} }),
 		engine.Map(n.SwitchACLs, func(sa SwitchACL) switchMark {
 			m := switchMark{Switch: sa.Switch, Kind: markACL, Stage: StageOfACL(sa.ACL), Tier: sa.ACL.Tier}
 			if sa.ACL.Action == nb.ACLActionAllowRelated {
@@ -183,6 +188,8 @@ func deriveSwitchACLFacts(n *NB) engine.Rel[SwitchACLFacts] {
 					f.MaxTiers[m.Stage] = max(f.MaxTiers[m.Stage], m.Tier)
 				case markLBVIP:
 					f.HasLBVIP = true
+				case markStatelessACLWithLB:
+					f.StatelessACLWithLB = true
 				}
 			}
 			if !exists {

@@ -211,7 +211,9 @@ func aclVerdictDefaultFlows(t *StageTable, f relations.SwitchACLFacts) []Flow {
 	flows = append(flows, dp.flow(LSInACLAfterLBEval, 0, "1", "next;"))
 	if f.Stateful() {
 		invalid := "(ct.est && ct.rpl && ct_mark.blocked == 1)"
-		if f.UseCtInvMatch {
+		// With enable-stateless-acl-with-lb, traffic that skipped
+		// conntrack on the way in is not invalid on the way out.
+		if f.UseCtInvMatch && !f.StatelessACLWithLB {
 			invalid = "ct.inv || " + invalid
 		}
 		const (
@@ -308,6 +310,8 @@ var switchStatefulRules = []Rule{
 	SwitchVTEPHairpinFlows,
 	SwitchPreStatefulFlows,
 	SwitchStatefulFlows,
+	SwitchStatelessACLLBFlows,  // ls_stateless_acl_lb.go
+	SwitchStatelessACLVIPFlows, // ls_stateless_acl_lb.go
 	SwitchNetworkFunctionDefaultFlows,
 	SwitchNetworkFunctionFlows,
 	SwitchQoSFlows,
