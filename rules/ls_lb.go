@@ -43,6 +43,22 @@ type conntrackSkipPort struct {
 	Key    string // Name as a JSON string
 	Row    string // the port's NB _uuid
 	Router bool   // a router port; else a localnet port
+	// ACLs: a router port whose traffic goes through the ACLs' conntrack
+	// all the same (routerPortACLs).
+	ACLs bool
+}
+
+// readsRouterPortACL: 26.03 reads options:enable_router_port_acl of a
+// switch port of type router.
+func readsRouterPortACL(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// routerPortACLs reports whether switch port p, the peer of router port
+// rp, has its traffic tracked for the ACLs like a VIF's (northd.c
+// join_logical_ports: only the peer of a distributed gateway port, with
+// options:enable_router_port_acl): the gateway chassis holds the
+// connection's both directions.
+func routerPortACLs(r schema.Release, p *nb.LogicalSwitchPort, rp relations.LRP) bool {
+	return readsRouterPortACL(r) && rp.DGP() && relations.SmapBool(p.Options, "enable_router_port_acl", false)
 }
 
 // conntrackSkipPorts computes the router and localnet ports of switches,
@@ -50,7 +66,8 @@ type conntrackSkipPort struct {
 // od->localnet_ports.
 func conntrackSkipPorts(nb *relations.NB) engine.Rel[conntrackSkipPort] {
 	routerPorts := engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) conntrackSkipPort {
-		return conntrackSkipPort{Switch: p.Switch, Name: p.LSP.Name, Key: jsonKey(p.LSP.Name), Row: p.LSP.UUID, Router: true}
+		return conntrackSkipPort{Switch: p.Switch, Name: p.LSP.Name, Key: jsonKey(p.LSP.Name), Row: p.LSP.UUID, Router: true,
+			ACLs: routerPortACLs(nb.Release, p.LSP, p.LRP)}
 	})
 	localnetPorts := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []conntrackSkipPort {
 		if sp.Port.Type != relations.LSPTypeLocalnet {
@@ -89,7 +106,7 @@ func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		in, out := "ip && inport == "+x.Port.Key, "ip && outport == "+x.Port.Key
 		var flows []Flow
-		if x.Facts.HasStatefulACL {
+		if x.Facts.HasStatefulACL && !x.Port.ACLs {
 			flows = append(flows, dp.flow(LSInPreACL, 110, in, "next;"), dp.flow(LSOutPreACL, 110, out, egress))
 		}
 		if x.Port.Router || !x.Facts.HasLBVIP {
