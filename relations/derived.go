@@ -3,6 +3,7 @@ package relations
 import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // Switch is a logical switch datapath: the switch-level settings rules read,
@@ -20,6 +21,10 @@ type Switch struct {
 	// EVPNFDBPreferLocal is other_config:dynamic-routing-fdb-prefer-local
 	// =true: a MAC in the SB FDB wins over a remote VTEP's.
 	EVPNFDBPreferLocal bool
+	// StatelessACLWithLB is other_config:enable-stateless-acl-with-lb=true
+	// (od->lb_with_stateless_mode): traffic that stateless ACLs allow
+	// still reaches the switch's own load balancers through conntrack.
+	StatelessACLWithLB bool
 }
 
 // Router is a logical router datapath, as a value (see Switch).
@@ -42,6 +47,10 @@ type RouterPort struct {
 	Port   *nb.LogicalRouterPort
 }
 
+// ReadsStatelessACLWithLB: 26.03 reads a switch's
+// other_config:enable-stateless-acl-with-lb; 23.03 has no such key.
+func ReadsStatelessACLWithLB(r schema.Release) bool { return r >= schema.OVN2603 }
+
 func deriveSwitches(n *NB) engine.Rel[Switch] {
 	return engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) Switch {
 		return Switch{
@@ -50,6 +59,7 @@ func deriveSwitches(n *NB) engine.Rel[Switch] {
 			VLANPassthru:       SmapBool(ls.OtherConfig, "vlan-passthru", false),
 			EVPN:               HasEVPNVNI(n.Release, ls.OtherConfig),
 			EVPNFDBPreferLocal: SmapBool(ls.OtherConfig, "dynamic-routing-fdb-prefer-local", false),
+			StatelessACLWithLB: ReadsStatelessACLWithLB(n.Release) && SmapBool(ls.OtherConfig, "enable-stateless-acl-with-lb", false),
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // GlobalOptions are the NB_Global options that switch ACL flows read, with
@@ -17,7 +18,14 @@ type GlobalOptions struct {
 	// DefaultACLDrop is options:default_acl_drop (default false): whether
 	// traffic no ACL allows is dropped on switches that have ACLs.
 	DefaultACLDrop bool
+	// ACLCTTranslation is options:acl_ct_translation (26.03, default
+	// false): stateful ACLs match L4 fields on the connection's original
+	// ones, which every fragment carries, so multicast is tracked too.
+	ACLCTTranslation bool
 }
+
+// ReadsACLCTTranslation: 26.03 reads NB_Global options:acl_ct_translation.
+func ReadsACLCTTranslation(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // defaultGlobalOptions is what northd reads when NB_Global has no options
 // (or no row at all: northd then creates an empty one).
@@ -42,6 +50,8 @@ type SwitchACLFacts struct {
 	// HasLBVIP: a load balancer with at least one VIP is attached to the
 	// switch directly or through a load balancer group (od->has_lb_vip).
 	HasLBVIP bool
+	// StatelessACLWithLB: the switch's Switch.StatelessACLWithLB.
+	StatelessACLWithLB bool
 	// MaxTiers are the highest tier of the switch's ACLs in each ACL
 	// stage (en-ls-stateful.c max_acl_tier); 0, the only tier before
 	// 26.03, leaves the stage untiered.
@@ -93,8 +103,9 @@ func byTarget(r ref) string { return r.Target }
 func deriveGlobalOptions(n *NB) engine.Rel[GlobalOptions] {
 	return engine.Map(n.Global.Rows, func(g *nb.NBGlobal) GlobalOptions {
 		return GlobalOptions{
-			UseCtInvMatch:  SmapBool(g.Options, "use_ct_inv_match", true),
-			DefaultACLDrop: SmapBool(g.Options, "default_acl_drop", false),
+			UseCtInvMatch:    SmapBool(g.Options, "use_ct_inv_match", true),
+			DefaultACLDrop:   SmapBool(g.Options, "default_acl_drop", false),
+			ACLCTTranslation: ReadsACLCTTranslation(n.Release) && SmapBool(g.Options, "acl_ct_translation", false),
 		}
 	})
 }
@@ -153,12 +164,15 @@ const (
 	markACL
 	markStatefulACL
 	markLBVIP
+	markStatelessACLWithLB
 )
 
 // deriveSwitchACLFacts computes one SwitchACLFacts per switch.
 func deriveSwitchACLFacts(n *NB) engine.Rel[SwitchACLFacts] {
 	marks := engine.Union(
 		engine.Map(n.SwitchDatapaths, func(s Switch) switchMark { return switchMark{Switch: s.UUID, Kind: markExists} }),
+		engine.Map(engine.Filter(n.SwitchDatapaths, func(s Switch) bool { return s.StatelessACLWithLB }),
+			func(s Switch) switchMark { return switchMark{Switch: s.UUID, Kind: markStatelessACLWithLB} }),
 		engine.Map(n.SwitchACLs, func(sa SwitchACL) switchMark {
 			m := switchMark{Switch: sa.Switch, Kind: markACL, Stage: StageOfACL(sa.ACL), Tier: sa.ACL.Tier}
 			if sa.ACL.Action == nb.ACLActionAllowRelated {
@@ -183,6 +197,8 @@ func deriveSwitchACLFacts(n *NB) engine.Rel[SwitchACLFacts] {
 					f.MaxTiers[m.Stage] = max(f.MaxTiers[m.Stage], m.Tier)
 				case markLBVIP:
 					f.HasLBVIP = true
+				case markStatelessACLWithLB:
+					f.StatelessACLWithLB = true
 				}
 			}
 			if !exists {

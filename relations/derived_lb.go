@@ -34,6 +34,9 @@ const (
 type LBOptions struct {
 	// Proto is the protocol column: "tcp" (the default), "udp" or "sctp".
 	Proto string
+	// HairpinSNATIP is options:hairpin_snat_ip when it is one IPv4
+	// address (ovn_northd_lb_init's ip_parse), else "".
+	HairpinSNATIP string
 	// HashFields is selection_fields as northd writes it in
 	// ct_lb_mark(...; hash_fields="..."): tp_src and tp_dst named after the
 	// protocol when the protocol column is set. Empty without fields.
@@ -255,6 +258,11 @@ func (v LBVIP) V4Mapped() bool { return !v.IPv6 && !v.Template }
 // does. The error lists the values northd logs and corrects.
 func readLBOptions(lb *nb.LoadBalancer) (LBOptions, error) {
 	o := LBOptions{Proto: "tcp"}
+	if ip, ok := lb.Options["hairpin_snat_ip"]; ok {
+		if _, valid := ParseIPv4(ip); valid {
+			o.HairpinSNATIP = ip
+		}
+	}
 	proto := ""
 	if lb.Protocol != nil {
 		proto = string(*lb.Protocol)

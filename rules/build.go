@@ -52,5 +52,12 @@ func (r onRow) flow(stage Stage, priority int, match, actions string) Flow {
 	return f
 }
 
+// because gives a drop flow northd's description of why it drops
+// (Flow.Desc).
+func (f Flow) because(desc string) Flow {
+	f.Desc = desc
+	return f
+}
+
 // drop is northd's debug_drop_action() with no debug drop sampling configured.
 const drop = "drop;"

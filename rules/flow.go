@@ -22,6 +22,11 @@ import (
 // NAT, a route...), or empty: 23.03 writes its first 8 hex digits as
 // external_ids:stage-hint (ovn_lflow_add_with_hint), for ovn-detrace and
 // ovn-trace --detailed. Like InOutPort, it is no part of the flow's text.
+// Desc is 26.03's flow_desc, why a drop flow drops (WITH_DESC), and
+// CTTranslation its tags:acl_ct_translation, on the stateful ACLs' flows
+// with NB_Global options:acl_ct_translation: ovn-controller then matches
+// their L4 fields on the connection's original ones. Neither is part of
+// the text either.
 type Flow struct {
 	Datapath        string
 	Stage           Stage
@@ -31,6 +36,8 @@ type Flow struct {
 	ControllerMeter string
 	InOutPort       string
 	Hint            string
+	Desc            string
+	CTTranslation   bool
 }
 
 // CompareFlows orders flows by datapath, stage (pipeline and table, in
@@ -46,14 +53,18 @@ func CompareFlows(a, b Flow) int {
 		cmp.Compare(a.ControllerMeter, b.ControllerMeter),
 		cmp.Compare(a.InOutPort, b.InOutPort),
 		cmp.Compare(a.Hint, b.Hint),
+		cmp.Compare(a.Desc, b.Desc),
+		CompareBools(a.CTTranslation, b.CTTranslation),
 	)
 }
 
 // SameText reports whether two flows are the same SB row: all but
-// InOutPort and Hint equal.
+// InOutPort, Hint, Desc and CTTranslation equal.
 func SameText(a, b Flow) bool {
 	a.InOutPort, b.InOutPort = "", ""
 	a.Hint, b.Hint = "", ""
+	a.Desc, b.Desc = "", ""
+	a.CTTranslation, b.CTTranslation = false, false
 	return a == b
 }
 

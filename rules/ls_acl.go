@@ -211,7 +211,9 @@ func aclVerdictDefaultFlows(t *StageTable, f relations.SwitchACLFacts) []Flow {
 	flows = append(flows, dp.flow(LSInACLAfterLBEval, 0, "1", "next;"))
 	if f.Stateful() {
 		invalid := "(ct.est && ct.rpl && ct_mark.blocked == 1)"
-		if f.UseCtInvMatch {
+		// With enable-stateless-acl-with-lb, traffic that skipped
+		// conntrack on the way in is not invalid on the way out.
+		if f.UseCtInvMatch && !f.StatelessACLWithLB {
 			invalid = "ct.inv || " + invalid
 		}
 		const (
@@ -308,6 +310,8 @@ var switchStatefulRules = []Rule{
 	SwitchVTEPHairpinFlows,
 	SwitchPreStatefulFlows,
 	SwitchStatefulFlows,
+	SwitchStatelessACLLBFlows,  // ls_stateless_acl_lb.go
+	SwitchStatelessACLVIPFlows, // ls_stateless_acl_lb.go
 	SwitchNetworkFunctionDefaultFlows,
 	SwitchNetworkFunctionFlows,
 	SwitchQoSFlows,
@@ -441,6 +445,7 @@ func aclFlows(t *StageTable, stages aclStages, x aclOnSwitch) []Flow {
 			recommit = regConntrackCommit + " = 1; " + label
 		}
 		flows = append(flows, dp.flow(stage, prio, regACLHintAllow+" == 1 && ("+a.Match+")", recommit+log+"next;"))
+		translated(flows, x.Facts)
 		if a.Log && a.Label != 0 && relations.SmapBool(a.Options, "log-related", false) {
 			// Replies and related traffic pass at 65532 in the other
 			// direction; log them just above.
@@ -553,13 +558,23 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 	case nb.ACLActionDrop, nb.ACLActionReject:
 		// New or untracked traffic gets the verdict; an established
 		// connection the policy now refuses is marked blocked first.
-		return []Flow{
+		return translated([]Flow{
 			dp.flow(stage, prio, tier+regACLHintDrop+" == 1 && ("+a.Match+")", observeNew+"next;"),
 			dp.flow(stage, prio, tier+regACLHintBlock+" == 1 && ("+a.Match+")",
 				observeNew+fmt.Sprintf("ct_commit { ct_mark.blocked = 1; ct_label.obs_point_id = %d; }; next;", x.Sampling.Est.Metadata)),
-		}
+		}, x.Facts)
 	}
 	return nil
+}
+
+// translated marks a stateful ACL's flows for L4 matches on the
+// connection's original fields (Flow.CTTranslation) when NB_Global asks
+// for it, and returns them.
+func translated(flows []Flow, f relations.SwitchACLFacts) []Flow {
+	for i := range flows {
+		flows[i].CTTranslation = f.ACLCTTranslation
+	}
+	return flows
 }
 
 // aclObservation records, for the sample stage and the conntrack commit,

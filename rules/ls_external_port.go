@@ -78,14 +78,14 @@ func SwitchExternalPortFlows(nb *relations.NB) engine.Rel[Flow] {
 			var flows []Flow
 			for _, ip := range rp.Addrs.IPv4 {
 				flows = append(flows, dp.flow(LSInExternalPort, 100,
-					from+notResident+" && arp.tpa == "+ip.AddrS+" && arp.op == 1", drop))
+					from+notResident+" && arp.tpa == "+ip.AddrS+" && arp.op == 1", drop).because("Drop ARP for unknown router ports"))
 			}
 			for _, ip := range rp.Addrs.IPv6 {
 				flows = append(flows, dp.flow(LSInExternalPort, 100,
-					from+notResident+" && nd_ns && ip6.dst == {"+ip.AddrS+", "+ip.SNAddrS+"} && nd.target == "+ip.AddrS, drop))
+					from+notResident+" && nd_ns && ip6.dst == {"+ip.AddrS+", "+ip.SNAddrS+"} && nd.target == "+ip.AddrS, drop).because("Drop ND for unbound router ports"))
 			}
 			return append(flows, dp.flow(LSInExternalPort, 100,
-				from+" && eth.dst == "+rp.Addrs.MAC.String()+notResident, drop))
+				from+" && eth.dst == "+rp.Addrs.MAC.String()+notResident, drop).because("Packet does not come from a chassis resident"))
 		})
 	if !rewrite {
 		return drops

@@ -187,7 +187,12 @@ func SwitchL2UnknownFlows(nb *relations.NB) engine.Rel[Flow] {
 	withUnknown := engine.IndexBy(nb.SwitchesWithUnknown, func(s string) string { return s })
 	return engine.Union(
 		engine.FlatMap(engine.SemiJoin(switches, withUnknown), flows("outport = "+mcUnknown+"; output;")),
-		engine.FlatMap(engine.AntiJoin(switches, withUnknown), flows(drop)))
+		engine.Map(engine.FlatMap(engine.AntiJoin(switches, withUnknown), flows(drop)), func(f Flow) Flow {
+			if f.Actions == drop {
+				return f.because("No L2 destination")
+			}
+			return f
+		}))
 }
 
 // SwitchL2UnicastFlows: ls_in_l2_lkup, priority 50, for the MACs in a port's

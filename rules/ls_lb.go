@@ -44,6 +44,22 @@ type conntrackSkipPort struct {
 	Key    string // Name as a JSON string
 	Row    string // the port's NB _uuid
 	Kind   conntrackSkipKind
+	// ACLs: a router port whose traffic goes through the ACLs' conntrack
+	// all the same (routerPortACLs).
+	ACLs bool
+}
+
+// readsRouterPortACL: 26.03 reads options:enable_router_port_acl of a
+// switch port of type router.
+func readsRouterPortACL(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// routerPortACLs reports whether switch port p, the peer of router port
+// rp, has its traffic tracked for the ACLs like a VIF's (northd.c
+// join_logical_ports: only the peer of a distributed gateway port, with
+// options:enable_router_port_acl): the gateway chassis holds the
+// connection's both directions.
+func routerPortACLs(r schema.Release, p *nb.LogicalSwitchPort, rp relations.LRP) bool {
+	return readsRouterPortACL(r) && rp.DGP() && relations.SmapBool(p.Options, "enable_router_port_acl", false)
 }
 
 // conntrackSkipKind is which of od->router_ports, od->localnet_ports and
@@ -61,7 +77,8 @@ const (
 // od->router_ports, od->localnet_ports and od->switch_ports.
 func conntrackSkipPorts(nb *relations.NB) engine.Rel[conntrackSkipPort] {
 	routerPorts := engine.Map(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) conntrackSkipPort {
-		return conntrackSkipPort{Switch: p.Switch, Name: p.LSP.Name, Key: jsonKey(p.LSP.Name), Row: p.LSP.UUID, Kind: skipRouterPort}
+		return conntrackSkipPort{Switch: p.Switch, Name: p.LSP.Name, Key: jsonKey(p.LSP.Name), Row: p.LSP.UUID, Kind: skipRouterPort,
+			ACLs: routerPortACLs(nb.Release, p.LSP, p.LRP)}
 	})
 	switchPorts := relations.SwitchPeerPorts(nb.Release)
 	otherPorts := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []conntrackSkipPort {
@@ -108,7 +125,7 @@ func SwitchConntrackSkipFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		in, out := "ip && inport == "+x.Port.Key, "ip && outport == "+x.Port.Key
 		var flows []Flow
-		if x.Facts.HasStatefulACL {
+		if x.Facts.HasStatefulACL && !x.Port.ACLs {
 			flows = append(flows, dp.flow(LSInPreACL, 110, in, "next;"), dp.flow(LSOutPreACL, 110, out, egress))
 		}
 		if kind != skipLocalnetPort || !x.Facts.HasLBVIP {

@@ -20,25 +20,25 @@ func SwitchPortSecurityFlows(nb *relations.NB) engine.Rel[Flow] {
 		dp := on(sw.UUID)
 		flows := []Flow{
 			// Broadcast/multicast source MACs are never valid.
-			dp.flow(LSInCheckPortSec, 100, "eth.src[40]", drop),
+			dp.flow(LSInCheckPortSec, 100, "eth.src[40]", drop).because("Incoming Broadcast/multicast sourceaddress is invalid"),
 			dp.flow(LSInCheckPortSec, 50, "1", "reg0[15] = check_in_port_sec(); next;"),
-			dp.flow(LSInApplyPortSec, 50, "reg0[15] == 1", drop),
+			dp.flow(LSInApplyPortSec, 50, "reg0[15] == 1", drop).because("Broadcast/multicast port security invalid"),
 			dp.flow(LSInApplyPortSec, 0, "1", "next;"),
 
 			dp.flow(LSOutCheckPortSec, 100, "eth.mcast", "reg0[15] = 0; next;"),
 			dp.flow(LSOutCheckPortSec, 0, "1", "reg0[15] = check_out_port_sec(); next;"),
-			dp.flow(LSOutApplyPortSec, 50, "reg0[15] == 1", drop),
+			dp.flow(LSOutApplyPortSec, 50, "reg0[15] == 1", drop).because("Packet does not follow port security rules"),
 			dp.flow(LSOutApplyPortSec, 0, "1", "output;"),
 		}
 		if !sw.VLANPassthru {
 			// Logical VLANs are not supported unless the switch passes them through.
-			flows = append(flows, dp.flow(LSInCheckPortSec, 100, "vlan.present", drop))
+			flows = append(flows, dp.flow(LSInCheckPortSec, 100, "vlan.present", drop).because("VLANs blocked due to vlan-passthru option"))
 		}
 		if pmtu {
 			// The "packet too big" errors of SwitchPMTUAdmissionFlows'
 			// ports; others are dropped, and skip the LB stages.
 			flows = append(flows,
-				dp.flow(LSInCheckPortSec, 105, packetTooBig+" && flags.tunnel_rx == 1", drop),
+				dp.flow(LSInCheckPortSec, 105, packetTooBig+" && flags.tunnel_rx == 1", drop).because("ICMP: packet too big"),
 				dp.flow(LSInPreLB, 110, "((ip4 && icmp4.type == 3 && icmp4.code == 4) ||(ip6 && icmp6.type == 2 && icmp6.code == 0)) && flags.tunnel_rx == 1", "next;"))
 		}
 		return flows

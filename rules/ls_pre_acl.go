@@ -31,8 +31,11 @@ func SwitchPreACLFlows(nb *relations.NB) engine.Rel[Flow] {
 		for _, st := range []Stage{LSInPreACL, LSOutPreACL} {
 			flows = append(flows,
 				dp.flow(st, 110, noCT, "next;"),
-				dp.flow(st, 110, "eth.mcast", "next;"),
 				dp.flow(st, 100, "ip", regConntrackDefrag+" = 1; next;"))
+			// Translated ACL matches need multicast tracked too.
+			if !f.ACLCTTranslation {
+				flows = append(flows, dp.flow(st, 110, "eth.mcast", "next;"))
+			}
 		}
 		return flows
 	})

@@ -609,6 +609,10 @@ func routerTypeBinding(rel schema.Release, lsp *relations.LSP, peer *routerTypeM
 		pb.Type = "l3gateway"
 		options["l3gateway-chassis"] = peer.Router.Chassis
 	}
+	// ovn-controller gives the port a conntrack zone.
+	if peer != nil && routerPortACLs(rel, lsp.Port, peer.Peer) {
+		options["enable_router_port_acl"] = "true"
+	}
 	pb.Options = SmapOf(options)
 	if peer == nil {
 		return pb

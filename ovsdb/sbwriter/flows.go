@@ -10,6 +10,7 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
+	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -226,13 +227,19 @@ func (w *Writer) groupFor(t *Txn, dps []string) string {
 }
 
 // rowTags are what a desired flow gives its SB row beside its key: its
-// rules.Flow.InOutPort and Hint.
-type rowTags struct{ port, hint string }
+// rules.Flow.InOutPort, Hint, Desc and CTTranslation.
+type rowTags struct {
+	port, hint, desc string
+	ctTranslation    bool
+}
 
-func tagsOf(f rules.Flow) rowTags { return rowTags{f.InOutPort, f.StageHint()} }
+func tagsOf(f rules.Flow) rowTags {
+	return rowTags{f.InOutPort, f.StageHint(), f.Desc, f.CTTranslation}
+}
 
 func compareRowTags(a, b rowTags) int {
-	return cmp.Or(cmp.Compare(a.port, b.port), cmp.Compare(a.hint, b.hint))
+	return cmp.Or(cmp.Compare(a.port, b.port), cmp.Compare(a.hint, b.hint), cmp.Compare(a.desc, b.desc),
+		rules.CompareBools(a.ctTranslation, b.ctTranslation))
 }
 
 // wantFlow is what the desired flows of one key ask of its row: their NB
@@ -290,7 +297,7 @@ func appendTags(tags []rowTags, counts tagCounts) []rowTags {
 
 // insertFlow inserts a Logical_Flow row, with its controller_meter,
 // tags:in_out_port and external_ids: the stage-name and stage-hint, as
-// 23.03's; not source (the northd.c line that built it), which rules.Flow
+// 23.03's, and 26.03's flow_desc and tags:acl_ct_translation; not source (the northd.c line that built it), which rules.Flow
 // does not carry. external_ids and tags are no part of a flow's key: a row
 // kept, 23.03's say, keeps them as they are, as 23.03 does while
 // northd_internal_version stays.
@@ -307,8 +314,19 @@ func (w *Writer) insertFlow(t *Txn, p flowPlan) {
 	if p.key.HasMeter {
 		row["controller_meter"] = wire.OptString(p.key.Meter, true)
 	}
+	rowTags := map[string]string{}
 	if tags.port != "" {
-		row["tags"] = wire.StrMap(map[string]string{"in_out_port": tags.port})
+		rowTags["in_out_port"] = tags.port
+	}
+	if tags.ctTranslation {
+		rowTags["acl_ct_translation"] = "true"
+	}
+	if len(rowTags) > 0 {
+		row["tags"] = wire.StrMap(rowTags)
+	}
+	// 23.03's SB has no flow_desc column.
+	if tags.desc != "" && w.stages.Release() >= schema.OVN2603 {
+		row["flow_desc"] = wire.OptString(tags.desc, true)
 	}
 	if len(p.target) == 1 {
 		row["logical_datapath"] = optUUID(p.target[0])

@@ -27,7 +27,7 @@ var Tables = append([]string{
 // actions and meter alone (as 23.03's ovn_lflow_equal does), and there are
 // tens of thousands of them.
 var NotMonitored = map[string]map[string]bool{
-	sb.LogicalFlowTable: {"external_ids": true, "tags": true},
+	sb.LogicalFlowTable: {"external_ids": true, "tags": true, "flow_desc": true},
 }
 
 // dpUserTables are SB tables northd does not write whose rows refer to a

@@ -317,8 +317,9 @@ func setGlobal(t *rapid.T, s *State) {
 		return
 	}
 	s.Set(t, nb.NBGlobalTable, id, &nb.NBGlobal{UUID: id, NbCfg: rapid.IntRange(0, 9).Draw(t, "cfg"), Options: map[string]string{
-		"use_ct_inv_match": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "inv"),
-		"default_acl_drop": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "drop"),
+		"use_ct_inv_match":   rapid.SampledFrom([]string{"true", "false"}).Draw(t, "inv"),
+		"default_acl_drop":   rapid.SampledFrom([]string{"true", "false"}).Draw(t, "drop"),
+		"acl_ct_translation": rapid.SampledFrom([]string{"true", "false"}).Draw(t, "ctTranslation"),
 	}})
 }
 

@@ -182,6 +182,9 @@ var routerChanges = map[string]Change{
 		id := s.UUID()
 		lsp := &nb.LogicalSwitchPort{UUID: id, Name: "rsp" + id[len(id)-3:], Type: "router", Addresses: []string{"router"},
 			Options: map[string]string{"router-port": s.rows[nb.LogicalRouterPortTable][lrpID].(*nb.LogicalRouterPort).Name}}
+		if rapid.Bool().Draw(t, "routerPortACL") {
+			lsp.Options["enable_router_port_acl"] = "true"
+		}
 		s.Set(t, nb.LogicalSwitchPortTable, id, lsp)
 		ls := *s.rows[nb.LogicalSwitchTable][lsID].(*nb.LogicalSwitch)
 		ls.Ports = append(slices.Clone(ls.Ports), id)

@@ -165,7 +165,7 @@ var switchPortChanges = map[string]Change{
 			return
 		}
 		ls := *s.rows[nb.LogicalSwitchTable][id].(*nb.LogicalSwitch)
-		ls.OtherConfig = genOptions(t, []string{"mcast_snoop", "mcast_flood_unregistered", "vlan-passthru", "mac_only"}, "true", "false")
+		ls.OtherConfig = genOptions(t, []string{"mcast_snoop", "mcast_flood_unregistered", "vlan-passthru", "mac_only", "enable-stateless-acl-with-lb"}, "true", "false")
 		if rapid.Bool().Draw(t, "subnet") {
 			ls.OtherConfig["subnet"] = rapid.SampledFrom([]string{"10.0.0.0/24", "10.0.0.0/32", "bad"}).Draw(t, "cidr")
 		}
