@@ -167,8 +167,10 @@ func (d *Northd) ClearEngineStats() {
 
 // countIteration adds an iteration to the engine counters. full says it
 // compared everything (new NB connection, lock acquired, Recompute);
-// nbBatches and sbBatches are what the databases sent.
-func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch) {
+// nbBatches and sbBatches are what the databases sent. It reports whether
+// 26.03's sync_to_sb_lb recomputed, which brings back the SB
+// Load_Balancer rows others changed.
+func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch) (lbSyncRecomputed bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if engineModel2603(d.release) {
@@ -176,8 +178,10 @@ func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch) {
 			nbSchema, sbSchema := d.release.NBSchema(), d.release.SBSchema()
 			d.engine = enginestats.NewNorthd2603(&nbSchema, &sbSchema)
 		}
+		before, _ := d.engine.Stats(lbSyncNode2603)
 		d.engine.Iterate(nbBatches, sbBatches, d.feed.row, full)
-		return
+		after, _ := d.engine.Stats(lbSyncNode2603)
+		return after.Recompute > before.Recompute
 	}
 	d.engine = nil
 	nbChanged, addrOnly := nbChangeKind(nbBatches)
@@ -193,7 +197,11 @@ func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch) {
 			s.Compute++
 		}
 	}
+	return false
 }
+
+// lbSyncNode2603 is 26.03's engine node that writes SB Load_Balancer.
+const lbSyncNode2603 = "sync_to_sb_lb"
 
 // wantNBOptions tells the engine model the NB_Global options the northd
 // wants the NB to hold.

@@ -626,7 +626,9 @@ func (d *Northd) iterate(ctx context.Context) {
 	if d.followLock() {
 		full = true
 	}
-	d.countIteration(full, nbBatches, sbBatches)
+	if d.countIteration(full, nbBatches, sbBatches) {
+		d.w.ResyncLoadBalancers()
+	}
 	own := d.inputsChanged
 	d.inputsChanged = false
 	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 || own {

@@ -29,6 +29,12 @@ type lbTable struct {
 	byDPG   map[string]map[string]bool // datapath group -> load balancer rows
 	dirty   map[string]bool            // NB _uuids
 	orphan  map[string]bool            // rows that name no load balancer: deleted
+	// stale are the NB _uuids whose rows changed or went since the last
+	// resync, which 26.03 leaves as they are until then
+	// (sbLBEditsWaitForResync); resync says the next reconcile makes
+	// them right.
+	stale  map[string]bool
+	resync bool
 	// switchColumn is the column that holds a 26.03 row's switches
 	// (lbSwitchColumn).
 	switchColumn string
@@ -64,6 +70,7 @@ func newLBTable(release schema.Release) *lbTable {
 		switchColumn: lbSwitchColumn(release, slices.Values([]map[string]string(nil)))}
 	l.resetSB()
 	l.clearDirt()
+	l.stale = map[string]bool{}
 	return l
 }
 
@@ -120,10 +127,29 @@ func (l *lbTable) applyProgram(lbs []engine.Change[rules.SBLoadBalancer], mons [
 	}
 }
 
+// sbLBEditsWaitForResync: 26.03 follows SB Load_Balancer only for rows
+// it did not make (sync_to_sb_lb_sb_load_balancer), so a row another
+// client changes or deletes stays so until sync_to_sb_lb next recomputes;
+// 23.03 recomputes at any SB change.
+func sbLBEditsWaitForResync(r schema.Release) bool { return r >= schema.OVN2603 }
+
 // applySB records an SB row change and marks what it touches.
 func (l *lbTable) applySB(c wire.Change) {
 	switch c.Table {
 	case sb.LoadBalancerTable:
+		if c.Old == nil {
+			if r, ok := c.New.(*sb.LoadBalancer); ok {
+				// A new row of no load balancer it wants is not its
+				// own: 26.03 recomputes.
+				if id, ok := l.key(r); !ok || !l.wanted(id) {
+					l.resync = true
+				}
+			}
+		}
+		mark := l.mark
+		if c.Old != nil && sbLBEditsWaitForResync(l.release) {
+			mark = l.markStale
+		}
 		if old := l.rows[c.UUID]; old != nil {
 			if id, ok := l.key(old); ok {
 				l.byID[id] = deleteSorted(l.byID[id], c.UUID)
@@ -135,7 +161,7 @@ func (l *lbTable) applySB(c wire.Change) {
 				removeFrom(l.byDPG, g, c.UUID)
 			}
 			delete(l.rows, c.UUID)
-			l.mark(c.UUID, old)
+			mark(c.UUID, old)
 		}
 		if r, ok := c.New.(*sb.LoadBalancer); ok {
 			if id, ok := l.key(r); ok {
@@ -145,7 +171,7 @@ func (l *lbTable) applySB(c wire.Change) {
 			for _, g := range lbGroups(r) {
 				addTo(l.byDPG, g, c.UUID)
 			}
-			l.mark(c.UUID, r)
+			mark(c.UUID, r)
 		}
 	case sb.ServiceMonitorTable:
 		if old := l.mons[c.UUID]; old != nil {
@@ -200,11 +226,36 @@ func (l *lbTable) mark(u string, r *sb.LoadBalancer) {
 	l.orphan[u] = true
 }
 
+func (l *lbTable) wanted(id string) bool {
+	_, ok := l.want[id]
+	return ok
+}
+
+// markStale records a load balancer row that changed or went, for the
+// next resync; a 26.03 row always names its load balancer.
+func (l *lbTable) markStale(_ string, r *sb.LoadBalancer) {
+	if id, ok := l.key(r); ok {
+		l.stale[id] = true
+	}
+}
+
 // markGroup marks the load balancers on datapath group g, whose contents
 // changed.
 func (l *lbTable) markGroup(g string) {
 	for u := range l.byDPG[g] {
 		l.mark(u, l.rows[u])
+	}
+}
+
+// groupChanged marks the load balancers on datapath group g, which changed
+// in the SB, or leaves them for the next resync (sbLBEditsWaitForResync).
+func (l *lbTable) groupChanged(g string) {
+	if !sbLBEditsWaitForResync(l.release) {
+		l.markGroup(g)
+		return
+	}
+	for u := range l.byDPG[g] {
+		l.markStale(u, l.rows[u])
 	}
 }
 
@@ -231,7 +282,13 @@ func (l *lbTable) markAll() {
 	for k := range l.monByKey {
 		l.dirtyMon[k] = true
 	}
+	l.resync = true
 }
+
+// ResyncLoadBalancers makes the next reconcile bring every SB
+// Load_Balancer row back to what it should be, as sync_to_sb_lb's
+// recompute does.
+func (w *Writer) ResyncLoadBalancers() { w.lbs.resync = true }
 
 // lbSwitchColumn is the column of a 26.03 Load_Balancer row that holds
 // its switches' group: ls_datapath_group when every chassis reads it
@@ -264,6 +321,10 @@ func (w *Writer) reconcileLoadBalancers(t *Txn) {
 				l.dirty[id] = true
 			}
 		}
+	}
+	if l.resync {
+		maps.Copy(l.dirty, l.stale)
+		l.stale, l.resync = cleared(l.stale), false
 	}
 	for u := range l.orphan {
 		if l.rows[u] != nil {

@@ -340,7 +340,7 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 				w.lbs.applySB(c)
 				continue
 			case sb.LogicalDPGroupTable:
-				w.lbs.markGroup(c.UUID)
+				w.lbs.groupChanged(c.UUID)
 			case sb.MulticastGroupTable:
 				if w.applyGroupPorts(c) {
 					continue
