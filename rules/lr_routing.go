@@ -481,7 +481,7 @@ func RouterECMPSymmetricReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 		rt := x.Of.Route
 		replyPort := ctBits(x.Features) + ".ecmp_reply_port"
 		dp, out := on(rt.Router).from(rt.Route.UUID), jsonKey(rt.Out.Name())
-		dir, ipv6, srcReg := "src", "false", srcIPReg(nb.Release, !rt.V4())
+		dir, ipv6, srcReg := "src", "false", srcIPReg(nb.Release, !rt.NexthopV4())
 		if rt.Src {
 			dir = "dst"
 		}
