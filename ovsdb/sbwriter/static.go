@@ -48,6 +48,8 @@ type otherTables struct {
 	// newPerms are the RBAC_Permission rows inserted by the transaction
 	// being built, by table, for the role's permissions.
 	newPerms map[string]string
+	// rbacExact: rbacRoleExact.
+	rbacExact bool
 	// byTable lists the tables in the order they are reconciled: the
 	// permissions before the role that refers to them.
 	byTable map[string]syncedTable
@@ -122,6 +124,8 @@ func newOtherTables(w *Writer) *otherTables {
 		o.rbacPerms.setWant(p.Table, p, true)
 	}
 	o.rbacRoles.setWant(rbacRole, rbacRole, true)
+	o.rbacExact = rbacRoleExact(release)
+	o.rbacPerms.keepKeyless, o.rbacRoles.keepKeyless = o.rbacExact, o.rbacExact
 	o.byTable = map[string]syncedTable{
 		sb.MeterTable: o.meters, sb.DNSTable: o.dns, sb.ChassisTemplateVarTable: o.templateVars, sb.MirrorTable: o.mirrors,
 		sb.IPMulticastTable: o.ipMulticast, sb.BFDTable: o.bfd, sb.AdvertisedRouteTable: o.advertisedRoutes,
@@ -420,8 +424,15 @@ func dhcpv6OptionsFor(r schema.Release) []dhcpOption {
 		dhcpOption{"bootfile_name", 59, "str"}, dhcpOption{"bootfile_name_alt", 254, "str"})
 }
 
-// rbacRole is the one RBAC_Role northd keeps; it deletes the others.
+// rbacRole is the RBAC_Role northd keeps.
 const rbacRole = "ovn-controller"
+
+// rbacRoleExact: 26.03 leaves the RBAC rows it does not use alone (other
+// roles, permissions that grant otherwise) and gives its role exactly one
+// permission row per table it grants (check_and_update_rbac rebuilds the
+// role's permissions on any difference); 23.03 deletes those rows and adds
+// to the role only the permissions it creates.
+func rbacRoleExact(r schema.Release) bool { return r >= schema.OVN2603 }
 
 // rbacPerm is an RBAC_Permission row: what ovn-controller may do to a
 // table (rbac_perm_cfg).
@@ -489,6 +500,8 @@ func rbacPermKey(perms []rbacPerm, m model.Model) (string, bool) {
 }
 
 func (o *otherTables) writePerm(t *Txn, want rbacPerm, uuid string, _ model.Model) {
+	// The role may refer to a row of this table that changed.
+	o.rbacRoles.dirty[rbacRole] = true
 	if uuid != "" {
 		return
 	}
@@ -496,14 +509,15 @@ func (o *otherTables) writePerm(t *Txn, want rbacPerm, uuid string, _ model.Mode
 		"table": want.Table, "authorization": wire.StrSet(want.Auth.Slice()),
 		"insert_delete": want.InsertDelete, "update": wire.StrSet(want.Update.Slice()),
 	})
-	o.rbacRoles.dirty[rbacRole] = true
 }
 
 // writeRole points the role's permissions at the permission rows inserted
-// (ovn_rbac_create_perm); a new role gets every permission row.
+// (ovn_rbac_create_perm); a new role, and with rbacExact any role, gets
+// exactly the permission row kept of each table (keepFirst).
 func (o *otherTables) writeRole(t *Txn, _ string, uuid string, row model.Model) {
 	perms := map[string]string{}
-	if r, ok := row.(*sb.RBACRole); ok {
+	r, have := row.(*sb.RBACRole)
+	if have && !o.rbacExact {
 		perms = maps.Clone(r.Permissions)
 	} else {
 		for table, rows := range o.rbacPerms.byKey {
@@ -513,7 +527,7 @@ func (o *otherTables) writeRole(t *Txn, _ string, uuid string, row model.Model) 
 	maps.Copy(perms, o.newPerms)
 	c := newChangedRow(uuid)
 	c.set("name", true, rbacRole)
-	if r, ok := row.(*sb.RBACRole); !ok || !maps.Equal(r.Permissions, perms) {
+	if !have || !maps.Equal(r.Permissions, perms) {
 		m := make(map[any]any, len(perms))
 		for k, v := range perms {
 			m[k] = lovsdb.UUID{GoUUID: v}

@@ -21,6 +21,10 @@ type keyedTable[W comparable] struct {
 	// is none: insert one) to want.
 	write func(t *Txn, want W, uuid string, row model.Model)
 
+	// keepKeyless leaves the rows that have no key alone: another
+	// client's, not garbage.
+	keepKeyless bool
+
 	want    map[string]W
 	rows    map[string]model.Model
 	byKey   map[string][]string // key -> rows, sorted
@@ -86,7 +90,9 @@ func (k *keyedTable[W]) apply(c wire.Change) {
 func (k *keyedTable[W]) mark(uuid string) {
 	key, ok := k.keyOf(k.rows[uuid])
 	if !ok {
-		k.garbage[uuid] = true
+		if !k.keepKeyless {
+			k.garbage[uuid] = true
+		}
 		return
 	}
 	k.byKey[key] = insertSorted(k.byKey[key], uuid)
@@ -102,7 +108,7 @@ func (k *keyedTable[W]) markAll() {
 		k.dirty[key] = true
 	}
 	for u, row := range k.rows {
-		if _, ok := k.keyOf(row); !ok {
+		if _, ok := k.keyOf(row); !ok && !k.keepKeyless {
 			k.garbage[u] = true
 		}
 	}
