@@ -94,6 +94,12 @@ ovn-nbctl static-mac-binding-add lrp0 10.0.0.10 00:00:00:00:00:10 -- static-mac-
 m=$(ovn-nbctl --bare --columns=_uuid find Static_MAC_Binding ip=10.0.0.11)
 ovn-nbctl set Static_MAC_Binding $m logical_port=lrp1 ip=10.0.1.11
 ovn-nbctl set Static_MAC_Binding $(ovn-nbctl --bare --columns=_uuid find Static_MAC_Binding ip=10.0.0.10) logical_port=p2`},
+	// RBAC rows of another client's stay; the ovn-controller role gets
+	// exactly its own permissions back (check_and_update_rbac).
+	{"RBAC role tampered", `ovn-sbctl create RBAC_Role name=custom-role
+ovn-sbctl remove RBAC_Role ovn-controller permissions Chassis`},
+	{"RBAC permission added", `ovn-sbctl --id=@p create RBAC_Permission table=Load_Balancer -- set RBAC_Role ovn-controller permissions:Load_Balancer=@p
+ovn-sbctl create RBAC_Role name=ops -- remove RBAC_Permission $(ovn-sbctl --bare --columns=_uuid find RBAC_Permission table=Encap) update ip`},
 }
 
 // TestLive2603TakeTurns: on 26.03's schemas, northlog follows the NB's
