@@ -213,11 +213,17 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 		return
 	}
 	for _, r := range it.SB[sb.LoadBalancerTable] {
-		if r.Updated("ls_datapath_group") || r.Updated("lr_datapath_group") || r.Updated("datapath_group") {
-			lb := r.New.(*sb.LoadBalancer)
-			if lb.LsDatapathGroup == nil && lb.LrDatapathGroup == nil {
-				m.staleSBLBs = true
-			}
+		// A group column cleared: the group 26.03 holds for the load
+		// balancer is gone from the SB, which sync_sb_lb_record finds.
+		old, _ := r.Old.(*sb.LoadBalancer)
+		lb, _ := r.New.(*sb.LoadBalancer)
+		if old == nil || lb == nil {
+			continue
+		}
+		if lb.LsDatapathGroup == nil && old.LsDatapathGroup != nil ||
+			lb.LrDatapathGroup == nil && old.LrDatapathGroup != nil ||
+			lb.DatapathGroup == nil && old.DatapathGroup != nil {
+			m.staleSBLBs = true
 		}
 	}
 	m.it, m.nbRow, m.featuresChanged = it, nbRow, featuresChanged
