@@ -278,6 +278,26 @@ func globalOptions(g *nb.NBGlobal, r schema.Release, macs randomMACs, maxTunid i
 	return options
 }
 
+// globalOptionsMemo holds the last globalOptions and what they were made
+// from: every --wait=sb changes the NB_Global row, and northd's own
+// handshake writes come back, but its options seldom change.
+type globalOptionsMemo struct {
+	in       map[string]string
+	release  schema.Release
+	maxTunid int
+	out      map[string]string
+}
+
+// get is globalOptions(g, r, macs, maxTunid), made again only when g's
+// options, r or maxTunid differ from the last call's (macs are the
+// process's). The map returned is shared: callers must not change it.
+func (m *globalOptionsMemo) get(g *nb.NBGlobal, r schema.Release, macs randomMACs, maxTunid int) map[string]string {
+	if m.out == nil || r != m.release || maxTunid != m.maxTunid || !maps.Equal(g.Options, m.in) {
+		*m = globalOptionsMemo{in: maps.Clone(g.Options), release: r, maxTunid: maxTunid, out: globalOptions(g, r, macs, maxTunid)}
+	}
+	return m.out
+}
+
 // scanMACPrefix reads a MAC prefix as set_mac_prefix does ("%hhx:%hhx:%hhx"
 // and anything after), normalized; false when unreadable or zero.
 func scanMACPrefix(s string) (string, bool) {
