@@ -303,7 +303,7 @@ func (d *Northd) build(prog *rules.Program) {
 	d.releaseKnown = d.releaseKnown || d.forced
 	d.mu.Unlock()
 	d.feed = newNBFeed(d.log, d.macs.prefix)
-	d.w = sbwriter.New(d.log, prog.Stages, d.feed.portName)
+	d.w = sbwriter.New(d.log, prog.Stages, sbwriter.PortNames{Name: d.feed.portName, UUIDs: d.feed.portUUIDs})
 	d.nbLoaded = false
 }
 

@@ -219,6 +219,18 @@ func (f *nbFeed) portName(u string) (string, bool) {
 	return "", false
 }
 
+// portUUIDs are the NB _uuids of the switch and router ports named name.
+func (f *nbFeed) portUUIDs(name string) []string {
+	var uuids []string
+	if p := f.lspByName[name]; p != nil {
+		uuids = append(uuids, p.UUID)
+	}
+	if p := f.lrpByName[name]; p != nil {
+		uuids = append(uuids, p.UUID)
+	}
+	return uuids
+}
+
 // count is the number of NB rows fed.
 // row is the row uuid of table as fed, nil when there is none.
 func (f *nbFeed) row(table, uuid string) model.Model { return f.rows[table][uuid] }
