@@ -153,6 +153,7 @@ type Northd struct {
 	active   bool // the SB connection owns the lock
 	nbLoaded bool // the NB contents have been read once
 	macs     randomMACs
+	options  globalOptionsMemo
 	cfgDone  int  // the nb_cfg the SB reflects, -1 before the first write
 	nbUnfit  bool // the NB's schema does not fit: no SB connection
 	// dialErr are the connection failures of each database since its
@@ -310,7 +311,7 @@ func (d *Northd) build(prog *rules.Program) {
 	d.releaseKnown = d.releaseKnown || d.forced
 	d.mu.Unlock()
 	d.feed = newNBFeed(d.log, d.macs, d.release)
-	d.w = sbwriter.New(d.log, prog.Stages, d.feed.portName)
+	d.w = sbwriter.New(d.log, prog.Stages, sbwriter.PortNames{Name: d.feed.portName, UUIDs: d.feed.portUUIDs})
 	d.nbLoaded = false
 }
 
@@ -660,7 +661,7 @@ func (d *Northd) iterate(ctx context.Context) {
 		return
 	}
 	nbCfg := d.feed.global.NbCfg
-	options := globalOptions(d.feed.global, d.release, d.macs, d.w.MaxDatapathKey())
+	options := d.options.get(d.feed.global, d.release, d.macs, d.w.MaxDatapathKey())
 	d.wantNBOptions(options)
 	d.w.SetMACBindingRemovalLimit(relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0))
 	nbCols := lovsdb.Row{"options": options}

@@ -223,6 +223,18 @@ func (f *nbFeed) portName(u string) (string, bool) {
 	return "", false
 }
 
+// portUUIDs are the NB _uuids of the switch and router ports named name.
+func (f *nbFeed) portUUIDs(name string) []string {
+	var uuids []string
+	if p := f.lspByName[name]; p != nil {
+		uuids = append(uuids, p.UUID)
+	}
+	if p := f.lrpByName[name]; p != nil {
+		uuids = append(uuids, p.UUID)
+	}
+	return uuids
+}
+
 // count is the number of NB rows fed.
 // row is the row uuid of table as fed, nil when there is none.
 func (f *nbFeed) row(table, uuid string) model.Model { return f.rows[table][uuid] }
@@ -288,6 +300,26 @@ func withRandomMACs(nbOptions map[string]string, r schema.Release, macs randomMA
 		options["svc_monitor_mac_dst"] = macs.svcDst
 	}
 	return options
+}
+
+// globalOptionsMemo holds the last globalOptions and what they were made
+// from: every --wait=sb changes the NB_Global row, and northd's own
+// handshake writes come back, but its options seldom change.
+type globalOptionsMemo struct {
+	in       map[string]string
+	release  schema.Release
+	maxTunid int
+	out      map[string]string
+}
+
+// get is globalOptions(g, r, macs, maxTunid), made again only when g's
+// options, r or maxTunid differ from the last call's (macs are the
+// process's). The map returned is shared: callers must not change it.
+func (m *globalOptionsMemo) get(g *nb.NBGlobal, r schema.Release, macs randomMACs, maxTunid int) map[string]string {
+	if m.out == nil || r != m.release || maxTunid != m.maxTunid || !maps.Equal(g.Options, m.in) {
+		*m = globalOptionsMemo{in: maps.Clone(g.Options), release: r, maxTunid: maxTunid, out: globalOptions(g, r, macs, maxTunid)}
+	}
+	return m.out
 }
 
 // scanMACPrefix reads a MAC prefix as set_mac_prefix does ("%hhx:%hhx:%hhx"

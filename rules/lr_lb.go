@@ -46,6 +46,19 @@ func RefName(ref string, name func(uuid string) (string, bool)) (string, bool) {
 	return name(ref)
 }
 
+// RefsNamed are the references to ports that RefName names name, given
+// the NB _uuids of the ports of each name: the ports' own, and those of
+// the router ports whose chassisredirect port is name.
+func RefsNamed(name string, uuids func(name string) []string) []string {
+	refs := slices.Clone(uuids(name))
+	if port, ok := strings.CutPrefix(name, chassisRedirectName("")); ok {
+		for _, u := range uuids(port) {
+			refs = append(refs, chassisRedirectRef+u)
+		}
+	}
+	return refs
+}
+
 // ResolveKeys replaces every KeyRef in text with key(uuid).
 func ResolveKeys(text string, key func(uuid string) string) string {
 	var b strings.Builder

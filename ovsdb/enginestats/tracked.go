@@ -2,6 +2,7 @@ package enginestats
 
 import (
 	"reflect"
+	"slices"
 
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/ovn-org/libovsdb/model"
@@ -167,20 +168,27 @@ func (x *refIndex) trackReferrers(uuid string, tracked map[string][]*Row, byUUID
 	}
 }
 
-// reindex follows the references of a changed row.
+// reindex follows the references of a changed row. Only the references
+// it gained or lost are indexed again: a switch's ports or a multicast
+// group's members change one at a time, and each still referred to keeps
+// its map of referrers.
 func (x *refIndex) reindex(c wire.Change) {
+	var dsts []string
+	if c.New != nil && !x.untracked[c.Table] {
+		dsts = x.cols.of(c.Table, c.New)
+		slices.Sort(dsts)
+	}
 	for _, dst := range x.refs[c.UUID] {
+		if _, kept := slices.BinarySearch(dsts, dst); kept {
+			continue
+		}
 		delete(x.referrers[dst], c.UUID)
 		if len(x.referrers[dst]) == 0 {
 			delete(x.referrers, dst)
 		}
 	}
-	delete(x.refs, c.UUID)
-	if c.New == nil || x.untracked[c.Table] {
-		return
-	}
-	dsts := x.cols.of(c.Table, c.New)
 	if len(dsts) == 0 {
+		delete(x.refs, c.UUID)
 		return
 	}
 	x.refs[c.UUID] = dsts

@@ -374,12 +374,11 @@ func (w *Writer) markKeyUsers(u string) {
 	w.portGroups.markKeyUsers(u)
 }
 
-// markPortKeyUsers marks the flows that hold the tunnel key of a port.
+// markPortKeyUsers marks the flows that hold the tunnel key of a port. It
+// looks up the port's references rather than naming every reference held.
 func (w *Writer) markPortKeyUsers(name string) {
-	for u := range w.keyUsers {
-		if n, ok := rules.RefName(u, w.portName); ok && n == name {
-			w.markKeyUsers(u)
-		}
+	for _, u := range rules.RefsNamed(name, w.ports.UUIDs) {
+		w.markKeyUsers(u)
 	}
 }
 
@@ -411,7 +410,7 @@ func (w *Writer) tunnelKey(t *Txn, u string) int {
 	if ref := w.dpRef(t, u); ref != "" {
 		return w.m.dps[ref].TunnelKey
 	}
-	name, ok := rules.RefName(u, w.portName)
+	name, ok := rules.RefName(u, w.ports.Name)
 	if !ok {
 		return 0
 	}

@@ -14,7 +14,7 @@ import (
 // SB row on a datapath while any of them is desired, whatever order they
 // come and go in, and the row's in_out_port is the smallest.
 func TestFlowPortVariants(t *testing.T) {
-	w := New(slog.New(slog.DiscardHandler), rules.StagesOf(schema.OVN2303), func(string) (string, bool) { return "", false })
+	w := New(slog.New(slog.DiscardHandler), rules.StagesOf(schema.OVN2303), PortNames{Name: func(string) (string, bool) { return "", false }, UUIDs: func(string) []string { return nil }})
 	flow := func(port string) rules.Flow {
 		return rules.Flow{Datapath: "sw", Stage: rules.LSInARPRsp, Priority: 100, Match: "1", Actions: "next;", InOutPort: port}
 	}

@@ -57,8 +57,7 @@ type Writer struct {
 	keyUsers   map[string]map[flowKey]bool
 	resolved   map[flowKey]flowKey
 	byResolved map[flowKey]map[flowKey]bool
-	// portName names the switch or router port with an NB _uuid.
-	portName func(uuid string) (string, bool)
+	ports      PortNames
 
 	dirtyDP map[string]bool
 	dirtyPB map[string]bool
@@ -92,10 +91,16 @@ type Writer struct {
 	stages *rules.StageTable
 }
 
-// New is a writer of the SB rows of the program whose stages are given;
-// portName names the switch or router port with an NB _uuid, for the flows
-// that hold a port's tunnel key.
-func New(log *slog.Logger, stages *rules.StageTable, portName func(uuid string) (string, bool)) *Writer {
+// PortNames names the NB's switch and router ports, for the flows that
+// hold a port's tunnel key: Name the port with an NB _uuid, UUIDs the NB
+// _uuids of the ports of a name.
+type PortNames struct {
+	Name  func(uuid string) (string, bool)
+	UUIDs func(name string) []string
+}
+
+// New is a writer of the SB rows of the program whose stages are given.
+func New(log *slog.Logger, stages *rules.StageTable, ports PortNames) *Writer {
 	w := &Writer{
 		log:    log,
 		stages: stages,
@@ -107,7 +112,7 @@ func New(log *slog.Logger, stages *rules.StageTable, portName func(uuid string) 
 		variants: map[flowKey]map[string]engine.Weight{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
-		portName:   portName,
+		ports:      ports,
 		dirtyDP:    map[string]bool{}, dirtyPB: map[string]bool{},
 		dirtyMC: memberDirt[mcKey]{}, dirtyLF: map[flowKey]bool{},
 		garbage: map[string]string{}, portsChanged: map[string]bool{},

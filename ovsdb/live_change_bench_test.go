@@ -1,0 +1,78 @@
+package ovsdb
+
+import (
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/northlog/northlog/bench/topology"
+	"github.com/northlog/northlog/internal/cputime"
+	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/schema"
+)
+
+// BenchmarkLiveChange measures what one `ovn-nbctl --wait=sb` change
+// costs the live northd, as bench/cmd/compare's "northd CPU per change"
+// does but in the benchmark's process: real NB and SB ovsdb-servers of
+// the release, the bench topology (generated here) loaded into the NB and
+// the northd started on it and synced before the timer starts; then each
+// iteration is a pod port's `lsp-add` (with addresses and port security)
+// and its `lsp-del`, each with --wait=sb. Everything the northd does for
+// them is measured: the NB and SB read loops and JSON decoding, the
+// program's steps, the SB and NB transactions and the iterations their
+// echoes start. ovn-nbctl runs as a child process, so that its own CPU is
+// not counted. cpu-ns/change is the process CPU per change, garbage
+// collection included, and median-cpu-ns/change the median of each
+// lsp-add and lsp-del pair's (half of it), which leaves out the
+// collections the runtime forces every two minutes whatever the changes;
+// B/op and allocs/op are per lsp-add plus lsp-del.
+//
+//	OVN_REF_HOME_2603=/work/shared/ovn-26.03 go test ./ovsdb -run XXX -bench 'LiveChange/release=26.03/ports=5k' -benchtime 100x
+func BenchmarkLiveChange(b *testing.B) {
+	for _, release := range schema.Releases() {
+		b.Run("release="+release.String(), func(b *testing.B) {
+			for _, size := range perChangeSizes {
+				b.Run(size.name, func(b *testing.B) {
+					topo, err := topology.Generate(size.opts())
+					if err != nil {
+						b.Fatal(err)
+					}
+					benchLiveChange(b, topo, reference.BuildOf(release))
+				})
+			}
+		})
+	}
+}
+
+func benchLiveChange(b *testing.B, topo *topology.Topology, build *reference.Build) {
+	s := startServersOf(b, build)
+	for _, tx := range topo.Transactions {
+		out := s.run("ovsdb-client", "transact", s.NBRemote(), string(tx))
+		if _, err := reference.TransactResults(s.NBRemote(), []byte(out)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var flows atomic.Int64
+	runNorthd(b, s, func(c *Config) {
+		c.OnStep = func(st StepStats) { flows.Add(int64(st.FlowsAdded + st.FlowsRemoved)) }
+	})
+	s.run("ovn-nbctl", "--timeout=600", "--wait=sb", "sync")
+	// The cold start's last writes (the ports' up) come back after the
+	// first sync returns.
+	s.settle()
+	changes := 0
+	var pairs []time.Duration
+	cputime.BenchChanges(b, "change", func() (int, int) {
+		before, cpu := flows.Load(), cputime.Process()
+		p := topo.SparePort(changes / 2)
+		s.run("ovn-nbctl", "--wait=sb", "lsp-add", p.Switch, p.Name, "--", "lsp-set-addresses", p.Name, p.Addresses,
+			"--", "lsp-set-port-security", p.Name, p.Addresses)
+		s.run("ovn-nbctl", "--wait=sb", "lsp-del", p.Name)
+		changes += 2
+		pairs = append(pairs, cputime.Process()-cpu)
+		return int(flows.Load() - before), 2
+	})
+	slices.Sort(pairs)
+	b.ReportMetric(float64(pairs[len(pairs)/2].Nanoseconds())/2, "median-cpu-ns/change")
+}
