@@ -305,15 +305,14 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 		// The changes in sbTableOrder, by index: a cold start's echo holds
 		// hundreds of thousands, and a sorted copy of them would be tens
 		// of MB at its peak.
-		order := make([]int32, len(b.Changes))
-		for i := range order {
-			order[i] = int32(i)
+		type ranked struct{ rank, i int32 }
+		order := make([]ranked, len(b.Changes))
+		for i, c := range b.Changes {
+			order[i] = ranked{int32(sbTableOrder[c.Table]), int32(i)}
 		}
-		slices.SortStableFunc(order, func(i, j int32) int {
-			return cmp.Compare(sbTableOrder[b.Changes[i].Table], sbTableOrder[b.Changes[j].Table])
-		})
-		for _, i := range order {
-			c := b.Changes[i]
+		slices.SortFunc(order, func(x, y ranked) int { return cmp.Or(cmp.Compare(x.rank, y.rank), cmp.Compare(x.i, y.i)) })
+		for _, o := range order {
+			c := b.Changes[o.i]
 			switch {
 			case c.Old == nil:
 				w.rows[c.Table]++
