@@ -22,7 +22,7 @@ func TestFlowPortVariants(t *testing.T) {
 	step := func(f rules.Flow, weight int, wantDPs []string, wantPort string) {
 		t.Helper()
 		w.applyFlow(f, engine.Weight(weight))
-		if dps := w.wantLF[k].dps; !slices.Equal(dps, wantDPs) || w.rowTagsOf(k).port != wantPort {
+		if dps := w.flows[k].dps; !slices.Equal(dps, wantDPs) || w.rowTagsOf(k).port != wantPort {
 			t.Fatalf("after %+v (%d): datapaths %v, in_out_port %q; want %v, %q", f, weight, dps, w.rowTagsOf(k).port, wantDPs, wantPort)
 		}
 	}
@@ -33,7 +33,7 @@ func TestFlowPortVariants(t *testing.T) {
 	step(flow(""), -1, on, "p1")
 	step(flow("p1"), -1, on, "p2")
 	step(flow("p2"), -1, nil, "")
-	if len(w.variants) != 0 || len(w.wantLF) != 0 {
-		t.Fatalf("left over: variants %v, flows %v", w.variants, w.wantLF)
+	if len(w.variants) != 0 || len(w.flows) != 0 {
+		t.Fatalf("left over: variants %v, flows %v", w.variants, w.flows)
 	}
 }
