@@ -15,9 +15,9 @@ var coldGC struct {
 
 // coldGCDivisor divides the GC percent between a streamed cold-start write
 // and its echo (lowerGCForColdStart). By 4, at `compare -preset large`, the
-// echo's peak heap is 190 MB, below the first step's 205 MB, where it was
-// 215 MB with the percent halved; the cost is three more collections of
-// the ~150 MB live heap after the write.
+// echo's peak heap is 190 MB, below the write's 205 MB, where it was 215
+// MB with the percent halved; the cost is three more collections of the
+// ~150 MB live heap after the write.
 const coldGCDivisor = 4
 
 // lowerGCForColdStart divides the GC percent by coldGCDivisor until the
