@@ -59,14 +59,14 @@ func (w *Writer) reconcileFlows(t *Txn) {
 	// their target, never modified.
 	targets := map[string][]string{}
 	targetOf := func(k flowKey) []string {
-		dps := w.wantLF[k].dps
+		dps := w.flows[k].dps
 		id := strings.Join(dps, ",")
 		if target, ok := targets[id]; ok && len(w.byResolved[k]) == 0 {
 			return target
 		}
 		target := w.datapathRefs(t, nil, dps)
 		for u := range w.byResolved[k] {
-			target = w.datapathRefs(t, target, w.wantLF[u].dps)
+			target = w.datapathRefs(t, target, w.flows[u].dps)
 		}
 		slices.Sort(target)
 		target = slices.Compact(target)
@@ -80,7 +80,7 @@ func (w *Writer) reconcileFlows(t *Txn) {
 	var plans []flowPlan
 	for _, k := range sortedKeysFunc(w.resolveDirty(t), compareFlowKeys) {
 		target := targetOf(k)
-		rows := w.m.flowsByKey[k]
+		rows := w.flows[k].rows
 		keep := t.keepFirst(sb.LogicalFlowTable, rows, len(target) > 0)
 		if len(target) > 0 && (keep == "" || !w.flowOn(keep, target, effectiveOf)) {
 			plans = append(plans, flowPlan{k, keep, target})
@@ -122,8 +122,8 @@ func (w *Writer) flowOn(u string, target []string, effectiveOf func(string) []st
 	return dp == "" && group != "" && slices.Equal(effectiveOf(group), target)
 }
 
-// datapathRefs appends to refs the SB rows of the datapaths in wanted, an
-// entry's dps of wantLF, that have one.
+// datapathRefs appends to refs the SB rows of the datapaths in wanted, a
+// desired flow's dps, that have one.
 func (w *Writer) datapathRefs(t *Txn, refs, wanted []string) []string {
 	add := func(nb string) {
 		if ref := w.dpRef(t, nb); ref != "" {
@@ -242,13 +242,36 @@ func compareRowTags(a, b rowTags) int {
 		rules.CompareBools(a.ctTranslation, b.ctTranslation))
 }
 
-// wantFlow is what the desired flows of one key ask of its row: their NB
-// datapaths and datapath sets (rules.IsDatapathSet), sorted, and their
-// counts by rowTags. One map entry holds both: at 25,000 ports there are
-// hundreds of thousands of keys.
-type wantFlow struct {
+// flowEntry is what the writer knows of one flow key: what the desired
+// flows with it ask of its row, their NB datapaths and datapath sets
+// (rules.IsDatapathSet), sorted, and their counts by rowTags; and the SB
+// rows with the key, sorted. One map entry holds all three: at 25,000
+// ports there are hundreds of thousands of keys, each hashed whole at
+// every lookup.
+type flowEntry struct {
 	dps  []string
 	tags tagCounts
+	rows []string
+}
+
+// storeFlow sets key k's entry in flows to e, or deletes it when e holds
+// nothing.
+func storeFlow(flows map[flowKey]flowEntry, k flowKey, e flowEntry) {
+	if len(e.dps) == 0 && len(e.tags) == 0 && len(e.rows) == 0 {
+		delete(flows, k)
+	} else {
+		flows[k] = e
+	}
+}
+
+// wantedFlows drops the SB rows from the flow entries, for a new mirror,
+// and returns them.
+func (w *Writer) wantedFlows() map[flowKey]flowEntry {
+	for k, e := range w.flows {
+		e.rows = nil
+		storeFlow(w.flows, k, e)
+	}
+	return w.flows
 }
 
 // tagCounts count desired flows by their rowTags: almost every key has
@@ -279,9 +302,9 @@ func (counts tagCounts) count(tags rowTags, weight engine.Weight) tagCounts {
 func (w *Writer) rowTagsOf(k flowKey) rowTags {
 	var tags []rowTags
 	for u := range w.byResolved[k] {
-		tags = appendTags(tags, w.wantLF[u].tags)
+		tags = appendTags(tags, w.flows[u].tags)
 	}
-	tags = appendTags(tags, w.wantLF[k].tags)
+	tags = appendTags(tags, w.flows[k].tags)
 	if len(tags) == 0 {
 		return rowTags{}
 	}
@@ -439,7 +462,7 @@ func (w *Writer) resolveDirty(t *Txn) map[flowKey]bool {
 			delete(w.resolved, k)
 		}
 		rk, ok := w.resolve(t, k)
-		if !ok || len(w.wantLF[k].dps) == 0 {
+		if !ok || len(w.flows[k].dps) == 0 {
 			continue
 		}
 		out[rk] = true

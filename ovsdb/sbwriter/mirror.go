@@ -46,7 +46,7 @@ type flowKey struct {
 	// Meter is controller_meter, HasMeter whether it is set.
 	Meter string
 	// Stage and HasMeter last, side by side: the key is 64 bytes, not 72,
-	// in the maps that hold every flow's key (wantLF, flowsByKey).
+	// in the map that holds every flow's key (Writer.flows).
 	Stage    rules.Stage
 	HasMeter bool
 }
@@ -88,8 +88,9 @@ type sbMirror struct {
 	groupFlows      map[string]map[string]bool // group -> flow rows using it
 	groupsByContent map[string][]string        // groupContent -> groups
 
-	flows      map[string]flowRow
-	flowsByKey map[flowKey][]string
+	flows map[string]flowRow
+	// flowsByKey is the writer's flows: the mirror keeps their rows.
+	flowsByKey map[flowKey]flowEntry
 	flowsByDP  map[string]map[string]bool // SB datapath -> rows with it as logical_datapath
 
 	// dpUsers are the rows of dpUserTables by their datapath: SB datapath
@@ -97,7 +98,9 @@ type sbMirror struct {
 	dpUsers map[string]map[string]string
 }
 
-func newSBMirror(stages *rules.StageTable) *sbMirror {
+// newSBMirror is an empty mirror that keeps the rows of flowsByKey's
+// entries, which must have none.
+func newSBMirror(stages *rules.StageTable, flowsByKey map[flowKey]flowEntry) *sbMirror {
 	return &sbMirror{
 		stages:          stages,
 		chassis:         map[string]*sb.Chassis{},
@@ -117,7 +120,7 @@ func newSBMirror(stages *rules.StageTable) *sbMirror {
 		groupFlows:      map[string]map[string]bool{},
 		groupsByContent: map[string][]string{},
 		flows:           map[string]flowRow{},
-		flowsByKey:      map[flowKey][]string{},
+		flowsByKey:      flowsByKey,
 		flowsByDP:       map[string]map[string]bool{},
 		dpUsers:         map[string]map[string]string{},
 	}
@@ -302,7 +305,9 @@ func (m *sbMirror) add(uuid string, row model.Model) {
 		m.flows[uuid] = flowRow{r, stage, keyed}
 		if keyed {
 			k := keyOfRow(r, stage)
-			m.flowsByKey[k] = insertSorted(m.flowsByKey[k], uuid)
+			e := m.flowsByKey[k]
+			e.rows = insertSorted(e.rows, uuid)
+			m.flowsByKey[k] = e
 		}
 	}
 }
@@ -363,9 +368,9 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 		}
 		if f.keyed {
 			k := keyOfRow(r, f.stage)
-			if m.flowsByKey[k] = deleteSorted(m.flowsByKey[k], uuid); len(m.flowsByKey[k]) == 0 {
-				delete(m.flowsByKey, k)
-			}
+			e := m.flowsByKey[k]
+			e.rows = deleteSorted(e.rows, uuid)
+			storeFlow(m.flowsByKey, k, e)
 		}
 	}
 }

@@ -42,11 +42,12 @@ type Writer struct {
 	wantMC      map[mcKey]rules.MulticastGroup
 	// mcMembers are the desired groups' port names.
 	mcMembers map[mcKey]map[string]bool
-	// wantLF are the desired flows by key (wantFlow); setMembers the
+	// flows are the desired flows and the SB's flow rows by key
+	// (flowEntry), the map the mirror holds as flowsByKey; setMembers the
 	// datapath sets' datapaths, and setUsers the flows on each set;
 	// variants count, where flows that differ only in their rowTags are
 	// on the same datapath, how many there are.
-	wantLF     map[flowKey]wantFlow
+	flows      map[flowKey]flowEntry
 	variants   map[flowKey]map[string]engine.Weight
 	setMembers map[string]map[string]bool
 	setUsers   map[string]map[flowKey]bool
@@ -101,14 +102,15 @@ type PortNames struct {
 
 // New is a writer of the SB rows of the program whose stages are given.
 func New(log *slog.Logger, stages *rules.StageTable, ports PortNames) *Writer {
+	flows := map[flowKey]flowEntry{}
 	w := &Writer{
 		log:    log,
 		stages: stages,
-		m:      newSBMirror(stages),
+		m:      newSBMirror(stages, flows),
 		wantDP: map[string]rules.Datapath{}, wantPB: map[string][]rules.PortBinding{},
 		wantMirrors: map[string]map[string]bool{},
 		wantMC:      map[mcKey]rules.MulticastGroup{}, mcMembers: map[mcKey]map[string]bool{},
-		wantLF:   map[flowKey]wantFlow{},
+		flows:    flows,
 		variants: map[flowKey]map[string]engine.Weight{}, setMembers: map[string]map[string]bool{}, setUsers: map[string]map[flowKey]bool{},
 		keyUsers: map[string]map[flowKey]bool{}, resolved: map[flowKey]flowKey{},
 		byResolved: map[flowKey]map[flowKey]bool{},
@@ -238,20 +240,16 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 // applyFlow adds (weight 1) or removes (-1) desired flow f.
 func (w *Writer) applyFlow(f rules.Flow, weight engine.Weight) {
 	k, dp := keyOfFlow(f), f.Datapath
-	want := w.wantLF[k]
-	want.dps = w.wantFlowOn(k, want.dps, dp, weight)
-	want.tags = want.tags.count(tagsOf(f), weight)
-	if len(want.dps) == 0 && len(want.tags) == 0 {
-		delete(w.wantLF, k)
-	} else {
-		w.wantLF[k] = want
-	}
+	e := w.flows[k]
+	e.dps = w.wantFlowOn(k, e.dps, dp, weight)
+	e.tags = e.tags.count(tagsOf(f), weight)
+	storeFlow(w.flows, k, e)
 	w.dirtyLF[k] = true
 	if rules.IsDatapathSet(dp) {
 		addOrRemove(w.setUsers, dp, k, weight > 0)
 	}
 	for _, u := range keyRefs(k) {
-		addOrRemove(w.keyUsers, u, k, len(want.dps) > 0)
+		addOrRemove(w.keyUsers, u, k, len(e.dps) > 0)
 	}
 }
 
@@ -296,7 +294,7 @@ func addOrRemove[K, V comparable](idx map[K]map[V]bool, k K, v V, add bool) {
 func (w *Writer) ApplySB(bs []wire.Batch) {
 	for _, b := range bs {
 		if b.Initial {
-			w.m = newSBMirror(w.stages)
+			w.m = newSBMirror(w.stages, w.wantedFlows())
 			w.garbage = map[string]string{}
 			w.other.reset()
 			w.aclIDs.reset()
@@ -307,11 +305,17 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 			w.lbs.resetSB()
 			w.rows = map[string]int{}
 		}
-		changes := slices.Clone(b.Changes)
-		slices.SortStableFunc(changes, func(a, b wire.Change) int {
-			return cmp.Compare(sbTableOrder[a.Table], sbTableOrder[b.Table])
-		})
-		for _, c := range changes {
+		// The changes in sbTableOrder, by index: a cold start's echo holds
+		// hundreds of thousands, and a sorted copy of them would be tens
+		// of MB at its peak.
+		type ranked struct{ rank, i int32 }
+		order := make([]ranked, len(b.Changes))
+		for i, c := range b.Changes {
+			order[i] = ranked{int32(sbTableOrder[c.Table]), int32(i)}
+		}
+		slices.SortFunc(order, func(x, y ranked) int { return cmp.Or(cmp.Compare(x.rank, y.rank), cmp.Compare(x.i, y.i)) })
+		for _, o := range order {
+			c := b.Changes[o.i]
 			switch {
 			case c.Old == nil:
 				w.rows[c.Table]++
@@ -446,10 +450,7 @@ func (w *Writer) MarkAll() {
 	for u, mc := range w.m.mcs {
 		w.markRow(sb.MulticastGroupTable, u, mc)
 	}
-	for k := range w.wantLF {
-		w.dirtyLF[k] = true
-	}
-	for k := range w.m.flowsByKey {
+	for k := range w.flows {
 		w.dirtyLF[k] = true
 	}
 	for u, f := range w.m.flows {

@@ -328,11 +328,7 @@ func (c *Conn) start(ctx context.Context) error {
 	// update notifications that follow them.
 	err := c.rpc.Call(ctx, lovsdb.ConditionalMonitorRPC, lovsdb.NewMonitorArgs(c.dbName, nil, requests),
 		func(result []byte) error {
-			initial, err := parseUpdates(result)
-			if err != nil {
-				return err
-			}
-			return c.apply(initial, true)
+			return c.apply(rawUpdates(result), true)
 		})
 	if err != nil {
 		return fmt.Errorf("monitor_cond %s: %w", c.dbName, err)
@@ -437,20 +433,16 @@ func modelColumns(dbModel model.DatabaseModel, table string, skip map[string]boo
 }
 
 // rawUpdates is a table-updates2 object with the row updates not decoded
-// yet: sub-slices of the message, valid while it is handled.
-type rawUpdates map[string]map[string]json.RawMessage
+// yet: valid while the message is handled. Its rows are walked in place
+// (each), not indexed first: a cold start's SB echo holds hundreds of
+// thousands.
+type rawUpdates []byte
 
-// parseUpdates splits a table-updates2 object into its row updates.
-func parseUpdates(b []byte) (rawUpdates, error) {
-	tu := rawUpdates{}
-	err := walkObject(b, func(table string, rows []byte) error {
-		tu[table] = map[string]json.RawMessage{}
-		return walkObject(rows, func(uuid string, ru []byte) error {
-			tu[table][uuid] = ru
-			return nil
-		})
+// each calls fn with each row update, and its table and row's UUID.
+func (tu rawUpdates) each(fn func(table, uuid string, ru []byte) error) error {
+	return walkObject(tu, func(table string, rows []byte) error {
+		return walkObject(rows, func(uuid string, ru []byte) error { return fn(table, uuid, ru) })
 	})
-	return tu, err
 }
 
 // parseUpdate2 reads the parameters of an update2 notification: the
@@ -466,7 +458,7 @@ func parseUpdate2(params []byte) (rawUpdates, error) {
 	if len(ps) != 2 {
 		return nil, fmt.Errorf("%d parameters", len(ps))
 	}
-	return parseUpdates(ps[1])
+	return rawUpdates(ps[1]), nil
 }
 
 // newRow is the row of a row-update2 that is an "initial" or "insert"
@@ -493,43 +485,45 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 	if k := c.known.Load(); k != nil {
 		known.sent = *k
 	}
-	for table, rows := range tu {
+	err := tu.each(func(table, uuid string, raw []byte) error {
 		current := c.rows[table]
 		dec := c.decoders[table]
-		for uuid, raw := range rows {
-			if dec != nil {
-				row, err := newRow(raw)
+		if dec != nil {
+			row, err := newRow(raw)
+			if err != nil {
+				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
+			}
+			if row != nil && current[uuid] == nil {
+				m, err := dec.decode(row, uuid, known)
 				if err != nil {
 					return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 				}
-				if row != nil && current[uuid] == nil {
-					m, err := dec.decode(row, uuid, known)
-					if err != nil {
-						return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
-					}
-					fast = append(fast, Change{Table: table, UUID: uuid, New: m})
-					continue
-				}
-			}
-			var ru lovsdb.RowUpdate2
-			if err := json.Unmarshal(raw, &ru); err != nil {
-				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
-			}
-			switch {
-			case ru.Modify != nil && current[uuid] == nil:
-				return c.fail(fmt.Errorf("%s: update modifies unknown %s row %s", c.dbName, table, uuid))
-			case ru.Initial == nil && ru.Insert == nil && ru.Modify == nil && current[uuid] == nil:
-				continue // a delete of a row never seen
-			case ru.Modify != nil && c.opts.Modifiers[table] != nil:
-				if m, ok := c.opts.Modifiers[table](current[uuid], *ru.Modify); ok {
-					fast = append(fast, Change{Table: table, UUID: uuid, Old: current[uuid], New: m, Diff: *ru.Modify})
-					continue
-				}
-			}
-			if err := mu.AddRowUpdate2(c.model, table, uuid, current[uuid], ru); err != nil {
-				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
+				fast = append(fast, Change{Table: table, UUID: uuid, New: m})
+				return nil
 			}
 		}
+		var ru lovsdb.RowUpdate2
+		if err := json.Unmarshal(raw, &ru); err != nil {
+			return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
+		}
+		switch {
+		case ru.Modify != nil && current[uuid] == nil:
+			return c.fail(fmt.Errorf("%s: update modifies unknown %s row %s", c.dbName, table, uuid))
+		case ru.Initial == nil && ru.Insert == nil && ru.Modify == nil && current[uuid] == nil:
+			return nil // a delete of a row never seen
+		case ru.Modify != nil && c.opts.Modifiers[table] != nil:
+			if m, ok := c.opts.Modifiers[table](current[uuid], *ru.Modify); ok {
+				fast = append(fast, Change{Table: table, UUID: uuid, Old: current[uuid], New: m, Diff: *ru.Modify})
+				return nil
+			}
+		}
+		if err := mu.AddRowUpdate2(c.model, table, uuid, current[uuid], ru); err != nil {
+			return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
+		}
+		return nil
+	})
+	if err != nil {
+		return c.fail(fmt.Errorf("%s: update: %w", c.dbName, err))
 	}
 	b := Batch{Initial: initial, Changes: fast}
 	for _, c2 := range fast {

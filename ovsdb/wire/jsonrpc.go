@@ -368,9 +368,16 @@ const (
 	// frameKeep is the largest buffer kept from one message to the next;
 	// a larger one, read for a large message, is left to the collector.
 	frameKeep = 1 << 20
+	// framePart is the largest buffer a message outgrowing buf is read
+	// into, one after the other.
+	framePart = 8 << 20
 )
 
-// next returns the next value; it is valid until the next call.
+// next returns the next value; it is valid until the next call. A value
+// larger than the buffer (a cold start's SB contents, tens of MB) is read
+// into parts and then copied into one buffer of its own size: doubling one
+// buffer would hold up to twice the value, and a copy of half of it, while
+// the value is decoded.
 func (f *frameReader) next() ([]byte, error) {
 	rest := f.buf[f.off:f.n]
 	if cap(f.buf) > frameKeep || f.buf == nil {
@@ -378,6 +385,7 @@ func (f *frameReader) next() ([]byte, error) {
 	}
 	f.n = copy(f.buf, rest)
 	f.off = 0
+	var parts [][]byte // the value's full buffers before buf
 	var stack int
 	inString, started := false, false
 	i := 0
@@ -420,14 +428,18 @@ func (f *frameReader) next() ([]byte, error) {
 					stack--
 					if stack == 0 {
 						f.off = i + 1
-						return f.buf[:f.off], nil
+						return f.value(parts), nil
 					}
 				}
 				i++
 			}
 		}
 		if f.n == len(f.buf) {
-			f.buf = append(f.buf, make([]byte, len(f.buf))...)
+			// An escape's second byte may be the next part's first.
+			i -= f.n
+			parts = append(parts, f.buf)
+			f.buf = make([]byte, min(2*len(f.buf), framePart))
+			f.n = 0
 		}
 		k, err := f.r.Read(f.buf[f.n:])
 		f.n += k
@@ -438,4 +450,21 @@ func (f *frameReader) next() ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// value is the value that ends at buf[off] and starts in the first of
+// parts, if any.
+func (f *frameReader) value(parts [][]byte) []byte {
+	if len(parts) == 0 {
+		return f.buf[:f.off]
+	}
+	size := f.off
+	for _, p := range parts {
+		size += len(p)
+	}
+	v := make([]byte, 0, size)
+	for _, p := range parts {
+		v = append(v, p...)
+	}
+	return append(v, f.buf[:f.off]...)
 }

@@ -131,8 +131,8 @@ func FuzzWalkObject(f *testing.F) {
 	})
 }
 
-// TestFrameReader: messages come out whole whatever the reads' sizes,
-// and a large message's buffer is not kept.
+// TestFrameReader: messages come out whole whatever the reads' sizes, a
+// large message in a buffer of its own size, and its buffer is not kept.
 func TestFrameReader(t *testing.T) {
 	big := `{"big":"` + strings.Repeat(`x\"`, 3<<20) + `"}`
 	msgs := []string{`{"a":"}\\"}`, ` [1,{"b":[]}]`, "\n" + big, `{"c":"\u00e9 é"}`}
@@ -153,6 +153,9 @@ func TestFrameReader(t *testing.T) {
 			}
 			if string(got) != want {
 				t.Fatalf("%s: message %d: got %.60q, want %.60q", name, i, got, want)
+			}
+			if i == 2 && name != "one byte" && cap(got) != len(got) {
+				t.Errorf("%s: a %d-byte message in a buffer of %d", name, len(got), cap(got))
 			}
 			if i == 3 && cap(fr.buf) > frameKeep {
 				t.Errorf("%s: the buffer of a %d-byte message is kept", name, len(big))
