@@ -423,6 +423,7 @@ func (w *Writer) reconcileServiceMonitors(t *Txn) {
 				row["type"] = wire.OptString(want.Type, true)
 				row["logical_input_port"] = want.LogicalInputPort
 				row["mac"] = want.MAC
+				row["remote"] = want.Remote
 			}
 			t.Insert(sb.ServiceMonitorTable, row)
 			continue
@@ -443,8 +444,10 @@ func (w *Writer) reconcileServiceMonitors(t *Txn) {
 		}
 		// A backend whose port is not up is offline, whatever
 		// ovn-controller last found (ovn_lb_svc_create); so is a network
-		// function one of whose ports is not (ovn_nf_svc_create).
-		if ptrOr(r.Status, "") == sb.ServiceMonitorStatusOnline && !w.monitoredPortsUp(k.LogicalPort, want.LogicalInputPort) {
+		// function one of whose ports is not (ovn_nf_svc_create). A remote
+		// backend's port is in its own zone.
+		if ptrOr(r.Status, "") == sb.ServiceMonitorStatusOnline && !want.Remote &&
+			!w.monitoredPortsUp(k.LogicalPort, want.LogicalInputPort) {
 			row["status"] = wire.OptString(sb.ServiceMonitorStatusOffline, true)
 		}
 		t.Update(sb.ServiceMonitorTable, keep, row)

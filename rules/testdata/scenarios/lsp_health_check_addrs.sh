@@ -5,7 +5,7 @@
 # link-local address; a check on any other address gets neither a monitor
 # nor a responder. (lsp-hc-add reads static addresses only.)
 hc() {
-    ovn-nbctl --id=@hc create Logical_Switch_Port_Health_Check protocol=$2 src_ip=$3 address=$4 ${5:+port=$5} \
+    ovn-nbctl --id=@hc create Logical_Switch_Port_Health_Check protocol=$2 src_ip=\"$3\" address=\"$4\" ${5:+port=$5} \
         -- add Logical_Switch_Port $1 health_checks @hc
 }
 ovn-nbctl set NB_Global . options:svc_monitor_mac=11:11:11:11:11:11
