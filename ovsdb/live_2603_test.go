@@ -386,6 +386,19 @@ func TestLive2603ServiceMonitorStatus(t *testing.T) {
 	compareMonitorSteps(t, reference.BuildOf(schema.OVN2603), monitorSteps, nil)
 }
 
+// TestLive2603RemoteBackendMonitors: the Service_Monitor rows of load
+// balancer backends in other availability zones (remote, options:az-name)
+// and the flows are 26.03.2's after the scenario lb_remote_backends, once
+// ovn-controller finds a remote backend down, and once its mapping goes.
+func TestLive2603RemoteBackendMonitors(t *testing.T) {
+	t.Parallel()
+	compareMonitorSteps(t, reference.BuildOf(schema.OVN2603), []string{
+		scenario2603(t, "lb_remote_backends"),
+		portMonitorStatus("10.0.0.8", "offline") + "\n" + portMonitorStatus("10.0.0.6", "online"),
+		`ovn-nbctl remove Load_Balancer lb0 ip_port_mappings 10.0.0.8`,
+	}, nil)
+}
+
 // portHealthSteps are run in turn on 26.03.2's ovn-northd and on
 // northlog, after the scenario lsp_health_check: the status
 // ovn-controller gives switch ports' monitors, with their ports up or
