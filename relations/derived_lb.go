@@ -599,7 +599,8 @@ func lbMonitorMapping(rel schema.Release, lb *nb.LoadBalancer, ip string, v6 boo
 	}
 	addr, err := parseSockaddrHost(unbracket(src))
 	if err != nil {
-		problem = "Invalid svc mon src IP " + src
+		// inet_parse_address logs the first line, ovn_lb_svc_create the second.
+		problem = fmt.Sprintf("%s: bad IP address %q; Invalid svc mon src IP %s", src, unbracket(src), src)
 		if mappingNamesZone(rel) {
 			return "", "", "", problem
 		}
