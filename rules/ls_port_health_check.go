@@ -26,11 +26,9 @@ type switchPortIP struct {
 }
 
 // portHealthChecks are the health checks of switch ports whose address is
-// among the port's addresses (lport_addresses_contains_ip over
-// op->lsp_addrs: its static and dynamic addresses and, with "router" among
-// them, the connected router port's networks); northd skips the others,
-// and deletes their monitors.
-func portHealthChecks(n *relations.NB) engine.Rel[portHealthCheck] {
+// among ips, the port's addresses (lport_addresses_contains_ip over
+// op->lsp_addrs); northd skips the others, and deletes their monitors.
+func portHealthChecks(n *relations.NB, ips engine.Rel[switchPortIP]) engine.Rel[portHealthCheck] {
 	type ref struct {
 		Port  relations.LSP
 		Check string
@@ -53,22 +51,28 @@ func portHealthChecks(n *relations.NB) engine.Rel[portHealthCheck] {
 			ip, _ := netip.ParseAddr(c.Check.Address)
 			return switchPortIP{c.Port.Port.UUID, ip}
 		}),
-		engine.IndexBy(checkedPortIPs(n), func(a switchPortIP) switchPortIP { return a }))
+		engine.IndexBy(ips, func(a switchPortIP) switchPortIP { return a }))
 }
 
 // checkedPortIPs are the IP addresses of the switch ports that have health
-// checks: those of their address entries, dynamic ones included, and of
-// the router port a "router" entry stands for.
-func checkedPortIPs(n *relations.NB) engine.Rel[switchPortIP] {
-	entries := engine.FlatMap(lspEntries(n, func(p relations.LSP) bool { return len(p.Port.HealthChecks) > 0 }),
-		func(e lspEntry) []switchPortIP { return switchPortIPsOf(e.Port.Port.UUID, e.Addrs) })
+// checks: those of their address entries, of the router port a "router"
+// entry stands for and, with dynamic, of their dynamic addresses. northd
+// builds the monitors before IPAM adds the dynamic addresses to
+// op->lsp_addrs (ovnnb_db_run), the flows after.
+func checkedPortIPs(n *relations.NB, dynamic bool) engine.Rel[switchPortIP] {
+	checked := func(p relations.LSP) bool { return len(p.Port.HealthChecks) > 0 }
+	entries := staticLSPEntries(n, checked)
+	if dynamic {
+		entries = lspEntries(n, checked)
+	}
+	ips := engine.FlatMap(entries, func(e lspEntry) []switchPortIP { return switchPortIPsOf(e.Port.Port.UUID, e.Addrs) })
 	routers := engine.FlatMap(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) []switchPortIP {
 		if len(p.LSP.HealthChecks) == 0 || !slices.Contains(p.LSP.Addresses, "router") {
 			return nil
 		}
 		return switchPortIPsOf(p.LSP.UUID, p.LRP.Net)
 	})
-	return engine.Distinct(engine.Union(entries, routers))
+	return engine.Distinct(engine.Union(ips, routers))
 }
 
 // switchPortIPsOf are the IPv4 and IPv6 addresses of one address entry of port.
@@ -90,7 +94,7 @@ func switchPortIPsOf(port string, a *relations.LPortAddresses) []switchPortIP {
 // enabled or not.
 func SwitchPortHealthCheckFlows(n *relations.NB) engine.Rel[Flow] {
 	return engine.Join(
-		engine.IndexBy(portHealthChecks(n), func(portHealthCheck) struct{} { return struct{}{} }),
+		engine.IndexBy(portHealthChecks(n, checkedPortIPs(n, true)), func(portHealthCheck) struct{} { return struct{}{} }),
 		engine.IndexBy(engine.Filter(n.LBGlobal, func(o relations.LBGlobalOptions) bool { return o.SvcMonitorMAC != "" }),
 			func(relations.LBGlobalOptions) struct{} { return struct{}{} }),
 		func(_ struct{}, c portHealthCheck, o relations.LBGlobalOptions) Flow {
@@ -105,7 +109,7 @@ func SwitchPortHealthCheckFlows(n *relations.NB) engine.Rel[Flow] {
 // address. Checks of one port that share address, port and protocol make
 // one row, the greatest.
 func SBSwitchPortMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
-	enabled := engine.Filter(portHealthChecks(n), func(c portHealthCheck) bool { return c.Port.Enabled() })
+	enabled := engine.Filter(portHealthChecks(n, checkedPortIPs(n, false)), func(c portHealthCheck) bool { return c.Port.Enabled() })
 	rows := engine.Join(
 		engine.IndexBy(enabled, func(portHealthCheck) struct{} { return struct{}{} }),
 		engine.IndexBy(n.LBGlobal, func(relations.LBGlobalOptions) struct{} { return struct{}{} }),

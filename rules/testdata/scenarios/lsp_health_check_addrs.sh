@@ -3,7 +3,9 @@
 # the port got from IPAM (dynamic) or, for a router-type port with
 # "router" among its addresses, one of the router port's networks or its
 # link-local address; a check on any other address gets neither a monitor
-# nor a responder. (lsp-hc-add reads static addresses only.)
+# nor a responder. northd builds the monitors before IPAM, so a check on a
+# dynamic address gets only the responder (the take-over test compares the
+# Service_Monitor rows). lsp-hc-add reads static addresses only.
 hc() {
     ovn-nbctl --id=@hc create Logical_Switch_Port_Health_Check protocol=$2 src_ip=\"$3\" address=\"$4\" ${5:+port=$5} \
         -- add Logical_Switch_Port $1 health_checks @hc
