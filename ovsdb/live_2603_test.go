@@ -392,6 +392,26 @@ func TestLive2603ServiceMonitorStatus(t *testing.T) {
 	compareMonitorSteps(t, reference.BuildOf(schema.OVN2603), monitorSteps, nil)
 }
 
+// TestLive2603RemoteBackendMonitors: the Service_Monitor rows of load
+// balancer backends in other availability zones (remote, options:az-name)
+// and the flows are 26.03.2's after the scenario lb_remote_backends, once
+// ovn-controller finds a remote backend down, once its mapping goes, and
+// as the backends' ports are bound to chassis (chassis_name, not for the
+// remote ones).
+func TestLive2603RemoteBackendMonitors(t *testing.T) {
+	t.Parallel()
+	compareMonitorSteps(t, reference.BuildOf(schema.OVN2603), []string{
+		scenario2603(t, "lb_remote_backends"),
+		portMonitorStatus("10.0.0.8", "offline") + "\n" + portMonitorStatus("10.0.0.6", "online"),
+		`ovn-nbctl remove Load_Balancer lb0 ip_port_mappings 10.0.0.8`,
+		`ovn-sbctl chassis-add ch1 geneve 127.0.0.2 -- chassis-add ch2 geneve 127.0.0.3
+ovn-sbctl set Port_Binding p1 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=ch1)
+ovn-sbctl set Port_Binding p2 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=ch2)`,
+		`ovn-sbctl set Port_Binding p1 chassis=$(ovn-sbctl --bare --columns=_uuid find Chassis name=ch2)`,
+		`ovn-nbctl set NB_Global . options:svc_monitor_mac=0a:58:0a:f4:00:02`,
+	}, nil)
+}
+
 // portHealthSteps are run in turn on 26.03.2's ovn-northd and on
 // northlog, after the scenario lsp_health_check: the status
 // ovn-controller gives switch ports' monitors, with their ports up or

@@ -82,7 +82,19 @@ type LBBackend struct {
 	// MonitorSrcIP is the source address of health check probes from the
 	// mapping, "" when it is missing or not an address.
 	MonitorSrcIP string
+	// Zone is the availability zone of a remote backend, which 26.03's
+	// mapping names after the source address (mappingNamesZone); "" for
+	// a local one.
+	Zone string
+	// MappingProblem is the warning northd logs when it cannot read the
+	// backend's mapping, "" when it can or there is none.
+	MappingProblem string
 }
+
+// Remote reports whether the backend is in another availability zone:
+// its monitor is made whether or not the port is here, and
+// ovn-ic carries it to the backend's zone.
+func (b LBBackend) Remote() bool { return b.Zone != "" }
 
 // LBBackends is a VIP's list of backends in an encoding that keeps LBVIP
 // comparable; All decodes it.
@@ -98,7 +110,7 @@ const (
 func encodeBackends(bs []LBBackend) LBBackends {
 	recs := make([]string, len(bs))
 	for i, b := range bs {
-		recs[i] = strings.Join([]string{b.IP, b.Port, b.MonitorPort, b.MonitorSrcIP}, lbFieldSep)
+		recs[i] = strings.Join([]string{b.IP, b.Port, b.MonitorPort, b.MonitorSrcIP, b.Zone, b.MappingProblem}, lbFieldSep)
 	}
 	return LBBackends(strings.Join(recs, lbRecordSep))
 }
@@ -111,8 +123,8 @@ func (b LBBackends) All() []LBBackend {
 	recs := strings.Split(string(b), lbRecordSep)
 	out := make([]LBBackend, len(recs))
 	for i, r := range recs {
-		f := strings.SplitN(r, lbFieldSep, 4)
-		out[i] = LBBackend{IP: f[0], Port: f[1], MonitorPort: f[2], MonitorSrcIP: f[3]}
+		f := strings.SplitN(r, lbFieldSep, 6)
+		out[i] = LBBackend{IP: f[0], Port: f[1], MonitorPort: f[2], MonitorSrcIP: f[3], Zone: f[4], MappingProblem: f[5]}
 	}
 	return out
 }
@@ -503,7 +515,7 @@ func explicitBackends(rel schema.Release, lb *nb.LoadBalancer, v LBVIP) ([]LBBac
 			be.Port = strconv.Itoa(int(b.Port))
 		}
 		if !v.Template {
-			be.MonitorPort, be.MonitorSrcIP = lbMonitorMapping(rel, lb, be.IP, v.IPv6)
+			be.MonitorPort, be.MonitorSrcIP, be.Zone, be.MappingProblem = lbMonitorMapping(rel, lb, be.IP, v.IPv6)
 		}
 		backends = append(backends, be)
 	}
@@ -562,35 +574,47 @@ func SBVIPs(rel schema.Release, lb *nb.LoadBalancer) map[string]string {
 
 // lbMonitorMapping reads the ip_port_mappings entry of a backend ("PORT:SRC_IP",
 // keyed by the backend IP, in brackets for IPv6 VIPs) as northd's
-// ovn_lb_svc_create does: the logical port and the probes' source address.
-// 26.03 (mappingNamesZone) reads "PORT:[SRC_IP]:ZONE" or "PORT:SRC_IP:ZONE".
-func lbMonitorMapping(rel schema.Release, lb *nb.LoadBalancer, ip string, v6 bool) (port, srcIP string) {
+// ovn_lb_svc_create does: the logical port and the probes' source address,
+// or the warning northd logs when it cannot read them. 26.03
+// (mappingNamesZone) reads "PORT:[SRC_IP]:ZONE" or "PORT:SRC_IP:ZONE", the
+// zone of a remote backend.
+func lbMonitorMapping(rel schema.Release, lb *nb.LoadBalancer, ip string, v6 bool) (port, srcIP, zone, problem string) {
 	key := ip
 	if v6 {
 		key = "[" + ip + "]"
 	}
 	m, ok := lb.IPPortMappings[key]
 	if !ok {
-		return "", ""
+		return "", "", "", ""
 	}
-	port, src, ok := strings.Cut(cString(m), ":")
+	m = cString(m)
+	port, src, ok := strings.Cut(m, ":")
 	if !ok {
-		return "", ""
+		if mappingNamesZone(rel) {
+			return "", "", "", "Expected ':' separator for: " + m
+		}
+		return "", "", "", ""
 	}
 	if mappingNamesZone(rel) {
-		if src, ok = mappingSource(src); !ok {
-			return "", ""
+		if src, zone, problem = mappingSource(src); problem != "" {
+			if problem == emptyZone {
+				problem += port
+			} else {
+				problem += m
+			}
+			return "", "", "", problem
 		}
 	}
 	addr, err := parseSockaddrHost(unbracket(src))
 	if err != nil {
-		// northd logs "Invalid svc mon src IP" and monitors nothing.
+		// inet_parse_address logs the first line, ovn_lb_svc_create the second.
+		problem = fmt.Sprintf("%s: bad IP address %q; Invalid svc mon src IP %s", src, unbracket(src), src)
 		if mappingNamesZone(rel) {
-			return "", ""
+			return "", "", "", problem
 		}
-		return port, ""
+		return port, "", "", problem
 	}
-	return port, formatLBIP(addr)
+	return port, formatLBIP(addr), zone, ""
 }
 
 // mappingNamesZone: 26.03's ip_port_mappings may end in the availability
@@ -599,22 +623,35 @@ func lbMonitorMapping(rel schema.Release, lb *nb.LoadBalancer, ip string, v6 boo
 // port either (ovn_lb_vip_backends_ip_port_mappings_init).
 func mappingNamesZone(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
-// mappingSource is the source address of a 26.03 mapping's "SRC_IP[:ZONE]"
-// or "[SRC_IP][:ZONE]", false with an empty zone.
-func mappingSource(s string) (string, bool) {
-	var zone string
+// The beginnings of 26.03's warnings about a mapping's "SRC_IP[:ZONE]";
+// the first ends with the port's name, the other with the mapping.
+const (
+	emptyZone   = "Empty AZ name specified for backend "
+	unclosedIP6 = "Malformed IPv6 address in backend "
+)
+
+// mappingSource is the source address and zone of a 26.03 mapping's
+// "SRC_IP[:ZONE]" or "[SRC_IP][:ZONE]", or the beginning of the warning
+// northd logs (emptyZone, unclosedIP6).
+func mappingSource(s string) (src, zone, problem string) {
 	hasZone := false
 	if rest, ok := strings.CutPrefix(s, "["); ok {
 		end := strings.IndexByte(rest, ']')
 		if end < 0 {
-			return "", false
+			return "", "", unclosedIP6
 		}
 		s, rest = rest[:end], rest[end+1:]
 		zone, hasZone = strings.CutPrefix(rest, ":")
 	} else {
 		s, zone, hasZone = strings.Cut(s, ":")
 	}
-	return s, !hasZone || zone != ""
+	switch {
+	case !hasZone:
+		return s, "", ""
+	case zone == "":
+		return "", "", emptyZone
+	}
+	return s, zone, ""
 }
 
 // healthChecksIgnored is why northd creates no health checks for the VIPs
@@ -695,6 +732,7 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 		v.HealthCheck = true
 		return v
 	})
+	reportMappingProblems(n, withCheck)
 
 	// The mapped ports of health-checked backends, and whether each is an
 	// enabled port on a switch.
@@ -748,7 +786,7 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 		for mp := range p.Ports.All() {
 			ok[mp.Port] = true
 		}
-		return func(b LBBackend) bool { return ok[b.MonitorPort] && !isDown[monitorKey(p.V, b)] }
+		return func(b LBBackend) bool { return (b.Remote() || ok[b.MonitorPort]) && !isDown[monitorKey(p.V, b)] }
 	}
 	return engine.Union(
 		plain,
@@ -762,6 +800,34 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 		engine.Map(engine.AntiJoin(withPorts, down), func(p vipPorts) LBVIP {
 			return withMonitoredTargets(p.V, usableOf(p, nil))
 		}))
+}
+
+// reportMappingProblems logs the ip_port_mappings entries of the backends
+// of health-checked VIPs that northd cannot read, one line per backend
+// each time their load balancer's row changes, as northd parses the
+// mappings of a changed row again (ovn_northd_lb_init).
+func reportMappingProblems(n *NB, checked engine.Rel[LBVIP]) {
+	type problem struct {
+		LB      *nb.LoadBalancer
+		VIP     string
+		Backend int
+		Text    string
+	}
+	problems := engine.JoinFlatMap(
+		engine.IndexBy(checked, func(v LBVIP) string { return v.LB }),
+		engine.IndexBy(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) string { return lb.UUID }),
+		func(_ string, v LBVIP, lb *nb.LoadBalancer) []problem {
+			var out []problem
+			for i, b := range v.Backends.All() {
+				if b.MappingProblem != "" {
+					out = append(out, problem{lb, v.Key, i, b.MappingProblem})
+				}
+			}
+			return out
+		})
+	engine.TryMap(problems, "load balancer ip_port_mappings", func(p problem) (struct{}, error) {
+		return struct{}{}, errors.New(p.Text)
+	})
 }
 
 // vipMonitor is the service monitor of a backend of a VIP.
@@ -1052,7 +1118,7 @@ func deriveLBMonitorLRPs(n *NB) engine.Rel[LBMonitorLRP] {
 		}
 		var out []source
 		for _, b := range v.Backends.All() {
-			if b.MonitorPort != "" && b.MonitorSrcIP != "" {
+			if b.MonitorPort != "" && b.MonitorSrcIP != "" && !b.Remote() {
 				out = append(out, source{v.LB, b.MonitorPort, b.MonitorSrcIP})
 			}
 		}

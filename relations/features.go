@@ -4,6 +4,7 @@ import (
 	"iter"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/schema"
 )
 
@@ -80,6 +81,26 @@ func (f Features) ReadFor(r schema.Release) Features {
 		f.CTCommitToZone, f.CTNextZone, f.SampleWithRegisters, f.CTStateSave, f.CTCommitNATv2, f.CTLabelFlush = true, true, true, true, true, true
 	}
 	return f
+}
+
+// readsIgnoreChassisFeatures: 26.03 reads NB_Global
+// options:ignore_chassis_features, with which it assumes every feature
+// whatever the chassis report (northd_enable_all_features).
+func readsIgnoreChassisFeatures(r schema.Release) bool { return r >= schema.OVN2603 }
+
+// withIgnoredChassisFeatures is features, or AllFeatures while NB_Global
+// options:ignore_chassis_features is true in a release that reads it.
+func withIgnoredChassisFeatures(n *NB, features engine.Rel[Features]) engine.Rel[Features] {
+	if !readsIgnoreChassisFeatures(n.Release) {
+		return features
+	}
+	ignoring := engine.Map(engine.Filter(n.Global.Rows, func(g *nb.NBGlobal) bool {
+		return SmapBool(g.Options, "ignore_chassis_features", false)
+	}), func(*nb.NBGlobal) struct{} { return struct{}{} })
+	byOne := func(struct{}) struct{} { return struct{}{} }
+	return engine.Union(
+		engine.AntiJoin(engine.IndexBy(features, func(Features) struct{} { return struct{}{} }), engine.IndexBy(ignoring, byOne)),
+		engine.Map(ignoring, func(struct{}) Features { return AllFeatures }))
 }
 
 // FeaturesOf computes the features from the other_config column of every

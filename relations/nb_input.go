@@ -348,7 +348,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 	n.SwitchPorts, n.SwitchPortsUp = newSwitchPortTable(c, f)
 	c.DescribeTuples(n.DescribeTuple)
 	n.ChassisFeatures, n.Features = newFeatureInput(c)
-	n.Features = engine.Map(n.Features, func(f Features) Features { return f.ReadFor(r) })
+	n.Features = withIgnoredChassisFeatures(n, engine.Map(n.Features, func(f Features) Features { return f.ReadFor(r) }))
 	n.featuresByOne = engine.IndexBy(n.Features, func(Features) struct{} { return struct{}{} })
 	n.monitorsDown, n.MonitorsDown = newMonitorsDown(c)
 	n.monitorsOnline, n.MonitorsOnline = newMonitorsOnline(c)

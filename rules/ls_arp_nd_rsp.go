@@ -45,23 +45,28 @@ type lspEntry struct {
 // keep says yes to: those of their addresses column, and their dynamic
 // addresses.
 func lspEntries(nb *relations.NB, keep func(relations.LSP) bool) engine.Rel[lspEntry] {
-	return engine.Union(
-		engine.FlatMap(nb.LSPs, func(p relations.LSP) []lspEntry {
-			if !keep(p) {
-				return nil
-			}
-			out := make([]lspEntry, len(p.Addrs.Static))
-			for i := range p.Addrs.Static {
-				out[i] = lspEntry{p, &p.Addrs.Static[i]}
-			}
-			return out
-		}),
+	return engine.Union(staticLSPEntries(nb, keep),
 		engine.FlatMap(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) []lspEntry {
 			if !keep(d.LSP) {
 				return nil
 			}
 			return []lspEntry{{d.LSP, d.Addrs}}
 		}))
+}
+
+// staticLSPEntries are the entries of the addresses column of the switch
+// ports keep says yes to.
+func staticLSPEntries(nb *relations.NB, keep func(relations.LSP) bool) engine.Rel[lspEntry] {
+	return engine.FlatMap(nb.LSPs, func(p relations.LSP) []lspEntry {
+		if !keep(p) {
+			return nil
+		}
+		out := make([]lspEntry, len(p.Addrs.Static))
+		for i := range p.Addrs.Static {
+			out[i] = lspEntry{p, &p.Addrs.Static[i]}
+		}
+		return out
+	})
 }
 
 // firstLSPEntries are the first address entry of each switch port that has

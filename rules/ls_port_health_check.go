@@ -19,10 +19,16 @@ type portHealthCheck struct {
 	Check *nb.LogicalSwitchPortHealthCheck
 }
 
+// switchPortIP is one IP address of a switch port (NB _uuid).
+type switchPortIP struct {
+	Port string
+	IP   netip.Addr
+}
+
 // portHealthChecks are the health checks of switch ports whose address is
-// among the port's addresses (lport_addresses_contains_ip); northd skips
-// the others, and deletes their monitors.
-func portHealthChecks(n *relations.NB) engine.Rel[portHealthCheck] {
+// among ips, the port's addresses (lport_addresses_contains_ip over
+// op->lsp_addrs); northd skips the others, and deletes their monitors.
+func portHealthChecks(n *relations.NB, ips engine.Rel[switchPortIP]) engine.Rel[portHealthCheck] {
 	type ref struct {
 		Port  relations.LSP
 		Check string
@@ -34,26 +40,51 @@ func portHealthChecks(n *relations.NB) engine.Rel[portHealthCheck] {
 		}
 		return out
 	})
-	return engine.Filter(engine.Join(
+	checks := engine.Join(
 		engine.IndexBy(refs, func(r ref) string { return r.Check }),
 		engine.IndexBy(n.SwitchPortChecks.Rows, func(hc *nb.LogicalSwitchPortHealthCheck) string { return hc.UUID }),
 		func(_ string, r ref, hc *nb.LogicalSwitchPortHealthCheck) portHealthCheck {
 			return portHealthCheck{r.Port, hc}
+		})
+	return engine.SemiJoin(
+		engine.IndexBy(checks, func(c portHealthCheck) switchPortIP {
+			ip, _ := netip.ParseAddr(c.Check.Address)
+			return switchPortIP{c.Port.Port.UUID, ip}
 		}),
-		func(c portHealthCheck) bool { return portHasIP(c.Port.Addrs, c.Check.Address) })
+		engine.IndexBy(ips, func(a switchPortIP) switchPortIP { return a }))
 }
 
-// portHasIP reports whether ip, as written, is one of the IPv4 or IPv6
-// addresses of a switch port's addresses.
-func portHasIP(a *relations.LSPAddresses, ip string) bool {
-	addr, err := netip.ParseAddr(ip)
-	if err != nil || a == nil {
-		return false
+// checkedPortIPs are the IP addresses of the switch ports that have health
+// checks: those of their address entries, of the router port a "router"
+// entry stands for and, with dynamic, of their dynamic addresses. northd
+// builds the monitors before IPAM adds the dynamic addresses to
+// op->lsp_addrs (ovnnb_db_run), the flows after.
+func checkedPortIPs(n *relations.NB, dynamic bool) engine.Rel[switchPortIP] {
+	checked := func(p relations.LSP) bool { return len(p.Port.HealthChecks) > 0 }
+	entries := staticLSPEntries(n, checked)
+	if dynamic {
+		entries = lspEntries(n, checked)
 	}
-	return slices.ContainsFunc(a.Static, func(l relations.LPortAddresses) bool {
-		return slices.ContainsFunc(l.IPv4, func(v relations.IPv4NetAddr) bool { return v.Addr == addr }) ||
-			slices.ContainsFunc(l.IPv6, func(v relations.IPv6NetAddr) bool { return v.Addr == addr })
+	ips := engine.FlatMap(entries, func(e lspEntry) []switchPortIP { return switchPortIPsOf(e.Port.Port.UUID, e.Addrs) })
+	routers := engine.FlatMap(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) []switchPortIP {
+		if len(p.LSP.HealthChecks) == 0 || !slices.Contains(p.LSP.Addresses, "router") {
+			return nil
+		}
+		return switchPortIPsOf(p.LSP.UUID, p.LRP.Net)
 	})
+	return engine.Distinct(engine.Union(ips, routers))
+}
+
+// switchPortIPsOf are the IPv4 and IPv6 addresses of one address entry of port.
+func switchPortIPsOf(port string, a *relations.LPortAddresses) []switchPortIP {
+	out := make([]switchPortIP, 0, len(a.IPv4)+len(a.IPv6))
+	for _, v := range a.IPv4 {
+		out = append(out, switchPortIP{port, v.Addr})
+	}
+	for _, v := range a.IPv6 {
+		out = append(out, switchPortIP{port, v.Addr})
+	}
+	return out
 }
 
 // SwitchPortHealthCheckFlows: ls_in_arp_rsp priority 110 (northd.c
@@ -63,7 +94,7 @@ func portHasIP(a *relations.LSPAddresses, ip string) bool {
 // enabled or not.
 func SwitchPortHealthCheckFlows(n *relations.NB) engine.Rel[Flow] {
 	return engine.Join(
-		engine.IndexBy(portHealthChecks(n), func(portHealthCheck) struct{} { return struct{}{} }),
+		engine.IndexBy(portHealthChecks(n, checkedPortIPs(n, true)), func(portHealthCheck) struct{} { return struct{}{} }),
 		engine.IndexBy(engine.Filter(n.LBGlobal, func(o relations.LBGlobalOptions) bool { return o.SvcMonitorMAC != "" }),
 			func(relations.LBGlobalOptions) struct{} { return struct{}{} }),
 		func(_ struct{}, c portHealthCheck, o relations.LBGlobalOptions) Flow {
@@ -78,7 +109,7 @@ func SwitchPortHealthCheckFlows(n *relations.NB) engine.Rel[Flow] {
 // address. Checks of one port that share address, port and protocol make
 // one row, the greatest.
 func SBSwitchPortMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
-	enabled := engine.Filter(portHealthChecks(n), func(c portHealthCheck) bool { return c.Port.Enabled() })
+	enabled := engine.Filter(portHealthChecks(n, checkedPortIPs(n, false)), func(c portHealthCheck) bool { return c.Port.Enabled() })
 	rows := engine.Join(
 		engine.IndexBy(enabled, func(portHealthCheck) struct{} { return struct{}{} }),
 		engine.IndexBy(n.LBGlobal, func(relations.LBGlobalOptions) struct{} { return struct{}{} }),

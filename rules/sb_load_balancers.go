@@ -151,6 +151,10 @@ type SBServiceMonitor struct {
 	// LogicalInputPort and MAC are a network function's monitor's
 	// (SBNetworkFunctionMonitors); "" for the others.
 	LogicalInputPort, MAC string
+	// Remote is a 26.03 load balancer backend's in another availability
+	// zone (relations.LBBackend.Remote), whose options name the zone
+	// (az-name) for ovn-ic.
+	Remote bool
 }
 
 // CompareSBServiceMonitors orders service monitors by their key (IP, port,
@@ -159,7 +163,18 @@ func CompareSBServiceMonitors(a, b SBServiceMonitor) int {
 	return cmp.Or(cmp.Compare(a.IP, b.IP), cmp.Compare(a.Port, b.Port), cmp.Compare(a.LogicalPort, b.LogicalPort),
 		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.Options, b.Options), cmp.Compare(a.SrcMAC, b.SrcMAC),
 		cmp.Compare(a.SrcIP, b.SrcIP), cmp.Compare(a.Type, b.Type), cmp.Compare(a.LogicalInputPort, b.LogicalInputPort),
-		cmp.Compare(a.MAC, b.MAC))
+		cmp.Compare(a.MAC, b.MAC), compareBool(a.Remote, b.Remote))
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // SBServiceMonitors computes the Service_Monitor rows: the load balancers',
@@ -210,6 +225,7 @@ func sbLBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
 		Key  vipKey
 		Row  SBServiceMonitor
 		Port string // the logical port
+		Zone string // a remote backend's availability zone
 	}
 	backends := engine.FlatMap(engine.Filter(n.LBVIPs, func(v relations.LBVIP) bool { return v.HealthCheck }),
 		func(v relations.LBVIP) []monitored {
@@ -221,20 +237,23 @@ func sbLBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
 				port, _ := strconv.Atoi(b.Port)
 				out = append(out, monitored{vipKey{v.LB, v.Key},
 					SBServiceMonitor{IP: b.IP, Port: port, LogicalPort: b.MonitorPort, Protocol: v.Proto, SrcIP: b.MonitorSrcIP,
-						Type: monitorType}, b.MonitorPort})
+						Type: monitorType, Remote: b.Remote()}, b.MonitorPort, b.Zone})
 			}
 			return out
 		})
 	enabled := engine.Filter(n.PortsOnSwitches, func(sp relations.SwitchPort) bool {
 		return sp.Port.Enabled == nil || *sp.Port.Enabled
 	})
+	// A remote backend's port is in its own zone.
+	local := engine.Filter(backends, func(m monitored) bool { return !m.Row.Remote })
 	onPorts := engine.SemiJoin(
-		engine.IndexBy(backends, func(m monitored) string { return m.Port }),
+		engine.IndexBy(local, func(m monitored) string { return m.Port }),
 		engine.IndexBy(enabled, func(sp relations.SwitchPort) string { return sp.Port.Name }))
 	// Probes from a router port's address carry its MAC, the others
 	// svc_monitor_mac.
 	type source struct{ LB, Port, SrcIP string }
-	bySource := engine.IndexBy(onPorts, func(m monitored) source { return source{m.Key.LB, m.Port, m.Row.SrcIP} })
+	bySource := engine.IndexBy(engine.Union(onPorts, engine.Filter(backends, func(m monitored) bool { return m.Row.Remote })),
+		func(m monitored) source { return source{m.Key.LB, m.Port, m.Row.SrcIP} })
 	lrps := engine.IndexBy(n.LBMonitorLRPs, func(l relations.LBMonitorLRP) source { return source{l.LB, l.Port, l.SrcIP} })
 	fromLRPs := engine.Join(bySource, lrps, func(_ source, m monitored, l relations.LBMonitorLRP) monitored {
 		m.Row.SrcMAC = l.MAC
@@ -252,6 +271,11 @@ func sbLBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
 		engine.IndexBy(first, func(kv engine.KV[vipKey, check]) vipKey { return kv.Key }),
 		func(_ vipKey, m monitored, c engine.KV[vipKey, check]) SBServiceMonitor {
 			m.Row.Options = c.Value.Options
+			if m.Row.Remote {
+				options := c.Value.Options.Map()
+				options["az-name"] = m.Zone
+				m.Row.Options = SmapOf(options)
+			}
 			return m.Row
 		})
 	type monitorKey struct {

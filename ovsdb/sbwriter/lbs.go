@@ -484,6 +484,10 @@ func (w *Writer) reconcileServiceMonitors(t *Txn) {
 				row["type"] = wire.OptString(want.Type, true)
 				row["logical_input_port"] = want.LogicalInputPort
 				row["mac"] = want.MAC
+				row["remote"] = want.Remote
+				if name := w.monitorChassis(k.LogicalPort, want); name != "" {
+					row["chassis_name"] = name
+				}
 			}
 			t.Insert(sb.ServiceMonitorTable, row)
 			continue
@@ -502,14 +506,37 @@ func (w *Writer) reconcileServiceMonitors(t *Txn) {
 		if want.Type != "" && r.MAC != want.MAC {
 			row["mac"] = want.MAC
 		}
+		if name := w.monitorChassis(k.LogicalPort, want); want.Type != "" && name != "" && r.ChassisName != name {
+			row["chassis_name"] = name
+		}
 		// A backend whose port is not up is offline, whatever
 		// ovn-controller last found (ovn_lb_svc_create); so is a network
-		// function one of whose ports is not (ovn_nf_svc_create).
-		if ptrOr(r.Status, "") == sb.ServiceMonitorStatusOnline && !w.monitoredPortsUp(k.LogicalPort, want.LogicalInputPort) {
+		// function one of whose ports is not (ovn_nf_svc_create). A remote
+		// backend's port is in its own zone.
+		if ptrOr(r.Status, "") == sb.ServiceMonitorStatusOnline && !want.Remote &&
+			!w.monitoredPortsUp(k.LogicalPort, want.LogicalInputPort) {
 			row["status"] = wire.OptString(sb.ServiceMonitorStatusOffline, true)
 		}
 		t.Update(sb.ServiceMonitorTable, keep, row)
 	}
+}
+
+// monitorChassis is the chassis_name 26.03 gives a monitor through port:
+// the chassis its port, or else a network function's input port, is bound
+// to (ovn_lb_svc_create, ovn_nf_svc_create); "" when neither is bound or
+// the backend is remote.
+func (w *Writer) monitorChassis(port string, want rules.SBServiceMonitor) string {
+	if want.Remote {
+		return ""
+	}
+	for _, p := range []string{port, want.LogicalInputPort} {
+		if pb := w.m.pbs[w.m.pbByName[p]]; p != "" && pb != nil && pb.Chassis != nil {
+			if ch := w.m.chassis[*pb.Chassis]; ch != nil {
+				return ch.Name
+			}
+		}
+	}
+	return ""
 }
 
 // monitoredPortsUp reports whether the ports a service monitor probes

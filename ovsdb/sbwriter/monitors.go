@@ -94,7 +94,8 @@ func (w *Writer) FeedMonitors(n *relations.NB) int {
 		down, online := false, false
 		if rows := w.lbs.monByKey[monKey(k)]; len(rows) > 0 {
 			r := w.lbs.mons[rows[0]]
-			status, up := ptrOr(r.Status, ""), w.monitoredPortsUp(k.LogicalPort, r.LogicalInputPort)
+			// A remote backend's port is in its own zone.
+			status, up := ptrOr(r.Status, ""), r.Remote || w.monitoredPortsUp(k.LogicalPort, r.LogicalInputPort)
 			down = status != "" && (status != sb.ServiceMonitorStatusOnline || !up)
 			online = status == sb.ServiceMonitorStatusOnline && up
 		} else {
