@@ -200,7 +200,8 @@ func deriveLearnedRouteSlots(learned engine.Rel[LearnedRouteVia], static engine.
 		})
 	learnedHeads := engine.Map(engine.Filter(grouped, func(s slot) bool { return s.Member == 1 }),
 		func(s slot) head { return head{s.key.router, true, s.created, s.key} })
-	ranked := engine.Rank(engine.IndexBy(engine.Union(staticHeads, learnedHeads), func(h head) string { return h.router }),
+	members := numberGroups(engine.Union(staticHeads, learnedHeads),
+		func(h head) string { return h.router },
 		func(a, b head) int {
 			switch {
 			case a.learned == b.learned:
@@ -209,17 +210,11 @@ func deriveLearnedRouteSlots(learned engine.Rel[LearnedRouteVia], static engine.
 				return 1
 			}
 			return -1
-		})
-	type groupID struct {
-		key prefixKey
-		id  int
-	}
-	ids := engine.Map(engine.Filter(ranked, func(h engine.Ranked[head]) bool { return h.Tuple.learned }),
-		func(h engine.Ranked[head]) groupID { return groupID{h.Tuple.key, h.Rank} })
-	members := engine.Join(engine.IndexBy(grouped, func(s slot) prefixKey { return s.key }),
-		engine.IndexBy(ids, func(g groupID) prefixKey { return g.key }),
-		func(_ prefixKey, s slot, g groupID) LearnedRouteSlot {
-			s.Group = g.id
+		},
+		func(h head) (prefixKey, bool) { return h.key, h.learned },
+		grouped, func(s slot) prefixKey { return s.key },
+		func(s slot, id int) LearnedRouteSlot {
+			s.Group = id
 			return s.LearnedRouteSlot
 		})
 	return engine.Union(alone, members)
