@@ -102,9 +102,9 @@ func deriveLRPRedistributes(n *NB) engine.Rel[LRPRedistribute] {
 // with dynamic routing (ovn_port_must_learn_route), whose next hop is an
 // address with an all-ones mask and whose prefix reads; it leaves through
 // Out, from OutIP, the port's address on the next hop's network or else
-// its first of that family. A port without an address of that family
-// (northd then routes without setting the source address) learns none
-// here.
+// its first of that family, "" for an unnumbered port without one
+// (find_route_outport with force_out_port: northd then routes without
+// setting the source address).
 type LearnedRouteVia struct {
 	Row     string // SB _uuid
 	Out     LRP
@@ -135,10 +135,7 @@ func deriveLearnedRoutes(n *NB) engine.Rel[LearnedRouteVia] {
 				return nil
 			}
 			lookup, _ := ParseIPByDot(r.Nexthop)
-			outIP, ok := OutputPortAddr(p.LRP.Net, lookup, nh.Is4())
-			if !ok {
-				return nil
-			}
+			outIP, _ := OutputPortAddr(p.LRP.Net, lookup, nh.Is4())
 			return []LearnedRouteVia{{Row: r.Row, Out: p.LRP, OutIP: outIP,
 				Prefix: netip.PrefixFrom(prefix, plen).Masked(), Nexthop: nh}}
 		})
