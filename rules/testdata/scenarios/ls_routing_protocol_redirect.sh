@@ -13,7 +13,7 @@ ovn-nbctl ls-add ls -- lsp-add-router-port ls ls-lr lr-ls -- lsp-add ls lsp-bgp 
 ovn-nbctl lrp-add lr lr-ls2 02:ac:10:02:00:01 172.16.2.1/24 -- \
   set Logical_Router_Port lr-ls2 options:routing-protocol-redirect=lsp-bgp2 options:routing-protocols=BGP,BFD,OSPF
 ovn-nbctl ls-add ls2 -- lsp-add-router-port ls2 ls2-lr lr-ls2 -- lsp-add ls2 lsp-bgp2 -- lsp-set-addresses lsp-bgp2 unknown
-ovn-nbctl --bfd=lr-ls2 lr-route-add lr 10.0.0.0/24 172.16.2.2
+ovn-nbctl create BFD logical_port=lr-ls2 dst_ip=172.16.2.2
 ovn-nbctl lrp-add lr lr-ls3 02:ac:10:03:00:01 172.16.3.1/24 -- \
   set Logical_Router_Port lr-ls3 options:routing-protocol-redirect=lsp-bgp options:routing-protocols=BGP
 ovn-nbctl ls-add ls3 -- lsp-add-router-port ls3 ls3-lr lr-ls3
