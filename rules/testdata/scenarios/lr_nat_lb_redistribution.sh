@@ -22,7 +22,8 @@ ovn-nbctl lr-add lr-guest0 -- lrp-add lr-guest0 lrp-guest0-sw0 00:00:00:00:fe:01
 ovn-nbctl lr-nat-add lr-guest0 dnat_and_snat 172.16.2.10 192.168.2.10
 ovn-nbctl lr-nat-add lr-guest0 snat 10.42.0.2 10.51.0.0/24
 ovn-nbctl lb-add lb1 172.16.2.20:80 192.168.2.10:80 -- lb-add lb1g 172.16.2.30:80 192.168.2.11:80
-ovn-nbctl lb-group-add lbg1 -- lb-group-add-lb lbg1 lb1g -- lr-lb-add lr-guest0 lb1 -- set Logical_Router lr-guest0 load_balancer_group=$(ovn-nbctl --bare --columns=_uuid find Load_Balancer_Group name=lbg1)
+ovn-nbctl create Load_Balancer_Group name=lbg1 load_balancer=$(ovn-nbctl --bare --columns=_uuid find Load_Balancer name=lb1g)
+ovn-nbctl lr-lb-add lr-guest0 lb1 -- set Logical_Router lr-guest0 load_balancer_group=$(ovn-nbctl --bare --columns=_uuid find Load_Balancer_Group name=lbg1)
 ovn-nbctl lr-add lr-guest1 -- lrp-add lr-guest1 lrp-guest1-sw0 00:00:00:00:fd:01 10.51.1.1/24 \
   -- lrp-add lr-guest1 lrp-guest1-join 00:00:00:00:fd:02 10.42.0.3/24 \
   -- lsp-add-router-port ls-join lsp-join-to-guest1 lrp-guest1-join -- lrp-set-gateway-chassis lrp-guest1-join hv2
