@@ -29,7 +29,6 @@ ovn-nbctl lr-add lr-guest1 -- lrp-add lr-guest1 lrp-guest1-sw0 00:00:00:00:fd:01
   -- lsp-add-router-port ls-join lsp-join-to-guest1 lrp-guest1-join -- lrp-set-gateway-chassis lrp-guest1-join hv2
 ovn-nbctl ls-add sw-guest1 -- lsp-add-router-port sw-guest1 sw-guest1-lr lrp-guest1-sw0 -- lsp-add sw-guest1 vm -- lsp-set-addresses vm "00:00:00:00:fd:10 10.51.1.10"
 ovn-nbctl lr-nat-add lr-guest1 dnat_and_snat 172.16.3.10 10.51.1.10 vm 00:00:00:00:fd:03
-ovn-nbctl lr-nat-add lr-guest1 dnat_and_snat 172.16.3.11 10.51.1.11 ghost 00:00:00:00:fd:04
 ovn-nbctl lr-nat-add lr-guest1 dnat_and_snat 2001:db3::10 2001:db4::10
 ovn-nbctl lr-add lr-ext -- set Logical_Router lr-ext options:chassis=hv1 \
   -- lrp-add lr-ext lrp-ext 00:00:00:00:02:01 21.0.0.2/24 peer=lr0-ext \
