@@ -495,7 +495,7 @@ func TestLive2603NATLBRedistribution(t *testing.T) {
 	tables := []string{sb.AdvertisedRouteTable}
 	for _, step := range []struct{ name, script string }{
 		{"scenario", scenario2603(t, "lr_nat_lb_redistribution")},
-		{"port, NAT rule and load balancer deleted", `ovn-nbctl lsp-del vm -- lr-nat-del lr-guest0 dnat_and_snat 172.16.2.10 -- lb-del lb1g`},
+		{"port, NAT rule and load balancer deleted", `ovn-nbctl lsp-del vm -- lr-nat-del lr-guest0 dnat_and_snat 172.16.2.10 -- lb-del lb1`},
 		{"dynamic routing moved", `ovn-nbctl remove Logical_Router lr0 options dynamic-routing -- set Logical_Router lr2 options:dynamic-routing=true`},
 	} {
 		applyBoth(t, ref, s, step.script)
