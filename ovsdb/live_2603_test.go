@@ -510,6 +510,34 @@ ovn-nbctl set Logical_Switch ls1 other_config:dynamic-routing-redistribute=ip --
 	}
 }
 
+// TestLive2603NATLBRedistribution: on the scenario
+// lr_nat_lb_redistribution, then as a distributed NAT rule's logical port,
+// a NAT rule and a load balancer go, a router with NAT starts routing
+// dynamically and another stops, the Advertised_Route rows northlog
+// writes are 26.03.2's. 26.03.2 keeps advertising a deleted load
+// balancer's VIP until it recomputes, which the NB_Global option set
+// after the deletion makes it do.
+func TestLive2603NATLBRedistribution(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	tables := []string{sb.AdvertisedRouteTable}
+	for _, step := range []struct{ name, script string }{
+		{"scenario", scenario2603(t, "lr_nat_lb_redistribution")},
+		{"port, NAT rule and load balancer deleted", `ovn-nbctl lsp-del vm -- lr-nat-del lr-guest0 dnat_and_snat 172.16.2.10 -- lb-del lb1
+ovn-nbctl --wait=sb set NB_Global . options:ignore_lsp_down=false`},
+		{"dynamic routing moved", `ovn-nbctl remove Logical_Router lr0 options dynamic-routing -- set Logical_Router lr2 options:dynamic-routing=true`},
+	} {
+		applyBoth(t, ref, s, step.script)
+		want, got := ownedRows(t, dumpSB(t, ref.SBRemote()), tables), ownedRows(t, dumpSB(t, s.SBRemote()), tables)
+		if r := reference.Compare(want, got); !r.Equal() {
+			t.Errorf("%s: rows differ from the reference's (- reference, + northlog):\n%s", step.name, rowDiff(r))
+		}
+		if len(want) == 0 {
+			t.Fatalf("%s: the reference advertises no route", step.name)
+		}
+	}
+}
+
 // vxlanOptionSteps2603 are run in turn on 26.03.2 and on northlog: VXLAN
 // mode from a chassis's encapsulation, turned off and on again by
 // NB_Global options:vxlan_mode, and a switch in interconnection VXLAN mode

@@ -102,9 +102,9 @@ func deriveLRPRedistributes(n *NB) engine.Rel[LRPRedistribute] {
 // with dynamic routing (ovn_port_must_learn_route), whose next hop is an
 // address with an all-ones mask and whose prefix reads; it leaves through
 // Out, from OutIP, the port's address on the next hop's network or else
-// its first of that family. A port without an address of that family
-// (northd then routes without setting the source address) learns none
-// here.
+// its first of that family, "" for an unnumbered port without one
+// (find_route_outport with force_out_port: northd then routes without
+// setting the source address).
 type LearnedRouteVia struct {
 	Row     string // SB _uuid
 	Out     LRP
@@ -135,10 +135,7 @@ func deriveLearnedRoutes(n *NB) engine.Rel[LearnedRouteVia] {
 				return nil
 			}
 			lookup, _ := ParseIPByDot(r.Nexthop)
-			outIP, ok := OutputPortAddr(p.LRP.Net, lookup, nh.Is4())
-			if !ok {
-				return nil
-			}
+			outIP, _ := OutputPortAddr(p.LRP.Net, lookup, nh.Is4())
 			return []LearnedRouteVia{{Row: r.Row, Out: p.LRP, OutIP: outIP,
 				Prefix: netip.PrefixFrom(prefix, plen).Masked(), Nexthop: nh}}
 		})
@@ -200,7 +197,8 @@ func deriveLearnedRouteSlots(learned engine.Rel[LearnedRouteVia], static engine.
 		})
 	learnedHeads := engine.Map(engine.Filter(grouped, func(s slot) bool { return s.Member == 1 }),
 		func(s slot) head { return head{s.key.router, true, s.created, s.key} })
-	ranked := engine.Rank(engine.IndexBy(engine.Union(staticHeads, learnedHeads), func(h head) string { return h.router }),
+	members := numberGroups(engine.Union(staticHeads, learnedHeads),
+		func(h head) string { return h.router },
 		func(a, b head) int {
 			switch {
 			case a.learned == b.learned:
@@ -209,17 +207,11 @@ func deriveLearnedRouteSlots(learned engine.Rel[LearnedRouteVia], static engine.
 				return 1
 			}
 			return -1
-		})
-	type groupID struct {
-		key prefixKey
-		id  int
-	}
-	ids := engine.Map(engine.Filter(ranked, func(h engine.Ranked[head]) bool { return h.Tuple.learned }),
-		func(h engine.Ranked[head]) groupID { return groupID{h.Tuple.key, h.Rank} })
-	members := engine.Join(engine.IndexBy(grouped, func(s slot) prefixKey { return s.key }),
-		engine.IndexBy(ids, func(g groupID) prefixKey { return g.key }),
-		func(_ prefixKey, s slot, g groupID) LearnedRouteSlot {
-			s.Group = g.id
+		},
+		func(h head) (prefixKey, bool) { return h.key, h.learned },
+		grouped, func(s slot) prefixKey { return s.key },
+		func(s slot, id int) LearnedRouteSlot {
+			s.Group = id
 			return s.LearnedRouteSlot
 		})
 	return engine.Union(alone, members)

@@ -329,8 +329,8 @@ func checksNATsOfEveryRouter(r schema.Release) bool { return r >= schema.OVN2603
 
 // deriveNATRules checks the NAT rules of the routers northd checks, and
 // gives the rules whose translation flows it writes (NB.NATRules) and the
-// rules it keeps (NB.ValidNATs).
-func deriveNATRules(n *NB, nats engine.Rel[RouterNAT]) (engine.Rel[NATRule], engine.Rel[RouterNAT]) {
+// rules it keeps (NB.ValidNATRules).
+func deriveNATRules(n *NB, nats engine.Rel[RouterNAT]) (written, valid engine.Rel[NATRule]) {
 	everyRouter := checksNATsOfEveryRouter(n.Release)
 	checked := engine.Filter(n.RouterGateways, func(g RouterGateway) bool { return everyRouter || g.NATCapable() })
 	candidates := engine.Join(engine.IndexBy(nats, func(r RouterNAT) string { return r.Router }),
@@ -362,11 +362,11 @@ func deriveNATRules(n *NB, nats engine.Rel[RouterNAT]) (engine.Rel[NATRule], eng
 			return []natCandidate{chooseDGP(c, dgps)}
 		})
 	if !everyRouter {
-		return engine.TryMap(engine.Union(onGateway, onDGP), "NAT", checkNAT), engine.Filter(nats, RouterNAT.Valid)
+		written = engine.TryMap(engine.Union(onGateway, onDGP), "NAT", checkNAT)
+		return written, written
 	}
-	valid := centralizeBehindRedirectedPeers(engine.TryMap(engine.Union(onGateway, onDGP), "NAT", checkValidNAT), n.PeerRedirects)
-	return engine.Filter(valid, func(r NATRule) bool { return r.GW.NATCapable() }),
-		engine.Map(valid, func(r NATRule) RouterNAT { return r.RouterNAT })
+	valid = centralizeBehindRedirectedPeers(engine.TryMap(engine.Union(onGateway, onDGP), "NAT", checkValidNAT), n.PeerRedirects)
+	return engine.Filter(valid, func(r NATRule) bool { return r.GW.NATCapable() }), valid
 }
 
 // centralizeBehindRedirectedPeers: a rule of a distributed gateway port
@@ -463,7 +463,12 @@ func deriveRouterSNATIPs(nats engine.Rel[RouterNAT], force engine.Rel[RouterForc
 // deriveNATRelations computes the NAT relations of n.
 func (n *NB) deriveNATRelations() {
 	n.RouterNATs = deriveRouterNATs(n)
-	n.NATRules, n.ValidNATs = deriveNATRules(n, n.RouterNATs)
+	n.NATRules, n.ValidNATRules = deriveNATRules(n, n.RouterNATs)
+	if checksNATsOfEveryRouter(n.Release) {
+		n.ValidNATs = engine.Map(n.ValidNATRules, func(r NATRule) RouterNAT { return r.RouterNAT })
+	} else {
+		n.ValidNATs = engine.Filter(n.RouterNATs, RouterNAT.Valid)
+	}
 	n.RouterForceSNATs = deriveRouterForceSNATs(n)
 	n.RouterSNATIPs = deriveRouterSNATIPs(n.ValidNATs, n.RouterForceSNATs)
 	n.RoutersWithDistributedNAT = engine.Distinct(engine.Map(

@@ -554,22 +554,38 @@ func deriveStaticRouteSlots(routes engine.Rel[StaticRoute], rel schema.Release) 
 	alone := engine.Map(engine.Filter(slots, func(s slot) bool { return s.created == "" }),
 		func(s slot) StaticRouteSlot { return s.StaticRouteSlot })
 	grouped := engine.Filter(slots, func(s slot) bool { return s.created != "" })
-	type groupID struct {
-		key ecmpKey
-		id  int
-	}
-	heads := engine.Filter(grouped, func(s slot) bool { return s.Member == 1 })
-	// Rank renumbers only the groups after a new or removed one.
-	ids := engine.Map(engine.Rank(engine.IndexBy(heads, func(s slot) string { return s.key.Router }),
-		func(a, b slot) int { return cmp.Compare(a.created, b.created) }),
-		func(h engine.Ranked[slot]) groupID { return groupID{h.Tuple.key, h.Rank} })
-	members := engine.Join(engine.IndexBy(grouped, func(s slot) ecmpKey { return s.key }),
-		engine.IndexBy(ids, func(g groupID) ecmpKey { return g.key }),
-		func(_ ecmpKey, s slot, g groupID) StaticRouteSlot {
-			s.Group = g.id
+	members := numberGroups(engine.Filter(grouped, func(s slot) bool { return s.Member == 1 }),
+		func(s slot) string { return s.key.Router },
+		func(a, b slot) int { return cmp.Compare(a.created, b.created) },
+		func(s slot) (ecmpKey, bool) { return s.key, true },
+		grouped, func(s slot) ecmpKey { return s.key },
+		func(s slot, id int) StaticRouteSlot {
+			s.Group = id
 			return s.StaticRouteSlot
 		})
 	return engine.Union(alone, members)
+}
+
+// numberGroups numbers each router's ECMP groups 1, 2, ... by their heads
+// (one per group) in order, and gives each member of a group the id of
+// its head's key. A head whose key reports false takes its rank but
+// numbers no members here (a group numbered elsewhere, that the others
+// follow). Rank renumbers only the groups after a new or removed one.
+func numberGroups[H, M, K, T comparable](
+	heads engine.Rel[H], router func(H) string, order func(a, b H) int, headKey func(H) (K, bool),
+	members engine.Rel[M], memberKey func(M) K, number func(M, int) T) engine.Rel[T] {
+	type groupID struct {
+		key K
+		id  int
+	}
+	ids := engine.FlatMap(engine.Rank(engine.IndexBy(heads, router), order), func(h engine.Ranked[H]) []groupID {
+		if k, ok := headKey(h.Tuple); ok {
+			return []groupID{{k, h.Rank}}
+		}
+		return nil
+	})
+	return engine.Join(engine.IndexBy(members, memberKey), engine.IndexBy(ids, func(g groupID) K { return g.key }),
+		func(_ K, m M, g groupID) T { return number(m, g.id) })
 }
 
 // MemberIP is northd's find_lrp_member_ip: the address of the first of the

@@ -286,7 +286,12 @@ type NB struct {
 	// SNAT addresses and distributed NAT (nat_entry is_valid): in 23.03
 	// those with one readable external address, in 26.03 those that pass
 	// all its checks (deriveNATRules).
-	ValidNATs                 engine.Rel[RouterNAT]
+	ValidNATs engine.Rel[RouterNAT]
+	// ValidNATRules are, in 26.03, the rules of ValidNATs with the
+	// distributed gateway port each applies on (nat_entry l3dgw_port,
+	// unset on other routers) and whether it is distributed; 23.03 checks
+	// only the rules of routers where NAT applies, NATRules.
+	ValidNATRules             engine.Rel[NATRule]
 	NATRules                  engine.Rel[NATRule]
 	RouterForceSNATs          engine.Rel[RouterForceSNAT]
 	RouterSNATIPs             engine.Rel[RouterSNATIP]

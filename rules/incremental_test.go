@@ -185,13 +185,14 @@ func TestNetworkFunctions2603Incremental(t *testing.T) {
 // routing changes (routers and ports redistributing, routes learnt and
 // withdrawn, learnt ECMP groups, switches in and out of an EVPN domain)
 // mixed with those that build routers, their ports, links, networks,
-// static routes and ACLs, so that learnt routes often meet ports that
+// static routes, NAT rules, gateway ports, load balancers and ACLs, so that learnt routes often meet ports that
 // come, go or change networks and routers that stop routing dynamically;
 // the flows, advertised routes and MAC bindings, datapath and port
 // bindings are checked.
 func TestDynamicRouting2603Incremental(t *testing.T) {
 	names := append([]string{"router/setPortNetworks", "router/delRouterPort", "router/connectSwitch", "router/peerRouterPorts",
-		"router/addRoute", "router/delRoute", "topology/addPort", "topology/delPort", "router/setRouterOptions", "acl/addACL"}, topology...)
+		"router/addRoute", "router/delRoute", "topology/addPort", "topology/delPort", "router/setRouterOptions", "acl/addACL",
+		"nat/addNAT", "nat/moveGatewayChassis", "lb/lbAdd", "lb/lbAttach", "lb/lbDetach"}, topology...)
 	ruletest.Check(t, ruletest.Config{
 		Changes: ruletest.Select([]ruletest.Group{ruletest.DynamicRouting}, names...),
 		Steps:   20, ChangesPerStep: 3,

@@ -165,7 +165,7 @@ func spreadRoutePriorities(nb *relations.NB) bool { return nb.Release >= schema.
 // route is one lr_in_ip_routing flow (northd.c add_route).
 type route struct {
 	port    relations.LRP // the output port; unset for a discard route
-	srcIP   string        // the port address packets are routed from
+	srcIP   string        // the port address packets are routed from; "" for none
 	network string        // the destination (or source) network, printed
 	plen    int
 	v4      bool
@@ -227,8 +227,18 @@ func (r route) flow(nb *relations.NB) Flow {
 		gwReg, gw = nextHopReg(!r.v4), "ip"+ipVersion(r.v4)+".dst"
 	}
 	return dp.flow(LRInIPRouting, prio, match, fmt.Sprintf(
-		"ip.ttl--; reg8[0..15] = 0; %s = %s; %s = %s; eth.src = %s; outport = %s; flags.loopback = 1; %snext;",
-		gwReg, gw, srcIPReg(nb.Release, !nhV4), r.srcIP, r.port.Net.MAC, jsonKey(r.port.Name()), nextHopFamily(nb.Release, nhV4)))
+		"ip.ttl--; reg8[0..15] = 0; %s = %s; %seth.src = %s; outport = %s; flags.loopback = 1; %snext;",
+		gwReg, gw, setSrcIP(nb.Release, !nhV4, r.srcIP), r.port.Net.MAC, jsonKey(r.port.Name()), nextHopFamily(nb.Release, nhV4)))
+}
+
+// setSrcIP sets the source address register to ip; nothing for a route
+// through a port without an address of the next hop's family (a learnt
+// route on an unnumbered port), which northd routes from no address.
+func setSrcIP(rel schema.Release, v6 bool, ip string) string {
+	if ip == "" {
+		return ""
+	}
+	return srcIPReg(rel, v6) + " = " + ip + "; "
 }
 
 func ipVersion(v4 bool) string {
@@ -288,8 +298,8 @@ func RouterLearnedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 		nhV4 := lr.Nexthop.Is4()
 		return append(flows, dp.from(lr.Row).flow(LRInIPRoutingECMP, 100,
 			fmt.Sprintf("reg8[0..15] == %d && reg8[16..31] == %d", s.Group, s.Member),
-			fmt.Sprintf("%s = %s; %s = %s; eth.src = %s; outport = %s; %snext;",
-				nextHopReg(!nhV4), r.gateway, srcIPReg(nb.Release, !nhV4), r.srcIP, r.port.Net.MAC, jsonKey(r.port.Name()),
+			fmt.Sprintf("%s = %s; %seth.src = %s; outport = %s; %snext;",
+				nextHopReg(!nhV4), r.gateway, setSrcIP(nb.Release, !nhV4, r.srcIP), r.port.Net.MAC, jsonKey(r.port.Name()),
 				nextHopFamily(nb.Release, nhV4))))
 	})
 }

@@ -223,4 +223,5 @@ var switchPortRules = []Rule{
 	SwitchL2UnknownFlows,
 	SwitchL2UnicastFlows,
 	SwitchRouterPortL2Flows,
+	SwitchRoutingProtocolRedirectFlows, // ls_routing_protocol_redirect.go
 }

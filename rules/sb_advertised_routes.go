@@ -32,13 +32,129 @@ func CompareAdvertisedRoutes(a, b AdvertisedRoute) int {
 // connected networks when it redistributes connected routes, or with
 // connected-as-host every address reachable through it, and the static
 // routes leaving through it when it redistributes static ones. Routes to
-// link-local prefixes and discard routes are not advertised.
+// link-local prefixes and discard routes are not advertised. Then the
+// NAT and load balancer addresses of the port's router and neighbours
+// (en_dynamic_routes_run), unless they are already advertised through
+// the port: an address that follows no port is, whichever port the
+// route already there follows.
 func SBAdvertisedRoutes(n *relations.NB) engine.Rel[AdvertisedRoute] {
 	dynamic := engine.Filter(n.LRPRedistributes, func(p relations.LRPRedistribute) bool { return p.Dynamic })
-	return engine.Distinct(engine.Union(
+	routes := engine.Distinct(engine.Union(
 		connectedAdvertisedRoutes(dynamic),
 		staticAdvertisedRoutes(n, dynamic),
 		hostAdvertisedRoutes(n, dynamic)))
+	sources := redistributionSources(n, dynamic)
+	redistributed := engine.Union(natAdvertisedRoutes(n, sources), lbAdvertisedRoutes(n, sources))
+	type routeKey struct{ Router, Port, Prefix string }
+	key := func(r AdvertisedRoute) routeKey { return routeKey{r.Router, r.Port, r.Prefix} }
+	untracked := engine.AntiJoin(
+		engine.IndexBy(engine.Filter(redistributed, func(r AdvertisedRoute) bool { return r.Tracked == "" }), key),
+		engine.IndexBy(routes, key))
+	return engine.Distinct(engine.Union(routes, untracked,
+		engine.Filter(redistributed, func(r AdvertisedRoute) bool { return r.Tracked != "" })))
+}
+
+// redistributionSource says that Port advertises the NAT or load balancer
+// addresses of router Router: its own router's, or a neighbour's
+// (build_nat_connected_routes, build_lb_connected_routes), a router its
+// peer port Via belongs to or with a port Via on the switch Port is on.
+type redistributionSource struct {
+	Port   relations.LRPRedistribute
+	Router string // NB _uuid
+	Via    string // the neighbour's port; "" for Port's own router
+}
+
+// redistributionSources are the routers whose NAT or load balancer
+// addresses the ports that redistribute either advertise.
+func redistributionSources(n *relations.NB, dynamic engine.Rel[relations.LRPRedistribute]) engine.Rel[redistributionSource] {
+	ports := engine.Filter(dynamic, func(p relations.LRPRedistribute) bool {
+		return p.Mode.Has(relations.RedistributeNAT) || p.Mode.Has(relations.RedistributeLB)
+	})
+	byUUID := engine.IndexBy(ports, func(p relations.LRPRedistribute) string { return p.LRP.Port.UUID })
+	own := engine.Map(ports, func(p relations.LRPRedistribute) redistributionSource {
+		return redistributionSource{Port: p, Router: p.LRP.Router}
+	})
+	peered := engine.Join(engine.IndexBy(n.LRPRouterPeers, func(p relations.LRPRouterPeer) string { return p.LRP.Port.UUID }), byUUID,
+		func(_ string, peer relations.LRPRouterPeer, p relations.LRPRedistribute) redistributionSource {
+			return redistributionSource{Port: p, Router: peer.Peer.Router, Via: peer.Peer.Name()}
+		})
+	onSwitch := engine.Join(engine.IndexBy(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.LRP.Port.UUID }), byUUID,
+		func(_ string, peer relations.LRPSwitchPeer, p relations.LRPRedistribute) engine.KV[string, relations.LRPRedistribute] {
+			return engine.KV[string, relations.LRPRedistribute]{Key: peer.Switch, Value: p}
+		})
+	neighbours := engine.JoinFlatMap(
+		engine.IndexBy(onSwitch, func(kv engine.KV[string, relations.LRPRedistribute]) string { return kv.Key }),
+		engine.IndexBy(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.Switch }),
+		func(_ string, kv engine.KV[string, relations.LRPRedistribute], other relations.LRPSwitchPeer) []redistributionSource {
+			if other.LRP.Port.UUID == kv.Value.LRP.Port.UUID {
+				return nil
+			}
+			return []redistributionSource{{Port: kv.Value, Router: other.LRP.Router, Via: other.LRP.Name()}}
+		})
+	return engine.Union(own, peered, neighbours)
+}
+
+// natAdvertisedRoutes are the external addresses, as written, of the
+// valid NAT rules of the routers whose NAT addresses a port redistributes
+// (build_nat_route_for_port), following the rule's logical port when it
+// is distributed and that switch port exists, else its distributed
+// gateway port if any.
+func natAdvertisedRoutes(n *relations.NB, sources engine.Rel[redistributionSource]) engine.Rel[AdvertisedRoute] {
+	type natRoute struct {
+		AdvertisedRoute
+		LogicalPort string // of a distributed rule
+	}
+	routes := engine.Join(
+		engine.IndexBy(engine.Filter(sources, func(s redistributionSource) bool { return s.Port.Mode.Has(relations.RedistributeNAT) }),
+			func(s redistributionSource) string { return s.Router }),
+		engine.IndexBy(n.ValidNATRules, func(r relations.NATRule) string { return r.Router }),
+		func(_ string, s redistributionSource, r relations.NATRule) natRoute {
+			route := natRoute{AdvertisedRoute: AdvertisedRoute{Router: s.Port.LRP.Router, Port: s.Port.LRP.Name(), Prefix: r.NAT.ExternalIP}}
+			switch {
+			case r.Distributed:
+				route.LogicalPort = *r.NAT.LogicalPort
+			case r.DGP.LRP.Port != nil:
+				route.Tracked = r.DGP.Name()
+			}
+			return route
+		})
+	distributed := engine.IndexBy(engine.Filter(routes, func(r natRoute) bool { return r.LogicalPort != "" }),
+		func(r natRoute) string { return r.LogicalPort })
+	lsps := engine.IndexBy(n.LSPs, relations.LSP.Name)
+	plain := func(r natRoute) AdvertisedRoute { return r.AdvertisedRoute }
+	return engine.Union(
+		engine.Map(engine.Filter(routes, func(r natRoute) bool { return r.LogicalPort == "" }), plain),
+		engine.Map(engine.AntiJoin(distributed, lsps), plain),
+		engine.Join(distributed, lsps, func(lsp string, r natRoute, _ relations.LSP) AdvertisedRoute {
+			r.Tracked = lsp
+			return r.AdvertisedRoute
+		}))
+}
+
+// lbAdvertisedRoutes are the VIP addresses of the load balancers of the
+// routers whose load balancer addresses a port redistributes
+// (build_lb_routes, build_lb_connected_routes): a neighbour's follow its
+// port; its own router's, on a gateway router, follow none, and on
+// another router follow each of its distributed gateway ports.
+func lbAdvertisedRoutes(n *relations.NB, sources engine.Rel[redistributionSource]) engine.Rel[AdvertisedRoute] {
+	lb := engine.Filter(sources, func(s redistributionSource) bool { return s.Port.Mode.Has(relations.RedistributeLB) })
+	ownDistributed := engine.IndexBy(engine.Filter(lb, func(s redistributionSource) bool { return s.Via == "" && !s.Port.LRP.OnGateway }),
+		func(s redistributionSource) string { return s.Router })
+	tracked := engine.Union(
+		engine.Filter(lb, func(s redistributionSource) bool { return s.Via != "" || s.Port.LRP.OnGateway }),
+		engine.Join(ownDistributed, engine.IndexBy(n.DGPs, func(d relations.DGP) string { return d.LRP.Router }),
+			func(_ string, s redistributionSource, d relations.DGP) redistributionSource {
+				s.Via = d.Name()
+				return s
+			}))
+	scoped := engine.Join(engine.IndexBy(tracked, func(s redistributionSource) string { return s.Router }), n.RouterLBScopesByRouter,
+		func(_ string, s redistributionSource, scope relations.ScopeDatapath) engine.KV[string, redistributionSource] {
+			return engine.KV[string, redistributionSource]{Key: scope.Scope, Value: s}
+		})
+	return engine.Join(engine.IndexBy(scoped, func(kv engine.KV[string, redistributionSource]) string { return kv.Key }), n.ScopeLBIPs,
+		func(_ string, kv engine.KV[string, redistributionSource], ip relations.ScopedLBIP) AdvertisedRoute {
+			return AdvertisedRoute{Router: kv.Value.Port.LRP.Router, Port: kv.Value.Port.LRP.Name(), Prefix: ip.IP, Tracked: kv.Value.Via}
+		})
 }
 
 // connectedAdvertisedRoutes are the networks of the ports that

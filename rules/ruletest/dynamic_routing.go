@@ -10,7 +10,8 @@ import (
 
 // redistributeOptions are values of options:dynamic-routing-redistribute,
 // an unknown word among them.
-var redistributeOptions = []string{"connected", "connected-as-host", "static", "connected,static", "static,bogus", ""}
+var redistributeOptions = []string{"connected", "connected-as-host", "static", "connected,static", "static,bogus", "",
+	"nat", "lb", "nat,lb", "connected-as-host,nat,lb"}
 
 // evpnVNIs are values of a switch's other_config:dynamic-routing-vni: one
 // EVPN domain, the largest VNI, one too large and junk.
