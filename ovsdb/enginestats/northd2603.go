@@ -212,21 +212,18 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
 		return
 	}
+	m.it, m.nbRow, m.featuresChanged = it, nbRow, featuresChanged
 	for _, r := range it.SB[sb.LoadBalancerTable] {
-		// A group column cleared: the group 26.03 holds for the load
-		// balancer is gone from the SB, which sync_sb_lb_record finds.
-		old, _ := r.Old.(*sb.LoadBalancer)
-		lb, _ := r.New.(*sb.LoadBalancer)
-		if old == nil || lb == nil {
-			continue
-		}
-		if lb.LsDatapathGroup == nil && old.LsDatapathGroup != nil ||
-			lb.LrDatapathGroup == nil && old.LrDatapathGroup != nil ||
-			lb.DatapathGroup == nil && old.DatapathGroup != nil {
-			m.staleSBLBs = true
+		// Both group columns cleared: not northd's doing, which 26.03's
+		// sync_sb_lb_record finds. (A column cleared alone may be
+		// northd's, for a load balancer that left its last switch or
+		// router: the tracked rows do not say whose it is.)
+		if r.Updated("ls_datapath_group") || r.Updated("lr_datapath_group") || r.Updated("datapath_group") {
+			if lb, ok := r.New.(*sb.LoadBalancer); ok && lb.LsDatapathGroup == nil && lb.LrDatapathGroup == nil {
+				m.staleSBLBs = true
+			}
 		}
 	}
-	m.it, m.nbRow, m.featuresChanged = it, nbRow, featuresChanged
 	m.trk = tracked{}
 	m.Run(it, force)
 	m.it, m.nbRow = nil, nil
