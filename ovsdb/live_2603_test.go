@@ -546,16 +546,18 @@ ovn-nbctl --wait=sb set NB_Global . options:ignore_lsp_down=false`},
 // in IC-mode"). No switch requests a key: 26.03.2 judges a requested key
 // by the VXLAN mode of when it last processed the switch, not again when
 // the mode changes. A switch's change is followed by one of NB_Global:
-// 26.03.2 copies the new max_tunid to SB_Global's options only then.
+// 26.03.2 copies the new max_tunid to SB_Global's options only then. The
+// switch's change waits for the SB: when 26.03.2 takes both changes in one
+// iteration, SB_Global keeps the old max_tunid (a race under load).
 var vxlanOptionSteps2603 = []string{
 	`ovn-sbctl chassis-add hv1 vxlan 192.0.2.1
 ovn-nbctl --wait=sb ls-add swA
 ovn-nbctl --wait=sb ls-add swB
 ovn-nbctl lsp-add swA pA`,
 	`ovn-nbctl set NB_Global . options:vxlan_mode=false`,
-	`ovn-nbctl set Logical_Switch swA other_config:ic-vxlan_mode=true -- ls-add swC
+	`ovn-nbctl --wait=sb set Logical_Switch swA other_config:ic-vxlan_mode=true -- ls-add swC
 ovn-nbctl --wait=sb set NB_Global . options:ic-step=1`,
-	`ovn-nbctl remove Logical_Switch swA other_config ic-vxlan_mode -- ls-add swD
+	`ovn-nbctl --wait=sb remove Logical_Switch swA other_config ic-vxlan_mode -- ls-add swD
 ovn-nbctl --wait=sb set NB_Global . options:ic-step=2`,
 	`ovn-nbctl set NB_Global . options:vxlan_mode=true -- ls-add swE`,
 }
