@@ -51,17 +51,37 @@ func (o *Offline) RefName(ref string) string {
 // stage-hints (rules.Flow.StageHint, "" for none) of the flows behind it,
 // sorted: one, or several where NB rows give the same flow.
 func (o *Offline) StageHints() map[string][]string {
-	hints := map[string][]string{}
+	return o.valuesByLine(rules.Flow.StageHint)
+}
+
+// FlowTags maps each flow's canonical line (Canonical) to the
+// rules.TagsLine of the flows behind it, sorted: one, or several where
+// ports or NB rows give the same flow and the SB row has whichever northd
+// builds first. The release's SB writes flow_desc only from 26.03 on.
+func (o *Offline) FlowTags() map[string][]string {
+	withDesc := o.Stages.Release() >= schema.OVN2603
+	return o.valuesByLine(func(f rules.Flow) string {
+		if !withDesc {
+			f.Desc = ""
+		}
+		return rules.TagsLine(f.InOutPort, f.CTTranslation, f.Desc)
+	})
+}
+
+// valuesByLine maps each flow's canonical line to the distinct value(f) of
+// the flows behind it, sorted.
+func (o *Offline) valuesByLine(value func(rules.Flow) string) map[string][]string {
+	values := map[string][]string{}
 	for _, f := range rules.ResolveFlowKeys(o.hinted, o.RefName) {
 		l := rules.CanonicalLine(o.Stages, f, o.Names)
-		if h := f.StageHint(); !slices.Contains(hints[l], h) {
-			hints[l] = append(hints[l], h)
+		if v := value(f); !slices.Contains(values[l], v) {
+			values[l] = append(values[l], v)
 		}
 	}
-	for _, hs := range hints {
-		slices.Sort(hs)
+	for _, vs := range values {
+		slices.Sort(vs)
 	}
-	return hints
+	return values
 }
 
 // ComputeFromFile loads a standalone OVN_Northbound database file into a

@@ -62,3 +62,11 @@ func WriteLflowList(w io.Writer, t *StageTable, flows []Flow, names map[string]s
 	}
 	return bw.Flush()
 }
+
+// TagsLine is what a flow's SB row holds besides its text and stage-hint,
+// as one line: tags:in_out_port (Flow.InOutPort), tags:acl_ct_translation
+// (Flow.CTTranslation) and 26.03's flow_desc (Flow.Desc).
+func TagsLine(inOutPort string, ctTranslation bool, desc string) string {
+	return "in_out_port=" + strconv.Quote(inOutPort) + " acl_ct_translation=" + strconv.FormatBool(ctTranslation) +
+		" flow_desc=" + strconv.Quote(desc)
+}

@@ -3,6 +3,7 @@ package rules_test
 import (
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -228,8 +229,29 @@ func compareScenario(t *testing.T, rel *releaseRun, ref *reference.Instance, nam
 	default:
 		t.Errorf("%d flows' stage-hint differs from the reference's:\n%s", len(diffs), strings.Join(diffs, "\n"))
 	}
+	wantTags, err := ref.FlowTags(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diffs := tagDiffs(wantTags, got.FlowTags()); len(diffs) > 0 {
+		t.Errorf("%d flows' tags or flow_desc differ from the reference's:\n%s", len(diffs), strings.Join(diffs, "\n"))
+	}
 	t.Logf("%s", summary(r))
 	return r
+}
+
+// tagDiffs describes the flows that both the reference's SB (want) and
+// northlog (got) have whose tags and flow_desc (rules.TagsLine) are not
+// among those northlog's flows of that text carry. Flows on one side only
+// are the canonical comparison's concern.
+func tagDiffs(want map[string]string, got map[string][]string) []string {
+	var diffs []string
+	for _, line := range slices.Sorted(maps.Keys(want)) {
+		if tags, ok := got[line]; ok && !slices.Contains(tags, want[line]) {
+			diffs = append(diffs, fmt.Sprintf("%s\n  reference: %s\n  northlog:  %s", line, want[line], strings.Join(tags, " or ")))
+		}
+	}
+	return diffs
 }
 
 // learnedRoutes are the SB Learned_Route rows a scenario gave the

@@ -538,10 +538,10 @@ func aclVerdictFlows(stages aclStages, x aclOnSwitch) []Flow {
 		if a.Label != 0 || x.Sampling.Est.Set() || x.NFGroupID != 0 {
 			recommit = regConntrackCommit + " = 1; "
 		}
-		flows := []Flow{
+		flows := translated([]Flow{
 			dp.flow(stage, prio, tier+regACLHintAllowNew+" == 1 && ("+a.Match+")", logVerdict+aclPersistID(x)+observe+"next;"),
 			dp.flow(stage, prio, tier+regACLHintAllow+" == 1 && ("+a.Match+")", logVerdict+recommit+observe+"next;"),
-		}
+		}, x.Facts)
 		if a.Log && a.Label != 0 && relations.SmapBool(a.Options, "log-related", false) {
 			// Replies and related traffic pass at 65532 in the other
 			// direction; log them just above.

@@ -199,7 +199,7 @@ func (in dhcpInport) replyACL(style dhcpStyle) []Flow {
 	if s.IPv6 {
 		match = "outport == " + in.Key + " && eth.src == " + s.ServerMAC + " && ip6.src == " + s.ServerIP + " && udp && udp.src == 547 && udp.dst == 546"
 	}
-	return []Flow{on(s.Switch).from(s.Options.UUID).flow(LSOutACLEval, 34000, match, regACLVerdictAllow+" = 1; next;")}
+	return []Flow{onPort{s.Switch, in.Name}.from(s.Options.UUID).flow(LSOutACLEval, 34000, match, regACLVerdictAllow+" = 1; next;")}
 }
 
 // withResident adds the chassis residency check of an external port.

@@ -54,7 +54,7 @@ func SwitchFDBPortFlows(nb *relations.NB) engine.Rel[Flow] {
 		if !flagged || p.Port.Type != relations.LSPTypeLocalnet {
 			return nil
 		}
-		return []Flow{on(p.Switch).from(p.Port.UUID).flow(LSInLookupFDB, 50, "inport == "+jsonKey(p.Name()), "flags.localnet = 1; next;")}
+		return []Flow{onPort{p.Switch, p.Name()}.from(p.Port.UUID).flow(LSInLookupFDB, 50, "inport == "+jsonKey(p.Name()), "flags.localnet = 1; next;")}
 	})
 	return engine.Union(fromLocalnet, engine.FlatMap(learning, func(p relations.LSP) []Flow {
 		dp, in := onPort{p.Switch, p.Name()}.from(p.Port.UUID), "inport == "+jsonKey(p.Name())

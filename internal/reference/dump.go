@@ -182,9 +182,10 @@ func (d *SBDump) Flows() ([]string, error) {
 // FlowColumns returns the logical flows as Flows does, each line followed
 // by the flow's other columns that northd writes:
 //
-//	...|ACTIONS|controller_meter=METER|external_ids={K=V ...}|tags={K=V ...}
+//	...|ACTIONS|controller_meter=METER|external_ids={K=V ...}|tags={K=V ...}[|flow_desc=DESC]
 //
-// written as Rows writes values. external_ids:source, which names a line
+// written as Rows writes values; flow_desc only where the SB's schema has
+// it (26.03). external_ids:source, which names a line
 // of northd.c, is left out, and so are the external_ids keys and tags keys
 // in omit (those one side does not write yet, say).
 func (d *SBDump) FlowColumns(omit ...string) ([]string, error) {
@@ -204,8 +205,12 @@ func (d *SBDump) FlowColumns(omit ...string) ([]string, error) {
 		return "{" + strings.Join(ss, " ") + "}"
 	}
 	lines, err := d.flows(func(r row) string {
-		return "|controller_meter=" + d.column(p, "Logical_Flow", "controller_meter", r, 0) +
+		cols := "|controller_meter=" + d.column(p, "Logical_Flow", "controller_meter", r, 0) +
 			"|external_ids=" + smapWithout(r, "external_ids") + "|tags=" + smapWithout(r, "tags")
+		if _, ok := r["flow_desc"]; ok {
+			cols += "|flow_desc=" + d.column(p, "Logical_Flow", "flow_desc", r, 0)
+		}
+		return cols
 	})
 	if err == nil && p.err != nil {
 		err = fmt.Errorf("reference: SB dump: %w", p.err)
@@ -482,6 +487,16 @@ func (p *parser) str(r row, col string) string {
 		p.fail(r, col, err)
 	}
 	return s
+}
+
+// optStr decodes an optional string column: the string, or "" for the
+// empty set; "" too when the SB's schema has no such column.
+func (p *parser) optStr(r row, col string) string {
+	raw, ok := r[col]
+	if !ok || raw[0] != '"' {
+		return ""
+	}
+	return p.str(r, col)
 }
 
 // integer returns an integer column as decimal text, the form it has in

@@ -11,27 +11,32 @@ import (
 	"github.com/northlog/northlog/rules"
 )
 
-// hintSep separates a canonical line from its stage-hint in the lines
-// FlowHints builds.
-const hintSep = "|stage-hint="
+// valueSep separates a canonical line from the value flowValues adds.
+const valueSep = "|value="
 
-// FlowHints maps each canonical flow line (Flows) to its SB row's
-// external_ids:stage-hint, "" for a row without one.
-func (d *SBDump) FlowHints() (map[string]string, error) {
+// flowValues maps each canonical flow line (Flows) to value(row) of its SB
+// row.
+func (d *SBDump) flowValues(value func(p *parser, r row) string) (map[string]string, error) {
 	p := &parser{}
-	lines, err := d.flows(func(r row) string { return hintSep + p.smap(r, "external_ids")["stage-hint"] })
+	lines, err := d.flows(func(r row) string { return valueSep + value(p, r) })
 	if err == nil && p.err != nil {
 		err = fmt.Errorf("reference: SB dump: %w", p.err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	hints := make(map[string]string, len(lines))
+	values := make(map[string]string, len(lines))
 	for _, l := range lines {
-		i := strings.LastIndex(l, hintSep)
-		hints[l[:i]] = l[i+len(hintSep):]
+		i := strings.LastIndex(l, valueSep)
+		values[l[:i]] = l[i+len(valueSep):]
 	}
-	return hints, nil
+	return values, nil
+}
+
+// FlowHints maps each canonical flow line (Flows) to its SB row's
+// external_ids:stage-hint, "" for a row without one.
+func (d *SBDump) FlowHints() (map[string]string, error) {
+	return d.flowValues(func(p *parser, r row) string { return p.smap(r, "external_ids")["stage-hint"] })
 }
 
 // FlowHints is the stage-hints of the SB's logical flows (SBDump.FlowHints).
@@ -41,6 +46,25 @@ func (r *Instance) FlowHints(ctx context.Context) (map[string]string, error) {
 		return nil, err
 	}
 	return d.FlowHints()
+}
+
+// FlowTags maps each canonical flow line (Flows) to its SB row's tags and
+// flow_desc as rules.TagsLine writes them.
+func (d *SBDump) FlowTags() (map[string]string, error) {
+	return d.flowValues(func(p *parser, r row) string {
+		tags := p.smap(r, "tags")
+		return rules.TagsLine(tags["in_out_port"], tags["acl_ct_translation"] == "true", p.optStr(r, "flow_desc"))
+	})
+}
+
+// FlowTags is the tags and flow_desc of the SB's logical flows
+// (SBDump.FlowTags).
+func (r *Instance) FlowTags(ctx context.Context) (map[string]string, error) {
+	d, err := r.Build().DumpSB(ctx, r.SBRemote())
+	if err != nil {
+		return nil, err
+	}
+	return d.FlowTags()
 }
 
 // hashOrderHintStages are the stages where 23.03 gives flows of the same
