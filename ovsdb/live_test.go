@@ -563,6 +563,11 @@ func (b *beside) run(t *testing.T, script string) []string {
 	b.live.t = t
 	b.live.resetNB(b.options)
 	b.live.resetChassis()
+	// Synced before the script, as the reference's reset is: else the reset
+	// and the script may come in one iteration, and a flow the two NBs both
+	// give keeps its SB row and the stage-hint of the deleted NB row (both
+	// northds find flows again by their text alone).
+	b.live.sync()
 	b.live.script(script)
 	b.live.sync()
 	<-refDone
