@@ -405,6 +405,10 @@ func serve(ctx context.Context, s *settings, logs *vlog.Vlog, log *slog.Logger, 
 	if ctl != nil {
 		registerCommands(ctl, d, logs, s, exit)
 	}
+	if s.detach {
+		// ovn-northd's console ends where it detaches, before it connects.
+		logs.SetConsole(nil)
+	}
 	run := make(chan error, 1)
 	go func() { run <- d.Run(ctx) }()
 	if s.detach {
@@ -418,9 +422,6 @@ func serve(ctx context.Context, s *settings, logs *vlog.Vlog, log *slog.Logger, 
 	}
 	if err := daemon.Ready(); err != nil {
 		log.Warn("cannot finish detaching", "err", err)
-	}
-	if s.detach {
-		logs.SetConsole(nil)
 	}
 	err = <-run
 	if s.memProfile != "" {
