@@ -163,6 +163,10 @@ type Northd struct {
 	upAll           bool // every switch port's up column needs a check
 	coldStart       time.Time
 	coldStartLogged bool
+	// started is closed once the northd has started (Started);
+	// startedClosed says it is.
+	started       chan struct{}
+	startedClosed bool
 	// endColdStartGC restores the GC percent lowered after a streamed
 	// write until its paused tables' rows are applied (lowerGCForColdStart).
 	endColdStartGC func()
@@ -275,6 +279,7 @@ func NewNorthd(cfg Config) *Northd {
 		totals:  Totals{},
 		ctl:     make(chan func()),
 		paused:  cfg.Paused,
+		started: make(chan struct{}),
 	}
 	// Until the NB says which release it is for, the oldest's: what it
 	// was built for is replaced when the NB connects (useRelease).
@@ -375,6 +380,7 @@ func (d *Northd) Totals() Totals {
 // NB is compared with what the program has and the SB with what it should
 // hold, and only the differences are applied.
 func (d *Northd) Run(ctx context.Context) error {
+	defer d.markStarted()
 	d.coldStart = time.Now()
 	nbModel, err := nb.FullDatabaseModel()
 	if err != nil {
@@ -487,6 +493,7 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m mod
 		}
 	}
 	if err != nil {
+		d.markStarted()
 		d.setStatus(dbLabel(c == &d.nb), "", err)
 		// The same failure again is not news: one warning, then debug.
 		key := err.Error()
@@ -649,6 +656,9 @@ func (d *Northd) iterate(ctx context.Context) {
 		d.prog.Flows.DropChanges()
 	}
 	if !d.nbLoaded || !d.active {
+		if d.sb != nil && !d.active {
+			d.markStarted() // paused or on standby: no run to wait for
+		}
 		return
 	}
 	if d.feed.global == nil {
@@ -681,6 +691,7 @@ func (d *Northd) iterate(ctx context.Context) {
 		} else {
 			d.again.Failed(d.cfg.MaxBackoff)
 		}
+		d.markStarted()
 	}
 	// Options northd rewrites go first: sb_cfg follows in the iteration
 	// that reads them back, as in ovn-northd, whose engine has seen them
@@ -709,6 +720,23 @@ func (d *Northd) iterate(ctx context.Context) {
 	}
 	if st.NBRows > 0 || st.SB != nil || st.Err != nil {
 		d.report(st)
+	}
+}
+
+// Started is closed once the northd has started: it has made its first
+// run (written the SB for the NB it read), or found that it cannot make
+// one now (paused, on standby, a database unreachable), or Run returned.
+// ovn-northd detaches before it connects, and its first run follows within
+// milliseconds, before whatever its starter does next (OVN's tests clear
+// the engine counters and change the NB at once); a daemon of this slower
+// northd detaches when Started is closed.
+func (d *Northd) Started() <-chan struct{} { return d.started }
+
+// markStarted closes started, once.
+func (d *Northd) markStarted() {
+	if !d.startedClosed {
+		d.startedClosed = true
+		close(d.started)
 	}
 }
 

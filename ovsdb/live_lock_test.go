@@ -107,6 +107,33 @@ ovn-nbctl lsp-del p1`)
 	checkSB(t, s, before)
 }
 
+// TestLiveStarted: Started is closed once a northd has written the SB for
+// the NB it found and, for a second northd on the same SB, once it finds
+// itself on standby.
+func TestLiveStarted(t *testing.T) {
+	t.Parallel()
+	s := startServers(t)
+	s.script(lockTopology)
+	started := func(l *liveNorthd) {
+		t.Helper()
+		select {
+		case <-l.Started():
+		case <-time.After(10 * time.Second):
+			t.Fatal("not started after 10 s")
+		}
+	}
+	a := runNorthd(t, s)
+	started(a)
+	if len(flowUUIDs(t, s.SBRemote())) == 0 {
+		t.Error("started with no flow in the SB")
+	}
+	b := runNorthd(t, s)
+	started(b)
+	if b.Active() {
+		t.Error("the second northd is active")
+	}
+}
+
 // TestLiveLockRealNorthd: while the real ovn-northd holds the lock,
 // northlog writes nothing; killed, it leaves the SB to northlog, which
 // takes it over without changing a Logical_Flow row and follows the NB.

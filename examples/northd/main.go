@@ -48,6 +48,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/northlog/northlog/internal/daemon"
 	"github.com/northlog/northlog/internal/unixctl"
@@ -404,13 +405,25 @@ func serve(ctx context.Context, s *settings, logs *vlog.Vlog, log *slog.Logger, 
 	if ctl != nil {
 		registerCommands(ctl, d, logs, s, exit)
 	}
+	if s.detach {
+		// ovn-northd's console ends where it detaches, before it connects.
+		logs.SetConsole(nil)
+	}
+	run := make(chan error, 1)
+	go func() { run <- d.Run(ctx) }()
+	if s.detach {
+		// What follows the start of a detached ovn-northd finds it past
+		// its first run: so with this one (ovsdb.Northd.Started), unless
+		// that takes long.
+		select {
+		case <-d.Started():
+		case <-time.After(maxStartWait):
+		}
+	}
 	if err := daemon.Ready(); err != nil {
 		log.Warn("cannot finish detaching", "err", err)
 	}
-	if s.detach {
-		logs.SetConsole(nil)
-	}
-	err = d.Run(ctx)
+	err = <-run
 	if s.memProfile != "" {
 		// While d, and so the program's state, is still live.
 		if err := writeHeapProfile(s.memProfile); err != nil {
@@ -425,6 +438,10 @@ func serve(ctx context.Context, s *settings, logs *vlog.Vlog, log *slog.Logger, 
 	log.Info("northd stopped")
 	return 0
 }
+
+// maxStartWait bounds how long a detaching northd waits for its first
+// run: a large NB's takes seconds, which its starter need not wait for.
+const maxStartWait = 2 * time.Second
 
 // logModules are the vlog modules: ovn_northd for the program's own
 // lines, northd for the northd's, jsonrpc for the requests sent to the

@@ -194,3 +194,35 @@ func TestOVNCtl(t *testing.T) {
 		t.Errorf("status_northd after stop: %s", out)
 	}
 }
+
+// TestDetachAfterFirstRun: ovn-northd --detach returns once its first run
+// is made, as ovn-northd's first run follows its detach by milliseconds:
+// the SB then holds the switch the NB had. When no run can be made (the
+// SB unreachable, or paused by --dry-run) it returns at once, not after
+// maxStartWait.
+func TestDetachAfterFirstRun(t *testing.T) {
+	d := newDropIn(t)
+	d.nbctl(t, "ls-add", "sw0")
+	nb, sb := "--ovnnb-db=unix:"+filepath.Join(d.run, "ovnnb_db.sock"), "--ovnsb-db=unix:"+filepath.Join(d.run, "ovnsb_db.sock")
+	for _, c := range []struct {
+		name     string
+		args     []string
+		datapath bool
+	}{
+		{"SB unreachable", []string{nb, "--ovnsb-db=unix:" + filepath.Join(d.run, "none.sock")}, false},
+		{"paused", []string{nb, sb, "--dry-run"}, false},
+		{"first run", []string{nb, sb}, true},
+	} {
+		pidfile := filepath.Join(d.run, strings.ReplaceAll(c.name, " ", "-")+".pid")
+		start := time.Now()
+		d.must(t, filepath.Join(d.dir, "bin", "ovn-northd"), append([]string{"--detach", "--no-chdir", "--pidfile=" + pidfile, "--log-file"}, c.args...)...)
+		took := time.Since(start)
+		if got := strings.Contains(d.datapaths(t), "name=sw0"); got != c.datapath {
+			t.Errorf("%s: SB holds sw0 when --detach returns: %v, want %v", c.name, got, c.datapath)
+		}
+		if took >= maxStartWait {
+			t.Errorf("%s: --detach took %v, the most it may wait", c.name, took)
+		}
+		d.kill(pidfile)
+	}
+}

@@ -20,6 +20,9 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"switch added", `ovn-nbctl ls-add sw0`},
 	{"port added", `ovn-nbctl lsp-add sw0 p1 -- lsp-set-addresses p1 "00:00:00:00:00:01 10.0.0.1"`},
 	{"port addresses changed", `ovn-nbctl lsp-set-addresses p1 "00:00:00:00:00:01 10.0.0.11"`},
+	{"switch option", `ovn-nbctl set logical_switch sw0 other_config:foo=bar`},
+	{"switch FDB age threshold", `ovn-nbctl set logical_switch sw0 other_config:fdb_age_threshold=5`},
+	{"switch requested tunnel key", `ovn-nbctl set logical_switch sw0 other_config:requested-tnl-key=123`},
 	{"router port of the switch", `ovn-nbctl lsp-add sw0 sw0-lr0 -- lsp-set-type sw0-lr0 router -- lsp-set-options sw0-lr0 router-port=lrp0`},
 	{"load balancer added", `ovn-nbctl lb-add lb0 10.0.0.10:80 10.0.0.1:8080`},
 	{"load balancer on the switch", `ovn-nbctl ls-lb-add sw0 lb0`},
@@ -30,6 +33,7 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"ACL added", `ovn-nbctl acl-add sw0 from-lport 1000 ip4 allow`},
 	{"router added", `ovn-nbctl lr-add lr0`},
 	{"router port added", `ovn-nbctl lrp-add lr0 lrp0 00:00:00:00:ff:01 10.0.0.254/24`},
+	{"router zone limit", `ovn-nbctl set logical_router lr0 options:ct-zone-limit=10`},
 	{"NAT added", `ovn-nbctl lr-nat-add lr0 snat 172.16.0.1 10.0.0.0/24`},
 	{"static route added", `ovn-nbctl lr-route-add lr0 0.0.0.0/0 10.0.0.200`},
 	{"BFD added", `ovn-nbctl create bfd logical_port=lrp0 dst_ip=10.0.0.200`},
@@ -65,6 +69,8 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"load balancer on the disabled router", `ovn-nbctl lb-add lb4 10.0.0.40:4040 10.0.40.40:4050 -- lr-lb-add lr2 lb4`},
 	{"empty load balancer group", `ovn-nbctl create load_balancer_group name=lbg1`},
 	{"SB port binding changed", `ovn-sbctl set port_binding p2 external_ids:foo=bar`},
+	{"EVPN switch with a port", `ovn-nbctl ls-add ls-evpn -- set logical_switch ls-evpn other_config:dynamic-routing-vni=10 -- lsp-add ls-evpn e1 -- lsp-set-addresses e1 "00:00:00:00:00:e1 10.0.1.1"`},
+	{"stateless switch with a port", `ovn-nbctl ls-add ls-sl -- set logical_switch ls-sl other_config:enable-stateless-acl-with-lb=true -- lsp-add ls-sl s1 -- lsp-set-addresses s1 "00:00:00:00:00:f1 10.0.2.1"`},
 }
 
 // statsNorthd is an NB and SB pair served by 26.03.2's ovsdb-server with

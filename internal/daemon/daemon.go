@@ -8,7 +8,7 @@
 //
 // Detaching, as Go cannot fork, runs the program again in a new session
 // with an environment marker; the parent waits until the child says it is
-// ready (Ready: its pidfile written and control socket listening) and
+// ready (Ready: for the northd, once its first run is made) and
 // exits 0, or exits 1 if the child ended first.
 package daemon
 
