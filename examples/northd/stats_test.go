@@ -64,6 +64,10 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"disabled router", `ovn-nbctl lr-add lr2 -- set logical_router lr2 enabled=false`},
 	{"load balancer on the disabled router", `ovn-nbctl lb-add lb4 10.0.0.40:4040 10.0.40.40:4050 -- lr-lb-add lr2 lb4`},
 	{"empty load balancer group", `ovn-nbctl create load_balancer_group name=lbg1`},
+	{"distributed load balancer", `ovn-nbctl lb-add lbd 10.0.0.50:80 10.0.0.1:8080 -- set load_balancer lbd options:distributed=true ip_port_mappings:10.0.0.1=p2`},
+	{"distributed load balancer on the router", `ovn-nbctl lr-lb-add lr0 lbd`},
+	{"distributed option spelled otherwise", `ovn-nbctl set load_balancer lbd options:distributed=TRUE`},
+	{"load balancer no longer distributed", `ovn-nbctl set load_balancer lbd options:distributed=no`},
 	{"SB port binding changed", `ovn-sbctl set port_binding p2 external_ids:foo=bar`},
 }
 
