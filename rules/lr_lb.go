@@ -237,7 +237,9 @@ func snatFlag(c routerLBClass, v relations.LBVIP) string {
 // conntrack; DNAT picks a backend for a new connection and flags it for
 // SNAT as the load balancer and router ask; on a distributed router this
 // happens on the gateway chassis, where replies from the backends are
-// unDNATed. Where templateVIPsAllowed, lr_in_ip_input priority 100 lets
+// unDNATed, unless the load balancer is distributed: then on every
+// chassis, and the backends' replies leave through the gateway port
+// itself. Where templateVIPsAllowed, lr_in_ip_input priority 100 lets
 // traffic to a template VIP in.
 func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	vips := engine.Join(lbsOnRouters(nb), nb.LBVIPsByLB,
