@@ -62,7 +62,16 @@ type LBOptions struct {
 	// ^variables that ovn-controller expands per chassis
 	// (Chassis_Template_Var), so northd copies them as they are.
 	Template bool
+	// Distributed is options:distributed (26.03, distributedLBs): each
+	// chassis balances over the backends bound to it (ct_lb_mark_local),
+	// the ones ip_port_mappings name a logical port for, and the routers
+	// that list the load balancer stop centralizing their traffic on the
+	// gateway chassis (NB.RoutersWithDistributedLB).
+	Distributed bool
 }
+
+// distributedLBs: 26.03 reads a load balancer's options:distributed.
+func distributedLBs(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // LoadBalancer is a load balancer's settings, as a value: changing its VIPs
 // leaves it unchanged.
@@ -76,6 +85,10 @@ type LoadBalancer struct {
 type LBBackend struct {
 	IP   string // the address as northd prints it (ip_str)
 	Port string // the port (port_str), "" when it has none
+	// Mapped: northd read the backend's ip_port_mappings entry, which it
+	// reads for the VIPs with a health check and those of a distributed
+	// load balancer.
+	Mapped bool
 	// MonitorPort is the logical port ip_port_mappings names for the
 	// backend, "" when there is no mapping.
 	MonitorPort string
@@ -110,7 +123,11 @@ const (
 func encodeBackends(bs []LBBackend) LBBackends {
 	recs := make([]string, len(bs))
 	for i, b := range bs {
-		recs[i] = strings.Join([]string{b.IP, b.Port, b.MonitorPort, b.MonitorSrcIP, b.Zone, b.MappingProblem}, lbFieldSep)
+		mapped := ""
+		if b.Mapped {
+			mapped = "m"
+		}
+		recs[i] = strings.Join([]string{b.IP, b.Port, mapped, b.MonitorPort, b.MonitorSrcIP, b.Zone, b.MappingProblem}, lbFieldSep)
 	}
 	return LBBackends(strings.Join(recs, lbRecordSep))
 }
@@ -123,8 +140,8 @@ func (b LBBackends) All() []LBBackend {
 	recs := strings.Split(string(b), lbRecordSep)
 	out := make([]LBBackend, len(recs))
 	for i, r := range recs {
-		f := strings.SplitN(r, lbFieldSep, 6)
-		out[i] = LBBackend{IP: f[0], Port: f[1], MonitorPort: f[2], MonitorSrcIP: f[3], Zone: f[4], MappingProblem: f[5]}
+		f := strings.SplitN(r, lbFieldSep, 7)
+		out[i] = LBBackend{IP: f[0], Port: f[1], Mapped: f[2] != "", MonitorPort: f[3], MonitorSrcIP: f[4], Zone: f[5], MappingProblem: f[6]}
 	}
 	return out
 }
@@ -268,7 +285,7 @@ func (v LBVIP) V4Mapped() bool { return !v.IPv6 && !v.Template }
 
 // readLBOptions reads a load balancer's options as ovn_northd_lb_create
 // does. The error lists the values northd logs and corrects.
-func readLBOptions(lb *nb.LoadBalancer) (LBOptions, error) {
+func readLBOptions(rel schema.Release, lb *nb.LoadBalancer) (LBOptions, error) {
 	o := LBOptions{Proto: "tcp"}
 	if ip, ok := lb.Options["hairpin_snat_ip"]; ok {
 		if _, valid := ParseIPv4(ip); valid {
@@ -300,6 +317,7 @@ func readLBOptions(lb *nb.LoadBalancer) (LBOptions, error) {
 	o.Reject = SmapBool(lb.Options, "reject", false)
 	o.Event = SmapBool(lb.Options, "event", false)
 	o.Template = SmapBool(lb.Options, "template", false)
+	o.Distributed = distributedLBs(rel) && SmapBool(lb.Options, "distributed", false)
 	var errs []error
 	o.Routable = SmapBool(lb.Options, "add_route", false)
 	if o.Template && o.Routable {
@@ -438,12 +456,13 @@ func strToInt(s string) (int64, bool) {
 	return n, true
 }
 
-// parseLBVIP reads one VIP of a load balancer as ovn_lb_vip_init does; any
-// unreadable backend leaves the whole VIP out.
-func parseLBVIP(rel schema.Release, r lbRow) (LBVIP, error) {
+// parseLBVIP reads one VIP of a load balancer, with a health check (hc)
+// or not, as ovn_lb_vip_init does; any unreadable backend leaves the whole
+// VIP out.
+func parseLBVIP(rel schema.Release, r lbRow, hc bool) (LBVIP, error) {
 	lb := r.LB
-	v := LBVIP{LB: lb.UUID, Key: r.Key, BackendIPs: lb.Vips[r.Key]}
-	v.LBOptions, _ = readLBOptions(lb)
+	v := LBVIP{LB: lb.UUID, Key: r.Key, BackendIPs: lb.Vips[r.Key], HealthCheck: hc}
+	v.LBOptions, _ = readLBOptions(rel, lb)
 	fail := func(err error) (LBVIP, error) {
 		return LBVIP{}, fmt.Errorf("load balancer %s: VIP %q: %w", lb.UUID, r.Key, err)
 	}
@@ -481,6 +500,9 @@ func parseLBVIP(rel schema.Release, r lbRow) (LBVIP, error) {
 	}
 	v.Backends, v.NBackends = encodeBackends(backends), len(backends)
 	v.Targets, v.NTargets = v.BackendIPs, v.NBackends
+	if v.Distributed && !hc {
+		v = withTargets(v, func(LBBackend) bool { return true })
+	}
 	return v, nil
 }
 
@@ -492,7 +514,10 @@ func cTokens(s, sep string) []string {
 
 // explicitBackends reads the backends of a VIP as
 // ovn_lb_backends_init_explicit does: addresses of the VIP's family, with a
-// port exactly when the VIP has one.
+// port exactly when the VIP has one; and their ip_port_mappings entries
+// when the VIP has a health check or its load balancer is distributed
+// (ovn_lb_vip_backends_ip_port_mappings_init), where a distributed one's
+// VIP without health check needs no source address.
 func explicitBackends(rel schema.Release, lb *nb.LoadBalancer, v LBVIP) ([]LBBackend, error) {
 	var backends []LBBackend
 	var errs []string
@@ -514,8 +539,8 @@ func explicitBackends(rel schema.Release, lb *nb.LoadBalancer, v LBVIP) ([]LBBac
 		if b.Port != 0 {
 			be.Port = strconv.Itoa(int(b.Port))
 		}
-		if !v.Template {
-			be.MonitorPort, be.MonitorSrcIP, be.Zone, be.MappingProblem = lbMonitorMapping(rel, lb, be.IP, v.IPv6)
+		if !v.Template && (v.HealthCheck || v.Distributed) {
+			readMapping(rel, lb, &be, v.IPv6, v.Distributed && !v.HealthCheck)
 		}
 		backends = append(backends, be)
 	}
@@ -553,7 +578,7 @@ func SBVIPs(rel schema.Release, lb *nb.LoadBalancer) map[string]string {
 	}
 	out := map[string]string{}
 	for k, value := range lb.Vips {
-		v, err := parseLBVIP(rel, lbRow{lb, k})
+		v, err := parseLBVIP(rel, lbRow{lb, k}, false)
 		if err != nil {
 			continue
 		}
@@ -572,49 +597,60 @@ func SBVIPs(rel schema.Release, lb *nb.LoadBalancer) map[string]string {
 	return out
 }
 
-// lbMonitorMapping reads the ip_port_mappings entry of a backend ("PORT:SRC_IP",
+// readMapping reads backend b's ip_port_mappings entry ("PORT:SRC_IP",
 // keyed by the backend IP, in brackets for IPv6 VIPs) as northd's
 // ovn_lb_svc_create does: the logical port and the probes' source address,
 // or the warning northd logs when it cannot read them. 26.03
 // (mappingNamesZone) reads "PORT:[SRC_IP]:ZONE" or "PORT:SRC_IP:ZONE", the
-// zone of a remote backend.
-func lbMonitorMapping(rel schema.Release, lb *nb.LoadBalancer, ip string, v6 bool) (port, srcIP, zone, problem string) {
-	key := ip
+// zone of a remote backend, and with bare (a distributed load balancer's
+// VIP without health check) a lone "PORT".
+func readMapping(rel schema.Release, lb *nb.LoadBalancer, b *LBBackend, v6, bare bool) {
+	key := b.IP
 	if v6 {
-		key = "[" + ip + "]"
+		key = "[" + b.IP + "]"
 	}
 	m, ok := lb.IPPortMappings[key]
 	if !ok {
-		return "", "", "", ""
+		return
 	}
 	m = cString(m)
 	port, src, ok := strings.Cut(m, ":")
-	if !ok {
+	switch {
+	case !ok && bare && m == "":
+		b.MappingProblem = "Empty port name in distributed mode for IP " + key
+		return
+	case !ok && bare:
+		b.MonitorPort, b.Mapped = m, true
+		return
+	case !ok:
 		if mappingNamesZone(rel) {
-			return "", "", "", "Expected ':' separator for: " + m
+			b.MappingProblem = "Expected ':' separator for: " + m
 		}
-		return "", "", "", ""
+		return
 	}
+	zone := ""
 	if mappingNamesZone(rel) {
+		var problem string
 		if src, zone, problem = mappingSource(src); problem != "" {
 			if problem == emptyZone {
 				problem += port
 			} else {
 				problem += m
 			}
-			return "", "", "", problem
+			b.MappingProblem = problem
+			return
 		}
 	}
 	addr, err := parseSockaddrHost(unbracket(src))
 	if err != nil {
 		// inet_parse_address logs the first line, ovn_lb_svc_create the second.
-		problem = fmt.Sprintf("%s: bad IP address %q; Invalid svc mon src IP %s", src, unbracket(src), src)
-		if mappingNamesZone(rel) {
-			return "", "", "", problem
+		b.MappingProblem = fmt.Sprintf("%s: bad IP address %q; Invalid svc mon src IP %s", src, unbracket(src), src)
+		if !mappingNamesZone(rel) {
+			b.MonitorPort = port
 		}
-		return port, "", "", problem
+		return
 	}
-	return port, formatLBIP(addr), zone, ""
+	b.MonitorPort, b.MonitorSrcIP, b.Zone, b.Mapped = port, formatLBIP(addr), zone, true
 }
 
 // mappingNamesZone: 26.03's ip_port_mappings may end in the availability
@@ -671,11 +707,11 @@ func healthChecksIgnored(o LBOptions) error {
 // the options northd corrects.
 func deriveLoadBalancers(n *NB) engine.Rel[LoadBalancer] {
 	engine.TryMap(n.LoadBalancers.Rows, "load balancer options", func(lb *nb.LoadBalancer) (struct{}, error) {
-		_, err := readLBOptions(lb)
+		_, err := readLBOptions(n.Release, lb)
 		return struct{}{}, err
 	})
 	return engine.Map(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) LoadBalancer {
-		o, _ := readLBOptions(lb)
+		o, _ := readLBOptions(n.Release, lb)
 		return LoadBalancer{UUID: lb.UUID, LBOptions: o}
 	})
 }
@@ -701,22 +737,12 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 		}
 		return out
 	})
-	vips := engine.TryMap(rows, "load balancer VIP", func(r lbRow) (LBVIP, error) { return parseLBVIP(n.Release, r) })
 
-	// The VIPs that a health check of their load balancer names; northd
-	// ignores health checks of SCTP and template load balancers, with a
-	// warning for each VIP.
-	unchecked := engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool {
-		o, _ := readLBOptions(lb)
-		return len(lb.HealthCheck) > 0 && healthChecksIgnored(o) != nil
-	})
-	engine.TryMap(engine.SemiJoin(engine.IndexBy(vips, func(v LBVIP) string { return v.LB }),
-		engine.IndexBy(unchecked, func(lb *nb.LoadBalancer) string { return lb.UUID })),
-		"load balancer health check", func(v LBVIP) (struct{}, error) {
-			return struct{}{}, fmt.Errorf("load balancer %s: %w", v.LB, healthChecksIgnored(v.LBOptions))
-		})
+	// The VIPs that a health check of their load balancer names, which
+	// northd reads with it; it ignores health checks of SCTP and template
+	// load balancers, with a warning for each VIP.
 	checkRefs := engine.FlatMap(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) []ref {
-		if o, _ := readLBOptions(lb); healthChecksIgnored(o) != nil {
+		if o, _ := readLBOptions(n.Release, lb); healthChecksIgnored(o) != nil {
 			return nil
 		}
 		return refs(lb.UUID, lb.HealthCheck)
@@ -725,14 +751,23 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 		engine.IndexBy(checkRefs, byTarget),
 		engine.IndexBy(n.LoadBalancerChecks.Rows, func(c *nb.LoadBalancerHealthCheck) string { return c.UUID }),
 		func(_ string, r ref, c *nb.LoadBalancerHealthCheck) lbKey { return lbKey{r.Owner, c.Vip} }))
-	byKey := engine.IndexBy(vips, LBVIP.key)
+	byKey := engine.IndexBy(rows, func(r lbRow) lbKey { return lbKey{r.LB.UUID, r.Key} })
 	checkedIdx := engine.IndexBy(checked, func(k lbKey) lbKey { return k })
-	plain := engine.AntiJoin(byKey, checkedIdx)
-	withCheck := engine.Map(engine.SemiJoin(byKey, checkedIdx), func(v LBVIP) LBVIP {
-		v.HealthCheck = true
-		return v
+	parse := func(hc bool) func(lbRow) (LBVIP, error) {
+		return func(r lbRow) (LBVIP, error) { return parseLBVIP(n.Release, r, hc) }
+	}
+	plain := engine.TryMap(engine.AntiJoin(byKey, checkedIdx), "load balancer VIP", parse(false))
+	withCheck := engine.TryMap(engine.SemiJoin(byKey, checkedIdx), "load balancer VIP", parse(true))
+	unchecked := engine.Filter(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) bool {
+		o, _ := readLBOptions(n.Release, lb)
+		return len(lb.HealthCheck) > 0 && healthChecksIgnored(o) != nil
 	})
-	reportMappingProblems(n, withCheck)
+	engine.TryMap(engine.SemiJoin(engine.IndexBy(plain, func(v LBVIP) string { return v.LB }),
+		engine.IndexBy(unchecked, func(lb *nb.LoadBalancer) string { return lb.UUID })),
+		"load balancer health check", func(v LBVIP) (struct{}, error) {
+			return struct{}{}, fmt.Errorf("load balancer %s: %w", v.LB, healthChecksIgnored(v.LBOptions))
+		})
+	reportMappingProblems(n, engine.Union(plain, withCheck))
 
 	// The mapped ports of health-checked backends, and whether each is an
 	// enabled port on a switch.
@@ -803,18 +838,21 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 }
 
 // reportMappingProblems logs the ip_port_mappings entries of the backends
-// of health-checked VIPs that northd cannot read, one line per backend
-// each time their load balancer's row changes, as northd parses the
-// mappings of a changed row again (ovn_northd_lb_init).
-func reportMappingProblems(n *NB, checked engine.Rel[LBVIP]) {
+// of vips that northd cannot read, one line per backend each time their
+// load balancer's row changes, as northd parses the mappings of a changed
+// row again (ovn_northd_lb_init).
+func reportMappingProblems(n *NB, vips engine.Rel[LBVIP]) {
 	type problem struct {
 		LB      *nb.LoadBalancer
 		VIP     string
 		Backend int
 		Text    string
 	}
+	withProblems := engine.Filter(vips, func(v LBVIP) bool {
+		return slices.ContainsFunc(v.Backends.All(), func(b LBBackend) bool { return b.MappingProblem != "" })
+	})
 	problems := engine.JoinFlatMap(
-		engine.IndexBy(checked, func(v LBVIP) string { return v.LB }),
+		engine.IndexBy(withProblems, func(v LBVIP) string { return v.LB }),
 		engine.IndexBy(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) string { return lb.UUID }),
 		func(_ string, v LBVIP, lb *nb.LoadBalancer) []problem {
 			var out []problem
@@ -843,23 +881,35 @@ func monitorKey(v LBVIP, b LBBackend) ServiceMonitorKey {
 }
 
 // withMonitoredTargets sets the targets of a health-checked VIP to its
-// backends whose mapped port is usable and whose monitor is not down, as
-// build_lb_vip_actions lists them.
+// backends whose mapped port is usable and whose monitor is not down.
 func withMonitoredTargets(v LBVIP, usable func(LBBackend) bool) LBVIP {
+	return withTargets(v, func(b LBBackend) bool { return b.MonitorPort != "" && b.MonitorSrcIP != "" && usable(b) })
+}
+
+// withTargets sets the targets of a VIP with a health check or of a
+// distributed load balancer to the backends that target accepts, as
+// build_lb_vip_actions lists them: a distributed one's after the logical
+// port its mapping names, where ct_lb_mark_local finds it.
+func withTargets(v LBVIP, target func(LBBackend) bool) LBVIP {
 	var ts []string
 	for _, b := range v.Backends.All() {
-		if b.MonitorPort == "" || b.MonitorSrcIP == "" || !usable(b) {
+		if !target(b) || v.Distributed && !b.Mapped {
 			continue
+		}
+		t := ""
+		if v.Distributed {
+			t = `"` + b.MonitorPort + `":`
 		}
 		port := b.Port
 		if port == "" {
 			port = "0"
 		}
 		if v.IPv6 {
-			ts = append(ts, "["+b.IP+"]:"+port)
+			t += "[" + b.IP + "]:" + port
 		} else {
-			ts = append(ts, b.IP+":"+port)
+			t += b.IP + ":" + port
 		}
+		ts = append(ts, t)
 	}
 	v.Targets, v.NTargets = strings.Join(ts, ","), len(ts)
 	return v
@@ -1087,6 +1137,19 @@ func (n *NB) deriveLBRelations() {
 	n.RouterLBConfigsByRouter = engine.IndexBy(n.RouterLBConfigs, func(c RouterLBConfig) string { return c.Router })
 	n.RouterLBReachableIPs, n.RouterLBRoutableIPs = deriveRouterLBIPs(n)
 	n.LBMonitorLRPs = deriveLBMonitorLRPs(n)
+	n.RoutersWithDistributedLB = deriveRoutersWithDistributedLB(n)
+}
+
+// deriveRoutersWithDistributedLB computes the routers with a distributed
+// load balancer (od->is_distributed): northd marks a router when it
+// associates it with one of the load balancers its load_balancer column
+// lists (handle_od_lb_datapath_modes), not with those of its groups.
+func deriveRoutersWithDistributedLB(n *NB) engine.Rel[string] {
+	distributed := engine.Filter(n.LoadBalancerConfigs, func(lb LoadBalancer) bool { return lb.Distributed })
+	return engine.Distinct(engine.Join(
+		engine.IndexBy(n.Refs.RouterLBs, byTarget),
+		engine.IndexBy(distributed, func(lb LoadBalancer) string { return lb.UUID }),
+		func(_ string, r Ref, _ LoadBalancer) string { return r.Owner }))
 }
 
 // LBMonitorLRP says that the health checks of load balancer LB through

@@ -262,6 +262,9 @@ type NB struct {
 	// LBMonitorLRPs are the health check sources that are addresses of a
 	// router port (26.03).
 	LBMonitorLRPs engine.Rel[LBMonitorLRP]
+	// RoutersWithDistributedLB are the routers that list a distributed
+	// load balancer in their own load_balancer column (26.03).
+	RoutersWithDistributedLB engine.Rel[string]
 	// The same arranged for the joins that share them: built once.
 	LBVIPsByLB              engine.Index[string, LBVIP]
 	LBVIPsByIP              engine.Index[string, LBVIP]

@@ -80,6 +80,17 @@ func TestLBIncrementalEqualsRecompute(t *testing.T) {
 	ruletest.Check(t, ruletest.Config{Changes: ruletest.Select([]ruletest.Group{ruletest.LoadBalancers}, names...), Steps: 20, ChangesPerStep: 3})
 }
 
+// TestLB2603IncrementalEqualsRecompute is TestLBIncrementalEqualsRecompute
+// on 26.03's program, where load balancers may be distributed and their
+// routers then stop centralizing their gateway ports.
+func TestLB2603IncrementalEqualsRecompute(t *testing.T) {
+	names := append([]string{"topology/delSwitch", "router/connectSwitch", "router/setPortNetworks", "nat/addNAT", "nat/delNAT"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.LoadBalancers}, names...), Steps: 20, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+	})
+}
+
 // TestFeaturesIncrementalEqualsRecompute is restricted to feature flips
 // mixed with the changes that build what reads the features (stateful
 // ACLs, load balancers, ECMP symmetric routes, NAT), so that a flip often

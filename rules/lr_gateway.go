@@ -111,7 +111,8 @@ type portResident struct {
 // reply from the port's MAC. When the port's switch has a localnet port,
 // only the gateway chassis replies for a gateway port — so that upstream
 // MAC learning points there — and for a port with
-// options:reside-on-redirect-chassis on a router with one gateway port.
+// options:reside-on-redirect-chassis on a router with one gateway port,
+// unless the router has a distributed load balancer (od_is_centralized).
 // RouterPortARPReplyFlows answers on the other routers.
 func DGPRouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 	onLocalnet := engine.SemiJoin(
@@ -119,7 +120,9 @@ func DGPRouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(nb.SwitchesWithLocalnet, func(s string) string { return s }))
 	withDGPs := engine.IndexBy(engine.Filter(nb.RouterGateways, func(g relations.RouterGateway) bool { return g.DGPs > 0 }),
 		func(g relations.RouterGateway) string { return g.Router })
-	residents := engine.FlatMap(engine.Join(engine.IndexBy(onLocalnet, func(p relations.LRPSwitchPeer) string { return p.LRP.Router }), withDGPs,
+	centralized := engine.IndexBy(engine.AntiJoin(withDGPs, engine.IndexBy(nb.RoutersWithDistributedLB, func(r string) string { return r })),
+		func(g relations.RouterGateway) string { return g.Router })
+	residents := engine.FlatMap(engine.Join(engine.IndexBy(onLocalnet, func(p relations.LRPSwitchPeer) string { return p.LRP.Router }), centralized,
 		func(_ string, p relations.LRPSwitchPeer, g relations.RouterGateway) portResident {
 			switch {
 			case p.LRP.DGP():
@@ -162,30 +165,39 @@ func lrpUUID(p relations.LRP) string { return p.Port.UUID }
 // DGPAdmissionFlows: lr_in_admission, unicast to an enabled distributed
 // gateway port's MAC (northd.c build_adm_ctrl_flows_for_lrouter_port,
 // consider_l3dgw_port_is_centralized): admitted only on the gateway
-// chassis, unless the port's switch has VTEP ports, with the port's MTU
-// check when it has a gateway_mtu.
+// chassis, unless the port's switch has VTEP ports or its router a
+// distributed load balancer, with the port's MTU check when it has a
+// gateway_mtu.
 func DGPAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
-	dgps := engine.IndexBy(engine.Filter(nb.DGPs, func(d relations.DGP) bool { return d.LRP.Enabled() }),
-		func(d relations.DGP) string { return d.LRP.Port.UUID })
+	type admitted struct {
+		d relations.DGP
+		// anywhere: every chassis admits the traffic.
+		anywhere bool
+	}
+	enabled := engine.Map(engine.Filter(nb.DGPs, func(d relations.DGP) bool { return d.LRP.Enabled() }),
+		func(d relations.DGP) admitted { return admitted{d, d.VTEP} })
+	dgps := engine.IndexBy(markBy(enabled, func(a admitted) string { return a.d.LRP.Router }, nb.RoutersWithDistributedLB,
+		func(a admitted) admitted { a.anywhere = true; return a }),
+		func(a admitted) string { return a.d.LRP.Port.UUID })
 	mtus := engine.IndexBy(nb.LRPGatewayMTUs, func(m relations.LRPGatewayMTU) string { return m.LRP.Port.UUID })
-	match := func(d relations.DGP) string {
-		m := fmt.Sprintf("eth.dst == %s && inport == %s", d.LRP.Net.MAC, jsonKey(d.Name()))
-		if !d.VTEP {
-			m += " && " + residentCR(d)
+	match := func(a admitted) string {
+		m := fmt.Sprintf("eth.dst == %s && inport == %s", a.d.LRP.Net.MAC, jsonKey(a.d.Name()))
+		if !a.anywhere {
+			m += " && " + residentCR(a.d)
 		}
 		return m
 	}
 	type dgpMTU struct {
-		d relations.DGP
+		a admitted
 		m relations.LRPGatewayMTU
 	}
-	withMTU := engine.FlatMap(engine.Join(dgps, mtus, func(_ string, d relations.DGP, m relations.LRPGatewayMTU) dgpMTU {
-		return dgpMTU{d, m}
+	withMTU := engine.FlatMap(engine.Join(dgps, mtus, func(_ string, a admitted, m relations.LRPGatewayMTU) dgpMTU {
+		return dgpMTU{a, m}
 	}), func(x dgpMTU) []Flow {
-		return gatewayMTUFlows(nb.Release, onLRP(x.d.LRP), x.m, LRInAdmission, match(x.d), saveInportMAC(x.d.LRP))
+		return gatewayMTUFlows(nb.Release, onLRP(x.a.d.LRP), x.m, LRInAdmission, match(x.a), saveInportMAC(x.a.d.LRP))
 	})
-	plain := engine.Map(engine.AntiJoin(dgps, mtus), func(d relations.DGP) Flow {
-		return onLRP(d.LRP).flow(LRInAdmission, 50, match(d), saveInportMAC(d.LRP))
+	plain := engine.Map(engine.AntiJoin(dgps, mtus), func(a admitted) Flow {
+		return onLRP(a.d.LRP).flow(LRInAdmission, 50, match(a), saveInportMAC(a.d.LRP))
 	})
 	return engine.Union(withMTU, plain)
 }

@@ -147,17 +147,30 @@ func RouterPortARPReplyFlows(nb *relations.NB) engine.Rel[Flow] {
 // exceeded for expiring packets from the port's global networks (and in
 // 26.03 from anywhere else, from its first address), and hand DHCPv6
 // replies to the router's prefix delegation client: on every port in
-// 23.03, on those with options:prefix_delegation in 26.03.
+// 23.03, on those with options:prefix_delegation in 26.03. A distributed
+// gateway port answers solicitations on its gateway chassis only, unless
+// its router has a distributed load balancer (od_is_centralized).
 func RouterPortIPv6InputFlows(nb *relations.NB) engine.Rel[Flow] {
 	anySource := portsAnswerAnyExpiredTTL(nb.Release)
-	return engine.FlatMap(nb.LRPs, func(p relations.LRP) []Flow {
+	type answering struct {
+		p        relations.LRP
+		resident bool // on the gateway chassis only
+	}
+	dgps := engine.Map(engine.Filter(nb.LRPs, relations.LRP.DGP), func(p relations.LRP) answering { return answering{p, true} })
+	ports := engine.Union(
+		engine.Map(engine.Filter(nb.LRPs, func(p relations.LRP) bool { return !p.DGP() }),
+			func(p relations.LRP) answering { return answering{p: p} }),
+		markBy(dgps, func(a answering) string { return a.p.Router }, nb.RoutersWithDistributedLB,
+			func(a answering) answering { a.resident = false; return a }))
+	return engine.FlatMap(ports, func(a answering) []Flow {
+		p := a.p
 		dp, key := onLRP(p), jsonKey(p.Name())
 		flows := []Flow{
 			dp.flow(LRInIPInput, 90, "ip6.dst == "+v6Networks(p.Net)+" && icmp6.type == 128 && icmp6.code == 0",
 				"ip6.dst <-> ip6.src; ip.ttl = 255; icmp6.type = 129; flags.loopback = 1; next; "),
 		}
 		resident := ""
-		if p.DGP() {
+		if a.resident {
 			resident = "is_chassis_resident(" + crKey(p) + ")"
 		}
 		dhcpv6Client := !dhcpv6ReplyNeedsPrefixDelegation(nb.Release) || relations.SmapBool(p.Port.Options, "prefix_delegation", false)

@@ -237,7 +237,9 @@ func snatFlag(c routerLBClass, v relations.LBVIP) string {
 // conntrack; DNAT picks a backend for a new connection and flags it for
 // SNAT as the load balancer and router ask; on a distributed router this
 // happens on the gateway chassis, where replies from the backends are
-// unDNATed. Where templateVIPsAllowed, lr_in_ip_input priority 100 lets
+// unDNATed, unless the load balancer is distributed: then on every
+// chassis, and the backends' replies leave through the gateway port
+// itself. Where templateVIPsAllowed, lr_in_ip_input priority 100 lets
 // traffic to a template VIP in.
 func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	vips := engine.Join(lbsOnRouters(nb), nb.LBVIPsByLB,
@@ -278,7 +280,7 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		for _, dgp := range dgps {
 			newMatch := match
-			if v.NBackends > 0 || !v.Reject {
+			if !v.Distributed && (v.NBackends > 0 || !v.Reject) {
 				newMatch += " && is_chassis_resident(" + jsonKey("cr-"+dgp) + ")"
 			}
 			flows = append(flows, dp.flow(LRInDNAT, prio, newMatch, action))
@@ -287,9 +289,15 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			}
 			flows = append(flows, dp.flow(LROutUnDNAT, 120, undnatMatch(nb.Release, dgp, v), undnatAction(flag, x.Of.CommonZone)))
 			if centralizesBackendReplies(nb.Release) {
+				// A distributed load balancer's backends reply through
+				// the port on their own chassis.
+				outport := "cr-" + dgp
+				if v.Distributed {
+					outport = dgp
+				}
 				flows = append(flows, dp.flow(LRInGWRedirect, 200,
 					fmt.Sprintf("%s && (%s) && outport == %s", ipMatch(v), backendSources(v), jsonKey(dgp)),
-					"outport = "+jsonKey("cr-"+dgp)+"; next;"))
+					"outport = "+jsonKey(outport)+"; next;"))
 			}
 		}
 		if affinityOnLBRegs(nb.Release) {
@@ -352,14 +360,19 @@ func ctExtractFlow(dp on, stage Stage) Flow {
 }
 
 // undnatMatch matches replies from the VIP's backends leaving through the
-// router's distributed gateway port dgp on its gateway chassis; in 26.03
-// also those coming in through it.
+// router's distributed gateway port dgp on its gateway chassis (on any
+// chassis for a distributed load balancer); in 26.03 also those coming in
+// through it.
 func undnatMatch(rel schema.Release, dgp string, v relations.LBVIP) string {
 	port := "outport == " + jsonKey(dgp)
 	if centralizesBackendReplies(rel) {
 		port = fmt.Sprintf("(inport == %s || outport == %s)", jsonKey(dgp), jsonKey(dgp))
 	}
-	return fmt.Sprintf("%s && (%s) && %s && is_chassis_resident(%s)", ipMatch(v), backendSources(v), port, jsonKey("cr-"+dgp))
+	match := fmt.Sprintf("%s && (%s) && %s", ipMatch(v), backendSources(v), port)
+	if v.Distributed {
+		return match
+	}
+	return match + " && is_chassis_resident(" + jsonKey("cr-"+dgp) + ")"
 }
 
 // backendSources matches packets from the VIP's backends.

@@ -310,6 +310,9 @@ type routerLink struct {
 type routerDGPs struct {
 	N    int
 	Only string
+	// DistributedLB: the router has a distributed load balancer, so its
+	// ports' MACs are reached on every chassis (!od_is_centralized).
+	DistributedLB bool
 }
 
 func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
@@ -340,6 +343,11 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 			}
 			return []engine.KV[string, routerDGPs]{{Key: router, Value: d}}
 		})
+	dgps = markBy(dgps, func(kv engine.KV[string, routerDGPs]) string { return kv.Key }, nb.RoutersWithDistributedLB,
+		func(kv engine.KV[string, routerDGPs]) engine.KV[string, routerDGPs] {
+			kv.Value.DistributedLB = true
+			return kv
+		})
 	byRouter := engine.IndexBy(links, func(l routerLink) string { return l.LRP.Router })
 	dgpsByRouter := engine.IndexBy(dgps, func(kv engine.KV[string, routerDGPs]) string { return kv.Key })
 	return engine.Union(
@@ -358,7 +366,8 @@ func routerLinks(nb *relations.NB) engine.Rel[routerLink] {
 //     port's MAC goes to it. When the router has distributed gateway ports
 //     and the switch a localnet port, only the gateway chassis takes it if
 //     the router port is a distributed gateway port, or if it sets
-//     options:reside-on-redirect-chassis and the router has one such port;
+//     options:reside-on-redirect-chassis and the router has one such port,
+//     unless the router has a distributed load balancer;
 //   - priority 80: ARP requests and neighbour solicitations for the router
 //     port's addresses and its router's NAT external IPs go to the router
 //     alone (and to the switch's other ports, if it has any), instead of
@@ -391,7 +400,7 @@ func routerPortFlows(nb *relations.NB, links engine.Rel[routerLink]) engine.Rel[
 			match := "eth.dst == " + l.LRP.Net.MAC.String()
 			enabled := lspEnabled(l.LSP)
 			switch {
-			case l.DGPs.N > 0 && l.Localnet:
+			case l.DGPs.N > 0 && l.Localnet && !l.DGPs.DistributedLB:
 				switch {
 				case l.LRP.DGP():
 					match += " && is_chassis_resident(" + jsonKey(chassisRedirectName(l.LRP.Name())) + ")"

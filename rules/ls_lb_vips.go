@@ -77,7 +77,8 @@ func ipMatch(v relations.LBVIP) string {
 // vipAction is northd.c build_lb_vip_actions without its prefix and
 // closing: how a new connection to the VIP is handled. It returns
 // "ct_lb_mark(backends=...[; hash_fields=...]" (ct_lb without the
-// ct-no-masked-label feature; to be closed) when the VIP has targets; with
+// ct-no-masked-label feature, ct_lb_mark_local for a distributed load
+// balancer; to be closed) when the VIP has targets; with
 // none it rejects (options:reject, the ICMP error or TCP reset coming back
 // through egress table rejectTable) or drops.
 func vipAction(v relations.LBVIP, f relations.Features, rejectTable int) (action string, balances bool) {
@@ -87,7 +88,11 @@ func vipAction(v relations.LBVIP, f relations.Features, rejectTable int) (action
 	case v.NTargets == 0:
 		return drop, false
 	}
-	action = ctLB(f) + "(backends=" + v.Targets
+	action = ctLB(f)
+	if v.Distributed {
+		action = "ct_lb_mark_local"
+	}
+	action += "(backends=" + v.Targets
 	if v.HashFields != "" {
 		action += `; hash_fields="` + v.HashFields + `"`
 	}

@@ -238,6 +238,9 @@ type routerFacts struct {
 	// DistributedNAT: a dnat_and_snat rule with logical_port and
 	// external_mac (od->has_distributed_nat).
 	DistributedNAT bool
+	// DistributedLB: the router lists a distributed load balancer
+	// (has_distributed_lb).
+	DistributedLB bool
 	// Dynamic is the router's dynamic routing, as its ports' bindings
 	// name it.
 	Dynamic routerDynamicRouting
@@ -315,6 +318,7 @@ type routerMark struct {
 	Exists     bool
 	DGP        string
 	DistNAT    bool
+	DistLB     bool
 	Dynamic    routerDynamicRouting
 }
 
@@ -329,7 +333,7 @@ func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
 		return routerMark{Router: p.Router, DGP: p.Name()}
 	})
 	facts := engine.GroupBy(
-		engine.IndexBy(engine.Union(own, dgps, distributedNATMarks(n)), func(m routerMark) string { return m.Router }),
+		engine.IndexBy(engine.Union(own, dgps, distributedNATMarks(n), distributedLBMarks(n)), func(m routerMark) string { return m.Router }),
 		func(router string, ms []routerMark) []routerFacts {
 			f := routerFacts{Router: router}
 			exists := false
@@ -343,6 +347,8 @@ func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
 					dgpNames = append(dgpNames, m.DGP)
 				case m.DistNAT:
 					f.DistributedNAT = true
+				case m.DistLB:
+					f.DistributedLB = true
 				}
 			}
 			if !exists {
@@ -355,6 +361,12 @@ func routerPortFacts(n *relations.NB) engine.Index[string, routerFacts] {
 			return []routerFacts{f}
 		})
 	return engine.IndexBy(facts, func(f routerFacts) string { return f.Router })
+}
+
+// distributedLBMarks mark the routers with a distributed load balancer
+// (lr_stateful has_distributed_lb).
+func distributedLBMarks(n *relations.NB) engine.Rel[routerMark] {
+	return engine.Map(n.RoutersWithDistributedLB, func(r string) routerMark { return routerMark{Router: r, DistLB: true} })
 }
 
 // distributedNATMarks mark the routers with a distributed NAT rule
@@ -774,7 +786,7 @@ func lrpBindings(rel schema.Release, p relations.LRP, r routerFacts, peer string
 	cr.Type = "chassisredirect"
 	cr.RequestedKey = 0
 	crOptions := map[string]string{"distributed-port": p.Name()}
-	alwaysRedirect := !r.DistributedNAT && !vtepPeer
+	alwaysRedirect := !r.DistributedNAT && !r.DistributedLB && !vtepPeer
 	if rt, ok := p.Port.Options["redirect-type"]; ok {
 		crOptions["redirect-type"] = rt
 		if rt == "bridged" {

@@ -896,10 +896,13 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 		}
 		if !r.IsNew() && !r.IsDeleted() {
 			before, after := r.Old.(*nb.LoadBalancer).Options, r.New.(*nb.LoadBalancer).Options
-			for _, key := range []string{"add_route", "neighbor_responder", "distributed"} {
+			for _, key := range []string{"add_route", "neighbor_responder"} {
 				if before[key] != after[key] {
 					return Unhandled
 				}
+			}
+			if lbDistributed(before) != lbDistributed(after) {
+				return Unhandled
 			}
 			// An update keeps the health checks the balancer had
 			// (add_route is unchanged here).
@@ -916,6 +919,12 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 		return Updated
 	}
 	return Unchanged
+}
+
+// lbDistributed is a load balancer's options:distributed as northd reads
+// it (smap_get_bool, default false).
+func lbDistributed(options map[string]string) bool {
+	return strings.EqualFold(options["distributed"], "true")
 }
 
 // noteLBUsers notes whether a router or a switch uses the load balancer

@@ -76,6 +76,7 @@ func genLB(t *rapid.T, id string, vips map[string]string) *nb.LoadBalancer {
 	}
 	for _, o := range []struct{ key, value string }{
 		{"skip_snat", "true"}, {"reject", "true"}, {"event", "true"}, {"affinity_timeout", "60"}, {"add_route", "true"},
+		{"distributed", "true"},
 		{"neighbor_responder", rapid.SampledFrom([]string{"all", "none", "bogus"}).Draw(t, "neigh")},
 	} {
 		if rapid.IntRange(0, 3).Draw(t, o.key) == 0 {
@@ -94,11 +95,13 @@ func genLB(t *rapid.T, id string, vips map[string]string) *nb.LoadBalancer {
 	lb.IPPortMappings = map[string]string{}
 	for _, b := range []string{"10.0.0.5", "10.0.0.6", "[fd00::5]"} {
 		if rapid.Bool().Draw(t, "mapped") {
-			src := "10.0.0.2"
-			if b[0] == '[' {
-				src = "[fd00::2]"
+			// Without a source address, as a distributed load balancer
+			// may name a port.
+			src := rapid.SampledFrom([]string{":10.0.0.2", ""}).Draw(t, "mapsrc")
+			if b[0] == '[' && src != "" {
+				src = ":[fd00::2]"
 			}
-			lb.IPPortMappings[b] = rapid.SampledFrom(ports).Draw(t, "mapport") + ":" + src
+			lb.IPPortMappings[b] = rapid.SampledFrom(ports).Draw(t, "mapport") + src
 		}
 	}
 	return lb
