@@ -62,6 +62,10 @@ type LBOptions struct {
 	// ^variables that ovn-controller expands per chassis
 	// (Chassis_Template_Var), so northd copies them as they are.
 	Template bool
+	// StatelessNAT is options:use_stateless_nat (read by 26.03 only):
+	// routers pick a backend by hash and rewrite addresses without
+	// conntrack.
+	StatelessNAT bool
 }
 
 // LoadBalancer is a load balancer's settings, as a value: changing its VIPs
@@ -300,6 +304,7 @@ func readLBOptions(lb *nb.LoadBalancer) (LBOptions, error) {
 	o.Reject = SmapBool(lb.Options, "reject", false)
 	o.Event = SmapBool(lb.Options, "event", false)
 	o.Template = SmapBool(lb.Options, "template", false)
+	o.StatelessNAT = SmapBool(lb.Options, "use_stateless_nat", false)
 	var errs []error
 	o.Routable = SmapBool(lb.Options, "add_route", false)
 	if o.Template && o.Routable {
