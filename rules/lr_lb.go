@@ -303,6 +303,10 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 	})
 }
 
+// regLBStatelessIndex holds the index of the backend lr_in_ct_extract
+// picked for a stateless VIP (northd.c REG_IDX_LB_STATELESS).
+const regLBStatelessIndex = "reg1[0..15]"
+
 // routerLBDefragFlow sends traffic to a VIP through conntrack (lr_in_defrag
 // priority 100) or, where natsStateless, picks the index of its backend by
 // hash instead, in lr_in_ct_extract priority 120 (northd.c

@@ -43,20 +43,19 @@ var ipProtoNumber = map[string]int{"tcp": 6, "udp": 17, "sctp": 132}
 
 // Registers the load balancer stages read and write (northd.c REG_*).
 const (
-	regLBIPv4           = "reg4"
-	regLBIPv6           = "xxreg1"
-	regCTProto          = "reg1[16..23]"
-	regCTTPDst          = "reg1[0..15]"
-	regLBStatelessIndex = "reg1[0..15]"
-	regIPFrag           = "reg0[19]"
-	regOrigDIPv4        = "reg1"
-	regOrigDIPv6        = "xxreg1"
-	regOrigTPDport      = "reg2[0..15]"
-	regKnownLBSession   = "reg9[6]"
-	regLBAffBackend4    = "reg4"
-	regLBL2AffBackend6  = "xxreg0"
-	regLBL3AffBackend6  = "xxreg1"
-	regLBAffMatchPort   = "reg8[0..15]"
+	regLBIPv4          = "reg4"
+	regLBIPv6          = "xxreg1"
+	regCTProto         = "reg1[16..23]"
+	regCTTPDst         = "reg1[0..15]"
+	regIPFrag          = "reg0[19]"
+	regOrigDIPv4       = "reg1"
+	regOrigDIPv6       = "xxreg1"
+	regOrigTPDport     = "reg2[0..15]"
+	regKnownLBSession  = "reg9[6]"
+	regLBAffBackend4   = "reg4"
+	regLBL2AffBackend6 = "xxreg0"
+	regLBL3AffBackend6 = "xxreg1"
+	regLBAffMatchPort  = "reg8[0..15]"
 )
 
 // ctProtoPortMatch matches a VIP's protocol and port on what the
