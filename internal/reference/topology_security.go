@@ -236,8 +236,7 @@ func (g *topologyGen) aclMatch(sets, groups []string) string {
 // (one in three) in one, with a port two times in three; zero to three
 // backends of the VIP's family, mostly VIF addresses, with a port when the
 // VIP has one. Options: selection_fields, reject, skip_snat,
-// affinity_timeout, hairpin_snat_ip, neighbor_responder,
-// use_stateless_nat; one VIP with a
+// affinity_timeout, hairpin_snat_ip, neighbor_responder; one VIP with a
 // port in three has a health check, with ip_port_mappings for most of its
 // VIF backends (IPv6 ones in brackets, with a source address in brackets or
 // not; some name no port, a bad source address, or an IPv6 backend without
@@ -429,9 +428,6 @@ func (g *topologyGen) addLoadBalancer(k, nSwitches int, vips []string) []string 
 	}
 	if g.chance(5) {
 		cols = append(cols, "options:neighbor_responder="+[]string{"all", "none"}[g.rng.IntN(2)])
-	}
-	if g.chance(6) {
-		cols = append(cols, "options:use_stateless_nat=true")
 	}
 	g.add(append([]string{fmt.Sprintf("--id=@lb%d", k), "create", "Load_Balancer"}, cols...)...)
 	return vips
