@@ -68,6 +68,10 @@ type LBOptions struct {
 	// that list the load balancer stop centralizing their traffic on the
 	// gateway chassis (NB.RoutersWithDistributedLB).
 	Distributed bool
+	// StatelessNAT is options:use_stateless_nat (read by 26.03 only):
+	// routers pick a backend by hash and rewrite addresses without
+	// conntrack.
+	StatelessNAT bool
 }
 
 // distributedLBs: 26.03 reads a load balancer's options:distributed.
@@ -318,6 +322,7 @@ func readLBOptions(rel schema.Release, lb *nb.LoadBalancer) (LBOptions, error) {
 	o.Event = SmapBool(lb.Options, "event", false)
 	o.Template = SmapBool(lb.Options, "template", false)
 	o.Distributed = distributedLBs(rel) && SmapBool(lb.Options, "distributed", false)
+	o.StatelessNAT = SmapBool(lb.Options, "use_stateless_nat", false)
 	var errs []error
 	o.Routable = SmapBool(lb.Options, "add_route", false)
 	if o.Template && o.Routable {

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/northlog/northlog/engine"
@@ -270,7 +271,7 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		if flag != "" && !(dropsUnflagged(nb.Release) && v.NTargets == 0 && !v.Reject) {
 			action = "flags." + flag + "_for_lb = 1; " + action
 		}
-		flows := []Flow{dp.flow(LRInDefrag, 100, fmt.Sprintf("ip && %s.dst == %s", ip, v.IP), "ct_dnat;")}
+		flows := []Flow{routerLBDefragFlow(nb.Release, dp, v)}
 		if templateVIPsAllowed(nb.Release) && v.Template && strings.Contains(v.IP, "^") {
 			flows = append(flows, dp.flow(LRInIPInput, 100, ip+".dst == "+v.IP, "next;"))
 		}
@@ -278,7 +279,12 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		if len(dgps) == 0 {
 			flows = append(flows, dp.flow(LRInDNAT, prio, match, action))
 		}
+		stateless := len(dgps) > 1 && natsStateless(nb.Release, v)
 		for _, dgp := range dgps {
+			if stateless {
+				flows = append(flows, statelessNATFlows(nb.Release, dp, prio, dgp, v)...)
+				continue
+			}
 			newMatch := match
 			if !v.Distributed && (v.NBackends > 0 || !v.Reject) {
 				newMatch += " && is_chassis_resident(" + jsonKey("cr-"+dgp) + ")"
@@ -295,9 +301,7 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 				if v.Distributed {
 					outport = dgp
 				}
-				flows = append(flows, dp.flow(LRInGWRedirect, 200,
-					fmt.Sprintf("%s && (%s) && outport == %s", ipMatch(v), backendSources(v), jsonKey(dgp)),
-					"outport = "+jsonKey(outport)+"; next;"))
+				flows = append(flows, gwRedirectFlow(dp, dgp, outport, v))
 			}
 		}
 		if affinityOnLBRegs(nb.Release) {
@@ -305,6 +309,95 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 		}
 		return append(flows, routerAffinityFlows(dp, c, v, match)...)
 	})
+}
+
+// regLBStatelessIndex holds the index of the backend lr_in_ct_extract
+// picked for a stateless VIP (northd.c REG_IDX_LB_STATELESS).
+const regLBStatelessIndex = "reg1[0..15]"
+
+// routerLBDefragFlow sends traffic to a VIP through conntrack (lr_in_defrag
+// priority 100) or, where natsStateless, picks the index of its backend by
+// hash instead, in lr_in_ct_extract priority 120 (northd.c
+// build_lrouter_defrag_flows_for_lb): select() over the backends with the
+// load balancer's selection fields, nothing to pick with one or none.
+func routerLBDefragFlow(rel schema.Release, dp onRow, v relations.LBVIP) Flow {
+	ip := ipMatch(v)
+	match := fmt.Sprintf("ip && %s.dst == %s", ip, v.IP)
+	if !natsStateless(rel, v) {
+		return dp.flow(LRInDefrag, 100, match, "ct_dnat;")
+	}
+	if v.NBackends <= 1 {
+		return dp.flow(LRInCTExtract, 120, match, "next;")
+	}
+	indexes := make([]string, v.NBackends)
+	for i := range indexes {
+		indexes[i] = strconv.Itoa(i)
+	}
+	values := strings.Join(indexes, ",")
+	if v.HashFields != "" {
+		values = fmt.Sprintf("values=(%s); hash_fields=\"%s\"", values, v.HashFields)
+	}
+	return dp.flow(LRInCTExtract, 120, match, regLBStatelessIndex+" = select("+values+");")
+}
+
+// natsStateless: 26.03 reads a load balancer's options:use_stateless_nat.
+// Its routers pick the backend of a VIP by hash (routerLBDefragFlow) and,
+// on a router with more than one distributed gateway port, rewrite
+// addresses without conntrack (statelessNATFlows), so that either gateway
+// chassis can handle any packet of a connection.
+func natsStateless(rel schema.Release, v relations.LBVIP) bool {
+	return rel >= schema.OVN2603 && v.StatelessNAT
+}
+
+// statelessNATFlows are a VIP's flows for distributed gateway port dgp of
+// a router with several (northd.c build_lrouter_flows_for_lb_stateless),
+// where natsStateless: on dgp's gateway chassis lr_in_dnat rewrites the
+// destination to the backend whose index lr_in_ct_extract picked (the only
+// one, when there is one), at the VIP's DNAT priority prio; the backends'
+// replies are redirected to that chassis as with conntrack, lr_out_undnat
+// (priority 120) lets them through and lr_out_snat (priority 160) rewrites
+// their source to the VIP. A VIP without backends gets none.
+func statelessNATFlows(rel schema.Release, dp onRow, prio int, dgp string, v relations.LBVIP) []Flow {
+	if v.NBackends == 0 {
+		return nil
+	}
+	ip := ipMatch(v)
+	match := fmt.Sprintf("is_chassis_resident(%s) && %s && %s.dst == %s", jsonKey("cr-"+dgp), ip, ip, v.IP)
+	snat := fmt.Sprintf("%s.src = %s; ", ip, v.IP)
+	if v.Port != "" {
+		match += fmt.Sprintf(" && %s && %s.dst == %s", v.Proto, v.Proto, v.Port)
+		snat += fmt.Sprintf("%s.src = %s; ", v.Proto, v.Port)
+	}
+	dnat := func(b relations.LBBackend) string {
+		action := fmt.Sprintf("%s.dst = %s; ", ip, b.IP)
+		if v.Port != "" {
+			action += fmt.Sprintf("%s.dst = %s; ", v.Proto, b.Port)
+		}
+		return action + "next;"
+	}
+	var flows []Flow
+	backends := v.Backends.All()
+	if len(backends) == 1 {
+		flows = append(flows, dp.flow(LRInDNAT, prio, match, dnat(backends[0])))
+	} else {
+		for i, b := range backends {
+			flows = append(flows, dp.flow(LRInDNAT, prio, fmt.Sprintf("%s && %s == %d", match, regLBStatelessIndex, i), dnat(b)))
+		}
+	}
+	replies := undnatMatch(rel, dgp, v) + " && " + v.Proto
+	return append(flows,
+		gwRedirectFlow(dp, dgp, "cr-"+dgp, v),
+		dp.flow(LROutUnDNAT, 120, replies, "next;"),
+		dp.flow(LROutSNAT, 160, replies, snat+"next;"))
+}
+
+// gwRedirectFlow sends what a VIP's backends send out of distributed
+// gateway port dgp to outport (lr_in_gw_redirect priority 200): its
+// chassisredirect port, which takes it to the gateway chassis.
+func gwRedirectFlow(dp onRow, dgp, outport string, v relations.LBVIP) Flow {
+	return dp.flow(LRInGWRedirect, 200,
+		fmt.Sprintf("%s && (%s) && outport == %s", ipMatch(v), backendSources(v), jsonKey(dgp)),
+		"outport = "+jsonKey(outport)+"; next;")
 }
 
 // dropsUnflagged: 26.03 does not flag for SNAT the traffic to a VIP that

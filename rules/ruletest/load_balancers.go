@@ -77,6 +77,7 @@ func genLB(t *rapid.T, id string, vips map[string]string) *nb.LoadBalancer {
 	for _, o := range []struct{ key, value string }{
 		{"skip_snat", "true"}, {"reject", "true"}, {"event", "true"}, {"affinity_timeout", "60"}, {"add_route", "true"},
 		{"distributed", "true"},
+		{"use_stateless_nat", "true"},
 		{"neighbor_responder", rapid.SampledFrom([]string{"all", "none", "bogus"}).Draw(t, "neigh")},
 	} {
 		if rapid.IntRange(0, 3).Draw(t, o.key) == 0 {
