@@ -241,6 +241,17 @@ func (h *housekeeping) cleanMACBindings(t *Txn) map[string]bool {
 	return gone
 }
 
+// macOf is the MAC address of the first MAC_Binding row of port and ip,
+// if any (mac_binding_lookup).
+func (h *housekeeping) macOf(port, ip string) (string, bool) {
+	for _, u := range slices.Sorted(maps.Keys(h.macByPort[port])) {
+		if r := h.aging.rows[u]; r != nil && r.IP == ip {
+			return r.MAC, true
+		}
+	}
+	return "", false
+}
+
 // portsRemoved reports whether t deletes a port binding whose port is no
 // longer wanted or is wanted on another datapath (build_ports'
 // remove_mac_bindings); not one replaced on its datapath.
