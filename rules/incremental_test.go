@@ -205,6 +205,20 @@ func TestDynamicRouting2603Incremental(t *testing.T) {
 	})
 }
 
+// TestECMPNexthops2603Incremental: 26.03's program under the router
+// changes (ports, networks, peers, static routes, some with
+// ecmp_symmetric_reply or an output port) while the next hop monitoring
+// goes on and off: the flows and the ECMP_Nexthop rows.
+func TestECMPNexthops2603Incremental(t *testing.T) {
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.Routers}, topology...),
+		Steps:   20, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+		Outputs: append(ruletest.DefaultOutputs(),
+			ruletest.OutputOf("ECMP_Nexthop", func(p *rules.Program) *engine.Output[rules.ECMPNexthop] { return p.ECMPNexthops })),
+	})
+}
+
 // TestMirror2603Incremental: 26.03's program over lport mirrors, their
 // rules and the ports attached, while switches and ports (sinks among
 // them) come and go: the flows and the serving ports' bindings.
