@@ -64,6 +64,12 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"disabled router", `ovn-nbctl lr-add lr2 -- set logical_router lr2 enabled=false`},
 	{"load balancer on the disabled router", `ovn-nbctl lb-add lb4 10.0.0.40:4040 10.0.40.40:4050 -- lr-lb-add lr2 lb4`},
 	{"empty load balancer group", `ovn-nbctl create load_balancer_group name=lbg1`},
+	{"host routes advertised", `ovn-nbctl set logical_router lr0 options:dynamic-routing=true -- set logical_router_port lrp0 options:dynamic-routing-redistribute=connected-as-host`},
+	{"port on the host routes' switch", `ovn-nbctl lsp-add sw0 p3 -- lsp-set-addresses p3 "00:00:00:00:00:03 10.0.0.3"`},
+	{"switch without host routes", `ovn-nbctl ls-add sw3`},
+	{"port on a switch without host routes", `ovn-nbctl lsp-add sw3 q3 -- lsp-set-addresses q3 "00:00:00:00:00:33 10.0.3.3"`},
+	{"ECMP next hops monitored", `ovn-nbctl set NB_Global . options:ecmp_nexthop_monitor_enable=true -- --ecmp-symmetric-reply lr-route-add lr0 1.0.0.1 10.0.0.10`},
+	{"next hop's MAC learnt", `ovn-sbctl create MAC_Binding datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=lr0) logical_port=lrp0 ip=10.0.0.10 mac='"00:00:00:00:00:10"'`},
 	{"SB port binding changed", `ovn-sbctl set port_binding p2 external_ids:foo=bar`},
 }
 

@@ -321,6 +321,16 @@ func (m *Northd2603) followChassis(sbBatches []wire.Batch) bool {
 	return m.features() != before
 }
 
+// hasFeature tells whether global_config holds chassis feature f, one
+// of chassisFeatures2603: the aging nodes do nothing without theirs
+// (en_mac_binding_aging_run, en_fdb_aging_run).
+func (m *Northd2603) hasFeature(f string) bool {
+	if relations.SmapBool(m.nbOptions, "ignore_chassis_features", false) {
+		return true
+	}
+	return m.features()&(1<<slices.Index(chassisFeatures2603, f)) != 0
+}
+
 // features is the set of chassisFeatures2603 that hold, as bits.
 func (m *Northd2603) features() uint {
 	var bits uint
@@ -599,11 +609,11 @@ func (m *Northd2603) nodes() []Node {
 		{Name: "mac_binding_aging", Inputs: []Input{
 			{Node: "SB_mac_binding"}, {Node: "northd"}, {Node: "mac_binding_aging_waker"},
 			{"global_config", globalConfig},
-		}},
+		}, Stale: func(*Iteration) bool { return !m.hasFeature("mac-binding-timestamp") }},
 		{Name: "fdb_aging", Inputs: []Input{
 			{Node: "SB_fdb"}, {Node: "northd"}, {Node: "fdb_aging_waker"},
 			{"global_config", globalConfig},
-		}},
+		}, Stale: func(*Iteration) bool { return !m.hasFeature("fdb-timestamp") }},
 		{Name: "ecmp_nexthop", Inputs: []Input{
 			{Node: "global_config"}, {Node: "routes"}, {Node: "SB_ecmp_nexthop"},
 			{Node: "SB_port_binding"},
