@@ -102,7 +102,7 @@ func (f *learnedRouteFeed) applyProgram(p *rules.Program) {
 	}
 }
 
-// prune deletes the rows of ports that learn no routes once t commits
+// pruneRoutes deletes the rows of ports that learn no routes once t commits
 // (routes_table_sync, ovn_port_must_learn_route): no router port of that
 // name with dynamic routing, a port bound again under its name, a
 // distributed gateway port whose chassisredirect port is bound nowhere.
