@@ -187,8 +187,8 @@ func TestNetworkFunctions2603Incremental(t *testing.T) {
 // mixed with those that build routers, their ports, links, networks,
 // static routes, NAT rules, gateway ports, load balancers and ACLs, so that learnt routes often meet ports that
 // come, go or change networks and routers that stop routing dynamically;
-// the flows, advertised routes and MAC bindings, datapath and port
-// bindings are checked.
+// the flows, advertised routes and MAC bindings, learning ports, datapath
+// and port bindings are checked.
 func TestDynamicRouting2603Incremental(t *testing.T) {
 	names := append([]string{"router/setPortNetworks", "router/delRouterPort", "router/connectSwitch", "router/peerRouterPorts",
 		"router/addRoute", "router/delRoute", "topology/addPort", "topology/delPort", "router/setRouterOptions", "acl/addACL",
@@ -200,6 +200,7 @@ func TestDynamicRouting2603Incremental(t *testing.T) {
 		Outputs: append(ruletest.DefaultOutputs(),
 			ruletest.OutputOf("Advertised_Route", func(p *rules.Program) *engine.Output[rules.AdvertisedRoute] { return p.AdvertisedRoutes }),
 			ruletest.OutputOf("Advertised_MAC_Binding", func(p *rules.Program) *engine.Output[rules.AdvertisedMACBinding] { return p.AdvertisedMACBindings }),
+			ruletest.OutputOf("RouteLearningPorts", func(p *rules.Program) *engine.Output[rules.RouteLearningPort] { return p.RouteLearningPorts }),
 			ruletest.OutputOf("Datapath_Binding", func(p *rules.Program) *engine.Output[rules.Datapath] { return p.Datapaths }),
 			ruletest.OutputOf("Port_Binding", func(p *rules.Program) *engine.Output[rules.PortBinding] { return p.PortBindings })),
 	})
