@@ -572,7 +572,9 @@ func TestLive2603VXLANOptions(t *testing.T) {
 // TestLive2603LearnedRoutes: the live northd reads the SB Learned_Route
 // rows as they come and go and routes by them as 26.03.2 does, on the
 // scenario lr_learned_routes, then as routes are withdrawn and learnt
-// again and their port changes networks.
+// again, their port changes networks and goes, and their router stops
+// routing dynamically; the Learned_Route rows northd deletes with their
+// port, or once their router learns no more, are 26.03.2's.
 func TestLive2603LearnedRoutes(t *testing.T) {
 	t.Parallel()
 	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
@@ -581,11 +583,59 @@ func TestLive2603LearnedRoutes(t *testing.T) {
 		{"scenario", scenario2603(t, "lr_learned_routes")},
 		{"routes withdrawn", fmt.Sprintf(learned, "10.100.0.0/24") + "\n" + fmt.Sprintf(learned, "fd00:100::/48") + "\novn-nbctl --wait=sb sync"},
 		{"port networks changed", `ovn-nbctl --wait=sb set Logical_Router_Port r0-up2 networks=203.0.113.1/24`},
+		{"port deleted", `ovn-nbctl --wait=sb lrp-del r0-up2`},
 		{"dynamic routing off", `ovn-nbctl --wait=sb remove Logical_Router r0 options dynamic-routing`},
 	} {
 		applyBoth(t, ref, s, step.script)
-		if r := reference.Compare(sbFlows(t, dumpSB(t, ref.SBRemote())), sbFlows(t, dumpSB(t, s.SBRemote()))); !r.Equal() {
+		refSB, liveSB := dumpSB(t, ref.SBRemote()), dumpSB(t, s.SBRemote())
+		if r := reference.Compare(sbFlows(t, refSB), sbFlows(t, liveSB)); !r.Equal() {
 			t.Errorf("%s: flows differ from the reference's:\n%s", step.name, r)
+		}
+		want, got := ownedRows(t, refSB, []string{sb.LearnedRouteTable}), ownedRows(t, liveSB, []string{sb.LearnedRouteTable})
+		if r := reference.Compare(want, got); !r.Equal() {
+			t.Errorf("%s: Learned_Route rows differ from the reference's (- reference, + northlog):\n%s", step.name, rowDiff(r))
+		}
+		if step.name == "port deleted" && len(want) == 0 {
+			t.Fatalf("%s: the reference keeps no learnt route", step.name)
+		}
+	}
+}
+
+// TestLive2603ECMPNexthops: the ECMP_Nexthop rows northlog writes are
+// 26.03.2's (port, datapath and MAC address included) as symmetric-reply
+// routes come and go, through a router port, an IPv6 next hop written
+// uncompressed and an output port, beside an ECMP route that is not
+// symmetric and one whose next hop no port reaches; as MAC bindings of
+// the next hops are learnt and change; as a port goes with its row in the
+// transaction that deletes its binding; and as the monitoring is turned
+// off and on again, when a row takes the MAC address already learnt.
+func TestLive2603ECMPNexthops(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	mac := `ovn-sbctl create MAC_Binding datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=lr0) logical_port=%s ip='"%s"' mac='"%s"'`
+	for _, step := range []struct{ name, script string }{
+		{"routes", `ovn-nbctl --wait=sb lr-add lr0 -- lrp-add lr0 lr0-pub 00:00:20:20:12:13 192.168.0.1/24 -- lrp-add lr0 lr0-v6 00:00:20:20:12:14 2001:db8::1/64
+ovn-nbctl set NB_Global . options:ecmp_nexthop_monitor_enable=true
+` + fmt.Sprintf(mac, "lr0-pub", "192.168.0.20", "00:00:00:00:00:20") + `
+ovn-nbctl --ecmp-symmetric-reply lr-route-add lr0 1.0.0.1 192.168.0.10 -- --ecmp-symmetric-reply lr-route-add lr0 1.0.0.1 192.168.0.20
+ovn-nbctl --ecmp-symmetric-reply lr-route-add lr0 2001:db8:5::/64 2001:db8:0:0::a -- --ecmp lr-route-add lr0 3.0.0.0/24 192.168.0.30
+ovn-nbctl --ecmp-symmetric-reply lr-route-add lr0 4.0.0.0/24 192.168.0.40 lr0-pub -- --ecmp-symmetric-reply lr-route-add lr0 5.0.0.0/24 192.168.1.50`},
+		{"MAC bindings learnt", fmt.Sprintf(mac, "lr0-pub", "192.168.0.10", "00:00:00:00:00:10") + "\n" +
+			fmt.Sprintf(mac, "lr0-v6", "2001:db8::a", "00:00:00:00:00:0a") + "\n" +
+			`ovn-sbctl set MAC_Binding $(ovn-sbctl --bare --columns=_uuid find MAC_Binding ip=192.168.0.20) mac='"00:00:00:00:20:20"'
+ovn-nbctl --wait=sb sync`},
+		{"route deleted", `ovn-nbctl lr-route-del lr0 1.0.0.1 192.168.0.20`},
+		{"port deleted", `ovn-nbctl lrp-del lr0-v6`},
+		{"monitoring off", `ovn-nbctl set NB_Global . options:ecmp_nexthop_monitor_enable=false`},
+		{"monitoring on", `ovn-nbctl set NB_Global . options:ecmp_nexthop_monitor_enable=true`},
+	} {
+		applyBoth(t, ref, s, step.script)
+		want, got := ownedRows(t, dumpSB(t, ref.SBRemote()), []string{sb.ECMPNexthopTable}), ownedRows(t, dumpSB(t, s.SBRemote()), []string{sb.ECMPNexthopTable})
+		if r := reference.Compare(want, got); !r.Equal() {
+			t.Errorf("%s: ECMP_Nexthop rows differ from the reference's (- reference, + northlog):\n%s", step.name, rowDiff(r))
+		}
+		if (len(want) == 0) != (step.name == "monitoring off") {
+			t.Fatalf("%s: the reference has %d ECMP_Nexthop rows", step.name, len(want))
 		}
 	}
 }

@@ -198,8 +198,8 @@ func TestNetworkFunctions2603Incremental(t *testing.T) {
 // mixed with those that build routers, their ports, links, networks,
 // static routes, NAT rules, gateway ports, load balancers and ACLs, so that learnt routes often meet ports that
 // come, go or change networks and routers that stop routing dynamically;
-// the flows, advertised routes and MAC bindings, datapath and port
-// bindings are checked.
+// the flows, advertised routes and MAC bindings, learning ports, datapath
+// and port bindings are checked.
 func TestDynamicRouting2603Incremental(t *testing.T) {
 	names := append([]string{"router/setPortNetworks", "router/delRouterPort", "router/connectSwitch", "router/peerRouterPorts",
 		"router/addRoute", "router/delRoute", "topology/addPort", "topology/delPort", "router/setRouterOptions", "acl/addACL",
@@ -211,8 +211,23 @@ func TestDynamicRouting2603Incremental(t *testing.T) {
 		Outputs: append(ruletest.DefaultOutputs(),
 			ruletest.OutputOf("Advertised_Route", func(p *rules.Program) *engine.Output[rules.AdvertisedRoute] { return p.AdvertisedRoutes }),
 			ruletest.OutputOf("Advertised_MAC_Binding", func(p *rules.Program) *engine.Output[rules.AdvertisedMACBinding] { return p.AdvertisedMACBindings }),
+			ruletest.OutputOf("RouteLearningPorts", func(p *rules.Program) *engine.Output[rules.RouteLearningPort] { return p.RouteLearningPorts }),
 			ruletest.OutputOf("Datapath_Binding", func(p *rules.Program) *engine.Output[rules.Datapath] { return p.Datapaths }),
 			ruletest.OutputOf("Port_Binding", func(p *rules.Program) *engine.Output[rules.PortBinding] { return p.PortBindings })),
+	})
+}
+
+// TestECMPNexthops2603Incremental: 26.03's program under the router
+// changes (ports, networks, peers, static routes, some with
+// ecmp_symmetric_reply or an output port) while the next hop monitoring
+// goes on and off: the flows and the ECMP_Nexthop rows.
+func TestECMPNexthops2603Incremental(t *testing.T) {
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.Routers}, topology...),
+		Steps:   20, ChangesPerStep: 3,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+		Outputs: append(ruletest.DefaultOutputs(),
+			ruletest.OutputOf("ECMP_Nexthop", func(p *rules.Program) *engine.Output[rules.ECMPNexthop] { return p.ECMPNexthops })),
 	})
 }
 

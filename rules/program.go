@@ -69,6 +69,12 @@ type Program struct {
 	// AdvertisedMACBindings are the IP neighbours EVPN advertises
 	// (sb_advertised_mac_bindings.go).
 	AdvertisedMACBindings *engine.Output[AdvertisedMACBinding]
+	// ECMPNexthops are the next hops of the symmetric-reply routes
+	// (sb_ecmp_nexthops.go).
+	ECMPNexthops *engine.Output[ECMPNexthop]
+	// RouteLearningPorts are the ports whose Learned_Route rows northd
+	// keeps (sb_learned_routes.go).
+	RouteLearningPorts *engine.Output[RouteLearningPort]
 	// Address_Set and Port_Group rows and their members (ovsdb/sbwriter/sets.go),
 	// Load_Balancer and Service_Monitor rows (sb_load_balancers.go).
 	AddressSets       *engine.Output[SBNamedSet]
@@ -203,6 +209,8 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		MACBindingAges:         engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
 		AdvertisedRoutes:       engine.NewOutput(SBAdvertisedRoutes(nb), CompareAdvertisedRoutes),
 		AdvertisedMACBindings:  engine.NewOutput(SBAdvertisedMACBindings(nb), CompareAdvertisedMACBindings),
+		ECMPNexthops:           engine.NewOutput(SBECMPNexthops(nb), CompareECMPNexthops),
+		RouteLearningPorts:     engine.NewOutput(SBRouteLearningPorts(nb), CompareRouteLearningPorts),
 
 		AddressSets:       engine.NewOutput(addrSets, CompareSBNamedSets),
 		AddressSetMembers: engine.NewOutput(addrMembers, CompareSBSetMembers),

@@ -35,12 +35,15 @@ type Input struct {
 // Node is a computed node of the graph. Clear, when set, forgets the
 // data a recompute replaces (the node's tracked changes). Sink says a
 // recompute never changes the node's data for the nodes after it (its
-// run writes to a database only and returns EN_UNCHANGED).
+// run writes to a database only and returns EN_UNCHANGED); Stale, when
+// set, says whether this iteration's recompute leaves it stale
+// (EN_STALE), which the nodes after it do not see either.
 type Node struct {
 	Name   string
 	Inputs []Input
 	Clear  func(*Iteration)
 	Sink   bool
+	Stale  func(*Iteration) bool
 }
 
 // Leaf is an input node of the graph (a database table, or a timer): it
@@ -64,6 +67,7 @@ type node struct {
 	changed func(*Iteration) bool // leaves only
 	clear   func(*Iteration)
 	sink    bool
+	stale   func(*Iteration) bool
 }
 
 type edge struct {
@@ -102,7 +106,7 @@ func NewEngine(output string, leaves []Leaf, nodes []Node) *Engine {
 			in = append(in, edge{from: visit(i.Node), handler: i.Handler})
 		}
 		e.index[name] = len(e.order)
-		e.order = append(e.order, node{name: name, inputs: in, clear: n.Clear, sink: n.Sink})
+		e.order = append(e.order, node{name: name, inputs: in, clear: n.Clear, sink: n.Sink, stale: n.Stale})
 		return e.index[name]
 	}
 	visit(output)
@@ -174,7 +178,7 @@ func (e *Engine) Run(it *Iteration, force bool) {
 				n.clear(it)
 			}
 			e.stats[i].Recompute++
-			updated[i] = !n.sink
+			updated[i] = !n.sink && (n.stale == nil || !n.stale(it))
 			continue
 		}
 		e.stats[i].Compute++

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/northlog/northlog/ovsdb/wire"
+	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/ovn-org/libovsdb/model"
@@ -42,6 +43,11 @@ type Northd2603 struct {
 	// sbRows are the SB rows but those of sbSilent2603, for the rows
 	// tracked through a reference.
 	sbRows map[string]map[string]model.Model
+	// lrpByName are the NB router ports' _uuids by name and
+	// dynamicRouters the routers with options:dynamic-routing=true, for
+	// advertised_route_sync's switches (hostRouteSwitch).
+	lrpByName      map[string]string
+	dynamicRouters map[string]bool
 
 	trk tracked
 }
@@ -86,6 +92,8 @@ type lbData struct {
 type northdTracked struct {
 	ports, lbs, lrNats, lsLBs, lsACLs, switches, routers bool
 	switchesDeleted, routersDeleted                      bool
+	// portSwitches are the switches of the ports tracked (trk_lsps).
+	portSwitches []string
 }
 
 func (t northdTracked) any() bool {
@@ -152,9 +160,11 @@ func NewNorthd2603(nbSchema, sbSchema *lovsdb.DatabaseSchema) *Northd2603 {
 		nbQuiet[t]["external_ids"] = true
 	}
 	m := &Northd2603{
-		tracker:       NewTracker(nbSchema, sbSchema, nbQuiet, sbQuiet2603, sbSilent2603),
-		chassisConfig: map[string]map[string]string{},
-		sbRows:        map[string]map[string]model.Model{},
+		tracker:        NewTracker(nbSchema, sbSchema, nbQuiet, sbQuiet2603, sbSilent2603),
+		chassisConfig:  map[string]map[string]string{},
+		sbRows:         map[string]map[string]model.Model{},
+		lrpByName:      map[string]string{},
+		dynamicRouters: map[string]bool{},
 	}
 	var leaves []Leaf
 	for _, t := range slices.Sorted(maps.Keys(nbSchema.Tables)) {
@@ -193,6 +203,7 @@ func (m *Northd2603) SetNBOptions(options map[string]string) {
 // SB lock acquired, inc-engine/recompute).
 func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table, uuid string) model.Model, force bool) {
 	m.followSB(sbBatches)
+	m.followRouters(nbBatches)
 	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow, m.sbRow)
 	featuresChanged := m.followChassis(sbBatches)
 	force = force || initial
@@ -253,6 +264,34 @@ func (m *Northd2603) followSB(sbBatches []wire.Batch) {
 
 func (m *Northd2603) sbRow(table, uuid string) model.Model { return m.sbRows[table][uuid] }
 
+// followRouters keeps lrpByName and dynamicRouters.
+func (m *Northd2603) followRouters(nbBatches []wire.Batch) {
+	for _, b := range nbBatches {
+		if b.Initial {
+			clear(m.lrpByName)
+			clear(m.dynamicRouters)
+		}
+		for _, c := range b.Changes {
+			switch c.Table {
+			case nb.LogicalRouterPortTable:
+				if p, ok := c.Old.(*nb.LogicalRouterPort); ok && m.lrpByName[p.Name] == c.UUID {
+					delete(m.lrpByName, p.Name)
+				}
+				if p, ok := c.New.(*nb.LogicalRouterPort); ok {
+					m.lrpByName[p.Name] = c.UUID
+				}
+			case nb.LogicalRouterTable:
+				lr, ok := c.New.(*nb.LogicalRouter)
+				if ok && relations.SmapBool(lr.Options, "dynamic-routing", false) {
+					m.dynamicRouters[c.UUID] = true
+				} else {
+					delete(m.dynamicRouters, c.UUID)
+				}
+			}
+		}
+	}
+}
+
 // chassisFeatures2603 are the chassis features of 26.03
 // (build_chassis_features): each holds when every chassis has it.
 var chassisFeatures2603 = []string{
@@ -280,6 +319,16 @@ func (m *Northd2603) followChassis(sbBatches []wire.Batch) bool {
 		}
 	}
 	return m.features() != before
+}
+
+// hasFeature tells whether global_config holds chassis feature f, one
+// of chassisFeatures2603: the aging nodes do nothing without theirs
+// (en_mac_binding_aging_run, en_fdb_aging_run).
+func (m *Northd2603) hasFeature(f string) bool {
+	if relations.SmapBool(m.nbOptions, "ignore_chassis_features", false) {
+		return true
+	}
+	return m.features()&(1<<slices.Index(chassisFeatures2603, f)) != 0
 }
 
 // features is the set of chassisFeatures2603 that hold, as bits.
@@ -560,11 +609,11 @@ func (m *Northd2603) nodes() []Node {
 		{Name: "mac_binding_aging", Inputs: []Input{
 			{Node: "SB_mac_binding"}, {Node: "northd"}, {Node: "mac_binding_aging_waker"},
 			{"global_config", globalConfig},
-		}},
+		}, Stale: func(*Iteration) bool { return !m.hasFeature("mac-binding-timestamp") }},
 		{Name: "fdb_aging", Inputs: []Input{
 			{Node: "SB_fdb"}, {Node: "northd"}, {Node: "fdb_aging_waker"},
 			{"global_config", globalConfig},
-		}},
+		}, Stale: func(*Iteration) bool { return !m.hasFeature("fdb-timestamp") }},
 		{Name: "ecmp_nexthop", Inputs: []Input{
 			{Node: "global_config"}, {Node: "routes"}, {Node: "SB_ecmp_nexthop"},
 			{Node: "SB_port_binding"},
@@ -573,8 +622,10 @@ func (m *Northd2603) nodes() []Node {
 		{Name: "dynamic_routes", Inputs: []Input{{Node: "lr_stateful"}, {"northd", unchanged}}},
 		{Name: "advertised_route_sync", Inputs: []Input{
 			{Node: "routes"}, {Node: "dynamic_routes"}, {Node: "SB_advertised_route"},
+			// Its lr_stateful handler recomputes for routers whose
+			// changes dynamic_routes, recomputing, passes on anyway.
 			{"lr_stateful", unchanged},
-			{"northd", northdHasTracked},
+			{"northd", m.advertisedRouteSyncNorthd},
 		}},
 		{Name: "advertised_mac_binding_sync", Inputs: []Input{
 			{Node: "SB_port_binding"}, {Node: "SB_advertised_mac_binding"},
@@ -1125,11 +1176,12 @@ func reusesIndex(c dpChanges) bool { return len(c.new) > 0 && len(c.deleted) > 0
 // or whose row changed must all be ports northd handles incrementally.
 func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 	var before, after []string
+	var sw string
 	if old != nil {
-		before = old.Ports
+		before, sw = old.Ports, old.UUID
 	}
 	if ls != nil {
-		after = ls.Ports
+		after, sw = ls.Ports, ls.UUID
 	}
 	for _, u := range after {
 		r, tracked := m.it.NBRow(u)
@@ -1153,7 +1205,7 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 		default:
 			continue
 		}
-		m.trk.northd.ports = true
+		m.trackPort(sw)
 	}
 	for _, u := range before {
 		if slices.Contains(after, u) {
@@ -1163,9 +1215,18 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 		if !m.portHandled(m.lsp(u, r)) {
 			return false
 		}
-		m.trk.northd.ports = true
+		m.trackPort(sw)
 	}
 	return true
+}
+
+// trackPort notes that northd tracked a port of switch sw.
+func (m *Northd2603) trackPort(sw string) {
+	t := &m.trk.northd
+	t.ports = true
+	if n := len(t.portSwitches); n == 0 || t.portSwitches[n-1] != sw {
+		t.portSwitches = append(t.portSwitches, sw)
+	}
 }
 
 // lsp is the row of port uuid: tracked, or as the NB holds it.
@@ -1390,4 +1451,54 @@ func (m *Northd2603) metersACLs(*Iteration) Result {
 		}
 	}
 	return Unchanged
+}
+
+// advertisedRouteSyncNorthd is advertised_route_sync_northd_change_handler:
+// a port tracked on a switch whose addresses a router port advertises as
+// host routes recomputes. (26.03.2 also watches the switches of the
+// distributed NAT rules' ports it advertises; not modelled.)
+func (m *Northd2603) advertisedRouteSyncNorthd(*Iteration) Result {
+	t := m.trk.northd
+	if !t.any() {
+		return Unhandled
+	}
+	if len(m.dynamicRouters) > 0 && slices.ContainsFunc(t.portSwitches, m.hostRouteSwitch) {
+		return Unhandled
+	}
+	return Unchanged
+}
+
+// hostRouteSwitch tells whether switch sw is the peer of a port of a
+// router with dynamic routing that redistributes its connected networks
+// as host routes (publish_host_routes). 26.03.2 records the switches at
+// its last recompute; the changes that would change them recompute.
+func (m *Northd2603) hostRouteSwitch(sw string) bool {
+	ls, ok := m.nbRow(nb.LogicalSwitchTable, sw).(*nb.LogicalSwitch)
+	if !ok {
+		if ls, ok = m.asBefore(nb.LogicalSwitchTable, sw).(*nb.LogicalSwitch); !ok {
+			return false
+		}
+	}
+	for _, u := range ls.Ports {
+		p, ok := m.nbRow(nb.LogicalSwitchPortTable, u).(*nb.LogicalSwitchPort)
+		if !ok || p.Type != "router" {
+			continue
+		}
+		lrpUUID, ok := m.lrpByName[p.Options["router-port"]]
+		if !ok {
+			continue
+		}
+		lrp, ok := m.nbRow(nb.LogicalRouterPortTable, lrpUUID).(*nb.LogicalRouterPort)
+		if !ok || len(lrp.Networks) == 0 {
+			continue
+		}
+		for lr, table := range m.tracker.nb.referrers[lrpUUID] {
+			router, ok := m.nbRow(table, lr).(*nb.LogicalRouter)
+			if ok && m.dynamicRouters[lr] &&
+				relations.ParseRedistribute(lrp.Options, relations.ParseRedistribute(router.Options, 0)).Has(relations.RedistributeConnectedAsHost) {
+				return true
+			}
+		}
+	}
+	return false
 }

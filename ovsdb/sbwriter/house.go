@@ -21,7 +21,8 @@ var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable}
 // datapaths, ports, groups and flows: Static_MAC_Binding from the NB; the
 // MAC_Binding, FDB and IGMP_Group rows that ovn-controller wrote and that
 // no longer belong to a port or datapath, and MAC bindings past their age
-// (aging.go). It also follows VXLAN mode (vxlan.go) and the service
+// (aging.go); the Learned_Route rows of ports that learn no routes
+// (learned.go). It also follows VXLAN mode (vxlan.go) and the service
 // monitors that are down (monitors.go).
 type housekeeping struct {
 	w          *Writer
@@ -94,6 +95,7 @@ func (h *housekeeping) applyProgram(p *rules.Program) {
 	}
 	applyDelta(h.staticMACs, p.StaticMACBindings.Delta(), key)
 	h.aging.applyProgram(p)
+	h.learned.applyProgram(p)
 	for _, c := range p.StaticMACBindings.Delta() {
 		if _, ok := h.staticMACs.want[key(c.Tuple)]; ok {
 			addTo(h.staticByPort, c.Tuple.LogicalPort, key(c.Tuple))
@@ -180,6 +182,7 @@ func (h *housekeeping) reset() {
 // markAll marks every row to check.
 func (h *housekeeping) markAll() {
 	h.staticMACs.markAll()
+	h.learned.markAll()
 	for port := range h.macByPort {
 		h.macCheck[port] = true
 	}
@@ -201,6 +204,7 @@ func (h *housekeeping) reconcile(t *Txn) {
 	h.w.ageMACBindings(t, gone)
 	h.cleanFDB(t)
 	h.cleanIGMP(t)
+	h.learned.pruneRoutes(h.w, t)
 }
 
 // cleanMACBindings deletes, when t deletes a port binding whose port is
@@ -235,6 +239,17 @@ func (h *housekeeping) cleanMACBindings(t *Txn) map[string]bool {
 	}
 	h.macStale = map[string]bool{}
 	return gone
+}
+
+// macOf is the MAC address of the first MAC_Binding row of port and ip,
+// if any (mac_binding_lookup).
+func (h *housekeeping) macOf(port, ip string) (string, bool) {
+	for _, u := range slices.Sorted(maps.Keys(h.macByPort[port])) {
+		if r := h.aging.rows[u]; r != nil && r.IP == ip {
+			return r.MAC, true
+		}
+	}
+	return "", false
 }
 
 // portsRemoved reports whether t deletes a port binding whose port is no

@@ -214,7 +214,7 @@ func deleteSorted(s []string, v string) []string {
 var sbTableOrder = map[string]int{
 	sb.DatapathBindingTable: 1, sb.PortBindingTable: 2, sb.MulticastGroupTable: 3,
 	sb.LogicalDPGroupTable: 4, sb.LogicalFlowTable: 5, sb.LoadBalancerTable: 6, sb.IPMulticastTable: 7,
-	sb.AdvertisedRouteTable: 8, sb.AdvertisedMACBindingTable: 8, sb.LearnedRouteTable: 9,
+	sb.AdvertisedRouteTable: 8, sb.AdvertisedMACBindingTable: 8, sb.ECMPNexthopTable: 8, sb.LearnedRouteTable: 9,
 }
 
 // apply records one row change. Rows of the tables it indexes replace

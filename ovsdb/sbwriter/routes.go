@@ -7,11 +7,12 @@ import (
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
-// The dynamic routing tables, Advertised_Route and Advertised_MAC_Binding:
-// rows found by what they say, their datapath and ports named as the rules
-// name them (the tables' indexes). A row whose datapath or ports the mirror
-// does not hold has no key and is deleted; one whose references this
-// transaction deletes (a port bound again under its name) is replaced.
+// The route tables, Advertised_Route, Advertised_MAC_Binding and
+// ECMP_Nexthop: rows found by what they say, their datapath and ports named
+// as the rules name them (the tables' indexes). A row whose datapath or
+// ports the mirror does not hold has no key and is deleted; one whose
+// references this transaction deletes (a port bound again under its name)
+// is replaced.
 
 // advertisedRouteKey identifies an advertised route: its router, port,
 // prefix and tracked port.
@@ -116,4 +117,48 @@ func (r *rowRefs) replace(t *Txn, table, uuid string, fill func(lovsdb.Row)) {
 	row := lovsdb.Row{"datapath": lovsdb.UUID{GoUUID: r.dp}, "logical_port": lovsdb.UUID{GoUUID: r.port}}
 	fill(row)
 	t.Insert(table, row)
+}
+
+// ecmpNexthopKey identifies an ECMP next hop: its address and port (the
+// table's index).
+func ecmpNexthopKey(nexthop, port string) string { return nexthop + "\x00" + port }
+
+// newECMPNexthops keeps the ECMP_Nexthop rows (build_ecmp_nexthop_table).
+// A row is kept as it is while its port's binding stays: northd sets a
+// row's datapath and MAC address when it inserts it, and the MAC address
+// again when a MAC_Binding row of the next hop and port is inserted or
+// updated (ecmp_nexthop_mac_binding_handler), which marks the key.
+func newECMPNexthops(w *Writer) *keyedTable[rules.ECMPNexthop] {
+	return newKeyedTable(sb.ECMPNexthopTable, func(m model.Model) (string, bool) {
+		r := m.(*sb.ECMPNexthop)
+		pb := w.m.pbs[r.Port]
+		if pb == nil {
+			return "", false
+		}
+		return ecmpNexthopKey(r.Nexthop, pb.LogicalPort), true
+	}, func(t *Txn, want rules.ECMPNexthop, uuid string, row model.Model) {
+		port, dp := w.pbRef(t, want.Port), ""
+		if pbs := w.wantPB[want.Port]; len(pbs) > 0 {
+			dp = w.dpRef(t, pbs[0].Datapath)
+		}
+		mac, bound := w.house.macOf(want.Port, want.Nexthop)
+		r, _ := row.(*sb.ECMPNexthop)
+		if r != nil && r.Port == port {
+			if bound && r.MAC != mac {
+				t.Update(sb.ECMPNexthopTable, uuid, lovsdb.Row{"mac": mac})
+			}
+			return
+		}
+		if uuid != "" {
+			t.delete(sb.ECMPNexthopTable, uuid)
+		}
+		if port == "" || dp == "" {
+			return
+		}
+		nh := lovsdb.Row{"nexthop": want.Nexthop, "port": lovsdb.UUID{GoUUID: port}, "datapath": lovsdb.UUID{GoUUID: dp}}
+		if bound {
+			nh["mac"] = mac
+		}
+		t.Insert(sb.ECMPNexthopTable, nh)
+	})
 }

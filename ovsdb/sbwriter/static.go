@@ -24,7 +24,7 @@ type syncedTable interface {
 
 // otherTables are the SB tables northd fills from the NB or from fixed
 // lists: Meter (with Meter_Band), DNS, Chassis_Template_Var, Mirror,
-// IP_Multicast, BFD, Advertised_Route, Advertised_MAC_Binding, DHCP_Options,
+// IP_Multicast, BFD, Advertised_Route, Advertised_MAC_Binding, ECMP_Nexthop, DHCP_Options,
 // DHCPv6_Options, RBAC_Permission and RBAC_Role.
 type otherTables struct {
 	meters       *keyedTable[rules.Meter]
@@ -38,6 +38,7 @@ type otherTables struct {
 	bfd              *bfdTable
 	advertisedRoutes *keyedTable[rules.AdvertisedRoute]
 	advertisedMACs   *keyedTable[rules.AdvertisedMACBinding]
+	ecmpNexthops     *keyedTable[rules.ECMPNexthop]
 	dhcp, dhcpv6     *keyedTable[dhcpOption]
 	rbacPerms        *keyedTable[rbacPerm]
 	rbacRoles        *keyedTable[string]
@@ -107,6 +108,7 @@ func newOtherTables(w *Writer) *otherTables {
 	o.bfd = newBFDTable()
 	o.advertisedRoutes = newAdvertisedRoutes(w)
 	o.advertisedMACs = newAdvertisedMACBindings(w)
+	o.ecmpNexthops = newECMPNexthops(w)
 	release := w.stages.Release()
 	perms := rbacPermsFor(release)
 	o.rbacPerms = newKeyedTable(sb.RBACPermissionTable, func(m model.Model) (string, bool) { return rbacPermKey(perms, m) }, o.writePerm)
@@ -129,17 +131,17 @@ func newOtherTables(w *Writer) *otherTables {
 	o.byTable = map[string]syncedTable{
 		sb.MeterTable: o.meters, sb.DNSTable: o.dns, sb.ChassisTemplateVarTable: o.templateVars, sb.MirrorTable: o.mirrors,
 		sb.IPMulticastTable: o.ipMulticast, sb.BFDTable: o.bfd, sb.AdvertisedRouteTable: o.advertisedRoutes,
-		sb.AdvertisedMACBindingTable: o.advertisedMACs,
-		sb.DHCPOptionsTable:          o.dhcp, sb.DHCPv6OptionsTable: o.dhcpv6,
+		sb.AdvertisedMACBindingTable: o.advertisedMACs, sb.ECMPNexthopTable: o.ecmpNexthops,
+		sb.DHCPOptionsTable: o.dhcp, sb.DHCPv6OptionsTable: o.dhcpv6,
 		sb.RBACPermissionTable: o.rbacPerms, sb.RBACRoleTable: o.rbacRoles,
 	}
-	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.ipMulticast, o.bfd, o.advertisedRoutes, o.advertisedMACs, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
+	o.order = []syncedTable{o.meters, o.dns, o.templateVars, o.mirrors, o.ipMulticast, o.bfd, o.advertisedRoutes, o.advertisedMACs, o.ecmpNexthops, o.dhcp, o.dhcpv6, o.rbacPerms, o.rbacRoles}
 	return o
 }
 
 // OtherTables are the tables of otherTables, monitored.
 var OtherTables = []string{sb.MeterTable, sb.MeterBandTable, sb.DNSTable, sb.ChassisTemplateVarTable, sb.MirrorTable,
-	sb.IPMulticastTable, sb.BFDTable, sb.AdvertisedRouteTable, sb.AdvertisedMACBindingTable,
+	sb.IPMulticastTable, sb.BFDTable, sb.AdvertisedRouteTable, sb.AdvertisedMACBindingTable, sb.ECMPNexthopTable,
 	sb.DHCPOptionsTable, sb.DHCPv6OptionsTable, sb.RBACPermissionTable, sb.RBACRoleTable}
 
 // applyProgram takes the program's last changes as desired rows.
@@ -157,6 +159,7 @@ func (o *otherTables) applyProgram(p *rules.Program) {
 	applyDelta(o.bfd.keyedTable, p.BFDs.Delta(), func(b rules.BFD) string { return bfdKey(b.LogicalPort, b.DstIP) })
 	applyDelta(o.advertisedRoutes, p.AdvertisedRoutes.Delta(), advertisedRouteKey)
 	applyDelta(o.advertisedMACs, p.AdvertisedMACBindings.Delta(), advertisedMACKey)
+	applyDelta(o.ecmpNexthops, p.ECMPNexthops.Delta(), func(n rules.ECMPNexthop) string { return ecmpNexthopKey(n.Nexthop, n.Port) })
 }
 
 // apply records an SB row change; it reports whether the table is one of
@@ -186,6 +189,10 @@ func (o *otherTables) apply(c wire.Change) bool {
 			}
 		}
 	}
+	if r, ok := c.New.(*sb.MACBinding); ok {
+		// The next hop's MAC address, learnt or changed.
+		o.ecmpNexthops.dirty[ecmpNexthopKey(r.IP, r.LogicalPort)] = true
+	}
 	s, ok := o.byTable[c.Table]
 	if ok {
 		s.apply(c)
@@ -206,9 +213,10 @@ func (o *otherTables) markAll() {
 	}
 }
 
-// reconcile writes what differs. DNS, IP_Multicast and the advertised
-// routes and MAC bindings refer to datapath rows, the last two to port
-// rows too, so they are all checked when the transaction deletes one.
+// reconcile writes what differs. DNS, IP_Multicast, the advertised
+// routes and MAC bindings and the ECMP next hops refer to datapath rows,
+// the last three to port rows too, so they are all checked when the
+// transaction deletes one.
 func (o *otherTables) reconcile(t *Txn) {
 	if t.Deleted[sb.DatapathBindingTable] > 0 {
 		o.dns.markAll()
@@ -217,6 +225,7 @@ func (o *otherTables) reconcile(t *Txn) {
 	if t.Deleted[sb.DatapathBindingTable]+t.Deleted[sb.PortBindingTable] > 0 {
 		o.advertisedRoutes.markAll()
 		o.advertisedMACs.markAll()
+		o.ecmpNexthops.markAll()
 	}
 	o.newPerms = map[string]string{}
 	for _, s := range o.order {

@@ -218,6 +218,17 @@ var routerChanges = map[string]Change{
 		s.Set(t, nb.LogicalRouterStaticRouteTable, id, r)
 		Edit(t, s, nb.LogicalRouterTable, lrID, func(lr *nb.LogicalRouter) { lr.StaticRoutes = append(slices.Clone(lr.StaticRoutes), id) })
 	},
+	// monitorECMPNexthops turns NB_Global options:ecmp_nexthop_monitor_enable
+	// on or off.
+	"monitorECMPNexthops": func(t *rapid.T, s *State) {
+		on := rapid.SampledFrom([]string{"true", "false", ""}).Draw(t, "monitor")
+		editGlobalOptions(t, s, func(options map[string]string) {
+			delete(options, "ecmp_nexthop_monitor_enable")
+			if on != "" {
+				options["ecmp_nexthop_monitor_enable"] = on
+			}
+		})
+	},
 	"delRoute": DeleteListed(nb.LogicalRouterStaticRouteTable, nb.LogicalRouterTable, func(x *nb.LogicalRouter) *[]string { return &x.StaticRoutes }),
 
 	"addPolicy": func(t *rapid.T, s *State) {
