@@ -205,10 +205,9 @@ func deriveLRPs(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[LRP] {
 func lrpByName(p LRP) string { return p.Port.Name }
 
 // deriveLRPSwitchPeers pairs the switch ports of type "router" with the
-// router ports their options:router-port name. From 26.03
-// (peersMustAgree) a router port whose own peer column is set
-// takes no switch port: northd logs the switch port's bad configuration
-// and leaves it unpeered.
+// router ports their options:router-port name. From 26.03 (peersMustAgree)
+// a router port whose own peer column is set takes no switch port: northd
+// logs the switch port's bad configuration and leaves it unpeered.
 func deriveLRPSwitchPeers(n *NB, lrps engine.Index[string, LRP]) engine.Rel[LRPSwitchPeer] {
 	routerLSPs := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
 		_, ok := sp.Port.Options["router-port"]
@@ -228,10 +227,10 @@ func deriveLRPSwitchPeers(n *NB, lrps engine.Index[string, LRP]) engine.Rel[LRPS
 	return engine.Filter(pairs, func(p LRPSwitchPeer) bool { return !refuses(p.LRP) })
 }
 
-// peersMustAgree: 26.03 peers a switch port of type "router"
-// only with a router port that names no peer of its own, and two router
-// ports only when each names the other; 23.03 peers any router port a
-// switch port or another router port names.
+// peersMustAgree: 26.03 peers a switch port of type "router" only with a
+// router port that names no peer of its own, and two router ports only
+// when each names the other; 23.03 peers any router port a switch port or
+// another router port names.
 func peersMustAgree(r schema.Release) bool { return r >= schema.OVN2603 }
 
 func deriveLRPRouterPeers(n *NB, byName engine.Index[string, LRP]) engine.Rel[LRPRouterPeer] {
