@@ -644,6 +644,11 @@ func (d *Northd) iterate(ctx context.Context) {
 		for _, r := range d.prog.Step() {
 			d.log.Log(context.Background(), relations.RejectionLevel(r.Op), "NB row skipped", "reason", r.Error())
 		}
+		for _, c := range d.prog.Diagnostics.Delta() {
+			if c.Weight > 0 {
+				d.log.Log(context.Background(), c.Tuple.Level, c.Tuple.Text)
+			}
+		}
 		st.Engine = time.Since(start)
 		for _, c := range d.prog.Flows.Changes() {
 			if c.Weight > 0 {

@@ -313,6 +313,66 @@ ovn-sbctl chassis-add hv1 geneve 192.0.2.1 -- chassis-add hv2 geneve 192.0.2.2 -
 	}
 }
 
+// remoteBindingSteps are the steps of TestLive2603RemotePortBinding
+// (ovn-northd.at "Remote port binding" and more), each built on the ones
+// before.
+var remoteBindingSteps = []string{
+	`ovn-sbctl chassis-add remote-ch0 geneve 192.0.2.1 -- set Chassis remote-ch0 other_config:is-remote=true -- chassis-add local-ch0 geneve 192.0.2.2
+ovn-nbctl ls-add sw0 -- lsp-add sw0 sw0-r1 -- lsp-set-type sw0-r1 remote -- lsp-add sw0 vm1 -- lsp-add sw0 vm2
+ovn-nbctl lsp-set-options sw0-r1 requested-chassis=remote-ch0`,
+	`ovn-nbctl remove Logical_Switch_Port sw0-r1 options requested-chassis`,
+	`ovn-nbctl set Logical_Switch_Port sw0-r1 external_ids:x=1`,
+	`ovn-nbctl lsp-set-options sw0-r1 requested-chassis=remote-ch0`,
+	`ovn-nbctl lsp-set-options sw0-r1 requested-chassis=local-ch0`,
+	`ovn-nbctl lsp-add sw0 vm3`,
+	`ovn-nbctl lsp-set-options sw0-r1 requested-chassis=remote-ch0`,
+	`ovn-nbctl lsp-set-type sw0-r1 ''`,
+	`ovn-nbctl lsp-set-type sw0-r1 remote`,
+	`ovn-sbctl lsp-bind vm1 remote-ch0`,
+	`ovn-sbctl set Chassis local-ch0 other_config:foo=bar`,
+	`ovn-nbctl lsp-set-options vm2 requested-chassis=local-ch0,remote-ch0`,
+	`ovn-nbctl lsp-set-options vm2 requested-chassis=remote-ch0,local-ch0`,
+	`ovn-nbctl lsp-set-type sw0-r1 router`,
+}
+
+// TestLive2603RemotePortBinding: after each of remoteBindingSteps, the
+// switch ports' bindings (chassis, requested chassis, options) and up
+// column are 26.03.2's: northd binds a remote port to the remote chassis
+// it requests, notes it in options:is-remote-nb-bound, unbinds it when it
+// no longer requests one, and unbinds other ports from remote chassis,
+// each when it next syncs the port.
+func TestLive2603RemotePortBinding(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	for _, step := range remoteBindingSteps {
+		applyBoth(t, ref, s, step)
+		if err := ref.Sync(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		s.sync()
+		want := slices.Concat(portChassis(s, ref.SBRemote()), portsUp(s, ref.NBRemote()))
+		got := slices.Concat(portChassis(s, s.SBRemote()), portsUp(s, s.NBRemote()))
+		if !slices.Equal(want, got) {
+			t.Errorf("after %s\nports differ from the reference's (- reference, + northlog):\n%s", step, rowDiff(reference.Compare(want, got)))
+		}
+	}
+}
+
+// portChassis are the SB's port bindings' chassis, requested chassis
+// (by name) and options, a line each, sorted.
+func portChassis(s *servers, remote string) []string {
+	s.t.Helper()
+	names := strings.NewReplacer(strings.FieldsFunc(s.run("ovn-sbctl", "--db="+remote, "--format=csv", "--data=bare", "--no-headings",
+		"--columns=_uuid,name", "list", "Chassis"), func(r rune) bool { return r == ',' || r == '\n' })...)
+	var lines []string
+	for l := range strings.Lines(s.run("ovn-sbctl", "--db="+remote, "--format=csv", "--data=bare", "--no-headings",
+		"--columns=logical_port,chassis,requested_chassis,options", "list", "Port_Binding")) {
+		lines = append(lines, names.Replace(strings.TrimSpace(l)))
+	}
+	slices.Sort(lines)
+	return lines
+}
+
 // TestLive2603RouterIGMPGroups: an IGMP_Group row on a router's datapath
 // is purged, as 26.03.2 does; one on a switch's stays.
 func TestLive2603RouterIGMPGroups(t *testing.T) {

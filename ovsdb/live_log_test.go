@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // logLines is a slog.Handler that keeps every record as "LEVEL|text",
@@ -191,5 +192,45 @@ ovn-sbctl chassis-add hv1 vxlan 192.0.2.1`)
 	if r := reference.Compare(want, got); !r.Equal() {
 		t.Errorf("logged problems differ (- 23.03 only, + northlog only):\n%s\n23.03's log:\n%s\nnorthlog's log:\n%s",
 			rowDiff(r), strings.Join(refLines, "\n"), strings.Join(logs.all(), "\n"))
+	}
+}
+
+// diagnostics2603 matches the lines 26.03.2 logs about NB configurations
+// it works around rather than skips (relations.Diagnostic).
+var diagnostics2603 = regexp.MustCompile(`Bad configuration: The peer of the switch port|contains "discard" route`)
+
+// TestLive2603Diagnostics: northlog logs, word for word and at the same
+// level, the lines 26.03.2's ovn-northd logs about a switch port of type
+// "router" on a router port that names a peer of its own (ovn-northd.at
+// "LSP using LRP with peer") and about discard routes in ECMP groups
+// ("Static routes - ECMP with discard"). 26.03.2 logs at most one ECMP
+// line a minute, so one group is checked.
+func TestLive2603Diagnostics(t *testing.T) {
+	t.Parallel()
+	logs := newLogLines()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603), func(c *Config) { c.Logger = slog.New(logs) })
+	applyBoth(t, ref, s, `ovn-nbctl lr-add lr -- ls-add ls
+ovn-nbctl lrp-add lr lrp0 00:00:00:01:ff:01 192.168.1.1/24 peer=lrp1 -- lrp-add lr lrp1 00:00:00:01:ff:02 192.168.1.2/24 peer=lrp0
+ovn-nbctl lsp-add ls ls-lrp1 -- lsp-set-type ls-lrp1 router -- lsp-set-options ls-lrp1 router-port=lrp1
+ovn-nbctl lrp-add lr lr-sw1 00:00:00:00:10:01 10.0.10.1/24 -- lrp-add lr lr-sw2 00:00:00:00:20:01 10.0.20.1/24
+ovn-nbctl --ecmp lr-route-add lr 192.168.10.0/24 10.0.10.10 -- --ecmp lr-route-add lr 192.168.10.0/24 10.0.20.10
+ovn-nbctl lr-route-add lr 10.99.0.0/16 discard
+ovn-nbctl set Logical_Router_Static_Route $(ovn-nbctl --bare --columns=_uuid find Logical_Router_Static_Route nexthop=10.0.20.10) nexthop=discard`)
+	pick := func(lines []string) []string {
+		var out []string
+		for _, l := range lines {
+			if diagnostics2603.MatchString(l) {
+				out = append(out, l)
+			}
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	want, got := pick(refLogLines(t, ref.Dir()+"/northd.log")), pick(logs.all())
+	if len(want) < 2 {
+		t.Fatalf("26.03.2 logged %d of the lines looked for, not 2:\n%s", len(want), strings.Join(want, "\n"))
+	}
+	if r := reference.Compare(want, got); !r.Equal() {
+		t.Errorf("logged lines differ (- 26.03.2 only, + northlog only):\n%s", rowDiff(r))
 	}
 }

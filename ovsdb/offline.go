@@ -28,6 +28,8 @@ type Offline struct {
 	Names map[string]string
 	// Rejected lists the NB rows the rules skipped as malformed.
 	Rejected []*engine.Rejected
+	// Diagnostics are the lines northd logs about the NB's configuration.
+	Diagnostics []relations.Diagnostic
 	// Warning is set when the file ended in a damaged record that was ignored.
 	Warning error
 }
@@ -153,7 +155,8 @@ func Compute(path string, o ComputeOptions, extra ...rules.Rule) (*Offline, erro
 		}
 	}
 	rejected := p.Step()
-	return &Offline{Stages: p.Stages, Flows: p.FlowsByDatapath(), hinted: p.FlowsOnEachDatapath(), Names: names, Rejected: rejected, Warning: contents.Warning}, nil
+	return &Offline{Stages: p.Stages, Flows: p.FlowsByDatapath(), hinted: p.FlowsOnEachDatapath(), Names: names, Rejected: rejected,
+		Diagnostics: p.Diagnostics.Contents(), Warning: contents.Warning}, nil
 }
 
 // datapathName is the NB name of a row that is a datapath or a router port.

@@ -204,25 +204,46 @@ func deriveLRPs(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[LRP] {
 
 func lrpByName(p LRP) string { return p.Port.Name }
 
+// deriveLRPSwitchPeers pairs the switch ports of type "router" with the
+// router ports their options:router-port name. From 26.03 (peersMustAgree)
+// a router port whose own peer column is set takes no switch port: northd
+// logs the switch port's bad configuration and leaves it unpeered.
 func deriveLRPSwitchPeers(n *NB, lrps engine.Index[string, LRP]) engine.Rel[LRPSwitchPeer] {
 	routerLSPs := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
 		_, ok := sp.Port.Options["router-port"]
 		return sp.Port.Type == "router" && ok
 	})
-	return engine.Join(
+	refuses := func(p LRP) bool { return p.Port.Peer != nil && peersMustAgree(n.Release) }
+	pairs := engine.Join(
 		engine.IndexBy(routerLSPs, func(sp SwitchPort) string { return sp.Port.Options["router-port"] }),
 		lrps,
 		func(_ string, sp SwitchPort, p LRP) LRPSwitchPeer {
 			return LRPSwitchPeer{LRP: p, Switch: sp.Switch, LSP: sp.Port}
 		})
+	n.Diagnose(engine.Map(engine.Filter(pairs, func(p LRPSwitchPeer) bool { return refuses(p.LRP) }), func(p LRPSwitchPeer) Diagnostic {
+		return Warning(fmt.Sprintf("Bad configuration: The peer of the switch port '%s' (LRP peer: '%s') has its own peer configuration: '%s'",
+			p.LSP.Name, p.LRP.Name(), *p.LRP.Port.Peer))
+	}))
+	return engine.Filter(pairs, func(p LRPSwitchPeer) bool { return !refuses(p.LRP) })
 }
 
-func deriveLRPRouterPeers(lrps engine.Rel[LRP], byName engine.Index[string, LRP]) engine.Rel[LRPRouterPeer] {
-	withPeer := engine.Filter(lrps, func(p LRP) bool { return p.Port.Peer != nil })
-	return engine.Join(
+// peersMustAgree: 26.03 peers a switch port of type "router" only with a
+// router port that names no peer of its own, and two router ports only
+// when each names the other; 23.03 peers any router port a switch port or
+// another router port names.
+func peersMustAgree(r schema.Release) bool { return r >= schema.OVN2603 }
+
+func deriveLRPRouterPeers(n *NB, byName engine.Index[string, LRP]) engine.Rel[LRPRouterPeer] {
+	withPeer := engine.Filter(n.LRPs, func(p LRP) bool { return p.Port.Peer != nil })
+	return engine.JoinFlatMap(
 		engine.IndexBy(withPeer, func(p LRP) string { return *p.Port.Peer }),
 		byName,
-		func(_ string, p, peer LRP) LRPRouterPeer { return LRPRouterPeer{LRP: p, Peer: peer} })
+		func(_ string, p, peer LRP) []LRPRouterPeer {
+			if peersMustAgree(n.Release) && (peer.Port.Peer == nil || *peer.Port.Peer != p.Port.Name) {
+				return nil
+			}
+			return []LRPRouterPeer{{LRP: p, Peer: peer}}
+		})
 }
 
 // rejectSwitchPortPeers reports the router ports whose peer names a
@@ -336,7 +357,7 @@ func deriveTransitPorts(n *NB) engine.Rel[TransitPort] {
 func (n *NB) deriveRouterRelations() {
 	n.LRPsByName = engine.IndexBy(n.LRPs, lrpByName)
 	n.LRPSwitchPeers = deriveLRPSwitchPeers(n, n.LRPsByName)
-	n.LRPRouterPeers = deriveLRPRouterPeers(n.LRPs, n.LRPsByName)
+	n.LRPRouterPeers = deriveLRPRouterPeers(n, n.LRPsByName)
 	rejectSwitchPortPeers(n)
 	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
 	n.TransitPorts = deriveTransitPorts(n)

@@ -66,6 +66,7 @@ const (
 	LSPTypeVirtual   = "virtual"
 	LSPTypeVTEP      = "vtep"
 	LSPTypeSwitch    = "switch"
+	LSPTypeRemote    = "remote"
 )
 
 // SwitchPeerPorts: 26.03 has switch ports of type "switch", patch ports to

@@ -305,6 +305,8 @@ type NB struct {
 	PeerRedirects engine.Rel[LRPSwitchPeer]
 
 	nbInputs
+	// diagnostics are the relations added with Diagnose.
+	diagnostics []engine.Rel[Diagnostic]
 }
 
 // NewNB adds one input per NB table to c, for rules reproducing release r,

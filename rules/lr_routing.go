@@ -310,9 +310,18 @@ func RouterLearnedRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 // (a group of one, 26.03's lone symmetric-reply route, names its member),
 // then a flow per member sets the next hop and output port like a single
 // route. A discard member keeps its number but has no flow; in 26.03
-// (discardDropsECMPGroup) every member of its group drops.
+// (discardDropsECMPGroup) every member of its group drops, and northd
+// warns of it.
 func RouterECMPRouteFlows(nb *relations.NB) engine.Rel[Flow] {
 	grouped := engine.Filter(nb.RouteSlots, func(s relations.StaticRouteSlot) bool { return s.Group != 0 })
+	nb.Diagnose(engine.FlatMap(grouped, func(s relations.StaticRouteSlot) []relations.Diagnostic {
+		if !discardDropsECMPGroup(nb.Release) || !s.Route.Discard {
+			return nil
+		}
+		network := netip.PrefixFrom(s.Route.Prefix, s.Route.Plen).Masked().Addr()
+		return []relations.Diagnostic{relations.Warning(fmt.Sprintf(
+			`The ECMP route "%s" contains "discard" route, the whole group will drop traffic.`, normalizedPrefix(network, s.Route.Plen)))}
+	}))
 	return engine.FlatMap(grouped, func(s relations.StaticRouteSlot) []Flow {
 		dp, rt := on(s.Route.Router), s.Route
 		var flows []Flow

@@ -88,6 +88,9 @@ type Program struct {
 	HAChassisGroups *engine.Output[HAChassisGroup]
 	HAGroupPorts    *engine.Output[HAGroupPort]
 	HARefSwitches   *engine.Output[HARefSwitch]
+	// Diagnostics are the lines northd logs about the NB's configuration
+	// (relations.Diagnostic): a live northd logs each as it appears.
+	Diagnostics *engine.Output[relations.Diagnostic]
 }
 
 // builtinRules are the flow families ovn-northd writes: each group is
@@ -222,6 +225,8 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		HAChassisGroups: engine.NewOutput(haGroups, CompareHAChassisGroups),
 		HAGroupPorts:    engine.NewOutput(haPorts, CompareHAGroupPorts),
 		HARefSwitches:   engine.NewOutput(haRefs, CompareHARefSwitches),
+
+		Diagnostics: engine.NewOutput(nb.Diagnostics(), relations.CompareDiagnostics),
 	}
 }
 

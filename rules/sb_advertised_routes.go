@@ -204,11 +204,17 @@ func appendPrefix(out []AdvertisedRoute, p relations.LRP, network netip.Addr, pl
 	if linkLocalPrefix(network, plen) {
 		return out
 	}
+	return append(out, AdvertisedRoute{Router: p.Router, Port: p.Name(), Prefix: normalizedPrefix(network, plen)})
+}
+
+// normalizedPrefix prints network/plen as northd's normalize_v46_prefix
+// does: the network, without "/32" or "/128" for a host.
+func normalizedPrefix(network netip.Addr, plen int) string {
 	prefix := printAddr(network)
 	if plen != network.BitLen() {
 		prefix += "/" + strconv.Itoa(plen)
 	}
-	return append(out, AdvertisedRoute{Router: p.Router, Port: p.Name(), Prefix: prefix})
+	return prefix
 }
 
 // linkLocalPrefix reports whether network/plen lies in 169.254.0.0/16 or

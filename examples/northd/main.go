@@ -583,6 +583,9 @@ must be converted first:
 	for _, r := range out.Rejected {
 		fmt.Fprintf(stderr, "northd flows: skipped: %v\n", r)
 	}
+	for _, d := range out.Diagnostics {
+		fmt.Fprintf(stderr, "northd flows: %v: %s\n", d.Level, d.Text)
+	}
 	if *format == "lflow-list" {
 		named := rules.ResolveFlowKeys(out.Flows, out.RefName)
 		if err := rules.WriteLflowList(stdout, out.Stages, named, out.Names); err != nil {

@@ -54,6 +54,10 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"load balancer on the router", `ovn-nbctl lb-add lbv 172.16.0.140 10.0.0.20 -- lr-lb-add lr0 lbv`},
 	{"NAT on a VIP", `ovn-nbctl lr-nat-add lr0 dnat_and_snat 172.16.0.140 10.0.0.20`},
 	{"NAT on a VIP deleted", `ovn-nbctl lr-nat-del lr0 dnat_and_snat 172.16.0.140`},
+	// Behind northd's back (ovn-northd.at "NB to SB load balancer sync"):
+	// the next change of the load balancer finds its group gone.
+	{"SB load balancer's switch group cleared", `ovn-sbctl clear load_balancer $(ovn-sbctl --bare --columns _uuid find load_balancer name=lb0) ls_datapath_group`},
+	{"load balancer option again", `ovn-nbctl set load_balancer lb0 options:foo=qux`},
 	{"chassis added", `ovn-sbctl chassis-add hv1 geneve 127.0.0.1`},
 	{"port bound", `ovn-sbctl lsp-bind p2 hv1`},
 	{"chassis feature", `ovn-sbctl set chassis hv1 other_config:ct-no-masked-label=true`},

@@ -225,19 +225,44 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	}
 	m.it, m.nbRow, m.featuresChanged = it, nbRow, featuresChanged
 	for _, r := range it.SB[sb.LoadBalancerTable] {
-		// Both group columns cleared: not northd's doing, which 26.03's
-		// sync_sb_lb_record finds. (A column cleared alone may be
-		// northd's, for a load balancer that left its last switch or
-		// router: the tracked rows do not say whose it is.)
-		if r.Updated("ls_datapath_group") || r.Updated("lr_datapath_group") || r.Updated("datapath_group") {
-			if lb, ok := r.New.(*sb.LoadBalancer); ok && lb.LsDatapathGroup == nil && lb.LrDatapathGroup == nil {
-				m.staleSBLBs = true
-			}
+		// A group column cleared while the load balancer (the NB row
+		// of its _uuid) is still on a switch or router: not northd's
+		// doing, which clears one when the load balancer leaves its
+		// last switch or router. 26.03's sync_sb_lb_record finds the
+		// group it holds gone.
+		old, _ := r.Old.(*sb.LoadBalancer)
+		lb, _ := r.New.(*sb.LoadBalancer)
+		if old == nil || lb == nil {
+			continue
+		}
+		lsCleared := old.LsDatapathGroup != nil && lb.LsDatapathGroup == nil || old.DatapathGroup != nil && lb.DatapathGroup == nil
+		lrCleared := old.LrDatapathGroup != nil && lb.LrDatapathGroup == nil
+		if lsCleared && m.lbOn(r.UUID, nb.LogicalSwitchTable) || lrCleared && m.lbOn(r.UUID, nb.LogicalRouterTable) {
+			m.staleSBLBs = true
 		}
 	}
 	m.trk = tracked{}
 	m.Run(it, force)
 	m.it, m.nbRow = nil, nil
+}
+
+// lbOn reports whether NB load balancer lb is on a row of table (a
+// switch or a router), directly or through a load balancer group.
+func (m *Northd2603) lbOn(lb, table string) bool {
+	for src, t := range m.tracker.NBReferrers(lb) {
+		if t == table {
+			return true
+		}
+		if t != nb.LoadBalancerGroupTable {
+			continue
+		}
+		for _, groupUser := range m.tracker.NBReferrers(src) {
+			if groupUser == table {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // followSB keeps sbRows.

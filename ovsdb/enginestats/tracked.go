@@ -107,6 +107,10 @@ func (t *Tracker) Take(nbBatches, sbBatches []wire.Batch, nbRow, sbRow func(tabl
 	return it, initial || sbInitial
 }
 
+// NBReferrers are the NB rows that refer to row uuid: their tables by
+// _uuid.
+func (t *Tracker) NBReferrers(uuid string) map[string]string { return t.nb.referrers[uuid] }
+
 // take tracks the rows batches change, and those that refer to them,
 // in tracked (by table) and byUUID.
 func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID map[string]*Row, current func(table, uuid string) model.Model) (initial bool) {

@@ -72,6 +72,11 @@ type Writer struct {
 	portsChanged map[string]bool
 	// chassisChanged is set when Chassis or Chassis_Private rows changed.
 	chassisChanged bool
+	// resyncPB are the ports whose bindings northd syncs in the next
+	// write as their NB rows changed, resyncAllPB says it syncs every
+	// one, as it recomputes (remoteBinding).
+	resyncPB    map[string]bool
+	resyncAllPB bool
 	// other keeps the SB tables no other row refers to (static.go).
 	other *otherTables
 	// aclIDs are reconciled before the flows that hold the ids.
@@ -117,7 +122,7 @@ func New(log *slog.Logger, stages *rules.StageTable, ports PortNames) *Writer {
 		ports:      ports,
 		dirtyDP:    map[string]bool{}, dirtyPB: map[string]bool{},
 		dirtyMC: memberDirt[mcKey]{}, dirtyLF: map[flowKey]bool{},
-		garbage: map[string]string{}, portsChanged: map[string]bool{},
+		garbage: map[string]string{}, portsChanged: map[string]bool{}, resyncPB: map[string]bool{},
 		addrSets:   newSetTable(sb.AddressSetTable, "addresses"),
 		portGroups: newSetTable(sb.PortGroupTable, "ports"),
 		lbs:        newLBTable(stages.Release()),
@@ -190,6 +195,7 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 			w.wantPB[pb.Name] = cands
 		}
 		w.dirtyPB[pb.Name] = true
+		w.resyncPB[pb.Name] = true
 	}
 	for _, c := range p.PortMirrors.Delta() {
 		if c.Weight < 0 {
@@ -198,6 +204,7 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 			addTo(w.wantMirrors, c.Tuple.Port, c.Tuple.Mirror)
 		}
 		w.dirtyPB[c.Tuple.Port] = true
+		w.resyncPB[c.Tuple.Port] = true
 	}
 	for _, pass := range []engine.Weight{-1, 1} {
 		for _, c := range p.MulticastGroups.Delta() {
@@ -406,9 +413,11 @@ func (w *Writer) markRow(table, uuid string, row any) {
 	case *sb.Chassis:
 		w.chassisChanged = true
 		// Ports that name a chassis in options:requested-chassis refer
-		// to its row.
+		// to its row; 26.03 recomputes, binding remote ports and
+		// unbinding others from remote chassis (remoteBinding).
+		w.resyncAllPB = true
 		for name, pbs := range w.wantPB {
-			if _, ok := pbs[0].Options.Map()["requested-chassis"]; ok || pbs[0].RemoteChassis != "" {
+			if _, ok := pbs[0].Options.Map()["requested-chassis"]; ok || pbs[0].RemoteChassis != "" || w.boundByNorthd(name) {
 				w.dirtyPB[name] = true
 			}
 		}
@@ -462,6 +471,7 @@ func (w *Writer) MarkAll() {
 		w.markRow(sb.DatapathBindingTable, u, dp)
 	}
 	w.chassisChanged = true
+	w.resyncAllPB = true
 	w.other.markAll()
 	w.aclIDs.markAll()
 	w.house.markAll()
@@ -497,6 +507,7 @@ func (w *Writer) Reconcile(emit func(lovsdb.Operation)) *Txn {
 	w.other.reconcile(t)
 	w.house.reconcile(t)
 	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = cleared(w.dirtyDP), cleared(w.dirtyPB), cleared(w.dirtyMC), cleared(w.dirtyLF)
+	w.resyncPB, w.resyncAllPB = cleared(w.resyncPB), false
 	w.garbage = cleared(w.garbage)
 	return t
 }
@@ -864,9 +875,18 @@ func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding
 			options["additional-chassis-activated"] = v
 		}
 	}
+	var first string
+	var more []string
+	if !router {
+		first, more = w.requestedChassis(want.Name, options["requested-chassis"])
+	}
+	bound, binds := w.remoteBinding(want, pb, first, len(more) > 0, options)
 	mac, ps, nat := want.MAC.Slice(), want.PortSecurity.Slice(), want.NATAddresses.Slice()
 	ids := want.ExternalIDs.Map()
 	mirrors := w.mirrorRows(want.Name)
+	if binds {
+		set("chassis", pb == nil || ptrOr(pb.Chassis, "") != bound, optUUID(bound))
+	}
 	if pb == nil {
 		set("mirror_rules", false, uuidSet(mirrors))
 		set("type", false, want.Type)
@@ -908,7 +928,6 @@ func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding
 		// It stopped being a transit router's remote port.
 		row["requested_chassis"] = optUUID("")
 	case !router:
-		first, more := w.requestedChassis(want.Name, options["requested-chassis"])
 		if pb == nil {
 			set("requested_chassis", false, optUUID(first))
 			set("requested_additional_chassis", false, uuidSet(more))
