@@ -151,7 +151,7 @@ func TestLiveIPAMPerf(t *testing.T) {
 
 // startCPUProfile writes a CPU profile to path until the returned function
 // is called.
-func startCPUProfile(t *testing.T, path string) func() {
+func startCPUProfile(t testing.TB, path string) func() {
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,10 @@
 package ovsdb
 
 import (
+	"flag"
+	"os"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -28,6 +32,10 @@ import (
 // collections the runtime forces every two minutes whatever the changes;
 // B/op and allocs/op are per lsp-add plus lsp-del.
 //
+// The setup (loading the NB, the cold start) dwarfs the changes in a
+// -cpuprofile or -memprofile; -live-change-cpuprofile and
+// -live-change-memprofile profile the changes alone.
+//
 //	OVN_REF_HOME_2603=/work/shared/ovn-26.03 go test ./ovsdb -run XXX -bench 'LiveChange/release=26.03/ports=5k' -benchtime 100x
 func BenchmarkLiveChange(b *testing.B) {
 	for _, release := range schema.Releases() {
@@ -44,6 +52,11 @@ func BenchmarkLiveChange(b *testing.B) {
 		})
 	}
 }
+
+var (
+	liveChangeCPUProfile = flag.String("live-change-cpuprofile", "", "BenchmarkLiveChange: write a CPU profile of the changes (not the setup) to this file")
+	liveChangeMemProfile = flag.String("live-change-memprofile", "", "BenchmarkLiveChange: write the allocations profile to this file after the changes and to FILE.base before them (go tool pprof -sample_index=alloc_space -diff_base FILE.base FILE)")
+)
 
 func benchLiveChange(b *testing.B, topo *topology.Topology, build *reference.Build) {
 	s := startServersOf(b, build)
@@ -63,6 +76,13 @@ func benchLiveChange(b *testing.B, topo *topology.Topology, build *reference.Bui
 	s.settle()
 	changes := 0
 	var pairs []time.Duration
+	if *liveChangeMemProfile != "" {
+		writeAllocsProfile(b, *liveChangeMemProfile+".base")
+		defer writeAllocsProfile(b, *liveChangeMemProfile)
+	}
+	if *liveChangeCPUProfile != "" {
+		defer startCPUProfile(b, *liveChangeCPUProfile)()
+	}
 	cputime.BenchChanges(b, "change", func() (int, int) {
 		before, cpu := flows.Load(), cputime.Process()
 		p := topo.SparePort(changes / 2)
@@ -75,4 +95,19 @@ func benchLiveChange(b *testing.B, topo *topology.Topology, build *reference.Bui
 	})
 	slices.Sort(pairs)
 	b.ReportMetric(float64(pairs[len(pairs)/2].Nanoseconds())/2, "median-cpu-ns/change")
+}
+
+// writeAllocsProfile writes the allocations profile so far to path.
+func writeAllocsProfile(b *testing.B, path string) {
+	runtime.GC()
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		b.Fatal(err)
+	}
 }

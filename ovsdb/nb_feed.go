@@ -31,6 +31,9 @@ type nbFeed struct {
 	// portsChanged are the names of switch and router ports added,
 	// changed or deleted since the last call to takePorts.
 	portsChanged map[string]bool
+	// icVXLAN are the switches with other_config:ic-vxlan_mode
+	// (icVXLANMode, asked on every iteration that changes the NB).
+	icVXLAN map[string]bool
 
 	// ipam computes the switch ports' dynamic_addresses; the program is
 	// fed the ports with them. macs are the random values northd writes
@@ -52,6 +55,7 @@ func newNBFeed(log *slog.Logger, macs randomMACs, release schema.Release) *nbFee
 		lspByName:    map[string]*nb.LogicalSwitchPort{},
 		lrpByName:    map[string]*nb.LogicalRouterPort{},
 		portsChanged: map[string]bool{},
+		icVXLAN:      map[string]bool{},
 		ipam:         relations.NewIPAM(log),
 		macs:         macs,
 		release:      release,
@@ -178,6 +182,13 @@ func (f *nbFeed) set(table, uuid string, old, new model.Model) {
 		trackPort(f.lspByName, f.portsChanged, old, new, func(p *nb.LogicalSwitchPort) string { return p.Name })
 	case nb.LogicalRouterPortTable:
 		trackPort(f.lrpByName, f.portsChanged, old, new, func(p *nb.LogicalRouterPort) string { return p.Name })
+	case nb.LogicalSwitchTable:
+		delete(f.icVXLAN, uuid)
+		if ls, ok := new.(*nb.LogicalSwitch); ok {
+			if _, ic := ls.OtherConfig["ic-vxlan_mode"]; ic {
+				f.icVXLAN[uuid] = true
+			}
+		}
 	}
 }
 
@@ -249,14 +260,7 @@ func (f *nbFeed) count() int {
 
 // icVXLANMode reports whether a switch has other_config:ic-vxlan_mode, of
 // any value (en-global-config.c).
-func (f *nbFeed) icVXLANMode() bool {
-	for _, row := range f.rows[nb.LogicalSwitchTable] {
-		if _, ok := row.(*nb.LogicalSwitch).OtherConfig["ic-vxlan_mode"]; ok {
-			return true
-		}
-	}
-	return false
-}
+func (f *nbFeed) icVXLANMode() bool { return len(f.icVXLAN) > 0 }
 
 // takePorts returns the switch and router ports changed since the last
 // call.

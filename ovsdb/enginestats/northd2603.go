@@ -1052,10 +1052,11 @@ func (m *Northd2603) lbDataGroup(*Iteration) Result {
 			continue
 		case r.IsDeleted():
 			d.groupDeleted = true
-		case !r.IsNew() && slices.ContainsFunc(r.Old.(*nb.LoadBalancerGroup).LoadBalancer, func(lb string) bool {
-			return !slices.Contains(r.New.(*nb.LoadBalancerGroup).LoadBalancer, lb) && !m.deleted(lb)
-		}):
-			d.unlinked = true
+		case !r.IsNew():
+			kept := memberSet(r.New.(*nb.LoadBalancerGroup).LoadBalancer)
+			if slices.ContainsFunc(r.Old.(*nb.LoadBalancerGroup).LoadBalancer, func(lb string) bool { return !kept[lb] && !m.deleted(lb) }) {
+				d.unlinked = true
+			}
 		}
 		m.noteGroup(r.Current().(*nb.LoadBalancerGroup).LoadBalancer)
 		// Its routers and switches see the load balancers it gained; a
@@ -1111,14 +1112,15 @@ func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
 			changed = true
 		}
 		if gained(oldLBs, lbs) || gained(oldGroups, groups) {
+			hadLBs, hadGroups := memberSet(oldLBs), memberSet(oldGroups)
 			for _, u := range lbs {
-				if !slices.Contains(oldLBs, u) {
+				if !hadLBs[u] {
 					lb, _ := m.nbRow(nb.LoadBalancerTable, u).(*nb.LoadBalancer)
 					d.noteLB(lb)
 				}
 			}
 			for _, u := range groups {
-				if g, ok := m.nbRow(nb.LoadBalancerGroupTable, u).(*nb.LoadBalancerGroup); ok && !slices.Contains(oldGroups, u) {
+				if g, ok := m.nbRow(nb.LoadBalancerGroupTable, u).(*nb.LoadBalancerGroup); ok && !hadGroups[u] {
 					m.noteGroup(g.LoadBalancer)
 				}
 			}
@@ -1138,9 +1140,13 @@ func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
 }
 
 // lost tells whether after lacks an element of before; gained the
-// other way round.
+// other way round. A load balancer group may hold thousands.
 func lost(before, after []string) bool {
-	return slices.ContainsFunc(before, func(s string) bool { return !slices.Contains(after, s) })
+	if len(before) == 0 {
+		return false
+	}
+	kept := memberSet(after)
+	return slices.ContainsFunc(before, func(s string) bool { return !kept[s] })
 }
 
 func gained(before, after []string) bool { return lost(after, before) }
@@ -1208,10 +1214,12 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 	if ls != nil {
 		after, sw = ls.Ports, ls.UUID
 	}
+	// Sets, not slices.Contains: a switch may have thousands of ports.
+	inBefore, inAfter := memberSet(before), memberSet(after)
 	for _, u := range after {
 		r, tracked := m.it.NBRow(u)
 		switch {
-		case !slices.Contains(before, u):
+		case !inBefore[u]:
 			if !m.portHandled(m.lsp(u, r)) {
 				return false
 			}
@@ -1233,7 +1241,7 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 		m.trackPort(sw)
 	}
 	for _, u := range before {
-		if slices.Contains(after, u) {
+		if inAfter[u] {
 			continue
 		}
 		r, _ := m.it.NBRow(u)
@@ -1252,6 +1260,15 @@ func (m *Northd2603) trackPort(sw string) {
 	if n := len(t.portSwitches); n == 0 || t.portSwitches[n-1] != sw {
 		t.portSwitches = append(t.portSwitches, sw)
 	}
+}
+
+// memberSet is the set of us.
+func memberSet(us []string) map[string]bool {
+	set := make(map[string]bool, len(us))
+	for _, u := range us {
+		set[u] = true
+	}
+	return set
 }
 
 // lsp is the row of port uuid: tracked, or as the NB holds it.

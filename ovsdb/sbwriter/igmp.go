@@ -69,6 +69,6 @@ func (w *Writer) FeedIGMP(n *relations.NB) int {
 			f.fed[u] = want
 		}
 	}
-	clear(f.check)
+	f.check = cleared(f.check)
 	return changed
 }

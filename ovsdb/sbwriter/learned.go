@@ -166,7 +166,7 @@ func (w *Writer) FeedLearnedRoutes(n *relations.NB) int {
 			f.fed[u] = want
 		}
 	}
-	clear(f.check)
+	f.check = cleared(f.check)
 	return changed
 }
 

@@ -57,7 +57,7 @@ func (f *portFeed[V]) feed(w *Writer, of func(*sb.PortBinding) V, set func(port 
 			f.fed[port] = want
 		}
 	}
-	clear(f.check)
+	f.check = cleared(f.check)
 	return changed
 }
 
