@@ -163,18 +163,7 @@ func CompareSBServiceMonitors(a, b SBServiceMonitor) int {
 	return cmp.Or(cmp.Compare(a.IP, b.IP), cmp.Compare(a.Port, b.Port), cmp.Compare(a.LogicalPort, b.LogicalPort),
 		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.Options, b.Options), cmp.Compare(a.SrcMAC, b.SrcMAC),
 		cmp.Compare(a.SrcIP, b.SrcIP), cmp.Compare(a.Type, b.Type), cmp.Compare(a.LogicalInputPort, b.LogicalInputPort),
-		cmp.Compare(a.MAC, b.MAC), compareBool(a.Remote, b.Remote))
-}
-
-// compareBool orders false before true.
-func compareBool(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
-	}
-	return -1
+		cmp.Compare(a.MAC, b.MAC), CompareBools(a.Remote, b.Remote))
 }
 
 // SBServiceMonitors computes the Service_Monitor rows: the load balancers',
