@@ -38,19 +38,9 @@ import (
 //
 //	OVN_REF_HOME_2603=/work/shared/ovn-26.03 go test ./ovsdb -run XXX -bench 'LiveChange/release=26.03/ports=5k' -benchtime 100x
 func BenchmarkLiveChange(b *testing.B) {
-	for _, release := range schema.Releases() {
-		b.Run("release="+release.String(), func(b *testing.B) {
-			for _, size := range perChangeSizes {
-				b.Run(size.name, func(b *testing.B) {
-					topo, err := topology.Generate(size.opts())
-					if err != nil {
-						b.Fatal(err)
-					}
-					benchLiveChange(b, topo, reference.BuildOf(release))
-				})
-			}
-		})
-	}
+	eachPerChangeSize(b, func(b *testing.B, topo *topology.Topology, release schema.Release) {
+		benchLiveChange(b, topo, reference.BuildOf(release))
+	})
 }
 
 var (

@@ -42,6 +42,12 @@ var perChangeSizes = []struct {
 //
 //	go test ./ovsdb -run XXX -bench 'PerChange/release=26.03/ports=25k' -benchtime 200x
 func BenchmarkPerChange(b *testing.B) {
+	eachPerChangeSize(b, benchPerChange)
+}
+
+// eachPerChangeSize runs bench as sub-benchmarks release=R/SIZE, for
+// every release and each of perChangeSizes' topologies, generated.
+func eachPerChangeSize(b *testing.B, bench func(*testing.B, *topology.Topology, schema.Release)) {
 	for _, release := range schema.Releases() {
 		b.Run("release="+release.String(), func(b *testing.B) {
 			for _, size := range perChangeSizes {
@@ -50,7 +56,7 @@ func BenchmarkPerChange(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					benchPerChange(b, topo, release)
+					bench(b, topo, release)
 				})
 			}
 		})
