@@ -144,10 +144,16 @@ func setPortParent(t *rapid.T, s *State) {
 	if child == "" {
 		return
 	}
-	var name *string
-	if rapid.Bool().Draw(t, "has parent") {
-		n := s.rows[nb.LogicalSwitchPortTable][parent].(*nb.LogicalSwitchPort).Name
-		name = &n
-	}
+	name := maybePortName(t, s, parent, "has parent")
 	Edit(t, s, nb.LogicalSwitchPortTable, child, func(p *nb.LogicalSwitchPort) { p.ParentName = name })
+}
+
+// maybePortName is, drawn as label, the name of switch port uuid, or nil:
+// a value for a column that optionally names another port.
+func maybePortName(t *rapid.T, s *State, uuid, label string) *string {
+	if !rapid.Bool().Draw(t, label) {
+		return nil
+	}
+	name := s.rows[nb.LogicalSwitchPortTable][uuid].(*nb.LogicalSwitchPort).Name
+	return &name
 }

@@ -90,11 +90,7 @@ var switchPortChanges = map[string]Change{
 		if id == "" {
 			return
 		}
-		var peer *string
-		if rapid.Bool().Draw(t, "set") {
-			name := s.rows[nb.LogicalSwitchPortTable][other].(*nb.LogicalSwitchPort).Name
-			peer = &name
-		}
+		peer := maybePortName(t, s, other, "set")
 		Edit(t, s, nb.LogicalSwitchPortTable, id, func(lsp *nb.LogicalSwitchPort) { lsp.Peer = peer })
 	},
 	"linkRouterPort": func(t *rapid.T, s *State) {
