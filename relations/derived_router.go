@@ -246,17 +246,17 @@ func deriveLRPRouterPeers(n *NB, byName engine.Index[string, LRP]) engine.Rel[LR
 		})
 }
 
-// rejectSwitchPortPeers reports the router ports whose peer names a
-// switch port: 23.03 leaves them unpeered with a warning, since a switch
-// port names its router port in options:router-port, not the other way.
-func rejectSwitchPortPeers(n *NB) {
+// diagnoseSwitchPortPeers logs the router ports whose peer names a
+// switch port, which northd leaves unpeered: a switch port names its
+// router port in options:router-port, not the other way.
+func diagnoseSwitchPortPeers(n *NB) {
 	withPeer := engine.Filter(n.LRPs, func(p LRP) bool { return p.Port.Peer != nil })
-	engine.TryMap(engine.SemiJoin(
+	n.Diagnose(engine.Map(engine.SemiJoin(
 		engine.IndexBy(withPeer, func(p LRP) string { return *p.Port.Peer }),
 		engine.IndexBy(n.PortsOnSwitches, func(sp SwitchPort) string { return sp.Port.Name })),
-		"router port peer", func(p LRP) (struct{}, error) {
-			return struct{}{}, fmt.Errorf("router port %s: peer %s is a switch port", p.Port.Name, *p.Port.Peer)
-		})
+		func(p LRP) Diagnostic {
+			return Warning(fmt.Sprintf("Bad configuration: The peer of router port %s is a switch port", p.Port.Name))
+		}))
 }
 
 func lrpByUUID(p LRP) string { return p.Port.UUID }
@@ -358,7 +358,7 @@ func (n *NB) deriveRouterRelations() {
 	n.LRPsByName = engine.IndexBy(n.LRPs, lrpByName)
 	n.LRPSwitchPeers = deriveLRPSwitchPeers(n, n.LRPsByName)
 	n.LRPRouterPeers = deriveLRPRouterPeers(n, n.LRPsByName)
-	rejectSwitchPortPeers(n)
+	diagnoseSwitchPortPeers(n)
 	n.LRPGatewayMTUs = deriveLRPGatewayMTUs(n)
 	n.TransitPorts = deriveTransitPorts(n)
 	n.TransitRouters = engine.Distinct(engine.Map(n.TransitPorts, func(p TransitPort) string { return p.LRP.Router }))

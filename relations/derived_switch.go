@@ -334,19 +334,45 @@ type SwitchPeer struct {
 
 // deriveSwitchPeers pairs the ports of type "switch" whose peer columns
 // name each other (join_logical_ports). A peer that is not such a port,
-// or that names another, leaves the port without one.
+// or that names another, leaves the port without one; northd logs why
+// when the peer is a router port or a switch port naming another.
 func deriveSwitchPeers(n *NB) engine.Rel[SwitchPeer] {
 	switchPorts := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
-		return sp.Port.Type == LSPTypeSwitch && sp.Port.Peer != nil && SwitchPeerPorts(n.Release)
+		return sp.Port.Type == LSPTypeSwitch && SwitchPeerPorts(n.Release)
 	})
-	byPeer := engine.IndexBy(switchPorts, func(sp SwitchPort) string { return *sp.Port.Peer })
+	byPeer := engine.IndexBy(engine.Filter(switchPorts, func(sp SwitchPort) bool { return sp.Port.Peer != nil }),
+		func(sp SwitchPort) string { return *sp.Port.Peer })
 	byName := engine.IndexBy(switchPorts, func(sp SwitchPort) string { return sp.Port.Name })
+	routerPortNames := engine.Union(
+		engine.Map(n.LRPs, func(p LRP) string { return p.Port.Name }),
+		engine.Map(engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool { return sp.Port.Type == LSPTypeRouter }),
+			func(sp SwitchPort) string { return sp.Port.Name }))
+	n.Diagnose(engine.Map(engine.SemiJoin(byPeer, engine.IndexBy(routerPortNames, func(name string) string { return name })),
+		func(p SwitchPort) Diagnostic {
+			return Warning(fmt.Sprintf("Bad configuration: The peer of switch port %s is a router port", p.Port.Name))
+		}))
+	n.Diagnose(engine.JoinFlatMap(byPeer, byName, func(_ string, p, peer SwitchPort) []Diagnostic {
+		if peer.Port.Peer != nil && *peer.Port.Peer == p.Port.Name {
+			return nil
+		}
+		return []Diagnostic{Warning(fmt.Sprintf("Bad configuration: '%s' is a switch port with peer '%s', but '%s' is a switch port with peer '%s'",
+			p.Port.Name, peer.Port.Name, peer.Port.Name, printfString(peer.Port.Peer)))}
+	}))
 	return engine.JoinFlatMap(byPeer, byName, func(_ string, p, peer SwitchPort) []SwitchPeer {
-		if *peer.Port.Peer != p.Port.Name {
+		if peer.Port.Peer == nil || *peer.Port.Peer != p.Port.Name {
 			return nil
 		}
 		return []SwitchPeer{{Port: p.Port.Name, Peer: peer.Port.Name}}
 	})
+}
+
+// printfString is s as glibc's printf writes a string pointer: "(null)"
+// for none.
+func printfString(s *string) string {
+	if s == nil {
+		return "(null)"
+	}
+	return *s
 }
 
 // deriveCheckLSPIsUp holds one tuple when NB_Global options:ignore_lsp_down
