@@ -872,20 +872,14 @@ func (m *Northd2603) globalChassis(*Iteration) Result {
 	if m.nbOptions["ignore_chassis_features"] == "true" {
 		return Unchanged
 	}
-	if m.featuresChanged {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(m.featuresChanged)
 }
 
 // datapathLogicalSwitch is datapath_logical_switch_handler: every
 // tracked switch is a new, updated or deleted datapath.
 func (m *Northd2603) datapathLogicalSwitch(*Iteration) Result {
 	m.trk.lsChanges = dpChangesOf(m.rows(nb.LogicalSwitchTable))
-	if m.trk.lsChanges.empty() {
-		return Unchanged
-	}
-	return Updated
+	return updatedIf(!m.trk.lsChanges.empty())
 }
 
 // datapathLogicalRouter is datapath_logical_router_handler: only enabled
@@ -908,10 +902,7 @@ func (m *Northd2603) datapathLogicalRouter(*Iteration) Result {
 		}
 	}
 	m.trk.lrChanges = c
-	if c.empty() {
-		return Unchanged
-	}
-	return Updated
+	return updatedIf(!c.empty())
 }
 
 // routerEnabled tells whether lr is a router that is a datapath.
@@ -953,10 +944,7 @@ func (m *Northd2603) synced(out *dpChanges, in dpChanges) Result {
 		return Unhandled
 	}
 	*out = in
-	if in.empty() {
-		return Unchanged
-	}
-	return Updated
+	return updatedIf(!in.empty())
 }
 
 // lbDataLoadBalancer is lb_data_load_balancer_handler: a load balancer
@@ -991,10 +979,7 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 		}
 		changed = true
 	}
-	if changed {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(changed)
 }
 
 // lbDistributed is a load balancer's options:distributed as northd reads
@@ -1074,10 +1059,7 @@ func (m *Northd2603) lbDataGroup(*Iteration) Result {
 		d.groupLBs = d.groupLBs || gained(before, after) || lost(before, after)
 		changed = true
 	}
-	if changed {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(changed)
 }
 
 // lbDataDatapaths is lb_data_synced_logical_{switch,router}_handler: the
@@ -1133,10 +1115,7 @@ func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
 			}
 		}
 	}
-	if changed {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(changed)
 }
 
 // lost tells whether after lacks an element of before; gained the
@@ -1192,10 +1171,7 @@ func (m *Northd2603) northdSwitches(*Iteration) Result {
 		t.lsACLs = t.lsACLs || len(ls.ACLs) > 0
 		t.switches, t.switchesDeleted = true, true
 	}
-	if t.any() {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(t.any())
 }
 
 // reusesIndex tells whether a new datapath may take the index of one
@@ -1381,10 +1357,7 @@ func (m *Northd2603) northdRouters(*Iteration) Result {
 		}
 		t.routers, t.routersDeleted = true, true
 	}
-	if t.any() {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(t.any())
 }
 
 // northdLBData is northd_lb_data_handler (northd_handle_lb_data_changes).
@@ -1413,10 +1386,7 @@ func (m *Northd2603) northdPortGroups(*Iteration) Result {
 			m.trk.northd.lsACLs = true
 		}
 	}
-	if m.trk.northd.any() {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(m.trk.northd.any())
 }
 
 // portGroups is port_group_nb_port_group_handler: the switches a port
@@ -1439,10 +1409,7 @@ func (m *Northd2603) portGroups(*Iteration) Result {
 			m.trk.portGroupLS = true
 		}
 	}
-	if changed {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(changed)
 }
 
 // switchesOf are the switches of ports, sorted.
