@@ -394,12 +394,7 @@ func (m *Northd2603) anyModified(uuids []string) bool {
 func (m *Northd2603) nodes() []Node {
 	unchanged := func(*Iteration) Result { return Unchanged }
 	updated := func(*Iteration) Result { return Updated }
-	northdHasTracked := func(*Iteration) Result {
-		if !m.trk.northd.any() {
-			return Unhandled
-		}
-		return Unchanged
-	}
+	northdHasTracked := m.onNorthdTracked(unchanged)
 	globalConfig := func(*Iteration) Result {
 		g := m.trk.global
 		if !g.tracked || g.optionsChanged || m.featuresChanged {
@@ -471,26 +466,14 @@ func (m *Northd2603) nodes() []Node {
 			{"SB_ip_multicast", unchanged},
 		}, Clear: func(*Iteration) { m.trk.northd = northdTracked{} }},
 		{Name: "sync_from_sb", Inputs: []Input{
-			{"northd", func(*Iteration) Result {
-				if m.trk.northd.any() {
-					return Unchanged
-				}
-				return Unhandled
-			}},
+			{"northd", northdHasTracked},
 			{Node: "SB_port_binding"}, {Node: "SB_service_monitor"}, {Node: "SB_ha_chassis_group"},
 		}, Sink: true},
 		{Name: "lr_nat", Inputs: []Input{
-			{"northd", func(*Iteration) Result {
+			{"northd", m.onNorthdTracked(func(*Iteration) Result {
 				n := m.trk.northd
-				switch {
-				case !n.any():
-					return Unhandled
-				case !n.lrNats && !n.routersDeleted:
-					return Unchanged
-				}
-				m.trk.lrNat = true
-				return Updated
-			}},
+				return passOn(n.lrNats || n.routersDeleted, &m.trk.lrNat, Unchanged)
+			})},
 		}, Clear: func(*Iteration) { m.trk.lrNat = false }},
 		{Name: "lr_stateful", Inputs: []Input{
 			{"northd", northdHasTracked},
@@ -525,27 +508,20 @@ func (m *Northd2603) nodes() []Node {
 		{Name: "sync_to_sb_lb", Inputs: []Input{
 			{"global_config", globalConfig},
 			{"datapath_sync", unchanged},
-			{"northd", func(*Iteration) Result {
+			{"northd", m.onNorthdTracked(func(*Iteration) Result {
 				switch {
-				case !m.trk.northd.any():
-					return Unhandled
 				case !m.trk.northd.lbs:
 					return Unchanged
 				case m.staleSBLBs:
 					return Unhandled
 				}
 				return Updated
-			}},
+			})},
 			{"SB_load_balancer", unchanged},
 			{Node: "SB_logical_dp_group"},
 		}, Clear: func(*Iteration) { m.staleSBLBs = false }},
 		{Name: "sync_to_sb_pb", Inputs: []Input{
-			{"northd", func(*Iteration) Result {
-				if !m.trk.northd.any() {
-					return Unhandled
-				}
-				return Updated
-			}},
+			{"northd", m.onNorthdTracked(updated)},
 			{"lr_stateful", updated},
 		}},
 		{Name: "sync_to_sb", Inputs: []Input{
@@ -568,17 +544,10 @@ func (m *Northd2603) nodes() []Node {
 			{"learned_route_sync", updated},
 		}},
 		{Name: "ls_stateful", Inputs: []Input{
-			{"northd", func(*Iteration) Result {
+			{"northd", m.onNorthdTracked(func(*Iteration) Result {
 				n := m.trk.northd
-				switch {
-				case !n.any():
-					return Unhandled
-				case !n.lsLBs && !n.lsACLs && !n.switches:
-					return Unchanged
-				}
-				m.trk.lsState = true
-				return Updated
-			}},
+				return passOn(n.lsLBs || n.lsACLs || n.switches, &m.trk.lsState, Unchanged)
+			})},
 			{"port_group", func(*Iteration) Result { return passOn(m.trk.portGroupLS, &m.trk.lsState, Unchanged) }},
 			{"NB_acl", func(*Iteration) Result {
 				for _, r := range m.rows(nb.ACLTable) {
@@ -591,12 +560,12 @@ func (m *Northd2603) nodes() []Node {
 			}},
 		}, Clear: func(*Iteration) { m.trk.lsState = false }},
 		{Name: "multicast_igmp", Inputs: []Input{
-			{"northd", func(*Iteration) Result {
-				if !m.trk.northd.any() || m.trk.northd.switchesDeleted {
+			{"northd", m.onNorthdTracked(func(*Iteration) Result {
+				if m.trk.northd.switchesDeleted {
 					return Unhandled
 				}
 				return Unchanged
-			}},
+			})},
 			{Node: "SB_multicast_group"}, {Node: "SB_igmp_group"},
 		}},
 		{Name: "lflow", Inputs: []Input{
@@ -607,13 +576,12 @@ func (m *Northd2603) nodes() []Node {
 			{"global_config", globalConfig},
 			{Node: "sampling_app"},
 			{"datapath_sync", unchanged},
-			{"northd", func(*Iteration) Result {
-				n := m.trk.northd
-				if !n.any() || n.switches || n.routers || m.staleSBFlows {
+			{"northd", m.onNorthdTracked(func(*Iteration) Result {
+				if n := m.trk.northd; n.switches || n.routers || m.staleSBFlows {
 					return Unhandled
 				}
 				return Updated
-			}},
+			})},
 			{"port_group", unchanged},
 			{"lr_stateful", func(*Iteration) Result {
 				if !m.trk.lrStateful || m.trk.vipNats {
@@ -650,7 +618,7 @@ func (m *Northd2603) nodes() []Node {
 			// Its lr_stateful handler recomputes for routers whose
 			// changes dynamic_routes, recomputing, passes on anyway.
 			{"lr_stateful", unchanged},
-			{"northd", m.advertisedRouteSyncNorthd},
+			{"northd", m.onNorthdTracked(m.advertisedRouteSyncNorthd)},
 		}},
 		{Name: "advertised_mac_binding_sync", Inputs: []Input{
 			{Node: "SB_port_binding"}, {Node: "SB_advertised_mac_binding"},
@@ -741,6 +709,18 @@ func vipIP(vip string) string {
 		return ip
 	}
 	return vip
+}
+
+// onNorthdTracked is a handler of northd's changes: as 26.03's do
+// (northd_has_tracked_data), it recomputes when northd tracked nothing,
+// that is when northd recomputed, and handles them otherwise.
+func (m *Northd2603) onNorthdTracked(handle func(*Iteration) Result) func(*Iteration) Result {
+	return func(it *Iteration) Result {
+		if !m.trk.northd.any() {
+			return Unhandled
+		}
+		return handle(it)
+	}
 }
 
 // passOn is a handler that passes on what its input tracked: when has,
@@ -1467,11 +1447,7 @@ func (m *Northd2603) metersACLs(*Iteration) Result {
 // host routes recomputes. (26.03.2 also watches the switches of the
 // distributed NAT rules' ports it advertises; not modelled.)
 func (m *Northd2603) advertisedRouteSyncNorthd(*Iteration) Result {
-	t := m.trk.northd
-	if !t.any() {
-		return Unhandled
-	}
-	if len(m.dynamicRouters) > 0 && slices.ContainsFunc(t.portSwitches, m.hostRouteSwitch) {
+	if len(m.dynamicRouters) > 0 && slices.ContainsFunc(m.trk.northd.portSwitches, m.hostRouteSwitch) {
 		return Unhandled
 	}
 	return Unchanged
