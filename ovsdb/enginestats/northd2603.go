@@ -997,9 +997,9 @@ func (d *lbData) noteLB(lb *nb.LoadBalancer) {
 	d.routable = d.routable || lb.Options["add_route"] == "true" && lb.Options["template"] != "true"
 }
 
-// noteGroup notes the health checks and routability of a tracked group's
-// load balancers.
-func (m *Northd2603) noteGroup(lbs []string) {
+// noteLBs notes the health checks and routability of load balancers lbs
+// (NB _uuids).
+func (m *Northd2603) noteLBs(lbs []string) {
 	for _, u := range lbs {
 		lb, _ := m.nbRow(nb.LoadBalancerTable, u).(*nb.LoadBalancer)
 		m.trk.lbData.noteLB(lb)
@@ -1012,31 +1012,24 @@ func (m *Northd2603) lbDataGroup(*Iteration) Result {
 	d.tracked = true
 	changed := false
 	for _, r := range m.rows(nb.LoadBalancerGroupTable) {
-		switch {
-		case r.IsNew() && r.IsDeleted():
+		if r.IsNew() && r.IsDeleted() {
 			continue
+		}
+		before, after := listBeforeAfter(r, func(g *nb.LoadBalancerGroup) []string { return g.LoadBalancer })
+		removed, added := missing(before, after), missing(after, before)
+		switch {
 		case r.IsDeleted():
 			d.groupDeleted = true
-		case !r.IsNew():
-			kept := memberSet(r.New.(*nb.LoadBalancerGroup).LoadBalancer)
-			if slices.ContainsFunc(r.Old.(*nb.LoadBalancerGroup).LoadBalancer, func(lb string) bool { return !kept[lb] && !m.deleted(lb) }) {
-				d.unlinked = true
-			}
+		case slices.ContainsFunc(removed, func(lb string) bool { return !m.deleted(lb) }):
+			d.unlinked = true
 		}
-		m.noteGroup(r.Current().(*nb.LoadBalancerGroup).LoadBalancer)
+		m.noteLBs(r.Current().(*nb.LoadBalancerGroup).LoadBalancer)
 		// Its routers and switches see the load balancers it gained; a
 		// group whose members did not change changes nothing downstream.
-		var before, after []string
-		if r.Old != nil {
-			before = r.Old.(*nb.LoadBalancerGroup).LoadBalancer
-		}
-		if r.New != nil {
-			after = r.New.(*nb.LoadBalancerGroup).LoadBalancer
-		}
-		if gained(before, after) {
+		if len(added) > 0 {
 			m.noteLBUsers(r.UUID)
 		}
-		d.groupLBs = d.groupLBs || gained(before, after) || lost(before, after)
+		d.groupLBs = d.groupLBs || len(added)+len(removed) > 0
 		changed = true
 	}
 	return updatedIf(changed)
@@ -1048,42 +1041,25 @@ func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
 	d := &m.trk.lbData
 	d.tracked = true
 	changed := false
-	lbsOf := func(m model.Model) ([]string, []string) {
-		switch dp := m.(type) {
-		case *nb.LogicalSwitch:
-			return dp.LoadBalancer, dp.LoadBalancerGroup
-		case *nb.LogicalRouter:
-			return dp.LoadBalancer, dp.LoadBalancerGroup
-		}
-		return nil, nil
-	}
 	for _, r := range c.deleted {
-		if lbs, groups := lbsOf(r.Old); len(lbs)+len(groups) > 0 {
+		if lbs, groups := datapathLBs(r.Old); len(lbs)+len(groups) > 0 {
 			d.odGone = true
 			changed = true
 		}
 	}
 	for _, r := range append(slices.Clone(c.new), c.updated...) {
-		var oldLBs, oldGroups []string
-		if r.Old != nil {
-			oldLBs, oldGroups = lbsOf(r.Old)
-		}
-		lbs, groups := lbsOf(r.New)
-		if lost(oldLBs, lbs) || lost(oldGroups, groups) {
+		oldLBs, oldGroups := datapathLBs(r.Old)
+		lbs, groups := datapathLBs(r.New)
+		if len(missing(oldLBs, lbs))+len(missing(oldGroups, groups)) > 0 {
 			d.unlinked = true
 			changed = true
 		}
-		if gained(oldLBs, lbs) || gained(oldGroups, groups) {
-			hadLBs, hadGroups := memberSet(oldLBs), memberSet(oldGroups)
-			for _, u := range lbs {
-				if !hadLBs[u] {
-					lb, _ := m.nbRow(nb.LoadBalancerTable, u).(*nb.LoadBalancer)
-					d.noteLB(lb)
-				}
-			}
-			for _, u := range groups {
-				if g, ok := m.nbRow(nb.LoadBalancerGroupTable, u).(*nb.LoadBalancerGroup); ok && !hadGroups[u] {
-					m.noteGroup(g.LoadBalancer)
+		addedLBs, addedGroups := missing(lbs, oldLBs), missing(groups, oldGroups)
+		if len(addedLBs)+len(addedGroups) > 0 {
+			m.noteLBs(addedLBs)
+			for _, u := range addedGroups {
+				if g, ok := m.nbRow(nb.LoadBalancerGroupTable, u).(*nb.LoadBalancerGroup); ok {
+					m.noteLBs(g.LoadBalancer)
 				}
 			}
 			changed = true
@@ -1098,17 +1074,17 @@ func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
 	return updatedIf(changed)
 }
 
-// lost tells whether after lacks an element of before; gained the
-// other way round. A load balancer group may hold thousands.
-func lost(before, after []string) bool {
-	if len(before) == 0 {
-		return false
+// datapathLBs are the load balancers and load balancer groups of a
+// switch or router row.
+func datapathLBs(dp model.Model) (lbs, groups []string) {
+	switch dp := dp.(type) {
+	case *nb.LogicalSwitch:
+		return dp.LoadBalancer, dp.LoadBalancerGroup
+	case *nb.LogicalRouter:
+		return dp.LoadBalancer, dp.LoadBalancerGroup
 	}
-	kept := memberSet(after)
-	return slices.ContainsFunc(before, func(s string) bool { return !kept[s] })
+	return nil, nil
 }
-
-func gained(before, after []string) bool { return lost(after, before) }
 
 // northdSwitches is northd_nb_logical_switch_handler
 // (northd_handle_ls_changes).
@@ -1170,8 +1146,8 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 	if ls != nil {
 		after, sw = ls.Ports, ls.UUID
 	}
-	// Sets, not slices.Contains: a switch may have thousands of ports.
-	inBefore, inAfter := memberSet(before), memberSet(after)
+	// A set, not slices.Contains: a switch may have thousands of ports.
+	inBefore := memberSet(before)
 	for _, u := range after {
 		r, tracked := m.it.NBRow(u)
 		switch {
@@ -1196,10 +1172,7 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 		}
 		m.trackPort(sw)
 	}
-	for _, u := range before {
-		if inAfter[u] {
-			continue
-		}
+	for _, u := range missing(before, after) {
 		r, _ := m.it.NBRow(u)
 		if !m.portHandled(m.lsp(u, r)) {
 			return false
@@ -1225,6 +1198,37 @@ func memberSet(us []string) map[string]bool {
 		set[u] = true
 	}
 	return set
+}
+
+// missing are the elements of from that in lacks, in from's order: the
+// members a list column lost (missing(before, after)) or gained
+// (missing(after, before)). By a set: a load balancer group may hold
+// thousands of load balancers, a switch thousands of ports.
+func missing(from, in []string) []string {
+	if len(from) == 0 {
+		return nil
+	}
+	has := memberSet(in)
+	var out []string
+	for _, u := range from {
+		if !has[u] {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// listBeforeAfter are a list column of a tracked row of type T (list
+// reads it) before and after the iteration: nil where there was or is
+// no row.
+func listBeforeAfter[T model.Model](r *Row, list func(T) []string) (before, after []string) {
+	if old, ok := r.Old.(T); ok {
+		before = list(old)
+	}
+	if now, ok := r.New.(T); ok {
+		after = list(now)
+	}
+	return before, after
 }
 
 // lsp is the row of port uuid: tracked, or as the NB holds it.
@@ -1374,13 +1378,7 @@ func (m *Northd2603) northdPortGroups(*Iteration) Result {
 func (m *Northd2603) portGroups(*Iteration) Result {
 	changed := false
 	for _, r := range m.rows(nb.PortGroupTable) {
-		var before, after []string
-		if r.Old != nil {
-			before = r.Old.(*nb.PortGroup).Ports
-		}
-		if r.New != nil {
-			after = r.New.(*nb.PortGroup).Ports
-		}
+		before, after := listBeforeAfter(r, func(pg *nb.PortGroup) []string { return pg.Ports })
 		if !r.IsNew() && !r.IsDeleted() && !r.Updated("ports") {
 			continue
 		}
