@@ -387,6 +387,12 @@ func (m *Northd2603) deleted(uuid string) bool {
 	return ok && r.IsDeleted()
 }
 
+// modifiedRef tells whether the NB row an optional reference column
+// refers to changed this iteration.
+func (m *Northd2603) modifiedRef(uuid *string) bool { return uuid != nil && m.modified(*uuid) }
+
+// anyModified tells whether one of the NB rows uuids changed this
+// iteration.
 func (m *Northd2603) anyModified(uuids []string) bool {
 	return slices.ContainsFunc(uuids, m.modified)
 }
@@ -1090,7 +1096,7 @@ func datapathLBs(dp model.Model) (lbs, groups []string) {
 // (northd_handle_ls_changes).
 func (m *Northd2603) northdSwitches(*Iteration) Result {
 	c := m.trk.syncedLS
-	if c.empty() || reusesIndex(c) {
+	if !c.northdHandles() {
 		return Unhandled
 	}
 	t := &m.trk.northd
@@ -1104,14 +1110,10 @@ func (m *Northd2603) northdSwitches(*Iteration) Result {
 	}
 	for _, r := range c.updated {
 		old, ls := r.Old.(*nb.LogicalSwitch), r.New.(*nb.LogicalSwitch)
-		for col := range r.changed {
-			switch col {
-			case "acls", "ports", "load_balancer", "load_balancer_group":
-			default:
-				return Unhandled
-			}
+		if !r.OnlyUpdated("acls", "ports", "load_balancer", "load_balancer_group") {
+			return Unhandled
 		}
-		if ls.Copp != nil && m.modified(*ls.Copp) || m.anyModified(ls.DNSRecords) ||
+		if m.modifiedRef(ls.Copp) || m.anyModified(ls.DNSRecords) ||
 			m.anyModified(ls.ForwardingGroups) || m.anyModified(ls.QOSRules) || !m.portsHandled(old, ls) {
 			return Unhandled
 		}
@@ -1130,10 +1132,13 @@ func (m *Northd2603) northdSwitches(*Iteration) Result {
 	return updatedIf(t.any())
 }
 
-// reusesIndex tells whether a new datapath may take the index of one
-// deleted in the same run, which northd finds still taken (it handles
-// the new ones first).
-func reusesIndex(c dpChanges) bool { return len(c.new) > 0 && len(c.deleted) > 0 }
+// northdHandles tells whether northd handles the datapath changes c:
+// there are some (none after datapath_sync recomputed), and no new
+// datapath may take the index of one deleted in the same run, which
+// northd finds still taken (it handles the new ones first).
+func (c dpChanges) northdHandles() bool {
+	return !c.empty() && (len(c.new) == 0 || len(c.deleted) == 0)
+}
 
 // portsHandled is ls_handle_lsp_changes: the ports a switch gained, lost
 // or whose row changed must all be ports northd handles incrementally.
@@ -1248,21 +1253,11 @@ func (m *Northd2603) portChanged(r *Row) bool {
 	if r.IsNew() || r.IsDeleted() {
 		return true
 	}
-	for col := range r.changed {
-		if col != "up" {
-			return true
-		}
-	}
-	p, ok := r.New.(*nb.LogicalSwitchPort)
-	if !ok {
+	if !r.OnlyUpdated("up") {
 		return true
 	}
-	for _, ref := range []*string{p.Dhcpv4Options, p.Dhcpv6Options, p.HaChassisGroup} {
-		if ref != nil && m.modified(*ref) {
-			return true
-		}
-	}
-	return false
+	p, ok := r.New.(*nb.LogicalSwitchPort)
+	return !ok || m.modifiedRef(p.Dhcpv4Options) || m.modifiedRef(p.Dhcpv6Options) || m.modifiedRef(p.HaChassisGroup)
 }
 
 // portHandled is lsp_can_be_inc_processed.
@@ -1304,7 +1299,7 @@ func isDynamic(a string) bool {
 // (northd_handle_lr_changes).
 func (m *Northd2603) northdRouters(*Iteration) Result {
 	c := m.trk.syncedLR
-	if c.empty() || reusesIndex(c) {
+	if !c.northdHandles() {
 		return Unhandled
 	}
 	t := &m.trk.northd
@@ -1318,14 +1313,10 @@ func (m *Northd2603) northdRouters(*Iteration) Result {
 	}
 	for _, r := range c.updated {
 		lr := r.New.(*nb.LogicalRouter)
-		for col := range r.changed {
-			switch col {
-			case "load_balancer", "load_balancer_group", "nat":
-			default:
-				return Unhandled
-			}
+		if !r.OnlyUpdated("load_balancer", "load_balancer_group", "nat") {
+			return Unhandled
 		}
-		if m.anyModified(lr.Ports) || lr.Copp != nil && m.modified(*lr.Copp) ||
+		if m.anyModified(lr.Ports) || m.modifiedRef(lr.Copp) ||
 			m.anyModified(lr.Policies) || m.anyModified(lr.StaticRoutes) {
 			return Unhandled
 		}

@@ -28,6 +28,17 @@ func (r *Row) IsDeleted() bool { return r.New == nil }
 // Updated tells whether column col of an existing row changed.
 func (r *Row) Updated(col string) bool { return r.changed[col] }
 
+// OnlyUpdated tells whether every column of the row that changed is one
+// of cols.
+func (r *Row) OnlyUpdated(cols ...string) bool {
+	for col := range r.changed {
+		if !slices.Contains(cols, col) {
+			return false
+		}
+	}
+	return true
+}
+
 // OnlyReferenced tells whether the row is tracked only because a row it
 // refers to changed.
 func (r *Row) OnlyReferenced() bool { return r.Old != nil && r.New != nil && len(r.changed) == 0 }
