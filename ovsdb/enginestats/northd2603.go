@@ -207,19 +207,17 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow, m.sbRow)
 	featuresChanged := m.followChassis(sbBatches)
 	force = force || initial
-	for _, b := range sbBatches {
-		for _, c := range b.Changes {
-			// A flow left with neither datapath nor group lost its group
-			// to someone else (northd moves a flow to one datapath), which
-			// 26.03 finds when it next syncs the flow; Logical_Flow
-			// changes alone run no engine.
-			if old, ok := c.Old.(*sb.LogicalFlow); ok && old.LogicalDpGroup != nil {
-				if f, ok := c.New.(*sb.LogicalFlow); ok && f.LogicalDpGroup == nil && f.LogicalDatapath == nil {
-					m.staleSBFlows = true
-				}
+	eachChange(sbBatches, nil, func(c wire.Change) {
+		// A flow left with neither datapath nor group lost its group to
+		// someone else (northd moves a flow to one datapath), which 26.03
+		// finds when it next syncs the flow; Logical_Flow changes alone
+		// run no engine.
+		if old, ok := c.Old.(*sb.LogicalFlow); ok && old.LogicalDpGroup != nil {
+			if f, ok := c.New.(*sb.LogicalFlow); ok && f.LogicalDpGroup == nil && f.LogicalDatapath == nil {
+				m.staleSBFlows = true
 			}
 		}
-	}
+	})
 	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
 		return
 	}
@@ -267,54 +265,47 @@ func (m *Northd2603) lbOn(lb, table string) bool {
 
 // followSB keeps sbRows.
 func (m *Northd2603) followSB(sbBatches []wire.Batch) {
-	for _, b := range sbBatches {
-		if b.Initial {
-			clear(m.sbRows)
+	eachChange(sbBatches, func() { clear(m.sbRows) }, func(c wire.Change) {
+		if sbSilent2603[c.Table] {
+			return
 		}
-		for _, c := range b.Changes {
-			if sbSilent2603[c.Table] {
-				continue
-			}
-			if m.sbRows[c.Table] == nil {
-				m.sbRows[c.Table] = map[string]model.Model{}
-			}
-			if c.New == nil {
-				delete(m.sbRows[c.Table], c.UUID)
-			} else {
-				m.sbRows[c.Table][c.UUID] = c.New
-			}
+		if m.sbRows[c.Table] == nil {
+			m.sbRows[c.Table] = map[string]model.Model{}
 		}
-	}
+		if c.New == nil {
+			delete(m.sbRows[c.Table], c.UUID)
+		} else {
+			m.sbRows[c.Table][c.UUID] = c.New
+		}
+	})
 }
 
 func (m *Northd2603) sbRow(table, uuid string) model.Model { return m.sbRows[table][uuid] }
 
 // followRouters keeps lrpByName and dynamicRouters.
 func (m *Northd2603) followRouters(nbBatches []wire.Batch) {
-	for _, b := range nbBatches {
-		if b.Initial {
-			clear(m.lrpByName)
-			clear(m.dynamicRouters)
-		}
-		for _, c := range b.Changes {
-			switch c.Table {
-			case nb.LogicalRouterPortTable:
-				if p, ok := c.Old.(*nb.LogicalRouterPort); ok && m.lrpByName[p.Name] == c.UUID {
-					delete(m.lrpByName, p.Name)
-				}
-				if p, ok := c.New.(*nb.LogicalRouterPort); ok {
-					m.lrpByName[p.Name] = c.UUID
-				}
-			case nb.LogicalRouterTable:
-				lr, ok := c.New.(*nb.LogicalRouter)
-				if ok && relations.SmapBool(lr.Options, "dynamic-routing", false) {
-					m.dynamicRouters[c.UUID] = true
-				} else {
-					delete(m.dynamicRouters, c.UUID)
-				}
+	reset := func() {
+		clear(m.lrpByName)
+		clear(m.dynamicRouters)
+	}
+	eachChange(nbBatches, reset, func(c wire.Change) {
+		switch c.Table {
+		case nb.LogicalRouterPortTable:
+			if p, ok := c.Old.(*nb.LogicalRouterPort); ok && m.lrpByName[p.Name] == c.UUID {
+				delete(m.lrpByName, p.Name)
+			}
+			if p, ok := c.New.(*nb.LogicalRouterPort); ok {
+				m.lrpByName[p.Name] = c.UUID
+			}
+		case nb.LogicalRouterTable:
+			lr, ok := c.New.(*nb.LogicalRouter)
+			if ok && relations.SmapBool(lr.Options, "dynamic-routing", false) {
+				m.dynamicRouters[c.UUID] = true
+			} else {
+				delete(m.dynamicRouters, c.UUID)
 			}
 		}
-	}
+	})
 }
 
 // chassisFeatures2603 are the chassis features of 26.03
@@ -328,21 +319,16 @@ var chassisFeatures2603 = []string{
 // batches changed the chassis features.
 func (m *Northd2603) followChassis(sbBatches []wire.Batch) bool {
 	before := m.features()
-	for _, b := range sbBatches {
-		if b.Initial {
-			clear(m.chassisConfig)
+	eachChange(sbBatches, func() { clear(m.chassisConfig) }, func(c wire.Change) {
+		if c.Table != sb.ChassisTable {
+			return
 		}
-		for _, c := range b.Changes {
-			if c.Table != sb.ChassisTable {
-				continue
-			}
-			if ch, ok := c.New.(*sb.Chassis); ok {
-				m.chassisConfig[c.UUID] = ch.OtherConfig
-			} else {
-				delete(m.chassisConfig, c.UUID)
-			}
+		if ch, ok := c.New.(*sb.Chassis); ok {
+			m.chassisConfig[c.UUID] = ch.OtherConfig
+		} else {
+			delete(m.chassisConfig, c.UUID)
 		}
-	}
+	})
 	return m.features() != before
 }
 

@@ -1,6 +1,7 @@
 package enginestats
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 
@@ -127,34 +128,30 @@ func (t *Tracker) NBReferrers(uuid string) map[string]string { return t.nb.refer
 func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID map[string]*Row, current func(table, uuid string) model.Model) (initial bool) {
 	var direct []*Row
 	var applied []wire.Change
-	for _, b := range batches {
-		if b.Initial {
-			initial = true
-			clear(x.referrers)
-			clear(x.refs)
-		}
-		for _, c := range b.Changes {
-			applied = append(applied, c)
-			if x.untracked[c.Table] {
-				continue
-			}
-			r := trackedRow(c, x.quiet[c.Table])
-			if r == nil {
-				continue
-			}
-			if old, ok := byUUID[c.UUID]; ok {
-				// Two transactions in one iteration: one change.
-				old.New = r.New
-				for col := range r.changed {
-					old.changed[col] = true
-				}
-				continue
-			}
-			byUUID[c.UUID] = r
-			tracked[c.Table] = append(tracked[c.Table], r)
-			direct = append(direct, r)
-		}
+	reset := func() {
+		initial = true
+		clear(x.referrers)
+		clear(x.refs)
 	}
+	eachChange(batches, reset, func(c wire.Change) {
+		applied = append(applied, c)
+		if x.untracked[c.Table] {
+			return
+		}
+		r := trackedRow(c, x.quiet[c.Table])
+		if r == nil {
+			return
+		}
+		if old, ok := byUUID[c.UUID]; ok {
+			// Two transactions in one iteration: one change.
+			old.New = r.New
+			maps.Copy(old.changed, r.changed)
+			return
+		}
+		byUUID[c.UUID] = r
+		tracked[c.Table] = append(tracked[c.Table], r)
+		direct = append(direct, r)
+	})
 	for _, r := range direct {
 		if !r.IsNew() {
 			x.trackReferrers(r.UUID, tracked, byUUID, current)
@@ -164,6 +161,19 @@ func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID 
 		x.reindex(c)
 	}
 	return initial
+}
+
+// eachChange calls change for each change of batches in order, and reset
+// (when set) first at each batch that is a database's whole contents.
+func eachChange(batches []wire.Batch, reset func(), change func(wire.Change)) {
+	for _, b := range batches {
+		if b.Initial && reset != nil {
+			reset()
+		}
+		for _, c := range b.Changes {
+			change(c)
+		}
+	}
 }
 
 // trackReferrers tracks, recursively, the rows that refer to uuid.
