@@ -166,29 +166,24 @@ func NewNorthd2603(nbSchema, sbSchema *lovsdb.DatabaseSchema) *Northd2603 {
 		lrpByName:      map[string]string{},
 		dynamicRouters: map[string]bool{},
 	}
-	var leaves []Leaf
-	for _, t := range slices.Sorted(maps.Keys(nbSchema.Tables)) {
-		leaves = append(leaves, Leaf{Name: "NB_" + leafName(t), Changed: func(it *Iteration) bool { return len(it.NB[t]) > 0 }})
-	}
-	for _, t := range slices.Sorted(maps.Keys(sbSchema.Tables)) {
-		leaves = append(leaves, Leaf{Name: "SB_" + leafName(t), Changed: func(it *Iteration) bool { return len(it.SB[t]) > 0 }})
-	}
+	leaves := append(
+		tableLeaves("NB_", nbSchema, func(it *Iteration) map[string][]*Row { return it.NB }),
+		tableLeaves("SB_", sbSchema, func(it *Iteration) map[string][]*Row { return it.SB })...)
 	never := func(*Iteration) bool { return false }
 	leaves = append(leaves, Leaf{Name: "mac_binding_aging_waker", Changed: never}, Leaf{Name: "fdb_aging_waker", Changed: never})
 	m.Engine = NewEngine("northd_output", leaves, m.nodes())
 	return m
 }
 
-// leafName is the name of a table's node: the table in lower case
-// (NB_logical_switch, SB_sb_global).
-func leafName(table string) string {
-	b := []byte(table)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+// tableLeaves are the nodes of a database's tables, named prefix and the
+// table in lower case (NB_logical_switch, SB_sb_global): changed when
+// the iteration tracked one of its rows (tracked picks the database's).
+func tableLeaves(prefix string, s *lovsdb.DatabaseSchema, tracked func(*Iteration) map[string][]*Row) []Leaf {
+	var leaves []Leaf
+	for _, t := range slices.Sorted(maps.Keys(s.Tables)) {
+		leaves = append(leaves, Leaf{Name: prefix + strings.ToLower(t), Changed: func(it *Iteration) bool { return len(tracked(it)[t]) > 0 }})
 	}
-	return string(b)
+	return leaves
 }
 
 // SetNBOptions tells the model the NB_Global options northd wants the NB
@@ -336,10 +331,16 @@ func (m *Northd2603) followChassis(sbBatches []wire.Batch) bool {
 // of chassisFeatures2603: the aging nodes do nothing without theirs
 // (en_mac_binding_aging_run, en_fdb_aging_run).
 func (m *Northd2603) hasFeature(f string) bool {
-	if relations.SmapBool(m.nbOptions, "ignore_chassis_features", false) {
+	if m.ignoresChassisFeatures() {
 		return true
 	}
 	return m.features()&(1<<slices.Index(chassisFeatures2603, f)) != 0
+}
+
+// ignoresChassisFeatures tells whether NB_Global options hold
+// ignore_chassis_features, which assumes every chassis has every feature.
+func (m *Northd2603) ignoresChassisFeatures() bool {
+	return relations.SmapBool(m.nbOptions, "ignore_chassis_features", false)
 }
 
 // features is the set of chassisFeatures2603 that hold, as bits.
@@ -792,7 +793,7 @@ func otherConfig(m model.Model) map[string]string {
 // vxlanMode is global_config's vxlan_mode: some chassis has a VXLAN
 // encapsulation and NB_Global options:vxlan_mode is not false.
 func (m *Northd2603) vxlanMode() bool {
-	if strings.EqualFold(m.nbOptions["vxlan_mode"], "false") {
+	if !relations.SmapBool(m.nbOptions, "vxlan_mode", true) {
 		return false
 	}
 	for _, c := range m.sbRows[sb.ChassisTable] {
@@ -841,7 +842,7 @@ func (m *Northd2603) globalChassis(*Iteration) Result {
 			return Unhandled
 		}
 	}
-	if m.nbOptions["ignore_chassis_features"] == "true" {
+	if m.ignoresChassisFeatures() {
 		return Unchanged
 	}
 	return updatedIf(m.featuresChanged)
@@ -937,7 +938,7 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 					return Unhandled
 				}
 			}
-			if lbDistributed(before) != lbDistributed(after) {
+			if relations.SmapBool(before, "distributed", false) != relations.SmapBool(after, "distributed", false) {
 				return Unhandled
 			}
 			// An update keeps the health checks the balancer had
@@ -952,12 +953,6 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 		changed = true
 	}
 	return updatedIf(changed)
-}
-
-// lbDistributed is a load balancer's options:distributed as northd reads
-// it (smap_get_bool, default false).
-func lbDistributed(options map[string]string) bool {
-	return strings.EqualFold(options["distributed"], "true")
 }
 
 // noteLBUsers notes whether a router or a switch uses the load balancer
