@@ -365,7 +365,7 @@ func (m *Northd2603) rows(table string) []*Row { return m.it.NB[table] }
 // row_get_seqno(MODIFY) check).
 func (m *Northd2603) modified(uuid string) bool {
 	r, ok := m.it.NBRow(uuid)
-	return ok && !r.IsNew() && !r.IsDeleted()
+	return ok && r.IsModified()
 }
 
 // deleted tells whether the NB row uuid was deleted this iteration.
@@ -544,7 +544,7 @@ func (m *Northd2603) nodes() []Node {
 			{"port_group", func(*Iteration) Result { return passOn(m.trk.portGroupLS, &m.trk.lsState, Unchanged) }},
 			{"NB_acl", func(*Iteration) Result {
 				for _, r := range m.rows(nb.ACLTable) {
-					if !r.IsNew() && !r.IsDeleted() {
+					if r.IsModified() {
 						m.trk.lsState = true
 						return Updated
 					}
@@ -838,7 +838,7 @@ func (m *Northd2603) globalChassis(*Iteration) Result {
 	m.trk.global.tracked = true
 	for _, r := range m.it.SB[sb.ChassisTable] {
 		// A chassis tracked only for its references had an Encap modified.
-		if r.IsNew() || r.IsDeleted() || r.Updated("encaps") || r.OnlyReferenced() {
+		if !r.IsModified() || r.Updated("encaps") || r.OnlyReferenced() {
 			return Unhandled
 		}
 	}
@@ -931,7 +931,7 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 		if r.IsNew() && r.IsDeleted() {
 			continue
 		}
-		if !r.IsNew() && !r.IsDeleted() {
+		if r.IsModified() {
 			before, after := r.Old.(*nb.LoadBalancer).Options, r.New.(*nb.LoadBalancer).Options
 			for _, key := range []string{"add_route", "neighbor_responder"} {
 				if before[key] != after[key] {
@@ -958,7 +958,7 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 // noteLBUsers notes whether a router or a switch uses the load balancer
 // or group uuid, directly or through a group.
 func (m *Northd2603) noteLBUsers(uuid string) {
-	for src, table := range m.tracker.nb.referrers[uuid] {
+	for src, table := range m.tracker.NBReferrers(uuid) {
 		switch table {
 		case nb.LogicalRouterTable:
 			if !routerEnabled(m.nbRow(table, src)) {
@@ -1231,7 +1231,7 @@ func (m *Northd2603) lsp(uuid string, r *Row) *nb.LogicalSwitchPort {
 
 // portChanged is check_lsp_changes_other_than_up.
 func (m *Northd2603) portChanged(r *Row) bool {
-	if r.IsNew() || r.IsDeleted() {
+	if !r.IsModified() {
 		return true
 	}
 	if !r.OnlyUpdated("up") {
@@ -1334,7 +1334,7 @@ func (m *Northd2603) northdLBData(*Iteration) Result {
 // ACLs changed change their switches' ACLs.
 func (m *Northd2603) northdPortGroups(*Iteration) Result {
 	for _, r := range m.rows(nb.PortGroupTable) {
-		if r.IsNew() || r.IsDeleted() {
+		if !r.IsModified() {
 			continue
 		}
 		pg := r.New.(*nb.PortGroup)
@@ -1351,7 +1351,7 @@ func (m *Northd2603) portGroups(*Iteration) Result {
 	changed := false
 	for _, r := range m.rows(nb.PortGroupTable) {
 		before, after := listBeforeAfter(r, func(pg *nb.PortGroup) []string { return pg.Ports })
-		if !r.IsNew() && !r.IsDeleted() && !r.Updated("ports") {
+		if r.IsModified() && !r.Updated("ports") {
 			continue
 		}
 		changed = changed || len(before)+len(after) > 0
@@ -1366,7 +1366,7 @@ func (m *Northd2603) portGroups(*Iteration) Result {
 func (m *Northd2603) switchesOf(ports []string) []string {
 	var out []string
 	for _, p := range ports {
-		for src, table := range m.tracker.nb.referrers[p] {
+		for src, table := range m.tracker.NBReferrers(p) {
 			if table == nb.LogicalSwitchTable && !slices.Contains(out, src) {
 				out = append(out, src)
 			}
@@ -1380,7 +1380,7 @@ func (m *Northd2603) switchesOf(ports []string) []string {
 // and deleted address sets recompute.
 func (m *Northd2603) addrSetAddressSets(*Iteration) Result {
 	for _, r := range m.rows(nb.AddressSetTable) {
-		if r.IsNew() || r.IsDeleted() {
+		if !r.IsModified() {
 			return Unhandled
 		}
 	}
@@ -1390,7 +1390,7 @@ func (m *Northd2603) addrSetAddressSets(*Iteration) Result {
 // addrSetPortGroups is sync_to_sb_addr_set_nb_port_group_handler.
 func (m *Northd2603) addrSetPortGroups(*Iteration) Result {
 	for _, r := range m.rows(nb.PortGroupTable) {
-		if r.IsNew() || r.IsDeleted() {
+		if !r.IsModified() {
 			return Unhandled
 		}
 	}
@@ -1402,7 +1402,7 @@ func (m *Northd2603) addrSetPortGroups(*Iteration) Result {
 func (m *Northd2603) metersACLs(*Iteration) Result {
 	for _, r := range m.rows(nb.ACLTable) {
 		acl := r.Current().(*nb.ACL)
-		if (r.IsNew() || r.IsDeleted()) && (acl.Log || acl.Meter != nil) {
+		if !r.IsModified() && (acl.Log || acl.Meter != nil) {
 			return Unhandled
 		}
 		if r.Updated("log") || r.Updated("meter") {
@@ -1447,7 +1447,7 @@ func (m *Northd2603) hostRouteSwitch(sw string) bool {
 		if !ok || len(lrp.Networks) == 0 {
 			continue
 		}
-		for lr, table := range m.tracker.nb.referrers[lrpUUID] {
+		for lr, table := range m.tracker.NBReferrers(lrpUUID) {
 			router, ok := m.nbRow(table, lr).(*nb.LogicalRouter)
 			if ok && m.dynamicRouters[lr] &&
 				relations.ParseRedistribute(lrp.Options, relations.ParseRedistribute(router.Options, 0)).Has(relations.RedistributeConnectedAsHost) {

@@ -26,6 +26,10 @@ func (r *Row) IsNew() bool { return r.Old == nil }
 // IsDeleted tells whether the row was deleted.
 func (r *Row) IsDeleted() bool { return r.New == nil }
 
+// IsModified tells whether the row was there before and after the
+// iteration: updated, or tracked only through a reference.
+func (r *Row) IsModified() bool { return r.Old != nil && r.New != nil }
+
 // Updated tells whether column col of an existing row changed.
 func (r *Row) Updated(col string) bool { return r.changed[col] }
 
@@ -42,7 +46,7 @@ func (r *Row) OnlyUpdated(cols ...string) bool {
 
 // OnlyReferenced tells whether the row is tracked only because a row it
 // refers to changed.
-func (r *Row) OnlyReferenced() bool { return r.Old != nil && r.New != nil && len(r.changed) == 0 }
+func (r *Row) OnlyReferenced() bool { return r.IsModified() && len(r.changed) == 0 }
 
 // Current is the row as it is now, or as it was when deleted.
 func (r *Row) Current() model.Model {
