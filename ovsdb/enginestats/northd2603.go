@@ -388,12 +388,19 @@ func (m *Northd2603) nodes() []Node {
 	unchanged := func(*Iteration) Result { return Unchanged }
 	updated := func(*Iteration) Result { return Updated }
 	northdHasTracked := m.onNorthdTracked(unchanged)
-	globalConfig := func(*Iteration) Result {
-		g := m.trk.global
-		if !g.tracked || g.optionsChanged || m.featuresChanged {
+	// northd_global_config_handler; node_global_config_handler, that of
+	// the other nodes, also recomputes when the chassis features change.
+	northdGlobalConfig := func(*Iteration) Result {
+		if g := m.trk.global; !g.tracked || g.optionsChanged {
 			return Unhandled
 		}
 		return Unchanged
+	}
+	nodeGlobalConfig := func(it *Iteration) Result {
+		if m.featuresChanged {
+			return Unhandled
+		}
+		return northdGlobalConfig(it)
 	}
 	return []Node{
 		{Name: "sampling_app", Inputs: []Input{{Node: "NB_sampling_app"}}},
@@ -444,12 +451,7 @@ func (m *Northd2603) nodes() []Node {
 			{Node: "SB_ha_chassis_group"}, {Node: "SB_service_monitor"}, {Node: "SB_static_mac_binding"},
 			{Node: "SB_chassis_template_var"}, {Node: "ic_learned_svc_monitors"},
 			{"SB_fdb", unchanged},
-			{"global_config", func(*Iteration) Result {
-				if g := m.trk.global; !g.tracked || g.optionsChanged {
-					return Unhandled
-				}
-				return Unchanged
-			}},
+			{"global_config", northdGlobalConfig},
 			{"SB_mac_binding", unchanged},
 			{"SB_port_binding", unchanged},
 			{"datapath_synced_logical_switch", m.northdSwitches},
@@ -484,9 +486,9 @@ func (m *Northd2603) nodes() []Node {
 		}, Clear: func(*Iteration) { m.trk.lrStateful, m.trk.vipNats = false, false }},
 		{Name: "sync_to_sb_addr_set", Inputs: []Input{
 			{Node: "northd"}, {Node: "lr_stateful"}, {Node: "SB_address_set"},
-			{"NB_address_set", m.addrSetAddressSets},
-			{"NB_port_group", m.addrSetPortGroups},
-			{"global_config", globalConfig},
+			{"NB_address_set", m.addrSetRows(nb.AddressSetTable)},
+			{"NB_port_group", m.addrSetRows(nb.PortGroupTable)},
+			{"global_config", nodeGlobalConfig},
 		}},
 		{Name: "port_group", Inputs: []Input{
 			{"NB_port_group", m.portGroups},
@@ -499,7 +501,7 @@ func (m *Northd2603) nodes() []Node {
 			{Node: "SB_meter"},
 		}},
 		{Name: "sync_to_sb_lb", Inputs: []Input{
-			{"global_config", globalConfig},
+			{"global_config", nodeGlobalConfig},
 			{"datapath_sync", unchanged},
 			{"northd", m.onNorthdTracked(func(*Iteration) Result {
 				switch {
@@ -543,13 +545,8 @@ func (m *Northd2603) nodes() []Node {
 			})},
 			{"port_group", func(*Iteration) Result { return passOn(m.trk.portGroupLS, &m.trk.lsState, Unchanged) }},
 			{"NB_acl", func(*Iteration) Result {
-				for _, r := range m.rows(nb.ACLTable) {
-					if r.IsModified() {
-						m.trk.lsState = true
-						return Updated
-					}
-				}
-				return Unchanged
+				updatedACL := slices.ContainsFunc(m.rows(nb.ACLTable), (*Row).IsModified)
+				return passOn(updatedACL, &m.trk.lsState, Unchanged)
 			}},
 		}, Clear: func(*Iteration) { m.trk.lsState = false }},
 		{Name: "multicast_igmp", Inputs: []Input{
@@ -566,7 +563,7 @@ func (m *Northd2603) nodes() []Node {
 			{Node: "SB_logical_dp_group"}, {Node: "bfd_sync"}, {Node: "route_policies"},
 			{Node: "routes"},
 			{"group_ecmp_route", updated},
-			{"global_config", globalConfig},
+			{"global_config", nodeGlobalConfig},
 			{Node: "sampling_app"},
 			{"datapath_sync", unchanged},
 			{"northd", m.onNorthdTracked(func(*Iteration) Result {
@@ -594,11 +591,11 @@ func (m *Northd2603) nodes() []Node {
 		}, Clear: func(*Iteration) { m.staleSBFlows = false }},
 		{Name: "mac_binding_aging", Inputs: []Input{
 			{Node: "SB_mac_binding"}, {Node: "northd"}, {Node: "mac_binding_aging_waker"},
-			{"global_config", globalConfig},
+			{"global_config", nodeGlobalConfig},
 		}, Stale: func(*Iteration) bool { return !m.hasFeature("mac-binding-timestamp") }},
 		{Name: "fdb_aging", Inputs: []Input{
 			{Node: "SB_fdb"}, {Node: "northd"}, {Node: "fdb_aging_waker"},
-			{"global_config", globalConfig},
+			{"global_config", nodeGlobalConfig},
 		}, Stale: func(*Iteration) bool { return !m.hasFeature("fdb-timestamp") }},
 		{Name: "ecmp_nexthop", Inputs: []Input{
 			{Node: "global_config"}, {Node: "routes"}, {Node: "SB_ecmp_nexthop"},
@@ -1376,25 +1373,16 @@ func (m *Northd2603) switchesOf(ports []string) []string {
 	return out
 }
 
-// addrSetAddressSets is sync_to_sb_addr_set_nb_address_set_handler: new
-// and deleted address sets recompute.
-func (m *Northd2603) addrSetAddressSets(*Iteration) Result {
-	for _, r := range m.rows(nb.AddressSetTable) {
-		if !r.IsModified() {
+// addrSetRows is sync_to_sb_addr_set's handler of the NB address sets
+// or port groups (table; sync_to_sb_addr_set_nb_*_handler): it updates
+// their SB address sets in place, and recomputes for one new or deleted.
+func (m *Northd2603) addrSetRows(table string) func(*Iteration) Result {
+	return func(*Iteration) Result {
+		if slices.ContainsFunc(m.rows(table), func(r *Row) bool { return !r.IsModified() }) {
 			return Unhandled
 		}
+		return Unchanged
 	}
-	return Unchanged
-}
-
-// addrSetPortGroups is sync_to_sb_addr_set_nb_port_group_handler.
-func (m *Northd2603) addrSetPortGroups(*Iteration) Result {
-	for _, r := range m.rows(nb.PortGroupTable) {
-		if !r.IsModified() {
-			return Unhandled
-		}
-	}
-	return Unchanged
 }
 
 // metersACLs is sync_meters_nb_acl_handler: ACLs that come or go with
