@@ -24,10 +24,11 @@ type Northd2603 struct {
 	nbRow   func(table, uuid string) model.Model
 
 	// nbOptions are global_config's NB_Global options: those northd
-	// last wanted the NB to hold. staleSBLBs says an SB Load_Balancer
-	// lost a datapath group column behind northd's back, which
-	// sync_to_sb_lb finds only on its next recompute.
-	nbOptions  map[string]string
+	// last wanted the NB to hold.
+	nbOptions map[string]string
+	// staleSBLBs says an SB Load_Balancer lost a datapath group column
+	// behind northd's back, which sync_to_sb_lb finds only on its next
+	// recompute.
 	staleSBLBs bool
 	// staleSBFlows says an SB Logical_Flow lost its datapath group behind
 	// northd's back: lflow's next handler of a change finds it and
@@ -202,42 +203,54 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow, m.sbRow)
 	featuresChanged := m.followChassis(sbBatches)
 	force = force || initial
-	eachChange(sbBatches, nil, func(c wire.Change) {
-		// A flow left with neither datapath nor group lost its group to
-		// someone else (northd moves a flow to one datapath), which 26.03
-		// finds when it next syncs the flow; Logical_Flow changes alone
-		// run no engine.
-		if old, ok := c.Old.(*sb.LogicalFlow); ok && old.LogicalDpGroup != nil {
-			if f, ok := c.New.(*sb.LogicalFlow); ok && f.LogicalDpGroup == nil && f.LogicalDatapath == nil {
-				m.staleSBFlows = true
-			}
-		}
-	})
+	// Logical_Flow changes alone run no engine: the check comes first.
+	m.noteStaleSBFlows(sbBatches)
 	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
 		return
 	}
 	m.it, m.nbRow, m.featuresChanged = it, nbRow, featuresChanged
-	for _, r := range it.SB[sb.LoadBalancerTable] {
-		// A group column cleared while the load balancer (the NB row
-		// of its _uuid) is still on a switch or router: not northd's
-		// doing, which clears one when the load balancer leaves its
-		// last switch or router. 26.03's sync_sb_lb_record finds the
-		// group it holds gone.
+	m.noteStaleSBLBs()
+	m.trk = tracked{}
+	m.Run(it, force)
+	m.it, m.nbRow = nil, nil
+}
+
+// noteStaleSBFlows notes an SB flow left with neither datapath nor group:
+// it lost its group to someone else (northd moves a flow to one
+// datapath), which 26.03 finds when it next syncs the flow.
+func (m *Northd2603) noteStaleSBFlows(sbBatches []wire.Batch) {
+	eachChange(sbBatches, nil, func(c wire.Change) {
+		old, _ := c.Old.(*sb.LogicalFlow)
+		f, _ := c.New.(*sb.LogicalFlow)
+		if old != nil && f != nil && cleared(old.LogicalDpGroup, f.LogicalDpGroup) && f.LogicalDatapath == nil {
+			m.staleSBFlows = true
+		}
+	})
+}
+
+// noteStaleSBLBs notes an SB load balancer with a group column cleared
+// while the load balancer (the NB row of its _uuid) is still on a switch
+// or router: not northd's doing, which clears one when the load balancer
+// leaves its last switch or router. 26.03's sync_sb_lb_record finds the
+// group it holds gone.
+func (m *Northd2603) noteStaleSBLBs() {
+	for _, r := range m.it.SB[sb.LoadBalancerTable] {
 		old, _ := r.Old.(*sb.LoadBalancer)
 		lb, _ := r.New.(*sb.LoadBalancer)
 		if old == nil || lb == nil {
 			continue
 		}
-		lsCleared := old.LsDatapathGroup != nil && lb.LsDatapathGroup == nil || old.DatapathGroup != nil && lb.DatapathGroup == nil
-		lrCleared := old.LrDatapathGroup != nil && lb.LrDatapathGroup == nil
+		lsCleared := cleared(old.LsDatapathGroup, lb.LsDatapathGroup) || cleared(old.DatapathGroup, lb.DatapathGroup)
+		lrCleared := cleared(old.LrDatapathGroup, lb.LrDatapathGroup)
 		if lsCleared && m.lbOn(r.UUID, nb.LogicalSwitchTable) || lrCleared && m.lbOn(r.UUID, nb.LogicalRouterTable) {
 			m.staleSBLBs = true
 		}
 	}
-	m.trk = tracked{}
-	m.Run(it, force)
-	m.it, m.nbRow = nil, nil
 }
+
+// cleared tells whether an optional reference column set before is
+// empty after.
+func cleared(before, after *string) bool { return before != nil && after == nil }
 
 // lbOn reports whether NB load balancer lb is on a row of table (a
 // switch or a router), directly or through a load balancer group.
@@ -653,9 +666,6 @@ func (m *Northd2603) noteVIPNats() {
 // (nil if it is new).
 func (m *Northd2603) asBefore(table, uuid string) model.Model {
 	if r, ok := m.it.NBRow(uuid); ok {
-		if r.Old == nil {
-			return nil
-		}
 		return r.Old
 	}
 	return m.nbRow(table, uuid)
