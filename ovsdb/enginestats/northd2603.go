@@ -1,6 +1,7 @@
 package enginestats
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -255,20 +256,33 @@ func cleared(before, after *string) bool { return before != nil && after == nil 
 // lbOn reports whether NB load balancer lb is on a row of table (a
 // switch or a router), directly or through a load balancer group.
 func (m *Northd2603) lbOn(lb, table string) bool {
-	for src, t := range m.tracker.NBReferrers(lb) {
+	for _, t := range m.lbUsers(lb) {
 		if t == table {
 			return true
 		}
-		if t != nb.LoadBalancerGroupTable {
-			continue
-		}
-		for _, groupUser := range m.tracker.NBReferrers(src) {
-			if groupUser == table {
-				return true
+	}
+	return false
+}
+
+// lbUsers are the NB rows (_uuid, table) that use load balancer or group
+// uuid: those that refer to it, and those that refer to a group that
+// does.
+func (m *Northd2603) lbUsers(uuid string) iter.Seq2[string, string] {
+	return func(yield func(user, table string) bool) {
+		for src, table := range m.tracker.NBReferrers(uuid) {
+			if table != nb.LoadBalancerGroupTable {
+				if !yield(src, table) {
+					return
+				}
+				continue
+			}
+			for user, t := range m.tracker.NBReferrers(src) {
+				if !yield(user, t) {
+					return
+				}
 			}
 		}
 	}
-	return false
 }
 
 // followSB keeps sbRows.
@@ -965,18 +979,16 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 // noteLBUsers notes whether a router or a switch uses the load balancer
 // or group uuid, directly or through a group.
 func (m *Northd2603) noteLBUsers(uuid string) {
-	for src, table := range m.tracker.NBReferrers(uuid) {
+	for user, table := range m.lbUsers(uuid) {
 		switch table {
 		case nb.LogicalRouterTable:
-			if !routerEnabled(m.nbRow(table, src)) {
+			if !routerEnabled(m.nbRow(table, user)) {
 				continue
 			}
 			m.trk.lbData.routerLBs = true
-			m.touchRouter(m.nbRow(table, src))
+			m.touchRouter(m.nbRow(table, user))
 		case nb.LogicalSwitchTable:
 			m.trk.lbData.switchLBs = true
-		case nb.LoadBalancerGroupTable:
-			m.noteLBUsers(src)
 		}
 	}
 }
