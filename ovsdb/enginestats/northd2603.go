@@ -331,10 +331,12 @@ func (m *Northd2603) followRouters(nbBatches []wire.Batch) {
 }
 
 // chassisFeatures2603 are the chassis features of 26.03
-// (build_chassis_features): each holds when every chassis has it.
+// (build_chassis_features): each holds when every chassis has it
+// (relations.EveryChassisHas).
 var chassisFeatures2603 = []string{
-	"mac-binding-timestamp", "fdb-timestamp", "ls-dpg-column", "ct-commit-nat-v2", "ct-commit-to-zone",
-	"ovn-sample-with-registers", "ct-next-zone", "ct-label-flush", "ct-state-save",
+	"mac-binding-timestamp", "fdb-timestamp", "ls-dpg-column", relations.FeatureCTCommitNATv2,
+	relations.FeatureCTCommitToZone, relations.FeatureSampleWithRegisters, relations.FeatureCTNextZone,
+	relations.FeatureCTLabelFlush, relations.FeatureCTStateSave,
 }
 
 // followChassis keeps the chassis' other_config and tells whether the
@@ -374,11 +376,7 @@ func (m *Northd2603) ignoresChassisFeatures() bool {
 func (m *Northd2603) features() uint {
 	var bits uint
 	for i, f := range chassisFeatures2603 {
-		all := true
-		for _, oc := range m.chassisConfig {
-			all = all && oc[f] == "true"
-		}
-		if all {
+		if relations.EveryChassisHas(maps.Values(m.chassisConfig), f) {
 			bits |= 1 << i
 		}
 	}
