@@ -59,19 +59,24 @@ type Northd2603 struct {
 type tracked struct {
 	global struct{ tracked, optionsChanged bool }
 	// The datapaths the datapath nodes saw change (new, updated,
-	// deleted), before and after datapath_sync.
-	lsChanges, lrChanges       dpChanges
-	datapathSync               bool
-	syncedLS, syncedLR         dpChanges
-	lbData                     lbData
-	northd                     northdTracked
+	// deleted), before and after datapath_sync; datapathSync says
+	// datapath_sync handled them.
+	lsChanges, lrChanges dpChanges
+	datapathSync         bool
+	syncedLS, syncedLR   dpChanges
+	lbData               lbData
+	northd               northdTracked
+	// lrNat, lrStateful and lsState say those nodes' handlers tracked
+	// changes (their *_has_tracked_data).
 	lrNat, lrStateful, lsState bool
 	// touchedRouters are the routers whose NATs or load balancers
 	// changed; vipNats says one of them has a NAT on a load balancer's
 	// VIP (lr_stateful's vip_nats_changed).
 	touchedRouters []*nb.LogicalRouter
 	vipNats        bool
-	portGroupLS    bool
+	// portGroupLS says port_group saw a port group's switches change
+	// (ls_port_groups_sets_changed).
+	portGroupLS bool
 }
 
 type dpChanges struct{ new, updated, deleted []*Row }
@@ -80,10 +85,10 @@ func (c dpChanges) empty() bool { return len(c.new)+len(c.updated)+len(c.deleted
 
 type lbData struct {
 	tracked bool
-	// lbs are the load balancers created, updated or deleted; groupLBs
+	// lbs says a load balancer was created, updated or deleted; groupLBs
 	// says a group gained or lost members; routerLBs says one of them is
 	// a router's.
-	lbs                                          []*Row
+	lbs                                          bool
 	groupLBs                                     bool
 	routerLBs, switchLBs                         bool
 	healthChecks, unlinked, groupDeleted, odGone bool
@@ -922,11 +927,7 @@ func dpChangesOf(rows []*Row) dpChanges {
 // datapathSync is datapath_sync_unsynced_datapath_handler: it needs the
 // changed datapaths (none after a recompute).
 func (m *Northd2603) datapathSync(c dpChanges) Result {
-	if c.empty() {
-		return Unhandled
-	}
-	m.trk.datapathSync = true
-	return Updated
+	return passOn(!c.empty(), &m.trk.datapathSync, Unhandled)
 }
 
 // synced is the datapath_synced_logical_* handlers: they pass on what
@@ -965,7 +966,7 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 			d.noteLB(r.Old.(*nb.LoadBalancer))
 		}
 		d.noteLB(r.Current().(*nb.LoadBalancer))
-		d.lbs = append(d.lbs, r)
+		d.lbs = true
 		if !r.IsDeleted() {
 			m.noteLBUsers(r.UUID)
 		}
@@ -1339,7 +1340,7 @@ func (m *Northd2603) northdLBData(*Iteration) Result {
 	if !d.tracked || d.healthChecks || d.routable || d.unlinked || d.groupDeleted || d.odGone {
 		return Unhandled
 	}
-	if len(d.lbs) == 0 && !d.groupLBs && !d.routerLBs && !d.switchLBs {
+	if !d.lbs && !d.groupLBs && !d.routerLBs && !d.switchLBs {
 		return Unchanged
 	}
 	m.trk.northd.lbs = true
