@@ -798,8 +798,8 @@ func optionOutOfSync(now, saved map[string]string, key string, mustBePresent boo
 func (m *Northd2603) globalLogicalSwitch(*Iteration) Result {
 	m.trk.global.tracked = true
 	for _, r := range m.rows(nb.LogicalSwitchTable) {
-		_, before := otherConfig(r.Old)["ic-vxlan_mode"]
-		_, after := otherConfig(r.New)["ic-vxlan_mode"]
+		_, before := switchOtherConfig(r.Old)["ic-vxlan_mode"]
+		_, after := switchOtherConfig(r.New)["ic-vxlan_mode"]
 		if before != after {
 			return Updated
 		}
@@ -807,7 +807,9 @@ func (m *Northd2603) globalLogicalSwitch(*Iteration) Result {
 	return Unchanged
 }
 
-func otherConfig(m model.Model) map[string]string {
+// switchOtherConfig is the other_config of a switch row, none where
+// there is no row.
+func switchOtherConfig(m model.Model) map[string]string {
 	if ls, ok := m.(*nb.LogicalSwitch); ok {
 		return ls.OtherConfig
 	}
