@@ -58,11 +58,11 @@ var statsSteps2603 = []struct{ name, script string }{
 	// the next change of the load balancer finds its group gone.
 	{"SB load balancer's switch group cleared", `ovn-sbctl clear load_balancer $(ovn-sbctl --bare --columns _uuid find load_balancer name=lb0) ls_datapath_group`},
 	{"load balancer option again", `ovn-nbctl set load_balancer lb0 options:foo=qux`},
-	{"chassis added", `ovn-sbctl chassis-add hv1 geneve 127.0.0.1`},
+	{"chassis added, and a remote one", `ovn-sbctl chassis-add hv1 geneve 127.0.0.1 -- chassis-add hv2 geneve 127.0.0.2 -- set chassis hv2 other_config:is-remote=true`},
 	{"port bound", `ovn-sbctl lsp-bind p2 hv1`},
 	{"chassis feature", `ovn-sbctl set chassis hv1 other_config:ct-no-masked-label=true`},
 	{"SB_Global option", `ovn-sbctl set SB_Global . options:bar=foo`},
-	{"encapsulation changed", `ovn-sbctl set encap . type=vxlan`},
+	{"encapsulation changed", `ovn-sbctl set encap $(ovn-sbctl --bare --columns encaps list chassis hv1) type=vxlan`},
 	{"load balancer removed from the switch", `ovn-nbctl ls-lb-del sw0 lb0`},
 	{"load balancer deleted", `ovn-nbctl lb-del lb0`},
 	{"second switch with a port", `ovn-nbctl ls-add sw1 -- lsp-add sw1 q1`},
@@ -85,6 +85,9 @@ var statsSteps2603 = []struct{ name, script string }{
 	{"SB port binding changed", `ovn-sbctl set port_binding p2 external_ids:foo=bar`},
 	{"EVPN switch with a port", `ovn-nbctl ls-add ls-evpn -- set logical_switch ls-evpn other_config:dynamic-routing-vni=10 -- lsp-add ls-evpn e1 -- lsp-set-addresses e1 "00:00:00:00:00:e1 10.0.1.1"`},
 	{"stateless switch with a port", `ovn-nbctl ls-add ls-sl -- set logical_switch ls-sl other_config:enable-stateless-acl-with-lb=true -- lsp-add ls-sl s1 -- lsp-set-addresses s1 "00:00:00:00:00:f1 10.0.2.1"`},
+	// The remote chassis hv2 has no say in the features
+	// (build_chassis_features skips it): hv1 gaining one changes them.
+	{"chassis feature beside a remote chassis", `ovn-sbctl set chassis hv1 other_config:fdb-timestamp=true`},
 }
 
 // statsNorthd is an NB and SB pair served by 26.03.2's ovsdb-server with

@@ -184,3 +184,12 @@ func (e *Engine) Run(it *Iteration, force bool) {
 		e.stats[i].Compute++
 	}
 }
+
+// updatedIf is the result of a handler that handled its input: Updated
+// when the node's data changed.
+func updatedIf(changed bool) Result {
+	if changed {
+		return Updated
+	}
+	return Unchanged
+}

@@ -1,6 +1,7 @@
 package enginestats
 
 import (
+	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -24,10 +25,11 @@ type Northd2603 struct {
 	nbRow   func(table, uuid string) model.Model
 
 	// nbOptions are global_config's NB_Global options: those northd
-	// last wanted the NB to hold. staleSBLBs says an SB Load_Balancer
-	// lost a datapath group column behind northd's back, which
-	// sync_to_sb_lb finds only on its next recompute.
-	nbOptions  map[string]string
+	// last wanted the NB to hold.
+	nbOptions map[string]string
+	// staleSBLBs says an SB Load_Balancer lost a datapath group column
+	// behind northd's back, which sync_to_sb_lb finds only on its next
+	// recompute.
 	staleSBLBs bool
 	// staleSBFlows says an SB Logical_Flow lost its datapath group behind
 	// northd's back: lflow's next handler of a change finds it and
@@ -57,19 +59,24 @@ type Northd2603 struct {
 type tracked struct {
 	global struct{ tracked, optionsChanged bool }
 	// The datapaths the datapath nodes saw change (new, updated,
-	// deleted), before and after datapath_sync.
-	lsChanges, lrChanges       dpChanges
-	datapathSync               bool
-	syncedLS, syncedLR         dpChanges
-	lbData                     lbData
-	northd                     northdTracked
+	// deleted), before and after datapath_sync; datapathSync says
+	// datapath_sync handled them.
+	lsChanges, lrChanges dpChanges
+	datapathSync         bool
+	syncedLS, syncedLR   dpChanges
+	lbData               lbData
+	northd               northdTracked
+	// lrNat, lrStateful and lsState say those nodes' handlers tracked
+	// changes (their *_has_tracked_data).
 	lrNat, lrStateful, lsState bool
 	// touchedRouters are the routers whose NATs or load balancers
 	// changed; vipNats says one of them has a NAT on a load balancer's
 	// VIP (lr_stateful's vip_nats_changed).
 	touchedRouters []*nb.LogicalRouter
 	vipNats        bool
-	portGroupLS    bool
+	// portGroupLS says port_group saw a port group's switches change
+	// (ls_port_groups_sets_changed).
+	portGroupLS bool
 }
 
 type dpChanges struct{ new, updated, deleted []*Row }
@@ -78,10 +85,10 @@ func (c dpChanges) empty() bool { return len(c.new)+len(c.updated)+len(c.deleted
 
 type lbData struct {
 	tracked bool
-	// lbs are the load balancers created, updated or deleted; groupLBs
+	// lbs says a load balancer was created, updated or deleted; groupLBs
 	// says a group gained or lost members; routerLBs says one of them is
 	// a router's.
-	lbs                                          []*Row
+	lbs                                          bool
 	groupLBs                                     bool
 	routerLBs, switchLBs                         bool
 	healthChecks, unlinked, groupDeleted, odGone bool
@@ -166,29 +173,24 @@ func NewNorthd2603(nbSchema, sbSchema *lovsdb.DatabaseSchema) *Northd2603 {
 		lrpByName:      map[string]string{},
 		dynamicRouters: map[string]bool{},
 	}
-	var leaves []Leaf
-	for _, t := range slices.Sorted(maps.Keys(nbSchema.Tables)) {
-		leaves = append(leaves, Leaf{Name: "NB_" + leafName(t), Changed: func(it *Iteration) bool { return len(it.NB[t]) > 0 }})
-	}
-	for _, t := range slices.Sorted(maps.Keys(sbSchema.Tables)) {
-		leaves = append(leaves, Leaf{Name: "SB_" + leafName(t), Changed: func(it *Iteration) bool { return len(it.SB[t]) > 0 }})
-	}
+	leaves := append(
+		tableLeaves("NB_", nbSchema, func(it *Iteration) map[string][]*Row { return it.NB }),
+		tableLeaves("SB_", sbSchema, func(it *Iteration) map[string][]*Row { return it.SB })...)
 	never := func(*Iteration) bool { return false }
 	leaves = append(leaves, Leaf{Name: "mac_binding_aging_waker", Changed: never}, Leaf{Name: "fdb_aging_waker", Changed: never})
 	m.Engine = NewEngine("northd_output", leaves, m.nodes())
 	return m
 }
 
-// leafName is the name of a table's node: the table in lower case
-// (NB_logical_switch, SB_sb_global).
-func leafName(table string) string {
-	b := []byte(table)
-	for i, c := range b {
-		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+// tableLeaves are the nodes of a database's tables, named prefix and the
+// table in lower case (NB_logical_switch, SB_sb_global): changed when
+// the iteration tracked one of its rows (tracked picks the database's).
+func tableLeaves(prefix string, s *lovsdb.DatabaseSchema, tracked func(*Iteration) map[string][]*Row) []Leaf {
+	var leaves []Leaf
+	for _, t := range slices.Sorted(maps.Keys(s.Tables)) {
+		leaves = append(leaves, Leaf{Name: prefix + strings.ToLower(t), Changed: func(it *Iteration) bool { return len(tracked(it)[t]) > 0 }})
 	}
-	return string(b)
+	return leaves
 }
 
 // SetNBOptions tells the model the NB_Global options northd wants the NB
@@ -207,142 +209,155 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow, m.sbRow)
 	featuresChanged := m.followChassis(sbBatches)
 	force = force || initial
-	for _, b := range sbBatches {
-		for _, c := range b.Changes {
-			// A flow left with neither datapath nor group lost its group
-			// to someone else (northd moves a flow to one datapath), which
-			// 26.03 finds when it next syncs the flow; Logical_Flow
-			// changes alone run no engine.
-			if old, ok := c.Old.(*sb.LogicalFlow); ok && old.LogicalDpGroup != nil {
-				if f, ok := c.New.(*sb.LogicalFlow); ok && f.LogicalDpGroup == nil && f.LogicalDatapath == nil {
-					m.staleSBFlows = true
-				}
-			}
-		}
-	}
+	// Logical_Flow changes alone run no engine: the check comes first.
+	m.noteStaleSBFlows(sbBatches)
 	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
 		return
 	}
 	m.it, m.nbRow, m.featuresChanged = it, nbRow, featuresChanged
-	for _, r := range it.SB[sb.LoadBalancerTable] {
-		// A group column cleared while the load balancer (the NB row
-		// of its _uuid) is still on a switch or router: not northd's
-		// doing, which clears one when the load balancer leaves its
-		// last switch or router. 26.03's sync_sb_lb_record finds the
-		// group it holds gone.
-		old, _ := r.Old.(*sb.LoadBalancer)
-		lb, _ := r.New.(*sb.LoadBalancer)
-		if old == nil || lb == nil {
-			continue
-		}
-		lsCleared := old.LsDatapathGroup != nil && lb.LsDatapathGroup == nil || old.DatapathGroup != nil && lb.DatapathGroup == nil
-		lrCleared := old.LrDatapathGroup != nil && lb.LrDatapathGroup == nil
-		if lsCleared && m.lbOn(r.UUID, nb.LogicalSwitchTable) || lrCleared && m.lbOn(r.UUID, nb.LogicalRouterTable) {
-			m.staleSBLBs = true
-		}
-	}
+	m.noteStaleSBLBs()
 	m.trk = tracked{}
 	m.Run(it, force)
 	m.it, m.nbRow = nil, nil
 }
 
+// noteStaleSBFlows notes an SB flow left with neither datapath nor group:
+// it lost its group to someone else (northd moves a flow to one
+// datapath), which 26.03 finds when it next syncs the flow.
+func (m *Northd2603) noteStaleSBFlows(sbBatches []wire.Batch) {
+	eachChange(sbBatches, nil, func(c wire.Change) {
+		old, _ := c.Old.(*sb.LogicalFlow)
+		f, _ := c.New.(*sb.LogicalFlow)
+		if old != nil && f != nil && cleared(old.LogicalDpGroup, f.LogicalDpGroup) && f.LogicalDatapath == nil {
+			m.staleSBFlows = true
+		}
+	})
+}
+
+// noteStaleSBLBs notes an SB load balancer with a group column cleared
+// while the load balancer (the NB row of its _uuid) is still on a switch
+// or router: not northd's doing, which clears one when the load balancer
+// leaves its last switch or router. 26.03's sync_sb_lb_record finds the
+// group it holds gone.
+func (m *Northd2603) noteStaleSBLBs() {
+	for _, r := range m.it.SB[sb.LoadBalancerTable] {
+		old, _ := r.Old.(*sb.LoadBalancer)
+		lb, _ := r.New.(*sb.LoadBalancer)
+		if old == nil || lb == nil {
+			continue
+		}
+		lsCleared := cleared(old.LsDatapathGroup, lb.LsDatapathGroup) || cleared(old.DatapathGroup, lb.DatapathGroup)
+		lrCleared := cleared(old.LrDatapathGroup, lb.LrDatapathGroup)
+		if lsCleared && m.lbOn(r.UUID, nb.LogicalSwitchTable) || lrCleared && m.lbOn(r.UUID, nb.LogicalRouterTable) {
+			m.staleSBLBs = true
+		}
+	}
+}
+
+// cleared tells whether an optional reference column set before is
+// empty after.
+func cleared(before, after *string) bool { return before != nil && after == nil }
+
 // lbOn reports whether NB load balancer lb is on a row of table (a
 // switch or a router), directly or through a load balancer group.
 func (m *Northd2603) lbOn(lb, table string) bool {
-	for src, t := range m.tracker.NBReferrers(lb) {
+	for _, t := range m.lbUsers(lb) {
 		if t == table {
 			return true
-		}
-		if t != nb.LoadBalancerGroupTable {
-			continue
-		}
-		for _, groupUser := range m.tracker.NBReferrers(src) {
-			if groupUser == table {
-				return true
-			}
 		}
 	}
 	return false
 }
 
-// followSB keeps sbRows.
-func (m *Northd2603) followSB(sbBatches []wire.Batch) {
-	for _, b := range sbBatches {
-		if b.Initial {
-			clear(m.sbRows)
-		}
-		for _, c := range b.Changes {
-			if sbSilent2603[c.Table] {
+// lbUsers are the NB rows (_uuid, table) that use load balancer or group
+// uuid: those that refer to it, and those that refer to a group that
+// does.
+func (m *Northd2603) lbUsers(uuid string) iter.Seq2[string, string] {
+	return func(yield func(user, table string) bool) {
+		for src, table := range m.tracker.NBReferrers(uuid) {
+			if table != nb.LoadBalancerGroupTable {
+				if !yield(src, table) {
+					return
+				}
 				continue
 			}
-			if m.sbRows[c.Table] == nil {
-				m.sbRows[c.Table] = map[string]model.Model{}
-			}
-			if c.New == nil {
-				delete(m.sbRows[c.Table], c.UUID)
-			} else {
-				m.sbRows[c.Table][c.UUID] = c.New
+			for user, t := range m.tracker.NBReferrers(src) {
+				if !yield(user, t) {
+					return
+				}
 			}
 		}
 	}
+}
+
+// followSB keeps sbRows.
+func (m *Northd2603) followSB(sbBatches []wire.Batch) {
+	eachChange(sbBatches, func() { clear(m.sbRows) }, func(c wire.Change) {
+		if sbSilent2603[c.Table] {
+			return
+		}
+		if m.sbRows[c.Table] == nil {
+			m.sbRows[c.Table] = map[string]model.Model{}
+		}
+		if c.New == nil {
+			delete(m.sbRows[c.Table], c.UUID)
+		} else {
+			m.sbRows[c.Table][c.UUID] = c.New
+		}
+	})
 }
 
 func (m *Northd2603) sbRow(table, uuid string) model.Model { return m.sbRows[table][uuid] }
 
 // followRouters keeps lrpByName and dynamicRouters.
 func (m *Northd2603) followRouters(nbBatches []wire.Batch) {
-	for _, b := range nbBatches {
-		if b.Initial {
-			clear(m.lrpByName)
-			clear(m.dynamicRouters)
-		}
-		for _, c := range b.Changes {
-			switch c.Table {
-			case nb.LogicalRouterPortTable:
-				if p, ok := c.Old.(*nb.LogicalRouterPort); ok && m.lrpByName[p.Name] == c.UUID {
-					delete(m.lrpByName, p.Name)
-				}
-				if p, ok := c.New.(*nb.LogicalRouterPort); ok {
-					m.lrpByName[p.Name] = c.UUID
-				}
-			case nb.LogicalRouterTable:
-				lr, ok := c.New.(*nb.LogicalRouter)
-				if ok && relations.SmapBool(lr.Options, "dynamic-routing", false) {
-					m.dynamicRouters[c.UUID] = true
-				} else {
-					delete(m.dynamicRouters, c.UUID)
-				}
+	reset := func() {
+		clear(m.lrpByName)
+		clear(m.dynamicRouters)
+	}
+	eachChange(nbBatches, reset, func(c wire.Change) {
+		switch c.Table {
+		case nb.LogicalRouterPortTable:
+			if p, ok := c.Old.(*nb.LogicalRouterPort); ok && m.lrpByName[p.Name] == c.UUID {
+				delete(m.lrpByName, p.Name)
+			}
+			if p, ok := c.New.(*nb.LogicalRouterPort); ok {
+				m.lrpByName[p.Name] = c.UUID
+			}
+		case nb.LogicalRouterTable:
+			lr, ok := c.New.(*nb.LogicalRouter)
+			if ok && relations.SmapBool(lr.Options, "dynamic-routing", false) {
+				m.dynamicRouters[c.UUID] = true
+			} else {
+				delete(m.dynamicRouters, c.UUID)
 			}
 		}
-	}
+	})
 }
 
 // chassisFeatures2603 are the chassis features of 26.03
-// (build_chassis_features): each holds when every chassis has it.
+// (build_chassis_features): each holds when every chassis has it
+// (relations.EveryChassisHas).
 var chassisFeatures2603 = []string{
-	"mac-binding-timestamp", "fdb-timestamp", "ls-dpg-column", "ct-commit-nat-v2", "ct-commit-to-zone",
-	"ovn-sample-with-registers", "ct-next-zone", "ct-label-flush", "ct-state-save",
+	"mac-binding-timestamp", "fdb-timestamp", "ls-dpg-column", relations.FeatureCTCommitNATv2,
+	relations.FeatureCTCommitToZone, relations.FeatureSampleWithRegisters, relations.FeatureCTNextZone,
+	relations.FeatureCTLabelFlush, relations.FeatureCTStateSave,
 }
 
 // followChassis keeps the chassis' other_config and tells whether the
 // batches changed the chassis features.
 func (m *Northd2603) followChassis(sbBatches []wire.Batch) bool {
 	before := m.features()
-	for _, b := range sbBatches {
-		if b.Initial {
-			clear(m.chassisConfig)
+	eachChange(sbBatches, func() { clear(m.chassisConfig) }, func(c wire.Change) {
+		if c.Table != sb.ChassisTable {
+			return
 		}
-		for _, c := range b.Changes {
-			if c.Table != sb.ChassisTable {
-				continue
-			}
-			if ch, ok := c.New.(*sb.Chassis); ok {
-				m.chassisConfig[c.UUID] = ch.OtherConfig
-			} else {
-				delete(m.chassisConfig, c.UUID)
-			}
+		if ch, ok := c.New.(*sb.Chassis); ok {
+			m.chassisConfig[c.UUID] = ch.OtherConfig
+		} else {
+			delete(m.chassisConfig, c.UUID)
 		}
-	}
+	})
 	return m.features() != before
 }
 
@@ -350,21 +365,23 @@ func (m *Northd2603) followChassis(sbBatches []wire.Batch) bool {
 // of chassisFeatures2603: the aging nodes do nothing without theirs
 // (en_mac_binding_aging_run, en_fdb_aging_run).
 func (m *Northd2603) hasFeature(f string) bool {
-	if relations.SmapBool(m.nbOptions, "ignore_chassis_features", false) {
+	if m.ignoresChassisFeatures() {
 		return true
 	}
 	return m.features()&(1<<slices.Index(chassisFeatures2603, f)) != 0
+}
+
+// ignoresChassisFeatures tells whether NB_Global options hold
+// ignore_chassis_features, which assumes every chassis has every feature.
+func (m *Northd2603) ignoresChassisFeatures() bool {
+	return relations.SmapBool(m.nbOptions, "ignore_chassis_features", false)
 }
 
 // features is the set of chassisFeatures2603 that hold, as bits.
 func (m *Northd2603) features() uint {
 	var bits uint
 	for i, f := range chassisFeatures2603 {
-		all := true
-		for _, oc := range m.chassisConfig {
-			all = all && oc[f] == "true"
-		}
-		if all {
+		if relations.EveryChassisHas(maps.Values(m.chassisConfig), f) {
 			bits |= 1 << i
 		}
 	}
@@ -378,7 +395,7 @@ func (m *Northd2603) rows(table string) []*Row { return m.it.NB[table] }
 // row_get_seqno(MODIFY) check).
 func (m *Northd2603) modified(uuid string) bool {
 	r, ok := m.it.NBRow(uuid)
-	return ok && !r.IsNew() && !r.IsDeleted()
+	return ok && r.IsModified()
 }
 
 // deleted tells whether the NB row uuid was deleted this iteration.
@@ -387,6 +404,12 @@ func (m *Northd2603) deleted(uuid string) bool {
 	return ok && r.IsDeleted()
 }
 
+// modifiedRef tells whether the NB row an optional reference column
+// refers to changed this iteration.
+func (m *Northd2603) modifiedRef(uuid *string) bool { return uuid != nil && m.modified(*uuid) }
+
+// anyModified tells whether one of the NB rows uuids changed this
+// iteration.
 func (m *Northd2603) anyModified(uuids []string) bool {
 	return slices.ContainsFunc(uuids, m.modified)
 }
@@ -394,18 +417,20 @@ func (m *Northd2603) anyModified(uuids []string) bool {
 func (m *Northd2603) nodes() []Node {
 	unchanged := func(*Iteration) Result { return Unchanged }
 	updated := func(*Iteration) Result { return Updated }
-	northdHasTracked := func(*Iteration) Result {
-		if !m.trk.northd.any() {
+	northdHasTracked := m.onNorthdTracked(unchanged)
+	// northd_global_config_handler; node_global_config_handler, that of
+	// the other nodes, also recomputes when the chassis features change.
+	northdGlobalConfig := func(*Iteration) Result {
+		if g := m.trk.global; !g.tracked || g.optionsChanged {
 			return Unhandled
 		}
 		return Unchanged
 	}
-	globalConfig := func(*Iteration) Result {
-		g := m.trk.global
-		if !g.tracked || g.optionsChanged || m.featuresChanged {
+	nodeGlobalConfig := func(it *Iteration) Result {
+		if m.featuresChanged {
 			return Unhandled
 		}
-		return Unchanged
+		return northdGlobalConfig(it)
 	}
 	return []Node{
 		{Name: "sampling_app", Inputs: []Input{{Node: "NB_sampling_app"}}},
@@ -456,12 +481,7 @@ func (m *Northd2603) nodes() []Node {
 			{Node: "SB_ha_chassis_group"}, {Node: "SB_service_monitor"}, {Node: "SB_static_mac_binding"},
 			{Node: "SB_chassis_template_var"}, {Node: "ic_learned_svc_monitors"},
 			{"SB_fdb", unchanged},
-			{"global_config", func(*Iteration) Result {
-				if g := m.trk.global; !g.tracked || g.optionsChanged {
-					return Unhandled
-				}
-				return Unchanged
-			}},
+			{"global_config", northdGlobalConfig},
 			{"SB_mac_binding", unchanged},
 			{"SB_port_binding", unchanged},
 			{"datapath_synced_logical_switch", m.northdSwitches},
@@ -471,26 +491,14 @@ func (m *Northd2603) nodes() []Node {
 			{"SB_ip_multicast", unchanged},
 		}, Clear: func(*Iteration) { m.trk.northd = northdTracked{} }},
 		{Name: "sync_from_sb", Inputs: []Input{
-			{"northd", func(*Iteration) Result {
-				if m.trk.northd.any() {
-					return Unchanged
-				}
-				return Unhandled
-			}},
+			{"northd", northdHasTracked},
 			{Node: "SB_port_binding"}, {Node: "SB_service_monitor"}, {Node: "SB_ha_chassis_group"},
 		}, Sink: true},
 		{Name: "lr_nat", Inputs: []Input{
-			{"northd", func(*Iteration) Result {
+			{"northd", m.onNorthdTracked(func(*Iteration) Result {
 				n := m.trk.northd
-				switch {
-				case !n.any():
-					return Unhandled
-				case !n.lrNats && !n.routersDeleted:
-					return Unchanged
-				}
-				m.trk.lrNat = true
-				return Updated
-			}},
+				return passOn(n.lrNats || n.routersDeleted, &m.trk.lrNat, Unchanged)
+			})},
 		}, Clear: func(*Iteration) { m.trk.lrNat = false }},
 		{Name: "lr_stateful", Inputs: []Input{
 			{"northd", northdHasTracked},
@@ -508,9 +516,9 @@ func (m *Northd2603) nodes() []Node {
 		}, Clear: func(*Iteration) { m.trk.lrStateful, m.trk.vipNats = false, false }},
 		{Name: "sync_to_sb_addr_set", Inputs: []Input{
 			{Node: "northd"}, {Node: "lr_stateful"}, {Node: "SB_address_set"},
-			{"NB_address_set", m.addrSetAddressSets},
-			{"NB_port_group", m.addrSetPortGroups},
-			{"global_config", globalConfig},
+			{"NB_address_set", m.addrSetRows(nb.AddressSetTable)},
+			{"NB_port_group", m.addrSetRows(nb.PortGroupTable)},
+			{"global_config", nodeGlobalConfig},
 		}},
 		{Name: "port_group", Inputs: []Input{
 			{"NB_port_group", m.portGroups},
@@ -523,29 +531,22 @@ func (m *Northd2603) nodes() []Node {
 			{Node: "SB_meter"},
 		}},
 		{Name: "sync_to_sb_lb", Inputs: []Input{
-			{"global_config", globalConfig},
+			{"global_config", nodeGlobalConfig},
 			{"datapath_sync", unchanged},
-			{"northd", func(*Iteration) Result {
+			{"northd", m.onNorthdTracked(func(*Iteration) Result {
 				switch {
-				case !m.trk.northd.any():
-					return Unhandled
 				case !m.trk.northd.lbs:
 					return Unchanged
 				case m.staleSBLBs:
 					return Unhandled
 				}
 				return Updated
-			}},
+			})},
 			{"SB_load_balancer", unchanged},
 			{Node: "SB_logical_dp_group"},
 		}, Clear: func(*Iteration) { m.staleSBLBs = false }},
 		{Name: "sync_to_sb_pb", Inputs: []Input{
-			{"northd", func(*Iteration) Result {
-				if !m.trk.northd.any() {
-					return Unhandled
-				}
-				return Updated
-			}},
+			{"northd", m.onNorthdTracked(updated)},
 			{"lr_stateful", updated},
 		}},
 		{Name: "sync_to_sb", Inputs: []Input{
@@ -568,35 +569,23 @@ func (m *Northd2603) nodes() []Node {
 			{"learned_route_sync", updated},
 		}},
 		{Name: "ls_stateful", Inputs: []Input{
-			{"northd", func(*Iteration) Result {
+			{"northd", m.onNorthdTracked(func(*Iteration) Result {
 				n := m.trk.northd
-				switch {
-				case !n.any():
-					return Unhandled
-				case !n.lsLBs && !n.lsACLs && !n.switches:
-					return Unchanged
-				}
-				m.trk.lsState = true
-				return Updated
-			}},
+				return passOn(n.lsLBs || n.lsACLs || n.switches, &m.trk.lsState, Unchanged)
+			})},
 			{"port_group", func(*Iteration) Result { return passOn(m.trk.portGroupLS, &m.trk.lsState, Unchanged) }},
 			{"NB_acl", func(*Iteration) Result {
-				for _, r := range m.rows(nb.ACLTable) {
-					if !r.IsNew() && !r.IsDeleted() {
-						m.trk.lsState = true
-						return Updated
-					}
-				}
-				return Unchanged
+				updatedACL := slices.ContainsFunc(m.rows(nb.ACLTable), (*Row).IsModified)
+				return passOn(updatedACL, &m.trk.lsState, Unchanged)
 			}},
 		}, Clear: func(*Iteration) { m.trk.lsState = false }},
 		{Name: "multicast_igmp", Inputs: []Input{
-			{"northd", func(*Iteration) Result {
-				if !m.trk.northd.any() || m.trk.northd.switchesDeleted {
+			{"northd", m.onNorthdTracked(func(*Iteration) Result {
+				if m.trk.northd.switchesDeleted {
 					return Unhandled
 				}
 				return Unchanged
-			}},
+			})},
 			{Node: "SB_multicast_group"}, {Node: "SB_igmp_group"},
 		}},
 		{Name: "lflow", Inputs: []Input{
@@ -604,16 +593,15 @@ func (m *Northd2603) nodes() []Node {
 			{Node: "SB_logical_dp_group"}, {Node: "bfd_sync"}, {Node: "route_policies"},
 			{Node: "routes"},
 			{"group_ecmp_route", updated},
-			{"global_config", globalConfig},
+			{"global_config", nodeGlobalConfig},
 			{Node: "sampling_app"},
 			{"datapath_sync", unchanged},
-			{"northd", func(*Iteration) Result {
-				n := m.trk.northd
-				if !n.any() || n.switches || n.routers || m.staleSBFlows {
+			{"northd", m.onNorthdTracked(func(*Iteration) Result {
+				if n := m.trk.northd; n.switches || n.routers || m.staleSBFlows {
 					return Unhandled
 				}
 				return Updated
-			}},
+			})},
 			{"port_group", unchanged},
 			{"lr_stateful", func(*Iteration) Result {
 				if !m.trk.lrStateful || m.trk.vipNats {
@@ -633,11 +621,11 @@ func (m *Northd2603) nodes() []Node {
 		}, Clear: func(*Iteration) { m.staleSBFlows = false }},
 		{Name: "mac_binding_aging", Inputs: []Input{
 			{Node: "SB_mac_binding"}, {Node: "northd"}, {Node: "mac_binding_aging_waker"},
-			{"global_config", globalConfig},
+			{"global_config", nodeGlobalConfig},
 		}, Stale: func(*Iteration) bool { return !m.hasFeature("mac-binding-timestamp") }},
 		{Name: "fdb_aging", Inputs: []Input{
 			{Node: "SB_fdb"}, {Node: "northd"}, {Node: "fdb_aging_waker"},
-			{"global_config", globalConfig},
+			{"global_config", nodeGlobalConfig},
 		}, Stale: func(*Iteration) bool { return !m.hasFeature("fdb-timestamp") }},
 		{Name: "ecmp_nexthop", Inputs: []Input{
 			{Node: "global_config"}, {Node: "routes"}, {Node: "SB_ecmp_nexthop"},
@@ -650,7 +638,7 @@ func (m *Northd2603) nodes() []Node {
 			// Its lr_stateful handler recomputes for routers whose
 			// changes dynamic_routes, recomputing, passes on anyway.
 			{"lr_stateful", unchanged},
-			{"northd", m.advertisedRouteSyncNorthd},
+			{"northd", m.onNorthdTracked(m.advertisedRouteSyncNorthd)},
 		}},
 		{Name: "advertised_mac_binding_sync", Inputs: []Input{
 			{Node: "SB_port_binding"}, {Node: "SB_advertised_mac_binding"},
@@ -695,9 +683,6 @@ func (m *Northd2603) noteVIPNats() {
 // (nil if it is new).
 func (m *Northd2603) asBefore(table, uuid string) model.Model {
 	if r, ok := m.it.NBRow(uuid); ok {
-		if r.Old == nil {
-			return nil
-		}
 		return r.Old
 	}
 	return m.nbRow(table, uuid)
@@ -741,6 +726,18 @@ func vipIP(vip string) string {
 		return ip
 	}
 	return vip
+}
+
+// onNorthdTracked is a handler of northd's changes: as 26.03's do
+// (northd_has_tracked_data), it recomputes when northd tracked nothing,
+// that is when northd recomputed, and handles them otherwise.
+func (m *Northd2603) onNorthdTracked(handle func(*Iteration) Result) func(*Iteration) Result {
+	return func(it *Iteration) Result {
+		if !m.trk.northd.any() {
+			return Unhandled
+		}
+		return handle(it)
+	}
 }
 
 // passOn is a handler that passes on what its input tracked: when has,
@@ -801,8 +798,8 @@ func optionOutOfSync(now, saved map[string]string, key string, mustBePresent boo
 func (m *Northd2603) globalLogicalSwitch(*Iteration) Result {
 	m.trk.global.tracked = true
 	for _, r := range m.rows(nb.LogicalSwitchTable) {
-		_, before := otherConfig(r.Old)["ic-vxlan_mode"]
-		_, after := otherConfig(r.New)["ic-vxlan_mode"]
+		_, before := switchOtherConfig(r.Old)["ic-vxlan_mode"]
+		_, after := switchOtherConfig(r.New)["ic-vxlan_mode"]
 		if before != after {
 			return Updated
 		}
@@ -810,7 +807,9 @@ func (m *Northd2603) globalLogicalSwitch(*Iteration) Result {
 	return Unchanged
 }
 
-func otherConfig(m model.Model) map[string]string {
+// switchOtherConfig is the other_config of a switch row, none where
+// there is no row.
+func switchOtherConfig(m model.Model) map[string]string {
 	if ls, ok := m.(*nb.LogicalSwitch); ok {
 		return ls.OtherConfig
 	}
@@ -820,7 +819,7 @@ func otherConfig(m model.Model) map[string]string {
 // vxlanMode is global_config's vxlan_mode: some chassis has a VXLAN
 // encapsulation and NB_Global options:vxlan_mode is not false.
 func (m *Northd2603) vxlanMode() bool {
-	if strings.EqualFold(m.nbOptions["vxlan_mode"], "false") {
+	if !relations.SmapBool(m.nbOptions, "vxlan_mode", true) {
 		return false
 	}
 	for _, c := range m.sbRows[sb.ChassisTable] {
@@ -865,27 +864,21 @@ func (m *Northd2603) globalChassis(*Iteration) Result {
 	m.trk.global.tracked = true
 	for _, r := range m.it.SB[sb.ChassisTable] {
 		// A chassis tracked only for its references had an Encap modified.
-		if r.IsNew() || r.IsDeleted() || r.Updated("encaps") || r.OnlyReferenced() {
+		if !r.IsModified() || r.Updated("encaps") || r.OnlyReferenced() {
 			return Unhandled
 		}
 	}
-	if m.nbOptions["ignore_chassis_features"] == "true" {
+	if m.ignoresChassisFeatures() {
 		return Unchanged
 	}
-	if m.featuresChanged {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(m.featuresChanged)
 }
 
 // datapathLogicalSwitch is datapath_logical_switch_handler: every
 // tracked switch is a new, updated or deleted datapath.
 func (m *Northd2603) datapathLogicalSwitch(*Iteration) Result {
 	m.trk.lsChanges = dpChangesOf(m.rows(nb.LogicalSwitchTable))
-	if m.trk.lsChanges.empty() {
-		return Unchanged
-	}
-	return Updated
+	return updatedIf(!m.trk.lsChanges.empty())
 }
 
 // datapathLogicalRouter is datapath_logical_router_handler: only enabled
@@ -908,10 +901,7 @@ func (m *Northd2603) datapathLogicalRouter(*Iteration) Result {
 		}
 	}
 	m.trk.lrChanges = c
-	if c.empty() {
-		return Unchanged
-	}
-	return Updated
+	return updatedIf(!c.empty())
 }
 
 // routerEnabled tells whether lr is a router that is a datapath.
@@ -939,11 +929,7 @@ func dpChangesOf(rows []*Row) dpChanges {
 // datapathSync is datapath_sync_unsynced_datapath_handler: it needs the
 // changed datapaths (none after a recompute).
 func (m *Northd2603) datapathSync(c dpChanges) Result {
-	if c.empty() {
-		return Unhandled
-	}
-	m.trk.datapathSync = true
-	return Updated
+	return passOn(!c.empty(), &m.trk.datapathSync, Unhandled)
 }
 
 // synced is the datapath_synced_logical_* handlers: they pass on what
@@ -953,10 +939,7 @@ func (m *Northd2603) synced(out *dpChanges, in dpChanges) Result {
 		return Unhandled
 	}
 	*out = in
-	if in.empty() {
-		return Unchanged
-	}
-	return Updated
+	return updatedIf(!in.empty())
 }
 
 // lbDataLoadBalancer is lb_data_load_balancer_handler: a load balancer
@@ -970,14 +953,14 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 		if r.IsNew() && r.IsDeleted() {
 			continue
 		}
-		if !r.IsNew() && !r.IsDeleted() {
+		if r.IsModified() {
 			before, after := r.Old.(*nb.LoadBalancer).Options, r.New.(*nb.LoadBalancer).Options
 			for _, key := range []string{"add_route", "neighbor_responder"} {
 				if before[key] != after[key] {
 					return Unhandled
 				}
 			}
-			if lbDistributed(before) != lbDistributed(after) {
+			if relations.SmapBool(before, "distributed", false) != relations.SmapBool(after, "distributed", false) {
 				return Unhandled
 			}
 			// An update keeps the health checks the balancer had
@@ -985,39 +968,28 @@ func (m *Northd2603) lbDataLoadBalancer(*Iteration) Result {
 			d.noteLB(r.Old.(*nb.LoadBalancer))
 		}
 		d.noteLB(r.Current().(*nb.LoadBalancer))
-		d.lbs = append(d.lbs, r)
+		d.lbs = true
 		if !r.IsDeleted() {
 			m.noteLBUsers(r.UUID)
 		}
 		changed = true
 	}
-	if changed {
-		return Updated
-	}
-	return Unchanged
-}
-
-// lbDistributed is a load balancer's options:distributed as northd reads
-// it (smap_get_bool, default false).
-func lbDistributed(options map[string]string) bool {
-	return strings.EqualFold(options["distributed"], "true")
+	return updatedIf(changed)
 }
 
 // noteLBUsers notes whether a router or a switch uses the load balancer
 // or group uuid, directly or through a group.
 func (m *Northd2603) noteLBUsers(uuid string) {
-	for src, table := range m.tracker.nb.referrers[uuid] {
+	for user, table := range m.lbUsers(uuid) {
 		switch table {
 		case nb.LogicalRouterTable:
-			if !routerEnabled(m.nbRow(table, src)) {
+			if !routerEnabled(m.nbRow(table, user)) {
 				continue
 			}
 			m.trk.lbData.routerLBs = true
-			m.touchRouter(m.nbRow(table, src))
+			m.touchRouter(m.nbRow(table, user))
 		case nb.LogicalSwitchTable:
 			m.trk.lbData.switchLBs = true
-		case nb.LoadBalancerGroupTable:
-			m.noteLBUsers(src)
 		}
 	}
 }
@@ -1032,9 +1004,9 @@ func (d *lbData) noteLB(lb *nb.LoadBalancer) {
 	d.routable = d.routable || lb.Options["add_route"] == "true" && lb.Options["template"] != "true"
 }
 
-// noteGroup notes the health checks and routability of a tracked group's
-// load balancers.
-func (m *Northd2603) noteGroup(lbs []string) {
+// noteLBs notes the health checks and routability of load balancers lbs
+// (NB _uuids).
+func (m *Northd2603) noteLBs(lbs []string) {
 	for _, u := range lbs {
 		lb, _ := m.nbRow(nb.LoadBalancerTable, u).(*nb.LoadBalancer)
 		m.trk.lbData.noteLB(lb)
@@ -1047,37 +1019,27 @@ func (m *Northd2603) lbDataGroup(*Iteration) Result {
 	d.tracked = true
 	changed := false
 	for _, r := range m.rows(nb.LoadBalancerGroupTable) {
-		switch {
-		case r.IsNew() && r.IsDeleted():
+		if r.IsNew() && r.IsDeleted() {
 			continue
+		}
+		before, after := listBeforeAfter(r, func(g *nb.LoadBalancerGroup) []string { return g.LoadBalancer })
+		removed, added := missing(before, after), missing(after, before)
+		switch {
 		case r.IsDeleted():
 			d.groupDeleted = true
-		case !r.IsNew():
-			kept := memberSet(r.New.(*nb.LoadBalancerGroup).LoadBalancer)
-			if slices.ContainsFunc(r.Old.(*nb.LoadBalancerGroup).LoadBalancer, func(lb string) bool { return !kept[lb] && !m.deleted(lb) }) {
-				d.unlinked = true
-			}
+		case slices.ContainsFunc(removed, func(lb string) bool { return !m.deleted(lb) }):
+			d.unlinked = true
 		}
-		m.noteGroup(r.Current().(*nb.LoadBalancerGroup).LoadBalancer)
+		m.noteLBs(r.Current().(*nb.LoadBalancerGroup).LoadBalancer)
 		// Its routers and switches see the load balancers it gained; a
 		// group whose members did not change changes nothing downstream.
-		var before, after []string
-		if r.Old != nil {
-			before = r.Old.(*nb.LoadBalancerGroup).LoadBalancer
-		}
-		if r.New != nil {
-			after = r.New.(*nb.LoadBalancerGroup).LoadBalancer
-		}
-		if gained(before, after) {
+		if len(added) > 0 {
 			m.noteLBUsers(r.UUID)
 		}
-		d.groupLBs = d.groupLBs || gained(before, after) || lost(before, after)
+		d.groupLBs = d.groupLBs || len(added)+len(removed) > 0
 		changed = true
 	}
-	if changed {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(changed)
 }
 
 // lbDataDatapaths is lb_data_synced_logical_{switch,router}_handler: the
@@ -1086,42 +1048,25 @@ func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
 	d := &m.trk.lbData
 	d.tracked = true
 	changed := false
-	lbsOf := func(m model.Model) ([]string, []string) {
-		switch dp := m.(type) {
-		case *nb.LogicalSwitch:
-			return dp.LoadBalancer, dp.LoadBalancerGroup
-		case *nb.LogicalRouter:
-			return dp.LoadBalancer, dp.LoadBalancerGroup
-		}
-		return nil, nil
-	}
 	for _, r := range c.deleted {
-		if lbs, groups := lbsOf(r.Old); len(lbs)+len(groups) > 0 {
+		if lbs, groups := datapathLBs(r.Old); len(lbs)+len(groups) > 0 {
 			d.odGone = true
 			changed = true
 		}
 	}
 	for _, r := range append(slices.Clone(c.new), c.updated...) {
-		var oldLBs, oldGroups []string
-		if r.Old != nil {
-			oldLBs, oldGroups = lbsOf(r.Old)
-		}
-		lbs, groups := lbsOf(r.New)
-		if lost(oldLBs, lbs) || lost(oldGroups, groups) {
+		oldLBs, oldGroups := datapathLBs(r.Old)
+		lbs, groups := datapathLBs(r.New)
+		if len(missing(oldLBs, lbs))+len(missing(oldGroups, groups)) > 0 {
 			d.unlinked = true
 			changed = true
 		}
-		if gained(oldLBs, lbs) || gained(oldGroups, groups) {
-			hadLBs, hadGroups := memberSet(oldLBs), memberSet(oldGroups)
-			for _, u := range lbs {
-				if !hadLBs[u] {
-					lb, _ := m.nbRow(nb.LoadBalancerTable, u).(*nb.LoadBalancer)
-					d.noteLB(lb)
-				}
-			}
-			for _, u := range groups {
-				if g, ok := m.nbRow(nb.LoadBalancerGroupTable, u).(*nb.LoadBalancerGroup); ok && !hadGroups[u] {
-					m.noteGroup(g.LoadBalancer)
+		addedLBs, addedGroups := missing(lbs, oldLBs), missing(groups, oldGroups)
+		if len(addedLBs)+len(addedGroups) > 0 {
+			m.noteLBs(addedLBs)
+			for _, u := range addedGroups {
+				if g, ok := m.nbRow(nb.LoadBalancerGroupTable, u).(*nb.LoadBalancerGroup); ok {
+					m.noteLBs(g.LoadBalancer)
 				}
 			}
 			changed = true
@@ -1133,29 +1078,26 @@ func (m *Northd2603) lbDataDatapaths(c dpChanges, router bool) Result {
 			}
 		}
 	}
-	if changed {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(changed)
 }
 
-// lost tells whether after lacks an element of before; gained the
-// other way round. A load balancer group may hold thousands.
-func lost(before, after []string) bool {
-	if len(before) == 0 {
-		return false
+// datapathLBs are the load balancers and load balancer groups of a
+// switch or router row.
+func datapathLBs(dp model.Model) (lbs, groups []string) {
+	switch dp := dp.(type) {
+	case *nb.LogicalSwitch:
+		return dp.LoadBalancer, dp.LoadBalancerGroup
+	case *nb.LogicalRouter:
+		return dp.LoadBalancer, dp.LoadBalancerGroup
 	}
-	kept := memberSet(after)
-	return slices.ContainsFunc(before, func(s string) bool { return !kept[s] })
+	return nil, nil
 }
-
-func gained(before, after []string) bool { return lost(after, before) }
 
 // northdSwitches is northd_nb_logical_switch_handler
 // (northd_handle_ls_changes).
 func (m *Northd2603) northdSwitches(*Iteration) Result {
 	c := m.trk.syncedLS
-	if c.empty() || reusesIndex(c) {
+	if !c.northdHandles() {
 		return Unhandled
 	}
 	t := &m.trk.northd
@@ -1169,14 +1111,10 @@ func (m *Northd2603) northdSwitches(*Iteration) Result {
 	}
 	for _, r := range c.updated {
 		old, ls := r.Old.(*nb.LogicalSwitch), r.New.(*nb.LogicalSwitch)
-		for col := range r.changed {
-			switch col {
-			case "acls", "ports", "load_balancer", "load_balancer_group":
-			default:
-				return Unhandled
-			}
+		if !r.OnlyUpdated("acls", "ports", "load_balancer", "load_balancer_group") {
+			return Unhandled
 		}
-		if ls.Copp != nil && m.modified(*ls.Copp) || m.anyModified(ls.DNSRecords) ||
+		if m.modifiedRef(ls.Copp) || m.anyModified(ls.DNSRecords) ||
 			m.anyModified(ls.ForwardingGroups) || m.anyModified(ls.QOSRules) || !m.portsHandled(old, ls) {
 			return Unhandled
 		}
@@ -1192,16 +1130,16 @@ func (m *Northd2603) northdSwitches(*Iteration) Result {
 		t.lsACLs = t.lsACLs || len(ls.ACLs) > 0
 		t.switches, t.switchesDeleted = true, true
 	}
-	if t.any() {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(t.any())
 }
 
-// reusesIndex tells whether a new datapath may take the index of one
-// deleted in the same run, which northd finds still taken (it handles
-// the new ones first).
-func reusesIndex(c dpChanges) bool { return len(c.new) > 0 && len(c.deleted) > 0 }
+// northdHandles tells whether northd handles the datapath changes c:
+// there are some (none after datapath_sync recomputed), and no new
+// datapath may take the index of one deleted in the same run, which
+// northd finds still taken (it handles the new ones first).
+func (c dpChanges) northdHandles() bool {
+	return !c.empty() && (len(c.new) == 0 || len(c.deleted) == 0)
+}
 
 // portsHandled is ls_handle_lsp_changes: the ports a switch gained, lost
 // or whose row changed must all be ports northd handles incrementally.
@@ -1214,8 +1152,8 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 	if ls != nil {
 		after, sw = ls.Ports, ls.UUID
 	}
-	// Sets, not slices.Contains: a switch may have thousands of ports.
-	inBefore, inAfter := memberSet(before), memberSet(after)
+	// A set, not slices.Contains: a switch may have thousands of ports.
+	inBefore := memberSet(before)
 	for _, u := range after {
 		r, tracked := m.it.NBRow(u)
 		switch {
@@ -1240,10 +1178,7 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 		}
 		m.trackPort(sw)
 	}
-	for _, u := range before {
-		if inAfter[u] {
-			continue
-		}
+	for _, u := range missing(before, after) {
 		r, _ := m.it.NBRow(u)
 		if !m.portHandled(m.lsp(u, r)) {
 			return false
@@ -1271,6 +1206,37 @@ func memberSet(us []string) map[string]bool {
 	return set
 }
 
+// missing are the elements of from that in lacks, in from's order: the
+// members a list column lost (missing(before, after)) or gained
+// (missing(after, before)). By a set: a load balancer group may hold
+// thousands of load balancers, a switch thousands of ports.
+func missing(from, in []string) []string {
+	if len(from) == 0 {
+		return nil
+	}
+	has := memberSet(in)
+	var out []string
+	for _, u := range from {
+		if !has[u] {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// listBeforeAfter are a list column of a tracked row of type T (list
+// reads it) before and after the iteration: nil where there was or is
+// no row.
+func listBeforeAfter[T model.Model](r *Row, list func(T) []string) (before, after []string) {
+	if old, ok := r.Old.(T); ok {
+		before = list(old)
+	}
+	if now, ok := r.New.(T); ok {
+		after = list(now)
+	}
+	return before, after
+}
+
 // lsp is the row of port uuid: tracked, or as the NB holds it.
 func (m *Northd2603) lsp(uuid string, r *Row) *nb.LogicalSwitchPort {
 	var row model.Model
@@ -1285,24 +1251,14 @@ func (m *Northd2603) lsp(uuid string, r *Row) *nb.LogicalSwitchPort {
 
 // portChanged is check_lsp_changes_other_than_up.
 func (m *Northd2603) portChanged(r *Row) bool {
-	if r.IsNew() || r.IsDeleted() {
+	if !r.IsModified() {
 		return true
 	}
-	for col := range r.changed {
-		if col != "up" {
-			return true
-		}
+	if !r.OnlyUpdated("up") {
+		return true
 	}
 	p, ok := r.New.(*nb.LogicalSwitchPort)
-	if !ok {
-		return true
-	}
-	for _, ref := range []*string{p.Dhcpv4Options, p.Dhcpv6Options, p.HaChassisGroup} {
-		if ref != nil && m.modified(*ref) {
-			return true
-		}
-	}
-	return false
+	return !ok || m.modifiedRef(p.Dhcpv4Options) || m.modifiedRef(p.Dhcpv6Options) || m.modifiedRef(p.HaChassisGroup)
 }
 
 // portHandled is lsp_can_be_inc_processed.
@@ -1344,7 +1300,7 @@ func isDynamic(a string) bool {
 // (northd_handle_lr_changes).
 func (m *Northd2603) northdRouters(*Iteration) Result {
 	c := m.trk.syncedLR
-	if c.empty() || reusesIndex(c) {
+	if !c.northdHandles() {
 		return Unhandled
 	}
 	t := &m.trk.northd
@@ -1358,14 +1314,10 @@ func (m *Northd2603) northdRouters(*Iteration) Result {
 	}
 	for _, r := range c.updated {
 		lr := r.New.(*nb.LogicalRouter)
-		for col := range r.changed {
-			switch col {
-			case "load_balancer", "load_balancer_group", "nat":
-			default:
-				return Unhandled
-			}
+		if !r.OnlyUpdated("load_balancer", "load_balancer_group", "nat") {
+			return Unhandled
 		}
-		if m.anyModified(lr.Ports) || lr.Copp != nil && m.modified(*lr.Copp) ||
+		if m.anyModified(lr.Ports) || m.modifiedRef(lr.Copp) ||
 			m.anyModified(lr.Policies) || m.anyModified(lr.StaticRoutes) {
 			return Unhandled
 		}
@@ -1381,10 +1333,7 @@ func (m *Northd2603) northdRouters(*Iteration) Result {
 		}
 		t.routers, t.routersDeleted = true, true
 	}
-	if t.any() {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(t.any())
 }
 
 // northdLBData is northd_lb_data_handler (northd_handle_lb_data_changes).
@@ -1393,7 +1342,7 @@ func (m *Northd2603) northdLBData(*Iteration) Result {
 	if !d.tracked || d.healthChecks || d.routable || d.unlinked || d.groupDeleted || d.odGone {
 		return Unhandled
 	}
-	if len(d.lbs) == 0 && !d.groupLBs && !d.routerLBs && !d.switchLBs {
+	if !d.lbs && !d.groupLBs && !d.routerLBs && !d.switchLBs {
 		return Unchanged
 	}
 	m.trk.northd.lbs = true
@@ -1405,7 +1354,7 @@ func (m *Northd2603) northdLBData(*Iteration) Result {
 // ACLs changed change their switches' ACLs.
 func (m *Northd2603) northdPortGroups(*Iteration) Result {
 	for _, r := range m.rows(nb.PortGroupTable) {
-		if r.IsNew() || r.IsDeleted() {
+		if !r.IsModified() {
 			continue
 		}
 		pg := r.New.(*nb.PortGroup)
@@ -1413,10 +1362,7 @@ func (m *Northd2603) northdPortGroups(*Iteration) Result {
 			m.trk.northd.lsACLs = true
 		}
 	}
-	if m.trk.northd.any() {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(m.trk.northd.any())
 }
 
 // portGroups is port_group_nb_port_group_handler: the switches a port
@@ -1424,14 +1370,8 @@ func (m *Northd2603) northdPortGroups(*Iteration) Result {
 func (m *Northd2603) portGroups(*Iteration) Result {
 	changed := false
 	for _, r := range m.rows(nb.PortGroupTable) {
-		var before, after []string
-		if r.Old != nil {
-			before = r.Old.(*nb.PortGroup).Ports
-		}
-		if r.New != nil {
-			after = r.New.(*nb.PortGroup).Ports
-		}
-		if !r.IsNew() && !r.IsDeleted() && !r.Updated("ports") {
+		before, after := listBeforeAfter(r, func(pg *nb.PortGroup) []string { return pg.Ports })
+		if r.IsModified() && !r.Updated("ports") {
 			continue
 		}
 		changed = changed || len(before)+len(after) > 0
@@ -1439,17 +1379,14 @@ func (m *Northd2603) portGroups(*Iteration) Result {
 			m.trk.portGroupLS = true
 		}
 	}
-	if changed {
-		return Updated
-	}
-	return Unchanged
+	return updatedIf(changed)
 }
 
 // switchesOf are the switches of ports, sorted.
 func (m *Northd2603) switchesOf(ports []string) []string {
 	var out []string
 	for _, p := range ports {
-		for src, table := range m.tracker.nb.referrers[p] {
+		for src, table := range m.tracker.NBReferrers(p) {
 			if table == nb.LogicalSwitchTable && !slices.Contains(out, src) {
 				out = append(out, src)
 			}
@@ -1459,25 +1396,16 @@ func (m *Northd2603) switchesOf(ports []string) []string {
 	return out
 }
 
-// addrSetAddressSets is sync_to_sb_addr_set_nb_address_set_handler: new
-// and deleted address sets recompute.
-func (m *Northd2603) addrSetAddressSets(*Iteration) Result {
-	for _, r := range m.rows(nb.AddressSetTable) {
-		if r.IsNew() || r.IsDeleted() {
+// addrSetRows is sync_to_sb_addr_set's handler of the NB address sets
+// or port groups (table; sync_to_sb_addr_set_nb_*_handler): it updates
+// their SB address sets in place, and recomputes for one new or deleted.
+func (m *Northd2603) addrSetRows(table string) func(*Iteration) Result {
+	return func(*Iteration) Result {
+		if slices.ContainsFunc(m.rows(table), func(r *Row) bool { return !r.IsModified() }) {
 			return Unhandled
 		}
+		return Unchanged
 	}
-	return Unchanged
-}
-
-// addrSetPortGroups is sync_to_sb_addr_set_nb_port_group_handler.
-func (m *Northd2603) addrSetPortGroups(*Iteration) Result {
-	for _, r := range m.rows(nb.PortGroupTable) {
-		if r.IsNew() || r.IsDeleted() {
-			return Unhandled
-		}
-	}
-	return Unchanged
 }
 
 // metersACLs is sync_meters_nb_acl_handler: ACLs that come or go with
@@ -1485,7 +1413,7 @@ func (m *Northd2603) addrSetPortGroups(*Iteration) Result {
 func (m *Northd2603) metersACLs(*Iteration) Result {
 	for _, r := range m.rows(nb.ACLTable) {
 		acl := r.Current().(*nb.ACL)
-		if (r.IsNew() || r.IsDeleted()) && (acl.Log || acl.Meter != nil) {
+		if !r.IsModified() && (acl.Log || acl.Meter != nil) {
 			return Unhandled
 		}
 		if r.Updated("log") || r.Updated("meter") {
@@ -1500,11 +1428,7 @@ func (m *Northd2603) metersACLs(*Iteration) Result {
 // host routes recomputes. (26.03.2 also watches the switches of the
 // distributed NAT rules' ports it advertises; not modelled.)
 func (m *Northd2603) advertisedRouteSyncNorthd(*Iteration) Result {
-	t := m.trk.northd
-	if !t.any() {
-		return Unhandled
-	}
-	if len(m.dynamicRouters) > 0 && slices.ContainsFunc(t.portSwitches, m.hostRouteSwitch) {
+	if len(m.dynamicRouters) > 0 && slices.ContainsFunc(m.trk.northd.portSwitches, m.hostRouteSwitch) {
 		return Unhandled
 	}
 	return Unchanged
@@ -1534,7 +1458,7 @@ func (m *Northd2603) hostRouteSwitch(sw string) bool {
 		if !ok || len(lrp.Networks) == 0 {
 			continue
 		}
-		for lr, table := range m.tracker.nb.referrers[lrpUUID] {
+		for lr, table := range m.tracker.NBReferrers(lrpUUID) {
 			router, ok := m.nbRow(table, lr).(*nb.LogicalRouter)
 			if ok && m.dynamicRouters[lr] &&
 				relations.ParseRedistribute(lrp.Options, relations.ParseRedistribute(router.Options, 0)).Has(relations.RedistributeConnectedAsHost) {

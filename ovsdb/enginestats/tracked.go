@@ -1,6 +1,7 @@
 package enginestats
 
 import (
+	"maps"
 	"reflect"
 	"slices"
 
@@ -25,12 +26,27 @@ func (r *Row) IsNew() bool { return r.Old == nil }
 // IsDeleted tells whether the row was deleted.
 func (r *Row) IsDeleted() bool { return r.New == nil }
 
+// IsModified tells whether the row was there before and after the
+// iteration: updated, or tracked only through a reference.
+func (r *Row) IsModified() bool { return r.Old != nil && r.New != nil }
+
 // Updated tells whether column col of an existing row changed.
 func (r *Row) Updated(col string) bool { return r.changed[col] }
 
+// OnlyUpdated tells whether every column of the row that changed is one
+// of cols.
+func (r *Row) OnlyUpdated(cols ...string) bool {
+	for col := range r.changed {
+		if !slices.Contains(cols, col) {
+			return false
+		}
+	}
+	return true
+}
+
 // OnlyReferenced tells whether the row is tracked only because a row it
 // refers to changed.
-func (r *Row) OnlyReferenced() bool { return r.Old != nil && r.New != nil && len(r.changed) == 0 }
+func (r *Row) OnlyReferenced() bool { return r.IsModified() && len(r.changed) == 0 }
 
 // Current is the row as it is now, or as it was when deleted.
 func (r *Row) Current() model.Model {
@@ -116,34 +132,30 @@ func (t *Tracker) NBReferrers(uuid string) map[string]string { return t.nb.refer
 func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID map[string]*Row, current func(table, uuid string) model.Model) (initial bool) {
 	var direct []*Row
 	var applied []wire.Change
-	for _, b := range batches {
-		if b.Initial {
-			initial = true
-			clear(x.referrers)
-			clear(x.refs)
-		}
-		for _, c := range b.Changes {
-			applied = append(applied, c)
-			if x.untracked[c.Table] {
-				continue
-			}
-			r := trackedRow(c, x.quiet[c.Table])
-			if r == nil {
-				continue
-			}
-			if old, ok := byUUID[c.UUID]; ok {
-				// Two transactions in one iteration: one change.
-				old.New = r.New
-				for col := range r.changed {
-					old.changed[col] = true
-				}
-				continue
-			}
-			byUUID[c.UUID] = r
-			tracked[c.Table] = append(tracked[c.Table], r)
-			direct = append(direct, r)
-		}
+	reset := func() {
+		initial = true
+		clear(x.referrers)
+		clear(x.refs)
 	}
+	eachChange(batches, reset, func(c wire.Change) {
+		applied = append(applied, c)
+		if x.untracked[c.Table] {
+			return
+		}
+		r := trackedRow(c, x.quiet[c.Table])
+		if r == nil {
+			return
+		}
+		if old, ok := byUUID[c.UUID]; ok {
+			// Two transactions in one iteration: one change.
+			old.New = r.New
+			maps.Copy(old.changed, r.changed)
+			return
+		}
+		byUUID[c.UUID] = r
+		tracked[c.Table] = append(tracked[c.Table], r)
+		direct = append(direct, r)
+	})
 	for _, r := range direct {
 		if !r.IsNew() {
 			x.trackReferrers(r.UUID, tracked, byUUID, current)
@@ -153,6 +165,19 @@ func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID 
 		x.reindex(c)
 	}
 	return initial
+}
+
+// eachChange calls change for each change of batches in order, and reset
+// (when set) first at each batch that is a database's whole contents.
+func eachChange(batches []wire.Batch, reset func(), change func(wire.Change)) {
+	for _, b := range batches {
+		if b.Initial && reset != nil {
+			reset()
+		}
+		for _, c := range b.Changes {
+			change(c)
+		}
+	}
 }
 
 // trackReferrers tracks, recursively, the rows that refer to uuid.
