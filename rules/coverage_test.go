@@ -121,14 +121,16 @@ var notReadByNorthd2303 = []string{
 // setting, DHCP_Relay.options (documented "Future purpose"), the status
 // columns it only writes (hosting-chassis of gateway ports; a switch port
 // health check's status, from its Service_Monitor) and the new tables'
-// external_ids (those of Sample_Collector and Sampling_App not even
-// monitored: ovn-northd.c omits them).
+// external_ids; nor the external_ids of address sets and port groups,
+// which it no longer even monitors (ovn-northd.c omits them, and those of
+// Sample_Collector and Sampling_App).
 var notReadByNorthd2603 = slices.Concat(slices.DeleteFunc(slices.Clone(notReadByNorthd2303),
 	func(col string) bool { return col == "Logical_Router_Port.ipv6_prefix" }),
 	[]string{"SSL.ssl_ciphersuites", "DHCP_Relay.options", "DHCP_Relay.external_ids",
 		"Logical_Router_Port.status", "Logical_Switch_Port_Health_Check.status",
 		"Network_Function.external_ids", "Network_Function_Group.external_ids",
-		"Network_Function_Health_Check.external_ids", "Sample_Collector.external_ids", "Sampling_App.external_ids"})
+		"Network_Function_Health_Check.external_ids", "Sample_Collector.external_ids", "Sampling_App.external_ids",
+		"Address_Set.external_ids", "Port_Group.external_ids"})
 
 // notReadByNorthd are, for each release, the columns of its NB that its
 // ovn-northd does not read.
