@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
+	"github.com/northlog/northlog/rules"
 )
 
 // start2603 starts servers of 26.03.2's build for a test of northlog
@@ -226,6 +228,9 @@ func TestLive2603TakeOverScenarios(t *testing.T) {
 // gets it once a port that requested a key is deleted (ovn-northd.at
 // "port requested-tnl-key -- conflict resolved on deletion"), not when
 // the holder stops requesting it or a port that requested none is.
+// Then a router and a switch requesting datapath keys, and the router
+// another (which of two datapaths requesting one key gets it varies from
+// one 26.03.2 run to the next).
 func TestLive2603RequestedPortKeys(t *testing.T) {
 	t.Parallel()
 	compareKeySteps(t, reference.BuildOf(schema.OVN2603), append(slices.Clone(requestedKeySteps),
@@ -234,7 +239,9 @@ func TestLive2603RequestedPortKeys(t *testing.T) {
 		`ovn-nbctl lsp-add ls0 lsp05 -- lsp-set-options lsp05 requested-tnl-key=2`,
 		`ovn-nbctl remove logical-switch-port lsp00 options requested-tnl-key`,
 		`ovn-nbctl lsp-del lsp01`,
-		`ovn-nbctl lsp-del lsp04`))
+		`ovn-nbctl lsp-del lsp04`,
+		`ovn-nbctl lr-add lr0 -- set Logical_Router lr0 options:requested-tnl-key=4000 -- ls-add ls1 -- set Logical_Switch ls1 other_config:requested-tnl-key=4001`,
+		`ovn-nbctl set Logical_Router lr0 options:requested-tnl-key=4002`))
 }
 
 // TestLive2603HARefChassis: from 26.03, a port's additional chassis are
@@ -810,4 +817,94 @@ func changedFlowColumns(was, is []string) []string {
 		}
 	}
 	return changed
+}
+
+// learnRoute2603 defines learn ROUTER PORT PREFIX NEXTHOP, which inserts
+// an SB Learned_Route as ovn-controller would, and unlearn PREFIX
+// NEXTHOP, which deletes it, for a step's script.
+const learnRoute2603 = `learn() {
+  ovn-sbctl create Learned_Route datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=$1) \
+    logical_port=$(ovn-sbctl --bare --columns=_uuid find Port_Binding logical_port=$2) ip_prefix=\"$3\" nexthop=\"$4\"
+}
+unlearn() {
+  ovn-sbctl destroy Learned_Route $(ovn-sbctl --bare --columns=_uuid find Learned_Route ip_prefix=\"$1\" nexthop=\"$2\")
+}
+`
+
+// TestLive2603EVPN: on the scenario ls_evpn (two switches in one EVPN
+// domain behind a router that routes dynamically, redistributing its
+// connected and static routes), then as the router learns more routes
+// (an ECMP member, an IPv6 prefix), some are withdrawn, switches leave and
+// join the domain, a VIF on the switch that redistributes its IP
+// neighbours gains and loses addresses and a static route goes, the live
+// northd's flows and its Advertised_Route, Advertised_MAC_Binding,
+// Learned_Route and Datapath_Binding rows are 26.03.2's after each step
+// (ECMP members compared as labels: 26.03.2 numbers them in no fixed
+// order). Each step first checks that the reference shows what it is
+// about, so that no step passes for want of it. The reference recomputes
+// after a member leaves an ECMP group: its incremental processing then
+// numbers the members left from 0 (en-group-ecmp-route.c
+// ecmp_group_update_ids), its full run from 1, as northlog does.
+func TestLive2603EVPN(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	stages := rules.StagesOf(schema.OVN2603)
+	tables := []string{sb.AdvertisedRouteTable, sb.AdvertisedMACBindingTable, sb.LearnedRouteTable, sb.DatapathBindingTable}
+	for _, step := range []struct {
+		name, script string
+		// The reference's flows and rows hold each of shows and none of
+		// hides.
+		shows, hides []string
+		recompute    bool
+	}{
+		{name: "scenario", script: scenario2603(t, "ls_evpn"),
+			shows: []string{`ip_prefix="10.50.0.0/16"`, `ip_prefix="10.0.1.0/24"`, `ip_prefix="fd01::/64"`, `ip="10.0.1.11"`, `ip="fd01::11"`,
+				`"dynamic-routing-redistribute"="fdb"`, "reg0 = 192.0.2.10;", "ip6.dst == fd00:100::/48"},
+			hides: []string{`ip="10.0.2.23"`, `ip="10.0.3.34"`}},
+		{name: "routes learnt", script: learnRoute2603 + `learn r0 r0-up 10.100.0.0/24 192.0.2.12
+learn r0 r0-up fd00:101::/48 fd00:2::12
+learn r0 r0-up 10.102.0.0/24 192.0.2.13
+ovn-nbctl --wait=sb sync`, shows: []string{"ip4.dst == 10.102.0.0/24", "ip6.dst == fd00:101::/48", "reg0 = 192.0.2.12;", "reg0 = 192.0.2.10;"}},
+		{name: "ECMP member and IPv6 prefix withdrawn", script: learnRoute2603 + `unlearn 10.100.0.0/24 192.0.2.10
+unlearn fd00:100::/48 fd00:2::10
+ovn-nbctl --wait=sb sync`, shows: []string{"reg0 = 192.0.2.11;", "reg0 = 192.0.2.12;"},
+			hides: []string{"reg0 = 192.0.2.10;", "ip6.dst == fd00:100::/48"}, recompute: true},
+		{name: "switch leaves the domain", script: `ovn-nbctl remove Logical_Switch ls2 other_config dynamic-routing-vni`,
+			shows: []string{`"dynamic-routing-vni"="100"`}, hides: []string{`"dynamic-routing-redistribute"="fdb"`}},
+		{name: "switch joins the domain", script: `ovn-nbctl set Logical_Switch ls3 other_config:dynamic-routing-vni=100`,
+			shows: []string{`ip="10.0.3.34"`}},
+		{name: "VIF gains addresses", script: `ovn-nbctl lsp-set-addresses vm1 "00:00:00:00:00:11 10.0.1.11 10.0.1.12 fd01::11"
+ovn-nbctl lsp-add ls1 vm5 -- lsp-set-addresses vm5 "00:00:00:00:00:15 10.0.1.15"`,
+			shows: []string{`ip="10.0.1.12"`, `ip="10.0.1.15"`}},
+		{name: "VIF loses addresses", script: `ovn-nbctl lsp-set-addresses vm1 "00:00:00:00:00:11 fd01::11" -- lsp-set-addresses vm5 00:00:00:00:00:15`,
+			shows: []string{`ip="fd01::11"`}, hides: []string{`ip="10.0.1.11"`, `ip="10.0.1.12"`, `ip="10.0.1.15"`}},
+		{name: "static route removed", script: `ovn-nbctl lr-route-del r0 10.50.0.0/16`,
+			shows: []string{`ip_prefix="0.0.0.0/0"`}, hides: []string{`ip_prefix="10.50.0.0/16"`}},
+	} {
+		applyBoth(t, ref, s, step.script)
+		if step.recompute {
+			if err := ref.Apply(t.Context(), "ovn-appctl -t "+filepath.Join(ref.Dir(), "northd.ctl")+" inc-engine/recompute"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		refSB, liveSB := dumpSB(t, ref.SBRemote()), dumpSB(t, s.SBRemote())
+		refFlows, refRows := sbFlows(t, refSB), ownedRows(t, refSB, tables)
+		want := slices.Concat(refFlows, refRows)
+		for _, text := range step.shows {
+			if !slices.ContainsFunc(want, func(l string) bool { return strings.Contains(l, text) }) {
+				t.Fatalf("%s: the reference shows no %s", step.name, text)
+			}
+		}
+		for _, text := range step.hides {
+			if slices.ContainsFunc(want, func(l string) bool { return strings.Contains(l, text) }) {
+				t.Fatalf("%s: the reference still shows %s", step.name, text)
+			}
+		}
+		if r := reference.CompareIn(stages, refFlows, sbFlows(t, liveSB)); !r.Equal() {
+			t.Errorf("%s: flows differ from the reference's:\n%s", step.name, r)
+		}
+		if r := reference.Compare(refRows, ownedRows(t, liveSB, tables)); !r.Equal() {
+			t.Errorf("%s: rows differ from the reference's (- reference, + northlog):\n%s", step.name, rowDiff(r))
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/northlog/northlog/internal/reference"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // routerPortPrefixes is each router port's name and ipv6_prefix in the NB
@@ -24,14 +25,29 @@ func routerPortPrefixes(s *servers, remote string) string {
 // to junk, and the port stops asking.
 func TestLivePrefixDelegation(t *testing.T) {
 	t.Parallel()
-	ref, s, _ := startWithReference(t)
+	comparePrefixDelegation(t, reference.BuildOf(schema.OVN2303))
+}
+
+// TestLive2603PrefixDelegation is TestLivePrefixDelegation against
+// 26.03.2, whose advertisements announce the NB ipv6_prefix rather than
+// the SB list: a prefix stays announced once the list turns to junk or
+// goes, as long as the NB keeps it.
+func TestLive2603PrefixDelegation(t *testing.T) {
+	t.Parallel()
+	comparePrefixDelegation(t, reference.BuildOf(schema.OVN2603))
+}
+
+// comparePrefixDelegation runs the steps of TestLivePrefixDelegation on
+// the reference build and on northlog.
+func comparePrefixDelegation(t *testing.T, build *reference.Build) {
+	ref, s, _ := startWithReferenceOf(t, build)
 	check := func(what string) {
 		t.Helper()
 		if want, got := routerPortPrefixes(s, ref.NBRemote()), routerPortPrefixes(s, s.NBRemote()); got != want {
-			t.Errorf("%s: NB router ports:\n%s\nwant (23.03):\n%s", what, got, want)
+			t.Errorf("%s: NB router ports:\n%s\nwant (%s):\n%s", what, got, build.Release(), want)
 		}
 		if r := reference.Compare(sbRows(t, ref.SBRemote(), false), sbRows(t, s.SBRemote(), false)); !r.Equal() {
-			t.Errorf("%s: SB rows differ (- 23.03, + northlog):\n%s", what, rowDiff(r))
+			t.Errorf("%s: SB rows differ (- %s, + northlog):\n%s", what, build.Release(), rowDiff(r))
 		}
 	}
 	applyBoth(t, ref, s, `ovn-sbctl chassis-add hv1 geneve 192.0.2.1

@@ -39,11 +39,20 @@ func SmapUint(m map[string]string, key string, def uint32) uint32 {
 	if !ok {
 		return def
 	}
-	n, err := strconv.ParseInt(strings.TrimLeft(v, " \t\n\v\f\r"), 10, 64)
-	if err != nil || n < 0 || n > math.MaxUint32 {
-		return def
+	if n, ok := ParseUint(v); ok {
+		return n
 	}
-	return uint32(n)
+	return def
+}
+
+// ParseUint reads s the way OVS's str_to_uint does: a whole base-10 C
+// unsigned int, leading spaces and a sign allowed, negative values refused.
+func ParseUint(s string) (uint32, bool) {
+	n, err := strconv.ParseInt(strings.TrimLeft(s, " \t\n\v\f\r"), 10, 64)
+	if err != nil || n < 0 || n > math.MaxUint32 {
+		return 0, false
+	}
+	return uint32(n), true
 }
 
 // SmapLlong reads a 64-bit integer option the way OVN's

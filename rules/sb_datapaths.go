@@ -25,7 +25,8 @@ type Datapath struct {
 	// neutron:network_name or neutron:router_name), interconn-ts for
 	// switches, snat-ct-zone and always_learn_from_arp_request=false for
 	// routers; in 26.03 also ct-zone-limit, fdb_age_threshold and the EVPN
-	// settings for switches and disable_garp_rarp for routers.
+	// settings for switches and disable_garp_rarp and routerSettingsInSB's
+	// for routers.
 	ExternalIDs Smap
 	// RequestedKey is other_config:requested-tnl-key (switches) or
 	// options:requested-tnl-key (routers), 0 when absent or not a valid
@@ -88,6 +89,9 @@ func SBDatapaths(n *relations.NB) engine.Rel[Datapath] {
 		if n.Release >= schema.OVN2603 {
 			ids["disable_garp_rarp"] = strconv.FormatBool(relations.SmapBool(lr.Options, "disable_garp_rarp", false))
 		}
+		if routerSettingsInSB(n.Release) {
+			addRouterSettings(ids, lr.Options)
+		}
 		return Datapath{NB: lr.UUID, Kind: Router, ExternalIDs: SmapOf(ids),
 			RequestedKey: requestedKey(lr.Options, MaxDatapathKey)}
 	})
@@ -99,6 +103,68 @@ func SBDatapaths(n *relations.NB) engine.Rel[Datapath] {
 // on to ovn-controller in the Datapath_Binding's external_ids
 // (en-datapath-logical-switch.c, en-datapath-logical-router.c).
 func datapathLimitsInSB(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// routerSettingsInSB: 26.03 hands ovn-controller, in a router's
+// Datapath_Binding external_ids, its smallest MAC binding age (for
+// refreshing timestamps in time), its VRF id and the next hops of its
+// advertised prefixes (en-datapath-logical-router.c gather_external_ids).
+func routerSettingsInSB(rel schema.Release) bool { return rel >= schema.OVN2603 }
+
+// addRouterSettings copies into ids a router's settings of
+// routerSettingsInSB: the smallest positive threshold of
+// mac_binding_age_threshold, a positive dynamic-routing-vrf-id and the
+// non-empty dynamic-routing-v4-prefix-nexthop and -v6-prefix-nexthop.
+func addRouterSettings(ids, options map[string]string) {
+	if age := minMACBindingAge(options["mac_binding_age_threshold"]); age > 0 {
+		ids["mac_binding_age_threshold"] = strconv.FormatUint(uint64(age), 10)
+	}
+	if vrf := relations.SmapLlong(options, "dynamic-routing-vrf-id", -1); vrf > 0 {
+		ids["dynamic-routing-vrf-id"] = strconv.FormatInt(vrf, 10)
+	}
+	for _, key := range []string{"dynamic-routing-v4-prefix-nexthop", "dynamic-routing-v6-prefix-nexthop"} {
+		if nh := options[key]; nh != "" {
+			ids[key] = nh
+		}
+	}
+}
+
+// minMACBindingAge is the smallest positive threshold of a
+// mac_binding_age_threshold, "[CIDR:]THRESHOLD" entries separated by
+// semicolons, of which only the last without a prefix (or with a /0 one)
+// counts; 0 when there is none or an entry is unreadable (aging.c
+// min_mac_binding_age_threshold, parse_aging_threshold).
+func minMACBindingAge(opt string) uint32 {
+	var least, fallback uint32
+	for entry := range strings.SplitSeq(opt, ";") {
+		if entry == "" {
+			continue
+		}
+		cidr, threshold, prefixed := "", entry, false
+		if i := strings.LastIndexByte(entry, ':'); i >= 0 {
+			cidr, threshold, prefixed = entry[:min(i, 127)], entry[i+1:], true
+		}
+		t, ok := relations.ParseUint(threshold)
+		if !ok {
+			return 0
+		}
+		plen := 0
+		if prefixed {
+			if _, plen, ok = relations.ParseCIDR(cidr); !ok {
+				return 0
+			}
+		}
+		switch {
+		case plen == 0:
+			fallback = t
+		case t > 0 && (least == 0 || t < least):
+			least = t
+		}
+	}
+	if fallback > 0 && (least == 0 || fallback < least) {
+		least = fallback
+	}
+	return least
+}
 
 // addCTZoneLimit copies a positive ct-zone-limit of options into ids.
 func addCTZoneLimit(ids, options map[string]string) {

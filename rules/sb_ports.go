@@ -775,7 +775,7 @@ func lrpBindings(rel schema.Release, p relations.LRP, r routerFacts, peer string
 	}
 	dynamicRoutingOptions(p, r.Dynamic, r.HasChassis, options)
 	if peer != "" && p.Port.Peer == nil {
-		ipv6Options(p, options)
+		ipv6Options(rel, p, options)
 	}
 	pb.Options = SmapOf(options)
 	if !p.DGP() {
@@ -800,6 +800,12 @@ func lrpBindings(rel schema.Release, p relations.LRP, r routerFacts, peer string
 	cr.Options = SmapOf(crOptions)
 	return []PortBinding{pb, cr}
 }
+
+// raPrefixesFromNB: 26.03's periodic router advertisements announce,
+// after the port's own networks, the prefixes of its NB ipv6_prefix (the
+// delegated ones northd copied there); 23.03's the SB binding's
+// ipv6_ra_pd_list as ovn-controller wrote it, which the SB writer appends.
+func raPrefixesFromNB(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // redirectOptionNeedsPort: 26.03 names a router port's
 // chassis-redirect-port only when the port has one, as a distributed
@@ -843,7 +849,7 @@ const (
 // connected to a switch (northd.c ovn_update_ipv6_options, copy_ra_to_sb).
 // A disabled port asks for no prefix. An unknown address_mode is logged by
 // RouterPortNDRAFlows; here it only sends no advertisement.
-func ipv6Options(p relations.LRP, options map[string]string) {
+func ipv6Options(rel schema.Release, p relations.LRP, options map[string]string) {
 	enabled := p.Enabled()
 	if enabled && relations.SmapBool(p.Port.Options, "prefix_delegation", false) {
 		options["ipv6_prefix_delegation"] = "true"
@@ -881,6 +887,9 @@ func ipv6Options(p relations.LRP, options map[string]string) {
 			continue
 		}
 		prefixes = append(prefixes, a.NetworkS+"/"+strconv.Itoa(a.Plen))
+	}
+	if raPrefixesFromNB(rel) {
+		prefixes = append(prefixes, slices.Sorted(slices.Values(p.Port.Ipv6Prefix))...)
 	}
 	options["ipv6_ra_prefixes"] = strings.Join(prefixes, " ")
 	for _, k := range []string{"rdnss", "dnssl", "route_info"} {

@@ -862,9 +862,7 @@ func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding
 		// Keys of options that ovn-controller writes and northd keeps.
 		if v, ok := pb.Options["ipv6_ra_pd_list"]; ok && router {
 			options["ipv6_ra_pd_list"] = v
-			// Periodic advertisements announce the delegated prefixes
-			// after the port's own (copy_ra_to_sb).
-			if own, ok := options["ipv6_ra_prefixes"]; ok {
+			if own, ok := options["ipv6_ra_prefixes"]; ok && announcesPDList(w.stages.Release()) {
 				if own != "" {
 					own += " "
 				}
@@ -938,6 +936,12 @@ func (w *Writer) portColumns(t *Txn, want *rules.PortBinding, pb *sb.PortBinding
 	}
 	return row
 }
+
+// announcesPDList: 23.03's periodic router advertisements announce the
+// delegated prefixes of ipv6_ra_pd_list after the port's own
+// (copy_ra_to_sb); 26.03's take them from the NB port's ipv6_prefix
+// (rules' raPrefixesFromNB).
+func announcesPDList(r schema.Release) bool { return r < schema.OVN2603 }
 
 // qdiscQueueOf is a port binding's options:qdisc_queue_id, 0 when absent
 // or unreadable (smap_get_int).

@@ -30,7 +30,8 @@ var dynamicRoutingChanges = map[string]Change{
 		}
 		Edit(t, s, nb.LogicalSwitchTable, id, func(ls *nb.LogicalSwitch) {
 			ls.OtherConfig = ownOptions(ls.OtherConfig)
-			for _, key := range []string{"dynamic-routing-vni", "dynamic-routing-redistribute", "dynamic-routing-fdb-prefer-local", "dynamic-routing-vxlan-ifname"} {
+			for _, key := range []string{"dynamic-routing-vni", "dynamic-routing-redistribute", "dynamic-routing-fdb-prefer-local",
+				"dynamic-routing-arp-prefer-local", "dynamic-routing-vxlan-ifname", "dynamic-routing-bridge-ifname", "dynamic-routing-advertise-ifname"} {
 				delete(ls.OtherConfig, key)
 			}
 			if rapid.IntRange(0, 3).Draw(t, "in EVPN domain") == 0 {
@@ -41,6 +42,14 @@ var dynamicRoutingChanges = map[string]Change{
 			ls.OtherConfig["dynamic-routing-vxlan-ifname"] = rapid.SampledFrom([]string{"vxlan-100", "vxlan-100,vxlan-name-too-long"}).Draw(t, "vxlan devices")
 			if rapid.Bool().Draw(t, "FDB prefer local") {
 				ls.OtherConfig["dynamic-routing-fdb-prefer-local"] = "true"
+			}
+			if rapid.Bool().Draw(t, "ARP prefer local") {
+				ls.OtherConfig["dynamic-routing-arp-prefer-local"] = "true"
+			}
+			for _, key := range []string{"dynamic-routing-bridge-ifname", "dynamic-routing-advertise-ifname"} {
+				if name := rapid.SampledFrom([]string{"", "br-100", "a-name-too-long-for-linux"}).Draw(t, key); name != "" {
+					ls.OtherConfig[key] = name
+				}
 			}
 		})
 	},

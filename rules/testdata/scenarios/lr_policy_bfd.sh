@@ -8,16 +8,18 @@
 # hold); the ECMP policy p5 loses its next hop whose session is down and
 # keeps the others, and p6, all of whose next hops are down, gets no
 # flow. Sessions a policy uses are down until the SB says otherwise.
+# Two sessions set their timers (min_tx, min_rx, detect_mult), which
+# northd copies to the SB BFD rows (checked by the live take-over tests).
 ovn-nbctl lr-add r0
 for i in 1 2 3 4 5 6; do
   ovn-nbctl lrp-add r0 r0-sw$i 00:00:00:00:00:0$i 192.168.$i.1/24
 done
 ovn-nbctl --bfd lr-policy-add r0 101 "ip4.src == 10.1.0.0/16" reroute 192.168.1.2
 ovn-nbctl --bfd lr-policy-add r0 102 "ip4.src == 10.2.0.0/16" reroute 192.168.2.2
-b3=$(ovn-nbctl create bfd logical_port=r0-sw3 dst_ip=192.168.3.99)
+b3=$(ovn-nbctl create bfd logical_port=r0-sw3 dst_ip=192.168.3.99 min_tx=250 min_rx=300 detect_mult=5)
 ovn-nbctl lr-policy-add r0 103 "ip4.src == 10.3.0.0/16" reroute 192.168.3.2
 ovn-nbctl add Logical_Router_Policy $(ovn-nbctl --bare --columns=_uuid find Logical_Router_Policy priority=103) bfd_sessions $b3
-b4=$(ovn-nbctl create bfd logical_port=r0-sw1 dst_ip=192.168.4.2)
+b4=$(ovn-nbctl create bfd logical_port=r0-sw1 dst_ip=192.168.4.2 detect_mult=7)
 ovn-nbctl lr-policy-add r0 104 "ip4.src == 10.4.0.0/16" reroute 192.168.4.2
 ovn-nbctl add Logical_Router_Policy $(ovn-nbctl --bare --columns=_uuid find Logical_Router_Policy priority=104) bfd_sessions $b4
 ovn-nbctl --bfd lr-policy-add r0 105 "ip4.src == 10.5.0.0/16" reroute 192.168.5.2,192.168.5.3,192.168.5.4
