@@ -755,9 +755,10 @@ ovn-nbctl --wait=sb set ACL ` + acl("icmp4") + ` action=allow-related`},
 // flowColumnScenarios2603 are the differential scenarios whose flows carry
 // the Logical_Flow columns besides the canonical ones: flow_desc (debug
 // drops, sampled drops), tags (acl_ct_translation, in_out_port) and
-// controller_meter (CoPP, ACL meters).
+// controller_meter (CoPP, ACL meters, the stateless DNAT of a rejecting
+// VIP).
 var flowColumnScenarios2603 = []string{"debug_drop", "sampling_app_drop", "acl_sampling", "acl_ct_translation",
-	"acl_fair_meter_unlogged", "copp_router", "copp_switch"}
+	"acl_fair_meter_unlogged", "copp_router", "copp_switch", "lb_stateless_nat"}
 
 // TestLive2603FlowColumns: on flowColumnScenarios2603, the live northd's
 // Logical_Flow rows have 26.03.2's flow_desc, tags, controller_meter and
