@@ -827,7 +827,9 @@ for p in p1 p2; do ovn-sbctl set Port_Binding $p up=true; done`,
 			t.Errorf("step %d: %d flows' other columns differ from the reference's (- reference, + northlog):\n%s", i, len(changed)/2,
 				strings.Join(changed, "\n"))
 		}
-		metered := slices.ContainsFunc(want, func(l string) bool { return strings.Contains(l, "reg1[0..15] == 0|") && strings.Contains(l, `controller_meter="mrej"`) })
+		metered := slices.ContainsFunc(want, func(l string) bool {
+			return strings.Contains(l, "reg1[0..15] == 0|") && strings.Contains(l, `controller_meter="mrej"`)
+		})
 		if wantMetered := i == 2; metered != wantMetered {
 			t.Errorf("step %d: the reference's stateless DNAT flows metered %t, want %t: the step does not test what it says", i, metered, wantMetered)
 		}
