@@ -90,18 +90,7 @@ var haChanges = map[string]Change{
 	},
 	// requestChassis makes a router port request a chassis, which when
 	// remote makes it a transit router's remote port, or none.
-	"requestChassis": func(t *rapid.T, s *State) {
-		id := s.Pick(t, nb.LogicalRouterPortTable, "lrp")
-		if id == "" {
-			return
-		}
-		updateRouterPort(t, s, id, func(lrp *nb.LogicalRouterPort) {
-			delete(lrp.Options, "requested-chassis")
-			if name := rapid.SampledFrom([]string{"", "gw1", "rc1"}).Draw(t, "chassis"); name != "" {
-				lrp.Options["requested-chassis"] = name
-			}
-		})
-	},
+	"requestChassis": setRouterPortOption("requested-chassis", "gw1", "rc1"),
 	"setExternal": func(t *rapid.T, s *State) {
 		id := s.Pick(t, nb.LogicalSwitchPortTable, "lsp")
 		if id == "" {
