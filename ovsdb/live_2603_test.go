@@ -762,9 +762,10 @@ ovn-nbctl --wait=sb set ACL ` + acl("icmp4") + ` action=allow-related`},
 // flowColumnScenarios2603 are the differential scenarios whose flows carry
 // the Logical_Flow columns besides the canonical ones: flow_desc (debug
 // drops, sampled drops), tags (acl_ct_translation, in_out_port) and
-// controller_meter (CoPP, ACL meters).
+// controller_meter (CoPP, ACL meters, the stateless DNAT of a rejecting
+// VIP).
 var flowColumnScenarios2603 = []string{"debug_drop", "sampling_app_drop", "acl_sampling", "acl_ct_translation",
-	"acl_fair_meter_unlogged", "copp_router", "copp_switch"}
+	"acl_fair_meter_unlogged", "copp_router", "copp_switch", "lb_stateless_nat"}
 
 // TestLive2603FlowColumns: on flowColumnScenarios2603, the live northd's
 // Logical_Flow rows have 26.03.2's flow_desc, tags, controller_meter and
@@ -794,6 +795,51 @@ func TestLive2603FlowColumns(t *testing.T) {
 	}
 	if descs == 0 {
 		t.Errorf("no reference flow has a flow_desc: %v compare nothing of it", flowColumnScenarios2603)
+	}
+}
+
+// TestLive2603StatelessRejectMeter: a rejecting stateless-NAT VIP on a
+// router with two distributed gateway ports and a CoPP, whose backends'
+// monitors ovn-controller reports online, then offline, then one online
+// again: after each step the flows and their controller_meter (the
+// reject meter on the DNAT flows while no backend is up) are 26.03.2's.
+func TestLive2603StatelessRejectMeter(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	steps := []string{
+		`ovn-nbctl set NB_Global . options:svc_monitor_mac=0a:58:0a:f4:00:01
+ovn-nbctl ls-add sw0 -- lsp-add sw0 p1 -- lsp-add sw0 p2
+ovn-nbctl lr-add lr0 -- lrp-add lr0 lr0-sw0 00:00:00:00:ff:01 10.0.0.1/24 -- lsp-add-router-port sw0 sw0-lr0 lr0-sw0
+ovn-nbctl lrp-add lr0 lr0-a 00:00:00:00:ff:02 172.16.1.1/24 -- lrp-set-gateway-chassis lr0-a hv1
+ovn-nbctl lrp-add lr0 lr0-b 00:00:00:00:ff:03 172.16.2.1/24 -- lrp-set-gateway-chassis lr0-b hv2
+ovn-nbctl lb-add lb0 30.0.0.1:80 10.0.0.5:80,10.0.0.6:80 tcp -- lr-lb-add lr0 lb0 -- ls-lb-add sw0 lb0
+ovn-nbctl set Load_Balancer lb0 options:use_stateless_nat=true options:reject=true \
+  ip_port_mappings:10.0.0.5=p1:10.0.0.2 ip_port_mappings:10.0.0.6=p2:10.0.0.2
+ovn-nbctl --id=@hc create Load_Balancer_Health_Check vip="30.0.0.1\:80" -- add Load_Balancer lb0 health_check @hc
+ovn-nbctl meter-add mrej drop 10 pktps -- copp-add copp0 reject mrej -- lr-copp-add copp0 lr0
+ovn-nbctl --wait=sb sync
+for p in p1 p2; do ovn-sbctl set Port_Binding $p up=true; done`,
+		portMonitorStatus("10.0.0.5", "online") + "\n" + portMonitorStatus("10.0.0.6", "online"),
+		portMonitorStatus("10.0.0.5", "offline") + "\n" + portMonitorStatus("10.0.0.6", "offline"),
+		portMonitorStatus("10.0.0.6", "online"),
+	}
+	for i, step := range steps {
+		applyBoth(t, ref, s, step)
+		refSB, liveSB := dumpSB(t, ref.SBRemote()), dumpSB(t, s.SBRemote())
+		if r := reference.Compare(sbFlows(t, refSB), sbFlows(t, liveSB)); !r.Equal() {
+			t.Fatalf("step %d: flows differ from the reference's:\n%s", i, r)
+		}
+		want := flowColumns(t, refSB)
+		if changed := changedFlowColumns(want, flowColumns(t, liveSB)); len(changed) > 0 {
+			t.Errorf("step %d: %d flows' other columns differ from the reference's (- reference, + northlog):\n%s", i, len(changed)/2,
+				strings.Join(changed, "\n"))
+		}
+		metered := slices.ContainsFunc(want, func(l string) bool {
+			return strings.Contains(l, "reg1[0..15] == 0|") && strings.Contains(l, `controller_meter="mrej"`)
+		})
+		if wantMetered := i == 2; metered != wantMetered {
+			t.Errorf("step %d: the reference's stateless DNAT flows metered %t, want %t: the step does not test what it says", i, metered, wantMetered)
+		}
 	}
 }
 

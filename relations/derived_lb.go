@@ -106,6 +106,9 @@ type LBBackend struct {
 	// MappingProblem is the warning northd logs when it cannot read the
 	// backend's mapping, "" when it can or there is none.
 	MappingProblem string
+	// Template: a template VIP's backend read as a template (IP and port
+	// copied as written), whose port northd knows as no number.
+	Template bool
 }
 
 // Remote reports whether the backend is in another availability zone:
@@ -127,11 +130,14 @@ const (
 func encodeBackends(bs []LBBackend) LBBackends {
 	recs := make([]string, len(bs))
 	for i, b := range bs {
-		mapped := ""
+		flags := ""
 		if b.Mapped {
-			mapped = "m"
+			flags += "m"
 		}
-		recs[i] = strings.Join([]string{b.IP, b.Port, mapped, b.MonitorPort, b.MonitorSrcIP, b.Zone, b.MappingProblem}, lbFieldSep)
+		if b.Template {
+			flags += "t"
+		}
+		recs[i] = strings.Join([]string{b.IP, b.Port, flags, b.MonitorPort, b.MonitorSrcIP, b.Zone, b.MappingProblem}, lbFieldSep)
 	}
 	return LBBackends(strings.Join(recs, lbRecordSep))
 }
@@ -145,7 +151,8 @@ func (b LBBackends) All() []LBBackend {
 	out := make([]LBBackend, len(recs))
 	for i, r := range recs {
 		f := strings.SplitN(r, lbFieldSep, 7)
-		out[i] = LBBackend{IP: f[0], Port: f[1], Mapped: f[2] != "", MonitorPort: f[3], MonitorSrcIP: f[4], Zone: f[5], MappingProblem: f[6]}
+		out[i] = LBBackend{IP: f[0], Port: f[1], Mapped: strings.Contains(f[2], "m"), MonitorPort: f[3], MonitorSrcIP: f[4], Zone: f[5],
+			MappingProblem: f[6], Template: strings.Contains(f[2], "t")}
 	}
 	return out
 }
@@ -168,9 +175,6 @@ type LBVIP struct {
 	Backends   LBBackends
 	// NBackends is the number of backends northd read.
 	NBackends int
-	// TemplateBackends: the backends were read as templates, so northd
-	// knows no numeric port of theirs (affinity flows match none).
-	TemplateBackends bool
 	// HealthCheck: a Load_Balancer_Health_Check of the load balancer names
 	// this VIP (northd ignores health checks of SCTP and template load
 	// balancers).
@@ -483,12 +487,8 @@ func parseLBVIP(rel schema.Release, r lbRow, hc bool) (LBVIP, error) {
 		if len(parts) == 2 {
 			v.Port = parts[1]
 		}
-		// Backends are templates, or else explicit addresses.
-		var ok bool
-		if backends, ok = templateBackends(v.BackendIPs); ok {
-			v.TemplateBackends = true
-		} else if backends, err = explicitBackends(rel, lb, v); err != nil {
-			return fail(fmt.Errorf("invalid backend: neither a template nor explicit (%w)", err))
+		if backends, err = templateVIPBackends(rel, lb, v); err != nil {
+			return fail(err)
 		}
 	} else {
 		vip, err := parseLBAddress(r.Key)
@@ -519,35 +519,16 @@ func cTokens(s, sep string) []string {
 
 // explicitBackends reads the backends of a VIP as
 // ovn_lb_backends_init_explicit does: addresses of the VIP's family, with a
-// port exactly when the VIP has one; and their ip_port_mappings entries
-// when the VIP has a health check or its load balancer is distributed
-// (ovn_lb_vip_backends_ip_port_mappings_init), where a distributed one's
-// VIP without health check needs no source address.
+// port exactly when the VIP has one.
 func explicitBackends(rel schema.Release, lb *nb.LoadBalancer, v LBVIP) ([]LBBackend, error) {
 	var backends []LBBackend
 	var errs []string
 	for _, token := range cTokens(v.BackendIPs, ",") {
-		b, err := parseLBAddress(token)
-		if err == nil && b.IPv6 != v.IPv6 {
-			errs = append(errs, fmt.Sprintf("%s: IP address family is different from VIP %s", token, v.IP))
-			continue
+		if b, problem := explicitBackend(rel, lb, v, token); problem != "" {
+			errs = append(errs, problem)
+		} else {
+			backends = append(backends, b)
 		}
-		if err != nil || (v.Port != "") != (b.Port != 0) {
-			if v.Port != "" {
-				errs = append(errs, token+": should be an IP address and a port number with : as a separator")
-			} else {
-				errs = append(errs, token+": should be an IP address")
-			}
-			continue
-		}
-		be := LBBackend{IP: b.IP}
-		if b.Port != 0 {
-			be.Port = strconv.Itoa(int(b.Port))
-		}
-		if !v.Template && (v.HealthCheck || v.Distributed) {
-			readMapping(rel, lb, &be, v.IPv6, v.Distributed && !v.HealthCheck)
-		}
-		backends = append(backends, be)
 	}
 	if len(errs) > 0 {
 		return nil, errors.New(strings.Join(errs, ", "))
@@ -555,23 +536,104 @@ func explicitBackends(rel schema.Release, lb *nb.LoadBalancer, v LBVIP) ([]LBBac
 	return backends, nil
 }
 
-// templateBackends reads the backends of a template VIP as
-// ovn_lb_backends_init_template does: "IP[:PORT]" parts copied as they are.
-func templateBackends(value string) ([]LBBackend, bool) {
+// explicitBackend reads one backend "IP[:PORT]" of VIP v
+// (ovn_lb_backend_init_explicit), or says why it cannot, and its
+// ip_port_mappings entry when the VIP has a health check or its load
+// balancer is distributed (ovn_lb_vip_backends_ip_port_mappings_init),
+// where a distributed one's VIP without health check needs no source
+// address.
+func explicitBackend(rel schema.Release, lb *nb.LoadBalancer, v LBVIP, token string) (LBBackend, string) {
+	b, err := parseLBAddress(token)
+	if err == nil && b.IPv6 != v.IPv6 {
+		return LBBackend{}, fmt.Sprintf("%s: IP address family is different from VIP %s", token, v.IP)
+	}
+	if err != nil || (v.Port != "") != (b.Port != 0) {
+		if v.Port != "" {
+			return LBBackend{}, token + ": should be an IP address and a port number with : as a separator"
+		}
+		return LBBackend{}, token + ": should be an IP address"
+	}
+	be := LBBackend{IP: b.IP}
+	if b.Port != 0 {
+		be.Port = strconv.Itoa(int(b.Port))
+	}
+	readBackendMapping(rel, lb, v, &be)
+	return be, ""
+}
+
+// readBackendMapping reads backend b's ip_port_mappings entry where northd
+// does: for a VIP with a health check, or of a distributed load balancer,
+// where a VIP without health check needs no source address.
+func readBackendMapping(rel schema.Release, lb *nb.LoadBalancer, v LBVIP, b *LBBackend) {
+	if v.HealthCheck || v.Distributed {
+		readMapping(rel, lb, b, !v.V4Mapped(), v.Distributed && !v.HealthCheck)
+	}
+}
+
+// templateBackend reads a template VIP's backend "IP[:PORT]" as
+// ovn_lb_backend_init_template does: its parts copied as they are.
+func templateBackend(token string) (LBBackend, bool) {
+	parts := cTokens(token, ":")
+	if len(parts) == 0 || len(parts) > 2 {
+		return LBBackend{}, false
+	}
+	b := LBBackend{IP: parts[0], Template: true}
+	if len(parts) == 2 {
+		b.Port = parts[1]
+	}
+	return b, true
+}
+
+// templateVIPBackends reads the backends of template VIP v: where
+// backendsByToken, each ^variable one as a template and any other as an
+// explicit address (26.03's ovn_lb_backends_init_template); else all as
+// templates, or all as explicit addresses when one is no template (23.03).
+func templateVIPBackends(rel schema.Release, lb *nb.LoadBalancer, v LBVIP) ([]LBBackend, error) {
+	if !backendsByToken(rel) {
+		var backends []LBBackend
+		for _, token := range cTokens(v.BackendIPs, ",") {
+			b, ok := templateBackend(token)
+			if !ok {
+				explicit, err := explicitBackends(rel, lb, v)
+				if err != nil {
+					return nil, fmt.Errorf("invalid backend: neither a template nor explicit (%w)", err)
+				}
+				return explicit, nil
+			}
+			backends = append(backends, b)
+		}
+		return backends, nil
+	}
 	var backends []LBBackend
-	for _, token := range cTokens(value, ",") {
-		parts := cTokens(token, ":")
-		if len(parts) == 0 || len(parts) > 2 {
-			return nil, false
+	var errs []string
+	for _, token := range cTokens(v.BackendIPs, ",") {
+		if !strings.HasPrefix(token, "^") {
+			if b, problem := explicitBackend(rel, lb, v, token); problem != "" {
+				errs = append(errs, problem)
+			} else {
+				backends = append(backends, b)
+			}
+			continue
 		}
-		b := LBBackend{IP: parts[0]}
-		if len(parts) == 2 {
-			b.Port = parts[1]
+		b, ok := templateBackend(token)
+		if !ok {
+			errs = append(errs, token+": should be a template of the form: '^backendip_variable1[:^port_variable1|:port]'")
+			continue
 		}
+		readBackendMapping(rel, lb, v, &b)
 		backends = append(backends, b)
 	}
-	return backends, true
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("invalid backend: template (%s)", strings.Join(errs, ", "))
+	}
+	return backends, nil
 }
+
+// backendsByToken: 26.03 reads a template VIP's backends one by one, a
+// ^variable as a template and anything else as an explicit address, which
+// a distributed load balancer's mapping then names (in brackets, as a
+// template VIP has no IPv4 address).
+func backendsByToken(rel schema.Release) bool { return rel >= schema.OVN2603 }
 
 // SBVIPs is the vips column northd writes to a load balancer's SB row
 // (ovn_northd_lb_get_vips): the NB column, except for an IPv6 template load
@@ -906,10 +968,10 @@ func withTargets(v LBVIP, target func(LBBackend) bool) LBVIP {
 			t = `"` + b.MonitorPort + `":`
 		}
 		port := b.Port
-		if port == "" {
+		if port == "" || b.Template {
 			port = "0"
 		}
-		if v.IPv6 {
+		if v.IPv6 || b.Template {
 			t += "[" + b.IP + "]:" + port
 		} else {
 			t += b.IP + ":" + port

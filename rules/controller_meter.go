@@ -98,14 +98,24 @@ func coppMeters(n *relations.NB) engine.Rel[coppMeter] {
 		engine.IndexBy(meterNames, func(name string) string { return name }))
 }
 
+// meteredProtocol is the CoPP protocol of flow f: its MeteredAs, else its
+// actions' (controllerProtocol).
+func meteredProtocol(f Flow) string {
+	if f.MeteredAs != "" {
+		return f.MeteredAs
+	}
+	return controllerProtocol(f.Actions)
+}
+
 // withControllerMeters sets the controller meter of every flow whose
-// actions send packets of a CoPP protocol to ovn-controller on a datapath
-// whose CoPP meters that protocol. Such a flow on a datapath set is
-// written on each member instead, as its meter depends on the member
-// (northd adds these flows datapath by datapath); only these flows are
-// held for the join, so a CoPP change costs the flows it meters.
+// actions send packets of a CoPP protocol to ovn-controller (or that is
+// MeteredAs one) on a datapath whose CoPP meters that protocol. Such a
+// flow on a datapath set is written on each member instead, as its meter
+// depends on the member (northd adds these flows datapath by datapath);
+// only these flows are held for the join, so a CoPP change costs the flows
+// it meters.
 func withControllerMeters(n *relations.NB, flows engine.Rel[Flow], sets engine.Rel[DatapathSetMember]) engine.Rel[Flow] {
-	metered := func(f Flow) bool { return controllerProtocol(f.Actions) != "" }
+	metered := func(f Flow) bool { return meteredProtocol(f) != "" }
 	plain := engine.Filter(flows, func(f Flow) bool { return !metered(f) })
 	punting := engine.Filter(flows, metered)
 	onSets := engine.IndexBy(engine.Filter(punting, func(f Flow) bool { return IsDatapathSet(f.Datapath) }),
@@ -119,13 +129,16 @@ func withControllerMeters(n *relations.NB, flows engine.Rel[Flow], sets engine.R
 			return f
 		})))
 	type key struct{ Datapath, Proto string }
-	byProto := engine.IndexBy(perDatapath, func(f Flow) key { return key{f.Datapath, controllerProtocol(f.Actions)} })
+	byProto := engine.IndexBy(perDatapath, func(f Flow) key { return key{f.Datapath, meteredProtocol(f)} })
 	meters := engine.IndexBy(coppMeters(n), func(m coppMeter) key { return key{m.Datapath, m.Proto} })
 	return engine.Union(
 		plain,
-		engine.AntiJoin(byProto, meters),
+		engine.Map(engine.AntiJoin(byProto, meters), func(f Flow) Flow {
+			f.MeteredAs = ""
+			return f
+		}),
 		engine.Join(byProto, meters, func(_ key, f Flow, m coppMeter) Flow {
-			f.ControllerMeter = m.Meter
+			f.ControllerMeter, f.MeteredAs = m.Meter, ""
 			return f
 		}))
 }

@@ -26,7 +26,10 @@ import (
 // CTTranslation its tags:acl_ct_translation, on the stateful ACLs' flows
 // with NB_Global options:acl_ct_translation: ovn-controller then matches
 // their L4 fields on the connection's original ones. Neither is part of
-// the text either.
+// the text either. MeteredAs is the CoPP protocol of a flow whose actions
+// send nothing to ovn-controller but that northd meters all the same (the
+// stateless DNAT of a VIP that rejects): withControllerMeters meters it
+// as its actions would be and clears it.
 type Flow struct {
 	Datapath        string
 	Stage           Stage
@@ -38,6 +41,7 @@ type Flow struct {
 	Hint            string
 	Desc            string
 	CTTranslation   bool
+	MeteredAs       string
 }
 
 // CompareFlows orders flows by datapath, stage (pipeline and table, in
@@ -55,6 +59,7 @@ func CompareFlows(a, b Flow) int {
 		cmp.Compare(a.Hint, b.Hint),
 		cmp.Compare(a.Desc, b.Desc),
 		CompareBools(a.CTTranslation, b.CTTranslation),
+		cmp.Compare(a.MeteredAs, b.MeteredAs),
 	)
 }
 

@@ -91,6 +91,19 @@ func TestLB2603IncrementalEqualsRecompute(t *testing.T) {
 	})
 }
 
+// TestStatelessNAT2603Incremental is TestLB2603IncrementalEqualsRecompute
+// from StatelessNATSetup's router with two distributed gateway ports and
+// rejecting stateless-NAT load balancer, so that its DNAT flows often lose
+// or gain their targets, and with them the router CoPP's reject meter.
+func TestStatelessNAT2603Incremental(t *testing.T) {
+	names := append([]string{"topology/delSwitch", "topology/addPort", "topology/delPort", "router/connectSwitch"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.LoadBalancers}, names...), Steps: 16, ChangesPerStep: 3,
+		Setup:   ruletest.StatelessNATSetup,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+	})
+}
+
 // TestFeaturesIncrementalEqualsRecompute is restricted to feature flips
 // mixed with the changes that build what reads the features (stateful
 // ACLs, load balancers, ECMP symmetric routes, NAT), so that a flip often
@@ -143,6 +156,24 @@ func TestSBHAIncremental(t *testing.T) {
 			ruletest.OutputOf("Port_Binding ha_chassis_group", func(p *rules.Program) *engine.Output[rules.HAGroupPort] { return p.HAGroupPorts }),
 			ruletest.OutputOf("ref_chassis switches", func(p *rules.Program) *engine.Output[rules.HARefSwitch] { return p.HARefSwitches }),
 		},
+	})
+}
+
+// TestTransitRouters2603Incremental: 26.03's program over remote chassis
+// coming and going and router ports requesting them, with the HA changes
+// (gateway routers and chassis, whose ports requesting a chassis stay
+// plain) and the topology: the flows (ARP and ND flooded to remote
+// chassis) and the bindings (type remote).
+func TestTransitRouters2603Incremental(t *testing.T) {
+	names := append([]string{"topology/delSwitch", "topology/addPort", "router/delRouterPort", "router/connectSwitch",
+		"router/peerRouterPorts", "router/setPortNetworks"}, topology...)
+	ruletest.Check(t, ruletest.Config{
+		Changes: ruletest.Select([]ruletest.Group{ruletest.HA}, names...),
+		Steps:   16, ChangesPerStep: 3,
+		Setup:   ruletest.HASetup,
+		Program: func() *rules.Program { return rules.NewFor(schema.OVN2603) },
+		Outputs: append(ruletest.DefaultOutputs(),
+			ruletest.OutputOf("Port_Binding", func(p *rules.Program) *engine.Output[rules.PortBinding] { return p.PortBindings })),
 	})
 }
 

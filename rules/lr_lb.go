@@ -356,7 +356,9 @@ func natsStateless(rel schema.Release, v relations.LBVIP) bool {
 // one, when there is one), at the VIP's DNAT priority prio; the backends'
 // replies are redirected to that chassis as with conntrack, lr_out_undnat
 // (priority 120) lets them through and lr_out_snat (priority 160) rewrites
-// their source to the VIP. A VIP without backends gets none.
+// their source to the VIP. A VIP without backends gets none. A VIP that
+// rejects for want of targets (its health check leaves none) keeps its
+// DNAT flows, which northd meters as the reject they stand for.
 func statelessNATFlows(rel schema.Release, dp onRow, prio int, dgp string, v relations.LBVIP) []Flow {
 	if v.NBackends == 0 {
 		return nil
@@ -382,6 +384,11 @@ func statelessNATFlows(rel schema.Release, dp onRow, prio int, dgp string, v rel
 	} else {
 		for i, b := range backends {
 			flows = append(flows, dp.flow(LRInDNAT, prio, fmt.Sprintf("%s && %s == %d", match, regLBStatelessIndex, i), dnat(b)))
+		}
+	}
+	if v.NTargets == 0 && v.Reject {
+		for i := range flows {
+			flows[i].MeteredAs = "reject"
 		}
 	}
 	replies := undnatMatch(rel, dgp, v) + " && " + v.Proto

@@ -277,7 +277,7 @@ func lbRegAffinityFlows(dp onRow, v relations.LBVIP, v6 bool, learnStage, lbStag
 	}
 	var flows []Flow
 	for _, b := range v.Backends.All() {
-		port := affinityPort(v, b)
+		port := affinityPort(b)
 		learnMatch := learn + " && " + ip + ".dst == " + b.IP
 		match := fmt.Sprintf("%s == 1 && ct.new && %s.dst == %s && %s == %s", regKnownLBSession, ip, v.IP, reg, b.IP)
 		if port != "" {
@@ -300,7 +300,7 @@ func lbRegAffinityFlows(dp onRow, v relations.LBVIP, v6 bool, learnStage, lbStag
 func affinityBackendFlows(dp onRow, v relations.LBVIP, learnStage, lbStage Stage, ip, regBackend, learnMatch, lbAction, ctFlag string) []Flow {
 	var flows []Flow
 	for _, b := range v.Backends.All() {
-		port := affinityPort(v, b)
+		port := affinityPort(b)
 		learn, match := learnMatch+" && "+ip+".dst == "+b.IP, fmt.Sprintf("%s == 1 && ct.new && %s && %s == %s", regKnownLBSession, ip, regBackend, b.IP)
 		if port != "" {
 			learn += " && " + v.Proto + ".dst == " + port
@@ -315,8 +315,8 @@ func affinityBackendFlows(dp onRow, v relations.LBVIP, learnStage, lbStage Stage
 
 // affinityPort is the port of backend b that affinity flows use: none for
 // template backends, whose port northd does not read as a number.
-func affinityPort(v relations.LBVIP, b relations.LBBackend) string {
-	if v.TemplateBackends {
+func affinityPort(b relations.LBBackend) string {
+	if b.Template {
 		return ""
 	}
 	return b.Port
@@ -337,7 +337,7 @@ func commitLBAffOf(v relations.LBVIP, b relations.LBBackend, v6 bool) string {
 		proto = ", proto = " + v.Proto
 	}
 	return fmt.Sprintf(`commit_lb_aff(vip = "%s", backend = "%s"%s, timeout = %d); /* drop */`,
-		vipPort(v.IP, v.Port, v6), vipPort(b.IP, affinityPort(v, b), v6), proto, v.AffinityTimeout)
+		vipPort(v.IP, v.Port, v6), vipPort(b.IP, affinityPort(b), v6), proto, v.AffinityTimeout)
 }
 
 // eventVIPs are the VIPs without backends that raise an empty_lb_backends

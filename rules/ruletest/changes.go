@@ -44,7 +44,8 @@ const (
 	// Mirror, Port_Binding mirror_rules and IP_Multicast outputs read.
 	SBRows Group = "sb-rows"
 	// HA changes gateway chassis, HA chassis groups and what refers to
-	// them. Its changes use the rows HASetup makes.
+	// them, remote chassis and the router ports that request them. Its
+	// changes use the rows HASetup makes.
 	HA Group = "ha"
 	// Sampling changes ACL sampling's collectors, samples, the ACLs'
 	// samples and the sampling applications (26.03's NB).

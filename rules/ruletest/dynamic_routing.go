@@ -70,18 +70,7 @@ var dynamicRoutingChanges = map[string]Change{
 			}
 		})
 	},
-	"setPortRedistribute": func(t *rapid.T, s *State) {
-		id := s.Pick(t, nb.LogicalRouterPortTable, "redistributing port")
-		if id == "" {
-			return
-		}
-		updateRouterPort(t, s, id, func(lrp *nb.LogicalRouterPort) {
-			delete(lrp.Options, "dynamic-routing-redistribute")
-			if rapid.Bool().Draw(t, "port redistribute") {
-				lrp.Options["dynamic-routing-redistribute"] = rapid.SampledFrom(redistributeOptions).Draw(t, "redistribute")
-			}
-		})
-	},
+	"setPortRedistribute": setRouterPortOption("dynamic-routing-redistribute", redistributeOptions...),
 	"toggleLearnedRoute": func(t *rapid.T, s *State) {
 		r := relations.LearnedRoute{
 			Row:     rapid.SampledFrom([]string{"l1", "l2", "l3"}).Draw(t, "learned row"),

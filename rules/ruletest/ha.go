@@ -9,7 +9,8 @@ import (
 
 // haChanges are random NB changes of the rows the HA chassis group outputs
 // read beside the topology: gateway routers, gateway chassis, HA chassis groups and their chassis, and which router ports and
-// external switch ports refer to them. Group names may be those of router
+// external switch ports refer to them; and which SB chassis are remote
+// and which router ports request one (transit routers). Group names may be those of router
 // ports, whose gateway chassis make groups of their name.
 var haChanges = map[string]Change{
 	// gatewayRouter: a router whose port to a new switch is a
@@ -81,6 +82,15 @@ var haChanges = map[string]Change{
 			}
 		})
 	},
+	// setRemoteChassis makes an SB chassis remote (other_config:is-remote),
+	// a gateway chassis among them, or not.
+	"setRemoteChassis": func(t *rapid.T, s *State) {
+		name := rapid.SampledFrom([]string{"gw1", "gw2", "rc1"}).Draw(t, "chassis")
+		s.SetRemoteChassis(name, !s.remote[name])
+	},
+	// requestChassis makes a router port request a chassis, which when
+	// remote makes it a transit router's remote port, or none.
+	"requestChassis": setRouterPortOption("requested-chassis", "gw1", "rc1"),
 	"setExternal": func(t *rapid.T, s *State) {
 		id := s.Pick(t, nb.LogicalSwitchPortTable, "lsp")
 		if id == "" {

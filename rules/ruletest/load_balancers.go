@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/ovn-org/libovsdb/model"
 	"pgregory.net/rapid"
@@ -24,6 +26,7 @@ var lbChanges = map[string]Change{
 	"lbRouterOptions": lbRouterOptions,
 	"lbGatewayPort":   lbGatewayPort,
 	"lbBackends":      lbBackends,
+	"lbMonitorDown":   lbMonitorDown,
 }
 
 // genLBVIPs draws a vips column: IPv4 and IPv6 VIPs with and without ports,
@@ -97,10 +100,10 @@ func genLB(t *rapid.T, id string, vips map[string]string) *nb.LoadBalancer {
 	for _, b := range []string{"10.0.0.5", "10.0.0.6", "[fd00::5]"} {
 		if rapid.Bool().Draw(t, "mapped") {
 			// Without a source address, as a distributed load balancer
-			// may name a port.
-			src := rapid.SampledFrom([]string{":10.0.0.2", ""}).Draw(t, "mapsrc")
-			if b[0] == '[' && src != "" {
-				src = ":[fd00::2]"
+			// may name a port, or with the zone of a remote backend.
+			src := rapid.SampledFrom([]string{":10.0.0.2", "", ":10.0.0.2:az1"}).Draw(t, "mapsrc")
+			if b[0] == '[' {
+				src = strings.ReplaceAll(src, "10.0.0.2", "[fd00::2]")
 			}
 			lb.IPPortMappings[b] = rapid.SampledFrom(ports).Draw(t, "mapport") + src
 		}
@@ -289,13 +292,69 @@ func lbHealthCheck(t *rapid.T, s *State) {
 	s.Set(t, nb.LoadBalancerTable, id, &lb)
 }
 
-// lbRouterOptions sets a router's gateway chassis and lb_force_snat_ip.
+// lbMonitorDown takes the SB Service_Monitor of a backend of a load
+// balancer's VIP, by its ip_port_mappings entry, down, or brings it back,
+// as ovn-controller reports it.
+func lbMonitorDown(t *rapid.T, s *State) {
+	id := s.Pick(t, nb.LoadBalancerTable, "lb")
+	if id == "" {
+		return
+	}
+	lb := s.rows[nb.LoadBalancerTable][id].(*nb.LoadBalancer)
+	var backends []string
+	for _, vip := range slices.Sorted(maps.Keys(lb.Vips)) {
+		backends = append(backends, strings.Split(lb.Vips[vip], ",")...)
+	}
+	if len(backends) == 0 {
+		return
+	}
+	// "IP", "IP:PORT" or "[IP]:PORT"; an IPv6 mapping is keyed "[IP]".
+	backend := rapid.SampledFrom(backends).Draw(t, "backend")
+	ip, port := backend, 0
+	if i := strings.LastIndex(backend, ":"); i > 0 && (strings.Count(backend, ":") == 1 || strings.HasPrefix(backend, "[")) {
+		ip = backend[:i]
+		port, _ = strconv.Atoi(backend[i+1:])
+	}
+	ip = strings.Trim(ip, "[]")
+	key := ip
+	if strings.Contains(ip, ":") {
+		key = "[" + ip + "]"
+	}
+	mapping, ok := lb.IPPortMappings[key]
+	if !ok {
+		return
+	}
+	proto := "tcp"
+	if lb.Protocol != nil && *lb.Protocol != "" {
+		proto = string(*lb.Protocol)
+	}
+	logicalPort, _, _ := strings.Cut(mapping, ":")
+	k := relations.ServiceMonitorKey{IP: ip, Port: port, LogicalPort: logicalPort, Protocol: proto}
+	s.SetMonitorDown(k, !s.down[k])
+}
+
+// lbCopp is the CoPP a router may have: its reject and load balancer
+// event packets metered, which its load balancers' DNAT flows carry.
+const lbCopp = "00000000-0000-0000-0000-00000000c0bb"
+
+// lbRouterOptions sets a router's gateway chassis, lb_force_snat_ip and
+// CoPP.
 func lbRouterOptions(t *rapid.T, s *State) {
 	id := s.Pick(t, nb.LogicalRouterTable, "lr")
 	if id == "" {
 		return
 	}
 	lr := *s.rows[nb.LogicalRouterTable][id].(*nb.LogicalRouter)
+	lr.Copp = nil
+	if rapid.Bool().Draw(t, "copp") {
+		if s.rows[nb.CoppTable][lbCopp] == nil {
+			const meter = "00000000-0000-0000-0000-00000000c0bc"
+			s.Set(t, nb.MeterTable, meter, &nb.Meter{UUID: meter, Name: "lb-meter", Unit: "pktps"})
+			s.Set(t, nb.CoppTable, lbCopp, &nb.Copp{UUID: lbCopp, Name: "lb-copp", Meters: map[string]string{"reject": "lb-meter", "event-elb": "lb-meter"}})
+		}
+		copp := lbCopp
+		lr.Copp = &copp
+	}
 	lr.Options = map[string]string{}
 	if rapid.Bool().Draw(t, "gateway") {
 		lr.Options["chassis"] = "hv1"
@@ -307,18 +366,56 @@ func lbRouterOptions(t *rapid.T, s *State) {
 }
 
 // lbGatewayPort gives a router port gateway chassis (a distributed gateway
-// port unless its router is a gateway router) or takes them away.
+// port unless its router is a gateway router) or takes them away, now and
+// then on all of a router's ports (several distributed gateway ports, where
+// stateless NAT applies).
 func lbGatewayPort(t *rapid.T, s *State) {
-	id := s.Pick(t, nb.LogicalRouterPortTable, "lrp")
-	if id == "" {
+	ids := []string{s.Pick(t, nb.LogicalRouterPortTable, "lrp")}
+	if ids[0] == "" {
 		return
 	}
-	lrp := *s.rows[nb.LogicalRouterPortTable][id].(*nb.LogicalRouterPort)
-	lrp.GatewayChassis = nil
-	if rapid.Bool().Draw(t, "dgp") {
-		gc := s.UUID()
-		s.Set(t, nb.GatewayChassisTable, gc, &nb.GatewayChassis{UUID: gc, Name: lrp.Name + "-hv1", ChassisName: "hv1", Priority: 10})
-		lrp.GatewayChassis = []string{gc}
+	if lr := s.Pick(t, nb.LogicalRouterTable, "lr"); lr != "" && rapid.IntRange(0, 3).Draw(t, "all ports") == 0 {
+		ids = s.rows[nb.LogicalRouterTable][lr].(*nb.LogicalRouter).Ports
 	}
-	s.Set(t, nb.LogicalRouterPortTable, id, &lrp)
+	dgp := rapid.Bool().Draw(t, "dgp")
+	for _, id := range ids {
+		row, ok := s.rows[nb.LogicalRouterPortTable][id].(*nb.LogicalRouterPort)
+		if !ok {
+			continue
+		}
+		lrp := *row
+		lrp.GatewayChassis = nil
+		if dgp {
+			gc := s.UUID()
+			s.Set(t, nb.GatewayChassisTable, gc, &nb.GatewayChassis{UUID: gc, Name: lrp.Name + "-hv1", ChassisName: "hv1", Priority: 10})
+			lrp.GatewayChassis = []string{gc}
+		}
+		s.Set(t, nb.LogicalRouterPortTable, id, &lrp)
+	}
+}
+
+// StatelessNATSetup makes a router with two distributed gateway ports and
+// a stateless-NAT load balancer on it whose health-checked VIP rejects,
+// its backends' monitors being on ports that may not exist: the changes
+// then bring its targets and the router's CoPP, which meters the VIP's
+// DNAT flows while it has no target, and go.
+func StatelessNATSetup(t *rapid.T, s *State) {
+	lr := s.UUID()
+	var ports []string
+	for i := range 2 {
+		id, gc := s.UUID(), s.UUID()
+		name := fmt.Sprintf("dgp%d", i)
+		s.Set(t, nb.GatewayChassisTable, gc, &nb.GatewayChassis{UUID: gc, Name: name + "-hv1", ChassisName: "hv1", Priority: 10})
+		s.Set(t, nb.LogicalRouterPortTable, id, &nb.LogicalRouterPort{UUID: id, Name: name, MAC: fmt.Sprintf("00:00:00:00:0d:0%d", i),
+			Networks: []string{fmt.Sprintf("172.16.%d.1/24", i)}, GatewayChassis: []string{gc}})
+		ports = append(ports, id)
+	}
+	lb, hc := s.UUID(), s.UUID()
+	s.Set(t, nb.LoadBalancerHealthCheckTable, hc, &nb.LoadBalancerHealthCheck{UUID: hc, Vip: "10.0.0.101:80"})
+	s.Set(t, nb.LoadBalancerTable, lb, &nb.LoadBalancer{UUID: lb, Name: "lbstateless",
+		Vips:           map[string]string{"10.0.0.101:80": "10.0.0.5:8080,10.0.0.6:8080"},
+		Options:        map[string]string{"use_stateless_nat": "true", "reject": "true"},
+		IPPortMappings: map[string]string{"10.0.0.5": "p001:10.0.0.2", "10.0.0.6": "p002:10.0.0.2"},
+		HealthCheck:    []string{hc}})
+	s.Set(t, nb.LogicalRouterTable, lr, &nb.LogicalRouter{UUID: lr, Name: "lrstateless", Ports: ports, LoadBalancer: []string{lb}})
 }

@@ -52,6 +52,23 @@ func updateRouterPort(t *rapid.T, s *State, id string, change func(*nb.LogicalRo
 	s.Set(t, nb.LogicalRouterPortTable, id, &lrp)
 }
 
+// setRouterPortOption is the change that sets option key of a random
+// router port to one of values, or takes it away.
+func setRouterPortOption(key string, values ...string) Change {
+	return func(t *rapid.T, s *State) {
+		id := s.Pick(t, nb.LogicalRouterPortTable, "lrp")
+		if id == "" {
+			return
+		}
+		updateRouterPort(t, s, id, func(lrp *nb.LogicalRouterPort) {
+			delete(lrp.Options, key)
+			if rapid.Bool().Draw(t, "set "+key) {
+				lrp.Options[key] = rapid.SampledFrom(values).Draw(t, key)
+			}
+		})
+	}
+}
+
 // routerChanges change routers and their ports (options, networks,
 // peers, gateway chassis), static routes and policies.
 var routerChanges = map[string]Change{

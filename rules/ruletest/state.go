@@ -13,8 +13,8 @@ import (
 
 // State is the current NB database of a property test: rows by table and
 // _uuid, the chassis features, the SB IGMP_Group entries, the claimed
-// virtual ports (Port_Binding virtual_parent) and the program's own inputs
-// (SetInput). Every change goes to the state and to Program, the program
+// virtual ports (Port_Binding virtual_parent), the service monitors'
+// status, the remote chassis and the program's own inputs (SetInput). Every change goes to the state and to Program, the program
 // under test; Load feeds the whole state to a fresh program, the full
 // recompute.
 type State struct {
@@ -25,6 +25,8 @@ type State struct {
 	igmp     map[relations.IGMPEntry]bool
 	virtual  map[relations.VirtualParent]bool
 	online   map[relations.ServiceMonitorKey]bool
+	down     map[relations.ServiceMonitorKey]bool
+	remote   map[string]bool
 	learned  map[relations.LearnedRoute]bool
 	inputs   map[string]ownInput
 	next     int
@@ -35,7 +37,8 @@ type State struct {
 func NewState(p *rules.Program) *State {
 	return &State{Program: p, rows: map[string]map[string]model.Model{}, features: relations.AllFeatures,
 		igmp: map[relations.IGMPEntry]bool{}, virtual: map[relations.VirtualParent]bool{},
-		online: map[relations.ServiceMonitorKey]bool{}, learned: map[relations.LearnedRoute]bool{},
+		online: map[relations.ServiceMonitorKey]bool{}, down: map[relations.ServiceMonitorKey]bool{},
+		remote: map[string]bool{}, learned: map[relations.LearnedRoute]bool{},
 		inputs: map[string]ownInput{}}
 }
 
@@ -114,6 +117,20 @@ func (s *State) SetMonitorOnline(k relations.ServiceMonitorKey, online bool) {
 	s.Program.NB.SetMonitorOnline(k, online)
 }
 
+// SetMonitorDown records whether an SB Service_Monitor is down (offline
+// or in error).
+func (s *State) SetMonitorDown(k relations.ServiceMonitorKey, down bool) {
+	setMember(s.down, k, down)
+	s.Program.NB.SetMonitorDown(k, down)
+}
+
+// SetRemoteChassis records whether an SB Chassis of that name is remote
+// (other_config:is-remote).
+func (s *State) SetRemoteChassis(name string, remote bool) {
+	setMember(s.remote, name, remote)
+	s.Program.NB.SetRemoteChassisName(name, remote)
+}
+
 // setMember puts k in set or takes it out.
 func setMember[K comparable](set map[K]bool, k K, in bool) {
 	if in {
@@ -165,6 +182,12 @@ func (s *State) Load(t *rapid.T, p *rules.Program) *rules.Program {
 	}
 	for k := range s.online {
 		p.NB.SetMonitorOnline(k, true)
+	}
+	for k := range s.down {
+		p.NB.SetMonitorDown(k, true)
+	}
+	for name := range s.remote {
+		p.NB.SetRemoteChassisName(name, true)
 	}
 	for r := range s.learned {
 		p.NB.SetLearnedRoute(r, true)

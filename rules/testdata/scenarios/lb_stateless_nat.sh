@@ -9,6 +9,9 @@
 # lr_out_snat rewrites their source to the VIP. One backend needs no
 # index, a VIP without backends gets no DNAT; affinity and skip_snat stay.
 # A router with one gateway port and a gateway router only pick the index.
+# A rejecting VIP whose health check leaves no backend to balance over (none
+# has a service monitor) keeps its stateless DNAT flows, which lr1's CoPP
+# meters as rejects (controller_meter, as the reject of lbempty's VIP).
 ovn-nbctl lr-add lr1
 ovn-nbctl lrp-add lr1 lr1-ts1 00:00:01:02:03:04 172.16.10.1/24 2001:db8:aaaa:1::1/64 -- lrp-set-gateway-chassis lr1-ts1 chassis-2
 ovn-nbctl lrp-add lr1 lr1-ts2 00:00:01:02:03:05 172.16.20.1/24 2001:db8:aaaa:2::1/64 -- lrp-set-gateway-chassis lr1-ts2 chassis-3
@@ -34,5 +37,9 @@ ovn-nbctl lb-add lb6 "[2001:db8:cccc::2]:53" "[2001:db8:aaaa:3::101]:5353,[2001:
 ovn-nbctl set load_balancer lb6 options:use_stateless_nat=true selection_fields=ip_src,tp_src options:affinity_timeout=60
 lbskip=$(ovn-nbctl create Load_Balancer name=lbskip protocol=udp vips:\"30.0.0.4:53\"=\"172.16.0.101:53\" options:use_stateless_nat=true options:skip_snat=true)
 lbempty=$(ovn-nbctl create Load_Balancer name=lbempty protocol=tcp vips:\"30.0.0.5:80\"=\"\" options:use_stateless_nat=true options:reject=true)
-ovn-nbctl lr-lb-add lr1 lb1 -- lr-lb-add lr1 lb6 -- lr-lb-add lr1 lbskip -- lr-lb-add lr1 lbempty
+lbdown=$(ovn-nbctl create Load_Balancer name=lbdown protocol=tcp vips:\"30.0.0.6:80\"=\"172.16.0.101:80,172.16.0.102:80\" vips:\"30.0.0.7:80\"=\"172.16.0.101:80\" options:use_stateless_nat=true options:reject=true)
+ovn-nbctl --id=@hc create Load_Balancer_Health_Check vip="30.0.0.6\:80" -- add Load_Balancer lbdown health_check @hc
+ovn-nbctl --id=@hc create Load_Balancer_Health_Check vip="30.0.0.7\:80" -- add Load_Balancer lbdown health_check @hc
+ovn-nbctl lr-lb-add lr1 lb1 -- lr-lb-add lr1 lb6 -- lr-lb-add lr1 lbskip -- lr-lb-add lr1 lbempty -- lr-lb-add lr1 lbdown
+ovn-nbctl meter-add mrej drop 10 pktps -- copp-add copp1 reject mrej -- lr-copp-add copp1 lr1
 ovn-nbctl lr-lb-add lr2 lb1 -- lr-lb-add gw lb6 -- ls-lb-add s1 lb1 -- ls-lb-add s1 lb6
