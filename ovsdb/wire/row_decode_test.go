@@ -234,3 +234,62 @@ func BenchmarkRowDecode(b *testing.B) {
 
 // fullModel is the database model of every table of schema, from its
 // client model.
+
+// TestRowModify: the row decoders apply an update2 "modify" of any NB and
+// SB table's column of at most one value (its new value, as
+// ovsdb_datum_diff gives it) as libovsdb's update arithmetic does, and
+// leave modifies of sets and maps to it.
+func TestRowModify(t *testing.T) {
+	const u1 = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e01"
+	for _, db := range []struct {
+		schema lovsdb.DatabaseSchema
+		client func() (model.ClientDBModel, error)
+	}{{nb.Schema(), nb.FullDatabaseModel}, {sb.Schema(), sb.FullDatabaseModel}} {
+		dbModel, err := NewModel(db.schema, db.client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for table, ts := range db.schema.Tables {
+			dec, _ := newRowDecoder(dbModel.Types()[table])
+			for n := range 2 {
+				old, err := dec.decode([]byte(notationRow(ts, n)), u1, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for name, c := range ts.Columns {
+					k1 := atomNotation(c.TypeObj.Key, 1)
+					diffs, applied := []string{k1}, true
+					switch {
+					case c.Type == lovsdb.TypeMap || c.Type == lovsdb.TypeSet && c.TypeObj.Max() != 1:
+						diffs, applied = []string{`["set",[]]`}, false
+					case c.Type == lovsdb.TypeSet && c.TypeObj.Min() == 0 && n == 0:
+						diffs = append(diffs, `["set",[]]`)
+					}
+					for _, diff := range diffs {
+						row := `{` + strconv.Quote(name) + `:` + diff + `}`
+						got, ok, err := dec.modify(old, []byte(row), nil)
+						if err != nil || ok != applied {
+							t.Errorf("%s %s on row %d: applied %v, %v; want %v", table, row, n, ok, err, applied)
+							continue
+						}
+						if !applied {
+							continue
+						}
+						var r lovsdb.Row
+						if err := json.Unmarshal([]byte(row), &r); err != nil {
+							t.Fatal(err)
+						}
+						var mu updates.ModelUpdates
+						if err := mu.AddRowUpdate2(dbModel, table, u1, old, lovsdb.RowUpdate2{Modify: &r}); err != nil {
+							t.Fatalf("%s %s: libovsdb: %v", table, row, err)
+						}
+						want := mu.GetModel(table, u1)
+						if d := cmp.Diff(want, got); d != "" {
+							t.Errorf("%s %s on row %d: modify differs (-libovsdb +ours):\n%s", table, row, n, d)
+						}
+					}
+				}
+			}
+		}
+	}
+}
