@@ -619,6 +619,7 @@ func (d *Northd) iterate(ctx context.Context) {
 		bs, err := d.sb.Take()
 		sbBatches = bs
 		d.w.ApplySB(bs)
+		d.feed.status.sbRows(d.w.TakeStatusChanged())
 		if end := d.endColdStartGC; end != nil && len(bs) > 0 {
 			// The first SB update after a streamed write holds the rows
 			// of its tables: once applied, its transient data is garbage.
@@ -650,6 +651,7 @@ func (d *Northd) iterate(ctx context.Context) {
 			}
 		}
 		st.Engine = time.Since(start)
+		d.feed.status.usedBFDs(d.prog.UsedBFDs.Delta())
 		for _, c := range d.prog.Flows.Changes() {
 			if c.Weight > 0 {
 				st.FlowsAdded++
@@ -925,7 +927,11 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 // the ports
 // whose Port_Binding writeSB has just inserted.
 func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[string]string) {
-	global, ports := slices.Concat(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps(), d.nfActiveOps(), d.portHealthStatusOps()), d.portOps(newPorts)
+	if d.upAll {
+		d.feed.status.markAll()
+	}
+	global := slices.Concat(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps(), d.nfActiveOps(), d.portHealthStatusOps())
+	ports := d.portOps(newPorts)
 	// A few ports go with NB_Global, in one transaction rather than two; a
 	// cold start's thousands go after it, so that the sb_cfg that
 	// `ovn-nbctl --wait=sb` waits for is not held up by them.
@@ -1067,14 +1073,15 @@ func everyLocalChassisReportsUp(r schema.Release) bool { return r >= schema.OVN2
 // admin_down; the SB row's status, which ovn-controller reports, when
 // neither is admin_down; then down for a session a route uses that is
 // admin_down, and admin_down for one no route uses.
+// It checks the rows whose inputs changed (statusDirt).
 func (d *Northd) bfdStatusOps() []lovsdb.Operation {
-	used := map[string]bool{}
-	for _, u := range d.prog.UsedBFDs.Contents() {
-		used[u] = true
-	}
+	used := d.feed.status.used
 	var ops []lovsdb.Operation
-	for _, u := range slices.Sorted(maps.Keys(d.feed.rows[nb.BFDTable])) {
-		b := d.feed.rows[nb.BFDTable][u].(*nb.BFD)
+	for _, u := range d.feed.status.takeBFDs() {
+		b, ok := d.feed.rows[nb.BFDTable][u].(*nb.BFD)
+		if !ok {
+			continue
+		}
 		status := nb.BFDStatusAdminDown
 		if b.Status != nil {
 			status = *b.Status
@@ -1122,21 +1129,15 @@ func (d *Northd) nfActiveOps() []lovsdb.Operation {
 // portHealthStatusOps copy into each switch port health check the status
 // ovn-controller gives its Service_Monitor, once it gives one (26.03
 // handle_service_monitor_changes; no status leaves the NB's as it is).
-// Without any check it costs nothing: it runs on every iteration.
+// It checks the ports whose checks' inputs changed (statusDirt).
 func (d *Northd) portHealthStatusOps() []lovsdb.Operation {
-	if len(d.feed.rows[nb.LogicalSwitchPortHealthCheckTable]) == 0 {
-		return nil
-	}
-	var checked []string
-	for name, lsp := range d.feed.lspByName {
-		if len(lsp.HealthChecks) > 0 {
-			checked = append(checked, name)
-		}
-	}
-	slices.Sort(checked)
 	var ops []lovsdb.Operation
-	for _, name := range checked {
-		for _, u := range d.feed.lspByName[name].HealthChecks {
+	for _, name := range d.feed.status.takePorts() {
+		lsp := d.feed.lspByName[name]
+		if lsp == nil {
+			continue
+		}
+		for _, u := range lsp.HealthChecks {
 			hc, ok := d.feed.rows[nb.LogicalSwitchPortHealthCheckTable][u].(*nb.LogicalSwitchPortHealthCheck)
 			if !ok {
 				continue

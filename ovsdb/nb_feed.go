@@ -46,6 +46,8 @@ type nbFeed struct {
 	// the ports whose dynamic_addresses may differ from IPAM's.
 	lspRaw      map[string]*nb.LogicalSwitchPort
 	ipamPending map[string]bool
+	// status are the rows whose NB status columns need a check.
+	status *statusDirt
 }
 
 func newNBFeed(log *slog.Logger, macs randomMACs, release schema.Release) *nbFeed {
@@ -61,6 +63,7 @@ func newNBFeed(log *slog.Logger, macs randomMACs, release schema.Release) *nbFee
 		release:      release,
 		lspRaw:       map[string]*nb.LogicalSwitchPort{},
 		ipamPending:  map[string]bool{},
+		status:       newStatusDirt(),
 	}
 }
 
@@ -177,6 +180,7 @@ func (f *nbFeed) set(table, uuid string, old, new model.Model) {
 	} else {
 		f.rows[table][uuid] = new
 	}
+	f.status.nbRow(table, uuid, old, new)
 	switch table {
 	case nb.LogicalSwitchPortTable:
 		trackPort(f.lspByName, f.portsChanged, old, new, func(p *nb.LogicalSwitchPort) string { return p.Name })

@@ -198,22 +198,35 @@ func (x *refIndex) trackReferrers(uuid string, tracked map[string][]*Row, byUUID
 }
 
 // reindex follows the references of a changed row. Only the references
-// it gained or lost are indexed again: a switch's ports or a multicast
-// group's members change one at a time, and each still referred to keeps
-// its map of referrers.
+// it gained or lost are indexed again, found by a merge of the sorted old
+// and new lists: a switch's ports or a multicast group's members change
+// one at a time, and each still referred to keeps its map of referrers
+// untouched.
 func (x *refIndex) reindex(c wire.Change) {
 	var dsts []string
 	if c.New != nil && !x.untracked[c.Table] {
 		dsts = x.cols.of(c.Table, c.New)
 		slices.Sort(dsts)
+		dsts = slices.Compact(dsts)
 	}
-	for _, dst := range x.refs[c.UUID] {
-		if _, kept := slices.BinarySearch(dsts, dst); kept {
-			continue
-		}
-		delete(x.referrers[dst], c.UUID)
-		if len(x.referrers[dst]) == 0 {
-			delete(x.referrers, dst)
+	old := x.refs[c.UUID]
+	for i, j := 0, 0; i < len(old) || j < len(dsts); {
+		switch {
+		case j == len(dsts) || i < len(old) && old[i] < dsts[j]:
+			delete(x.referrers[old[i]], c.UUID)
+			if len(x.referrers[old[i]]) == 0 {
+				delete(x.referrers, old[i])
+			}
+			i++
+		case i == len(old) || dsts[j] < old[i]:
+			if x.referrers[dsts[j]] == nil {
+				x.referrers[dsts[j]] = map[string]string{}
+			}
+			x.referrers[dsts[j]][c.UUID] = c.Table
+			j++
+		default:
+			i++
+			j++
 		}
 	}
 	if len(dsts) == 0 {
@@ -221,12 +234,6 @@ func (x *refIndex) reindex(c wire.Change) {
 		return
 	}
 	x.refs[c.UUID] = dsts
-	for _, dst := range dsts {
-		if x.referrers[dst] == nil {
-			x.referrers[dst] = map[string]string{}
-		}
-		x.referrers[dst][c.UUID] = c.Table
-	}
 }
 
 // trackedRow is the Row of a change, or nil when only quiet columns

@@ -194,10 +194,11 @@ func (w *Writer) mutateGroups(t *Txn, plans []flowPlan) {
 	}
 }
 
-// groupMutations turn a Logical_DP_Group's datapaths from have into want.
+// groupMutations turn a Logical_DP_Group's datapaths from have into want;
+// sets, not the lists, answer membership (a group of a thousand switches).
 func groupMutations(have, want []string) []lovsdb.Mutation {
-	return memberMutations("datapaths", slices.Values(slices.Concat(have, want)),
-		func(u string) bool { return slices.Contains(want, u) }, func(u string) bool { return slices.Contains(have, u) }, uuidSet)
+	haveSet, wantSet := setOf(have), setOf(want)
+	return memberMutations("datapaths", slices.Values(slices.Concat(have, want)), wantSet.has, haveSet.has, uuidSet)
 }
 
 // existingGroup is a group row in the SB that holds exactly dps, is not

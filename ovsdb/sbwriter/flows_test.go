@@ -1,6 +1,7 @@
 package sbwriter
 
 import (
+	"fmt"
 	"log/slog"
 	"slices"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // noPorts names no port.
@@ -77,4 +79,27 @@ func TestFlowEntries(t *testing.T) {
 	check("in the SB only", nil, []string{"lf1"})
 	w.ApplySB([]wire.Batch{{Changes: []wire.Change{{Table: sb.LogicalFlowTable, UUID: row.UUID, Old: row}}}})
 	check("neither", nil, nil)
+}
+
+// TestGroupMutations: a Logical_DP_Group of a thousand datapaths that
+// loses one and gains another is one delete and one insert of those
+// alone, whatever order the group's row lists its datapaths in.
+func TestGroupMutations(t *testing.T) {
+	var have []string
+	for i := range 1000 {
+		have = append(have, fmt.Sprintf("dp%04d", i))
+	}
+	want := slices.Concat(have[1:], []string{"dp9999"})
+	slices.Reverse(have)
+	got := groupMutations(have, want)
+	wantMuts := []lovsdb.Mutation{
+		*lovsdb.NewMutation("datapaths", lovsdb.MutateOperationDelete, uuidSet([]string{"dp0000"})),
+		*lovsdb.NewMutation("datapaths", lovsdb.MutateOperationInsert, uuidSet([]string{"dp9999"})),
+	}
+	if fmt.Sprint(got) != fmt.Sprint(wantMuts) {
+		t.Errorf("mutations %v, want %v", got, wantMuts)
+	}
+	if got := groupMutations(want, want); len(got) != 0 {
+		t.Errorf("same datapaths: mutations %v, want none", got)
+	}
 }

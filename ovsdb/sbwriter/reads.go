@@ -55,6 +55,30 @@ func (w *Writer) BFDStatus(port, dstIP string) (string, bool) {
 	return w.other.bfd.rows[rows[0]].(*sb.BFD).Status, true
 }
 
+// BFDSession is what a BFD row is of, in the SB and the NB alike.
+type BFDSession struct{ Port, DstIP string }
+
+// noteStatusRow notes the session of a BFD row and the logical port of a
+// Service_Monitor row that changed (old or new), for TakeStatusChanged.
+func (w *Writer) noteStatusRow(row any) {
+	switch r := row.(type) {
+	case *sb.BFD:
+		w.bfdSessions[BFDSession{r.LogicalPort, r.DstIP}] = true
+	case *sb.ServiceMonitor:
+		w.monitorPorts[r.LogicalPort] = true
+	}
+}
+
+// TakeStatusChanged returns the BFD sessions and the logical ports whose
+// BFD and Service_Monitor rows changed in the SB, and whether every one
+// may have (MarkAll: a new SB connection, a failed transaction), and
+// forgets them.
+func (w *Writer) TakeStatusChanged() (bfds map[BFDSession]bool, monitorPorts map[string]bool, all bool) {
+	bfds, monitorPorts, all = w.bfdSessions, w.monitorPorts, w.statusAll
+	w.bfdSessions, w.monitorPorts, w.statusAll = map[BFDSession]bool{}, map[string]bool{}, false
+	return bfds, monitorPorts, all
+}
+
 // ChassisChanged reports whether Chassis or Chassis_Private rows changed
 // since the last TakePortsChanged.
 func (w *Writer) ChassisChanged() bool { return w.chassisChanged }

@@ -102,6 +102,19 @@ func memberMutations(column string, checked iter.Seq[string], want, have func(st
 	return muts
 }
 
+// memberSet holds the members of a list, for membership in constant time.
+type memberSet map[string]bool
+
+func setOf(members []string) memberSet {
+	s := make(memberSet, len(members))
+	for _, m := range members {
+		s[m] = true
+	}
+	return s
+}
+
+func (s memberSet) has(m string) bool { return s[m] }
+
 func newSetTable(table, column string) *setTable {
 	s := &setTable{table: table, column: column,
 		sets: map[string]bool{}, members: map[string]map[string]bool{}, keyUsers: map[string]map[string]bool{},

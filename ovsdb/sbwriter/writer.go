@@ -72,6 +72,13 @@ type Writer struct {
 	portsChanged map[string]bool
 	// chassisChanged is set when Chassis or Chassis_Private rows changed.
 	chassisChanged bool
+	// bfdSessions are the sessions whose BFD rows changed in the SB,
+	// monitorPorts the logical ports whose Service_Monitor rows did, for
+	// the NB status columns that follow them; statusAll says every one
+	// needs a check (TakeStatusChanged).
+	bfdSessions  map[BFDSession]bool
+	monitorPorts map[string]bool
+	statusAll    bool
 	// resyncPB are the ports whose bindings northd syncs in the next
 	// write as their NB rows changed, resyncAllPB says it syncs every
 	// one, as it recomputes (remoteBinding).
@@ -123,6 +130,7 @@ func New(log *slog.Logger, stages *rules.StageTable, ports PortNames) *Writer {
 		dirtyDP:    map[string]bool{}, dirtyPB: map[string]bool{},
 		dirtyMC: memberDirt[mcKey]{}, dirtyLF: map[flowKey]bool{},
 		garbage: map[string]string{}, portsChanged: map[string]bool{}, resyncPB: map[string]bool{},
+		bfdSessions: map[BFDSession]bool{}, monitorPorts: map[string]bool{},
 		addrSets:   newSetTable(sb.AddressSetTable, "addresses"),
 		portGroups: newSetTable(sb.PortGroupTable, "ports"),
 		lbs:        newLBTable(stages.Release()),
@@ -333,6 +341,8 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 			// Port_Binding and Chassis too); a change of a table only they
 			// keep goes no further.
 			ha, house := w.ha.apply(c), w.house.apply(c)
+			w.noteStatusRow(c.Old)
+			w.noteStatusRow(c.New)
 			if c.Table == sb.MirrorTable {
 				// The ports that refer to mirrors by name refer to their rows.
 				for name := range w.wantMirrors {
@@ -471,6 +481,7 @@ func (w *Writer) MarkAll() {
 		w.markRow(sb.DatapathBindingTable, u, dp)
 	}
 	w.chassisChanged = true
+	w.statusAll = true
 	w.resyncAllPB = true
 	w.other.markAll()
 	w.aclIDs.markAll()

@@ -461,21 +461,24 @@ func parseUpdate2(params []byte) (rawUpdates, error) {
 	return rawUpdates(ps[1]), nil
 }
 
-// newRow is the row of a row-update2 that is an "initial" or "insert"
-// (nil for another kind).
-func newRow(ru []byte) ([]byte, error) {
-	var row []byte
-	err := walkMembers(ru, func(kind, r []byte) error {
-		if k := string(kind); k == `"initial"` || k == `"insert"` {
+// updateRow is the row of a row-update2 and whether it is a whole row
+// (an "initial" or "insert") or a "modify"; nil for a delete.
+func updateRow(ru []byte) (row []byte, whole bool, err error) {
+	err = walkMembers(ru, func(kind, r []byte) error {
+		switch string(kind) {
+		case `"initial"`, `"insert"`:
+			row, whole = r, true
+		case `"modify"`:
 			row = r
 		}
 		return nil
 	})
-	return row, err
+	return row, whole, err
 }
 
 // apply turns one update (or the initial contents) into a batch. Whole
-// rows are decoded by the table's rowDecoder when it has one, the modifies
+// rows, and modifies of atoms and optional atoms, are decoded by the
+// table's rowDecoder when it has one, the other modifies
 // that opts.Modifiers can make are made by them; the rest goes through
 // libovsdb's models and update arithmetic.
 func (c *Conn) apply(tu rawUpdates, initial bool) error {
@@ -489,17 +492,27 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 		current := c.rows[table]
 		dec := c.decoders[table]
 		if dec != nil {
-			row, err := newRow(raw)
+			row, whole, err := updateRow(raw)
 			if err != nil {
 				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 			}
-			if row != nil && current[uuid] == nil {
+			switch {
+			case whole && current[uuid] == nil:
 				m, err := dec.decode(row, uuid, known)
 				if err != nil {
 					return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 				}
 				fast = append(fast, Change{Table: table, UUID: uuid, New: m})
 				return nil
+			case row != nil && !whole && current[uuid] != nil:
+				m, ok, err := dec.modify(current[uuid], row, known)
+				if err != nil {
+					return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
+				}
+				if ok {
+					fast = append(fast, Change{Table: table, UUID: uuid, Old: current[uuid], New: m})
+					return nil
+				}
 			}
 		}
 		var ru lovsdb.RowUpdate2

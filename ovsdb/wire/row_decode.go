@@ -24,10 +24,12 @@ type rowDecoder struct {
 	columns map[string]columnDecoder
 }
 
-// columnDecoder sets the field index of a model from a column's value.
+// columnDecoder sets the field index of a model from a column's value;
+// whole says that an update2 "modify" gives the column's new value.
 type columnDecoder struct {
 	index  int
 	decode func(field reflect.Value, v []byte, known *knownStrings) error
+	whole  bool
 }
 
 // sentStrings are the strings of the rows a transaction in flight
@@ -72,7 +74,10 @@ func newRowDecoder(typ reflect.Type) (*rowDecoder, bool) {
 		if dec == nil {
 			return nil, false
 		}
-		d.columns[col] = columnDecoder{index: i, decode: dec}
+		// ovsdb-server's difference of a column of at most one value is
+		// its new value (ovsdb_datum_diff), of a set or map the elements
+		// that went or came.
+		d.columns[col] = columnDecoder{index: i, decode: dec, whole: f.Type.Kind() != reflect.Slice && f.Type.Kind() != reflect.Map}
 	}
 	return d, d.uuid >= 0
 }
@@ -98,6 +103,42 @@ func (d *rowDecoder) decode(row []byte, uuid string, known *knownStrings) (model
 		return nil, err
 	}
 	return p.Interface(), nil
+}
+
+// modify applies an update2 "modify" row, diff, to a copy of old, and
+// reports false, changing nothing, when one of its columns is a set or a
+// map (columnDecoder.whole), or old is not of the decoder's type: what
+// libovsdb's update arithmetic is left to do. Each --wait=sb change
+// modifies the configuration handshake's integers and a port's up, which
+// would otherwise each go through encoding/json and libovsdb's
+// reflection.
+func (d *rowDecoder) modify(old model.Model, diff []byte, known *knownStrings) (model.Model, bool, error) {
+	o := reflect.ValueOf(old)
+	if o.Type() != reflect.PointerTo(d.typ) || o.IsNil() {
+		return nil, false, nil
+	}
+	p := reflect.New(d.typ)
+	s := p.Elem()
+	s.Set(o.Elem())
+	applied := true
+	err := walkMembers(diff, func(q, v []byte) error {
+		c, ok := d.columns[string(q[1:len(q)-1])]
+		if !ok || !applied {
+			return nil
+		}
+		if !c.whole {
+			applied = false
+			return nil
+		}
+		if err := c.decode(s.Field(c.index), v, known); err != nil {
+			return fmt.Errorf("%s: %w", q, err)
+		}
+		return nil
+	})
+	if err != nil || !applied {
+		return nil, false, err
+	}
+	return p.Interface(), true, nil
 }
 
 // columnDecoderOf is the decoder of a column whose field has type t; nil

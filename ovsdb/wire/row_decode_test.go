@@ -21,41 +21,27 @@ import (
 // column as a bare atom, as a set or map of none, one or two elements.
 func TestRowDecoder(t *testing.T) {
 	const u1 = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e01"
-	for _, db := range []struct {
-		schema lovsdb.DatabaseSchema
-		client func() (model.ClientDBModel, error)
-	}{{nb.Schema(), nb.FullDatabaseModel}, {sb.Schema(), sb.FullDatabaseModel}} {
-		dbModel, err := NewModel(db.schema, db.client)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for table, ts := range db.schema.Tables {
-			dec, ok := newRowDecoder(dbModel.Types()[table])
-			if !ok {
-				t.Errorf("%s: no row decoder", table)
+	eachTable(t, func(dbModel model.DatabaseModel, table string, ts lovsdb.TableSchema, dec *rowDecoder) {
+		for n := range 3 {
+			row := notationRow(ts, n)
+			got, err := dec.decode([]byte(row), u1, nil)
+			if err != nil {
+				t.Errorf("%s: %v", row, err)
 				continue
 			}
-			for n := range 3 {
-				row := notationRow(ts, n)
-				got, err := dec.decode([]byte(row), u1, nil)
-				if err != nil {
-					t.Errorf("%s: %v", row, err)
-					continue
-				}
-				var r lovsdb.Row
-				if err := json.Unmarshal([]byte(row), &r); err != nil {
-					t.Fatal(err)
-				}
-				want, err := model.CreateModel(dbModel, table, &r, u1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if d := cmp.Diff(want, got); d != "" {
-					t.Errorf("%s %s: row decoder differs (-libovsdb +ours):\n%s", table, row, d)
-				}
+			var r lovsdb.Row
+			if err := json.Unmarshal([]byte(row), &r); err != nil {
+				t.Fatal(err)
+			}
+			want, err := model.CreateModel(dbModel, table, &r, u1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("%s %s: row decoder differs (-libovsdb +ours):\n%s", table, row, d)
 			}
 		}
-	}
+	})
 	dec, _ := newRowDecoder(reflect.TypeFor[*sb.LogicalFlow]())
 	for _, bad := range []string{
 		`{"logical_datapath":["set",[["uuid","a"],["uuid","b"]]]}`,
@@ -230,6 +216,78 @@ func BenchmarkRowDecode(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestRowModify: the row decoders apply an update2 "modify" of any NB and
+// SB table's column of at most one value (its new value, as
+// ovsdb_datum_diff gives it) as libovsdb's update arithmetic does, and
+// leave modifies of sets and maps to it.
+func TestRowModify(t *testing.T) {
+	const u1 = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e01"
+	eachTable(t, func(dbModel model.DatabaseModel, table string, ts lovsdb.TableSchema, dec *rowDecoder) {
+		for n := range 2 {
+			old, err := dec.decode([]byte(notationRow(ts, n)), u1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, c := range ts.Columns {
+				k1 := atomNotation(c.TypeObj.Key, 1)
+				diffs, applied := []string{k1}, true
+				switch {
+				case c.Type == lovsdb.TypeMap || c.Type == lovsdb.TypeSet && c.TypeObj.Max() != 1:
+					diffs, applied = []string{`["set",[]]`}, false
+				case c.Type == lovsdb.TypeSet && c.TypeObj.Min() == 0 && n == 0:
+					diffs = append(diffs, `["set",[]]`)
+				}
+				for _, diff := range diffs {
+					row := `{` + strconv.Quote(name) + `:` + diff + `}`
+					got, ok, err := dec.modify(old, []byte(row), nil)
+					if err != nil || ok != applied {
+						t.Errorf("%s %s on row %d: applied %v, %v; want %v", table, row, n, ok, err, applied)
+						continue
+					}
+					if !applied {
+						continue
+					}
+					var r lovsdb.Row
+					if err := json.Unmarshal([]byte(row), &r); err != nil {
+						t.Fatal(err)
+					}
+					var mu updates.ModelUpdates
+					if err := mu.AddRowUpdate2(dbModel, table, u1, old, lovsdb.RowUpdate2{Modify: &r}); err != nil {
+						t.Fatalf("%s %s: libovsdb: %v", table, row, err)
+					}
+					want := mu.GetModel(table, u1)
+					if d := cmp.Diff(want, got); d != "" {
+						t.Errorf("%s %s on row %d: modify differs (-libovsdb +ours):\n%s", table, row, n, d)
+					}
+				}
+			}
+		}
+	})
+}
+
+// eachTable calls fn with each NB and SB table: the database model, the
+// table's name and schema and its row decoder.
+func eachTable(t *testing.T, fn func(dbModel model.DatabaseModel, table string, ts lovsdb.TableSchema, dec *rowDecoder)) {
+	t.Helper()
+	for _, db := range []struct {
+		schema lovsdb.DatabaseSchema
+		client func() (model.ClientDBModel, error)
+	}{{nb.Schema(), nb.FullDatabaseModel}, {sb.Schema(), sb.FullDatabaseModel}} {
+		dbModel, err := NewModel(db.schema, db.client)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for table, ts := range db.schema.Tables {
+			dec, ok := newRowDecoder(dbModel.Types()[table])
+			if !ok {
+				t.Errorf("%s: no row decoder", table)
+				continue
+			}
+			fn(dbModel, table, ts, dec)
+		}
+	}
 }
 
 // fullModel is the database model of every table of schema, from its

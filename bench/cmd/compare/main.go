@@ -159,6 +159,11 @@ type result struct {
 	rss, sbRSS         int64
 	flows              []string
 	lflowRows          int
+
+	// coldQuietCPU and coldQuietSBCPU are the northd's and the SB
+	// server's CPU once both are quiet after each cold start: what it
+	// costs, wherever within it sync returns.
+	coldQuietCPU, coldQuietSBCPU []time.Duration
 }
 
 func (s *side) daemons() []*reference.Daemon {
@@ -497,7 +502,8 @@ func (s *side) countRows(ctx context.Context, table string) (int, error) {
 // coldStart starts the northd on the loaded NB and a fresh, empty SB
 // (freshSB), once both servers are quiet, and records the time until
 // ovn-nbctl --wait=sb sync returns and the CPU the northd and the SB server
-// used by then; then it waits for quiet. The northd stays running.
+// used by then; then it waits for quiet and records their CPU again. The
+// northd stays running.
 func (s *side) coldStart(ctx context.Context) error {
 	if err := s.freshSB(ctx); err != nil {
 		return err
@@ -528,7 +534,18 @@ func (s *side) coldStart(ctx context.Context) error {
 	s.res.cold = append(s.res.cold, wall)
 	s.res.coldCPU = append(s.res.coldCPU, northdCPU)
 	s.res.coldSBCPU = append(s.res.coldSBCPU, sbCPU)
-	return waitIdle(ctx, s.northd.Pid(), s.sb.Pid(), s.nb.Pid())
+	if err := waitIdle(ctx, s.northd.Pid(), s.sb.Pid(), s.nb.Pid()); err != nil {
+		return err
+	}
+	if northdCPU, err = cpuTotal(d.Pid()); err != nil {
+		return err
+	}
+	if sbCPU, err = cpuTotal(s.sb.Pid()); err != nil {
+		return err
+	}
+	s.res.coldQuietCPU = append(s.res.coldQuietCPU, northdCPU)
+	s.res.coldQuietSBCPU = append(s.res.coldQuietSBCPU, sbCPU)
+	return nil
 }
 
 // addPort and delPort are the measured changes: a pod's port added with

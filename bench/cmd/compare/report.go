@@ -103,6 +103,8 @@ func report(w io.Writer, topo *topology.Topology, release schema.Release, sides 
 		dur("cold start until `--wait=sb sync` returns, median"+coldRuns, func(r *result) time.Duration { return percentile(r.cold, 50) }),
 		dur("northd CPU during cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldCPU, 50) }),
 		dur("SB ovsdb-server CPU during cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldSBCPU, 50) }),
+		dur("northd CPU by the quiet after cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldQuietCPU, 50) }),
+		dur("SB ovsdb-server CPU by the quiet after cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldQuietSBCPU, 50) }),
 		medP90("`--wait=sb lsp-add` wall, median (p90)", func(r *result) []time.Duration { return r.add }),
 		medP90("`--wait=sb lsp-del` wall, median (p90)", func(r *result) []time.Duration { return r.del }),
 		medP90("client's own cost: `--wait=none` lsp-add wall, median (p90)", func(r *result) []time.Duration { return r.clientAdd }),
@@ -158,11 +160,12 @@ func coldStarts(w io.Writer, sides []*side) {
 	if len(sides) > 1 && n > 1 {
 		fmt.Fprintf(w, "; in odd rounds %s first, in even rounds %s first", inTurn(sides, 0)[0].name, inTurn(sides, 1)[0].name)
 	}
-	fmt.Fprintln(w, ". Wall / northd CPU / SB server CPU of each, in run order:")
+	fmt.Fprintln(w, ". Wall / northd CPU / SB server CPU of each until sync returns, then both CPUs by the quiet after it, in run order:")
 	for _, s := range sides {
 		runs := make([]string, n)
 		for i := range runs {
-			runs[i] = fmtDur(s.res.cold[i]) + " / " + fmtDur(s.res.coldCPU[i]) + " / " + fmtDur(s.res.coldSBCPU[i])
+			runs[i] = fmtDur(s.res.cold[i]) + " / " + fmtDur(s.res.coldCPU[i]) + " / " + fmtDur(s.res.coldSBCPU[i]) +
+				" (" + fmtDur(s.res.coldQuietCPU[i]) + " / " + fmtDur(s.res.coldQuietSBCPU[i]) + ")"
 		}
 		fmt.Fprintf(w, "- %s: %s\n", s.name, strings.Join(runs, "; "))
 	}
