@@ -1006,7 +1006,7 @@ func lbDistributed(options map[string]string) bool {
 // noteLBUsers notes whether a router or a switch uses the load balancer
 // or group uuid, directly or through a group.
 func (m *Northd2603) noteLBUsers(uuid string) {
-	for src, table := range m.tracker.nb.referrers[uuid] {
+	for src, table := range m.tracker.nb.referrers[uuid].all() {
 		switch table {
 		case nb.LogicalRouterTable:
 			if !routerEnabled(m.nbRow(table, src)) {
@@ -1449,7 +1449,7 @@ func (m *Northd2603) portGroups(*Iteration) Result {
 func (m *Northd2603) switchesOf(ports []string) []string {
 	var out []string
 	for _, p := range ports {
-		for src, table := range m.tracker.nb.referrers[p] {
+		for src, table := range m.tracker.nb.referrers[p].all() {
 			if table == nb.LogicalSwitchTable && !slices.Contains(out, src) {
 				out = append(out, src)
 			}
@@ -1534,7 +1534,7 @@ func (m *Northd2603) hostRouteSwitch(sw string) bool {
 		if !ok || len(lrp.Networks) == 0 {
 			continue
 		}
-		for lr, table := range m.tracker.nb.referrers[lrpUUID] {
+		for lr, table := range m.tracker.nb.referrers[lrpUUID].all() {
 			router, ok := m.nbRow(table, lr).(*nb.LogicalRouter)
 			if ok && m.dynamicRouters[lr] &&
 				relations.ParseRedistribute(lrp.Options, relations.ParseRedistribute(router.Options, 0)).Has(relations.RedistributeConnectedAsHost) {
