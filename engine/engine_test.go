@@ -132,6 +132,8 @@ func TestDropChangesKeepsContents(t *testing.T) {
 	check(t, c, o, append(del(1), ins(3)...), []int{2, 3})
 }
 
+// TestDropContentsPassesWeights: an Output that keeps nothing hands on
+// its input's weights as they change, and has no contents to give.
 func TestDropContentsPassesWeights(t *testing.T) {
 	c := NewCircuit()
 	a, ra := NewInput[int](c, "a")

@@ -41,7 +41,7 @@ func (d *Northd) control(ctx context.Context, f func()) error {
 // how an embedding program feeds inputs of its own (an engine.Input that
 // its rules added to the NB's circuit, found with engine.InputOf on
 // p.Circuit, filled from Kubernetes objects, say) beside the NB. f must
-// not keep p.
+// not keep p. p.Flows keeps no contents (the SB writer keeps the flows).
 func (d *Northd) Update(ctx context.Context, f func(p *rules.Program)) error {
 	return d.control(ctx, func() { f(d.prog); d.inputsChanged = true })
 }
