@@ -455,6 +455,8 @@ type Output[T comparable] struct {
 	n       int
 	delta   []Change[T]
 	sorted  bool // delta is sorted by cmp
+	// unkept: the output keeps no weights (DropContents).
+	unkept bool
 }
 
 // NewOutput maintains the distinct contents of r, ordered by cmp, which must
@@ -465,6 +467,12 @@ func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 	i := r.c.add(nil, func() {
 		// At most one change per tuple of the input's.
 		o.delta, o.sorted = make([]Change[T], 0, len(r.s.delta)), false
+		if o.unkept {
+			for t, d := range r.s.delta {
+				o.delta = append(o.delta, Change[T]{t, d})
+			}
+			return
+		}
 		o.weights.reserve(len(r.s.delta))
 		for t, d := range r.s.delta {
 			if was, is := o.weights.add(t, d); was != is {
@@ -508,8 +516,19 @@ func (o *Output[T]) Changes() []Change[T] { return o.delta }
 // whole output, which would otherwise stay until then.
 func (o *Output[T]) DropChanges() { o.delta, o.sorted = nil, false }
 
+// DropContents makes the output keep nothing of its input, for a reader
+// that keeps what it needs of the relation itself: an Output holds every
+// tuple of its input, which for a program's largest output is a second copy
+// of it. From then on a Step's change is the input's own, a multiset's: a
+// tuple comes with any weight, one of weight 2 losing 1 included, and
+// Contents and Len are not to be used. It is called before the first Step.
+func (o *Output[T]) DropContents() {
+	o.unkept, o.weights = true, group[T]{}
+}
+
 // Contents returns the current set sorted by cmp.
 func (o *Output[T]) Contents() []T {
+	o.mustKeep("Contents")
 	ts := make([]T, 0, o.n)
 	for t := range o.weights.positives {
 		ts = append(ts, t)
@@ -519,4 +538,13 @@ func (o *Output[T]) Contents() []T {
 }
 
 // Len returns the number of tuples in the current set.
-func (o *Output[T]) Len() int { return o.n }
+func (o *Output[T]) Len() int {
+	o.mustKeep("Len")
+	return o.n
+}
+
+func (o *Output[T]) mustKeep(method string) {
+	if o.unkept {
+		panic("engine: Output." + method + " after DropContents")
+	}
+}

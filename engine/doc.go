@@ -28,7 +28,9 @@
 //     they emit now — only where the result actually changed.
 //
 // Outputs integrate their input into a set (weights above zero count once) and
-// report each step's net change, sorted, for a consumer to apply.
+// report each step's net change, sorted, for a consumer to apply; or, once
+// told to keep nothing (a consumer keeping what it needs itself), pass their
+// input's change on as it comes.
 //
 // Full recompute is the same circuit built afresh and fed the whole current
 // input as one change; the tests check, after every random step, that the

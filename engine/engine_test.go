@@ -132,6 +132,36 @@ func TestDropChangesKeepsContents(t *testing.T) {
 	check(t, c, o, append(del(1), ins(3)...), []int{2, 3})
 }
 
+// TestDropContentsPassesWeights: an Output that keeps nothing hands on
+// its input's weights as they change, and has no contents to give.
+func TestDropContentsPassesWeights(t *testing.T) {
+	c := NewCircuit()
+	a, ra := NewInput[int](c, "a")
+	b, rb := NewInput[int](c, "b")
+	// Union(a, a, b): 1 in a and b has weight 3; an Output would say it
+	// once, the unkept one gives the weights as they change.
+	o := NewOutput(Union(ra, ra, rb), cmp.Compare[int])
+	o.DropContents()
+	a.Insert(1)
+	b.Insert(1)
+	b.Insert(2)
+	c.Step()
+	if d := gocmp.Diff([]Change[int]{{1, 3}, {2, 1}}, o.Delta()); d != "" {
+		t.Errorf("delta (-want +got):\n%s", d)
+	}
+	b.Delete(1)
+	c.Step()
+	if d := gocmp.Diff([]Change[int]{{1, -1}}, o.Delta()); d != "" {
+		t.Errorf("delta after 3 → 2 (-want +got):\n%s", d)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Contents after DropContents did not panic")
+		}
+	}()
+	o.Contents()
+}
+
 func TestUpdateChangesJoinKey(t *testing.T) {
 	c := NewCircuit()
 	ports, rp := NewInput[port](c, "ports")

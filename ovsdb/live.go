@@ -99,7 +99,8 @@ type StepStats struct {
 	// NBRows is the number of NB rows changed since the last step.
 	NBRows int
 	// FlowsAdded and FlowsRemoved count the program's logical flow changes
-	// (per datapath, before datapath groups).
+	// (per datapath, before datapath groups; the change of a flow that two
+	// rules make counts too).
 	FlowsAdded, FlowsRemoved int
 	// Engine is the time the program took.
 	Engine time.Duration
@@ -110,7 +111,8 @@ type StepStats struct {
 	SBTxn time.Duration
 	// Err is set when the SB transaction failed (it is retried).
 	Err error
-	// Flows is the number of logical flows (per datapath) after the step.
+	// Flows is the number of logical flows after the step, one per key and
+	// datapath or datapath set (sbwriter.Writer.DesiredFlows).
 	Flows int
 }
 
@@ -310,6 +312,9 @@ func (d *Northd) newProgram() *rules.Program {
 // build makes prog the northd's program, with a new NB feed and SB writer
 // for it: they hold no rows until their databases send them.
 func (d *Northd) build(prog *rules.Program) {
+	// The SB writer keeps the desired flows; the program's Output would
+	// hold every one a second time.
+	prog.Flows.DropContents()
 	d.prog = prog
 	d.mu.Lock()
 	d.release = prog.Stages.Release()
@@ -691,7 +696,7 @@ func (d *Northd) iterate(ctx context.Context) {
 			d.again.Reset()
 			if !d.coldStartLogged {
 				d.coldStartLogged = true
-				d.log.Info("cold start done", "nb_rows", d.feed.count(), "flows", d.prog.Flows.Len(),
+				d.log.Info("cold start done", "nb_rows", d.feed.count(), "flows", d.w.DesiredFlows(),
 					"sb_rows_written", d.totalRows(),
 					"seconds", time.Since(d.coldStart).Seconds())
 			}
@@ -1186,7 +1191,7 @@ func (d *Northd) newTag(lsp *nb.LogicalSwitchPort) (int, bool) {
 
 // report logs a step at debug level.
 func (d *Northd) report(st StepStats) {
-	st.Flows = d.prog.Flows.Len()
+	st.Flows = d.w.DesiredFlows()
 	if d.cfg.OnStep != nil {
 		d.cfg.OnStep(st)
 	}

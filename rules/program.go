@@ -28,7 +28,9 @@ type Rule func(nb *relations.NB) engine.Rel[Flow]
 // Flows.Delta (the change) or Flows.Contents (the whole set). A flow may be
 // on a datapath set, whose members are in DatapathSets; FlowsByDatapath
 // lists every flow once per datapath. The program reproduces one release's
-// northd (Release): Stages numbers its flows' tables.
+// northd (Release): Stages numbers its flows' tables. The live northd's SB
+// writer keeps the flows itself: its program's Flows keep nothing
+// (engine.Output.DropContents).
 type Program struct {
 	Circuit *engine.Circuit
 	NB      *relations.NB

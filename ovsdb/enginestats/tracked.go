@@ -1,6 +1,7 @@
 package enginestats
 
 import (
+	"iter"
 	"maps"
 	"reflect"
 	"slices"
@@ -81,7 +82,7 @@ type Tracker struct {
 // that refer to it and their table, and the rows it refers to.
 type refIndex struct {
 	cols      *refColumns
-	referrers map[string]map[string]string
+	referrers map[string]referrers
 	refs      map[string][]string
 	// quiet are the columns northd does not track (ovsdb_idl_omit or
 	// ovsdb_idl_omit_alert), by table.
@@ -95,7 +96,7 @@ type refIndex struct {
 func newRefIndex(s *lovsdb.DatabaseSchema, quiet map[string]map[string]bool, untracked map[string]bool) *refIndex {
 	return &refIndex{
 		cols:      &refColumns{schema: s, byType: map[reflect.Type][]refColumn{}},
-		referrers: map[string]map[string]string{},
+		referrers: map[string]referrers{},
 		refs:      map[string][]string{},
 		quiet:     quiet,
 		untracked: untracked,
@@ -123,9 +124,74 @@ func (t *Tracker) Take(nbBatches, sbBatches []wire.Batch, nbRow, sbRow func(tabl
 	return it, initial || sbInitial
 }
 
-// NBReferrers are the NB rows that refer to row uuid: their tables by
-// _uuid.
-func (t *Tracker) NBReferrers(uuid string) map[string]string { return t.nb.referrers[uuid] }
+// NBReferrers yields the NB rows that refer to row uuid: each one's _uuid
+// and table.
+func (t *Tracker) NBReferrers(uuid string) iter.Seq2[string, string] {
+	return t.nb.referrers[uuid].all()
+}
+
+// referrers are the rows that refer to one row, with their tables: a short
+// list, made a map once it is long. Most rows have one or two (a port its
+// switch, a port binding its multicast groups), and a Go map costs about
+// 300 bytes even for one entry: at 25,000 ports, 20 MB of the heap.
+type referrers struct {
+	few  []referrer
+	many map[string]string
+}
+
+type referrer struct{ uuid, table string }
+
+// fewReferrers is the longest list kept as one.
+const fewReferrers = 8
+
+func (r referrers) add(uuid, table string) referrers {
+	if r.many != nil {
+		r.many[uuid] = table
+		return r
+	}
+	if i := slices.IndexFunc(r.few, func(f referrer) bool { return f.uuid == uuid }); i >= 0 {
+		r.few[i].table = table
+		return r
+	}
+	if len(r.few) < fewReferrers {
+		r.few = append(r.few, referrer{uuid, table})
+		return r
+	}
+	r.many = make(map[string]string, len(r.few)+1)
+	for _, f := range r.few {
+		r.many[f.uuid] = f.table
+	}
+	r.many[uuid] = table
+	r.few = nil
+	return r
+}
+
+func (r referrers) remove(uuid string) referrers {
+	if r.many != nil {
+		delete(r.many, uuid)
+	} else {
+		r.few = slices.DeleteFunc(r.few, func(f referrer) bool { return f.uuid == uuid })
+	}
+	return r
+}
+
+func (r referrers) len() int { return len(r.few) + len(r.many) }
+
+// all yields each referrer's _uuid and table.
+func (r referrers) all() iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for _, f := range r.few {
+			if !yield(f.uuid, f.table) {
+				return
+			}
+		}
+		for uuid, table := range r.many {
+			if !yield(uuid, table) {
+				return
+			}
+		}
+	}
+}
 
 // take tracks the rows batches change, and those that refer to them,
 // in tracked (by table) and byUUID.
@@ -182,7 +248,7 @@ func eachChange(batches []wire.Batch, reset func(), change func(wire.Change)) {
 
 // trackReferrers tracks, recursively, the rows that refer to uuid.
 func (x *refIndex) trackReferrers(uuid string, tracked map[string][]*Row, byUUID map[string]*Row, current func(table, uuid string) model.Model) {
-	for src, table := range x.referrers[uuid] {
+	for src, table := range x.referrers[uuid].all() {
 		if _, ok := byUUID[src]; ok {
 			continue
 		}
@@ -213,16 +279,14 @@ func (x *refIndex) reindex(c wire.Change) {
 	for i, j := 0, 0; i < len(old) || j < len(dsts); {
 		switch {
 		case j == len(dsts) || i < len(old) && old[i] < dsts[j]:
-			delete(x.referrers[old[i]], c.UUID)
-			if len(x.referrers[old[i]]) == 0 {
+			if rs := x.referrers[old[i]].remove(c.UUID); rs.len() == 0 {
 				delete(x.referrers, old[i])
+			} else {
+				x.referrers[old[i]] = rs
 			}
 			i++
 		case i == len(old) || dsts[j] < old[i]:
-			if x.referrers[dsts[j]] == nil {
-				x.referrers[dsts[j]] = map[string]string{}
-			}
-			x.referrers[dsts[j]][c.UUID] = c.Table
+			x.referrers[dsts[j]] = x.referrers[dsts[j]].add(c.UUID, c.Table)
 			j++
 		default:
 			i++

@@ -16,9 +16,10 @@ import (
 )
 
 // flowPlan is what one flow key needs: its kept row ("" to insert one) and
-// the datapath rows it must be on, sorted.
+// the datapath rows it must be on, sorted. The key is resolveDirty's: a
+// cold start plans every flow, and a key is 64 bytes.
 type flowPlan struct {
-	key    flowKey
+	key    *flowKey
 	row    string
 	target []string
 }
@@ -78,12 +79,13 @@ func (w *Writer) reconcileFlows(t *Txn) {
 	// A restart marks every key dirty: only the plans of the rows to
 	// insert or change are kept, not hundreds of thousands of no-ops.
 	var plans []flowPlan
-	for _, k := range sortedKeysFunc(w.resolveDirty(t), compareFlowKeys) {
+	keys := w.resolveDirty(t)
+	for i, k := range keys {
 		target := targetOf(k)
 		rows := w.flows[k].rows
 		keep := t.keepFirst(sb.LogicalFlowTable, rows, len(target) > 0)
 		if len(target) > 0 && (keep == "" || !w.flowOn(keep, target, effectiveOf)) {
-			plans = append(plans, flowPlan{k, keep, target})
+			plans = append(plans, flowPlan{&keys[i], keep, target})
 		}
 	}
 	w.mutateGroups(t, plans)
@@ -326,7 +328,7 @@ func appendTags(tags []rowTags, counts tagCounts) []rowTags {
 // kept, 23.03's say, keeps them as they are, as 23.03 does while
 // northd_internal_version stays.
 func (w *Writer) insertFlow(t *Txn, p flowPlan) {
-	tags := w.rowTagsOf(p.key)
+	tags := w.rowTagsOf(*p.key)
 	row := lovsdb.Row{
 		"pipeline":     p.key.Stage.Pipeline().String(),
 		"table_id":     w.stages.Table(p.key.Stage),
@@ -447,18 +449,19 @@ func (w *Writer) tunnelKey(t *Txn, u string) int {
 	return 0
 }
 
-// resolveDirty turns the dirty flow keys into SB keys: a flow that holds
-// tunnel keys is written under its text with the keys in, and the SB key it
-// was written under before, if another, is dirty too.
-func (w *Writer) resolveDirty(t *Txn) map[flowKey]bool {
-	out := make(map[flowKey]bool, len(w.dirtyLF))
+// resolveDirty turns the dirty flow keys into SB keys, sorted: a flow that
+// holds tunnel keys is written under its text with the keys in, and the SB
+// key it was written under before, if another, is dirty too. A list, not a
+// set: at a cold start every flow's key is dirty.
+func (w *Writer) resolveDirty(t *Txn) []flowKey {
+	out := make([]flowKey, 0, len(w.dirtyLF))
 	for k := range w.dirtyLF {
 		if len(keyRefs(k)) == 0 {
-			out[k] = true
+			out = append(out, k)
 			continue
 		}
 		if old, ok := w.resolved[k]; ok {
-			out[old] = true
+			out = append(out, old)
 			removeFrom(w.byResolved, old, k)
 			delete(w.resolved, k)
 		}
@@ -466,9 +469,10 @@ func (w *Writer) resolveDirty(t *Txn) map[flowKey]bool {
 		if !ok || len(w.flows[k].dps) == 0 {
 			continue
 		}
-		out[rk] = true
+		out = append(out, rk)
 		w.resolved[k] = rk
 		addTo(w.byResolved, rk, k)
 	}
-	return out
+	slices.SortFunc(out, compareFlowKeys)
+	return slices.Compact(out)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/ovsdb/wire"
+	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
@@ -19,7 +20,8 @@ var noPorts = PortNames{Name: func(string) (string, bool) { return "", false }, 
 
 // TestFlowPortVariants: flows that differ only in their InOutPort are one
 // SB row on a datapath while any of them is desired, whatever order they
-// come and go in, and the row's in_out_port is the smallest.
+// come and go in, and the row's in_out_port is the smallest; a flow that
+// two rules make (weight 2) stays until both have retracted it.
 func TestFlowPortVariants(t *testing.T) {
 	w := New(slog.New(slog.DiscardHandler), rules.StagesOf(schema.OVN2303), noPorts)
 	flow := func(port string) rules.Flow {
@@ -29,8 +31,8 @@ func TestFlowPortVariants(t *testing.T) {
 	step := func(f rules.Flow, weight int, wantDPs []string, wantPort string) {
 		t.Helper()
 		w.applyFlow(f, engine.Weight(weight))
-		if dps := w.flows[k].dps; !slices.Equal(dps, wantDPs) || w.rowTagsOf(k).port != wantPort {
-			t.Fatalf("after %+v (%d): datapaths %v, in_out_port %q; want %v, %q", f, weight, dps, w.rowTagsOf(k).port, wantDPs, wantPort)
+		if dps := w.flows[k].dps; !slices.Equal(dps, wantDPs) || w.rowTagsOf(k).port != wantPort || w.DesiredFlows() != len(wantDPs) {
+			t.Fatalf("after %+v (%d): datapaths %v, in_out_port %q, %d desired; want %v, %q", f, weight, dps, w.rowTagsOf(k).port, w.DesiredFlows(), wantDPs, wantPort)
 		}
 	}
 	on := []string{"sw"}
@@ -40,6 +42,11 @@ func TestFlowPortVariants(t *testing.T) {
 	step(flow(""), -1, on, "p1")
 	step(flow("p1"), -1, on, "p2")
 	step(flow("p2"), -1, nil, "")
+	step(flow("p1"), 2, on, "p1")
+	step(flow(""), 1, on, "")
+	step(flow("p1"), -1, on, "")
+	step(flow(""), -1, on, "p1")
+	step(flow("p1"), -1, nil, "")
 	if len(w.variants) != 0 || len(w.flows) != 0 {
 		t.Fatalf("left over: variants %v, flows %v", w.variants, w.flows)
 	}
@@ -101,5 +108,51 @@ func TestGroupMutations(t *testing.T) {
 	}
 	if got := groupMutations(want, want); len(got) != 0 {
 		t.Errorf("same datapaths: mutations %v, want none", got)
+	}
+}
+
+// TestWantsFlowsOf: Recompute's check finds the desired flows, kept
+// incrementally, equal to a fresh program's whole output when they are
+// (a flow that two rules make weighs 2 in both), and unequal when a flow
+// is missing or extra.
+func TestWantsFlowsOf(t *testing.T) {
+	const input = "test flows"
+	program := func(flows ...rules.Flow) *rules.Program {
+		p := rules.NewFrom(schema.OVN2303, func(n *relations.NB) engine.Rel[rules.Flow] {
+			in, r := engine.NewInput[rules.Flow](n.Circuit, input)
+			for _, f := range flows {
+				in.Insert(f)
+			}
+			return engine.Union(r, engine.Filter(r, func(f rules.Flow) bool { return f.Priority == 100 }))
+		})
+		p.Flows.DropContents()
+		p.Step()
+		return p
+	}
+	flow := func(dp string, priority int) rules.Flow {
+		return rules.Flow{Datapath: dp, Stage: rules.LSInARPRsp, Priority: priority, Match: "1", Actions: "next;"}
+	}
+	a, b, c := flow("sw0", 100), flow("sw1", 100), flow("sw0", 50)
+	live := program(a, b)
+	w := New(slog.New(slog.DiscardHandler), live.Stages, noPorts)
+	w.ApplyProgram(live)
+	in := engine.InputOf[rules.Flow](live.Circuit, input)
+	in.Insert(c)
+	in.Delete(b)
+	live.Step()
+	w.ApplyProgram(live)
+	for _, tc := range []struct {
+		fresh []rules.Flow
+		want  bool
+	}{{[]rules.Flow{a, c}, true}, {[]rules.Flow{a}, false}, {[]rules.Flow{a, b, c}, false}} {
+		if got := w.WantsFlowsOf(program(tc.fresh...)); got != tc.want {
+			t.Errorf("WantsFlowsOf(%v) = %v, want %v", tc.fresh, got, tc.want)
+		}
+	}
+	in.Delete(a)
+	live.Step()
+	w.ApplyProgram(live)
+	if !w.WantsFlowsOf(program(c)) || w.DesiredFlows() != 1 {
+		t.Errorf("after a flow of weight 2 went: WantsFlowsOf(%v) false or %d desired, want true, 1", c, w.DesiredFlows())
 	}
 }

@@ -186,7 +186,7 @@ func addTo[K, V comparable](idx map[K]map[V]bool, k K, v V) {
 
 // removeFrom removes v from the set of k in idx, dropping the set when it
 // empties.
-func removeFrom[K, V comparable](idx map[K]map[V]bool, k K, v V) {
+func removeFrom[K, V comparable, X any](idx map[K]map[V]X, k K, v V) {
 	delete(idx[k], v)
 	if len(idx[k]) == 0 {
 		delete(idx, k)

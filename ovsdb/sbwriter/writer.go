@@ -45,10 +45,12 @@ type Writer struct {
 	// flows are the desired flows and the SB's flow rows by key
 	// (flowEntry), the map the mirror holds as flowsByKey; setMembers the
 	// datapath sets' datapaths, and setUsers the flows on each set;
-	// variants count, where flows that differ only in their rowTags are
-	// on the same datapath, how many there are.
-	flows      map[flowKey]flowEntry
-	variants   map[flowKey]map[string]engine.Weight
+	// variants weigh the desired flows of a key on a datapath where their
+	// weight is neither 0 nor 1 (wantFlowOn).
+	flows    map[flowKey]flowEntry
+	variants map[flowKey]map[string]engine.Weight
+	// flowsOn counts the desired flows' keys and datapaths (DesiredFlows).
+	flowsOn    int
 	setMembers map[string]map[string]bool
 	setUsers   map[string]map[flowKey]bool
 
@@ -252,7 +254,7 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 	}
 }
 
-// applyFlow adds (weight 1) or removes (-1) desired flow f.
+// applyFlow adds weight, the program's change of it, to desired flow f.
 func (w *Writer) applyFlow(f rules.Flow, weight engine.Weight) {
 	k, dp := keyOfFlow(f), f.Datapath
 	e := w.flows[k]
@@ -261,39 +263,76 @@ func (w *Writer) applyFlow(f rules.Flow, weight engine.Weight) {
 	storeFlow(w.flows, k, e)
 	w.dirtyLF[k] = true
 	if rules.IsDatapathSet(dp) {
-		addOrRemove(w.setUsers, dp, k, weight > 0)
+		_, on := slices.BinarySearch(e.dps, dp)
+		addOrRemove(w.setUsers, dp, k, on)
 	}
 	for _, u := range keyRefs(k) {
 		addOrRemove(w.keyUsers, u, k, len(e.dps) > 0)
 	}
 }
 
-// wantFlowOn adds (weight 1) or removes (-1) a desired flow of key k on
-// datapath dp to k's datapaths dps, and returns them. Flows that differ
-// only in their rowTags share a key: dp stays while one of them is on it.
+// wantFlowOn adds weight to the desired flows of key k on datapath dp, and
+// returns k's datapaths dps: dp is among them while that weight is
+// positive. The weights are the program's own (its flows' Output keeps
+// nothing, rules.Program.DropFlowContents): flows that differ only in their
+// rowTags, or a flow that two rules make, weigh more than 1 together, and
+// variants keeps every weight other than 0 and 1.
 func (w *Writer) wantFlowOn(k flowKey, dps []string, dp string, weight engine.Weight) []string {
-	n, shared := w.variants[k][dp]
+	n, counted := w.variants[k][dp]
 	_, on := slices.BinarySearch(dps, dp)
+	if !counted && on {
+		n = 1
+	}
+	n += weight
 	switch {
-	case shared && n+weight > 1:
-		w.variants[k][dp] = n + weight
-	case shared:
-		delete(w.variants[k], dp)
-		if len(w.variants[k]) == 0 {
-			delete(w.variants, k)
-		}
-	case weight > 0 && on:
+	case n != 0 && n != 1:
 		if w.variants[k] == nil {
 			w.variants[k] = map[string]engine.Weight{}
 		}
-		w.variants[k][dp] = 2
-	case weight > 0:
+		w.variants[k][dp] = n
+	case counted:
+		removeFrom(w.variants, k, dp)
+	}
+	switch {
+	case n > 0 && !on:
+		w.flowsOn++
 		dps = insertSorted(dps, dp)
-	default:
+	case n <= 0 && on:
+		w.flowsOn--
 		dps = deleteSorted(dps, dp)
 	}
 	return dps
 }
+
+// WantsFlowsOf reports whether the writer desires the flows of program
+// p's last step, a fresh program's whole output whose Output keeps nothing
+// either: Recompute's check of the incremental state, whose flows are kept
+// here alone.
+func (w *Writer) WantsFlowsOf(p *rules.Program) bool {
+	v := New(w.log, w.stages, w.ports)
+	for _, c := range p.Flows.Changes() {
+		v.applyFlow(c.Tuple, c.Weight)
+	}
+	same := func(a, b *Writer) bool {
+		for k, e := range a.flows {
+			f := b.flows[k]
+			if !slices.Equal(e.dps, f.dps) || len(e.tags) != len(f.tags) {
+				return false
+			}
+			for _, c := range e.tags {
+				if !slices.Contains(f.tags, c) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return w.flowsOn == v.flowsOn && maps.EqualFunc(w.variants, v.variants, maps.Equal) && same(w, v) && same(v, w)
+}
+
+// DesiredFlows is the number of flows the program wants, one per key and
+// datapath (or datapath set).
+func (w *Writer) DesiredFlows() int { return w.flowsOn }
 
 // addOrRemove adds v to the set of k in idx (add) or removes it.
 func addOrRemove[K, V comparable](idx map[K]map[V]bool, k K, v V, add bool) {
