@@ -429,7 +429,7 @@ func (d *Northd) Run(ctx context.Context) error {
 				next = append(next, r.Next())
 			}
 		}
-		// MAC bindings to age: an iteration writes the SB.
+		// MAC bindings or FDB rows to age: an iteration writes the SB.
 		if at, ok := d.w.NextAging(); d.active && ok && at.After(time.Now()) {
 			next = append(next, at)
 		}
@@ -678,7 +678,8 @@ func (d *Northd) iterate(ctx context.Context) {
 	nbCfg := d.feed.global.NbCfg
 	options := d.options.get(d.feed.global, d.release, d.macs, d.w.MaxDatapathKey())
 	d.wantNBOptions(options)
-	d.w.SetMACBindingRemovalLimit(relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0))
+	d.w.SetRemovalLimits(relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0),
+		relations.SmapUint(d.feed.global.Options, "fdb_removal_limit", 0))
 	nbCols := lovsdb.Row{"options": options}
 	var newPorts map[string]string
 	if d.sb != nil && !d.again.Waiting() {

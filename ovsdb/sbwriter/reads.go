@@ -73,13 +73,20 @@ func (w *Writer) TakePortsChanged(all bool) map[string]bool {
 	return names
 }
 
-// SetMACBindingRemovalLimit sets how many MAC bindings one run of aging
-// removes (NB_Global options:mac_binding_removal_limit), 0 for no limit.
-func (w *Writer) SetMACBindingRemovalLimit(n uint32) { w.house.aging.limit = n }
+// SetRemovalLimits sets how many MAC bindings and FDB rows one run of
+// aging removes (NB_Global options:mac_binding_removal_limit and
+// fdb_removal_limit), 0 for no limit.
+func (w *Writer) SetRemovalLimits(macBindings, fdbs uint32) {
+	w.house.macAging.limit, w.house.fdbAging.limit = macBindings, fdbs
+}
 
-// NextAging is when MAC bindings are next due to age, ok false when none
-// is scheduled.
+// NextAging is when MAC bindings or FDB rows are next due to age, ok
+// false when none is scheduled.
 func (w *Writer) NextAging() (time.Time, bool) {
-	a := &w.house.aging
-	return a.next, a.scheduled
+	mac, macOK := w.house.macAging.nextRun()
+	fdb, fdbOK := w.house.fdbAging.nextRun()
+	if !macOK || (fdbOK && fdb.Before(mac)) {
+		return fdb, fdbOK
+	}
+	return mac, true
 }
