@@ -37,8 +37,10 @@ type aging[R model.Model, K comparable] struct {
 	thresholds map[string]rules.ThresholdConfig // NB datapath -> threshold
 	rows       map[string]R
 	byGroup    map[K]map[string]bool
-	// limit is the most rows one run removes, 0 for no limit.
-	limit uint32
+	// limit is the most rows one run removes, 0 for no limit;
+	// allFeatures assumes every chassis has feature.
+	limit       uint32
+	allFeatures bool
 	// changed says that something changed since the last run; scheduled
 	// that a run is due at next, the earliest expiry (the aging waker).
 	changed, scheduled bool
@@ -96,6 +98,13 @@ func (a *aging[R, K]) apply(c wire.Change) {
 	}
 }
 
+// set takes NB_Global's settings, a change of which sets off a run.
+func (a *aging[R, K]) set(limit uint32, allFeatures bool) {
+	if limit != a.limit || allFeatures != a.allFeatures {
+		a.limit, a.allFeatures, a.changed = limit, allFeatures, true
+	}
+}
+
 // applyProgram takes the table's new thresholds: a datapath has one at
 // most, so retracting one removes the datapath's.
 func (a *aging[R, K]) applyProgram(p *rules.Program) {
@@ -127,7 +136,7 @@ func (a *aging[R, K]) run(w *Writer, t *Txn, gone map[string]bool) {
 	if due {
 		a.scheduled = false
 	}
-	if now.Before(a.next) || !relations.EveryChassisHas(w.m.chassisOtherConfigs(), a.feature) {
+	if now.Before(a.next) || !(a.allFeatures || relations.EveryChassisHas(w.m.chassisOtherConfigs(), a.feature)) {
 		return
 	}
 	nowMs := now.UnixMilli()

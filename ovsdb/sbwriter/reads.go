@@ -73,11 +73,22 @@ func (w *Writer) TakePortsChanged(all bool) map[string]bool {
 	return names
 }
 
-// SetRemovalLimits sets how many MAC bindings and FDB rows one run of
-// aging removes (NB_Global options:mac_binding_removal_limit and
-// fdb_removal_limit), 0 for no limit.
-func (w *Writer) SetRemovalLimits(macBindings, fdbs uint32) {
-	w.house.macAging.limit, w.house.fdbAging.limit = macBindings, fdbs
+// AgingSettings are NB_Global's settings of aging.
+type AgingSettings struct {
+	// MACBindingRemovalLimit and FDBRemovalLimit are the most rows one
+	// run removes (options:mac_binding_removal_limit, fdb_removal_limit),
+	// 0 for no limit.
+	MACBindingRemovalLimit, FDBRemovalLimit uint32
+	// AllFeatures assumes every chassis writes timestamps
+	// (relations.IgnoresChassisFeatures).
+	AllFeatures bool
+}
+
+// SetAgingSettings takes NB_Global's settings of aging; a change sets
+// off a run, as global_config's does.
+func (w *Writer) SetAgingSettings(s AgingSettings) {
+	w.house.macAging.set(s.MACBindingRemovalLimit, s.AllFeatures)
+	w.house.fdbAging.set(s.FDBRemovalLimit, s.AllFeatures)
 }
 
 // NextAging is when MAC bindings or FDB rows are next due to age, ok
