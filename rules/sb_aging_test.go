@@ -157,12 +157,12 @@ func FuzzParseAgingThreshold(f *testing.F) {
 			}
 			return
 		}
-		for _, ps := range [][]ThresholdPrefix{c.V4, c.V6} {
+		for v4, ps := range map[bool][]ThresholdPrefix{true: c.V4, false: c.V6} {
 			if !slices.IsSortedFunc(ps, func(a, b ThresholdPrefix) int { return b.Plen - a.Plen }) {
 				t.Fatalf("%q: networks not longest first: %v", opt, ps)
 			}
 			for _, p := range ps {
-				if p.Plen == 0 || p.Addr.Is4() != (len(c.V4) > 0 && ps[0] == c.V4[0]) {
+				if p.Plen == 0 || p.Addr.Is4() != v4 {
 					t.Fatalf("%q: %v misplaced", opt, p)
 				}
 			}
