@@ -21,8 +21,8 @@ var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable}
 // datapaths, ports, groups and flows: Static_MAC_Binding from the NB; the
 // MAC_Binding, FDB and IGMP_Group rows that ovn-controller wrote and that
 // no longer belong to a port or datapath, and MAC bindings (and from
-// 26.03 FDB rows) past their age (aging.go); the Learned_Route rows of ports that learn no routes
-// (learned.go). It also follows VXLAN mode (vxlan.go) and the service
+// 26.03 FDB rows) past their age (aging.go); the Learned_Route rows of
+// ports that learn no routes (learned.go). It also follows VXLAN mode (vxlan.go) and the service
 // monitors that are down (monitors.go).
 type housekeeping struct {
 	w          *Writer
