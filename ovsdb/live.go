@@ -434,7 +434,7 @@ func (d *Northd) Run(ctx context.Context) error {
 				next = append(next, r.Next())
 			}
 		}
-		// MAC bindings to age: an iteration writes the SB.
+		// MAC bindings or FDB rows to age: an iteration writes the SB.
 		if at, ok := d.w.NextAging(); d.active && ok && at.After(time.Now()) {
 			next = append(next, at)
 		}
@@ -685,7 +685,11 @@ func (d *Northd) iterate(ctx context.Context) {
 	nbCfg := d.feed.global.NbCfg
 	options := d.options.get(d.feed.global, d.release, d.macs, d.w.MaxDatapathKey())
 	d.wantNBOptions(options)
-	d.w.SetMACBindingRemovalLimit(relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0))
+	d.w.SetAgingSettings(sbwriter.AgingSettings{
+		MACBindingRemovalLimit: relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0),
+		FDBRemovalLimit:        relations.SmapUint(d.feed.global.Options, "fdb_removal_limit", 0),
+		AllFeatures:            relations.IgnoresChassisFeatures(d.release, d.feed.global.Options),
+	})
 	nbCols := lovsdb.Row{"options": options}
 	var newPorts map[string]string
 	if d.sb != nil && !d.again.Waiting() {

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/relations/nb"
@@ -953,4 +954,78 @@ ovn-nbctl lsp-add ls1 vm5 -- lsp-set-addresses vm5 "00:00:00:00:00:15 10.0.1.15"
 			t.Errorf("%s: rows differ from the reference's (- reference, + northlog):\n%s", step.name, rowDiff(r))
 		}
 	}
+}
+
+// aging2603Setup has routers with 26.03's per-network MAC binding ages, v4
+// and v6, a default and 0 (never) entries (lr0), a bad entry (lr1) and
+// only 0 entries (lr2), a switch whose FDB rows age (sw0) and one whose
+// rows do not (sw1), and a chassis with both timestamp features. mb and
+// fdb insert rows as ovn-controller does; $now is the wall clock in ms.
+const aging2603Setup = `ovn-nbctl lr-add lr0 -- set Logical_Router lr0 'options:mac_binding_age_threshold="10.0.1.0/24:1;10.0.0.0/16:0;fd00:1::/64:1;fd00::/16:0;2"' -- lrp-add lr0 lrp0 00:00:00:00:ff:01 10.0.0.1/16 fd00::1/16
+ovn-nbctl lr-add lr1 -- set Logical_Router lr1 'options:mac_binding_age_threshold="1;10.0.0.0/8:x"' -- lrp-add lr1 lrp1 00:00:00:00:ff:02 10.1.0.1/16
+ovn-nbctl lr-add lr2 -- set Logical_Router lr2 'options:mac_binding_age_threshold="10.2.0.0/16:0;0"' -- lrp-add lr2 lrp2 00:00:00:00:ff:03 10.2.0.1/16
+ovn-nbctl ls-add sw0 -- set Logical_Switch sw0 other_config:fdb_age_threshold=1 -- lsp-add sw0 p0
+ovn-nbctl ls-add sw1 -- lsp-add sw1 p1
+ovn-nbctl --wait=sb sync
+ovn-sbctl chassis-add hv1 geneve 192.0.2.1 -- set Chassis hv1 other_config:mac-binding-timestamp=true other_config:fdb-timestamp=true
+`
+
+// agingRowFuncs define mb PORT IP TIMESTAMP ROUTER and fdb MAC SWITCH
+// PORT TIMESTAMP, and $now.
+const agingRowFuncs = `mb() { ovn-sbctl create MAC_Binding logical_port=$1 ip='"'$2'"' mac='"00:00:00:00:00:01"' timestamp=$3 datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=$4); }
+fdb() { ovn-sbctl create FDB mac='"'$1'"' dp_key=$(ovn-sbctl --bare --columns=tunnel_key find Datapath_Binding external_ids:name=$2) port_key=$(ovn-sbctl --bare --columns=tunnel_key find Port_Binding logical_port=$3) timestamp=$4; }
+now=$(date +%s%3N)
+`
+
+// TestLive2603Aging: once past their thresholds, the MAC_Binding and FDB
+// rows left are 26.03.2's: by the longest network holding a binding's IP,
+// else the default, none for a 0 entry or a router with a bad entry; FDB
+// rows by their switch's fdb_age_threshold. Then with fdb_removal_limit=1
+// one stale FDB row of two goes at once, the other 5 s later, a chassis
+// without the timestamp features notwithstanding, since NB_Global
+// options:ignore_chassis_features assumes them.
+func TestLive2603Aging(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	applyBoth(t, ref, s, aging2603Setup)
+	applyBoth(t, ref, s, agingRowFuncs+`mb lrp0 10.0.1.5 $now lr0
+mb lrp0 10.0.2.5 $now lr0
+mb lrp0 11.0.0.5 $now lr0
+mb lrp0 fd00:1::5 $now lr0
+mb lrp0 fd00:2::5 $now lr0
+mb lrp0 fd01::5 $now lr0
+mb lrp1 10.1.0.5 $((now - 60000)) lr1
+mb lrp2 10.2.0.5 $((now - 60000)) lr2
+fdb 00:00:00:00:00:01 sw0 p0 $now
+fdb 00:00:00:00:00:02 sw1 p1 $((now - 60000))`)
+	count := func(remote, table string) int { return len(untimedRows(t, remote, table)) }
+	settled := func(table string, want int) {
+		t.Helper()
+		for deadline := time.Now().Add(15 * time.Second); count(ref.SBRemote(), table) != want || count(s.SBRemote(), table) != want; time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s not aged to %d rows: northlog has %d, the reference %d", table, want, count(s.SBRemote(), table), count(ref.SBRemote(), table))
+			}
+		}
+		if r := reference.Compare(untimedRows(t, ref.SBRemote(), table), untimedRows(t, s.SBRemote(), table)); !r.Equal() {
+			t.Fatalf("%s rows differ from the reference's (- reference, + northlog):\n%s", table, rowDiff(r))
+		}
+	}
+	settled(sb.MACBindingTable, 4)
+	settled(sb.FDBTable, 1)
+
+	start := time.Now()
+	applyBoth(t, ref, s, agingRowFuncs+`ovn-sbctl chassis-add hv2 geneve 192.0.2.2
+ovn-nbctl --wait=sb set NB_Global . options:fdb_removal_limit=1 options:ignore_chassis_features=true
+fdb 00:00:00:00:00:03 sw0 p0 $((now - 60000))
+fdb 00:00:00:00:00:04 sw0 p0 $((now - 60000))`)
+	if n, nRef := count(s.SBRemote(), sb.FDBTable), count(ref.SBRemote(), sb.FDBTable); n != 2 || nRef != 2 {
+		t.Fatalf("%d FDB rows after removing one, the reference %d; want 2", n, nRef)
+	}
+	for count(s.SBRemote(), sb.FDBTable) == 2 && time.Since(start) < 15*time.Second {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if d := time.Since(start); d < 5*time.Second {
+		t.Fatalf("the second stale FDB row went after %v, before the bulk removal delay", d)
+	}
+	settled(sb.FDBTable, 1)
 }

@@ -373,23 +373,28 @@ now=$(date +%s%3N)
 ovn-sbctl create MAC_Binding logical_port=lrp0 ip=10.0.0.6 mac='"00:00:00:00:00:01"' timestamp=$((now - 1000)) datapath=$(ovn-sbctl --bare --columns=_uuid find Datapath_Binding external_ids:name=lr0)`,
 }
 
+// untimedRows are the rows of an SB table with a timestamp column, which
+// differs between two runs, one line each but the timestamp (the last
+// column).
+func untimedRows(t *testing.T, remote, table string) []string {
+	t.Helper()
+	lines, err := reference.DumpRows(t.Context(), remote, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range lines {
+		lines[i] = l[:strings.Index(l, "|timestamp=")]
+	}
+	return lines
+}
+
 // TestLiveMACBindingAging: MAC_Binding rows are the reference's after each
 // step of agingSteps, and after the next run, due 10 s after the first
 // step with no change to set it off, has deleted the rows past their age.
 func TestLiveMACBindingAging(t *testing.T) {
 	t.Parallel()
 	ref, s, _ := startWithReference(t)
-	rows := func(remote string) []string {
-		lines, err := reference.DumpRows(t.Context(), remote, sb.MACBindingTable)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Timestamps differ between the two runs.
-		for i, l := range lines {
-			lines[i] = l[:strings.Index(l, "|timestamp=")]
-		}
-		return lines
-	}
+	rows := func(remote string) []string { return untimedRows(t, remote, sb.MACBindingTable) }
 	check := func(what string) {
 		t.Helper()
 		if r := reference.Compare(rows(ref.SBRemote()), rows(s.SBRemote())); !r.Equal() {

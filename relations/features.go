@@ -88,6 +88,12 @@ func (f Features) ReadFor(r schema.Release) Features {
 // whatever the chassis report (northd_enable_all_features).
 func readsIgnoreChassisFeatures(r schema.Release) bool { return r >= schema.OVN2603 }
 
+// IgnoresChassisFeatures tells whether NB_Global options make release
+// assume every chassis feature (readsIgnoreChassisFeatures).
+func IgnoresChassisFeatures(r schema.Release, options map[string]string) bool {
+	return readsIgnoreChassisFeatures(r) && SmapBool(options, "ignore_chassis_features", false)
+}
+
 // withIgnoredChassisFeatures is features, or AllFeatures while NB_Global
 // options:ignore_chassis_features is true in a release that reads it.
 func withIgnoredChassisFeatures(n *NB, features engine.Rel[Features]) engine.Rel[Features] {
@@ -95,7 +101,7 @@ func withIgnoredChassisFeatures(n *NB, features engine.Rel[Features]) engine.Rel
 		return features
 	}
 	ignoring := engine.Map(engine.Filter(n.Global.Rows, func(g *nb.NBGlobal) bool {
-		return SmapBool(g.Options, "ignore_chassis_features", false)
+		return IgnoresChassisFeatures(n.Release, g.Options)
 	}), func(*nb.NBGlobal) struct{} { return struct{}{} })
 	byOne := func(struct{}) struct{} { return struct{}{} }
 	return engine.Union(

@@ -64,7 +64,9 @@ type Program struct {
 	// NetworkFunctionsActive are the network function groups' active
 	// functions, which northd writes to the NB (network_function_active).
 	NetworkFunctionsActive *engine.Output[NetworkFunctionActive]
-	MACBindingAges         *engine.Output[MACBindingAge]
+	// AgingThresholds are the routers' MAC binding and the switches' FDB
+	// aging thresholds (sb_aging.go).
+	AgingThresholds *engine.Output[AgingThreshold]
 	// AdvertisedRoutes are the routes dynamic routing advertises
 	// (sb_advertised_routes.go).
 	AdvertisedRoutes *engine.Output[AdvertisedRoute]
@@ -211,7 +213,7 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		ACLIDs:                 engine.NewOutput(SBACLIDs(nb), strings.Compare),
 		UsedBFDs:               engine.NewOutput(nb.UsedBFDs, strings.Compare),
 		NetworkFunctionsActive: engine.NewOutput(NetworkFunctionsActive(nb), CompareNetworkFunctionsActive),
-		MACBindingAges:         engine.NewOutput(SBMACBindingAges(nb), CompareMACBindingAges),
+		AgingThresholds:        engine.NewOutput(SBAgingThresholds(nb), CompareAgingThresholds),
 		AdvertisedRoutes:       engine.NewOutput(SBAdvertisedRoutes(nb), CompareAdvertisedRoutes),
 		AdvertisedMACBindings:  engine.NewOutput(SBAdvertisedMACBindings(nb), CompareAdvertisedMACBindings),
 		ECMPNexthops:           engine.NewOutput(SBECMPNexthops(nb), CompareECMPNexthops),

@@ -115,8 +115,8 @@ func routerSettingsInSB(rel schema.Release) bool { return rel >= schema.OVN2603 
 // mac_binding_age_threshold, a positive dynamic-routing-vrf-id and the
 // non-empty dynamic-routing-v4-prefix-nexthop and -v6-prefix-nexthop.
 func addRouterSettings(ids, options map[string]string) {
-	if age := minMACBindingAge(options["mac_binding_age_threshold"]); age > 0 {
-		ids["mac_binding_age_threshold"] = strconv.FormatUint(uint64(age), 10)
+	if c, _, _ := ParseAgingThreshold(options["mac_binding_age_threshold"]); c.Min() > 0 {
+		ids["mac_binding_age_threshold"] = strconv.FormatUint(uint64(c.Min()), 10)
 	}
 	if vrf := relations.SmapLlong(options, "dynamic-routing-vrf-id", -1); vrf > 0 {
 		ids["dynamic-routing-vrf-id"] = strconv.FormatInt(vrf, 10)
@@ -126,44 +126,6 @@ func addRouterSettings(ids, options map[string]string) {
 			ids[key] = nh
 		}
 	}
-}
-
-// minMACBindingAge is the smallest positive threshold of a
-// mac_binding_age_threshold, "[CIDR:]THRESHOLD" entries separated by
-// semicolons, of which only the last without a prefix (or with a /0 one)
-// counts; 0 when there is none or an entry is unreadable (aging.c
-// min_mac_binding_age_threshold, parse_aging_threshold).
-func minMACBindingAge(opt string) uint32 {
-	var least, fallback uint32
-	for entry := range strings.SplitSeq(opt, ";") {
-		if entry == "" {
-			continue
-		}
-		cidr, threshold, prefixed := "", entry, false
-		if i := strings.LastIndexByte(entry, ':'); i >= 0 {
-			cidr, threshold, prefixed = entry[:min(i, 127)], entry[i+1:], true
-		}
-		t, ok := relations.ParseUint(threshold)
-		if !ok {
-			return 0
-		}
-		plen := 0
-		if prefixed {
-			if _, plen, ok = relations.ParseCIDR(cidr); !ok {
-				return 0
-			}
-		}
-		switch {
-		case plen == 0:
-			fallback = t
-		case t > 0 && (least == 0 || t < least):
-			least = t
-		}
-	}
-	if fallback > 0 && (least == 0 || fallback < least) {
-		least = fallback
-	}
-	return least
 }
 
 // addCTZoneLimit copies a positive ct-zone-limit of options into ids.

@@ -36,27 +36,3 @@ func SBStaticMACBindings(n *relations.NB) engine.Rel[StaticMACBinding] {
 		return StaticMACBinding{LogicalPort: m.LogicalPort, IP: m.IP, MAC: m.MAC, OverrideDynamicMAC: m.OverrideDynamicMAC, NB: m.UUID}
 	})
 }
-
-// MACBindingAge is a router's options:mac_binding_age_threshold in
-// seconds, past which ovn-northd 23.03 deletes the MAC_Binding rows of the
-// router's datapath (mac-binding-aging.c); routers without one, or with 0
-// or an unreadable value, age none.
-type MACBindingAge struct {
-	Router    string // NB _uuid
-	Threshold uint32
-}
-
-// CompareMACBindingAges orders ages by router, then threshold.
-func CompareMACBindingAges(a, b MACBindingAge) int {
-	return cmp.Or(cmp.Compare(a.Router, b.Router), cmp.Compare(a.Threshold, b.Threshold))
-}
-
-// SBMACBindingAges computes the routers' MAC binding ages.
-func SBMACBindingAges(n *relations.NB) engine.Rel[MACBindingAge] {
-	return engine.FlatMap(n.Routers.Rows, func(lr *nb.LogicalRouter) []MACBindingAge {
-		if t := relations.SmapUint(lr.Options, "mac_binding_age_threshold", 0); t > 0 {
-			return []MACBindingAge{{Router: lr.UUID, Threshold: t}}
-		}
-		return nil
-	})
-}

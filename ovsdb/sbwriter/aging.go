@@ -10,51 +10,87 @@ import (
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
+	"github.com/ovn-org/libovsdb/model"
 )
 
-// macBindingTimestamp is the chassis feature (other_config key) of
-// ovn-controller writing MAC_Binding timestamps
-// (OVN_FEATURE_MAC_BINDING_TIMESTAMP): aging needs every chassis to have
-// it.
-const macBindingTimestamp = "mac-binding-timestamp"
+// agingBulkRemovalDelay is how long northd waits to remove more rows
+// after removing its removal limit's worth (AGING_BULK_REMOVAL_DELAY_MSEC,
+// 23.03's MAC_BINDING_BULK_REMOVAL_DELAY_MSEC).
+const agingBulkRemovalDelay = 5 * time.Second
 
-// macBindingRemovalDelay is how long 23.03 waits to remove more MAC
-// bindings after removing mac_binding_removal_limit of them
-// (MAC_BINDING_BULK_REMOVAL_DELAY_MSEC).
-const macBindingRemovalDelay = 5 * time.Second
+// aging deletes the rows of an SB table that ovn-controller timestamps
+// once older than their datapath's threshold (rules.AgingThreshold), as
+// aging.c's nodes do: when a row, a threshold or a chassis changed, or
+// when the earliest remaining row is due. R is the table's model, K what
+// its rows name their datapath by.
+type aging[R model.Model, K comparable] struct {
+	table string
+	// feature is the chassis feature (other_config key) of
+	// ovn-controller writing the timestamps: aging needs every chassis to
+	// have it.
+	feature string
+	// group is what rows name SB datapath row dp by, if anything.
+	group func(w *Writer, dp string) (K, bool)
+	// stamp is a row's datapath, timestamp and IP address ("" for none).
+	stamp func(R) (K, int, string)
 
-// macAging deletes the MAC_Binding rows older than their router's
-// options:mac_binding_age_threshold, as 23.03's mac_binding_aging node
-// does: when a row, an age or a chassis changed, or when the earliest
-// remaining row is due.
-type macAging struct {
-	ages map[string]uint32 // router NB _uuid -> threshold in seconds
-	rows map[string]*sb.MACBinding
-	byDP map[string]map[string]bool // SB datapath -> rows
-	// limit is NB_Global options:mac_binding_removal_limit, 0 for none.
-	limit uint32
+	thresholds map[string]rules.ThresholdConfig // NB datapath -> threshold
+	rows       map[string]R
+	byGroup    map[K]map[string]bool
+	// limit is the most rows one run removes, 0 for no limit;
+	// allFeatures assumes every chassis has feature.
+	limit       uint32
+	allFeatures bool
 	// changed says that something changed since the last run; scheduled
-	// that a run is due at next, the earliest expiry (23.03's waker).
+	// that a run is due at next, the earliest expiry (the aging waker).
 	changed, scheduled bool
 	next               time.Time
 }
 
-func (a *macAging) reset() {
-	a.rows, a.byDP = map[string]*sb.MACBinding{}, map[string]map[string]bool{}
+// newMACBindingAging ages the MAC_Binding rows of routers' datapaths.
+func newMACBindingAging() *aging[*sb.MACBinding, string] {
+	return &aging[*sb.MACBinding, string]{
+		table: sb.MACBindingTable, thresholds: map[string]rules.ThresholdConfig{},
+		feature: "mac-binding-timestamp",
+		group:   func(_ *Writer, dp string) (string, bool) { return dp, true },
+		stamp:   func(r *sb.MACBinding) (string, int, string) { return r.Datapath, r.Timestamp, r.IP },
+	}
+}
+
+// newFDBAging ages the FDB rows of switches, found by their datapath's
+// tunnel key.
+func newFDBAging() *aging[*sb.FDB, int] {
+	return &aging[*sb.FDB, int]{
+		table: sb.FDBTable, thresholds: map[string]rules.ThresholdConfig{},
+		feature: "fdb-timestamp",
+		group: func(w *Writer, dp string) (int, bool) {
+			if d := w.m.dps[dp]; d != nil {
+				return d.TunnelKey, true
+			}
+			return 0, false
+		},
+		stamp: func(r *sb.FDB) (int, int, string) { return r.DpKey, r.Timestamp, "" },
+	}
+}
+
+func (a *aging[R, K]) reset() {
+	a.rows, a.byGroup = map[string]R{}, map[K]map[string]bool{}
 	a.changed = true
 }
 
-// apply records an SB change of MAC_Binding or Chassis.
-func (a *macAging) apply(c wire.Change) {
+// apply records an SB change of the table or of Chassis.
+func (a *aging[R, K]) apply(c wire.Change) {
 	switch c.Table {
-	case sb.MACBindingTable:
-		if r, ok := c.Old.(*sb.MACBinding); ok {
+	case a.table:
+		if r, ok := c.Old.(R); ok {
+			key, _, _ := a.stamp(r)
 			delete(a.rows, c.UUID)
-			removeFrom(a.byDP, r.Datapath, c.UUID)
+			removeFrom(a.byGroup, key, c.UUID)
 		}
-		if r, ok := c.New.(*sb.MACBinding); ok {
+		if r, ok := c.New.(R); ok {
+			key, _, _ := a.stamp(r)
 			a.rows[c.UUID] = r
-			addTo(a.byDP, r.Datapath, c.UUID)
+			addTo(a.byGroup, key, c.UUID)
 		}
 		a.changed = true
 	case sb.ChassisTable:
@@ -62,28 +98,35 @@ func (a *macAging) apply(c wire.Change) {
 	}
 }
 
-// applyProgram takes the routers' new ages.
-func (a *macAging) applyProgram(p *rules.Program) {
+// set takes NB_Global's settings, a change of which sets off a run.
+func (a *aging[R, K]) set(limit uint32, allFeatures bool) {
+	if limit != a.limit || allFeatures != a.allFeatures {
+		a.limit, a.allFeatures, a.changed = limit, allFeatures, true
+	}
+}
+
+// applyProgram takes the table's new thresholds: a datapath has one at
+// most, so retracting one removes the datapath's.
+func (a *aging[R, K]) applyProgram(p *rules.Program) {
 	for _, pass := range []int{-1, 1} {
-		for _, c := range p.MACBindingAges.Delta() {
-			if int(c.Weight) != pass {
+		for _, c := range p.AgingThresholds.Delta() {
+			if c.Tuple.Table != a.table || int(c.Weight) != pass {
 				continue
 			}
 			if pass > 0 {
-				a.ages[c.Tuple.Router] = c.Tuple.Threshold
-			} else if a.ages[c.Tuple.Router] == c.Tuple.Threshold {
-				delete(a.ages, c.Tuple.Router)
+				a.thresholds[c.Tuple.Datapath], _, _ = rules.ParseAgingThreshold(c.Tuple.Config)
+			} else {
+				delete(a.thresholds, c.Tuple.Datapath)
 			}
 			a.changed = true
 		}
 	}
 }
 
-// ageMACBindings deletes in t the MAC bindings past their router's age,
-// unless gone already (in gone), and schedules the next run
-// (en_mac_binding_aging_run).
-func (w *Writer) ageMACBindings(t *Txn, gone map[string]bool) {
-	a := &w.house.aging
+// run deletes in t the rows past their datapath's threshold, unless gone
+// already (in gone), and schedules the next run (en_mac_binding_aging_run,
+// en_fdb_aging_run).
+func (a *aging[R, K]) run(w *Writer, t *Txn, gone map[string]bool) {
 	now := time.Now()
 	due := a.scheduled && !now.Before(a.next)
 	if !a.changed && !due {
@@ -93,37 +136,46 @@ func (w *Writer) ageMACBindings(t *Txn, gone map[string]bool) {
 	if due {
 		a.scheduled = false
 	}
-	if now.Before(a.next) || !relations.EveryChassisHas(w.m.chassisOtherConfigs(), macBindingTimestamp) {
+	if now.Before(a.next) || !(a.allFeatures || relations.EveryChassisHas(w.m.chassisOtherConfigs(), a.feature)) {
 		return
 	}
 	nowMs := now.UnixMilli()
 	nextExpire := int64(math.MaxInt64)
 	var removed uint32
-	for _, nb := range slices.Sorted(maps.Keys(a.ages)) {
+	atLimit := func() bool { return a.limit > 0 && removed == a.limit }
+	for _, nb := range slices.Sorted(maps.Keys(a.thresholds)) {
 		dp := w.dpRef(t, nb)
-		if dp == "" || w.wantDP[nb].Kind != rules.Router {
+		if _, wanted := w.wantDP[nb]; dp == "" || !wanted {
 			continue
 		}
-		threshold := int64(a.ages[nb]) * 1000
-		for _, u := range slices.Sorted(maps.Keys(a.byDP[dp])) {
+		key, ok := a.group(w, dp)
+		if !ok {
+			continue
+		}
+		for _, u := range slices.Sorted(maps.Keys(a.byGroup[key])) {
 			if gone[u] {
 				continue
 			}
-			switch elapsed := nowMs - int64(a.rows[u].Timestamp); {
-			case elapsed < 0:
+			_, timestamp, ip := a.stamp(a.rows[u])
+			elapsed := nowMs - int64(timestamp)
+			if elapsed < 0 {
+				continue
+			}
+			switch threshold := int64(a.thresholds[nb].For(ip)) * 1000; {
+			case threshold == 0:
 			case elapsed >= threshold:
-				t.delete(sb.MACBindingTable, u)
+				t.delete(a.table, u)
 				gone[u] = true
 				removed++
 			default:
 				nextExpire = min(nextExpire, threshold-elapsed)
 			}
-			if a.limit > 0 && removed == a.limit {
+			if atLimit() {
 				break
 			}
 		}
-		if a.limit > 0 && removed == a.limit {
-			nextExpire = macBindingRemovalDelay.Milliseconds()
+		if atLimit() {
+			nextExpire = agingBulkRemovalDelay.Milliseconds()
 			break
 		}
 	}
@@ -131,3 +183,6 @@ func (w *Writer) ageMACBindings(t *Txn, gone map[string]bool) {
 		a.scheduled, a.next = true, now.Add(time.Duration(nextExpire)*time.Millisecond)
 	}
 }
+
+// nextRun is when a run is due, ok false when none is scheduled.
+func (a *aging[R, K]) nextRun() (time.Time, bool) { return a.next, a.scheduled }

@@ -20,9 +20,9 @@ var houseTables = []string{sb.FDBTable, sb.IGMPGroupTable, sb.EncapTable}
 // housekeeping keeps the SB rows 23.03 writes or prunes besides the
 // datapaths, ports, groups and flows: Static_MAC_Binding from the NB; the
 // MAC_Binding, FDB and IGMP_Group rows that ovn-controller wrote and that
-// no longer belong to a port or datapath, and MAC bindings past their age
-// (aging.go); the Learned_Route rows of ports that learn no routes
-// (learned.go). It also follows VXLAN mode (vxlan.go) and the service
+// no longer belong to a port or datapath, and MAC bindings (and from
+// 26.03 FDB rows) past their age (aging.go); the Learned_Route rows of
+// ports that learn no routes (learned.go). It also follows VXLAN mode (vxlan.go) and the service
 // monitors that are down (monitors.go).
 type housekeeping struct {
 	w          *Writer
@@ -35,16 +35,14 @@ type housekeeping struct {
 	// moves, changes whether its bindings are written.
 	staticByPort map[string]map[string]bool
 
-	// macByPort are the MAC_Binding rows (aging.rows) by logical_port;
+	// macByPort are the MAC_Binding rows (macAging.rows) by logical_port;
 	// macCheck the ports to check again and macStale the ports with rows
 	// and no port (cleanup_mac_bindings's victims).
 	macByPort          map[string]map[string]bool
 	macCheck, macStale map[string]bool
 
-	// fdbs are the FDB rows, fdbByKey them by dp_key and fdbCheck the
-	// dp_keys to check again (cleanup_stale_fdb_entries).
-	fdbs     map[string]*sb.FDB
-	fdbByKey map[int]map[string]bool
+	// fdbCheck are the dp_keys of FDB rows (fdbAging.byGroup) to check
+	// again (cleanup_stale_fdb_entries).
 	fdbCheck map[int]bool
 
 	// igmp are the IGMP_Group rows, igmpByDP them by datapath row and
@@ -62,13 +60,14 @@ type housekeeping struct {
 	monitors       *monitorStatus
 	virtualParents *portFeed[string]
 	queueIDs       *portFeed[int]
-	aging          macAging
+	macAging       *aging[*sb.MACBinding, string]
+	fdbAging       *aging[*sb.FDB, int]
 }
 
 func newHousekeeping(w *Writer) *housekeeping {
 	h := &housekeeping{w: w, staticByPort: map[string]map[string]bool{}, monitors: newMonitorStatus(w.stages.Release()), igmpFeed: newIGMPFeed(),
 		virtualParents: newPortFeed[string](), queueIDs: newPortFeed[int](), learned: newLearnedRouteFeed(), remoteChassis: map[string]bool{},
-		aging: macAging{ages: map[string]uint32{}}, vxlan: vxlanMode{dpMax: rules.MaxDatapathKey}}
+		macAging: newMACBindingAging(), fdbAging: newFDBAging(), vxlan: vxlanMode{dpMax: rules.MaxDatapathKey}}
 	h.staticMACsByNB = staticMACsPersistUUID(w.stages.Release())
 	h.staticMACs = newKeyedTable(sb.StaticMACBindingTable, func(m model.Model) (string, bool) {
 		r := m.(*sb.StaticMACBinding)
@@ -94,7 +93,8 @@ func (h *housekeeping) applyProgram(p *rules.Program) {
 		return staticMACKey(m.LogicalPort, m.IP)
 	}
 	applyDelta(h.staticMACs, p.StaticMACBindings.Delta(), key)
-	h.aging.applyProgram(p)
+	h.macAging.applyProgram(p)
+	h.fdbAging.applyProgram(p)
 	h.learned.applyProgram(p)
 	for _, c := range p.StaticMACBindings.Delta() {
 		if _, ok := h.staticMACs.want[key(c.Tuple)]; ok {
@@ -117,7 +117,8 @@ func (h *housekeeping) apply(c wire.Change) bool {
 	h.monitors.apply(c)
 	h.virtualParents.apply(c)
 	h.queueIDs.apply(c)
-	h.aging.apply(c)
+	h.macAging.apply(c)
+	h.fdbAging.apply(c)
 	h.learned.apply(c)
 	if h.vxlan.apply(c) {
 		return true
@@ -137,13 +138,7 @@ func (h *housekeeping) apply(c wire.Change) bool {
 		}
 		return false
 	case sb.FDBTable:
-		if r, ok := c.Old.(*sb.FDB); ok {
-			delete(h.fdbs, c.UUID)
-			removeFrom(h.fdbByKey, r.DpKey, c.UUID)
-		}
 		if r, ok := c.New.(*sb.FDB); ok {
-			h.fdbs[c.UUID] = r
-			addTo(h.fdbByKey, r.DpKey, c.UUID)
 			h.fdbCheck[r.DpKey] = true
 		}
 		return true
@@ -173,9 +168,10 @@ func (h *housekeeping) reset() {
 	h.virtualParents.reset()
 	h.queueIDs.reset()
 	h.learned.reset()
-	h.aging.reset()
+	h.macAging.reset()
+	h.fdbAging.reset()
 	h.macByPort, h.macCheck, h.macStale = map[string]map[string]bool{}, map[string]bool{}, map[string]bool{}
-	h.fdbs, h.fdbByKey, h.fdbCheck = map[string]*sb.FDB{}, map[int]map[string]bool{}, map[int]bool{}
+	h.fdbCheck = map[int]bool{}
 	h.igmp, h.igmpByDP, h.igmpCheck = map[string]*sb.IGMPGroup{}, map[string]map[string]bool{}, map[string]bool{}
 }
 
@@ -186,7 +182,7 @@ func (h *housekeeping) markAll() {
 	for port := range h.macByPort {
 		h.macCheck[port] = true
 	}
-	for key := range h.fdbByKey {
+	for key := range h.fdbAging.byGroup {
 		h.fdbCheck[key] = true
 	}
 	for u := range h.igmp {
@@ -200,9 +196,8 @@ func (h *housekeeping) markAll() {
 // forgets what it marked.
 func (h *housekeeping) reconcile(t *Txn) {
 	h.staticMACs.reconcile(t)
-	gone := h.cleanMACBindings(t)
-	h.w.ageMACBindings(t, gone)
-	h.cleanFDB(t)
+	h.macAging.run(h.w, t, h.cleanMACBindings(t))
+	h.fdbAging.run(h.w, t, h.cleanFDB(t))
 	h.cleanIGMP(t)
 	h.learned.pruneRoutes(h.w, t)
 }
@@ -231,7 +226,7 @@ func (h *housekeeping) cleanMACBindings(t *Txn) map[string]bool {
 	}
 	for _, port := range slices.Sorted(maps.Keys(h.macStale)) {
 		for _, u := range slices.Sorted(maps.Keys(h.macByPort[port])) {
-			if !t.deletedDP[h.aging.rows[u].Datapath] {
+			if !t.deletedDP[h.macAging.rows[u].Datapath] {
 				t.delete(sb.MACBindingTable, u)
 				gone[u] = true
 			}
@@ -245,7 +240,7 @@ func (h *housekeeping) cleanMACBindings(t *Txn) map[string]bool {
 // if any (mac_binding_lookup).
 func (h *housekeeping) macOf(port, ip string) (string, bool) {
 	for _, u := range slices.Sorted(maps.Keys(h.macByPort[port])) {
-		if r := h.aging.rows[u]; r != nil && r.IP == ip {
+		if r := h.macAging.rows[u]; r != nil && r.IP == ip {
 			return r.MAC, true
 		}
 	}
@@ -273,8 +268,8 @@ func (w *Writer) portsRemoved(t *Txn) bool {
 // port_key is no port's of that datapath, once t commits
 // (cleanup_stale_fdb_entries). The keys checked are those of the FDB rows
 // that changed and those t takes from a datapath or its ports: deleted
-// rows' and replaced keys'.
-func (h *housekeeping) cleanFDB(t *Txn) {
+// rows' and replaced keys'. It returns the rows it deleted.
+func (h *housekeeping) cleanFDB(t *Txn) map[string]bool {
 	w := h.w
 	check := func(dp string) {
 		if d := w.m.dps[dp]; d != nil {
@@ -304,16 +299,19 @@ func (h *housekeeping) cleanFDB(t *Txn) {
 			check(pb.Datapath)
 		}
 	}
+	gone := map[string]bool{}
 	for _, key := range sortedKeys(h.fdbCheck) {
 		dp, live := w.m.dpKeys.owner[key]
 		live = live && !t.deletedDP[dp] && w.garbage[dp] == ""
-		for _, u := range slices.Sorted(maps.Keys(h.fdbByKey[key])) {
-			if ports := w.m.pbKeys[dp]; !live || ports == nil || ports.free(h.fdbs[u].PortKey) {
+		for _, u := range slices.Sorted(maps.Keys(h.fdbAging.byGroup[key])) {
+			if ports := w.m.pbKeys[dp]; !live || ports == nil || ports.free(h.fdbAging.rows[u].PortKey) {
 				t.delete(sb.FDBTable, u)
+				gone[u] = true
 			}
 		}
 	}
 	h.fdbCheck = cleared(h.fdbCheck)
+	return gone
 }
 
 // cleanIGMP deletes the IGMP_Group rows with no chassis or no datapath (a

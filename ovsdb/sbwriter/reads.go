@@ -97,13 +97,31 @@ func (w *Writer) TakePortsChanged(all bool) map[string]bool {
 	return names
 }
 
-// SetMACBindingRemovalLimit sets how many MAC bindings one run of aging
-// removes (NB_Global options:mac_binding_removal_limit), 0 for no limit.
-func (w *Writer) SetMACBindingRemovalLimit(n uint32) { w.house.aging.limit = n }
+// AgingSettings are NB_Global's settings of aging.
+type AgingSettings struct {
+	// MACBindingRemovalLimit and FDBRemovalLimit are the most rows one
+	// run removes (options:mac_binding_removal_limit, fdb_removal_limit),
+	// 0 for no limit.
+	MACBindingRemovalLimit, FDBRemovalLimit uint32
+	// AllFeatures assumes every chassis writes timestamps
+	// (relations.IgnoresChassisFeatures).
+	AllFeatures bool
+}
 
-// NextAging is when MAC bindings are next due to age, ok false when none
-// is scheduled.
+// SetAgingSettings takes NB_Global's settings of aging; a change sets
+// off a run, as global_config's does.
+func (w *Writer) SetAgingSettings(s AgingSettings) {
+	w.house.macAging.set(s.MACBindingRemovalLimit, s.AllFeatures)
+	w.house.fdbAging.set(s.FDBRemovalLimit, s.AllFeatures)
+}
+
+// NextAging is when MAC bindings or FDB rows are next due to age, ok
+// false when none is scheduled.
 func (w *Writer) NextAging() (time.Time, bool) {
-	a := &w.house.aging
-	return a.next, a.scheduled
+	mac, macOK := w.house.macAging.nextRun()
+	fdb, fdbOK := w.house.fdbAging.nextRun()
+	if !macOK || (fdbOK && fdb.Before(mac)) {
+		return fdb, fdbOK
+	}
+	return mac, true
 }
