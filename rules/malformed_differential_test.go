@@ -1,7 +1,6 @@
 package rules_test
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -205,15 +204,13 @@ type claimsByHashOrder struct {
 
 // hashOrderClaims are the ports whose binding depends on the order
 // northd walks its datapaths in, each with the names of the datapaths that
-// claim it: those whose first two claims, in that walk, are in one bucket
-// of one datapaths table (relations.DatapathBucket), where the order is
-// that of insertion, which the NB does not tell. 23.03 walks one table of
-// switches and routers; later releases the routers' table, then the
-// switches' (join_logical_ports), each bucketed by its own size. Claims in
-// different buckets are bound as northlog binds them (relations
-// compareClaims), whatever the run's _uuids.
+// claim it. For 23.03 those are the ports whose first two claims, in that
+// walk, are in one bucket of its datapaths table
+// (relations.DatapathBucket). Later releases keep switches and routers in
+// tables of their own, whose buckets northlog does not model: any port
+// claimed twice is taken to depend on them.
 func hashOrderClaims(t *testing.T, rel *releaseRun, ref *reference.Instance) claimsByHashOrder {
-	claims, names, routers, err := ref.PortClaims(t.Context())
+	claims, names, err := ref.PortClaims(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,31 +218,17 @@ func hashOrderClaims(t *testing.T, rel *releaseRun, ref *reference.Instance) cla
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A claim's place in the walk: its table (routers' first), its bucket.
-	type place struct {
-		table  int
-		bucket uint32
-	}
-	placeOf := func(dp string) place {
-		switch {
-		case rel.release == schema.OVN2303:
-			return place{0, relations.DatapathBucket(dp, len(names))}
-		case routers[dp]:
-			return place{0, relations.DatapathBucket(dp, len(routers))}
-		}
-		return place{1, relations.DatapathBucket(dp, len(names)-len(routers))}
-	}
 	out := claimsByHashOrder{ports: map[string][]string{}}
 	for port, dps := range claims {
 		if len(dps) < 2 {
 			continue
 		}
-		places := make([]place, len(dps))
+		buckets := make([]uint32, len(dps))
 		for i, dp := range dps {
-			places[i] = placeOf(dp)
+			buckets[i] = relations.DatapathBucket(dp, len(names))
 		}
-		slices.SortFunc(places, func(a, b place) int { return cmp.Or(cmp.Compare(a.table, b.table), cmp.Compare(a.bucket, b.bucket)) })
-		if places[0] == places[1] {
+		slices.Sort(buckets)
+		if rel.release != schema.OVN2303 || buckets[0] == buckets[1] {
 			for _, dp := range dps {
 				out.ports[port] = append(out.ports[port], names[dp])
 				out.routerPorts = append(out.routerPorts, peers[dp]...)

@@ -27,12 +27,9 @@ import (
 // to record. Where the reference's own flows change from one run to the
 // next (26.03 picks one of two NAT entries on one external IP in hash
 // order, random-nat/seed30), a hand-written ", varies V" after the counts
-// lets them be worse by V, or match in some runs; -write-pending keeps it.
-// A port listed by two datapaths is not such a case: northd binds the
-// claim its walk meets first, by hash bucket, as northlog does; only two
-// claims in one bucket follow an insertion order the NB does not tell, and
-// TestDifferentialMalformed leaves the flows of those out (hashOrderClaims)
-// rather than bounding them here.
+// lets them be worse by V, or match in some runs; -write-pending keeps it
+// (malformed/seed2: which router a port listed by two routers joins is
+// 26.03's hash order, and one of the two brings flows northlog lacks).
 //
 // In both, an unlisted scenario must match exactly, and a listed one that
 // now matches must leave the list, unless it varies. -write-pending rewrites the list from
@@ -166,8 +163,7 @@ func (p *pendingList) save() error {
 		b.WriteString("# they reproduce and the stages that differ. A ratchet: TestDifferential*\n")
 		b.WriteString("# requires every other scenario to match exactly, and these to match no fewer\n")
 		b.WriteString("# reference flows and have no more extra ones (by V with \", varies V\", written\n")
-		b.WriteString("# by hand where the reference's flows vary between runs; a port two datapaths\n")
-		b.WriteString("# of one hash bucket claim is left out of the comparison instead). Regenerate with\n")
+		b.WriteString("# by hand where the reference's flows vary between runs). Regenerate with\n")
 	} else {
 		b.WriteString("# Scenarios whose reference flows northlog does not all reproduce yet, with\n")
 		b.WriteString("# the stages that miss flows. TestDifferential requires every other scenario\n")

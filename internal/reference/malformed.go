@@ -44,9 +44,9 @@ func (r *Instance) Names(ctx context.Context) (NBNames, error) {
 
 // PortClaims reads which datapaths list each port: for every switch and
 // router port name, the NB _uuid of each switch or router whose ports
-// column holds a port of that name; the name of every switch and router
-// by _uuid; and the routers' _uuids.
-func (r *Instance) PortClaims(ctx context.Context) (claims map[string][]string, datapaths map[string]string, routers map[string]bool, err error) {
+// column holds a port of that name; and the name of every switch and
+// router by _uuid.
+func (r *Instance) PortClaims(ctx context.Context) (claims map[string][]string, datapaths map[string]string, err error) {
 	ops := []any{"OVN_Northbound"}
 	datapath, port := []string{"_uuid", "name", "ports"}, []string{"_uuid", "name"}
 	for _, sel := range []struct {
@@ -57,7 +57,7 @@ func (r *Instance) PortClaims(ctx context.Context) (claims map[string][]string, 
 	}
 	res, err := r.transact(ctx, r.NBRemote(), ops)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
 	type row struct {
 		UUID  []string        `json:"_uuid"`
@@ -67,7 +67,7 @@ func (r *Instance) PortClaims(ctx context.Context) (claims map[string][]string, 
 	var sels [4]struct{ Rows []row }
 	for i, x := range res {
 		if err := json.Unmarshal(x, &sels[i]); err != nil {
-			return nil, nil, nil, fmt.Errorf("reference: port claims: %w", err)
+			return nil, nil, fmt.Errorf("reference: port claims: %w", err)
 		}
 	}
 	portName := map[string]string{}
@@ -76,20 +76,17 @@ func (r *Instance) PortClaims(ctx context.Context) (claims map[string][]string, 
 			portName[p.UUID[1]] = p.Name
 		}
 	}
-	claims, datapaths, routers = map[string][]string{}, map[string]string{}, map[string]bool{}
-	for i, sel := range sels[:2] {
+	claims, datapaths = map[string][]string{}, map[string]string{}
+	for _, sel := range sels[:2] {
 		for _, dp := range sel.Rows {
 			datapaths[dp.UUID[1]] = dp.Name
-			if i == 1 {
-				routers[dp.UUID[1]] = true
-			}
 			for _, port := range uuidSet(dp.Ports) {
 				name := portName[port]
 				claims[name] = append(claims[name], dp.UUID[1])
 			}
 		}
 	}
-	return claims, datapaths, routers, nil
+	return claims, datapaths, nil
 }
 
 // RouterPeers reads, for every switch, the names of the router ports
