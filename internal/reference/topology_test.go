@@ -269,3 +269,47 @@ func TestScriptSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestRandomTopologyOwnStreams: the 26.03 features drawn from streams of
+// their own only add commands, and words to commands (an ACL's samples
+// and network function group, a load balancer's options and mappings, a
+// remote backend's zone), so that a topology is the one drawn without
+// them.
+func TestRandomTopologyOwnStreams(t *testing.T) {
+	remoteZone := regexp.MustCompile(`:az\d`)
+	commands := func(script string) [][]string {
+		var cmds [][]string
+		for _, step := range ScriptSteps(script) {
+			for _, c := range strings.Split(strings.TrimPrefix(step, "ovn-nbctl "), " \\\n  -- ") {
+				cmds = append(cmds, strings.Fields(remoteZone.ReplaceAllString(c, "")))
+			}
+		}
+		return cmds
+	}
+	// within reports whether the words of a are a subsequence of b's.
+	within := func(a, b []string) bool {
+		i := 0
+		for _, w := range b {
+			if i < len(a) && w == a[i] {
+				i++
+			}
+		}
+		return i == len(a)
+	}
+	base := TopologyOptions{Switches: 4, PortsPerSwitch: 5, Routers: 3, RouterPorts: 3, Routes: 2, Policies: 2,
+		NATs: 2, AddressSets: 2, PortGroups: 2, ACLs: 3, LoadBalancers: 3}
+	all := base
+	all.ACLSampling, all.NetworkFunctions, all.LB2603, all.DynamicRouting = true, true, true, true
+	for seed := range int64(50) {
+		without, with := commands(RandomTopology(seed, base)), commands(RandomTopology(seed, all))
+		i := 0
+		for _, c := range with {
+			if i < len(without) && c[0] == without[i][0] && within(without[i], c) {
+				i++
+			}
+		}
+		if i < len(without) {
+			t.Errorf("seed %d: command %q of the topology without the 26.03 features is not in it with them", seed, without[i])
+		}
+	}
+}
