@@ -32,13 +32,13 @@ func (g *topologyGen) addSecondGatewayPort(ports []routerPort, gateway int) {
 	g.add("lrp-set-gateway-chassis", ports[other].name, "gw1", "20")
 }
 
-// remoteZone returns, one time in four, the availability zone suffix
+// remoteZone returns, one time in three, the availability zone suffix
 // (":azN") that makes a health-checked backend's ip_port_mappings entry a
 // remote backend's; none for a source address an AZ cannot follow (an
 // IPv6 one without brackets, which would swallow it).
 func (g *topologyGen) remoteZone(src string) string {
 	s := g.lb2603
-	if s == nil || !s.chance(4) || (src[0] != '[' && strings.Contains(src, ":")) {
+	if s == nil || !s.chance(3) || (src[0] != '[' && strings.Contains(src, ":")) {
 		return ""
 	}
 	return fmt.Sprintf(":az%d", 1+s.rng.IntN(2))
