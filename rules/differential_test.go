@@ -159,12 +159,12 @@ func securityTopology() reference.TopologyOptions {
 // network function groups on 26.03, on switches and on port groups whose members span switches,
 // matching address sets and port groups' address sets) and load balancers
 // (IPv4 and IPv6 VIPs, protocols, no backends, health checks, the load balancer options;
-// on 26.03 stateless NAT, distributed and remote backends) on switches, gateway routers,
+// on 26.03 stateless NAT, distributed and remote backends) on switches (EVPN ones on 26.03), gateway routers,
 // routers with a distributed gateway port and load balancer groups, a fixed
 // list of seeds (-security-seeds sets how many).
 func TestDifferentialRandomSecurity(t *testing.T) {
 	opts := securityTopology()
-	opts.ACLTiers, opts.ACLSampling, opts.NetworkFunctions, opts.LB2603 = true, true, true, true
+	opts.ACLTiers, opts.ACLSampling, opts.NetworkFunctions, opts.LB2603, opts.DynamicRouting = true, true, true, true, true
 	compareRandom(t, "random-security", *securitySeeds, opts)
 }
 
