@@ -115,12 +115,15 @@ func forEachRelease(t *testing.T, what string, f func(t *testing.T, rel *release
 	}
 }
 
-// topology is opts without what rel's NB schema lacks: ACL tiers,
-// sampling and network functions before 26.03.
+// topology is opts without what rel's NB schema lacks or its northd does
+// not read: ACL tiers, sampling, network functions, 26.03's load
+// balancer features and dynamic routing before 26.03.
 func (rel *releaseRun) topology(opts reference.TopologyOptions) reference.TopologyOptions {
 	opts.ACLTiers = opts.ACLTiers && rel.release >= schema.OVN2603
 	opts.ACLSampling = opts.ACLSampling && rel.release >= schema.OVN2603
 	opts.NetworkFunctions = opts.NetworkFunctions && rel.release >= schema.OVN2603
+	opts.LB2603 = opts.LB2603 && rel.release >= schema.OVN2603
+	opts.DynamicRouting = opts.DynamicRouting && rel.release >= schema.OVN2603
 	return opts
 }
 
@@ -134,9 +137,12 @@ func (rel *releaseRun) seeds(n int) int {
 }
 
 // TestDifferentialRandom compares random topologies from the harness
-// generator, a fixed list of seeds (-random-seeds sets how many).
+// generator (with dynamic routing and EVPN on 26.03), a fixed list of
+// seeds (-random-seeds sets how many).
 func TestDifferentialRandom(t *testing.T) {
-	compareRandom(t, "random", *randomSeeds, reference.DefaultTopology())
+	opts := reference.DefaultTopology()
+	opts.DynamicRouting = true
+	compareRandom(t, "random", *randomSeeds, opts)
 }
 
 // securityTopology is DefaultTopology with address sets, port groups, ACLs
@@ -152,12 +158,13 @@ func securityTopology() reference.TopologyOptions {
 // groups (ACLs of every action and option, tiers, pass, sampling and
 // network function groups on 26.03, on switches and on port groups whose members span switches,
 // matching address sets and port groups' address sets) and load balancers
-// (IPv4 and IPv6 VIPs, protocols, no backends, health checks, the load balancer options) on switches, gateway routers,
+// (IPv4 and IPv6 VIPs, protocols, no backends, health checks, the load balancer options;
+// on 26.03 stateless NAT, distributed and remote backends) on switches (EVPN ones on 26.03), gateway routers,
 // routers with a distributed gateway port and load balancer groups, a fixed
 // list of seeds (-security-seeds sets how many).
 func TestDifferentialRandomSecurity(t *testing.T) {
 	opts := securityTopology()
-	opts.ACLTiers, opts.ACLSampling, opts.NetworkFunctions = true, true, true
+	opts.ACLTiers, opts.ACLSampling, opts.NetworkFunctions, opts.LB2603, opts.DynamicRouting = true, true, true, true, true
 	compareRandom(t, "random-security", *securitySeeds, opts)
 }
 

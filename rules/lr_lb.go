@@ -287,7 +287,7 @@ func RouterLBVIPFlows(nb *relations.NB) engine.Rel[Flow] {
 			}
 			newMatch := match
 			if !v.Distributed && (v.NBackends > 0 || !v.Reject) {
-				newMatch += " && is_chassis_resident(" + jsonKey("cr-"+dgp) + ")"
+				newMatch = residentOn(newMatch, dgp)
 			}
 			flows = append(flows, dp.flow(LRInDNAT, prio, newMatch, action))
 			if v.NBackends == 0 {
@@ -356,7 +356,8 @@ func natsStateless(rel schema.Release, v relations.LBVIP) bool {
 // one, when there is one), at the VIP's DNAT priority prio; the backends'
 // replies are redirected to that chassis as with conntrack, lr_out_undnat
 // (priority 120) lets them through and lr_out_snat (priority 160) rewrites
-// their source to the VIP. A VIP without backends gets none. A VIP that
+// their source to the VIP, on dgp's gateway chassis even for a distributed
+// load balancer. A VIP without backends gets none. A VIP that
 // rejects for want of targets (its health check leaves none) keeps its
 // DNAT flows, which northd meters as the reject they stand for.
 func statelessNATFlows(rel schema.Release, dp onRow, prio int, dgp string, v relations.LBVIP) []Flow {
@@ -391,7 +392,7 @@ func statelessNATFlows(rel schema.Release, dp onRow, prio int, dgp string, v rel
 			flows[i].MeteredAs = "reject"
 		}
 	}
-	replies := undnatMatch(rel, dgp, v) + " && " + v.Proto
+	replies := residentOn(backendReplies(rel, dgp, v), dgp) + " && " + v.Proto
 	return append(flows,
 		gwRedirectFlow(dp, dgp, "cr-"+dgp, v),
 		dp.flow(LROutUnDNAT, 120, replies, "next;"),
@@ -464,14 +465,26 @@ func ctExtractFlow(dp on, stage Stage) Flow {
 // chassis for a distributed load balancer); in 26.03 also those coming in
 // through it.
 func undnatMatch(rel schema.Release, dgp string, v relations.LBVIP) string {
+	if v.Distributed {
+		return backendReplies(rel, dgp, v)
+	}
+	return residentOn(backendReplies(rel, dgp, v), dgp)
+}
+
+// backendReplies matches replies from the VIP's backends leaving through
+// the router's distributed gateway port dgp; in 26.03 also those coming in
+// through it.
+func backendReplies(rel schema.Release, dgp string, v relations.LBVIP) string {
 	port := "outport == " + jsonKey(dgp)
 	if centralizesBackendReplies(rel) {
 		port = fmt.Sprintf("(inport == %s || outport == %s)", jsonKey(dgp), jsonKey(dgp))
 	}
-	match := fmt.Sprintf("%s && (%s) && %s", ipMatch(v), backendSources(v), port)
-	if v.Distributed {
-		return match
-	}
+	return fmt.Sprintf("%s && (%s) && %s", ipMatch(v), backendSources(v), port)
+}
+
+// residentOn restricts match to the gateway chassis of distributed
+// gateway port dgp.
+func residentOn(match, dgp string) string {
 	return match + " && is_chassis_resident(" + jsonKey("cr-"+dgp) + ")"
 }
 

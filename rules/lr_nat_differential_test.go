@@ -10,10 +10,12 @@ import (
 var natSeeds = flag.Int("nat-seeds", 50, "random NAT topologies compared with the reference in TestDifferentialRandomNAT")
 
 // natTopology is DefaultTopology with more routers, gateway routers and
-// distributed gateway ports, and NAT rules on each router.
+// distributed gateway ports, NAT rules on each router, and dynamic routing
+// and EVPN (26.03 only).
 func natTopology() reference.TopologyOptions {
 	o := reference.DefaultTopology()
 	o.Routers, o.NATs = 3, 6
+	o.DynamicRouting = true
 	return o
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -53,6 +54,18 @@ type TopologyOptions struct {
 	// zero draws nothing). With load balancers, a router may become an L3
 	// gateway router or get a distributed gateway port.
 	LoadBalancers int
+	// LB2603 draws 26.03's load balancer features, which 23.03's northd
+	// does not read, from a random stream of its own: the topology is the
+	// one drawn without them, plus stateless NAT, distributed load
+	// balancers, remote backends and second distributed gateway ports
+	// (see addLB2603Options; false draws nothing).
+	LB2603 bool
+	// DynamicRouting draws dynamic routing on routers and their ports and
+	// EVPN on switches (see addRouterDynamicRouting, addSwitchEVPN),
+	// which 23.03 lacks, from a random stream of its own: the topology is
+	// the one drawn without them, plus their options (false draws
+	// nothing).
+	DynamicRouting bool
 }
 
 // DefaultTopology is a small topology: a handful of switches, ports and
@@ -83,6 +96,12 @@ func RandomTopology(seed int64, opts TopologyOptions) string {
 	}
 	if opts.NetworkFunctions {
 		g.nf = &nfGen{rng: rand.New(rand.NewPCG(uint64(seed), 0x6e6574776f726b66))}
+	}
+	if opts.LB2603 {
+		g.lb2603 = &lb2603Gen{rng: rand.New(rand.NewPCG(uint64(seed), 0x6c62323630332e32))}
+	}
+	if opts.DynamicRouting {
+		g.dynamicRouting = &dynamicRoutingGen{rng: rand.New(rand.NewPCG(uint64(seed), 0x64796e726f757465))}
 	}
 	nSwitches := 1 + g.rng.IntN(max(1, min(opts.Switches, 250)))
 	nRouters := g.rng.IntN(min(max(opts.Routers, 0), 250) + 1)
@@ -140,6 +159,12 @@ type topologyGen struct {
 	// nf draws network functions (TopologyOptions.NetworkFunctions), nil
 	// without.
 	nf *nfGen
+	// lb2603 draws 26.03's load balancer features (TopologyOptions.LB2603),
+	// nil without.
+	lb2603 *lb2603Gen
+	// dynamicRouting draws dynamic routing and EVPN
+	// (TopologyOptions.DynamicRouting), nil without.
+	dynamicRouting *dynamicRoutingGen
 }
 
 // mac returns a unicast, locally administered MAC not used before.
@@ -187,14 +212,17 @@ func (g *topologyGen) addSwitch(s, maxPorts int) {
 	if v6prefix {
 		g.add("set", "Logical_Switch", sw, fmt.Sprintf("other_config:ipv6_prefix=fd00:%x::", s))
 	}
+	staticAddresses := true // every VIF has a static address
 	for i := range g.rng.IntN(maxPorts + 1) {
-		g.addVIF(sw, s, i, subnet || v6prefix)
+		staticAddresses = g.addVIF(sw, s, i, subnet || v6prefix) && staticAddresses
 	}
+	g.addSwitchEVPN(sw, staticAddresses)
 	g.flush()
 }
 
-// addVIF adds VIF port i of switch sw (number s).
-func (g *topologyGen) addVIF(sw string, s, i int, dynamic bool) {
+// addVIF adds VIF port i of switch sw (number s) and reports whether it
+// has a static address (a MAC, with or without IPs).
+func (g *topologyGen) addVIF(sw string, s, i int, dynamic bool) bool {
 	port := fmt.Sprintf("%s-p%d", sw, i)
 	g.add("lsp-add", sw, port)
 	g.vifs = append(g.vifs, port)
@@ -257,6 +285,7 @@ func (g *topologyGen) addVIF(sw string, s, i int, dynamic bool) {
 	if g.chance(10) {
 		g.add("lsp-set-enabled", port, "disabled")
 	}
+	return slices.ContainsFunc(addrs, func(a string) bool { return a != "unknown" && !strings.HasSuffix(a, "dynamic") })
 }
 
 // routerPort is a router port as drawn: its name and networks.
@@ -301,6 +330,7 @@ func (g *topologyGen) addRouter(r, nSwitches, maxPorts int) []routerPort {
 		}
 	}
 	g.cmd = append(g.cmd, switchSide...)
+	g.addRouterDynamicRouting(lr, ports)
 	g.flush()
 	return ports
 }

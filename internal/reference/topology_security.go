@@ -240,7 +240,10 @@ func (g *topologyGen) aclMatch(sets, groups []string) string {
 // port in three has a health check, with ip_port_mappings for most of its
 // VIF backends (IPv6 ones in brackets, with a source address in brackets or
 // not; some name no port, a bad source address, or an IPv6 backend without
-// brackets). Each load balancer and group
+// brackets). With TopologyOptions.LB2603, a router's distributed gateway
+// port may get a second one (addSecondGatewayPort), a health-checked
+// backend may be remote (remoteZone), and a load balancer may use
+// stateless NAT or be distributed (addLB2603Options). Each load balancer and group
 // goes on each switch and each router with probability 1/3. One time in
 // eight each, NB_Global sets install_ls_lb_from_router or controller_event.
 func (g *topologyGen) addLoadBalancers(nSwitches, maxLBs int) {
@@ -253,7 +256,9 @@ func (g *topologyGen) addLoadBalancers(nSwitches, maxLBs int) {
 		case 0:
 			g.add("set", "Logical_Router", lr, "options:chassis=hv1")
 		case 1:
-			g.add("lrp-set-gateway-chassis", ports[g.rng.IntN(len(ports))].name, "gw1", "10")
+			gateway := g.rng.IntN(len(ports))
+			g.add("lrp-set-gateway-chassis", ports[gateway].name, "gw1", "10")
+			g.addSecondGatewayPort(ports, gateway)
 		}
 		if g.chance(4) {
 			ip := []string{"router_ip", "172.16.99.1", "172.16.99.1 fd99::1"}[g.rng.IntN(3)]
@@ -297,6 +302,7 @@ func (g *topologyGen) addLoadBalancers(nSwitches, maxLBs int) {
 		g.attachLoadBalancers("Logical_Router", fmt.Sprintf("lr%d", r), attach)
 	}
 	g.flush()
+	g.setDistributed()
 }
 
 // attachLoadBalancers adds each of the load balancers and groups (@lbK,
@@ -324,6 +330,9 @@ func (g *topologyGen) addLoadBalancer(k, nSwitches int, vips []string) []string 
 	}
 	var hc []string      // the health check's columns, once a VIP has one
 	earlier := len(vips) // the other load balancers' VIPs
+	// vifBackends holds the VIF that has each VIF backend's address, of
+	// every VIP; mapped the ip_port_mappings keys drawn.
+	vifBackends, mapped := map[string]string{}, map[string]bool{}
 	for v := range 1 + g.rng.IntN(3) {
 		v6 := g.chance(3)
 		var vip string
@@ -369,6 +378,7 @@ func (g *topologyGen) addLoadBalancer(k, nSwitches int, vips []string) []string 
 				backends = append(backends, b)
 			}
 		}
+		maps.Copy(vifBackends, backendAt)
 		key := hostPort(vip, port, port)
 		cols = append(cols, fmt.Sprintf("vips:%s=%s", strconv.Quote(key), strconv.Quote(strings.Join(backends, ","))))
 		if port == 0 || len(backends) == 0 || hc != nil || !g.chance(3) {
@@ -380,9 +390,9 @@ func (g *topologyGen) addLoadBalancer(k, nSwitches int, vips []string) []string 
 				continue
 			}
 			p, s := backendAt[ip], g.vifAt[backendAt[ip]][0]
-			mapped, src := ip, fmt.Sprintf("10.%d.0.254", s)
+			mapKey, src := ip, fmt.Sprintf("10.%d.0.254", s)
 			if v6 {
-				mapped, src = "["+ip+"]", fmt.Sprintf("fd00:%x::fe", s)
+				mapKey, src = "["+ip+"]", fmt.Sprintf("fd00:%x::fe", s)
 				if g.chance(2) {
 					src = "[" + src + "]"
 				}
@@ -393,9 +403,10 @@ func (g *topologyGen) addLoadBalancer(k, nSwitches int, vips []string) []string 
 			case 1:
 				src = "bogus"
 			case 2:
-				mapped = ip // an IPv6 backend without brackets: no mapping
+				mapKey = ip // an IPv6 backend without brackets: no mapping
 			}
-			cols = append(cols, fmt.Sprintf("ip_port_mappings:%s=%s", strconv.Quote(mapped), strconv.Quote(p+":"+src)))
+			mapped[mapKey] = true
+			cols = append(cols, fmt.Sprintf("ip_port_mappings:%s=%s", strconv.Quote(mapKey), strconv.Quote(p+":"+src+g.remoteZone(src))))
 		}
 	}
 	if hc != nil {
@@ -429,6 +440,7 @@ func (g *topologyGen) addLoadBalancer(k, nSwitches int, vips []string) []string 
 	if g.chance(5) {
 		cols = append(cols, "options:neighbor_responder="+[]string{"all", "none"}[g.rng.IntN(2)])
 	}
+	cols = append(cols, g.addLB2603Options(k, vifBackends, mapped)...)
 	g.add(append([]string{fmt.Sprintf("--id=@lb%d", k), "create", "Load_Balancer"}, cols...)...)
 	return vips
 }

@@ -167,6 +167,55 @@ func TestRandomTopologyNetworkFunctionShapes(t *testing.T) {
 	}
 }
 
+// TestRandomTopology2603Shapes checks that the generator, with 26.03's
+// load balancer features and dynamic routing, writes every shape
+// addLB2603Options, remoteZone, addSecondGatewayPort, addSwitchEVPN and
+// addRouterDynamicRouting promise over a hundred seeds (a remote IPv6
+// backend is rare).
+func TestRandomTopology2603Shapes(t *testing.T) {
+	opts := DefaultTopology()
+	opts.AddressSets, opts.PortGroups, opts.ACLs, opts.LoadBalancers = 3, 3, 4, 4
+	opts.LB2603, opts.DynamicRouting = true, true
+	var all strings.Builder
+	for seed := range int64(100) {
+		all.WriteString(RandomTopology(seed, opts))
+	}
+	text := all.String()
+	for name, re := range map[string]string{
+		"stateless NAT":                  `create Load_Balancer [^\n]*options:use_stateless_nat=true`,
+		"distributed":                    `set Load_Balancer lb\d+ options:distributed=true`,
+		"mapping to a port alone":        `ip_port_mappings:"[^"]+"="sw\d+-p\d+"'`,
+		"IPv6 mapping, bracketed source": `ip_port_mappings:"\[fd00:[0-9a-f:]+\]"="sw\d+-p\d+:\[fd00:[0-9a-f]+::fe\]"'`,
+		"remote backend":                 `ip_port_mappings:"[^"]+"="[^"]+:10\.\d+\.0\.254:az[12]"`,
+		"remote IPv6 backend":            `ip_port_mappings:"[^"]+"="[^"]+:\[fd00:[0-9a-f]+::fe\]:az[12]"`,
+		"second gateway port":            `lrp-set-gateway-chassis \S+ gw1 20`,
+		"dynamic routing":                `set Logical_Router lr\d+ options:dynamic-routing=true`,
+		"redistribute alone":             `set Logical_Router lr\d+ options:dynamic-routing-redistribute=`,
+		"connected":                      `dynamic-routing-redistribute=connected[,\s]`,
+		"static":                         `dynamic-routing-redistribute=\S*static`,
+		"nat":                            `dynamic-routing-redistribute=\S*nat`,
+		"lb":                             `dynamic-routing-redistribute=\S*lb`,
+		"connected-as-host":              `dynamic-routing-redistribute=\S*connected-as-host`,
+		"VRF name":                       `options:dynamic-routing-vrf-name=vrf-lr\d+`,
+		"no learning":                    `options:dynamic-routing-no-learning=true`,
+		"local only":                     `options:dynamic-routing-redistribute-local-only=true`,
+		"port redistribute":              `set Logical_Router_Port \S+ options:dynamic-routing-redistribute=`,
+		"port name":                      `options:dynamic-routing-port-name=eth\d+`,
+		"maintain VRF":                   `options:dynamic-routing-maintain-vrf=true`,
+		"EVPN switch":                    `set Logical_Switch sw\d+ other_config:dynamic-routing-vni=10[01] `,
+		"VNI out of range":               `other_config:dynamic-routing-vni=16777216`,
+		"fdb":                            `other_config:dynamic-routing-redistribute=fdb\s`,
+		"ip":                             `other_config:dynamic-routing-redistribute=ip\s`,
+		"fdb and ip":                     `other_config:dynamic-routing-redistribute=fdb,ip`,
+		"FDB prefer local":               `other_config:dynamic-routing-fdb-prefer-local=true`,
+		"ARP prefer local":               `other_config:dynamic-routing-arp-prefer-local=true`,
+	} {
+		if !regexp.MustCompile(re).MatchString(text) {
+			t.Errorf("no %s (%s) in 100 topologies", name, re)
+		}
+	}
+}
+
 var datapathNames = regexp.MustCompile(`(?:ls|lr)-add (\S+)`)
 
 // TestRandomTopologyAccepted applies the topologies of seeds 1..20: every
@@ -266,6 +315,50 @@ func TestScriptSteps(t *testing.T) {
 		}
 		if got := strings.Join(steps, ""); got != commands.String() {
 			t.Errorf("seed %d: the steps make\n%s\nthe script\n%s", seed, got, commands.String())
+		}
+	}
+}
+
+// TestRandomTopologyOwnStreams: the 26.03 features drawn from streams of
+// their own only add commands, and words to commands (an ACL's samples
+// and network function group, a load balancer's options and mappings, a
+// remote backend's zone), so that a topology is the one drawn without
+// them.
+func TestRandomTopologyOwnStreams(t *testing.T) {
+	remoteZone := regexp.MustCompile(`:az\d`)
+	commands := func(script string) [][]string {
+		var cmds [][]string
+		for _, step := range ScriptSteps(script) {
+			for _, c := range strings.Split(strings.TrimPrefix(step, "ovn-nbctl "), " \\\n  -- ") {
+				cmds = append(cmds, strings.Fields(remoteZone.ReplaceAllString(c, "")))
+			}
+		}
+		return cmds
+	}
+	// within reports whether the words of a are a subsequence of b's.
+	within := func(a, b []string) bool {
+		i := 0
+		for _, w := range b {
+			if i < len(a) && w == a[i] {
+				i++
+			}
+		}
+		return i == len(a)
+	}
+	base := TopologyOptions{Switches: 4, PortsPerSwitch: 5, Routers: 3, RouterPorts: 3, Routes: 2, Policies: 2,
+		NATs: 2, AddressSets: 2, PortGroups: 2, ACLs: 3, LoadBalancers: 3}
+	all := base
+	all.ACLSampling, all.NetworkFunctions, all.LB2603, all.DynamicRouting = true, true, true, true
+	for seed := range int64(50) {
+		without, with := commands(RandomTopology(seed, base)), commands(RandomTopology(seed, all))
+		i := 0
+		for _, c := range with {
+			if i < len(without) && c[0] == without[i][0] && within(without[i], c) {
+				i++
+			}
+		}
+		if i < len(without) {
+			t.Errorf("seed %d: command %q of the topology without the 26.03 features is not in it with them", seed, without[i])
 		}
 	}
 }
