@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/sbwriter"
 	"github.com/northlog/northlog/relations/nb"
 )
@@ -39,10 +40,10 @@ func (s *statusDirt) nbRow(table, uuid string, old, new any) {
 	case nb.BFDTable:
 		s.bfds[uuid] = true
 		if b, ok := old.(*nb.BFD); ok {
-			index(s.bySession, sbwriter.BFDSession{Port: b.LogicalPort, DstIP: b.DstIP}, uuid, false)
+			setindex.Put(s.bySession, sbwriter.BFDSession{Port: b.LogicalPort, DstIP: b.DstIP}, uuid, false)
 		}
 		if b, ok := new.(*nb.BFD); ok {
-			index(s.bySession, sbwriter.BFDSession{Port: b.LogicalPort, DstIP: b.DstIP}, uuid, true)
+			setindex.Put(s.bySession, sbwriter.BFDSession{Port: b.LogicalPort, DstIP: b.DstIP}, uuid, true)
 		}
 	case nb.LogicalSwitchPortTable:
 		for _, row := range []any{old, new} {
@@ -52,12 +53,12 @@ func (s *statusDirt) nbRow(table, uuid string, old, new any) {
 		}
 		if lsp, ok := old.(*nb.LogicalSwitchPort); ok {
 			for _, hc := range lsp.HealthChecks {
-				index(s.portsByCheck, hc, lsp.Name, false)
+				setindex.Put(s.portsByCheck, hc, lsp.Name, false)
 			}
 		}
 		if lsp, ok := new.(*nb.LogicalSwitchPort); ok {
 			for _, hc := range lsp.HealthChecks {
-				index(s.portsByCheck, hc, lsp.Name, true)
+				setindex.Put(s.portsByCheck, hc, lsp.Name, true)
 			}
 		}
 	case nb.LogicalSwitchPortHealthCheckTable:
@@ -117,20 +118,4 @@ func (s *statusDirt) takePorts() []string {
 		s.ports = map[string]bool{}
 	}
 	return ports
-}
-
-// index puts v in, or takes it out of, the set of k in idx, which holds no
-// empty set.
-func index[K comparable](idx map[K]map[string]bool, k K, v string, in bool) {
-	switch {
-	case in && idx[k] == nil:
-		idx[k] = map[string]bool{v: true}
-	case in:
-		idx[k][v] = true
-	default:
-		delete(idx[k], v)
-		if len(idx[k]) == 0 {
-			delete(idx, k)
-		}
-	}
 }

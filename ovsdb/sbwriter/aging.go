@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
@@ -85,12 +86,12 @@ func (a *aging[R, K]) apply(c wire.Change) {
 		if r, ok := c.Old.(R); ok {
 			key, _, _ := a.stamp(r)
 			delete(a.rows, c.UUID)
-			removeFrom(a.byGroup, key, c.UUID)
+			setindex.Remove(a.byGroup, key, c.UUID)
 		}
 		if r, ok := c.New.(R); ok {
 			key, _, _ := a.stamp(r)
 			a.rows[c.UUID] = r
-			addTo(a.byGroup, key, c.UUID)
+			setindex.Add(a.byGroup, key, c.UUID)
 		}
 		a.changed = true
 	case sb.ChassisTable:

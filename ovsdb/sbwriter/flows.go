@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
@@ -462,7 +463,7 @@ func (w *Writer) resolveDirty(t *Txn) []flowKey {
 		}
 		if old, ok := w.resolved[k]; ok {
 			out = append(out, old)
-			removeFrom(w.byResolved, old, k)
+			setindex.Remove(w.byResolved, old, k)
 			delete(w.resolved, k)
 		}
 		rk, ok := w.resolve(t, k)
@@ -471,7 +472,7 @@ func (w *Writer) resolveDirty(t *Txn) []flowKey {
 		}
 		out = append(out, rk)
 		w.resolved[k] = rk
-		addTo(w.byResolved, rk, k)
+		setindex.Add(w.byResolved, rk, k)
 	}
 	slices.SortFunc(out, compareFlowKeys)
 	return slices.Compact(out)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
@@ -112,10 +113,10 @@ func (h *haTables) applyProgram(p *rules.Program) {
 				if h.portGroup[port] == group {
 					delete(h.portGroup, port)
 				}
-				removeFrom(h.groupPorts, group, port)
+				setindex.Remove(h.groupPorts, group, port)
 			} else {
 				h.portGroup[port] = group
-				addTo(h.groupPorts, group, port)
+				setindex.Add(h.groupPorts, group, port)
 			}
 			h.w.dirtyPB[port] = true
 		}
@@ -123,9 +124,9 @@ func (h *haTables) applyProgram(p *rules.Program) {
 	for _, c := range p.HARefSwitches.Delta() {
 		r := c.Tuple
 		if c.Weight > 0 {
-			addTo(h.refGroups, r.Switch, r.Group)
+			setindex.Add(h.refGroups, r.Switch, r.Group)
 		} else {
-			removeFrom(h.refGroups, r.Switch, r.Group)
+			setindex.Remove(h.refGroups, r.Switch, r.Group)
 		}
 		for row := range h.boundOn[r.Switch] {
 			h.countBinding(r.Group, h.bound[row], int(c.Weight))
@@ -186,10 +187,10 @@ func (h *haTables) apply(c wire.Change) bool {
 		return true
 	case sb.PortBindingTable:
 		if pb, ok := c.Old.(*sb.PortBinding); ok && pb.HaChassisGroup != nil {
-			removeFrom(h.users, *pb.HaChassisGroup, c.UUID)
+			setindex.Remove(h.users, *pb.HaChassisGroup, c.UUID)
 		}
 		if pb, ok := c.New.(*sb.PortBinding); ok && pb.HaChassisGroup != nil {
-			addTo(h.users, *pb.HaChassisGroup, c.UUID)
+			setindex.Add(h.users, *pb.HaChassisGroup, c.UUID)
 		}
 		h.rebind[c.UUID] = true
 	case sb.ChassisTable:
@@ -217,7 +218,7 @@ func (h *haTables) rebound() {
 	for u := range h.rebind {
 		if old, ok := h.bound[u]; ok {
 			delete(h.bound, u)
-			removeFrom(h.boundOn, old.Switch, u)
+			setindex.Remove(h.boundOn, old.Switch, u)
 			for g := range h.refGroups[old.Switch] {
 				h.countBinding(g, old, -1)
 			}
@@ -235,7 +236,7 @@ func (h *haTables) rebound() {
 			continue
 		}
 		h.bound[u] = b
-		addTo(h.boundOn, b.Switch, u)
+		setindex.Add(h.boundOn, b.Switch, u)
 		for g := range h.refGroups[b.Switch] {
 			h.countBinding(g, b, 1)
 		}

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
@@ -98,9 +99,9 @@ func (h *housekeeping) applyProgram(p *rules.Program) {
 	h.learned.applyProgram(p)
 	for _, c := range p.StaticMACBindings.Delta() {
 		if _, ok := h.staticMACs.want[key(c.Tuple)]; ok {
-			addTo(h.staticByPort, c.Tuple.LogicalPort, key(c.Tuple))
+			setindex.Add(h.staticByPort, c.Tuple.LogicalPort, key(c.Tuple))
 		} else {
-			removeFrom(h.staticByPort, c.Tuple.LogicalPort, key(c.Tuple))
+			setindex.Remove(h.staticByPort, c.Tuple.LogicalPort, key(c.Tuple))
 		}
 	}
 	for _, c := range p.PortBindings.Delta() {
@@ -130,11 +131,11 @@ func (h *housekeeping) apply(c wire.Change) bool {
 	case sb.MACBindingTable:
 		if r, ok := c.Old.(*sb.MACBinding); ok {
 			h.macCheck[r.LogicalPort] = true
-			removeFrom(h.macByPort, r.LogicalPort, c.UUID)
+			setindex.Remove(h.macByPort, r.LogicalPort, c.UUID)
 		}
 		if r, ok := c.New.(*sb.MACBinding); ok {
 			h.macCheck[r.LogicalPort] = true
-			addTo(h.macByPort, r.LogicalPort, c.UUID)
+			setindex.Add(h.macByPort, r.LogicalPort, c.UUID)
 		}
 		return false
 	case sb.FDBTable:
@@ -145,11 +146,11 @@ func (h *housekeeping) apply(c wire.Change) bool {
 	case sb.IGMPGroupTable:
 		if r, ok := c.Old.(*sb.IGMPGroup); ok {
 			delete(h.igmp, c.UUID)
-			removeFrom(h.igmpByDP, ptrOr(r.Datapath, ""), c.UUID)
+			setindex.Remove(h.igmpByDP, ptrOr(r.Datapath, ""), c.UUID)
 		}
 		if r, ok := c.New.(*sb.IGMPGroup); ok {
 			h.igmp[c.UUID] = r
-			addTo(h.igmpByDP, ptrOr(r.Datapath, ""), c.UUID)
+			setindex.Add(h.igmpByDP, ptrOr(r.Datapath, ""), c.UUID)
 			h.igmpCheck[c.UUID] = true
 		}
 		h.igmpFeed.check[c.UUID] = true

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
@@ -118,9 +119,9 @@ func (l *lbTable) applyProgram(lbs []engine.Change[rules.SBLoadBalancer], mons [
 				switch {
 				case port == "":
 				case wanted:
-					addTo(l.monByPort, port, k)
+					setindex.Add(l.monByPort, port, k)
 				default:
-					removeFrom(l.monByPort, port, k)
+					setindex.Remove(l.monByPort, port, k)
 				}
 			}
 		}
@@ -158,7 +159,7 @@ func (l *lbTable) applySB(c wire.Change) {
 				}
 			}
 			for _, g := range lbGroups(old) {
-				removeFrom(l.byDPG, g, c.UUID)
+				setindex.Remove(l.byDPG, g, c.UUID)
 			}
 			delete(l.rows, c.UUID)
 			mark(c.UUID, old)
@@ -169,7 +170,7 @@ func (l *lbTable) applySB(c wire.Change) {
 			}
 			l.rows[c.UUID] = r
 			for _, g := range lbGroups(r) {
-				addTo(l.byDPG, g, c.UUID)
+				setindex.Add(l.byDPG, g, c.UUID)
 			}
 			mark(c.UUID, r)
 		}

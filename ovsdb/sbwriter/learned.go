@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
@@ -47,13 +48,13 @@ func (f *learnedRouteFeed) apply(c wire.Change) {
 	switch c.Table {
 	case sb.LearnedRouteTable:
 		if r, ok := c.Old.(*sb.LearnedRoute); ok {
-			removeFrom(f.byRef, r.Datapath, c.UUID)
-			removeFrom(f.byRef, r.LogicalPort, c.UUID)
+			setindex.Remove(f.byRef, r.Datapath, c.UUID)
+			setindex.Remove(f.byRef, r.LogicalPort, c.UUID)
 			delete(f.rows, c.UUID)
 		}
 		if r, ok := c.New.(*sb.LearnedRoute); ok {
-			addTo(f.byRef, r.Datapath, c.UUID)
-			addTo(f.byRef, r.LogicalPort, c.UUID)
+			setindex.Add(f.byRef, r.Datapath, c.UUID)
+			setindex.Add(f.byRef, r.LogicalPort, c.UUID)
 			f.rows[c.UUID] = r
 			f.prune[c.UUID] = true
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
@@ -176,23 +177,6 @@ func (m *sbMirror) portKeys(dp string) *keySpace {
 	return k
 }
 
-// addTo adds v to the set of k in idx.
-func addTo[K, V comparable](idx map[K]map[V]bool, k K, v V) {
-	if idx[k] == nil {
-		idx[k] = map[V]bool{}
-	}
-	idx[k][v] = true
-}
-
-// removeFrom removes v from the set of k in idx, dropping the set when it
-// empties.
-func removeFrom[K, V comparable, X any](idx map[K]map[V]X, k K, v V) {
-	delete(idx[k], v)
-	if len(idx[k]) == 0 {
-		delete(idx, k)
-	}
-}
-
 func insertSorted(s []string, v string) []string {
 	i, found := slices.BinarySearch(s, v)
 	if found {
@@ -280,7 +264,7 @@ func (m *sbMirror) add(uuid string, row model.Model) {
 	case *sb.PortBinding:
 		m.pbs[uuid] = r
 		m.pbByName[r.LogicalPort] = uuid
-		addTo(m.pbByDP, r.Datapath, uuid)
+		setindex.Add(m.pbByDP, r.Datapath, uuid)
 		m.portKeys(r.Datapath).take(r.TunnelKey, uuid)
 	case *sb.MulticastGroup:
 		m.mcs[uuid] = r
@@ -289,17 +273,17 @@ func (m *sbMirror) add(uuid string, row model.Model) {
 			ports[p] = true
 		}
 		m.mcPorts[uuid] = ports
-		addTo(m.mcByDP, r.Datapath, uuid)
+		setindex.Add(m.mcByDP, r.Datapath, uuid)
 	case *sb.LogicalDPGroup:
 		m.groups[uuid] = r
 		k := groupContent(r.Datapaths)
 		m.groupsByContent[k] = insertSorted(m.groupsByContent[k], uuid)
 	case *sb.LogicalFlow:
 		if r.LogicalDpGroup != nil {
-			addTo(m.groupFlows, *r.LogicalDpGroup, uuid)
+			setindex.Add(m.groupFlows, *r.LogicalDpGroup, uuid)
 		}
 		if r.LogicalDatapath != nil {
-			addTo(m.flowsByDP, *r.LogicalDatapath, uuid)
+			setindex.Add(m.flowsByDP, *r.LogicalDatapath, uuid)
 		}
 		stage, keyed := m.stageOfFlow(r)
 		m.flows[uuid] = flowRow{r, stage, keyed}
@@ -342,7 +326,7 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 		if m.pbByName[r.LogicalPort] == uuid {
 			delete(m.pbByName, r.LogicalPort)
 		}
-		removeFrom(m.pbByDP, r.Datapath, uuid)
+		setindex.Remove(m.pbByDP, r.Datapath, uuid)
 		m.portKeys(r.Datapath).release(r.TunnelKey, uuid)
 		if len(m.pbKeys[r.Datapath].owner) == 0 {
 			delete(m.pbKeys, r.Datapath)
@@ -350,7 +334,7 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 	case *sb.MulticastGroup:
 		delete(m.mcs, uuid)
 		delete(m.mcPorts, uuid)
-		removeFrom(m.mcByDP, r.Datapath, uuid)
+		setindex.Remove(m.mcByDP, r.Datapath, uuid)
 	case *sb.LogicalDPGroup:
 		delete(m.groups, uuid)
 		k := groupContent(r.Datapaths)
@@ -361,10 +345,10 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 		f := m.flows[uuid]
 		delete(m.flows, uuid)
 		if r.LogicalDpGroup != nil {
-			removeFrom(m.groupFlows, *r.LogicalDpGroup, uuid)
+			setindex.Remove(m.groupFlows, *r.LogicalDpGroup, uuid)
 		}
 		if r.LogicalDatapath != nil {
-			removeFrom(m.flowsByDP, *r.LogicalDatapath, uuid)
+			setindex.Remove(m.flowsByDP, *r.LogicalDatapath, uuid)
 		}
 		if f.keyed {
 			k := keyOfRow(r, f.stage)

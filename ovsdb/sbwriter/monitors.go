@@ -3,6 +3,7 @@ package sbwriter
 import (
 	"maps"
 
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
@@ -48,9 +49,9 @@ func (m *monitorStatus) apply(c wire.Change) {
 		case *sb.ServiceMonitor:
 			k := relations.ServiceMonitorKey{IP: r.IP, Port: r.Port, LogicalPort: r.LogicalPort, Protocol: ptrOr(r.Protocol, "")}
 			m.check[k] = true
-			addTo(m.keysByPort, k.LogicalPort, k)
+			setindex.Add(m.keysByPort, k.LogicalPort, k)
 			if r.LogicalInputPort != "" {
-				addTo(m.keysByPort, r.LogicalInputPort, k)
+				setindex.Add(m.keysByPort, r.LogicalInputPort, k)
 			}
 			if !m.portDownRecomputes {
 				m.checkAll()
@@ -100,28 +101,19 @@ func (w *Writer) FeedMonitors(n *relations.NB) int {
 			online = status == sb.ServiceMonitorStatusOnline && up
 		} else {
 			// The key has no row left.
-			removeFrom(m.keysByPort, k.LogicalPort, k)
+			setindex.Remove(m.keysByPort, k.LogicalPort, k)
 		}
 		if down != m.down[k] {
 			n.SetMonitorDown(k, down)
 			changed++
-			setMember(m.down, k, down)
+			setindex.Member(m.down, k, down)
 		}
 		if online != m.online[k] {
 			n.SetMonitorOnline(k, online)
 			changed++
-			setMember(m.online, k, online)
+			setindex.Member(m.online, k, online)
 		}
 	}
 	m.check = cleared(m.check)
 	return changed
-}
-
-// setMember puts k in set or takes it out.
-func setMember[K comparable](set map[K]bool, k K, in bool) {
-	if in {
-		set[k] = true
-	} else {
-		delete(set, k)
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
@@ -144,12 +145,12 @@ func (s *setTable) applyProgram(sets []engine.Change[rules.SBNamedSet], members 
 		}
 		s.dirtyNames[name] = true
 		for _, u := range keyRefsOf(name) {
-			addOrRemove(s.keyUsers, u, name, c.Weight > 0)
+			setindex.Put(s.keyUsers, u, name, c.Weight > 0)
 		}
 	}
 	for _, c := range members {
 		m := c.Tuple
-		addOrRemove(s.members, m.Set, m.Member, c.Weight > 0)
+		setindex.Put(s.members, m.Set, m.Member, c.Weight > 0)
 		if r, ok := s.resolved[m.Set]; ok {
 			s.dirty.markMember(r, m.Member)
 		} else {

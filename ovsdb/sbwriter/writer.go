@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/northlog/northlog/engine"
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
@@ -209,9 +210,9 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 	}
 	for _, c := range p.PortMirrors.Delta() {
 		if c.Weight < 0 {
-			removeFrom(w.wantMirrors, c.Tuple.Port, c.Tuple.Mirror)
+			setindex.Remove(w.wantMirrors, c.Tuple.Port, c.Tuple.Mirror)
 		} else {
-			addTo(w.wantMirrors, c.Tuple.Port, c.Tuple.Mirror)
+			setindex.Add(w.wantMirrors, c.Tuple.Port, c.Tuple.Mirror)
 		}
 		w.dirtyPB[c.Tuple.Port] = true
 		w.resyncPB[c.Tuple.Port] = true
@@ -236,7 +237,7 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 	for _, c := range p.MulticastGroupMembers.Delta() {
 		m := c.Tuple
 		k := mcKey{m.Datapath, m.Group}
-		addOrRemove(w.mcMembers, k, m.Port, c.Weight > 0)
+		setindex.Put(w.mcMembers, k, m.Port, c.Weight > 0)
 		w.dirtyMC.markMember(k, m.Port)
 	}
 	w.addrSets.applyProgram(p.AddressSets.Delta(), p.AddressSetMembers.Delta())
@@ -244,7 +245,7 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 	w.lbs.applyProgram(p.LoadBalancers.Delta(), p.ServiceMonitors.Delta())
 	for _, c := range p.DatapathSets.Changes() {
 		m := c.Tuple
-		addOrRemove(w.setMembers, m.Set, m.Datapath, c.Weight > 0)
+		setindex.Put(w.setMembers, m.Set, m.Datapath, c.Weight > 0)
 		for k := range w.setUsers[m.Set] {
 			w.dirtyLF[k] = true
 		}
@@ -264,10 +265,10 @@ func (w *Writer) applyFlow(f rules.Flow, weight engine.Weight) {
 	w.dirtyLF[k] = true
 	if rules.IsDatapathSet(dp) {
 		_, on := slices.BinarySearch(e.dps, dp)
-		addOrRemove(w.setUsers, dp, k, on)
+		setindex.Put(w.setUsers, dp, k, on)
 	}
 	for _, u := range keyRefs(k) {
-		addOrRemove(w.keyUsers, u, k, len(e.dps) > 0)
+		setindex.Put(w.keyUsers, u, k, len(e.dps) > 0)
 	}
 }
 
@@ -291,7 +292,7 @@ func (w *Writer) wantFlowOn(k flowKey, dps []string, dp string, weight engine.We
 		}
 		w.variants[k][dp] = n
 	case counted:
-		removeFrom(w.variants, k, dp)
+		setindex.Remove(w.variants, k, dp)
 	}
 	switch {
 	case n > 0 && !on:
@@ -333,15 +334,6 @@ func (w *Writer) WantsFlowsOf(p *rules.Program) bool {
 // DesiredFlows is the number of flows the program wants, one per key and
 // datapath (or datapath set).
 func (w *Writer) DesiredFlows() int { return w.flowsOn }
-
-// addOrRemove adds v to the set of k in idx (add) or removes it.
-func addOrRemove[K, V comparable](idx map[K]map[V]bool, k K, v V, add bool) {
-	if add {
-		addTo(idx, k, v)
-	} else {
-		removeFrom(idx, k, v)
-	}
-}
 
 // ApplySB records the SB changes of some batches and marks the keys they
 // touch.
@@ -839,7 +831,7 @@ func (w *Writer) portKey(t *Txn, dp, name string, requested int, row string, old
 	if requested != 0 {
 		holder, held := keys.owner[requested]
 		if !held || w.movable(t, holder, requested) {
-			removeFrom(keys.waiting, requested, name)
+			setindex.Remove(keys.waiting, requested, name)
 			keys.take(requested, row)
 			if old != 0 {
 				keys.release(old, row)
@@ -850,7 +842,7 @@ func (w *Writer) portKey(t *Txn, dp, name string, requested int, row string, old
 			return requested
 		}
 		w.log.Warn("port requests a tunnel key another one holds", "port", name, "key", requested)
-		addTo(keys.waiting, requested, name)
+		setindex.Add(keys.waiting, requested, name)
 	}
 	if row != "" {
 		return 0
@@ -1208,7 +1200,7 @@ func (w *Writer) reconcileMulticast(t *Txn) {
 			w.log.Warn("all multicast group tunnel ids exhausted", "datapath", k.Datapath, "group", k.Name)
 			continue
 		}
-		addTo(taken, dpRef, key)
+		setindex.Add(taken, dpRef, key)
 		w.insertGroup(t, k, dpRef, key)
 	}
 }

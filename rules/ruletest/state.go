@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
@@ -97,7 +98,7 @@ func (s *State) SetFeatures(f relations.Features) {
 
 // SetIGMPEntry records whether an SB IGMP_Group entry is there.
 func (s *State) SetIGMPEntry(e relations.IGMPEntry, in bool) {
-	setMember(s.igmp, e, in)
+	setindex.Member(s.igmp, e, in)
 	s.Program.NB.SetIGMPEntry(e, in)
 }
 
@@ -107,37 +108,28 @@ func (s *State) HasIGMPEntry(e relations.IGMPEntry) bool { return s.igmp[e] }
 // SetVirtualParent records whether a parent claims a virtual port (the SB
 // Port_Binding virtual_parent).
 func (s *State) SetVirtualParent(v relations.VirtualParent, in bool) {
-	setMember(s.virtual, v, in)
+	setindex.Member(s.virtual, v, in)
 	s.Program.NB.SetVirtualParent(v, in)
 }
 
 // SetMonitorOnline records whether an SB Service_Monitor is online.
 func (s *State) SetMonitorOnline(k relations.ServiceMonitorKey, online bool) {
-	setMember(s.online, k, online)
+	setindex.Member(s.online, k, online)
 	s.Program.NB.SetMonitorOnline(k, online)
 }
 
 // SetMonitorDown records whether an SB Service_Monitor is down (offline
 // or in error).
 func (s *State) SetMonitorDown(k relations.ServiceMonitorKey, down bool) {
-	setMember(s.down, k, down)
+	setindex.Member(s.down, k, down)
 	s.Program.NB.SetMonitorDown(k, down)
 }
 
 // SetRemoteChassis records whether an SB Chassis of that name is remote
 // (other_config:is-remote).
 func (s *State) SetRemoteChassis(name string, remote bool) {
-	setMember(s.remote, name, remote)
+	setindex.Member(s.remote, name, remote)
 	s.Program.NB.SetRemoteChassisName(name, remote)
-}
-
-// setMember puts k in set or takes it out.
-func setMember[K comparable](set map[K]bool, k K, in bool) {
-	if in {
-		set[k] = true
-	} else {
-		delete(set, k)
-	}
 }
 
 // HasVirtualParent says whether v is there.
@@ -145,7 +137,7 @@ func (s *State) HasVirtualParent(v relations.VirtualParent) bool { return s.virt
 
 // SetLearnedRoute records whether an SB Learned_Route row is there.
 func (s *State) SetLearnedRoute(r relations.LearnedRoute, in bool) {
-	setMember(s.learned, r, in)
+	setindex.Member(s.learned, r, in)
 	s.Program.NB.SetLearnedRoute(r, in)
 }
 
