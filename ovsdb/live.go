@@ -688,8 +688,8 @@ func (d *Northd) iterate(ctx context.Context) {
 	d.w.SetAgingSettings(sbwriter.AgingSettings{
 		MACBindingRemovalLimit: relations.SmapUint(d.feed.global.Options, "mac_binding_removal_limit", 0),
 		FDBRemovalLimit:        relations.SmapUint(d.feed.global.Options, "fdb_removal_limit", 0),
-		AllFeatures:            relations.IgnoresChassisFeatures(d.release, d.feed.global.Options),
 	})
+	d.w.SetChassisFeaturesIgnored(relations.IgnoresChassisFeatures(d.release, d.feed.global.Options))
 	nbCols := lovsdb.Row{"options": options}
 	var newPorts map[string]string
 	if d.sb != nil && !d.again.Waiting() {

@@ -1029,3 +1029,43 @@ fdb 00:00:00:00:00:04 sw0 p0 $((now - 60000))`)
 	}
 	settled(sb.FDBTable, 1)
 }
+
+// TestLive2603LoadBalancerSwitchColumn: 26.03 names a load balancer's
+// switches in Load_Balancer's ls_datapath_group only when every local
+// chassis has the ls-dpg-column feature or NB_Global
+// options:ignore_chassis_features assumes it, else in datapath_group; the
+// rows are the reference's as chassis and the option come and go.
+func TestLive2603LoadBalancerSwitchColumn(t *testing.T) {
+	t.Parallel()
+	ref, s, _ := startWithReferenceOf(t, reference.BuildOf(schema.OVN2603))
+	rows := func(remote string) []string {
+		lines, err := reference.DumpRows(t.Context(), remote, sb.LoadBalancerTable)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lines
+	}
+	for _, step := range []struct{ what, script string }{
+		{"no chassis", `ovn-nbctl ls-add sw0 -- lb-add lb0 10.0.0.10:80 10.0.0.2:80 -- ls-lb-add sw0 lb0
+ovn-nbctl --wait=sb sync`},
+		{"a chassis without the feature", `ovn-sbctl chassis-add hv1 geneve 192.0.2.1
+ovn-nbctl --wait=sb sync`},
+		{"features ignored", `ovn-nbctl --wait=sb set NB_Global . options:ignore_chassis_features=true`},
+		{"features read again", `ovn-nbctl --wait=sb set NB_Global . options:ignore_chassis_features=false`},
+		{"a remote chassis without it", `ovn-sbctl set Chassis hv1 other_config:ls-dpg-column=true
+ovn-sbctl chassis-add hv2 geneve 192.0.2.2 -- set Chassis hv2 other_config:is-remote=true
+ovn-nbctl --wait=sb sync`},
+	} {
+		applyBoth(t, ref, s, step.script)
+		want := rows(ref.SBRemote())
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+			r := reference.Compare(want, rows(s.SBRemote()))
+			if r.Equal() {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: Load_Balancer rows differ from the reference's (- reference, + northlog):\n%s", step.what, rowDiff(r))
+			}
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
-	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
@@ -38,10 +37,8 @@ type aging[R model.Model, K comparable] struct {
 	thresholds map[string]rules.ThresholdConfig // NB datapath -> threshold
 	rows       map[string]R
 	byGroup    map[K]map[string]bool
-	// limit is the most rows one run removes, 0 for no limit;
-	// allFeatures assumes every chassis has feature.
-	limit       uint32
-	allFeatures bool
+	// limit is the most rows one run removes, 0 for no limit.
+	limit uint32
 	// changed says that something changed since the last run; scheduled
 	// that a run is due at next, the earliest expiry (the aging waker).
 	changed, scheduled bool
@@ -100,9 +97,9 @@ func (a *aging[R, K]) apply(c wire.Change) {
 }
 
 // set takes NB_Global's settings, a change of which sets off a run.
-func (a *aging[R, K]) set(limit uint32, allFeatures bool) {
-	if limit != a.limit || allFeatures != a.allFeatures {
-		a.limit, a.allFeatures, a.changed = limit, allFeatures, true
+func (a *aging[R, K]) set(limit uint32) {
+	if limit != a.limit {
+		a.limit, a.changed = limit, true
 	}
 }
 
@@ -137,7 +134,7 @@ func (a *aging[R, K]) run(w *Writer, t *Txn, gone map[string]bool) {
 	if due {
 		a.scheduled = false
 	}
-	if now.Before(a.next) || !(a.allFeatures || relations.EveryChassisHas(w.m.chassisOtherConfigs(), a.feature)) {
+	if now.Before(a.next) || !w.everyChassisHas(a.feature) {
 		return
 	}
 	nowMs := now.UnixMilli()

@@ -2,7 +2,6 @@ package sbwriter
 
 import (
 	"cmp"
-	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
-	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
 	"github.com/northlog/northlog/rules"
@@ -68,7 +66,7 @@ func keyOfMonitor(m rules.SBServiceMonitor) monKey {
 func newLBTable(release schema.Release) *lbTable {
 	l := &lbTable{release: release, want: map[string]rules.SBLoadBalancer{}, wantMon: map[monKey]rules.SBServiceMonitor{},
 		monByPort:    map[string]map[monKey]bool{},
-		switchColumn: lbSwitchColumn(release, slices.Values([]map[string]string(nil)))}
+		switchColumn: lbSwitchColumn(release, true)}
 	l.resetSB()
 	l.clearDirt()
 	l.stale = map[string]bool{}
@@ -295,11 +293,23 @@ func (w *Writer) ResyncLoadBalancers() { w.lbs.resync = true }
 // its switches' group: ls_datapath_group when every chassis reads it
 // (other_config:ls-dpg-column), else the deprecated datapath_group
 // (en-global-config.c build_chassis_features); 23.03 has only the latter.
-func lbSwitchColumn(release schema.Release, chassisOtherConfigs iter.Seq[map[string]string]) string {
-	if release >= schema.OVN2603 && relations.EveryChassisHas(chassisOtherConfigs, featureLSDPGColumn) {
+func lbSwitchColumn(release schema.Release, everyChassisHasIt bool) string {
+	if release >= schema.OVN2603 && everyChassisHasIt {
 		return "ls_datapath_group"
 	}
 	return "datapath_group"
+}
+
+// updateLBSwitchColumn takes the switch column the chassis' features
+// ask for, every load balancer's row to be rewritten when it changes.
+func (w *Writer) updateLBSwitchColumn() {
+	l := w.lbs
+	if c := lbSwitchColumn(l.release, w.everyChassisHas(featureLSDPGColumn)); c != l.switchColumn {
+		l.switchColumn = c
+		for id := range l.want {
+			l.dirty[id] = true
+		}
+	}
 }
 
 // featureLSDPGColumn is the chassis feature of reading a Load_Balancer's
@@ -316,12 +326,7 @@ const featureLSDPGColumn = "ls-dpg-column"
 func (w *Writer) reconcileLoadBalancers(t *Txn) {
 	l := w.lbs
 	if w.chassisChanged {
-		if c := lbSwitchColumn(l.release, w.m.chassisOtherConfigs()); c != l.switchColumn {
-			l.switchColumn = c
-			for id := range l.want {
-				l.dirty[id] = true
-			}
-		}
+		w.updateLBSwitchColumn()
 	}
 	if l.resync {
 		maps.Copy(l.dirty, l.stale)

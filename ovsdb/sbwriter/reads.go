@@ -4,6 +4,7 @@ import (
 	"iter"
 	"time"
 
+	"github.com/northlog/northlog/relations"
 	"github.com/northlog/northlog/relations/sb"
 )
 
@@ -103,16 +104,33 @@ type AgingSettings struct {
 	// run removes (options:mac_binding_removal_limit, fdb_removal_limit),
 	// 0 for no limit.
 	MACBindingRemovalLimit, FDBRemovalLimit uint32
-	// AllFeatures assumes every chassis writes timestamps
-	// (relations.IgnoresChassisFeatures).
-	AllFeatures bool
 }
 
 // SetAgingSettings takes NB_Global's settings of aging; a change sets
 // off a run, as global_config's does.
 func (w *Writer) SetAgingSettings(s AgingSettings) {
-	w.house.macAging.set(s.MACBindingRemovalLimit, s.AllFeatures)
-	w.house.fdbAging.set(s.FDBRemovalLimit, s.AllFeatures)
+	w.house.macAging.set(s.MACBindingRemovalLimit)
+	w.house.fdbAging.set(s.FDBRemovalLimit)
+}
+
+// SetChassisFeaturesIgnored takes NB_Global
+// options:ignore_chassis_features as the release reads it
+// (relations.IgnoresChassisFeatures): every chassis is then taken to have
+// the features that SB rows depend on (aging's timestamps, the load
+// balancers' switch column), as global_config's features are.
+func (w *Writer) SetChassisFeaturesIgnored(ignored bool) {
+	if ignored == w.featuresIgnored {
+		return
+	}
+	w.featuresIgnored = ignored
+	w.house.macAging.changed, w.house.fdbAging.changed = true, true
+	w.updateLBSwitchColumn()
+}
+
+// everyChassisHas reports whether every local chassis has feature, or
+// features are ignored.
+func (w *Writer) everyChassisHas(feature string) bool {
+	return w.featuresIgnored || relations.EveryChassisHas(w.m.chassisOtherConfigs(), feature)
 }
 
 // NextAging is when MAC bindings or FDB rows are next due to age, ok

@@ -75,6 +75,9 @@ type Writer struct {
 	portsChanged map[string]bool
 	// chassisChanged is set when Chassis or Chassis_Private rows changed.
 	chassisChanged bool
+	// featuresIgnored: every chassis is taken to have every feature
+	// (SetChassisFeaturesIgnored).
+	featuresIgnored bool
 	// bfdSessions are the sessions whose BFD rows changed in the SB,
 	// monitorPorts the logical ports whose Service_Monitor rows did, for
 	// the NB status columns that follow them; statusAll says every one
