@@ -5,7 +5,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/relations/sb"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -15,17 +14,8 @@ import (
 // condition adds, and the rest with the whole table; the other paused
 // tables come with the first.
 func TestResumeSteps(t *testing.T) {
-	reference.Require(t)
 	ctx := t.Context()
-	dir := reference.Dir{Path: t.TempDir()}
-	if err := dir.CreateDB(ctx, "sb"); err != nil {
-		t.Fatal(err)
-	}
-	server, err := dir.StartServer(ctx, "sb")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(server.Stop)
+	dir, _ := startServer(t, "sb")
 	m, err := sb.FullDatabaseModel()
 	if err != nil {
 		t.Fatal(err)
