@@ -19,8 +19,17 @@ import (
 // through a link slowed to several times Silence in all, and gives up with
 // ErrSilent on a server that answers nothing (stopped with SIGSTOP).
 func TestDialSilence(t *testing.T) {
+	reference.Require(t)
 	ctx := t.Context()
-	dir, server := startServer(t, "nb")
+	dir := reference.Dir{Path: t.TempDir()}
+	if err := dir.CreateDB(ctx, "nb"); err != nil {
+		t.Fatal(err)
+	}
+	server, err := dir.StartServer(ctx, "nb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(server.Stop)
 	// 2,000 switches with 1 kB of external_ids each, 100 a transaction (a
 	// command-line argument holds at most 128 kB).
 	for first := 0; first < 2000; first += 100 {
@@ -71,23 +80,6 @@ func TestDialSilence(t *testing.T) {
 	if took := time.Since(start); took > 4*silence {
 		t.Errorf("Dial of a stopped server gave up after %v, Silence is %v", took, silence)
 	}
-}
-
-// startServer starts a real ovsdb-server of an empty database db ("nb"
-// or "sb") in a directory of the test's, stopped when the test ends.
-func startServer(t *testing.T, db string) (reference.Dir, *reference.Daemon) {
-	t.Helper()
-	reference.Require(t)
-	dir := reference.Dir{Path: t.TempDir()}
-	if err := dir.CreateDB(t.Context(), db); err != nil {
-		t.Fatal(err)
-	}
-	server, err := dir.StartServer(t.Context(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(server.Stop)
-	return dir, server
 }
 
 // slowLink listens on a local TCP port and relays each connection to the

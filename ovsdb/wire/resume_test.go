@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/relations/sb"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -14,8 +15,17 @@ import (
 // condition adds, and the rest with the whole table; the other paused
 // tables come with the first.
 func TestResumeSteps(t *testing.T) {
+	reference.Require(t)
 	ctx := t.Context()
-	dir, _ := startServer(t, "sb")
+	dir := reference.Dir{Path: t.TempDir()}
+	if err := dir.CreateDB(ctx, "sb"); err != nil {
+		t.Fatal(err)
+	}
+	server, err := dir.StartServer(ctx, "sb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(server.Stop)
 	m, err := sb.FullDatabaseModel()
 	if err != nil {
 		t.Fatal(err)
