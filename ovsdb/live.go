@@ -731,7 +731,7 @@ func (d *Northd) iterate(ctx context.Context) {
 		d.writeNB(ctx, nbCols, newPorts)
 	}
 	if d.sb != nil {
-		if err := d.sb.Resume(ctx, sbwriter.ResumeSteps...); err != nil && ctx.Err() == nil {
+		if err := d.sb.Resume(ctx); err != nil && ctx.Err() == nil {
 			d.log.Warn("cannot resume the SB monitor", "err", err)
 		}
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/rules"
 	"github.com/ovn-org/libovsdb/model"
-	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // Tables are the SB tables the live northd monitors: those it writes and
@@ -31,19 +30,6 @@ var Tables = append([]string{
 var NotMonitored = map[string]map[string]bool{
 	sb.LogicalFlowTable: {"external_ids": true, "tags": true, "flow_desc": true},
 }
-
-// ResumeSteps split the Logical_Flow rows of a monitor resumed after a
-// cold start's write (wire.Conn.Resume) by their table_id (at most 33),
-// four tables at a time: at 25,000 ports the whole table is a message of
-// tens of MB.
-var ResumeSteps = func() []wire.ResumeStep {
-	var steps []wire.ResumeStep
-	for below := 4; below <= 32; below += 4 {
-		steps = append(steps, wire.ResumeStep{Table: sb.LogicalFlowTable,
-			Where: []any{lovsdb.NewCondition("table_id", lovsdb.ConditionLessThan, below)}})
-	}
-	return steps
-}()
 
 // dpUserTables are SB tables northd does not write whose rows refer to a
 // datapath and must go with it, or its deletion fails (a strong reference,

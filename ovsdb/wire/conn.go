@@ -707,11 +707,7 @@ func (t *Txn) Finish(ctx context.Context) error {
 // are left out.
 func (c *Conn) Pause(ctx context.Context, tables []string) bool {
 	tables = slices.DeleteFunc(slices.Clone(tables), func(t string) bool { return c.has[t] == nil })
-	where := map[string][]any{}
-	for _, t := range tables {
-		where[t] = []any{false}
-	}
-	if err := c.rpc.Call(ctx, "monitor_cond_change", condChange(where), nil); err != nil {
+	if err := c.rpc.Call(ctx, "monitor_cond_change", condChange(tables, false), nil); err != nil {
 		return false
 	}
 	c.paused = tables
@@ -719,60 +715,28 @@ func (c *Conn) Pause(ctx context.Context, tables []string) bool {
 }
 
 // Resume takes up the paused tables' updates again: their whole contents,
-// the rows inserted meanwhile included, come before Resume returns. Each of
-// steps first widens its table's condition to its Where, which must select
-// more of the table's rows than the step before: the server then sends a
-// large table as several updates, each read and decoded before the next
-// is asked for, where one update of its tens of MB would be held whole
-// while decoded (and twice while read). The first update holds the other
-// paused tables too, so that the rows a step's rows refer to come first. A
-// failure ends the connection, as a monitor left paused would miss
-// changes: the reconnect reads everything again.
-func (c *Conn) Resume(ctx context.Context, steps ...ResumeStep) error {
+// the rows inserted meanwhile included, come as one update before Resume
+// returns. A failure ends the connection, as a monitor left paused would
+// miss changes: the reconnect reads everything again.
+func (c *Conn) Resume(ctx context.Context) error {
 	if len(c.paused) == 0 {
 		return nil
 	}
-	paused := c.paused
+	err := c.rpc.Call(ctx, "monitor_cond_change", condChange(c.paused, true), nil)
 	c.paused = nil
-	defer c.known.Store(nil)
-	stepped := map[string]bool{}
-	for _, s := range steps {
-		stepped[s.Table] = slices.Contains(paused, s.Table)
-	}
-	for i := 0; i <= len(steps); i++ {
-		where := map[string][]any{}
-		for _, t := range paused {
-			if i == 0 && !stepped[t] || i == len(steps) && stepped[t] {
-				where[t] = []any{true}
-			}
-		}
-		if i < len(steps) && stepped[steps[i].Table] {
-			where[steps[i].Table] = steps[i].Where
-		}
-		if len(where) == 0 {
-			continue
-		}
-		if err := c.rpc.Call(ctx, "monitor_cond_change", condChange(where), nil); err != nil {
-			return c.fail(fmt.Errorf("%s: resume monitor: %w", c.dbName, err))
-		}
+	c.known.Store(nil)
+	if err != nil {
+		return c.fail(fmt.Errorf("%s: resume monitor: %w", c.dbName, err))
 	}
 	return nil
 }
 
-// ResumeStep is a condition a paused table is resumed with before the
-// whole table (Resume): the clauses of a monitor's "where", any of which
-// selects a row.
-type ResumeStep struct {
-	Table string
-	Where []any
-}
-
-// condChange is the monitor_cond_change parameters that set the
-// condition of each table in the monitor (whose id is null) to its where.
-func condChange(where map[string][]any) []any {
-	reqs := map[string][]map[string][]any{}
-	for t, w := range where {
-		reqs[t] = []map[string][]any{{"where": w}}
+// condChange is the monitor_cond_change parameters that set the condition
+// of tables in the monitor (whose id is null) to where.
+func condChange(tables []string, where bool) []any {
+	reqs := map[string][]map[string][]bool{}
+	for _, t := range tables {
+		reqs[t] = []map[string][]bool{{"where": {where}}}
 	}
 	return []any{nil, nil, reqs}
 }
