@@ -16,10 +16,11 @@ var coldGC struct {
 // coldGCDivisor divides the GC percent from the start of a streamed
 // cold-start write until its echo is applied (lowerGCForColdStart). The
 // write makes an operation per row, garbage once encoded, on top of the
-// program's whole live heap: at GOGC=100 that heap doubles there (906 MB
-// over a live 500 MB at xlarge, the cold start's peak). By 4 the write
-// and the echo peak at a quarter above the live heap, for a few more
-// collections of it.
+// program's whole live heap: at GOGC=100, at `compare -preset xlarge`,
+// its heap reached 850 to 926 MB over a live 500 MB, the cold start's
+// peak; by 4 it stays under 600 MB, and the echo's (740 to 770 MB) is the
+// peak, for three or four more collections of the live heap in the write
+// (bench/README.md, h-rss-sb).
 const coldGCDivisor = 4
 
 // lowerGCForColdStart divides the GC percent by coldGCDivisor until the
