@@ -13,23 +13,27 @@ var coldGC struct {
 	percent int
 }
 
-// coldGCDivisor divides the GC percent between a streamed cold-start write
-// and its echo (lowerGCForColdStart). By 4, at `compare -preset large`, the
-// echo's peak heap is 190 MB, below the write's 205 MB, where it was 215
-// MB with the percent halved; the cost is three more collections of the
-// ~150 MB live heap after the write.
+// coldGCDivisor divides the GC percent from the start of a streamed
+// cold-start write until its echo is applied (lowerGCForColdStart). The
+// write makes an operation per row, garbage once encoded, on top of the
+// program's whole live heap: at GOGC=100, at `compare -preset xlarge`,
+// its heap reached 850 to 926 MB over a live 500 MB, the cold start's
+// peak; by 4 it stays under 600 MB, and the echo's (740 to 770 MB) is the
+// peak, for three or four more collections of the live heap in the write
+// (bench/README.md, h-rss-sb).
 const coldGCDivisor = 4
 
 // lowerGCForColdStart divides the GC percent by coldGCDivisor until the
 // returned function (idempotent) is called, or, with several northds in
 // one process, until the last of them calls its own. It serves the end of
-// a cold start, after the write: the rows of the filled tables come back
-// whole when their monitor resumes (a message of tens of MB, decoded and
-// indexed) on top of the program's live heap, and with the default
-// GOGC=100 the heap would peak at twice that. The cold start's
-// computation, before the write, runs with the GC percent as set: lowering
-// it there costs more time than the peak it saves. A GC off (GOGC=off)
-// stays off.
+// a cold start, from the streamed write on: its operations are garbage
+// once encoded, and the rows of the filled tables come back whole when
+// their monitor resumes (a message of tens of MB, decoded and indexed),
+// both on top of the program's live heap, which with the default GOGC=100
+// would peak at twice that. The cold start's computation, before the
+// write, runs with the GC percent as set: its heap grows with what it
+// computes, and lowering the percent there costs more time than the peak
+// it saves. A GC off (GOGC=off) stays off.
 func lowerGCForColdStart() (restore func()) {
 	coldGC.Lock()
 	defer coldGC.Unlock()

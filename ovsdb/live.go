@@ -169,8 +169,9 @@ type Northd struct {
 	// startedClosed says it is.
 	started       chan struct{}
 	startedClosed bool
-	// endColdStartGC restores the GC percent lowered after a streamed
-	// write until its paused tables' rows are applied (lowerGCForColdStart).
+	// endColdStartGC restores the GC percent lowered from the start of a
+	// streamed write until its paused tables' rows are applied
+	// (lowerGCForColdStart).
 	endColdStartGC func()
 	// again is the backoff of the SB transaction: set after a failed
 	// one, so that it is retried even if nothing else happens; ipamAgain
@@ -808,6 +809,9 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	var emit func(lovsdb.Operation)
 	if stream != nil {
 		emit = stream.Add
+		if d.endColdStartGC == nil {
+			d.endColdStartGC = lowerGCForColdStart()
+		}
 	}
 	t := d.w.Reconcile(emit)
 	g := d.w.Global()
@@ -834,9 +838,6 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	switch {
 	case stream != nil:
 		err = stream.Finish(ctx)
-		if d.endColdStartGC == nil {
-			d.endColdStartGC = lowerGCForColdStart()
-		}
 	case t.Empty():
 		return true, nil
 	default:

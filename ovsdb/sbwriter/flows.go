@@ -81,6 +81,11 @@ func (w *Writer) reconcileFlows(t *Txn) {
 	// insert or change are kept, not hundreds of thousands of no-ops.
 	var plans []flowPlan
 	keys := w.resolveDirty(t)
+	if w.rows[sb.LogicalFlowTable] == 0 {
+		// Into an SB without flows every key is planned: grown by
+		// doubling, the list would leave as much again as garbage.
+		plans = make([]flowPlan, 0, len(keys))
+	}
 	for i, k := range keys {
 		target := targetOf(k)
 		rows := w.flows[k].rows
@@ -304,22 +309,20 @@ func (counts tagCounts) count(tags rowTags, weight engine.Weight) tagCounts {
 // then stage-hint, of the desired flows written under k, as
 // rules.FlowsByDatapath keeps (zero for none).
 func (w *Writer) rowTagsOf(k flowKey) rowTags {
-	var tags []rowTags
+	var least rowTags
+	found := false
+	consider := func(counts tagCounts) {
+		for _, c := range counts {
+			if !found || compareRowTags(c.tags, least) < 0 {
+				least, found = c.tags, true
+			}
+		}
+	}
 	for u := range w.byResolved[k] {
-		tags = appendTags(tags, w.flows[u].tags)
+		consider(w.flows[u].tags)
 	}
-	tags = appendTags(tags, w.flows[k].tags)
-	if len(tags) == 0 {
-		return rowTags{}
-	}
-	return slices.MinFunc(tags, compareRowTags)
-}
-
-func appendTags(tags []rowTags, counts tagCounts) []rowTags {
-	for _, c := range counts {
-		tags = append(tags, c.tags)
-	}
-	return tags
+	consider(w.flows[k].tags)
+	return least
 }
 
 // insertFlow inserts a Logical_Flow row, with its controller_meter,
@@ -330,26 +333,25 @@ func appendTags(tags []rowTags, counts tagCounts) []rowTags {
 // northd_internal_version stays.
 func (w *Writer) insertFlow(t *Txn, p flowPlan) {
 	tags := w.rowTagsOf(*p.key)
-	row := lovsdb.Row{
-		"pipeline":     p.key.Stage.Pipeline().String(),
-		"table_id":     w.stages.Table(p.key.Stage),
-		"priority":     p.key.Priority,
-		"match":        p.key.Match,
-		"actions":      p.key.Actions,
-		"external_ids": w.flowExternalIDs(p.key.Stage, tags.hint),
-	}
+	row := t.insertRow()
+	row["pipeline"] = p.key.Stage.Pipeline().String()
+	row["table_id"] = w.stages.Table(p.key.Stage)
+	row["priority"] = p.key.Priority
+	row["match"] = p.key.Match
+	row["actions"] = p.key.Actions
+	row["external_ids"] = w.flowExternalIDs(p.key.Stage, tags.hint)
 	if p.key.HasMeter {
 		row["controller_meter"] = wire.OptString(p.key.Meter, true)
 	}
-	rowTags := map[string]string{}
-	if tags.port != "" {
-		rowTags["in_out_port"] = tags.port
-	}
-	if tags.ctTranslation {
-		rowTags["acl_ct_translation"] = "true"
-	}
-	if len(rowTags) > 0 {
-		row["tags"] = wire.StrMap(rowTags)
+	if tags.port != "" || tags.ctTranslation {
+		rowTags := map[any]any{}
+		if tags.port != "" {
+			rowTags["in_out_port"] = tags.port
+		}
+		if tags.ctTranslation {
+			rowTags["acl_ct_translation"] = "true"
+		}
+		row["tags"] = lovsdb.OvsMap{GoMap: rowTags}
 	}
 	// 23.03's SB has no flow_desc column.
 	if tags.desc != "" && w.stages.Release() >= schema.OVN2603 {
@@ -368,7 +370,7 @@ func (w *Writer) insertFlow(t *Txn, p flowPlan) {
 // the operations that insert flows (encoded, never modified).
 func (w *Writer) flowExternalIDs(s rules.Stage, hint string) lovsdb.OvsMap {
 	if hint != "" {
-		return wire.StrMap(map[string]string{"stage-name": s.Name(), "stage-hint": hint})
+		return lovsdb.OvsMap{GoMap: map[any]any{"stage-name": s.Name(), "stage-hint": hint}}
 	}
 	ids, ok := w.stageIDs[s]
 	if !ok {

@@ -16,9 +16,12 @@ type Txn struct {
 	ops []lovsdb.Operation
 	// emit, when set, takes each operation instead of ops: a transaction
 	// written as it is made.
-	emit  func(lovsdb.Operation)
-	n     int // operations made
-	named int
+	emit func(lovsdb.Operation)
+	// emitted is the columns map of a streamed transaction's inserts
+	// (insertRow).
+	emitted lovsdb.Row
+	n       int // operations made
+	named   int
 	// Counts of inserted, updated and deleted rows per table.
 	Inserted, Updated, Deleted map[string]int
 
@@ -63,6 +66,21 @@ func (t *Txn) insertAs(table, uuid string, row lovsdb.Row) string {
 	t.add(lovsdb.Operation{Op: lovsdb.OperationInsert, Table: table, Row: row, UUIDName: name, UUID: uuid})
 	t.Inserted[table]++
 	return name
+}
+
+// insertRow is an empty map for the columns of a row to insert. A
+// streamed transaction's inserts share one: emit has encoded the
+// operation before the next is made, and a cold start's write has
+// hundreds of thousands.
+func (t *Txn) insertRow() lovsdb.Row {
+	if t.emit == nil {
+		return lovsdb.Row{}
+	}
+	if t.emitted == nil {
+		t.emitted = lovsdb.Row{}
+	}
+	clear(t.emitted)
+	return t.emitted
 }
 
 // Update sets the columns of row to the values given; nothing when row is

@@ -663,9 +663,9 @@ func (c *Conn) StartTransact() (*Txn, error) {
 
 // Add writes one operation.
 func (t *Txn) Add(op lovsdb.Operation) {
-	t.r.add(op)
+	t.r.addOperation(&op)
 	t.n.Add(1)
-	t.known = addInserted(t.known, op)
+	t.known = addInserted(t.known, &op)
 }
 
 // Finish sends the end of the transaction, waits for its reply and
@@ -744,7 +744,7 @@ func condChange(tables []string, where bool) []any {
 // addInserted adds to known the strings of the row that op inserts, if
 // it is an insert: a column's value, or the elements of a set or map. It
 // returns known, made when nil and needed.
-func addInserted(known sentStrings, op lovsdb.Operation) sentStrings {
+func addInserted(known sentStrings, op *lovsdb.Operation) sentStrings {
 	if op.Op != lovsdb.OperationInsert {
 		return known
 	}

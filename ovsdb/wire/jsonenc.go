@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -50,7 +49,13 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, ']'), nil
 	case lovsdb.OvsMap:
-		keys := slices.SortedFunc(maps.Keys(v.GoMap), compareAny)
+		// On the stack for the size of most maps written (a flow's
+		// external_ids and tags).
+		keys := make([]any, 0, 8)
+		for k := range v.GoMap {
+			keys = append(keys, k)
+		}
+		slices.SortFunc(keys, compareAny)
 		b = append(b, `["map",[`...)
 		for i, k := range keys {
 			if i > 0 {
@@ -86,7 +91,7 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 	case []lovsdb.Mutation:
 		return appendArray(b, v)
 	case lovsdb.Operation:
-		return appendOperation(b, v)
+		return appendOperation(b, &v)
 	}
 	j, err := json.Marshal(v)
 	if err != nil {
@@ -145,7 +150,7 @@ func appendObject[M ~map[string]any](b []byte, m M) ([]byte, error) {
 // appendOperation writes the members libovsdb's Operation.MarshalJSON
 // writes: those set, "where" always for a select, and "row" always for an
 // insert.
-func appendOperation(b []byte, o lovsdb.Operation) ([]byte, error) {
+func appendOperation(b []byte, o *lovsdb.Operation) ([]byte, error) {
 	b = appendString(append(b, `{"op":`...), o.Op)
 	str := func(name, v string) {
 		if v != "" {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // rpcConn is a JSON-RPC 1.0 session over a stream, as OVSDB speaks it
@@ -193,6 +195,17 @@ func (c *rpcConn) request(method string, decode func([]byte) error) (*paramWrite
 
 // add writes one param.
 func (r *paramWriter) add(p any) {
+	r.write(func(b []byte) ([]byte, error) { return appendJSON(b, p) })
+}
+
+// addOperation writes one param, an operation: not boxed as any first
+// (a cold start's transaction has tens of thousands).
+func (r *paramWriter) addOperation(op *lovsdb.Operation) {
+	r.write(func(b []byte) ([]byte, error) { return appendOperation(b, op) })
+}
+
+// write writes the param that encode appends.
+func (r *paramWriter) write(encode func(b []byte) ([]byte, error)) {
 	if r.err != nil {
 		return
 	}
@@ -208,7 +221,7 @@ func (r *paramWriter) add(p any) {
 	if r.n > 0 {
 		b = append(b, ',')
 	}
-	b, err := appendJSON(b, p)
+	b, err := encode(b)
 	if err != nil {
 		r.err = fmt.Errorf("%s: %w", r.method, err)
 		return

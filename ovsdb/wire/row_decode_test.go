@@ -60,7 +60,7 @@ func TestRowDecoder(t *testing.T) {
 // escaped in JSON or not; others are decoded.
 func TestKnownStrings(t *testing.T) {
 	match, actions := strings.Clone(`inport == "p1"`), strings.Clone("next;")
-	known := addInserted(nil, lovsdb.Operation{
+	known := addInserted(nil, &lovsdb.Operation{
 		Op: lovsdb.OperationInsert, Table: sb.LogicalFlowTable, Row: lovsdb.Row{"match": match, "actions": actions}})
 	dec, _ := newRowDecoder(reflect.TypeFor[*sb.LogicalFlow]())
 	m, err := dec.decode([]byte(`{"match":"inport == \"p1\"","actions":"next;","pipeline":"ingress"}`), "u", &knownStrings{sent: known})
