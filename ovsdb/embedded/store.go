@@ -111,6 +111,17 @@ func (s *store) Get(database, table, uuid string) (model.Model, error) {
 	return t.Row(uuid), nil
 }
 
+// rows is every row of database's table, by uuid: the cached models
+// themselves, not copies, which the caller must not change (the cache
+// replaces a row's model when it changes, so they stay as they are).
+func (s *store) rows(database, table string) (map[string]model.Model, error) {
+	c := s.table(database)
+	if c == nil || c.Table(table) == nil {
+		return nil, fmt.Errorf("no table %s in database %s", table, database)
+	}
+	return c.Table(table).RowsShallow(), nil
+}
+
 // has reports whether database's table has the row uuid, without the copy
 // Get makes.
 func (s *store) has(database, table, uuid string) bool {

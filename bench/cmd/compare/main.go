@@ -171,6 +171,8 @@ type result struct {
 	clientAdd          []time.Duration // wall of the same with --wait=none
 	clientDel          []time.Duration
 	northdCPU, sbCPU   []time.Duration // per change, add and del alike
+	nbCPU              []time.Duration // the NB server's per change: the client's requests
+	coldNBCPU          []time.Duration // the NB server's during each cold start: the northd's monitor
 	phaseCPU           time.Duration   // northd, whole change phase, /proc/PID/stat
 	rss, sbRSS, nbRSS  int64
 	flows              []string
@@ -619,6 +621,10 @@ func (s *side) coldStart(ctx context.Context) error {
 	if err := waitIdle(ctx, s.pids()...); err != nil {
 		return err
 	}
+	_, _, nb0, err := s.cpus()
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	if err := s.startNorthd(ctx); err != nil {
 		return err
@@ -639,6 +645,11 @@ func (s *side) coldStart(ctx context.Context) error {
 	s.res.cold = append(s.res.cold, wall)
 	s.res.coldCPU = append(s.res.coldCPU, northdCPU)
 	s.res.coldSBCPU = append(s.res.coldSBCPU, sbCPU)
+	_, _, nb1, err := s.cpus()
+	if err != nil {
+		return err
+	}
+	s.res.coldNBCPU = append(s.res.coldNBCPU, nb1-nb0)
 	if err := waitIdle(ctx, s.pids()...); err != nil {
 		return err
 	}
@@ -661,14 +672,20 @@ func addPort(p topology.Port) []string {
 
 func delPort(p topology.Port) []string { return []string{"lsp-del", p.Name} }
 
-// cpus is the CPU time the northd and the SB server (none when embedded)
-// have used so far.
-func (s *side) cpus() (northd, sb time.Duration, err error) {
-	if northd, err = cpuFine(s.northd.Pid()); err != nil || s.sb == nil {
-		return northd, 0, err
+// cpus is the CPU time the northd, the SB server and the NB server have
+// used so far (/proc/PID/task/*/schedstat), 0 for those not running: the
+// servers when embedded, the northd before a cold start.
+func (s *side) cpus() (northd, sb, nb time.Duration, err error) {
+	var cpu [3]time.Duration
+	for i, d := range []*reference.Daemon{s.northd, s.sb, s.nb} {
+		if d == nil {
+			continue
+		}
+		if cpu[i], err = cpuFine(d.Pid()); err != nil {
+			return 0, 0, 0, err
+		}
 	}
-	sb, err = cpuFine(s.sb.Pid())
-	return northd, sb, err
+	return cpu[0], cpu[1], cpu[2], nil
 }
 
 // sbCPU is the SB server's CPU time so far (/proc/PID/stat), 0 when it is
@@ -695,7 +712,7 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 			args          []string
 			walls, client *[]time.Duration
 		}{{addPort(p), &s.res.add, &s.res.clientAdd}, {delPort(p), &s.res.del, &s.res.clientDel}} {
-			n0, sb0, err := s.cpus()
+			n0, sb0, nb0, err := s.cpus()
 			if err != nil {
 				return err
 			}
@@ -710,13 +727,14 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 				*c.client = append(*c.client, wall)
 				continue
 			}
-			n1, sb1, err := s.cpus()
+			n1, sb1, nb1, err := s.cpus()
 			if err != nil {
 				return err
 			}
 			*c.walls = append(*c.walls, wall)
 			s.res.northdCPU = append(s.res.northdCPU, n1-n0)
 			s.res.sbCPU = append(s.res.sbCPU, sb1-sb0)
+			s.res.nbCPU = append(s.res.nbCPU, nb1-nb0)
 		}
 	}
 	return nil
