@@ -87,26 +87,31 @@ func (s *store) CheckIndexes(database, table string, m model.Model) error {
 	return c.Table(table).IndexExists(m)
 }
 
-func (s *store) List(database, table string, conditions ...ovsdb.Condition) (map[string]model.Model, error) {
+// rowCache is database's table.
+func (s *store) rowCache(database, table string) (*cache.RowCache, error) {
 	c := s.table(database)
 	if c == nil {
 		return nil, fmt.Errorf("no database %s", database)
 	}
 	t := c.Table(table)
 	if t == nil {
-		return nil, fmt.Errorf("no table %s", table)
+		return nil, fmt.Errorf("no table %s in database %s", table, database)
+	}
+	return t, nil
+}
+
+func (s *store) List(database, table string, conditions ...ovsdb.Condition) (map[string]model.Model, error) {
+	t, err := s.rowCache(database, table)
+	if err != nil {
+		return nil, err
 	}
 	return t.RowsByCondition(conditions)
 }
 
 func (s *store) Get(database, table, uuid string) (model.Model, error) {
-	c := s.table(database)
-	if c == nil {
-		return nil, fmt.Errorf("no database %s", database)
-	}
-	t := c.Table(table)
-	if t == nil {
-		return nil, fmt.Errorf("no table %s", table)
+	t, err := s.rowCache(database, table)
+	if err != nil {
+		return nil, err
 	}
 	return t.Row(uuid), nil
 }
@@ -115,18 +120,18 @@ func (s *store) Get(database, table, uuid string) (model.Model, error) {
 // themselves, not copies, which the caller must not change (the cache
 // replaces a row's model when it changes, so they stay as they are).
 func (s *store) rows(database, table string) (map[string]model.Model, error) {
-	c := s.table(database)
-	if c == nil || c.Table(table) == nil {
-		return nil, fmt.Errorf("no table %s in database %s", table, database)
+	t, err := s.rowCache(database, table)
+	if err != nil {
+		return nil, err
 	}
-	return c.Table(table).RowsShallow(), nil
+	return t.RowsShallow(), nil
 }
 
 // has reports whether database's table has the row uuid, without the copy
 // Get makes.
 func (s *store) has(database, table, uuid string) bool {
-	c := s.table(database)
-	return c != nil && c.Table(table) != nil && c.Table(table).HasRow(uuid)
+	t, err := s.rowCache(database, table)
+	return err == nil && t.HasRow(uuid)
 }
 
 // GetReferences finds none: libovsdb's transaction sees a schema without
