@@ -60,3 +60,48 @@ func BenchmarkTransactAddPort(b *testing.B) {
 		c.note("update2")
 	}
 }
+
+// flowsOfGroup are the operations that insert a Logical_DP_Group (a
+// non-root row) and n logical flows that refer to it, as the SB's first
+// transaction has thousands of flows of one datapath group.
+func flowsOfGroup(n int, tag string) []any {
+	ops := []any{"OVN_Southbound", map[string]any{"op": "insert", "table": "Logical_DP_Group", "uuid-name": "g", "row": map[string]any{}}}
+	for i := range n {
+		ops = append(ops, map[string]any{"op": "insert", "table": "Logical_Flow", "row": map[string]any{
+			"logical_dp_group": []any{"named-uuid", "g"}, "pipeline": "ingress", "table_id": 1, "priority": 100,
+			"match": fmt.Sprintf("%s.%d", tag, i), "actions": "next;"}})
+	}
+	return ops
+}
+
+// BenchmarkRowsReferringToOneRow measures the transactions that make many
+// rows refer to one (the references a server tracks for garbage collection
+// and referential integrity): "insert" inserts a group and n flows of it in
+// one transaction; "change" adds a flow to a group that n flows refer to,
+// and removes it, in two transactions.
+func BenchmarkRowsReferringToOneRow(b *testing.B) {
+	deleteFlows := []any{"OVN_Southbound", map[string]any{"op": "delete", "table": "Logical_Flow", "where": []any{}}}
+	for _, n := range []int{1000, 4000, 16000} {
+		b.Run(fmt.Sprint("insert/", n), func(b *testing.B) {
+			c := dialRaw(b, startServers(b).SBRemote())
+			for b.Loop() {
+				c.mustCall("transact", flowsOfGroup(n, "f")...)
+				b.StopTimer()
+				c.mustCall("transact", deleteFlows...)
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/row")
+		})
+		b.Run(fmt.Sprint("change/", n), func(b *testing.B) {
+			c := dialRaw(b, startServers(b).SBRemote())
+			res := c.mustCall("transact", flowsOfGroup(n, "f")...).([]any)
+			group := res[0].(map[string]any)["uuid"]
+			for i := 0; b.Loop(); i++ {
+				match := fmt.Sprint("g.", i)
+				res := c.mustCall("transact", "OVN_Southbound", map[string]any{"op": "insert", "table": "Logical_Flow", "row": map[string]any{
+					"logical_dp_group": group, "pipeline": "ingress", "table_id": 1, "priority": 100, "match": match, "actions": "next;"}}).([]any)
+				c.mustCall("transact", "OVN_Southbound", map[string]any{"op": "delete", "table": "Logical_Flow", "where": []any{[]any{"_uuid", "==", res[0].(map[string]any)["uuid"]}}})
+			}
+		})
+	}
+}

@@ -235,7 +235,7 @@ func (s *server) monitor(sess *session, method string, params []json.RawMessage)
 			if !tm.initial {
 				continue
 			}
-			rows, err := s.store.List(db.name, table)
+			rows, err := s.store.rows(db.name, table)
 			if err != nil {
 				return nil, err
 			}
@@ -319,7 +319,7 @@ func (s *server) monitorCondChange(sess *session, params []json.RawMessage) (any
 	updates := tableUpdates{}
 	for table, where := range newWhere {
 		tm := mon.tables[table]
-		rows, err := s.store.List(mon.db.name, table)
+		rows, err := s.store.rows(mon.db.name, table)
 		if err != nil {
 			return nil, err
 		}

@@ -26,12 +26,18 @@ import (
 // ovsdb-tool and ovsdb-server read it. On start the server replays the file
 // and rewrites it as the schema and one record of every row; it does so
 // again when the file has grown past compactMinSize and four times its size
-// after the last rewrite. Records are not fsynced: a commit survives the
+// after the last rewrite, by at least compactMinRecords records (as
+// ovsdb-server: a few large transactions, such as a northd's first one into
+// an empty SB, are not worth a rewrite each). Records are not fsynced: a commit survives the
 // process, not the machine. A truncated or corrupt record, as a crash while
 // writing can leave at the end, ends the replay with a warning.
 
 // compactMinSize is the file size below which the server never rewrites it.
 const compactMinSize = 16 << 20
+
+// compactMinRecords is the number of records appended since the last
+// rewrite below which the server does not rewrite the file.
+const compactMinRecords = 100
 
 // maxRecordSize bounds the length a record header may claim.
 const maxRecordSize = 1 << 30
@@ -42,6 +48,7 @@ type dbFile struct {
 	f             *os.File
 	size          int64 // bytes written
 	compactedSize int64 // size after the last rewrite
+	records       int   // records appended since the last rewrite
 }
 
 // writeRecord writes one record: "OVSDB JSON <length> <sha1>\n", then the
@@ -209,7 +216,7 @@ func (s *server) compact(db *database) error {
 		df.f.Close()
 	}
 	df.f, err = os.OpenFile(df.path, os.O_WRONLY|os.O_APPEND, 0)
-	df.size, df.compactedSize = size, size
+	df.size, df.compactedSize, df.records = size, size, 0
 	return err
 }
 
@@ -217,7 +224,7 @@ func (s *server) compact(db *database) error {
 func (s *server) snapshot(db *database) (map[string]any, error) {
 	rec := map[string]any{"_date": time.Now().UnixMilli()}
 	for name, ts := range db.schema.Tables {
-		rows, err := s.store.List(db.name, name)
+		rows, err := s.store.rows(db.name, name)
 		if err != nil {
 			return nil, err
 		}
@@ -286,13 +293,15 @@ func (s *server) logCommit(db *database, update dbase.Update) error {
 	}
 	n, err := writeRecord(db.file.f, rec)
 	db.file.size += n
+	db.file.records++
 	return err
 }
 
 // maybeCompact rewrites db's file once it has grown past compactMinSize and
-// four times its size after the last rewrite. The caller holds s.mu.
+// four times its size after the last rewrite, by compactMinRecords records
+// at least. The caller holds s.mu.
 func (s *server) maybeCompact(db *database) {
-	if db.file.size <= compactMinSize || db.file.size <= 4*db.file.compactedSize {
+	if db.file.size <= compactMinSize || db.file.size <= 4*db.file.compactedSize || db.file.records < compactMinRecords {
 		return
 	}
 	if err := s.compact(db); err != nil {

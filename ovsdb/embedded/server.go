@@ -13,11 +13,10 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/northlog/northlog/ovsdb/wire"
-	dbase "github.com/ovn-org/libovsdb/database"
-	"github.com/ovn-org/libovsdb/database/inmemory"
 	"github.com/ovn-org/libovsdb/model"
 	"github.com/ovn-org/libovsdb/ovsdb"
 	"github.com/ovn-org/libovsdb/ovsdb/serverdb"
+	"github.com/ovn-org/libovsdb/updates"
 )
 
 // zeroTxnID is the transaction id of a database no transaction has changed
@@ -38,6 +37,7 @@ type database struct {
 	model   model.DatabaseModel
 	lastTxn string  // id of the last committed transaction
 	file    *dbFile // where commits are logged; nil for _Server
+	refs    *refIndex
 }
 
 // server answers the OVSDB JSON-RPC protocol (RFC 7047 and ovsdb-server(7):
@@ -48,7 +48,7 @@ type database struct {
 type server struct {
 	logger *slog.Logger
 	id     string // answered to get_server_id
-	store  dbase.Database
+	store  *store
 	dbs    map[string]*database
 	names  []string // list_dbs answer: the data database, then _Server
 
@@ -90,7 +90,7 @@ func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientD
 	s := &server{
 		logger: logger,
 		id:     uuid.NewString(),
-		store: inmemory.NewDatabase(map[string]model.ClientDBModel{
+		store: newStore(map[string]model.ClientDBModel{
 			schema.Name:  clientModel,
 			serverDBName: serverModel,
 		}),
@@ -114,7 +114,15 @@ func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientD
 		if len(errs) > 0 {
 			return nil, fmt.Errorf("database %s: model does not fit schema: %v", d.schema.Name, errors.Join(errs...))
 		}
-		if err := s.store.CreateDatabase(d.schema.Name, d.full); err != nil {
+		refs, err := newRefIndex(&d.full)
+		if err != nil {
+			return nil, err
+		}
+		storeSchema, err := libovsdbSchema(d.full)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.store.CreateDatabase(d.schema.Name, storeSchema); err != nil {
 			return nil, err
 		}
 		s.dbs[d.schema.Name] = &database{
@@ -123,6 +131,7 @@ func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientD
 			schema:     d.schema,
 			model:      dbModel,
 			lastTxn:    zeroTxnID,
+			refs:       refs,
 		}
 	}
 
@@ -195,6 +204,7 @@ func (s *server) close() {
 		sess.nc.Close()
 	}
 	s.wg.Wait()
+	s.store.close()
 	for _, db := range s.dbs {
 		if db.file != nil && db.file.f != nil {
 			if err := db.file.f.Close(); err != nil {
@@ -416,6 +426,18 @@ func (s *server) commit(db *database, ops []ovsdb.Operation, apply bool) []*ovsd
 	if !apply || firstError(results) != nil || len(update.GetUpdatedTables()) == 0 {
 		return results
 	}
+	changes, ok := update.(updates.DatabaseUpdate)
+	if !ok {
+		return append(results, &ovsdb.OperationResult{Error: "commit failed", Details: fmt.Sprintf("unexpected update %T", update)})
+	}
+	refs, failed := s.referentialIntegrity(db, &changes.ModelUpdates)
+	if failed != nil {
+		return append(results, failed)
+	}
+	update = updates.NewDatabaseUpdate(changes.ModelUpdates, nil)
+	if len(update.GetUpdatedTables()) == 0 {
+		return results
+	}
 	if err := checkConstraints(db, update); err != nil {
 		return append(results, &ovsdb.OperationResult{Error: "constraint violation", Details: err.Error()})
 	}
@@ -428,6 +450,7 @@ func (s *server) commit(db *database, ops []ovsdb.Operation, apply bool) []*ovsd
 	if err := s.store.Commit(db.name, txnID, update); err != nil {
 		return append(results, &ovsdb.OperationResult{Error: "commit failed", Details: err.Error()})
 	}
+	db.refs.commitRefs(refs)
 	db.lastTxn = txnID.String()
 	if db.file != nil {
 		s.maybeCompact(db)

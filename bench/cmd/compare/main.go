@@ -9,6 +9,7 @@
 //	go run ./bench/cmd/compare -release 26.03  # against ovn-northd 26.03.2
 //	go run ./bench/cmd/compare -release 23.03,26.03 # one table per reference, one after the other
 //	go run ./bench/cmd/compare -preset huge -northlog-only # 100,000 ports, northlog's northd alone
+//	go run ./bench/cmd/compare -northlog-only -embedded # northlog's embedded NB and SB beside ovsdb-server
 //
 // The reference is a release's build (internal/reference.BuildOf): 23.03.1
 // is Debian's ovn-central, 26.03.2 the build at $OVN_REF_HOME_2603 or
@@ -32,6 +33,15 @@
 //   - the northd's and the SB server's peak RSS (VmHWM);
 //   - the SB's logical flows: rows, canonical lines, and the difference
 //     between the two SBs by stage.
+//
+// With -embedded, one more side runs northlog's northd as the README does,
+// with no database options: it serves its own NB and SB (ovsdb/embedded) in
+// its --state-dir, of -release's schemas. The topology is loaded into that
+// NB with the same ovsdb-client transactions while the northd runs paused
+// (--dry-run: it follows the NB but writes nothing, so the SB stays empty);
+// each cold start stops it, removes the SB's file and starts it again on
+// the persisted NB, so it includes reading the NB's file. Its servers'
+// CPU and memory are the northd process's.
 //
 // The client's own cost is the same commands with --wait=none, run on each
 // side between its measured changes, with its northd running: the same
@@ -73,6 +83,7 @@ func main() {
 	flag.StringVar(&c.northd, "northd", "", "northlog northd binary (default: go build ./examples/northd into the run directory)")
 	flag.BoolVar(&c.refOnly, "ref-only", false, "run the reference side only (northlog's northd not needed)")
 	flag.BoolVar(&c.northlogOnly, "northlog-only", false, "run northlog's side only, on the reference build's servers and schemas (for sizes the reference takes too long on, such as -preset huge)")
+	flag.BoolVar(&c.embedded, "embedded", false, "add a side: northlog's northd on its own embedded NB and SB (no database options), beside the same on ovsdb-server")
 	flag.StringVar(&c.dir, "dir", "", "run directory (default: a new temporary directory, removed at the end unless -keep)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the run directory (databases and logs)")
 	releases := flag.String("release", "", "the reference's OVN release, 23.03 or 26.03, or several separated by commas, each compared in turn with its own table (default 23.03, or 26.03 with -ref-home)")
@@ -131,32 +142,39 @@ type config struct {
 	northd       string
 	refOnly      bool
 	northlogOnly bool
+	embedded     bool
 	dir          string
 	keep         bool
 }
 
 // side is one NB/SB pair and the northd between them.
 type side struct {
-	name   string
-	dir    reference.Dir
-	argv   func(s *side) []string // the northd's command line
-	nb, sb *reference.Daemon
-	northd *reference.Daemon
-	cmdTO  time.Duration
-	res    result
+	name string
+	dir  reference.Dir
+	argv func(s *side) []string // the northd's command line
+	// embedded: the northd serves its own NB and SB in the directory
+	// (its --state-dir), so nb and sb stay nil.
+	embedded bool
+	nb, sb   *reference.Daemon
+	northd   *reference.Daemon
+	cmdTO    time.Duration
+	res      result
 }
 
 // result is what was measured on one side.
 type result struct {
 	load               time.Duration
+	loadCPU            time.Duration   // the NB server's CPU during the load
 	cold               []time.Duration // wall of each cold start, in run order
 	coldCPU, coldSBCPU []time.Duration // northd's and the SB server's CPU by the end of each cold start
 	add, del           []time.Duration // wall of ovn-nbctl --wait=sb
 	clientAdd          []time.Duration // wall of the same with --wait=none
 	clientDel          []time.Duration
 	northdCPU, sbCPU   []time.Duration // per change, add and del alike
+	nbCPU              []time.Duration // the NB server's per change: the client's requests
+	coldNBCPU          []time.Duration // the NB server's during each cold start: the northd's monitor
 	phaseCPU           time.Duration   // northd, whole change phase, /proc/PID/stat
-	rss, sbRSS         int64
+	rss, sbRSS, nbRSS  int64
 	flows              []string
 	lflowRows          int
 
@@ -187,6 +205,15 @@ func (s *side) why(err error) error {
 	return err
 }
 
+// pids are the process ids of the side's running daemons.
+func (s *side) pids() []int {
+	var pids []int
+	for _, d := range s.daemons() {
+		pids = append(pids, d.Pid())
+	}
+	return pids
+}
+
 func (s *side) stop() {
 	for _, d := range s.daemons() {
 		d.Stop()
@@ -199,6 +226,9 @@ func (s *side) stop() {
 func run(c config, log *slog.Logger, out io.Writer) error {
 	if c.refOnly && c.northlogOnly {
 		return errors.New("-ref-only and -northlog-only: at most one")
+	}
+	if c.refOnly && c.embedded {
+		return errors.New("-ref-only and -embedded: the embedded databases are northlog's northd's")
 	}
 	var builds []*reference.Build
 	for _, r := range c.releases {
@@ -282,6 +312,11 @@ func compareWith(ctx context.Context, c config, b *reference.Build, bin string, 
 			return []string{bin, "--ovnnb-db=" + s.dir.NBRemote(), "--ovnsb-db=" + s.dir.SBRemote(), "--log-file=" + filepath.Join(s.dir.Path, "northd.log")}
 		}})
 	}
+	if c.embedded {
+		sides = append(sides, &side{name: "northlog, embedded NB+SB", embedded: true, dir: reference.Dir{Path: filepath.Join(dir, "embedded"), Build: b}, argv: func(s *side) []string {
+			return []string{bin, "--state-dir=" + s.dir.Path, "--release=" + b.Release().String(), "--log-file=" + filepath.Join(s.dir.Path, "northd.log")}
+		}})
+	}
 	for _, s := range sides {
 		s.cmdTO = c.cmdTimeout
 		defer s.stop()
@@ -352,8 +387,16 @@ func (s *side) finish(ctx context.Context, phase0 time.Duration, log *slog.Logge
 	if s.res.rss, err = peakRSS(s.northd.Pid()); err != nil {
 		return err
 	}
-	if s.res.sbRSS, err = peakRSS(s.sb.Pid()); err != nil {
-		return err
+	for _, d := range []struct {
+		server *reference.Daemon
+		rss    *int64
+	}{{s.sb, &s.res.sbRSS}, {s.nb, &s.res.nbRSS}} {
+		if d.server == nil {
+			continue
+		}
+		if *d.rss, err = peakRSS(d.server.Pid()); err != nil {
+			return err
+		}
 	}
 	log.Info("dumping SB flows", "side", s.name)
 	dump, err := s.dir.Build.DumpSB(ctx, s.dir.SBRemote())
@@ -384,10 +427,18 @@ func buildNorthd(ctx context.Context, dir string, log *slog.Logger) (string, err
 }
 
 // startNB creates an empty NB database, starts its server and initialises
-// it (ovn-nbctl init). Each cold start creates the SB (freshSB).
+// it (ovn-nbctl init). Each cold start creates the SB (freshSB). An
+// embedded side's NB is its northd's, started paused: it initialises the
+// NB itself and writes nothing to the SB until the cold start.
 func (s *side) startNB(ctx context.Context) error {
 	if err := os.MkdirAll(s.dir.Path, 0o755); err != nil {
 		return err
+	}
+	if s.embedded {
+		if err := s.startNorthd(ctx, "--dry-run"); err != nil {
+			return err
+		}
+		return s.waitOutput(ctx, "export OVN_NB_DB=")
 	}
 	nb, err := s.serve(ctx, "nb")
 	if err != nil {
@@ -398,8 +449,51 @@ func (s *side) startNB(ctx context.Context) error {
 	return err
 }
 
+// startNorthd starts the side's northd with extra options; an embedded
+// one, until its NB socket listens.
+func (s *side) startNorthd(ctx context.Context, extra ...string) error {
+	env := s.dir.Env()
+	if s.embedded {
+		// No database option, variable or default socket: the embedded
+		// databases.
+		env = slices.DeleteFunc(env, func(v string) bool {
+			return strings.HasPrefix(v, "OVN_NB_DB=") || strings.HasPrefix(v, "OVN_SB_DB=")
+		})
+	}
+	d, err := reference.StartDaemon(reference.DaemonSpec{
+		Name: s.name + " northd", Dir: s.dir.Path, Env: env, Output: s.output(), Argv: append(s.argv(s), extra...)})
+	if err != nil {
+		return err
+	}
+	s.northd = d
+	if s.embedded {
+		return d.WaitListening(ctx, strings.TrimPrefix(s.dir.NBRemote(), "unix:"))
+	}
+	return nil
+}
+
+// output is the file that receives the northd's stdout and stderr.
+func (s *side) output() string { return filepath.Join(s.dir.Path, "northd.out") }
+
+// waitOutput returns once the northd has printed text.
+func (s *side) waitOutput(ctx context.Context, text string) error {
+	for {
+		if b, err := os.ReadFile(s.output()); err == nil && strings.Contains(string(b), text) {
+			return nil
+		}
+		select {
+		case <-s.northd.Done():
+			return s.northd.DeathError()
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
 // freshSB stops the side's northd and SB server, if running, and serves a
-// newly created, empty SB database: what every cold start starts from.
+// newly created, empty SB database: what every cold start starts from. An
+// embedded side's SB is its northd's to create.
 func (s *side) freshSB(ctx context.Context) error {
 	for _, d := range []**reference.Daemon{&s.northd, &s.sb} {
 		if *d != nil {
@@ -409,6 +503,9 @@ func (s *side) freshSB(ctx context.Context) error {
 	}
 	if err := os.Remove(s.dir.File("sb")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
+	}
+	if s.embedded {
+		return nil
 	}
 	sb, err := s.serve(ctx, "sb")
 	if err != nil {
@@ -472,14 +569,27 @@ func (s *side) transact(ctx context.Context, remote string, tx json.RawMessage) 
 
 // load applies the topology's transactions to the NB, one ovsdb-client
 // call each, and returns the time it took.
+// The NB server's CPU during it goes to loadCPU: the ovsdb-server's, or
+// the embedded side's paused northd's.
 func (s *side) load(ctx context.Context, t *topology.Topology) (time.Duration, error) {
+	server := s.nb
+	if s.embedded {
+		server = s.northd
+	}
+	cpu0, err := cpuFine(server.Pid())
+	if err != nil {
+		return 0, err
+	}
 	start := time.Now()
 	for _, tx := range t.Transactions {
 		if _, err := s.transact(ctx, s.dir.NBRemote(), tx); err != nil {
 			return 0, err
 		}
 	}
-	return time.Since(start), nil
+	wall := time.Since(start)
+	cpu1, err := cpuFine(server.Pid())
+	s.res.loadCPU = cpu1 - cpu0
+	return wall, err
 }
 
 // countRows counts the rows of an SB table.
@@ -508,17 +618,18 @@ func (s *side) coldStart(ctx context.Context) error {
 	if err := s.freshSB(ctx); err != nil {
 		return err
 	}
-	if err := waitIdle(ctx, s.sb.Pid(), s.nb.Pid()); err != nil {
+	if err := waitIdle(ctx, s.pids()...); err != nil {
 		return err
 	}
-	argv := s.argv(s)
-	start := time.Now()
-	d, err := reference.StartDaemon(reference.DaemonSpec{
-		Name: s.name + " northd", Dir: s.dir.Path, Env: s.dir.Env(), Output: filepath.Join(s.dir.Path, "northd.out"), Argv: argv})
+	_, _, nb0, err := s.cpus()
 	if err != nil {
 		return err
 	}
-	s.northd = d
+	start := time.Now()
+	if err := s.startNorthd(ctx); err != nil {
+		return err
+	}
+	d := s.northd
 	if _, err := s.nbctl(ctx, "--wait=sb", "sync"); err != nil {
 		return err
 	}
@@ -527,20 +638,25 @@ func (s *side) coldStart(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	sbCPU, err := cpuTotal(s.sb.Pid())
+	sbCPU, err := s.sbCPU()
 	if err != nil {
 		return err
 	}
 	s.res.cold = append(s.res.cold, wall)
 	s.res.coldCPU = append(s.res.coldCPU, northdCPU)
 	s.res.coldSBCPU = append(s.res.coldSBCPU, sbCPU)
-	if err := waitIdle(ctx, s.northd.Pid(), s.sb.Pid(), s.nb.Pid()); err != nil {
+	_, _, nb1, err := s.cpus()
+	if err != nil {
+		return err
+	}
+	s.res.coldNBCPU = append(s.res.coldNBCPU, nb1-nb0)
+	if err := waitIdle(ctx, s.pids()...); err != nil {
 		return err
 	}
 	if northdCPU, err = cpuTotal(d.Pid()); err != nil {
 		return err
 	}
-	if sbCPU, err = cpuTotal(s.sb.Pid()); err != nil {
+	if sbCPU, err = s.sbCPU(); err != nil {
 		return err
 	}
 	s.res.coldQuietCPU = append(s.res.coldQuietCPU, northdCPU)
@@ -556,13 +672,29 @@ func addPort(p topology.Port) []string {
 
 func delPort(p topology.Port) []string { return []string{"lsp-del", p.Name} }
 
-// cpus is the CPU time the northd and the SB server have used so far.
-func (s *side) cpus() (northd, sb time.Duration, err error) {
-	if northd, err = cpuFine(s.northd.Pid()); err != nil {
-		return 0, 0, err
+// cpus is the CPU time the northd, the SB server and the NB server have
+// used so far (/proc/PID/task/*/schedstat), 0 for those not running: the
+// servers when embedded, the northd before a cold start.
+func (s *side) cpus() (northd, sb, nb time.Duration, err error) {
+	var cpu [3]time.Duration
+	for i, d := range []*reference.Daemon{s.northd, s.sb, s.nb} {
+		if d == nil {
+			continue
+		}
+		if cpu[i], err = cpuFine(d.Pid()); err != nil {
+			return 0, 0, 0, err
+		}
 	}
-	sb, err = cpuFine(s.sb.Pid())
-	return northd, sb, err
+	return cpu[0], cpu[1], cpu[2], nil
+}
+
+// sbCPU is the SB server's CPU time so far (/proc/PID/stat), 0 when it is
+// the northd's own.
+func (s *side) sbCPU() (time.Duration, error) {
+	if s.sb == nil {
+		return 0, nil
+	}
+	return cpuTotal(s.sb.Pid())
 }
 
 // measuredChange makes one --wait=sb lsp-add and one lsp-del of p, each
@@ -580,7 +712,7 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 			args          []string
 			walls, client *[]time.Duration
 		}{{addPort(p), &s.res.add, &s.res.clientAdd}, {delPort(p), &s.res.del, &s.res.clientDel}} {
-			n0, sb0, err := s.cpus()
+			n0, sb0, nb0, err := s.cpus()
 			if err != nil {
 				return err
 			}
@@ -588,20 +720,21 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 			if err != nil {
 				return err
 			}
-			if err := waitIdle(ctx, s.northd.Pid(), s.sb.Pid(), s.nb.Pid()); err != nil {
+			if err := waitIdle(ctx, s.pids()...); err != nil {
 				return err
 			}
 			if wait == "--wait=none" {
 				*c.client = append(*c.client, wall)
 				continue
 			}
-			n1, sb1, err := s.cpus()
+			n1, sb1, nb1, err := s.cpus()
 			if err != nil {
 				return err
 			}
 			*c.walls = append(*c.walls, wall)
 			s.res.northdCPU = append(s.res.northdCPU, n1-n0)
 			s.res.sbCPU = append(s.res.sbCPU, sb1-sb0)
+			s.res.nbCPU = append(s.res.nbCPU, nb1-nb0)
 		}
 	}
 	return nil

@@ -40,4 +40,8 @@ func TestOneSideOnly(t *testing.T) {
 	if err := run(c, slog.New(slog.DiscardHandler), io.Discard); err == nil || !strings.Contains(err.Error(), "at most one") {
 		t.Errorf("run with -ref-only and -northlog-only: %v, want an error", err)
 	}
+	c.northlogOnly, c.embedded = false, true
+	if err := run(c, slog.New(slog.DiscardHandler), io.Discard); err == nil || !strings.Contains(err.Error(), "-embedded") {
+		t.Errorf("run with -ref-only and -embedded: %v, want an error", err)
+	}
 }

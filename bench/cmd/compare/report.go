@@ -6,6 +6,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -27,6 +28,17 @@ func percentile(xs []time.Duration, p int) time.Duration {
 	return s[max(0, (p*len(s)+99)/100-1)]
 }
 
+// sum is the element-wise sum of lists of the same length.
+func sum(lists ...[]time.Duration) []time.Duration {
+	s := make([]time.Duration, len(lists[0]))
+	for _, l := range lists {
+		for i, x := range l {
+			s[i] += x
+		}
+	}
+	return s
+}
+
 func fmtDur(d time.Duration) string {
 	switch {
 	case d < 0:
@@ -43,7 +55,8 @@ func fmtDur(d time.Duration) string {
 func fmtMiB(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
 
 // line is one row of the table: a label, a cell per side, and the values
-// whose ratio (last side over first) the last column shows.
+// whose ratios (each side over the one before it) the last columns show;
+// NaN for a side that has no such value.
 type line struct {
 	label  string
 	cells  []string
@@ -77,6 +90,16 @@ func report(w io.Writer, topo *topology.Topology, release schema.Release, sides 
 		}
 		return l
 	}
+	// server is a row of a figure of the SB ovsdb-server, which an
+	// embedded side's northd process includes.
+	server := func(l line) line {
+		for i, s := range sides {
+			if s.embedded {
+				l.cells[i], l.ratios[i] = "(in northd)", math.NaN()
+			}
+		}
+		return l
+	}
 	medP90 := func(label string, f func(r *result) []time.Duration) line {
 		l := line{label: label}
 		for _, s := range sides {
@@ -100,11 +123,16 @@ func report(w io.Writer, topo *topology.Topology, release schema.Release, sides 
 	changes := func(r *result) int { return len(r.add) + len(r.del) + len(r.clientAdd) + len(r.clientDel) }
 	lines := []line{
 		dur(fmt.Sprintf("NB load (%d × ovsdb-client transact)", len(topo.Transactions)), func(r *result) time.Duration { return r.load }),
+		dur("NB server CPU during the NB load (embedded: the paused northd's process)", func(r *result) time.Duration { return r.loadCPU }),
 		dur("cold start until `--wait=sb sync` returns, median"+coldRuns, func(r *result) time.Duration { return percentile(r.cold, 50) }),
 		dur("northd CPU during cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldCPU, 50) }),
-		dur("SB ovsdb-server CPU during cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldSBCPU, 50) }),
+		server(dur("SB ovsdb-server CPU during cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldSBCPU, 50) })),
+		server(dur("NB ovsdb-server CPU during cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldNBCPU, 50) })),
+		dur("northd, SB and NB server CPU together during cold start, median"+coldRuns, func(r *result) time.Duration {
+			return percentile(sum(r.coldCPU, r.coldSBCPU, r.coldNBCPU), 50)
+		}),
 		dur("northd CPU by the quiet after cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldQuietCPU, 50) }),
-		dur("SB ovsdb-server CPU by the quiet after cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldQuietSBCPU, 50) }),
+		server(dur("SB ovsdb-server CPU by the quiet after cold start, median"+coldRuns, func(r *result) time.Duration { return percentile(r.coldQuietSBCPU, 50) })),
 		medP90("`--wait=sb lsp-add` wall, median (p90)", func(r *result) []time.Duration { return r.add }),
 		medP90("`--wait=sb lsp-del` wall, median (p90)", func(r *result) []time.Duration { return r.del }),
 		medP90("client's own cost: `--wait=none` lsp-add wall, median (p90)", func(r *result) []time.Duration { return r.clientAdd }),
@@ -113,9 +141,12 @@ func report(w io.Writer, topo *topology.Topology, release schema.Release, sides 
 		dur("lsp-del wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.del, 50) - percentile(r.clientDel, 50) }),
 		medP90("northd CPU per change, median (p90)", func(r *result) []time.Duration { return r.northdCPU }),
 		dur("northd CPU per change, mean (utime+stime)", func(r *result) time.Duration { return r.phaseCPU / time.Duration(max(1, changes(r))) }),
-		medP90("SB ovsdb-server CPU per change, median (p90)", func(r *result) []time.Duration { return r.sbCPU }),
+		server(medP90("SB ovsdb-server CPU per change, median (p90)", func(r *result) []time.Duration { return r.sbCPU })),
+		server(medP90("NB ovsdb-server CPU per change (the client's requests), median (p90)", func(r *result) []time.Duration { return r.nbCPU })),
+		medP90("northd, SB and NB server CPU together per change, median (p90)", func(r *result) []time.Duration { return sum(r.northdCPU, r.sbCPU, r.nbCPU) }),
 		num("northd peak RSS (VmHWM)", func(r *result) int64 { return r.rss }, fmtMiB),
-		num("SB ovsdb-server peak RSS (VmHWM)", func(r *result) int64 { return r.sbRSS }, fmtMiB),
+		server(num("SB ovsdb-server peak RSS (VmHWM)", func(r *result) int64 { return r.sbRSS }, fmtMiB)),
+		num("peak RSS of the northd and its NB and SB servers (sum of VmHWM)", func(r *result) int64 { return r.rss + r.sbRSS + r.nbRSS }, fmtMiB),
 		num("SB Logical_Flow rows", func(r *result) int64 { return int64(r.lflowRows) }, count),
 		num("logical flows, one per datapath (canonical lines)", func(r *result) int64 { return int64(len(r.flows)) }, count),
 	}
@@ -123,22 +154,19 @@ func report(w io.Writer, topo *topology.Topology, release schema.Release, sides 
 	for _, s := range sides {
 		fmt.Fprintf(w, " %s |", s.name)
 	}
-	if len(sides) > 1 {
-		fmt.Fprintf(w, " %s / %s |", sides[len(sides)-1].name, sides[0].name)
+	for i := 1; i < len(sides); i++ {
+		fmt.Fprintf(w, " %s / %s |", sides[i].name, sides[i-1].name)
 	}
 	fmt.Fprint(w, "\n|---|")
-	for range sides {
-		fmt.Fprint(w, "---:|")
-	}
-	if len(sides) > 1 {
+	for range 2*len(sides) - 1 {
 		fmt.Fprint(w, "---:|")
 	}
 	fmt.Fprintln(w)
 	for _, l := range lines {
 		fmt.Fprintf(w, "| %s | %s |", l.label, strings.Join(l.cells, " | "))
-		if len(sides) > 1 {
-			a, b := l.ratios[0], l.ratios[len(l.ratios)-1]
-			if a > 0 && b >= 0 {
+		for i := 1; i < len(sides); i++ {
+			// NaN compares false: no ratio.
+			if a, b := l.ratios[i-1], l.ratios[i]; a > 0 && b >= 0 {
 				fmt.Fprintf(w, " %.3g |", b/a)
 			} else {
 				fmt.Fprint(w, " |")
@@ -147,8 +175,8 @@ func report(w io.Writer, topo *topology.Topology, release schema.Release, sides 
 		fmt.Fprintln(w)
 	}
 	coldStarts(w, sides)
-	if len(sides) > 1 {
-		flowDifference(w, rules.StagesOf(release), sides[0], sides[len(sides)-1])
+	for _, other := range sides[1:] {
+		flowDifference(w, rules.StagesOf(release), sides[0], other)
 	}
 }
 
