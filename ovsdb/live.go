@@ -183,8 +183,11 @@ type Northd struct {
 	// (Recompute).
 	ctl      chan func()
 	fullNext bool
-	// inputsChanged says that Update changed the program's own inputs:
-	// the next iteration steps it even when neither database changed.
+	// inputsChanged says that the program's inputs changed since its last
+	// step (the databases' rows, chassis features, Update's own inputs):
+	// the next iteration of an active northd steps it. On standby or
+	// paused it does not compute, as ovn-northd's engine does not run
+	// then; it takes what changed meanwhile in one step once active.
 	inputsChanged bool
 
 	mu     sync.Mutex
@@ -644,9 +647,9 @@ func (d *Northd) iterate(ctx context.Context) {
 	if d.countIteration(full, nbBatches, sbBatches) {
 		d.w.ResyncLoadBalancers()
 	}
-	own := d.inputsChanged
-	d.inputsChanged = false
-	if d.updateFeatures() || st.NBRows > 0 || monitors > 0 || own {
+	d.inputsChanged = d.updateFeatures() || st.NBRows > 0 || monitors > 0 || d.inputsChanged
+	if d.inputsChanged && d.active {
+		d.inputsChanged = false
 		start := time.Now()
 		for _, r := range d.prog.Step() {
 			d.log.Log(context.Background(), relations.RejectionLevel(r.Op), "NB row skipped", "reason", r.Error())
