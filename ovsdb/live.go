@@ -624,14 +624,18 @@ func (d *Northd) iterate(ctx context.Context) {
 	if st.NBRows > 0 && vxlanModeOptions(d.release) && d.feed.global != nil {
 		d.w.SetVXLANOptions(!relations.SmapBool(d.feed.global.Options, "vxlan_mode", true), d.feed.icVXLANMode())
 	}
+	// resuming: the SB's mirror lacks the rows of a streamed write until
+	// the monitor's resumed update has been applied.
+	resuming := d.sb != nil && d.sb.Resuming()
 	if d.sb != nil {
 		bs, err := d.sb.Take()
 		sbBatches = bs
 		d.w.ApplySB(bs)
 		d.feed.status.sbRows(d.w.TakeStatusChanged())
-		if end := d.endColdStartGC; end != nil && len(bs) > 0 {
-			// The first SB update after a streamed write holds the rows
-			// of its tables: once applied, its transient data is garbage.
+		if end := d.endColdStartGC; end != nil && !resuming {
+			// The update that resumed the monitor after a streamed write
+			// holds the rows of its tables: once applied, its transient
+			// data is garbage.
 			defer end()
 			d.endColdStartGC = nil
 		}
@@ -696,7 +700,7 @@ func (d *Northd) iterate(ctx context.Context) {
 	d.w.SetChassisFeaturesIgnored(relations.IgnoresChassisFeatures(d.release, d.feed.global.Options))
 	nbCols := lovsdb.Row{"options": options}
 	var newPorts map[string]string
-	if d.sb != nil && !d.again.Waiting() {
+	if d.sb != nil && !d.again.Waiting() && !resuming {
 		ok, inserted := d.writeSB(ctx, &st, nbCfg, options, nbCols)
 		newPorts = inserted
 		if ok {
@@ -713,6 +717,15 @@ func (d *Northd) iterate(ctx context.Context) {
 		}
 		d.markStarted()
 	}
+	if d.sb != nil {
+		// The SB server composes the resumed update while the NB is
+		// written, and the read loop decodes it while the next iteration
+		// reads the NB's echo: the write is committed, so sb_cfg need not
+		// wait for the update, only the next SB write does.
+		if err := d.sb.Resume(ctx); err != nil && ctx.Err() == nil {
+			d.log.Warn("cannot resume the SB monitor", "err", err)
+		}
+	}
 	// Options northd rewrites go first: sb_cfg follows in the iteration
 	// that reads them back, as in ovn-northd, whose engine has seen them
 	// when `--wait=sb` returns.
@@ -722,7 +735,9 @@ func (d *Northd) iterate(ctx context.Context) {
 			nbCols["sb_cfg_timestamp"] = int(time.Now().UnixMilli())
 		}
 	}
-	if d.sb != nil {
+	if d.sb != nil && !resuming {
+		// Chassis_Private is among the paused tables of an SB filled
+		// from empty: a chassis that registered meanwhile is not yet seen.
 		hv, ts := d.hvCfg(nbCfg)
 		nbCols["hv_cfg"] = hv
 		if d.feed.global.HvCfg != hv {
@@ -732,11 +747,6 @@ func (d *Northd) iterate(ctx context.Context) {
 	if d.nb != nil {
 		d.writeIPAM(ctx)
 		d.writeNB(ctx, nbCols, newPorts)
-	}
-	if d.sb != nil {
-		if err := d.sb.Resume(ctx); err != nil && ctx.Err() == nil {
-			d.log.Warn("cannot resume the SB monitor", "err", err)
-		}
 	}
 	if st.NBRows > 0 || st.SB != nil || st.Err != nil {
 		d.report(st)

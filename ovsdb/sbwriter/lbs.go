@@ -337,13 +337,25 @@ func (w *Writer) reconcileLoadBalancers(t *Txn) {
 			t.delete(sb.LoadBalancerTable, u)
 		}
 	}
+	// The load balancers of a group share its switches and routers: at
+	// a cold start thousands of them name the same hundreds, whose rows
+	// are looked up once.
+	refs := map[rules.Strings][]string{}
+	dpRefs := func(nbs rules.Strings) []string {
+		r, ok := refs[nbs]
+		if !ok {
+			r = w.dpRefs(t, nbs)
+			refs[nbs] = r
+		}
+		return r
+	}
 	for _, id := range sortedKeys(l.dirty) {
 		want, ok := l.want[id]
 		keep := t.keepFirst(sb.LoadBalancerTable, l.byID[id], ok)
 		if !ok {
 			continue
 		}
-		switches, routers := w.dpRefs(t, want.Switches), w.dpRefs(t, want.Routers)
+		switches, routers := dpRefs(want.Switches), dpRefs(want.Routers)
 		if len(switches) == 0 && len(routers) == 0 {
 			continue
 		}

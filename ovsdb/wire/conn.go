@@ -45,6 +45,8 @@ type Conn struct {
 	known atomic.Pointer[sentStrings]
 	// paused are the tables whose updates Pause stopped.
 	paused []string
+	// resuming: Resume's update has yet to arrive (Resuming).
+	resuming atomic.Bool
 	// remote is the server connected to, one of Dial's list.
 	remote string
 	// probe is the inactivity probe interval, 0 for none; probeSet wakes
@@ -715,21 +717,40 @@ func (c *Conn) Pause(ctx context.Context, tables []string) bool {
 }
 
 // Resume takes up the paused tables' updates again: their whole contents,
-// the rows inserted meanwhile included, come as one update before Resume
-// returns. A failure ends the connection, as a monitor left paused would
-// miss changes: the reconnect reads everything again.
+// the rows inserted meanwhile included, come as one update, which the
+// read loop decodes while the caller goes on. Resuming reports true until
+// that update is among the batches Take returns; Ready is signalled then.
+// A failure ends the connection, as a monitor left paused would miss
+// changes: the reconnect reads everything again.
 func (c *Conn) Resume(ctx context.Context) error {
 	if len(c.paused) == 0 {
 		return nil
 	}
-	err := c.rpc.Call(ctx, "monitor_cond_change", condChange(c.paused, true), nil)
+	call, err := c.rpc.send("monitor_cond_change", condChange(c.paused, true), nil)
 	c.paused = nil
-	c.known.Store(nil)
 	if err != nil {
+		c.known.Store(nil)
 		return c.fail(fmt.Errorf("%s: resume monitor: %w", c.dbName, err))
 	}
+	c.resuming.Store(true)
+	go func() {
+		// The server sends the update before its reply, and the read
+		// loop has made it a batch before the reply ends the wait.
+		err := call.wait(ctx)
+		c.known.Store(nil)
+		if err != nil {
+			c.fail(fmt.Errorf("%s: resume monitor: %w", c.dbName, err))
+		}
+		c.resuming.Store(false)
+		c.signal()
+	}()
 	return nil
 }
+
+// Resuming reports whether the update that Resume brings has yet to
+// arrive: until then, what Take has returned lacks the paused tables'
+// rows.
+func (c *Conn) Resuming() bool { return c.resuming.Load() }
 
 // condChange is the monitor_cond_change parameters that set the condition
 // of tables in the monitor (whose id is null) to where.
