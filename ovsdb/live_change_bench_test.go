@@ -113,9 +113,10 @@ func writeAllocsProfile(b *testing.B, path string) {
 // after the other: the benchmark's process then neither forks a child per
 // command nor waits for one in a blocking system call, during which Go's
 // sysmon thread wakes every 20 µs to see whether to retake the waiting
-// goroutine's processor (that polling, not the northd, was ~0.8 ms of the
-// CPU per change measured).
+// goroutine's processor (that polling and the forks, not the northd, were
+// ~1 ms of the CPU per change measured).
 type shell struct {
+	s   *servers
 	in  io.WriteCloser
 	out *bufio.Reader
 }
@@ -139,11 +140,13 @@ func startShell(b *testing.B, s *servers) *shell {
 		in.Close()
 		_ = cmd.Wait()
 	})
-	return &shell{in: in, out: bufio.NewReader(out)}
+	return &shell{s: s, in: in, out: bufio.NewReader(out)}
 }
 
-// run runs a command in the shell and waits for it to succeed.
-func (sh *shell) run(b *testing.B, args ...string) {
+// run runs prog (a tool of the servers' build, as servers.run finds it)
+// in the shell and waits for it to succeed.
+func (sh *shell) run(b *testing.B, prog string, args ...string) {
+	args = append([]string{sh.s.Command(context.Background(), prog).Path}, args...)
 	quoted := make([]string, len(args))
 	for i, a := range args {
 		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
