@@ -101,14 +101,16 @@ func (f *nbFeed) apply(n *relations.NB, bs []wire.Batch) (int, error) {
 		if old == nil && c.New == nil {
 			continue
 		}
-		new := f.withDynamic(c.Table, c.UUID, c.New)
-		if c.Table == nb.NBGlobalTable && handshakeOnly(old, new) {
+		if c.Table == nb.NBGlobalTable && old != nil && handshakeOnly(f.globals[c.UUID], c.New) {
 			// Every --wait=sb bumps nb_cfg, and northd's own sb_cfg and
 			// hv_cfg writes come back: a step for them would find nothing
-			// to do, at the cost of a pass over the circuit.
+			// to do, at the cost of a pass over the circuit. The row fed
+			// is the NB's (globals) with options made valid
+			// (withDynamic), which the handshake leaves as they were.
 			f.setGlobal(c.UUID, c.New)
 			continue
 		}
+		new := f.withDynamic(c.Table, c.UUID, c.New)
 		if old != nil && new != nil && c.Table == nb.LogicalSwitchPortTable && equalModels(old, new) {
 			continue
 		}
@@ -155,7 +157,7 @@ func (f *nbFeed) resync(contents []wire.Change) []wire.Change {
 func handshakeOnly(a, b model.Model) bool {
 	ga, ok := a.(*nb.NBGlobal)
 	gb, ok2 := b.(*nb.NBGlobal)
-	if !ok || !ok2 {
+	if !ok || !ok2 || ga == nil || gb == nil {
 		return false
 	}
 	x := *ga

@@ -91,6 +91,15 @@ type refIndex struct {
 	// columns is (ovsdb_idl_omit_alert also stops the tracking of the
 	// rows that refer to a changed row).
 	untracked map[string]bool
+	// tracked are, by model type, the fields of its columns that
+	// trackedRow compares: not _uuid, not quiet.
+	tracked map[reflect.Type][]trackedField
+}
+
+// trackedField is a model field and its column.
+type trackedField struct {
+	index  int
+	column string
 }
 
 func newRefIndex(s *lovsdb.DatabaseSchema, quiet map[string]map[string]bool, untracked map[string]bool) *refIndex {
@@ -100,6 +109,7 @@ func newRefIndex(s *lovsdb.DatabaseSchema, quiet map[string]map[string]bool, unt
 		refs:      map[string][]string{},
 		quiet:     quiet,
 		untracked: untracked,
+		tracked:   map[reflect.Type][]trackedField{},
 	}
 }
 
@@ -208,7 +218,7 @@ func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID 
 		if x.untracked[c.Table] {
 			return
 		}
-		r := trackedRow(c, x.quiet[c.Table])
+		r := x.trackedRow(c)
 		if r == nil {
 			return
 		}
@@ -302,19 +312,15 @@ func (x *refIndex) reindex(c wire.Change) {
 
 // trackedRow is the Row of a change, or nil when only quiet columns
 // changed.
-func trackedRow(c wire.Change, quiet map[string]bool) *Row {
+func (x *refIndex) trackedRow(c wire.Change) *Row {
 	r := &Row{UUID: c.UUID, Old: c.Old, New: c.New, changed: map[string]bool{}}
 	if c.Old == nil || c.New == nil {
 		return r
 	}
 	a, b := reflect.ValueOf(c.Old).Elem(), reflect.ValueOf(c.New).Elem()
-	for i := range a.NumField() {
-		col := a.Type().Field(i).Tag.Get("ovsdb")
-		if col == "" || col == "_uuid" || quiet[col] {
-			continue
-		}
-		if !sameValue(a.Field(i), b.Field(i)) {
-			r.changed[col] = true
+	for _, f := range x.trackedFields(c.Table, a.Type()) {
+		if !sameValue(a.Field(f.index), b.Field(f.index)) {
+			r.changed[f.column] = true
 		}
 	}
 	if len(r.changed) == 0 {
@@ -323,16 +329,62 @@ func trackedRow(c wire.Change, quiet map[string]bool) *Row {
 	return r
 }
 
+// trackedFields are the fields of model type t, of table, that trackedRow
+// compares, found once per type.
+func (x *refIndex) trackedFields(table string, t reflect.Type) []trackedField {
+	if fs, ok := x.tracked[t]; ok {
+		return fs
+	}
+	var fs []trackedField
+	for i := range t.NumField() {
+		col := t.Field(i).Tag.Get("ovsdb")
+		if col == "" || col == "_uuid" || x.quiet[table][col] {
+			continue
+		}
+		fs = append(fs, trackedField{index: i, column: col})
+	}
+	x.tracked[t] = fs
+	return fs
+}
+
 // sameValue compares two column values, an empty set or map equal to a
-// missing one.
+// missing one. Atoms, optional atoms and sets of strings (most columns)
+// are compared without reflect.DeepEqual, which would box each value.
 func sameValue(a, b reflect.Value) bool {
 	switch a.Kind() {
+	case reflect.String:
+		return a.String() == b.String()
+	case reflect.Int:
+		return a.Int() == b.Int()
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return sameValue(a.Elem(), b.Elem())
 	case reflect.Slice, reflect.Map:
 		if a.Len() == 0 && b.Len() == 0 {
 			return true
 		}
+		if a.Kind() == reflect.Slice && a.Type().Elem().Kind() == reflect.String {
+			return sameStrings(a, b)
+		}
 	}
 	return reflect.DeepEqual(a.Interface(), b.Interface())
+}
+
+// sameStrings compares two slices of strings element by element.
+func sameStrings(a, b reflect.Value) bool {
+	if a.Len() != b.Len() {
+		return false
+	}
+	for i := range a.Len() {
+		if a.Index(i).String() != b.Index(i).String() {
+			return false
+		}
+	}
+	return true
 }
 
 // refColumns finds, for each table, the model fields that hold

@@ -3,6 +3,7 @@ package enginestats
 import (
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -30,5 +31,33 @@ func TestReferrers(t *testing.T) {
 		r = r.remove(u)
 		delete(want, u)
 		check(u + " removed")
+	}
+}
+
+// TestSameValue: sameValue's typed comparisons agree with
+// reflect.DeepEqual, an empty set or map equal to a missing one.
+func TestSameValue(t *testing.T) {
+	str := func(s string) *string { return &s }
+	num := func(n int) *int { return &n }
+	values := [][]any{
+		{"", "a", "b"},
+		{0, 1, 2},
+		{false, true},
+		{(*string)(nil), str(""), str("a"), str("b")},
+		{(*int)(nil), num(0), num(1)},
+		{[]string(nil), []string{}, []string{"a"}, []string{"a", "b"}, []string{"b", "a"}},
+		{map[string]string(nil), map[string]string{}, map[string]string{"a": "1"}, map[string]string{"a": "2"}},
+		{1.5, 2.5},
+	}
+	for _, vs := range values {
+		for _, a := range vs {
+			for _, b := range vs {
+				va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+				want := reflect.DeepEqual(a, b) || (va.Kind() == reflect.Slice || va.Kind() == reflect.Map) && va.Len() == 0 && vb.Len() == 0
+				if got := sameValue(va, vb); got != want {
+					t.Errorf("sameValue(%#v, %#v) = %v, want %v", a, b, got, want)
+				}
+			}
+		}
 	}
 }

@@ -464,22 +464,25 @@ func parseUpdate2(params []byte) (rawUpdates, error) {
 }
 
 // updateRow is the row of a row-update2 and whether it is a whole row
-// (an "initial" or "insert") or a "modify"; nil for a delete.
-func updateRow(ru []byte) (row []byte, whole bool, err error) {
+// (an "initial" or "insert") or a "modify"; nil for a delete, which
+// deleted reports.
+func updateRow(ru []byte) (row []byte, whole, deleted bool, err error) {
 	err = walkMembers(ru, func(kind, r []byte) error {
 		switch string(kind) {
 		case `"initial"`, `"insert"`:
 			row, whole = r, true
 		case `"modify"`:
 			row = r
+		case `"delete"`:
+			deleted = true
 		}
 		return nil
 	})
-	return row, whole, err
+	return row, whole, deleted, err
 }
 
 // apply turns one update (or the initial contents) into a batch. Whole
-// rows, and modifies of atoms and optional atoms, are decoded by the
+// rows, modifies of atoms and optional atoms, and deletes are made by the
 // table's rowDecoder when it has one, the other modifies
 // that opts.Modifiers can make are made by them; the rest goes through
 // libovsdb's models and update arithmetic.
@@ -494,11 +497,16 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 		current := c.rows[table]
 		dec := c.decoders[table]
 		if dec != nil {
-			row, whole, err := updateRow(raw)
+			row, whole, deleted, err := updateRow(raw)
 			if err != nil {
 				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 			}
 			switch {
+			case deleted:
+				if current[uuid] != nil {
+					fast = append(fast, Change{Table: table, UUID: uuid, Old: current[uuid]})
+				}
+				return nil
 			case whole && current[uuid] == nil:
 				m, err := dec.decode(row, uuid, known)
 				if err != nil {
@@ -545,7 +553,11 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 		if c.rows[c2.Table] == nil {
 			c.rows[c2.Table] = map[string]model.Model{}
 		}
-		c.rows[c2.Table][c2.UUID] = c2.New
+		if c2.New == nil {
+			delete(c.rows[c2.Table], c2.UUID)
+		} else {
+			c.rows[c2.Table][c2.UUID] = c2.New
+		}
 	}
 	for _, table := range mu.GetUpdatedTables() {
 		if c.rows[table] == nil {
