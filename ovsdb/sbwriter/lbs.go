@@ -337,26 +337,15 @@ func (w *Writer) reconcileLoadBalancers(t *Txn) {
 			t.delete(sb.LoadBalancerTable, u)
 		}
 	}
-	// The load balancers of a group share its switches and routers: at
-	// a cold start thousands of them name the same hundreds, whose rows
-	// are looked up once.
-	refs := map[rules.Strings][]string{}
-	dpRefs := func(nbs rules.Strings) []string {
-		r, ok := refs[nbs]
-		if !ok {
-			r = w.dpRefs(t, nbs)
-			refs[nbs] = r
-		}
-		return r
-	}
+	dps := lbDatapaths{w: w, t: t, sets: map[rules.Strings]dpSet{}, groups: map[string][]string{}}
 	for _, id := range sortedKeys(l.dirty) {
 		want, ok := l.want[id]
 		keep := t.keepFirst(sb.LoadBalancerTable, l.byID[id], ok)
 		if !ok {
 			continue
 		}
-		switches, routers := dpRefs(want.Switches), dpRefs(want.Routers)
-		if len(switches) == 0 && len(routers) == 0 {
+		switches, routers := dps.set(want.Switches), dps.set(want.Routers)
+		if len(switches.rows) == 0 && len(routers.rows) == 0 {
 			continue
 		}
 		r := l.rows[keep]
@@ -384,7 +373,7 @@ func (w *Writer) reconcileLoadBalancers(t *Txn) {
 			c.set("external_ids", have, wire.StrMap(map[string]string{"lb_id": id}))
 		}
 		for _, col := range columns {
-			var target []string
+			var target dpSet
 			switch col.name {
 			case l.switchColumn:
 				target = switches
@@ -392,7 +381,7 @@ func (w *Writer) reconcileLoadBalancers(t *Txn) {
 				target = routers
 			}
 			current := ptrOr(col.current, "")
-			g := w.lbGroup(t, current, target)
+			g := dps.lbGroup(current, target)
 			c.set(col.name, g == current, optUUID(g))
 		}
 		c.commit(t, sb.LoadBalancerTable)
@@ -412,27 +401,76 @@ func (w *Writer) dpRefs(t *Txn, nbs rules.Strings) []string {
 	return refs
 }
 
+// lbDatapaths are, for one reconcileLoadBalancers, the datapath rows of
+// each set of NB datapaths and of each current group, each worked out
+// once: the load balancers of one NB group all have the same set, and
+// each is a pass over all of its datapaths (5,000 load balancers on 2,000
+// datapaths at bench/README.md's 100,000 ports). The transaction's
+// datapaths do not change while the load balancers are reconciled.
+type lbDatapaths struct {
+	w      *Writer
+	t      *Txn
+	sets   map[rules.Strings]dpSet
+	groups map[string][]string
+}
+
+// dpSet is a set of datapath rows, sorted, and its content: the rows
+// joined, as groups are found by (groupsByContent, newLBGroups).
+type dpSet struct {
+	rows    []string
+	content string
+}
+
+// set is the datapath rows of the switches and routers with NB _uuids
+// nbs that have one.
+func (d *lbDatapaths) set(nbs rules.Strings) dpSet {
+	s, ok := d.sets[nbs]
+	if !ok {
+		rows := d.w.dpRefs(d.t, nbs)
+		s = dpSet{rows, strings.Join(rows, ",")}
+		d.sets[nbs] = s
+	}
+	return s
+}
+
+// effectiveGroup is the datapath rows of group g that stay in the
+// transaction, sorted.
+func (d *lbDatapaths) effectiveGroup(g string) []string {
+	e, ok := d.groups[g]
+	if !ok {
+		for _, u := range d.w.m.groups[g].Datapaths {
+			if d.w.keptDP(d.t, u) {
+				e = append(e, u)
+			}
+		}
+		slices.Sort(e)
+		d.groups[g] = e
+	}
+	return e
+}
+
 // lbGroup is the datapath group a load balancer whose group is now
 // current ("" for none) gets for the datapath rows target: none for no
 // rows; current when it holds them; current changed to hold them when
 // nothing else uses it; another load balancer group holding them; or a
 // new group.
-func (w *Writer) lbGroup(t *Txn, current string, target []string) string {
-	if len(target) == 0 {
+func (d *lbDatapaths) lbGroup(current string, target dpSet) string {
+	w, t := d.w, d.t
+	if len(target.rows) == 0 {
 		return ""
 	}
-	content := strings.Join(target, ",")
+	content := target.content
 	if current != "" && w.m.groups[current] != nil {
 		if _, changed := t.mutated[current]; !changed {
-			have := w.effectiveGroup(t, current)
-			if slices.Equal(have, target) {
+			have := d.effectiveGroup(current)
+			if slices.Equal(have, target.rows) {
 				t.lbGroups[current] = true
 				return current
 			}
 			if len(w.lbs.byDPG[current]) == 1 && len(w.m.groupFlows[current]) == 0 && !t.lbGroups[current] {
 				// target holds no datapath deleted in t, so the current
 				// row's datapaths serve as what it has.
-				t.mutate(sb.LogicalDPGroupTable, current, groupMutations(w.m.groups[current].Datapaths, target)...)
+				t.mutate(sb.LogicalDPGroupTable, current, groupMutations(w.m.groups[current].Datapaths, target.rows)...)
 				t.mutated[current] = content
 				t.lbGroups[current] = true
 				return current
@@ -449,22 +487,9 @@ func (w *Writer) lbGroup(t *Txn, current string, target []string) string {
 			return g
 		}
 	}
-	g := t.Insert(sb.LogicalDPGroupTable, lovsdb.Row{"datapaths": uuidSet(target)})
+	g := t.Insert(sb.LogicalDPGroupTable, lovsdb.Row{"datapaths": uuidSet(target.rows)})
 	t.newLBGroups[content] = g
 	return g
-}
-
-// effectiveGroup is the datapath rows of group g that stay in the
-// transaction, sorted.
-func (w *Writer) effectiveGroup(t *Txn, g string) []string {
-	var e []string
-	for _, u := range w.m.groups[g].Datapaths {
-		if w.keptDP(t, u) {
-			e = append(e, u)
-		}
-	}
-	slices.Sort(e)
-	return e
 }
 
 // reconcileServiceMonitors: one Service_Monitor per desired monitor, with
