@@ -3,10 +3,11 @@
 // Go libovsdb clients and the stock tools (ovn-nbctl, ovn-sbctl, ovn-trace,
 // ovsdb-client) reach them like a standalone ovsdb-server.
 //
-// The data lives in memory (libovsdb's database/inmemory, whose transaction
-// code checks and applies every transaction, referential integrity and
-// garbage collection included) and in OVSDB standalone database files in the
-// state directory, which stock ovsdb-tool and ovsdb-server read too. This
+// The data lives in memory (libovsdb's table caches and transaction code,
+// which check and apply every transaction, in store.go; referential
+// integrity and garbage collection are this package's own, refs.go) and in
+// OVSDB standalone database files in the state directory, which stock
+// ovsdb-tool and ovsdb-server read too. This
 // package speaks the protocol: JSON-RPC framing, transact, monitor,
 // monitor_cond (one request or an array of them per table), monitor_cond_since,
 // monitor_cond_change, monitor_cancel, the _Server database, lock, steal,
