@@ -13,7 +13,7 @@ import (
 func GroupBy[K, T, O comparable](a Index[K, T], f func(K, []T) []O) Rel[O] {
 	out := newRel[O](a.c)
 	emitted := map[K][]O{}
-	a.c.add([]changer{a.a}, func() {
+	i := a.c.add([]changer{a.a}, func() {
 		for k := range a.a.delta {
 			ts, changed := a.a.after(k)
 			if !changed {
@@ -35,6 +35,14 @@ func GroupBy[K, T, O comparable](a Index[K, T], f func(K, []T) []O) Rel[O] {
 			}
 		}
 	}, nil)
+	a.c.ops[i].state = func() StateSize {
+		s := StateSize{Key: typeName[K](), Tuple: typeName[O](), Keys: len(emitted), Bytes: mapBytes[K, []O](len(emitted))}
+		for _, os := range emitted {
+			s.Tuples += len(os)
+			s.Bytes += sliceBytes(os)
+		}
+		return s
+	}
 	return out
 }
 
@@ -73,7 +81,7 @@ func Max[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, T]] {
 func Collect[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, Sorted[T]]] {
 	out := newRel[KV[K, Sorted[T]]](a.c)
 	emitted := map[K]Sorted[T]{}
-	a.c.add([]changer{a.a}, func() {
+	i := a.c.add([]changer{a.a}, func() {
 		for k, changes := range a.a.delta {
 			ins, del := crossings(a.a.group(k), changes)
 			if len(ins) == 0 && len(del) == 0 {
@@ -92,6 +100,7 @@ func Collect[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[KV[K, Sorte
 			out.s.add(KV[K, Sorted[T]]{k, next}, 1)
 		}
 	}, nil)
+	a.c.ops[i].state = func() StateSize { return sortedState(emitted) }
 	return out
 }
 
@@ -126,7 +135,7 @@ type Ranked[T comparable] struct {
 func Rank[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[Ranked[T]] {
 	out := newRel[Ranked[T]](a.c)
 	groups := map[K]Sorted[T]{}
-	a.c.add([]changer{a.a}, func() {
+	i := a.c.add([]changer{a.a}, func() {
 		for k, changes := range a.a.delta {
 			ins, del := crossings(a.a.group(k), changes)
 			if len(ins) == 0 && len(del) == 0 {
@@ -149,6 +158,7 @@ func Rank[K, T comparable](a Index[K, T], cmp func(T, T) int) Rel[Ranked[T]] {
 			})
 		}
 	}, nil)
+	a.c.ops[i].state = func() StateSize { return sortedState(groups) }
 	return out
 }
 

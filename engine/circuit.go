@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/bits"
+	"runtime"
 	"slices"
 )
 
@@ -47,6 +48,10 @@ type op struct {
 	// dropped as soon as it has stepped, so that a large step (a cold
 	// start) does not hold every intermediate relation's change at once.
 	frees []*streamBase
+	// state reports what it keeps between steps (nil: nothing), sites
+	// who added it: Circuit.StateSizes.
+	state func() StateSize
+	sites sites
 }
 
 // changer is what an operator reads: a relation's stream or an arrangement.
@@ -91,6 +96,7 @@ func (c *Circuit) add(ins []changer, step, commit func()) int {
 	}
 	i := len(c.ops)
 	c.ops = append(c.ops, op{ins: ins, step: step, commit: commit})
+	runtime.Callers(2, c.ops[i].sites[:])
 	for _, in := range ins {
 		in.readBy(i)
 	}
@@ -378,7 +384,7 @@ func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
 	c.inputs[name] = in
 	out := newRel[T](c)
 	out.s.pinned = true // read by the commit below
-	c.add(nil, func() {
+	i := c.add(nil, func() {
 		// The stream's emptied map from the last step takes pending's place.
 		out.s.delta, in.pending = in.pending, out.s.delta
 		if len(out.s.delta) > 0 {
@@ -397,6 +403,9 @@ func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
 			}
 		}
 	})
+	c.ops[i].state = func() StateSize {
+		return StateSize{Tuple: typeName[T](), Tuples: len(in.rows), Bytes: mapBytes[T, struct{}](len(in.rows))}
+	}
 	return in, out
 }
 
@@ -482,6 +491,7 @@ func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 		}
 	}, nil)
 	r.s.readBy(i)
+	r.c.ops[i].state = o.weights.size
 	return o
 }
 

@@ -267,7 +267,7 @@ func b2i(b bool) Weight {
 // IndexBy arranges r by key.
 func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 	a := &arrangement[K, T]{state: map[K][]Change[T]{}}
-	r.c.add([]changer{r.s}, func() {
+	i := r.c.add([]changer{r.s}, func() {
 		n, i, grown := len(r.s.delta), 0, false
 		for t, w := range r.s.delta {
 			if a.delta == nil {
@@ -300,6 +300,7 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 		}
 		a.delta = reuse(a.delta)
 	})
+	r.c.ops[i].state = a.size
 	return Index[K, T]{r.c, a}
 }
 

@@ -115,7 +115,7 @@ func Distinct[T comparable](r Rel[T]) Rel[T] {
 	// Its input's weights, in a group: a slice and an index of positions
 	// cost less per tuple than a Go map.
 	var weights group[T]
-	r.c.add([]changer{r.s}, func() {
+	i := r.c.add([]changer{r.s}, func() {
 		weights.reserve(len(r.s.delta))
 		out.s.reserve(len(r.s.delta))
 		for t, d := range r.s.delta {
@@ -124,5 +124,6 @@ func Distinct[T comparable](r Rel[T]) Rel[T] {
 			}
 		}
 	}, nil)
+	r.c.ops[i].state = weights.size
 	return out
 }

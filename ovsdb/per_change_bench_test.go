@@ -64,31 +64,7 @@ func eachPerChangeSize(b *testing.B, bench func(*testing.B, *topology.Topology, 
 }
 
 func benchPerChange(b *testing.B, topo *topology.Topology, release schema.Release) {
-	contents, err := LoadNB(topologyFile(b, topo, release))
-	if err != nil {
-		b.Fatal(err)
-	}
-	if contents.Warning != nil {
-		b.Fatal(contents.Warning)
-	}
-	for table, n := range topo.Rows {
-		if len(contents.Tables[table]) != n {
-			b.Fatalf("%s: %d rows loaded of the topology's %d", table, len(contents.Tables[table]), n)
-		}
-	}
-	if contents.Release != release {
-		b.Fatalf("the NB file reads as %s, not %s", contents.Release, release)
-	}
-	p := rules.NewFor(release)
-	switches := map[string]*nb.LogicalSwitch{}
-	for table, m := range contents.All() {
-		if err := p.NB.Apply(table, nil, m); err != nil {
-			b.Fatal(err)
-		}
-		if ls, ok := m.(*nb.LogicalSwitch); ok {
-			switches[ls.Name] = ls
-		}
-	}
+	p, switches := loadTopology(b, topo, release)
 	p.Step()
 	apply := func(table string, old, new any) {
 		if err := p.NB.Apply(table, old, new); err != nil {
@@ -115,6 +91,38 @@ func benchPerChange(b *testing.B, topo *topology.Topology, release schema.Releas
 		changes += 2
 		return flows, 2
 	})
+}
+
+// loadTopology loads topo, written as an NB database file of release's
+// schema, into a new program of that release and returns it unstepped,
+// with the topology's switches by name.
+func loadTopology(b *testing.B, topo *topology.Topology, release schema.Release) (*rules.Program, map[string]*nb.LogicalSwitch) {
+	contents, err := LoadNB(topologyFile(b, topo, release))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if contents.Warning != nil {
+		b.Fatal(contents.Warning)
+	}
+	for table, n := range topo.Rows {
+		if len(contents.Tables[table]) != n {
+			b.Fatalf("%s: %d rows loaded of the topology's %d", table, len(contents.Tables[table]), n)
+		}
+	}
+	if contents.Release != release {
+		b.Fatalf("the NB file reads as %s, not %s", contents.Release, release)
+	}
+	p := rules.NewFor(release)
+	switches := map[string]*nb.LogicalSwitch{}
+	for table, m := range contents.All() {
+		if err := p.NB.Apply(table, nil, m); err != nil {
+			b.Fatal(err)
+		}
+		if ls, ok := m.(*nb.LogicalSwitch); ok {
+			switches[ls.Name] = ls
+		}
+	}
+	return p, switches
 }
 
 // topologyFile writes topo as a standalone NB database file of release's

@@ -137,7 +137,7 @@ func deriveSwitchACLs(n *NB) engine.Rel[SwitchACL] {
 	switchACLs := engine.Distinct(engine.Union(direct, viaGroups))
 	return engine.Join(
 		engine.IndexBy(switchACLs, byTarget),
-		engine.IndexBy(n.ACLs.Rows, func(a *nb.ACL) string { return a.UUID }),
+		n.ACLs.ByUUID(),
 		func(_ string, r ref, a *nb.ACL) SwitchACL { return SwitchACL{Switch: r.Owner, ACL: a} })
 }
 

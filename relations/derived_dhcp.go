@@ -59,7 +59,7 @@ func joinDHCPOptions[P, O comparable](n *NB, ports engine.Rel[P], lsp func(P) *n
 	})
 	return engine.Join(
 		engine.IndexBy(refs, func(r optionsRef) string { return r.Options }),
-		engine.IndexBy(n.DHCPOptions.Rows, func(o *nb.DHCPOptions) string { return o.UUID }),
+		n.DHCPOptions.ByUUID(),
 		func(_ string, r optionsRef, o *nb.DHCPOptions) O { return with(r.Port, o, r.IPv6) })
 }
 

@@ -52,7 +52,7 @@ func deriveDHCPRelays(n *NB) engine.Rel[DHCPRelay] {
 	// A relay without servers relays nothing (26.03 dies of it on the
 	// switch side).
 	servers := engine.JoinFlatMap(engine.IndexBy(withRelay, func(p LRPSwitchPeer) string { return *p.LRP.Port.DhcpRelay }),
-		engine.IndexBy(n.DHCPRelayRows.Rows, func(r *nb.DHCPRelay) string { return r.UUID }),
+		n.DHCPRelayRows.ByUUID(),
 		func(_ string, p LRPSwitchPeer, r *nb.DHCPRelay) []relaying {
 			if r.Servers == nil {
 				return nil

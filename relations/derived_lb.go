@@ -816,7 +816,7 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 	})
 	checked := engine.Distinct(engine.Join(
 		engine.IndexBy(checkRefs, byTarget),
-		engine.IndexBy(n.LoadBalancerChecks.Rows, func(c *nb.LoadBalancerHealthCheck) string { return c.UUID }),
+		n.LoadBalancerChecks.ByUUID(),
 		func(_ string, r ref, c *nb.LoadBalancerHealthCheck) lbKey { return lbKey{r.Owner, c.Vip} }))
 	byKey := engine.IndexBy(rows, func(r lbRow) lbKey { return lbKey{r.LB.UUID, r.Key} })
 	checkedIdx := engine.IndexBy(checked, func(k lbKey) lbKey { return k })
@@ -849,7 +849,7 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 	}))
 	ports := engine.Join(
 		engine.IndexBy(mapped, byTarget),
-		engine.IndexBy(n.PortsOnSwitches, func(sp SwitchPort) string { return sp.Port.Name }),
+		n.PortsOnSwitchesByName(),
 		func(_ string, r ref, sp SwitchPort) monitoredPort {
 			return monitoredPort{r.Owner, r.Target, sp.Port.Enabled == nil || *sp.Port.Enabled}
 		})
@@ -920,7 +920,7 @@ func reportMappingProblems(n *NB, vips engine.Rel[LBVIP]) {
 	})
 	problems := engine.JoinFlatMap(
 		engine.IndexBy(withProblems, func(v LBVIP) string { return v.LB }),
-		engine.IndexBy(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) string { return lb.UUID }),
+		n.LoadBalancers.ByUUID(),
 		func(_ string, v LBVIP, lb *nb.LoadBalancer) []problem {
 			var out []problem
 			for i, b := range v.Backends.All() {
@@ -1258,10 +1258,9 @@ func deriveLBMonitorLRPs(n *NB) engine.Rel[LBMonitorLRP] {
 		source
 		Switch string
 	}
-	enabled := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool { return sp.Port.Enabled == nil || *sp.Port.Enabled })
 	switched := engine.Join(
 		engine.IndexBy(sources, func(s source) string { return s.Port }),
-		engine.IndexBy(enabled, func(sp SwitchPort) string { return sp.Port.Name }),
+		n.EnabledPortsByName(),
 		func(_ string, s source, sp SwitchPort) onSwitch { return onSwitch{s, sp.Switch} })
 	candidates := engine.JoinFlatMap(
 		engine.IndexBy(switched, func(s onSwitch) string { return s.Switch }),

@@ -126,9 +126,9 @@ func deriveRouterNATs(n *NB) engine.Rel[RouterNAT] {
 		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
 	rows := engine.Join(
 		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
-		engine.IndexBy(n.NATs.Rows, func(nat *nb.NAT) string { return nat.UUID }),
+		n.NATs.ByUUID(),
 		func(_ string, r Ref, nat *nb.NAT) natRow { return natRow{Router: r.Owner, NAT: nat} })
-	sets := engine.IndexBy(n.AddressSets.Rows, func(as *nb.AddressSet) string { return as.UUID })
+	sets := n.AddressSets.ByUUID()
 	rows = withAddressSet(rows, sets, func(nat *nb.NAT) *string { return nat.AllowedExtIPs },
 		func(r *natRow, name string) { r.AllowedSet = name })
 	rows = withAddressSet(rows, sets, func(nat *nb.NAT) *string { return nat.ExemptedExtIPs },

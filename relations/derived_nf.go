@@ -57,7 +57,7 @@ func DeriveNFMonitorAddresses(n *NB) engine.Rel[NFMonitorAddresses] {
 // deriveNetworkFunctions resolves each Network_Function's ports to their
 // names.
 func deriveNetworkFunctions(n *NB) engine.Rel[NetworkFunction] {
-	ports := engine.IndexBy(n.SwitchPorts.Rows, func(p *nb.LogicalSwitchPort) string { return p.UUID })
+	ports := n.SwitchPorts.ByUUID()
 	type half struct {
 		NF     *nb.NetworkFunction
 		Inport string
@@ -168,7 +168,7 @@ func deriveNetworkFunctionACLs(n *NB) engine.Rel[NetworkFunctionACL] {
 	return engine.Join(
 		engine.IndexBy(engine.Filter(n.ACLs.Rows, func(a *nb.ACL) bool { return a.NetworkFunctionGroup != nil }),
 			func(a *nb.ACL) string { return *a.NetworkFunctionGroup }),
-		engine.IndexBy(n.NetworkFunctionGroupRows.Rows, func(g *nb.NetworkFunctionGroup) string { return g.UUID }),
+		n.NetworkFunctionGroupRows.ByUUID(),
 		func(_ string, a *nb.ACL, g *nb.NetworkFunctionGroup) NetworkFunctionACL {
 			return NetworkFunctionACL{ACL: a.UUID, GroupID: g.ID}
 		})

@@ -220,3 +220,20 @@ func (n *NB) deriveBoundPorts() {
 	n.LRPs = engine.Map(engine.Filter(bound, func(c portClaim) bool { return c.LSP == nil }),
 		func(c portClaim) LRP { return c.LRP })
 }
+
+// PortsOnSwitchesByName is PortsOnSwitches arranged by port name, one
+// arrangement for the rules that look a bound switch port up by name.
+func (n *NB) PortsOnSwitchesByName() engine.Index[string, SwitchPort] {
+	return arranged(&n.portsOnSwitchesByName, n.PortsOnSwitches, func(sp SwitchPort) string { return sp.Port.Name })
+}
+
+// EnabledPortsByName is the same of the enabled ports (options:enabled
+// unset or true).
+func (n *NB) EnabledPortsByName() engine.Index[string, SwitchPort] {
+	if n.enabledPortsByName == (engine.Index[string, SwitchPort]{}) {
+		n.enabledPortsByName = engine.IndexBy(engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
+			return sp.Port.Enabled == nil || *sp.Port.Enabled
+		}), func(sp SwitchPort) string { return sp.Port.Name })
+	}
+	return n.enabledPortsByName
+}

@@ -253,7 +253,7 @@ func diagnoseSwitchPortPeers(n *NB) {
 	withPeer := engine.Filter(n.LRPs, func(p LRP) bool { return p.Port.Peer != nil })
 	n.Diagnose(engine.Map(engine.SemiJoin(
 		engine.IndexBy(withPeer, func(p LRP) string { return *p.Port.Peer }),
-		engine.IndexBy(n.PortsOnSwitches, func(sp SwitchPort) string { return sp.Port.Name })),
+		n.PortsOnSwitchesByName()),
 		func(p LRP) Diagnostic {
 			return Warning(fmt.Sprintf("Bad configuration: The peer of router port %s is a switch port", p.Port.Name))
 		}))

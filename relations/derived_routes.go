@@ -372,7 +372,7 @@ func deriveRouterRoutes(n *NB) engine.Rel[RouterRoute] {
 		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
 	return engine.Join(
 		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
-		engine.IndexBy(n.StaticRoutes.Rows, func(r *nb.LogicalRouterStaticRoute) string { return r.UUID }),
+		n.StaticRoutes.ByUUID(),
 		func(_ string, r Ref, rt *nb.LogicalRouterStaticRoute) RouterRoute { return RouterRoute{r.Owner, rt} })
 }
 
@@ -479,7 +479,7 @@ func heldByBFD[P comparable](n *NB, paths engine.Rel[P], sessions func(P) []stri
 		}
 		return out
 	}), func(s session) string { return s.bfd })
-	rows := engine.IndexBy(n.BFD.Rows, func(b *nb.BFD) string { return b.UUID })
+	rows := n.BFD.ByUUID()
 	type use struct {
 		path P
 		bfd  *nb.BFD
@@ -678,7 +678,7 @@ func deriveRouterPolicies(n *NB) engine.Rel[RouterPolicy] {
 		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
 	return engine.Join(
 		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
-		engine.IndexBy(n.Policies.Rows, func(p *nb.LogicalRouterPolicy) string { return p.UUID }),
+		n.Policies.ByUUID(),
 		func(_ string, r Ref, p *nb.LogicalRouterPolicy) RouterPolicy {
 			return RouterPolicy{Router: r.Owner, Policy: p}
 		})
@@ -759,7 +759,7 @@ func deriveOutputPortNexthops(n *NB, policies engine.Rel[RouterPolicy]) engine.R
 	viaPort := engine.IndexBy(engine.Filter(policies, func(p RouterPolicy) bool {
 		return p.Policy.Action == nb.LogicalRouterPolicyActionReroute && p.Policy.OutputPort != nil && len(p.Policy.Nexthops) == 1
 	}), func(p RouterPolicy) string { return *p.Policy.OutputPort })
-	names := engine.Join(viaPort, engine.IndexBy(n.RouterPorts.Rows, func(p *nb.LogicalRouterPort) string { return p.UUID }),
+	names := engine.Join(viaPort, n.RouterPorts.ByUUID(),
 		func(_ string, p RouterPolicy, lrp *nb.LogicalRouterPort) named { return named{p, lrp.Name} })
 	byName := engine.IndexBy(names, func(x named) string { return x.Port })
 	engine.TryMap(engine.AntiJoin(byName, n.LRPsByName), "router policy", func(x named) (struct{}, error) {

@@ -71,7 +71,7 @@ func deriveSamples(n *NB) engine.Rel[Sample] {
 	})
 	members := engine.Join(
 		engine.IndexBy(listed, func(m sampleMember) string { return m.Collector.UUID }),
-		engine.IndexBy(n.SampleCollectors.Rows, func(c *nb.SampleCollector) string { return c.UUID }),
+		n.SampleCollectors.ByUUID(),
 		func(_ string, m sampleMember, c *nb.SampleCollector) sampleMember {
 			m.Collector = Collector{UUID: c.UUID, ID: c.ID, Probability: c.Probability, SetID: c.SetID}
 			m.HasCollector = true

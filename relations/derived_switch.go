@@ -42,6 +42,10 @@ type LSPAddresses struct {
 // Name is the port's name, its key in every flow.
 func (p LSP) Name() string { return p.Port.Name }
 
+// LSPsByName is LSPs arranged by port name, one arrangement for the rules
+// that look a port up by name.
+func (n *NB) LSPsByName() engine.Index[string, LSP] { return arranged(&n.lspsByName, n.LSPs, LSP.Name) }
+
 // Enabled reports whether the port's enabled column is not false
 // (lsp_is_enabled).
 func (p LSP) Enabled() bool { return p.Port.Enabled == nil || *p.Port.Enabled }

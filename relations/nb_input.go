@@ -18,11 +18,18 @@ type Table[M any] struct {
 	in *engine.Input[*M]
 	// Rows is the table's current contents.
 	Rows engine.Rel[*M]
+	// byUUID is Rows arranged by _uuid once ByUUID is asked for.
+	byUUID *engine.Index[string, *M]
+	uuid   func(*M) string
 }
 
-func newTable[M any](c *engine.Circuit, name string, inputs nbInputs) Table[M] {
+func newTable[M any, PM interface {
+	*M
+	GetUUID() string
+}](c *engine.Circuit, name string, inputs nbInputs) Table[M] {
 	in, rows := engine.NewInput[*M](c, name)
-	t := Table[M]{in: in, Rows: rows}
+	t := Table[M]{in: in, Rows: rows, byUUID: new(engine.Index[string, *M]),
+		uuid: func(row *M) string { return PM(row).GetUUID() }}
 	inputs.tables[reflect.TypeFor[*M]()] = name
 	inputs.feeds[name] = func(old, new model.Model) error {
 		o, n, err := rowsOf[M](name, old, new)
@@ -43,6 +50,37 @@ func rowsOf[M any](name string, old, new model.Model) (o, n *M, err error) {
 		return nil, nil, fmt.Errorf("relations: NB table %s fed %T -> %T", name, old, new)
 	}
 	return o, n, nil
+}
+
+// ByUUID is the table's rows arranged by _uuid, one arrangement for every
+// rule that joins a reference to the rows it names.
+func (t Table[M]) ByUUID() engine.Index[string, *M] {
+	return arranged(t.byUUID, t.Rows, t.uuid)
+}
+
+// Shared returns build(n), made by the first call with key and returned
+// by the later ones: a relation that several rules derive alike is then
+// computed, and its arrangements kept, once.
+func Shared[T any](n *NB, key string, build func(*NB) T) T {
+	if r, ok := n.shared[key].(T); ok {
+		return r
+	}
+	r := build(n)
+	if n.shared == nil {
+		n.shared = map[string]any{}
+	}
+	n.shared[key] = r
+	return r
+}
+
+// arranged returns *memo, made by IndexBy(r, key) on the first call: the
+// arrangement every rule reading r by that key shares, made only if one
+// does.
+func arranged[K, T comparable](memo *engine.Index[K, T], r engine.Rel[T], key func(T) K) engine.Index[K, T] {
+	if *memo == (engine.Index[K, T]{}) {
+		*memo = engine.IndexBy(r, key)
+	}
+	return *memo
 }
 
 // replace replaces row o by n at the next Step: o nil inserts n, n nil
@@ -174,6 +212,9 @@ type NB struct {
 	// name claimed twice is bound once.
 	ListedSwitchPorts engine.Rel[SwitchPort]
 	PortsOnSwitches   engine.Rel[SwitchPort]
+	// portsOnSwitchesByName and enabledPortsByName are PortsOnSwitches
+	// arranged by port name (PortsOnSwitchesByName, EnabledPortsByName).
+	portsOnSwitchesByName, enabledPortsByName engine.Index[string, SwitchPort]
 	// PortsOnRouters are the router ports as the routers' ports columns list
 	// them; LRPs those northd binds.
 	PortsOnRouters engine.Rel[RouterPort]
@@ -227,6 +268,7 @@ type NB struct {
 
 	// Switch ports and switch-level facts (derived_switch.go).
 	LSPs                    engine.Rel[LSP]
+	lspsByName              engine.Index[string, LSP] // LSPsByName
 	SwitchesWithUnknown     engine.Rel[string]
 	SwitchesWithLocalnet    engine.Rel[string]
 	SwitchesOnlyRouterPorts engine.Rel[string]
@@ -307,6 +349,8 @@ type NB struct {
 	nbInputs
 	// diagnostics are the relations added with Diagnose.
 	diagnostics []engine.Rel[Diagnostic]
+	// shared are the relations Shared made, by key.
+	shared map[string]any
 }
 
 // NewNB adds one input per NB table to c, for rules reproducing release r,

@@ -107,13 +107,10 @@ type Refs struct {
 // Listed joins the elements of a reference column, refs, to the rows of
 // table they name: f makes a tuple of each listing row's _uuid and listed
 // row. A reference to a row that does not exist gives nothing.
-func Listed[M any, PM interface {
-	*M
-	GetUUID() string
-}, O comparable](refs engine.Rel[Ref], table Table[M], f func(owner string, row *M) O) engine.Rel[O] {
+func Listed[M any, O comparable](refs engine.Rel[Ref], table Table[M], f func(owner string, row *M) O) engine.Rel[O] {
 	return engine.Join(
 		engine.IndexBy(refs, func(r Ref) string { return r.Target }),
-		engine.IndexBy(table.Rows, func(row *M) string { return PM(row).GetUUID() }),
+		table.ByUUID(),
 		func(_ string, r Ref, row *M) O { return f(r.Owner, row) })
 }
 

@@ -84,7 +84,7 @@ func coppMeters(n *relations.NB) engine.Rel[coppMeter] {
 		return []datapathCopp{{r.UUID, *r.Copp}}
 	})
 	byCopp := engine.IndexBy(engine.Union(switches, routers), func(d datapathCopp) string { return d.Copp })
-	copps := engine.IndexBy(n.Copp.Rows, func(c *nb.Copp) string { return c.UUID })
+	copps := n.Copp.ByUUID()
 	listed := engine.JoinFlatMap(byCopp, copps, func(_ string, d datapathCopp, c *nb.Copp) []coppMeter {
 		out := make([]coppMeter, 0, len(c.Meters))
 		for proto, meter := range c.Meters {

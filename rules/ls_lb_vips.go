@@ -413,7 +413,7 @@ func SwitchLBServiceMonitorFlows(nb *relations.NB) engine.Rel[Flow] {
 		engine.IndexBy(nb.LBMonitorLRPs, func(m relations.LBMonitorLRP) monitorAddress { return monitorAddress{m.LB, m.Port, m.SrcIP} }))
 	onSwitch := engine.Distinct(engine.Join(
 		engine.IndexBy(sources, func(s source) string { return s.Port }),
-		engine.IndexBy(nb.PortsOnSwitches, func(sp relations.SwitchPort) string { return sp.Port.Name }),
+		nb.PortsOnSwitchesByName(),
 		func(_ string, s source, sp relations.SwitchPort) monitorSource {
 			return monitorSource{s.LB, sp.Switch, s.SrcIP, s.IPv4}
 		}))

@@ -41,6 +41,10 @@ func servingPortName(switchName, sink string) string {
 // bound switch or router port (join_mirror_ports; a mirror to no port
 // has no serving port, and so no flows).
 func lportMirrors(n *relations.NB) engine.Rel[LportMirror] {
+	return relations.Shared(n, "lportMirrors", joinMirrorPorts)
+}
+
+func joinMirrorPorts(n *relations.NB) engine.Rel[LportMirror] {
 	type attached struct {
 		Source relations.LSP
 		Mirror string
@@ -92,7 +96,7 @@ func mirrorRules(n *relations.NB) engine.Rel[mirrorRule] {
 	})
 	return engine.Join(
 		engine.IndexBy(refs, func(l listed) string { return l.Rule }),
-		engine.IndexBy(n.MirrorRules.Rows, func(r *nb.MirrorRule) string { return r.UUID }),
+		n.MirrorRules.ByUUID(),
 		func(_ string, l listed, r *nb.MirrorRule) mirrorRule { return mirrorRule{Mirror: l.Mirror, Rule: r} })
 }
 

@@ -208,11 +208,11 @@ func SBNetworkFunctionMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
 	}
 	withOptions := engine.Join(
 		engine.IndexBy(n.NetworkFunctions, func(f relations.NetworkFunction) string { return f.HealthCheck }),
-		engine.IndexBy(n.NetworkFunctionChecks.Rows, func(hc *nb.NetworkFunctionHealthCheck) string { return hc.UUID }),
+		n.NetworkFunctionChecks.ByUUID(),
 		func(_ string, f relations.NetworkFunction, hc *nb.NetworkFunctionHealthCheck) checked {
 			return checked{f, SmapOf(hc.Options)}
 		})
-	bound := engine.IndexBy(n.PortsOnSwitches, func(sp relations.SwitchPort) string { return sp.Port.Name })
+	bound := n.PortsOnSwitchesByName()
 	onSwitches := engine.SemiJoin(engine.IndexBy(
 		engine.SemiJoin(engine.IndexBy(withOptions, func(c checked) string { return c.NF.Inport }), bound),
 		func(c checked) string { return c.NF.Outport }), bound)

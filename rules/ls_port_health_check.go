@@ -42,7 +42,7 @@ func portHealthChecks(n *relations.NB, ips engine.Rel[switchPortIP]) engine.Rel[
 	})
 	checks := engine.Join(
 		engine.IndexBy(refs, func(r ref) string { return r.Check }),
-		engine.IndexBy(n.SwitchPortChecks.Rows, func(hc *nb.LogicalSwitchPortHealthCheck) string { return hc.UUID }),
+		n.SwitchPortChecks.ByUUID(),
 		func(_ string, r ref, hc *nb.LogicalSwitchPortHealthCheck) portHealthCheck {
 			return portHealthCheck{r.Port, hc}
 		})

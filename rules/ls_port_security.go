@@ -115,7 +115,7 @@ func SwitchPMTUAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 // own name, without a queue.
 func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	fromRouterFlag := fromRouterPortFlag(nb)
-	ports := engine.IndexBy(nb.LSPs, relations.LSP.Name)
+	ports := nb.LSPsByName()
 	queues := engine.IndexBy(nb.QueueIDs, func(q relations.QueueID) string { return q.Port })
 	return engine.Union(
 		engine.JoinFlatMap(ports, queues, func(_ string, p relations.LSP, q relations.QueueID) []Flow {

@@ -49,7 +49,7 @@ func SwitchQoSRuleFlows(n *relations.NB) engine.Rel[Flow] {
 	}
 	rules := engine.Join(
 		engine.IndexBy(refs, func(r qosRef) string { return r.QoS }),
-		engine.IndexBy(n.QoS.Rows, func(q *nb.QoS) string { return q.UUID }),
+		n.QoS.ByUUID(),
 		func(_ string, r qosRef, q *nb.QoS) switchQoS { return switchQoS{r.Switch, q} })
 	oneStage := qosOneStage(n)
 	if oneStage {

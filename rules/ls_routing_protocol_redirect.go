@@ -55,7 +55,7 @@ func routingProtocolRedirects(n *relations.NB) engine.Rel[routingProtocolRedirec
 	})
 	redirects := engine.JoinFlatMap(
 		engine.IndexBy(candidates, func(r routingProtocolRedirect) string { return r.Target }),
-		engine.IndexBy(n.LSPs, relations.LSP.Name),
+		n.LSPsByName(),
 		func(_ string, r routingProtocolRedirect, lsp relations.LSP) []routingProtocolRedirect {
 			if lsp.Switch != r.Peer.Switch || !r.BGP && !r.BFD {
 				return nil

@@ -120,7 +120,7 @@ func natAdvertisedRoutes(n *relations.NB, sources engine.Rel[redistributionSourc
 		})
 	distributed := engine.IndexBy(engine.Filter(routes, func(r natRoute) bool { return r.LogicalPort != "" }),
 		func(r natRoute) string { return r.LogicalPort })
-	lsps := engine.IndexBy(n.LSPs, relations.LSP.Name)
+	lsps := n.LSPsByName()
 	plain := func(r natRoute) AdvertisedRoute { return r.AdvertisedRoute }
 	return engine.Union(
 		engine.Map(engine.Filter(routes, func(r natRoute) bool { return r.LogicalPort == "" }), plain),

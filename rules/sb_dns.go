@@ -53,7 +53,7 @@ func SBDNS(n *relations.NB) engine.Rel[DNS] {
 			return []engine.KV[string, Strings]{{Key: dns, Value: StringsOf(sws...)}}
 		})
 	return engine.Join(
-		engine.IndexBy(n.DNS.Rows, func(d *nb.DNS) string { return d.UUID }),
+		n.DNS.ByUUID(),
 		engine.IndexBy(switchesOf, func(kv engine.KV[string, Strings]) string { return kv.Key }),
 		func(_ string, d *nb.DNS, kv engine.KV[string, Strings]) DNS {
 			records := maps.Clone(d.Records)
@@ -136,7 +136,7 @@ func SBPortMirrors(n *relations.NB) engine.Rel[PortMirror] {
 	})
 	return engine.Join(
 		engine.IndexBy(rules, func(pm PortMirror) string { return pm.Mirror }),
-		engine.IndexBy(n.Mirrors.Rows, func(m *nb.Mirror) string { return m.UUID }),
+		n.Mirrors.ByUUID(),
 		func(_ string, pm PortMirror, m *nb.Mirror) PortMirror {
 			return PortMirror{Port: pm.Port, Mirror: m.Name}
 		})

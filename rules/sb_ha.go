@@ -172,7 +172,7 @@ func SBHAChassisGroups(n *relations.NB) (engine.Rel[HAChassisGroup], engine.Rel[
 		func(c *nb.HAChassis) HAChassis { return HAChassis{Name: c.ChassisName, Priority: c.Priority} })
 	// NB groups by _uuid, as SB rows.
 	nbGroups := engine.IndexBy(engine.Join(
-		engine.IndexBy(n.HAChassisGroups.Rows, func(g *nb.HAChassisGroup) string { return g.UUID }),
+		n.HAChassisGroups.ByUUID(),
 		engine.IndexBy(nbLists, func(kv engine.KV[string, HAChassisList]) string { return kv.Key }),
 		func(u string, g *nb.HAChassisGroup, kv engine.KV[string, HAChassisList]) engine.KV[string, HAChassisGroup] {
 			return engine.KV[string, HAChassisGroup]{Key: u, Value: HAChassisGroup{Name: g.Name, Chassis: kv.Value}}

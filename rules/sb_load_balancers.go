@@ -108,7 +108,7 @@ func SBLoadBalancers(n *relations.NB) engine.Rel[SBLoadBalancer] {
 		})
 	hairpin := marksHairpinOrigTuple(n.Release)
 	return engine.Join(
-		engine.IndexBy(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) string { return lb.UUID }),
+		n.LoadBalancers.ByUUID(),
 		engine.IndexBy(rows, func(r SBLoadBalancer) string { return r.LB }),
 		func(_ string, lb *nb.LoadBalancer, row SBLoadBalancer) SBLoadBalancer {
 			options := lb.Options
@@ -202,7 +202,7 @@ func sbLBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
 	})
 	checks := engine.Join(
 		engine.IndexBy(refs, func(r checkRef) string { return r.Check }),
-		engine.IndexBy(n.LoadBalancerChecks.Rows, func(hc *nb.LoadBalancerHealthCheck) string { return hc.UUID }),
+		n.LoadBalancerChecks.ByUUID(),
 		func(_ string, r checkRef, hc *nb.LoadBalancerHealthCheck) check {
 			return check{r.LB, hc.Vip, hc.UUID, SmapOf(hc.Options)}
 		})
@@ -230,14 +230,11 @@ func sbLBServiceMonitors(n *relations.NB) engine.Rel[SBServiceMonitor] {
 			}
 			return out
 		})
-	enabled := engine.Filter(n.PortsOnSwitches, func(sp relations.SwitchPort) bool {
-		return sp.Port.Enabled == nil || *sp.Port.Enabled
-	})
 	// A remote backend's port is in its own zone.
 	local := engine.Filter(backends, func(m monitored) bool { return !m.Row.Remote })
 	onPorts := engine.SemiJoin(
 		engine.IndexBy(local, func(m monitored) string { return m.Port }),
-		engine.IndexBy(enabled, func(sp relations.SwitchPort) string { return sp.Port.Name }))
+		n.EnabledPortsByName())
 	// Probes from a router port's address carry its MAC, the others
 	// svc_monitor_mac.
 	type source struct{ LB, Port, SrcIP string }

@@ -87,7 +87,7 @@ func SBMeters(n *relations.NB) engine.Rel[Meter] {
 			return []engine.KV[string, MeterBands]{{Key: meter, Value: meterBandsOf(list)}}
 		})
 	meters := engine.Join(
-		engine.IndexBy(n.Meters.Rows, func(m *nb.Meter) string { return m.UUID }),
+		n.Meters.ByUUID(),
 		engine.IndexBy(bandsOf, func(kv engine.KV[string, MeterBands]) string { return kv.Key }),
 		func(_ string, m *nb.Meter, kv engine.KV[string, MeterBands]) fairMeter {
 			return fairMeter{Meter: Meter{Name: m.Name, Unit: m.Unit, Bands: kv.Value},
