@@ -149,7 +149,7 @@ func (sh *shell) run(b *testing.B, prog string, args ...string) {
 	args = append([]string{sh.s.Command(context.Background(), prog).Path}, args...)
 	quoted := make([]string, len(args))
 	for i, a := range args {
-		quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		quoted[i] = reference.ShellQuote(a)
 	}
 	if _, err := fmt.Fprintf(sh.in, "%s; echo \"exit $?\"\n", strings.Join(quoted, " ")); err != nil {
 		b.Fatal(err)

@@ -194,7 +194,7 @@ func nbctlScript(cmds [][]string) string {
 			b.WriteString(" \\\n  --")
 		}
 		for _, a := range c {
-			b.WriteString(" " + shellQuote(a))
+			b.WriteString(" " + ShellQuote(a))
 		}
 	}
 	b.WriteString("\n")
@@ -539,8 +539,8 @@ func (g *topologyGen) addNATs(lr string, r int, ports []routerPort, maxNATs int)
 
 var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_.:/=,@+-]+$`)
 
-// shellQuote quotes s for bash unless it needs none.
-func shellQuote(s string) string {
+// ShellQuote quotes s for a POSIX shell unless it needs none.
+func ShellQuote(s string) string {
 	if shellSafe.MatchString(s) {
 		return s
 	}
