@@ -18,19 +18,24 @@ import (
 // value fits.
 func checkConstraints(db *database, update dbase.Update) error {
 	for _, table := range update.GetUpdatedTables() {
-		ts := db.schema.Table(table)
-		columns := allColumns(ts)
+		tc := db.codecs[table]
+		var columns []*columnCodec
+		for _, cc := range tc.columns {
+			if cc.constrained {
+				columns = append(columns, cc)
+			}
+		}
+		if len(columns) == 0 {
+			continue
+		}
 		err := update.ForEachModelUpdate(table, func(uuid string, _, new model.Model) error {
 			if new == nil {
 				return nil
 			}
-			info, err := newRowInfo(db, new)
-			if err != nil {
-				return err
-			}
-			for _, c := range columns {
-				if err := checkValue(ts.Column(c), info.value(c)); err != nil {
-					return fmt.Errorf("table %s column %s row %s: %w", table, c, uuid, err)
+			r := tc.row(new)
+			for _, cc := range columns {
+				if err := checkValue(cc.schema, r.value(cc.name)); err != nil {
+					return fmt.Errorf("table %s column %s row %s: %w", table, cc.name, uuid, err)
 				}
 			}
 			return nil

@@ -34,6 +34,10 @@ type reply struct {
 	Error  any             `json:"error"`
 }
 
+// rawJSON is a result the server encoded itself (compact, valid JSON): the
+// reply is assembled around it rather than encoded again by reflection.
+type rawJSON []byte
+
 // notification is a server-to-client message that needs no answer.
 type notification struct {
 	ID     any    `json:"id"`

@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	dbase "github.com/ovn-org/libovsdb/database"
-	"github.com/ovn-org/libovsdb/mapper"
 	"github.com/ovn-org/libovsdb/model"
 	"github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -28,7 +28,8 @@ type monitor struct {
 // the union of their columns, of their select flags and of their conditions.
 type tableMonitor struct {
 	schema                          *ovsdb.TableSchema
-	columns                         []string // sorted
+	codec                           *tableCodec
+	columns                         []*columnCodec // sorted by name
 	initial, insert, delete, modify bool
 	where                           []clause // rows matching any clause; nil: every row
 }
@@ -70,7 +71,7 @@ func allColumns(table *ovsdb.TableSchema) []string {
 
 // parseTableRequests merges the monitor requests for one table, given as one
 // object or an array of them.
-func parseTableRequests(table *ovsdb.TableSchema, raw json.RawMessage, withWhere bool) (*tableMonitor, error) {
+func parseTableRequests(table *ovsdb.TableSchema, codec *tableCodec, raw json.RawMessage, withWhere bool) (*tableMonitor, error) {
 	var reqs []monitorRequest
 	if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
 		if err := json.Unmarshal(raw, &reqs); err != nil {
@@ -83,7 +84,7 @@ func parseTableRequests(table *ovsdb.TableSchema, raw json.RawMessage, withWhere
 		}
 		reqs = []monitorRequest{req}
 	}
-	tm := &tableMonitor{schema: table}
+	tm := &tableMonitor{schema: table, codec: codec}
 	columns := map[string]bool{}
 	allRows := !withWhere
 	for _, req := range reqs {
@@ -121,7 +122,9 @@ func parseTableRequests(table *ovsdb.TableSchema, raw json.RawMessage, withWhere
 			tm.where = append(tm.where, where...)
 		}
 	}
-	tm.columns = slices.Sorted(maps.Keys(columns))
+	for _, c := range slices.Sorted(maps.Keys(columns)) {
+		tm.columns = append(tm.columns, codec.byName[c])
+	}
 	if allRows || len(tm.where) == 0 {
 		// ovsdb-server(7): an empty condition matches every row.
 		tm.where = nil
@@ -165,7 +168,7 @@ func parseWhere(table *ovsdb.TableSchema, raw []json.RawMessage) ([]clause, erro
 }
 
 // matches reports whether a row satisfies the monitor's condition.
-func (tm *tableMonitor) matches(info *rowInfo) bool {
+func (tm *tableMonitor) matches(r row) bool {
 	if tm.where == nil {
 		return true
 	}
@@ -176,8 +179,8 @@ func (tm *tableMonitor) matches(info *rowInfo) bool {
 			}
 			continue
 		}
-		v, err := info.info.FieldByColumn(c.cond.Column)
-		if err != nil {
+		v := r.native(c.cond.Column)
+		if v == nil {
 			continue
 		}
 		if ok, err := c.cond.Function.Evaluate(v, c.native); err == nil && ok {
@@ -211,7 +214,7 @@ func (s *server) monitor(sess *session, method string, params []json.RawMessage)
 		if ts == nil {
 			return nil, fmt.Errorf("%s: unknown table %q", method, table)
 		}
-		tm, err := parseTableRequests(ts, raw, version > 1)
+		tm, err := parseTableRequests(ts, db.codecs[table], raw, version > 1)
 		if err != nil {
 			return nil, fmt.Errorf("%s: table %s: %w", method, table, err)
 		}
@@ -240,21 +243,20 @@ func (s *server) monitor(sess *session, method string, params []json.RawMessage)
 				return nil, err
 			}
 			for uuid, m := range rows {
-				info, err := newRowInfo(db, m)
-				if err != nil {
-					return nil, err
-				}
-				if tm.matches(info) {
-					updates.add(table, uuid, mon.rowUpdate(tm, "initial", nil, info))
+				if r := tm.codec.row(m); tm.matches(r) {
+					updates.add(table, uuid, mon.rowUpdate(tm, "initial", nil, &r))
 				}
 			}
 		}
 	}
 	sess.monitors[key] = mon
 	if version == 3 {
-		return []any{found, db.lastTxn, updates}, nil
+		b := append(strconv.AppendBool([]byte{'['}, found), ',')
+		b = appendString(b, db.lastTxn)
+		b = append(b, ',')
+		return rawJSON(append(updates.appendJSON(b), ']')), nil
 	}
-	return updates, nil
+	return rawJSON(updates.appendJSON(nil)), nil
 }
 
 // monitorCancel ends a monitor.
@@ -326,16 +328,13 @@ func (s *server) monitorCondChange(sess *session, params []json.RawMessage) (any
 		newTM := *tm
 		newTM.where = where
 		for uuid, m := range rows {
-			info, err := newRowInfo(mon.db, m)
-			if err != nil {
-				return nil, err
-			}
-			was, is := tm.matches(info), newTM.matches(info)
+			r := tm.codec.row(m)
+			was, is := tm.matches(r), newTM.matches(r)
 			switch {
 			case is && !was:
-				updates.add(table, uuid, mon.rowUpdate(tm, "insert", nil, info))
+				updates.add(table, uuid, mon.rowUpdate(tm, "insert", nil, &r))
 			case was && !is:
-				updates.add(table, uuid, mon.rowUpdate(tm, "delete", info, nil))
+				updates.add(table, uuid, mon.rowUpdate(tm, "delete", &r, nil))
 			}
 		}
 		tm.where = where
@@ -348,17 +347,39 @@ func (s *server) monitorCondChange(sess *session, params []json.RawMessage) (any
 }
 
 // tableUpdates is the <table-updates> or <table-updates2> of a monitor
-// reply or notification: table → row uuid → row update.
-type tableUpdates map[string]map[string]map[string]any
+// reply or notification: table → row uuid → the row update's JSON.
+type tableUpdates map[string]map[string][]byte
 
-func (u tableUpdates) add(table, uuid string, ru map[string]any) {
+func (u tableUpdates) add(table, uuid string, ru []byte) {
 	if ru == nil {
 		return
 	}
 	if u[table] == nil {
-		u[table] = make(map[string]map[string]any)
+		u[table] = make(map[string][]byte)
 	}
 	u[table][uuid] = ru
+}
+
+// appendJSON appends the JSON object of u.
+func (u tableUpdates) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	i := 0
+	for table, rows := range u {
+		if i++; i > 1 {
+			b = append(b, ',')
+		}
+		b = append(appendString(b, table), ':', '{')
+		j := 0
+		for uuid, ru := range rows {
+			if j++; j > 1 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, uuid), ':')
+			b = append(b, ru...)
+		}
+		b = append(b, '}')
+	}
+	return append(b, '}')
 }
 
 // sendUpdate sends one committed change to the client, as "update",
@@ -372,22 +393,15 @@ func (mon *monitor) sendUpdate(sess *session, update dbase.Update) {
 			continue
 		}
 		err := update.ForEachModelUpdate(table, func(uuid string, old, new model.Model) error {
-			var oldInfo, newInfo *rowInfo
-			var err error
+			var oldInfo, newInfo *row
 			if old != nil {
-				if oldInfo, err = newRowInfo(mon.db, old); err != nil {
-					return err
-				}
-				if !tm.matches(oldInfo) {
-					oldInfo = nil
+				if r := tm.codec.row(old); tm.matches(r) {
+					oldInfo = &r
 				}
 			}
 			if new != nil {
-				if newInfo, err = newRowInfo(mon.db, new); err != nil {
-					return err
-				}
-				if !tm.matches(newInfo) {
-					newInfo = nil
+				if r := tm.codec.row(new); tm.matches(r) {
+					newInfo = &r
 				}
 			}
 			switch {
@@ -412,104 +426,69 @@ func (mon *monitor) send(sess *session, updates tableUpdates) {
 	if len(updates) == 0 {
 		return
 	}
-	switch mon.version {
-	case 1:
-		sess.notify("update", mon.id, updates)
-	case 2:
-		sess.notify("update2", mon.id, updates)
-	default:
-		sess.notify("update3", mon.id, mon.db.lastTxn, updates)
+	method := map[int]string{1: "update", 2: "update2", 3: "update3"}[mon.version]
+	b := append([]byte(`{"id":null,"method":`), strconv.Quote(method)...)
+	b = append(append(b, `,"params":[`...), mon.id...)
+	if mon.version == 3 {
+		b = appendString(append(b, ','), mon.db.lastTxn)
 	}
+	b = updates.appendJSON(append(b, ','))
+	sess.out.put(append(b, "]}"...))
 }
 
-// rowUpdate is one <row-update> (version 1) or <row-update2> for a row
-// that is initial, inserted, deleted or modified; nil when a modification
-// leaves every monitored column as it was.
-func (mon *monitor) rowUpdate(tm *tableMonitor, kind string, old, new *rowInfo) map[string]any {
+// rowUpdate is the JSON of one <row-update> (version 1) or <row-update2>
+// for a row that is initial, inserted, deleted or modified; nil when a
+// modification leaves every monitored column as it was.
+func (mon *monitor) rowUpdate(tm *tableMonitor, kind string, old, new *row) []byte {
 	if mon.version == 1 {
 		switch kind {
 		case "initial", "insert":
-			return map[string]any{"new": new.row(tm.columns, false)}
+			return append(new.appendRow([]byte(`{"new":`), tm.columns, false), '}')
 		case "delete":
-			return map[string]any{"old": old.row(tm.columns, false)}
+			return append(old.appendRow([]byte(`{"old":`), tm.columns, false), '}')
 		}
-		changed := map[string]any{}
-		for _, c := range tm.columns {
-			ov, nv := old.value(c), new.value(c)
-			if diff(tm.schema.Column(c), ov, nv) != nil {
-				changed[c] = ov
+		b := []byte(`{"old":{`)
+		n := 0
+		for _, cc := range tm.columns {
+			ov := old.field(cc)
+			if changed(cc, ov, new.field(cc)) {
+				if n++; n > 1 {
+					b = append(b, ',')
+				}
+				b = appendValue(append(appendString(b, cc.name), ':'), cc, ov)
 			}
 		}
-		if len(changed) == 0 {
+		if n == 0 {
 			return nil
 		}
-		return map[string]any{"old": changed, "new": new.row(tm.columns, false)}
+		return append(new.appendRow(append(b, `},"new":`...), tm.columns, false), '}')
 	}
 	switch kind {
 	case "initial", "insert":
-		return map[string]any{kind: new.row(tm.columns, true)}
+		b := append(appendString([]byte{'{'}, kind), ':')
+		return append(new.appendRow(b, tm.columns, true), '}')
 	case "delete":
-		return map[string]any{"delete": nil}
+		return []byte(`{"delete":null}`)
 	}
-	changed := map[string]any{}
-	for _, c := range tm.columns {
-		if d := diff(tm.schema.Column(c), old.value(c), new.value(c)); d != nil {
-			changed[c] = d
+	b := []byte(`{"modify":{`)
+	n := 0
+	for _, cc := range tm.columns {
+		mark := len(b)
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(appendString(b, cc.name), ':')
+		var ok bool
+		if b, ok = appendDiff(b, cc, old.field(cc), new.field(cc)); ok {
+			n++
+		} else {
+			b = b[:mark]
 		}
 	}
-	if len(changed) == 0 {
+	if n == 0 {
 		return nil
 	}
-	return map[string]any{"modify": changed}
-}
-
-// rowInfo is a row of a database, read through libovsdb's mapper.
-type rowInfo struct {
-	info  *mapper.Info
-	table *ovsdb.TableSchema
-}
-
-func newRowInfo(db *database, m model.Model) (*rowInfo, error) {
-	info, err := db.model.NewModelInfo(m)
-	if err != nil {
-		return nil, err
-	}
-	return &rowInfo{info: info, table: info.Metadata.TableSchema}, nil
-}
-
-// value is a column's value in OVSDB notation (libovsdb's OvsSet, OvsMap,
-// UUID or a plain atom).
-func (r *rowInfo) value(column string) any {
-	v, _ := r.valueOrDefault(column)
-	return v
-}
-
-// valueOrDefault is value, and whether that is the column's default.
-func (r *rowInfo) valueOrDefault(column string) (any, bool) {
-	cs := r.table.Column(column)
-	v, err := r.info.FieldByColumn(column)
-	if err != nil {
-		return defaultValue(cs), true
-	}
-	ovs, err := ovsdb.NativeToOvs(cs, v)
-	if err != nil {
-		return defaultValue(cs), true
-	}
-	return ovs, ovsdb.IsDefaultValue(cs, v)
-}
-
-// row is the given columns of the row, without those at their default value
-// when skipDefaults is set (as ovsdb-server does in update2 inserts).
-func (r *rowInfo) row(columns []string, skipDefaults bool) map[string]any {
-	out := make(map[string]any, len(columns))
-	for _, c := range columns {
-		v, isDefault := r.valueOrDefault(c)
-		if skipDefaults && isDefault {
-			continue
-		}
-		out[c] = v
-	}
-	return out
+	return append(b, "}}"...)
 }
 
 // defaultValue is the default value of a column (RFC 7047, 5.2.1) in OVSDB

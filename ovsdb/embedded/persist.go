@@ -12,6 +12,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,12 +53,8 @@ type dbFile struct {
 }
 
 // writeRecord writes one record: "OVSDB JSON <length> <sha1>\n", then the
-// JSON text and a newline, which the length and SHA-1 cover.
-func writeRecord(w io.Writer, v any) (int64, error) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return 0, err
-	}
+// JSON text data and a newline, which the length and SHA-1 cover.
+func writeRecord(w io.Writer, data []byte) (int64, error) {
 	data = append(data, '\n')
 	sum := sha1.Sum(data)
 	n, err := fmt.Fprintf(w, "OVSDB JSON %d %s\n", len(data), hex.EncodeToString(sum[:]))
@@ -190,10 +187,14 @@ func (s *server) compact(db *database) error {
 	if err != nil {
 		return err
 	}
-	size, err := writeRecord(f, db.schemaJSON)
+	var size int64
+	schema, err := json.Marshal(db.schemaJSON)
 	if err == nil {
-		var snap map[string]any
-		if snap, err = s.snapshot(db); err == nil && len(snap) > 1 {
+		size, err = writeRecord(f, schema)
+	}
+	if err == nil {
+		var snap []byte
+		if snap, err = s.snapshot(db); err == nil && snap != nil {
 			var n int64
 			n, err = writeRecord(f, snap)
 			size += n
@@ -220,10 +221,12 @@ func (s *server) compact(db *database) error {
 	return err
 }
 
-// snapshot is a transaction record that inserts every row of db.
-func (s *server) snapshot(db *database) (map[string]any, error) {
-	rec := map[string]any{"_date": time.Now().UnixMilli()}
-	for name, ts := range db.schema.Tables {
+// snapshot is a transaction record that inserts every row of db, nil if
+// db has none.
+func (s *server) snapshot(db *database) ([]byte, error) {
+	rec := recordStart()
+	empty := true
+	for _, name := range slices.Sorted(maps.Keys(db.schema.Tables)) {
 		rows, err := s.store.rows(db.name, name)
 		if err != nil {
 			return nil, err
@@ -231,67 +234,83 @@ func (s *server) snapshot(db *database) (map[string]any, error) {
 		if len(rows) == 0 {
 			continue
 		}
-		columns := allColumns(&ts)
-		table := make(map[string]any, len(rows))
+		empty = false
+		tc := db.codecs[name]
+		rec = append(appendString(append(rec, ','), name), ':', '{')
+		i := 0
 		for uuid, m := range rows {
-			info, err := newRowInfo(db, m)
-			if err != nil {
-				return nil, err
+			if i++; i > 1 {
+				rec = append(rec, ',')
 			}
-			table[uuid] = info.row(columns, true)
+			rec = append(appendString(rec, uuid), ':')
+			rec = tc.row(m).appendRow(rec, tc.columns, true)
 		}
-		rec[name] = table
+		rec = append(rec, '}')
 	}
-	return rec, nil
+	if empty {
+		return nil, nil
+	}
+	return append(rec, '}'), nil
 }
 
-// logCommit appends the record of a transaction to db's file. The caller
-// holds s.mu.
+// recordStart is the start of a transaction record: its opening brace and
+// its date.
+func recordStart() []byte {
+	return strconv.AppendInt([]byte(`{"_date":`), time.Now().UnixMilli(), 10)
+}
+
+// logCommit appends the record of a transaction to db's file: each row it
+// inserts with its columns that are not at their default value, each row
+// it modifies with the columns that changed, null for each row it deletes.
+// The caller holds s.mu.
 func (s *server) logCommit(db *database, update dbase.Update) error {
 	if db.file.f == nil {
 		return errors.New("the database file is not open")
 	}
-	rec := map[string]any{"_date": time.Now().UnixMilli()}
+	rec := recordStart()
 	for _, table := range update.GetUpdatedTables() {
-		ts := db.schema.Table(table)
-		columns := allColumns(ts)
-		changes := map[string]any{}
+		tc := db.codecs[table]
+		mark := len(rec)
+		rec = append(appendString(append(rec, ','), table), ':', '{')
+		n := 0
 		err := update.ForEachModelUpdate(table, func(uuid string, old, new model.Model) error {
-			if new == nil {
-				changes[uuid] = nil
-				return nil
+			rowMark := len(rec)
+			if n > 0 {
+				rec = append(rec, ',')
 			}
-			newInfo, err := newRowInfo(db, new)
-			if err != nil {
-				return err
-			}
-			if old == nil {
-				changes[uuid] = newInfo.row(columns, true)
-				return nil
-			}
-			oldInfo, err := newRowInfo(db, old)
-			if err != nil {
-				return err
-			}
-			changed := map[string]any{}
-			for _, c := range columns {
-				if v := newInfo.value(c); diff(ts.Column(c), oldInfo.value(c), v) != nil {
-					changed[c] = v
+			rec = append(appendString(rec, uuid), ':')
+			switch {
+			case new == nil:
+				rec = append(rec, "null"...)
+			case old == nil:
+				rec = tc.row(new).appendRow(rec, tc.columns, true)
+			default:
+				o, r := tc.row(old), tc.row(new)
+				var columns []*columnCodec
+				for _, cc := range tc.columns {
+					if changed(cc, o.field(cc), r.field(cc)) {
+						columns = append(columns, cc)
+					}
 				}
+				if len(columns) == 0 {
+					rec = rec[:rowMark]
+					return nil
+				}
+				rec = r.appendRow(rec, columns, false)
 			}
-			if len(changed) > 0 {
-				changes[uuid] = changed
-			}
+			n++
 			return nil
 		})
 		if err != nil {
 			return err
 		}
-		if len(changes) > 0 {
-			rec[table] = changes
+		if n == 0 {
+			rec = rec[:mark]
+			continue
 		}
+		rec = append(rec, '}')
 	}
-	n, err := writeRecord(db.file.f, rec)
+	n, err := writeRecord(db.file.f, append(rec, '}'))
 	db.file.size += n
 	db.file.records++
 	return err

@@ -100,7 +100,7 @@ func TestDamagedFileEnd(t *testing.T) {
 func TestFileOfAnotherSchema(t *testing.T) {
 	dir := t.TempDir()
 	var b bytes.Buffer
-	if _, err := writeRecord(&b, map[string]any{"name": "OVN_Northbound", "version": "6.3.0", "tables": map[string]any{}}); err != nil {
+	if _, err := writeRecord(&b, []byte(`{"name":"OVN_Northbound","version":"6.3.0","tables":{}}`)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "nb.db"), b.Bytes(), 0o644); err != nil {

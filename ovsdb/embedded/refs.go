@@ -189,14 +189,11 @@ func (t *refTxn) refer(table, uuid string, m model.Model, sign int) error {
 	if m == nil || len(cols) == 0 {
 		return nil
 	}
-	info, err := t.db.model.NewModelInfo(m)
-	if err != nil {
-		return err
-	}
+	r := t.db.codecs[table].row(m)
 	for _, c := range cols {
-		native, err := info.FieldByColumn(c.name)
-		if err != nil {
-			continue // a column of the models the served schema lacks
+		native := r.native(c.name)
+		if native == nil {
+			continue // a column of the served schema the models lack
 		}
 		eachUUID(native, func(to string, value bool) {
 			target := c.key
@@ -387,10 +384,7 @@ func (t *refTxn) removeWeakReferences(mu *updates.ModelUpdates) (bool, error) {
 // src names: the elements of a set, or the pairs of a map whose key (or
 // value, as src says) is one of them.
 func (t *refTxn) removal(src refSource, m model.Model, uuids []string) (ovsdb.Mutation, error) {
-	info, err := newRowInfo(t.db, m)
-	if err != nil {
-		return ovsdb.Mutation{}, err
-	}
+	r := t.db.codecs[src.table].row(m)
 	drop := map[string]bool{}
 	for _, u := range uuids {
 		drop[u] = true
@@ -399,7 +393,7 @@ func (t *refTxn) removal(src refSource, m model.Model, uuids []string) (ovsdb.Mu
 		u, ok := v.(ovsdb.UUID)
 		return ok && drop[u.GoUUID]
 	}
-	switch v := info.value(src.column).(type) {
+	switch v := r.value(src.column).(type) {
 	case ovsdb.OvsMap:
 		pairs := map[any]any{}
 		for k, e := range v.GoMap {

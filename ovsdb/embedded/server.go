@@ -38,6 +38,7 @@ type database struct {
 	lastTxn string  // id of the last committed transaction
 	file    *dbFile // where commits are logged; nil for _Server
 	refs    *refIndex
+	codecs  map[string]*tableCodec // by table
 }
 
 // server answers the OVSDB JSON-RPC protocol (RFC 7047 and ovsdb-server(7):
@@ -118,6 +119,10 @@ func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientD
 		if err != nil {
 			return nil, err
 		}
+		codecs, err := newTableCodecs(&d.schema, &d.full, dbModel)
+		if err != nil {
+			return nil, err
+		}
 		storeSchema, err := libovsdbSchema(d.full)
 		if err != nil {
 			return nil, err
@@ -132,6 +137,7 @@ func newServer(logger *slog.Logger, schemaJSON []byte, clientModel model.ClientD
 			model:      dbModel,
 			lastTxn:    zeroTxnID,
 			refs:       refs,
+			codecs:     codecs,
 		}
 	}
 
@@ -296,6 +302,11 @@ func (sess *session) handle(m *message) {
 	result, err := sess.call(m.Method, m.Params)
 	if err != nil {
 		sess.send(reply{ID: m.ID, Error: err.Error()})
+		return
+	}
+	if raw, ok := result.(rawJSON); ok {
+		b := append(append([]byte(`{"id":`), m.ID...), `,"result":`...)
+		sess.out.put(append(append(b, raw...), `,"error":null}`...))
 		return
 	}
 	sess.send(reply{ID: m.ID, Result: result})
