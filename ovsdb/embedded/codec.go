@@ -81,8 +81,8 @@ func newTableCodecs(served, full *ovsdb.DatabaseSchema, dbModel model.DatabaseMo
 
 // isConstrained reports whether a column's type limits its values beyond
 // libovsdb's Go type for it: an enum, bounds on integers, reals or string
-// lengths, or a number of elements other than any, at most one, or exactly
-// one.
+// lengths, or bounds on the number of elements other than none, at most
+// one, or exactly one.
 func isConstrained(cs *ovsdb.ColumnSchema) bool {
 	ct := cs.TypeObj
 	if ct == nil {
@@ -114,10 +114,9 @@ func isConstrained(cs *ovsdb.ColumnSchema) bool {
 			return true
 		}
 	}
-	if ct.Min() > 1 {
-		return true
-	}
-	return ct.Max() != ovsdb.Unlimited && ct.Max() > 1
+	// Exactly one is a plain Go value, at most one a pointer.
+	least, most := ct.Min(), ct.Max()
+	return !(least == 1 && most == 1) && !(least == 0 && (most == 1 || most == ovsdb.Unlimited))
 }
 
 // row is a model of a table, read through its codec.
@@ -354,16 +353,23 @@ func atomSet(elems []reflect.Value) map[any]struct{} {
 
 // appendDiff appends the <row-update2> "modify" value of a column that went
 // from old to new (ovsdb-server(7), update2): the new value of an atomic
-// column, the symmetric difference of a set, and for a map the pairs that
-// are new or changed, with their new value, and the removed keys, with
-// their old value. It reports false, appending nothing, when the column did
+// column or of a set of at most one element, the symmetric difference of
+// a larger set, and for a map the pairs that are new or changed, with
+// their new value, and the removed keys, with their old value. It reports false, appending nothing, when the column did
 // not change.
 func appendDiff(b []byte, cc *columnCodec, old, new reflect.Value) ([]byte, bool) {
 	if !old.IsValid() || !new.IsValid() {
 		return b, false
 	}
 	switch new.Kind() {
-	case reflect.Pointer, reflect.Slice:
+	case reflect.Pointer:
+		// A set of at most one element: ovsdb-server sends its new
+		// value, as for an atomic column.
+		if old.IsNil() == new.IsNil() && (new.IsNil() || old.Elem().Equal(new.Elem())) {
+			return b, false
+		}
+		return appendValue(b, cc, new), true
+	case reflect.Slice:
 		var d []reflect.Value
 		oldElems, newElems := elements(old), elements(new)
 		oldSet, newSet := atomSet(oldElems), atomSet(newElems)

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"unicode/utf8"
 
@@ -34,7 +35,7 @@ func checkConstraints(db *database, update dbase.Update) error {
 			}
 			r := tc.row(new)
 			for _, cc := range columns {
-				if err := checkValue(cc.schema, r.value(cc.name)); err != nil {
+				if err := checkField(cc.schema, r.field(cc)); err != nil {
 					return fmt.Errorf("table %s column %s row %s: %w", table, cc.name, uuid, err)
 				}
 			}
@@ -47,39 +48,42 @@ func checkConstraints(db *database, update dbase.Update) error {
 	return nil
 }
 
-// checkValue checks one column value, in OVSDB notation, against the
+// checkField checks one column's Go value (a row's field) against the
 // column's type.
-func checkValue(cs *ovsdb.ColumnSchema, v any) error {
+func checkField(cs *ovsdb.ColumnSchema, f reflect.Value) error {
 	ct := cs.TypeObj
-	if ct == nil {
+	if ct == nil || !f.IsValid() {
 		return nil
 	}
-	switch cs.Type {
-	case ovsdb.TypeSet:
-		elems := setElems(v)
-		if err := checkSize(ct, len(elems)); err != nil {
+	if cs.Type == ovsdb.TypeSet || cs.Type == ovsdb.TypeMap {
+		n := 1
+		switch f.Kind() {
+		case reflect.Pointer:
+			if f.IsNil() {
+				n = 0
+			}
+		case reflect.Slice, reflect.Map:
+			n = f.Len()
+		}
+		if err := checkSize(ct, n); err != nil {
 			return err
 		}
-		for e := range elems {
-			if err := checkAtom(ct.Key, e); err != nil {
+	}
+	if f.Kind() == reflect.Map {
+		for it := f.MapRange(); it.Next(); {
+			if err := checkAtom(ct.Key, it.Key().Interface()); err != nil {
+				return err
+			}
+			if err := checkAtom(ct.Value, it.Value().Interface()); err != nil {
 				return err
 			}
 		}
-	case ovsdb.TypeMap:
-		pairs := mapPairs(v)
-		if err := checkSize(ct, len(pairs)); err != nil {
+		return nil
+	}
+	for _, e := range elements(f) {
+		if err := checkAtom(ct.Key, e.Interface()); err != nil {
 			return err
 		}
-		for k, val := range pairs {
-			if err := checkAtom(ct.Key, k); err != nil {
-				return err
-			}
-			if err := checkAtom(ct.Value, val); err != nil {
-				return err
-			}
-		}
-	default:
-		return checkAtom(ct.Key, v)
 	}
 	return nil
 }
