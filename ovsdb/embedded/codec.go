@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
-	"unicode/utf8"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/ovn-org/libovsdb/model"
 	"github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -92,25 +92,13 @@ func isConstrained(cs *ovsdb.ColumnSchema) bool {
 		if bt == nil {
 			continue
 		}
-		if len(bt.Enum) > 0 {
-			return true
-		}
-		if _, err := bt.MinInteger(); err == nil {
-			return true
-		}
-		if _, err := bt.MaxInteger(); err == nil {
-			return true
-		}
-		if _, err := bt.MinReal(); err == nil {
-			return true
-		}
-		if _, err := bt.MaxReal(); err == nil {
-			return true
-		}
-		if _, err := bt.MinLength(); err == nil {
-			return true
-		}
-		if _, err := bt.MaxLength(); err == nil {
+		_, minInt := bt.MinInteger()
+		_, maxInt := bt.MaxInteger()
+		_, minReal := bt.MinReal()
+		_, maxReal := bt.MaxReal()
+		_, minLen := bt.MinLength()
+		_, maxLen := bt.MaxLength()
+		if len(bt.Enum) > 0 || minInt == nil || maxInt == nil || minReal == nil || maxReal == nil || minLen == nil || maxLen == nil {
 			return true
 		}
 	}
@@ -176,7 +164,7 @@ func (r row) appendRow(b []byte, columns []*columnCodec, skipDefaults bool) []by
 			b = append(b, ',')
 		}
 		first = false
-		b = appendString(b, cc.name)
+		b = wire.AppendString(b, cc.name)
 		b = append(b, ':')
 		b = appendValue(b, cc, f)
 	}
@@ -260,9 +248,9 @@ func appendAtom(b []byte, a reflect.Value, isUUID bool) []byte {
 				u = zeroTxnID
 			}
 			b = append(b, `["uuid",`...)
-			return append(appendString(b, u), ']')
+			return append(wire.AppendString(b, u), ']')
 		}
-		return appendString(b, a.String())
+		return wire.AppendString(b, a.String())
 	case reflect.Int, reflect.Int64:
 		return strconv.AppendInt(b, a.Int(), 10)
 	case reflect.Bool:
@@ -274,50 +262,6 @@ func appendAtom(b []byte, a reflect.Value, isUUID bool) []byte {
 		}
 		return append(b, v...)
 	}
-}
-
-// appendString appends s as a JSON string: quotes, backslashes and control
-// characters escaped, invalid UTF-8 replaced by U+FFFD.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // elements are the elements of a set column's Go value (a pointer or a

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	dbase "github.com/ovn-org/libovsdb/database"
 	"github.com/ovn-org/libovsdb/model"
 	"github.com/ovn-org/libovsdb/ovsdb"
@@ -252,7 +253,7 @@ func (s *server) monitor(sess *session, method string, params []json.RawMessage)
 	sess.monitors[key] = mon
 	if version == 3 {
 		b := append(strconv.AppendBool([]byte{'['}, found), ',')
-		b = appendString(b, db.lastTxn)
+		b = wire.AppendString(b, db.lastTxn)
 		b = append(b, ',')
 		return rawJSON(append(updates.appendJSON(b), ']')), nil
 	}
@@ -368,13 +369,13 @@ func (u tableUpdates) appendJSON(b []byte) []byte {
 		if i++; i > 1 {
 			b = append(b, ',')
 		}
-		b = append(appendString(b, table), ':', '{')
+		b = append(wire.AppendString(b, table), ':', '{')
 		j := 0
 		for uuid, ru := range rows {
 			if j++; j > 1 {
 				b = append(b, ',')
 			}
-			b = append(appendString(b, uuid), ':')
+			b = append(wire.AppendString(b, uuid), ':')
 			b = append(b, ru...)
 		}
 		b = append(b, '}')
@@ -430,7 +431,7 @@ func (mon *monitor) send(sess *session, updates tableUpdates) {
 	b := append([]byte(`{"id":null,"method":`), strconv.Quote(method)...)
 	b = append(append(b, `,"params":[`...), mon.id...)
 	if mon.version == 3 {
-		b = appendString(append(b, ','), mon.db.lastTxn)
+		b = wire.AppendString(append(b, ','), mon.db.lastTxn)
 	}
 	b = updates.appendJSON(append(b, ','))
 	sess.out.put(append(b, "]}"...))
@@ -455,7 +456,7 @@ func (mon *monitor) rowUpdate(tm *tableMonitor, kind string, old, new *row) []by
 				if n++; n > 1 {
 					b = append(b, ',')
 				}
-				b = appendValue(append(appendString(b, cc.name), ':'), cc, ov)
+				b = appendValue(append(wire.AppendString(b, cc.name), ':'), cc, ov)
 			}
 		}
 		if n == 0 {
@@ -465,7 +466,7 @@ func (mon *monitor) rowUpdate(tm *tableMonitor, kind string, old, new *row) []by
 	}
 	switch kind {
 	case "initial", "insert":
-		b := append(appendString([]byte{'{'}, kind), ':')
+		b := append(wire.AppendString([]byte{'{'}, kind), ':')
 		return append(new.appendRow(b, tm.columns, true), '}')
 	case "delete":
 		return []byte(`{"delete":null}`)
@@ -477,7 +478,7 @@ func (mon *monitor) rowUpdate(tm *tableMonitor, kind string, old, new *row) []by
 		if n > 0 {
 			b = append(b, ',')
 		}
-		b = append(appendString(b, cc.name), ':')
+		b = append(wire.AppendString(b, cc.name), ':')
 		var ok bool
 		if b, ok = appendDiff(b, cc, old.field(cc), new.field(cc)); ok {
 			n++

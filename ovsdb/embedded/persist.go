@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	dbase "github.com/ovn-org/libovsdb/database"
 	"github.com/ovn-org/libovsdb/model"
 	"github.com/ovn-org/libovsdb/ovsdb"
@@ -236,13 +237,13 @@ func (s *server) snapshot(db *database) ([]byte, error) {
 		}
 		empty = false
 		tc := db.codecs[name]
-		rec = append(appendString(append(rec, ','), name), ':', '{')
+		rec = append(wire.AppendString(append(rec, ','), name), ':', '{')
 		i := 0
 		for uuid, m := range rows {
 			if i++; i > 1 {
 				rec = append(rec, ',')
 			}
-			rec = append(appendString(rec, uuid), ':')
+			rec = append(wire.AppendString(rec, uuid), ':')
 			rec = tc.row(m).appendRow(rec, tc.columns, true)
 		}
 		rec = append(rec, '}')
@@ -271,14 +272,14 @@ func (s *server) logCommit(db *database, update dbase.Update) error {
 	for _, table := range update.GetUpdatedTables() {
 		tc := db.codecs[table]
 		mark := len(rec)
-		rec = append(appendString(append(rec, ','), table), ':', '{')
+		rec = append(wire.AppendString(append(rec, ','), table), ':', '{')
 		n := 0
 		err := update.ForEachModelUpdate(table, func(uuid string, old, new model.Model) error {
 			rowMark := len(rec)
 			if n > 0 {
 				rec = append(rec, ',')
 			}
-			rec = append(appendString(rec, uuid), ':')
+			rec = append(wire.AppendString(rec, uuid), ':')
 			switch {
 			case new == nil:
 				rec = append(rec, "null"...)

@@ -24,7 +24,7 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendString(b, v), nil
+		return AppendString(b, v), nil
 	case int:
 		return strconv.AppendInt(b, int64(v), 10), nil
 	case int64:
@@ -36,8 +36,8 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		if lovsdb.ValidateUUID(v.GoUUID) != nil {
 			tag = "named-uuid"
 		}
-		b = appendString(append(b, '['), tag)
-		b = appendString(append(b, ','), v.GoUUID)
+		b = AppendString(append(b, '['), tag)
+		b = AppendString(append(b, ','), v.GoUUID)
 		return append(b, ']'), nil
 	case lovsdb.OvsSet:
 		if len(v.GoSet) == 1 {
@@ -138,7 +138,7 @@ func appendObject[M ~map[string]any](b []byte, m M) ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(appendString(b, k), ':')
+		b = append(AppendString(b, k), ':')
 		var err error
 		if b, err = appendJSON(b, m[k]); err != nil {
 			return nil, err
@@ -151,10 +151,10 @@ func appendObject[M ~map[string]any](b []byte, m M) ([]byte, error) {
 // writes: those set, "where" always for a select, and "row" always for an
 // insert.
 func appendOperation(b []byte, o *lovsdb.Operation) ([]byte, error) {
-	b = appendString(append(b, `{"op":`...), o.Op)
+	b = AppendString(append(b, `{"op":`...), o.Op)
 	str := func(name, v string) {
 		if v != "" {
-			b = appendString(append(append(b, ','), name...), v)
+			b = AppendString(append(append(b, ','), name...), v)
 		}
 	}
 	var err error
@@ -201,10 +201,10 @@ func derefOr[T any](p *T) T {
 	return v
 }
 
-// appendString appends s as a JSON string: quotes, backslashes and
+// AppendString appends s as a JSON string: quotes, backslashes and
 // control characters escaped, invalid UTF-8 replaced by U+FFFD as
 // encoding/json does.
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {

@@ -185,7 +185,7 @@ func (c *rpcConn) request(method string, decode func([]byte) error) (*paramWrite
 	if t := c.trace.Load(); t != nil && t.log.Enabled(context.Background(), slog.LevelDebug) {
 		r.trace = t
 	}
-	b := appendString(append(c.w.AvailableBuffer(), `{"method":`...), method)
+	b := AppendString(append(c.w.AvailableBuffer(), `{"method":`...), method)
 	b = append(b, `,"id":`...)
 	b = strconv.AppendUint(b, id, 10)
 	b = append(b, `,"params":[`...)
