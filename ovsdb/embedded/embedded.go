@@ -7,7 +7,8 @@
 // which check and apply every transaction, in store.go; referential
 // integrity and garbage collection are this package's own, refs.go) and in
 // OVSDB standalone database files in the state directory, which stock
-// ovsdb-tool and ovsdb-server read too. This
+// ovsdb-tool and ovsdb-server read too. The file's records and the monitor
+// updates are written from the rows' fields directly (codec.go). This
 // package speaks the protocol: JSON-RPC framing, transact, monitor,
 // monitor_cond (one request or an array of them per table), monitor_cond_since,
 // monitor_cond_change, monitor_cancel, the _Server database, lock, steal,
