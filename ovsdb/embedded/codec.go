@@ -136,10 +136,13 @@ func (r row) native(column string) any {
 }
 
 // value is a column's value in OVSDB notation (libovsdb's OvsSet, OvsMap,
-// UUID or a plain atom).
+// UUID or a plain atom), nil for a column the table lacks.
 func (r row) value(column string) any {
 	cc := r.tc.byName[column]
-	if cc == nil || cc.field < 0 {
+	if cc == nil {
+		return nil
+	}
+	if cc.field < 0 {
 		return defaultValue(cc.schema)
 	}
 	ovs, err := ovsdb.NativeToOvs(cc.schema, r.v.Field(cc.field).Interface())
