@@ -852,9 +852,11 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	case stream != nil:
 		// The SB server takes seconds to commit a cold start's write,
 		// with northd idle: the ports' columns go to the NB meanwhile.
-		ports := d.sendPorts(t.InsertedPorts())
-		err = stream.Finish(ctx)
-		d.waitPorts(ctx, ports)
+		if err = stream.Send(); err == nil {
+			ports := d.sendPorts(t.InsertedPorts())
+			err = stream.Wait(ctx)
+			d.waitPorts(ctx, ports)
+		}
 	case t.Empty():
 		return true, nil
 	default:
