@@ -7,16 +7,19 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"sync"
 )
 
 // Circuit is a dataflow graph of operators over relations. Operators are added
 // in build order, each reading only relations built before it, so the graph is
-// acyclic and a Step runs them in that order. It is not safe for concurrent
-// use.
+// acyclic and a Step runs them in that order (a large one, on several cores,
+// in an order that respects it: see stepParallel). It is not safe for
+// concurrent use.
 type Circuit struct {
 	ops []op
 	// streams are every relation's stream, for the first Step to tell each
-	// operator which streams it is the last to read.
+	// operator which streams it is the last to read, and for a parallel
+	// step to clear them.
 	streams []*streamBase
 	// ran lists the operators the current step ran, dirty the streams it
 	// changed: a step touches only those, so its cost follows the change
@@ -35,6 +38,18 @@ type Circuit struct {
 	describe func(any) string
 	// inputs are the circuit's inputs by name, for InputOf.
 	inputs map[string]any
+	// pending counts the input changes buffered since the last step (an
+	// upper bound: changes may net out); from parallelFrom of them, a
+	// step runs its operators on every core.
+	pending, parallelFrom int
+	// parallel is set while a step runs operators concurrently: they then
+	// leave the circuit's lists of dirty streams and due operators alone,
+	// and report rejections under mu.
+	parallel bool
+	mu       sync.Mutex
+	// graph is the operators' dependencies, built for the first parallel
+	// step.
+	graph *graph
 }
 
 // op is one operator: step computes its output change from its inputs'
@@ -61,6 +76,8 @@ type changer interface {
 	// readBy records that the operator at position i reads it: i is
 	// marked due when it changes.
 	readBy(i int)
+	// writtenBy is the position of the operator whose step changes it.
+	writtenBy() int
 }
 
 // readers are the operators that read a changer, by position.
@@ -76,15 +93,33 @@ func (b *bitset) set(i int) {
 	(*b)[i/64] |= 1 << (i % 64)
 }
 
-// schedule marks rs due in the current step.
+// schedule marks rs due in the current step; a parallel step looks at
+// every operator instead.
 func (c *Circuit) schedule(rs readers) {
+	if c.parallel {
+		return
+	}
 	for _, i := range rs {
 		c.due[i/64] |= 1 << (i % 64)
 	}
 }
 
 // NewCircuit returns an empty circuit.
-func NewCircuit() *Circuit { return &Circuit{} }
+func NewCircuit() *Circuit { return &Circuit{parallelFrom: parallelMin} }
+
+// parallelMin is the number of input changes from which a step runs its
+// operators on every core: a cold start's step, whose independent rule
+// families then share the cores, and not a change's, whose few operators
+// would cost more to hand between cores than to run.
+const parallelMin = 4096
+
+// ParallelFrom sets the number of input changes (n ≥ 0) from which a step
+// runs independent operators concurrently on every core (GOMAXPROCS), where
+// the default is a few thousand: 0 makes every step do so (for tests of
+// the user functions' safety), and math.MaxInt none. The user functions
+// of a circuit stepped in parallel may run concurrently with each other,
+// never with themselves.
+func (c *Circuit) ParallelFrom(n int) { c.parallelFrom = n }
 
 // add appends an operator that reads ins (nil: it runs in every step) and
 // returns its position. Its step may read the streams among ins; one that
@@ -115,7 +150,6 @@ func (c *Circuit) assignFrees() {
 			o.frees = append(o.frees, s)
 		}
 	}
-	c.streams = nil
 }
 
 // due reports whether o must run in the current step.
@@ -139,6 +173,21 @@ func (c *Circuit) Step() []*Rejected {
 		c.assignFrees()
 		c.stepped = true
 	}
+	if workers := runtime.GOMAXPROCS(0); c.pending >= c.parallelFrom && workers > 1 {
+		c.stepParallel(workers)
+	} else {
+		c.stepInOrder()
+	}
+	c.pending = 0
+	rej := c.rejected
+	c.rejected = nil
+	slices.SortFunc(rej, func(a, b *Rejected) int { return cmp.Compare(a.Error(), b.Error()) })
+	return rej
+}
+
+// stepInOrder steps the due operators one after the other, in order, then
+// commits them.
+func (c *Circuit) stepInOrder() {
 	for w := range c.due {
 		if w < len(c.always) {
 			c.due[w] |= c.always[w]
@@ -170,14 +219,25 @@ func (c *Circuit) Step() []*Rejected {
 		s.clear()
 	}
 	c.ran, c.dirty = c.ran[:0], c.dirty[:0]
-	rej := c.rejected
-	c.rejected = nil
-	slices.SortFunc(rej, func(a, b *Rejected) int { return cmp.Compare(a.Error(), b.Error()) })
-	return rej
 }
 
 func (c *Circuit) reject(op string, t any, err error) {
+	if c.parallel {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	c.rejected = append(c.rejected, &Rejected{Op: op, Tuple: t, Err: err, describe: c.describe})
+}
+
+// touched records that s's change was made or filled in the current
+// step: s is cleared at its end and its readers are due. A parallel step
+// clears every stream and looks at every operator instead.
+func (c *Circuit) touched(s *streamBase) {
+	if c.parallel {
+		return
+	}
+	c.dirty = append(c.dirty, s)
+	c.schedule(s.readers)
 }
 
 // DescribeTuples sets how the Error of the circuit's Rejected shows the
@@ -224,8 +284,9 @@ type streamBase struct {
 	// settle drops the tuples of zero weight its producer's step left.
 	settle func()
 	// lastReader is the position of the last operator whose step reads the
-	// stream, -1 for none.
-	lastReader int
+	// stream, -1 for none; writer that of the operator whose step changes
+	// it.
+	lastReader, writer int
 	// pinned: a commit reads the change too, so it stays to the step's end.
 	pinned bool
 	readers
@@ -235,6 +296,8 @@ func (s *stream[T]) readBy(i int) {
 	s.readers = append(s.readers, i)
 	s.lastReader = max(s.lastReader, i)
 }
+
+func (s *streamBase) writtenBy() int { return s.writer }
 
 // add adds w to t's weight in the change. It leaves a weight summed to
 // zero in place, which costs one map access instead of a lookup and an
@@ -250,8 +313,7 @@ func (s *stream[T]) add(t T, w Weight) {
 	if len(s.delta) == 0 {
 		// Listed again if it empties and refills: clearing twice and
 		// scheduling twice are harmless.
-		s.c.dirty = append(s.c.dirty, &s.streamBase)
-		s.c.schedule(s.readers)
+		s.c.touched(&s.streamBase)
 	}
 	s.delta[t] += w
 	if w > 0 {
@@ -274,8 +336,9 @@ func (s *stream[T]) settleDelta() {
 func (s *stream[T]) reserve(n int) {
 	if len(s.delta) == 0 && n > reuseMax {
 		s.delta, s.reserved = make(ZSet[T], n), true
-		// Cleared at the step's end even if nothing is added.
-		s.c.dirty = append(s.c.dirty, &s.streamBase)
+		// Cleared at the step's end even if nothing is added (its readers
+		// find it empty).
+		s.c.touched(&s.streamBase)
 	}
 }
 
@@ -341,9 +404,10 @@ type Rel[T comparable] struct {
 	s *stream[T]
 }
 
+// newRel makes a relation for the operator added next, which writes it.
 func newRel[T comparable](c *Circuit) Rel[T] {
 	s := &stream[T]{c: c}
-	s.streamBase = streamBase{clear: s.clearDelta, settle: s.settleDelta, lastReader: -1}
+	s.streamBase = streamBase{clear: s.clearDelta, settle: s.settleDelta, lastReader: -1, writer: len(c.ops)}
 	c.streams = append(c.streams, &s.streamBase)
 	return Rel[T]{c, s}
 }
@@ -362,6 +426,7 @@ func sameCircuit(cs ...*Circuit) *Circuit {
 // next Step. Inserting a tuple already present and deleting one absent are
 // no-ops, so the relation it feeds always has weights 0 or 1.
 type Input[T comparable] struct {
+	c       *Circuit
 	name    string
 	rows    map[T]struct{}
 	pending ZSet[T]
@@ -377,7 +442,7 @@ func InputOf[T comparable](c *Circuit, name string) *Input[T] {
 
 // NewInput adds an input to c and returns it with the relation it feeds.
 func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
-	in := &Input[T]{name: name, rows: map[T]struct{}{}}
+	in := &Input[T]{c: c, name: name, rows: map[T]struct{}{}}
 	if c.inputs == nil {
 		c.inputs = map[string]any{}
 	}
@@ -388,8 +453,7 @@ func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
 		// The stream's emptied map from the last step takes pending's place.
 		out.s.delta, in.pending = in.pending, out.s.delta
 		if len(out.s.delta) > 0 {
-			c.dirty = append(c.dirty, &out.s.streamBase)
-			c.schedule(out.s.readers)
+			c.touched(&out.s.streamBase)
 		}
 	}, func() {
 		if len(in.rows) == 0 {
@@ -446,6 +510,7 @@ func (in *Input[T]) change(t T, w Weight) {
 		in.pending = ZSet[T]{}
 	}
 	bump(in.pending, t, w)
+	in.c.pending++
 }
 
 // Update replaces old by new at the next Step; a no-op when old == new.

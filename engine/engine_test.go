@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -256,8 +257,24 @@ func TestSemiAndAntiJoin(t *testing.T) {
 	}
 }
 
-func TestTryMapRejects(t *testing.T) {
-	c := NewCircuit()
+// inOrderAndParallel runs test with circuits stepped in order and in
+// parallel (ParallelFrom).
+func inOrderAndParallel(t *testing.T, test func(t *testing.T, newCircuit func() *Circuit)) {
+	for _, from := range []int{math.MaxInt, 0} {
+		t.Run(fmt.Sprint("parallel-from=", from), func(t *testing.T) {
+			test(t, func() *Circuit {
+				c := NewCircuit()
+				c.ParallelFrom(from)
+				return c
+			})
+		})
+	}
+}
+
+func TestTryMapRejects(t *testing.T) { inOrderAndParallel(t, testTryMapRejects) }
+
+func testTryMapRejects(t *testing.T, newCircuit func() *Circuit) {
+	c := newCircuit()
 	in, r := NewInput[string](c, "addrs")
 	parse := func(s string) (int, error) {
 		var n int
@@ -392,8 +409,10 @@ func TestBuildAfterStepPanics(t *testing.T) {
 // TestStreamsFreedEarly checks that a step drops a stream's change once its
 // last reader has run, keeps an input's change for the input's commit, and
 // does not keep a map sized for a large change once a small one follows.
-func TestStreamsFreedEarly(t *testing.T) {
-	c := NewCircuit()
+func TestStreamsFreedEarly(t *testing.T) { inOrderAndParallel(t, testStreamsFreedEarly) }
+
+func testStreamsFreedEarly(t *testing.T, newCircuit func() *Circuit) {
+	c := newCircuit()
 	in, r := NewInput[int](c, "in")
 	odd := Filter(r, func(x int) bool { return x%2 == 1 })
 	var seen int // odd's change as its last reader sees it
@@ -427,8 +446,10 @@ func TestStreamsFreedEarly(t *testing.T) {
 
 // TestCancelledChangeUnseen checks that a tuple whose weights in a step's
 // change sum to zero reaches no reader of that change.
-func TestCancelledChangeUnseen(t *testing.T) {
-	c := NewCircuit()
+func TestCancelledChangeUnseen(t *testing.T) { inOrderAndParallel(t, testCancelledChangeUnseen) }
+
+func testCancelledChangeUnseen(t *testing.T, newCircuit func() *Circuit) {
+	c := newCircuit()
 	in, r := NewInput[int](c, "in")
 	seen := 0
 	Map(Union(r, Negate(r)), func(x int) int { seen++; return x })
@@ -439,4 +460,29 @@ func TestCancelledChangeUnseen(t *testing.T) {
 	if seen != 0 {
 		t.Errorf("the reader of a change that cancels out saw %d tuples", seen)
 	}
+}
+
+// TestParallelStepPanics checks that a user function's panic in a parallel
+// step reaches Step's caller, whichever worker ran it.
+func TestParallelStepPanics(t *testing.T) {
+	c := NewCircuit()
+	c.ParallelFrom(0)
+	in, r := NewInput[int](c, "in")
+	for i := range 8 {
+		NewOutput(Map(r, func(x int) int {
+			if i == 5 && x == 3 {
+				panic("five")
+			}
+			return x
+		}), cmp.Compare[int])
+	}
+	for i := range 10 {
+		in.Insert(i)
+	}
+	defer func() {
+		if got := recover(); got != "five" {
+			t.Errorf("recovered %v, want five", got)
+		}
+	}()
+	c.Step()
 }

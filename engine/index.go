@@ -25,6 +25,7 @@ type arrangement[K, T comparable] struct {
 	big   map[K]*tupleIndex[T]
 	delta map[K][]Change[T]
 	readers
+	writer int // the IndexBy operator's position
 }
 
 // group is the tuples of one key with their non-zero weights.
@@ -266,7 +267,7 @@ func b2i(b bool) Weight {
 
 // IndexBy arranges r by key.
 func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
-	a := &arrangement[K, T]{state: map[K][]Change[T]{}}
+	a := &arrangement[K, T]{state: map[K][]Change[T]{}, writer: len(r.c.ops)}
 	i := r.c.add([]changer{r.s}, func() {
 		n, i, grown := len(r.s.delta), 0, false
 		for t, w := range r.s.delta {
@@ -307,6 +308,8 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 func (a *arrangement[K, T]) changed() bool { return len(a.delta) > 0 }
 
 func (a *arrangement[K, T]) readBy(i int) { a.readers = append(a.readers, i) }
+
+func (a *arrangement[K, T]) writtenBy() int { return a.writer }
 
 // present reports whether key k has a tuple of positive weight before and
 // after the step's change.

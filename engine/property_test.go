@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -54,7 +55,8 @@ func (s scenario[O]) circuit() (*Circuit, []*Input[tup], *Output[O]) {
 // prop checks s with random steps of inserts, deletes and updates: after every
 // step the incremental output must equal a full recompute (and the naive
 // oracle), and its delta must be the minimal change from the previous
-// contents.
+// contents. Each step, the incremental one and the recompute, runs its
+// operators in order or in parallel at random.
 func prop[O comparable](t *testing.T, name string, s scenario[O]) {
 	t.Run(name, func(t *testing.T) {
 		rapid.Check(t, func(t *rapid.T) {
@@ -90,6 +92,7 @@ func prop[O comparable](t *testing.T, name string, s scenario[O]) {
 					}
 				}
 				prev := out.Contents()
+				c.ParallelFrom(drawParallelFrom(t, "parallel"))
 				c.Step()
 				got := out.Contents()
 				unordered := slices.Clone(out.Changes()) // before Delta sorts it
@@ -108,6 +111,7 @@ func prop[O comparable](t *testing.T, name string, s scenario[O]) {
 						fins[i].Insert(x)
 					}
 				}
+				fc.ParallelFrom(drawParallelFrom(t, "recompute parallel"))
 				fc.Step()
 				if d := gocmp.Diff(fout.Contents(), got, append(s.opts, cmpopts.EquateEmpty())...); d != "" {
 					t.Fatalf("step %d: incremental differs from recompute (-recompute +incremental):\n%s", step, d)
@@ -149,6 +153,12 @@ func checkDelta[O comparable](t *rapid.T, step int, prev []O, delta []Change[O],
 	if !maps.Equal(s, set(cur)) {
 		t.Fatalf("step %d: previous %v + delta %v != contents %v", step, prev, delta, cur)
 	}
+}
+
+// drawParallelFrom draws a ParallelFrom that makes the next step run in
+// order or in parallel.
+func drawParallelFrom(t *rapid.T, label string) int {
+	return rapid.SampledFrom([]int{0, math.MaxInt}).Draw(t, label)
 }
 
 func set[T comparable](ts []T) map[T]bool {

@@ -850,7 +850,13 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	var err error
 	switch {
 	case stream != nil:
-		err = stream.Finish(ctx)
+		// The SB server takes seconds to commit a cold start's write,
+		// with northd idle: the ports' columns go to the NB meanwhile.
+		if err = stream.Send(); err == nil {
+			ports := d.sendPorts(t.InsertedPorts())
+			err = stream.Wait(ctx)
+			d.waitPorts(ctx, ports)
+		}
 	case t.Empty():
 		return true, nil
 	default:
@@ -950,11 +956,8 @@ func (d *Northd) hvCfg(nbCfg int) (int, int) {
 // the ports
 // whose Port_Binding writeSB has just inserted.
 func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[string]string) {
-	if d.upAll {
-		d.feed.status.markAll()
-	}
-	global := slices.Concat(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps(), d.nfActiveOps(), d.portHealthStatusOps())
 	ports := d.portOps(newPorts)
+	global := slices.Concat(nbGlobalUpdate(d.feed.global, cols), d.bfdStatusOps(), d.nfActiveOps(), d.portHealthStatusOps())
 	// A few ports go with NB_Global, in one transaction rather than two; a
 	// cold start's thousands go after it, so that the sb_cfg that
 	// `ovn-nbctl --wait=sb` waits for is not held up by them.
@@ -977,6 +980,46 @@ func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[stri
 // NB_Global's transaction.
 const portsWithGlobal = 64
 
+// sendPorts sends the switch ports' columns (portOps; newPorts are the
+// ports whose Port_Binding the SB transaction being committed inserts) in
+// an NB transaction of their own, and returns it for waitPorts; nil when
+// there is nothing to write or no NB. ovn-northd too sends its NB and SB
+// transactions of a run together.
+func (d *Northd) sendPorts(newPorts map[string]string) *wire.Txn {
+	if d.nb == nil {
+		return nil
+	}
+	ops := d.portOps(newPorts)
+	if len(ops) == 0 {
+		return nil
+	}
+	t, err := d.nb.StartTransact()
+	if err != nil {
+		d.upAll = true
+		return nil
+	}
+	for _, op := range ops {
+		t.Add(op)
+	}
+	if err := t.Send(); err != nil {
+		d.upAll = true
+		return nil
+	}
+	return t
+}
+
+// waitPorts waits for sendPorts' transaction; a failure has the next
+// writeNB write every port's columns again.
+func (d *Northd) waitPorts(ctx context.Context, t *wire.Txn) {
+	if t == nil {
+		return
+	}
+	if err := t.Wait(ctx); err != nil && ctx.Err() == nil {
+		d.log.Warn("NB transaction failed; retrying at the next step", "err", err)
+		d.upAll = true
+	}
+}
+
 // portOps sets the ipv6_prefix of router ports (ipv6PrefixOp) and the
 // Logical_Switch_Port columns northd owns, for each switch port that has a
 // Port_Binding (handle_port_binding_changes,
@@ -985,6 +1028,10 @@ const portsWithGlobal = 64
 // its port's columns are written with the nb_cfg handshake rather than in
 // a transaction of their own once the monitor shows it.
 func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
+	if d.upAll {
+		// Every status column is written again too (writeNB).
+		d.feed.status.markAll()
+	}
 	names := d.feed.takePorts()
 	for name := range d.w.TakePortsChanged(d.upAll) {
 		names[name] = true

@@ -107,6 +107,10 @@ func meteredProtocol(f Flow) string {
 	return controllerProtocol(f.Actions)
 }
 
+// metered reports whether flow f sends packets of a CoPP protocol to
+// ovn-controller: withControllerMeters may meter it.
+func metered(f Flow) bool { return meteredProtocol(f) != "" }
+
 // withControllerMeters sets the controller meter of every flow whose
 // actions send packets of a CoPP protocol to ovn-controller (or that is
 // MeteredAs one) on a datapath whose CoPP meters that protocol. Such a
@@ -115,7 +119,6 @@ func meteredProtocol(f Flow) string {
 // only these flows are held for the join, so a CoPP change costs the flows
 // it meters.
 func withControllerMeters(n *relations.NB, flows engine.Rel[Flow], sets engine.Rel[DatapathSetMember]) engine.Rel[Flow] {
-	metered := func(f Flow) bool { return meteredProtocol(f) != "" }
 	plain := engine.Filter(flows, func(f Flow) bool { return !metered(f) })
 	punting := engine.Filter(flows, metered)
 	onSets := engine.IndexBy(engine.Filter(punting, func(f Flow) bool { return IsDatapathSet(f.Datapath) }),

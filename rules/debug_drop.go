@@ -93,11 +93,13 @@ func implicitDrops(f Flow) bool {
 	return implicitDropStages[f.Stage] && strings.HasSuffix(f.Actions, implicitDrop)
 }
 
+// drops reports whether flow f drops packets: withDebugDrops may sample it.
+func drops(f Flow) bool { return implicitDrops(f) || len(dropStatements(f.Actions)) > 0 }
+
 // withDebugDrops samples every drop when debug drop sampling is on. Only
 // the flows that drop are held for the join, so turning sampling on or
 // off costs those flows.
 func withDebugDrops(n *relations.NB, flows engine.Rel[Flow]) engine.Rel[Flow] {
-	drops := func(f Flow) bool { return implicitDrops(f) || len(dropStatements(f.Actions)) > 0 }
 	one := func(Flow) struct{} { return struct{}{} }
 	dropping := engine.IndexBy(engine.Filter(flows, drops), one)
 	action := engine.IndexBy(debugDropAction(n), func(string) struct{} { return struct{}{} })

@@ -292,3 +292,21 @@ func TestSwitchPeers2603Incremental(t *testing.T) {
 			ruletest.OutputOf("Port_Binding", func(p *rules.Program) *engine.Output[rules.PortBinding] { return p.PortBindings })),
 	})
 }
+
+// TestParallelIncrementalEqualsRecompute runs every step of both
+// releases' programs, the incremental one and each recompute, with
+// independent operators concurrently (engine.Circuit.ParallelFrom(0)), as
+// a cold start's step runs them: the rules' functions must be safe to call
+// from several goroutines at once (`go test -race` checks what they share).
+func TestParallelIncrementalEqualsRecompute(t *testing.T) {
+	for _, r := range []schema.Release{schema.OVN2303, schema.OVN2603} {
+		t.Run(r.String(), func(t *testing.T) {
+			ruletest.Check(t, ruletest.Config{Changes: ruletest.Changes(), Steps: 12, ChangesPerStep: 4,
+				Program: func() *rules.Program {
+					p := rules.NewFor(r)
+					p.Circuit.ParallelFrom(0)
+					return p
+				}})
+		})
+	}
+}

@@ -47,6 +47,12 @@ func RouterBFDFlows(n *relations.NB) engine.Rel[Flow] {
 // actions.
 const routeActionsStart = "ip.ttl--; reg8[0..15] = 0; "
 
+// routeFlow reports whether f is the flow of a single route, which
+// bfdRouteFlows reads.
+func routeFlow(f Flow) bool {
+	return f.Stage == LRInIPRouting && strings.HasPrefix(f.Actions, routeActionsStart)
+}
+
 // bfdRouteFlows: for each route flow that leaves through a port with BFD
 // sessions, one a priority higher for the port's BFD packets (UDP port
 // 3784) that does not decrement the TTL (northd.c add_route). Every family
@@ -54,9 +60,7 @@ const routeActionsStart = "ip.ttl--; reg8[0..15] = 0; "
 // the flows of single routes start with routeActionsStart and name their
 // port in outport.
 func bfdRouteFlows(n *relations.NB, flows engine.Rel[Flow]) engine.Rel[Flow] {
-	routes := engine.Filter(flows, func(f Flow) bool {
-		return f.Stage == LRInIPRouting && strings.HasPrefix(f.Actions, routeActionsStart)
-	})
+	routes := engine.Filter(flows, routeFlow)
 	byPort := engine.IndexBy(routes, func(f Flow) portOnRouter {
 		_, rest, _ := strings.Cut(f.Actions, "outport = ")
 		port, _, _ := strings.Cut(rest, ";")

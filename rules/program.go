@@ -181,10 +181,7 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 		sets = append(sets, s(nb))
 	}
 	members := engine.Union(sets...)
-	inRelease := engine.Filter(engine.Union(flows...), func(f Flow) bool { return stages.Has(f.Stage) })
-	inRelease = engine.Union(inRelease, bfdRouteFlows(nb, inRelease))
-	// Settings that change flows of every family: drop sampling, CoPP.
-	written := withControllerMeters(nb, withDebugDrops(nb, inRelease), members)
+	written := writtenFlows(nb, stages, flows, members)
 	addrSets, addrMembers := SBAddressSets(nb)
 	pgs, pgMembers := SBPortGroups(nb)
 	mcs, mcMembers := SBMulticastGroups(nb)
@@ -232,6 +229,28 @@ func NewWith(stages *StageTable, rs ...Rule) *Program {
 
 		Diagnostics: engine.NewOutput(nb.Diagnostics(), relations.CompareDiagnostics),
 	}
+}
+
+// writtenFlows is the flows of the families as northd writes them: those
+// on a stage of the release, with the BFD flows of routes added
+// (bfdRouteFlows) and the settings that change flows of every family
+// applied, drop sampling (withDebugDrops) and CoPP (withControllerMeters).
+// Most flows are on a stage of the release and neither drop, punt to the
+// controller nor route: those settings leave them as they are, so each
+// family's are kept apart from the rest on their own, and only the rest
+// go through the settings' operators. A cold start then spends a pass over
+// every flow in each family's operators, which run side by side, instead
+// of a chain of passes over all of them, one after the other.
+func writtenFlows(nb *relations.NB, stages *StageTable, families []engine.Rel[Flow], members engine.Rel[DatapathSetMember]) engine.Rel[Flow] {
+	plain := func(f Flow) bool { return !drops(f) && !metered(f) && !routeFlow(f) }
+	var out, rest []engine.Rel[Flow]
+	for _, flows := range families {
+		out = append(out, engine.Filter(flows, func(f Flow) bool { return stages.Has(f.Stage) && plain(f) }))
+		rest = append(rest, engine.Filter(flows, func(f Flow) bool { return stages.Has(f.Stage) && !plain(f) }))
+	}
+	others := engine.Union(rest...)
+	others = engine.Union(others, bfdRouteFlows(nb, others))
+	return engine.Union(append(out, withControllerMeters(nb, withDebugDrops(nb, others), members))...)
 }
 
 // Step computes the consequences of the NB changes fed since the last Step.

@@ -685,19 +685,32 @@ func (t *Txn) Add(op lovsdb.Operation) {
 // Finish sends the end of the transaction, waits for its reply and
 // checks every result, as Transact.
 func (t *Txn) Finish(ctx context.Context) error {
+	if err := t.Send(); err != nil {
+		return err
+	}
+	return t.Wait(ctx)
+}
+
+// Send sends the end of the transaction, for the caller to do something
+// else while the server commits it; Wait then waits for its reply.
+func (t *Txn) Send() error {
 	c := t.c
 	if len(t.known) > 0 {
 		c.known.Store(&t.known)
-		if len(c.paused) == 0 {
-			defer c.known.Store(nil)
-		}
 	}
 	err := t.r.end()
 	c.writing.Add(-1)
-	if err != nil {
-		return err
+	return err
+}
+
+// Wait waits for the reply of a transaction Send sent and checks every
+// result, as Transact.
+func (t *Txn) Wait(ctx context.Context) error {
+	c := t.c
+	if len(t.known) > 0 && len(c.paused) == 0 {
+		defer c.known.Store(nil)
 	}
-	err = t.r.call.wait(ctx)
+	err := t.r.call.wait(ctx)
 	if err == nil && len(t.failed) > 0 {
 		err = fmt.Errorf("%d ovsdb operations failed: %s", len(t.failed), strings.Join(t.failed, ""))
 		if strings.Contains(err.Error(), "not leader") {
