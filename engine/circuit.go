@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"time"
 )
 
 // Circuit is a dataflow graph of operators over relations. Operators are added
@@ -35,6 +36,9 @@ type Circuit struct {
 	describe func(any) string
 	// inputs are the circuit's inputs by name, for InputOf.
 	inputs map[string]any
+	// counts are each operator's counts since CountOps; nil when not
+	// counting.
+	counts []opCounts
 }
 
 // op is one operator: step computes its output change from its inputs'
@@ -61,6 +65,8 @@ type changer interface {
 	// readBy records that the operator at position i reads it: i is
 	// marked due when it changes.
 	readBy(i int)
+	// changeSize is the number of tuples of its current change.
+	changeSize() int
 }
 
 // readers are the operators that read a changer, by position.
@@ -149,10 +155,17 @@ func (c *Circuit) Step() []*Rejected {
 			c.due[w] &^= 1 << b
 			if o := &c.ops[w*64+b]; o.due() {
 				outs := len(c.dirty)
+				var start time.Time
+				if c.counts != nil {
+					start = time.Now()
+				}
 				o.step()
 				// The streams it changed are its outputs (see stream.add).
 				for _, s := range c.dirty[outs:] {
 					s.settle()
+				}
+				if c.counts != nil {
+					c.count(w*64+b, start, outs)
 				}
 				c.ran = append(c.ran, o)
 				for _, s := range o.frees {
@@ -223,6 +236,8 @@ type streamBase struct {
 	clear func()
 	// settle drops the tuples of zero weight its producer's step left.
 	settle func()
+	// length is the number of tuples of the change.
+	length func() int
 	// lastReader is the position of the last operator whose step reads the
 	// stream, -1 for none.
 	lastReader int
@@ -309,6 +324,8 @@ func resized[M ~map[K]V, K comparable, V any](m M, i, n, most int) (M, bool) {
 
 func (s *stream[T]) changed() bool { return len(s.delta) > 0 }
 
+func (s *stream[T]) changeSize() int { return len(s.delta) }
+
 // clearDelta empties the change, keeping a small map for the next step
 // (fewer allocations, so fewer garbage collections of a large heap) but
 // dropping a large one, whose iteration would cost its capacity however few
@@ -343,7 +360,7 @@ type Rel[T comparable] struct {
 
 func newRel[T comparable](c *Circuit) Rel[T] {
 	s := &stream[T]{c: c}
-	s.streamBase = streamBase{clear: s.clearDelta, settle: s.settleDelta, lastReader: -1}
+	s.streamBase = streamBase{clear: s.clearDelta, settle: s.settleDelta, length: s.changeSize, lastReader: -1}
 	c.streams = append(c.streams, &s.streamBase)
 	return Rel[T]{c, s}
 }
