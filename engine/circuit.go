@@ -322,6 +322,25 @@ func resized[M ~map[K]V, K comparable, V any](m M, i, n, most int) (M, bool) {
 	return grown, true
 }
 
+// take makes in's change the change of s, the output of the operator at
+// position at, when that operator is the last to read in: it would
+// otherwise copy in's tuples into a map of its own (a hash and an insert
+// each, and a second map to touch) just before in's is emptied. s's
+// (empty) map takes in's place, so neither stream allocates one. It
+// reports whether it did; s's producer then edits the change in place.
+func (s *stream[T]) take(in *stream[T], at int) bool {
+	if in.lastReader != at || in.pinned || len(in.delta) == 0 || len(s.delta) > 0 {
+		return false
+	}
+	s.delta, in.delta = in.delta, s.delta
+	// A map made large stays large however few it will hold once edited:
+	// dropped at the step's end (clearDelta).
+	s.reserved, in.reserved = in.reserved || len(s.delta) > reuseMax, s.reserved
+	s.c.dirty = append(s.c.dirty, &s.streamBase)
+	s.c.schedule(s.readers)
+	return true
+}
+
 func (s *stream[T]) changed() bool { return len(s.delta) > 0 }
 
 func (s *stream[T]) changeSize() int { return len(s.delta) }
