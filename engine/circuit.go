@@ -25,13 +25,16 @@ type Circuit struct {
 	ran   []*op
 	dirty []*streamBase
 	// due marks, by position, the operators the current step is to look
-	// at: those with no inputs (always) and the readers of the relations
-	// it has changed so far. A step visits only those, so an operator
-	// that nothing concerns costs it nothing, not even a look at its
-	// inputs.
-	due, always bitset
-	rejected    []*Rejected
-	stepped     bool
+	// at: the readers of the inputs changed since the last step and of
+	// the relations it has changed so far. A step visits only those, so
+	// an operator that nothing concerns costs it nothing, not even a look
+	// at its inputs.
+	due bitset
+	// steps counts the steps begun, for an Output to tell its change
+	// from an earlier step's.
+	steps    uint64
+	rejected []*Rejected
+	stepped  bool
 	// describe shows a rejected tuple in Rejected.Error; nil is fmt's %v.
 	describe func(any) string
 	// inputs are the circuit's inputs by name, for InputOf.
@@ -92,8 +95,7 @@ func (c *Circuit) schedule(rs readers) {
 // NewCircuit returns an empty circuit.
 func NewCircuit() *Circuit { return &Circuit{} }
 
-// add appends an operator that reads ins (nil: it runs in every step) and
-// returns its position. Its step may read the streams among ins; one that
+// add appends an operator that reads ins and returns its position. Its step may read the streams among ins; one that
 // reads another stream declares it with readBy.
 func (c *Circuit) add(ins []changer, step, commit func()) int {
 	if c.stepped {
@@ -105,9 +107,6 @@ func (c *Circuit) add(ins []changer, step, commit func()) int {
 	runtime.Callers(2, c.ops[i].sites[:])
 	for _, in := range ins {
 		in.readBy(i)
-	}
-	if ins == nil {
-		c.always.set(i)
 	}
 	c.due.set(i) // sized for every operator
 	return i
@@ -126,9 +125,6 @@ func (c *Circuit) assignFrees() {
 
 // due reports whether o must run in the current step.
 func (o *op) due() bool {
-	if o.ins == nil {
-		return true
-	}
 	for _, in := range o.ins {
 		if in.changed() {
 			return true
@@ -145,10 +141,8 @@ func (c *Circuit) Step() []*Rejected {
 		c.assignFrees()
 		c.stepped = true
 	}
+	c.steps++
 	for w := range c.due {
-		if w < len(c.always) {
-			c.due[w] |= c.always[w]
-		}
 		// Operators mark only later ones: a word is done when empty.
 		for c.due[w] != 0 {
 			b := bits.TrailingZeros64(c.due[w])
@@ -157,7 +151,7 @@ func (c *Circuit) Step() []*Rejected {
 				outs := len(c.dirty)
 				var start time.Time
 				if c.counts != nil {
-					start = time.Now()
+					start = c.countIn(w*64 + b)
 				}
 				o.step()
 				// The streams it changed are its outputs (see stream.add).
@@ -165,7 +159,7 @@ func (c *Circuit) Step() []*Rejected {
 					s.settle()
 				}
 				if c.counts != nil {
-					c.count(w*64+b, start, outs)
+					c.countOut(w*64+b, start, outs)
 				}
 				c.ran = append(c.ran, o)
 				for _, s := range o.frees {
@@ -398,9 +392,13 @@ func sameCircuit(cs ...*Circuit) *Circuit {
 // next Step. Inserting a tuple already present and deleting one absent are
 // no-ops, so the relation it feeds always has weights 0 or 1.
 type Input[T comparable] struct {
+	c       *Circuit
 	name    string
 	rows    map[T]struct{}
 	pending ZSet[T]
+	// readers is the operator that feeds its relation: scheduled by a
+	// change, it runs only in steps that have one.
+	readers
 }
 
 // InputOf is the input of tuples T named name that NewInput added to c
@@ -413,14 +411,14 @@ func InputOf[T comparable](c *Circuit, name string) *Input[T] {
 
 // NewInput adds an input to c and returns it with the relation it feeds.
 func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
-	in := &Input[T]{name: name, rows: map[T]struct{}{}}
+	in := &Input[T]{c: c, name: name, rows: map[T]struct{}{}}
 	if c.inputs == nil {
 		c.inputs = map[string]any{}
 	}
 	c.inputs[name] = in
 	out := newRel[T](c)
 	out.s.pinned = true // read by the commit below
-	i := c.add(nil, func() {
+	i := c.add([]changer{in}, func() {
 		// The stream's emptied map from the last step takes pending's place.
 		out.s.delta, in.pending = in.pending, out.s.delta
 		if len(out.s.delta) > 0 {
@@ -481,8 +479,17 @@ func (in *Input[T]) change(t T, w Weight) {
 	if in.pending == nil {
 		in.pending = ZSet[T]{}
 	}
+	if len(in.pending) == 0 {
+		in.c.schedule(in.readers)
+	}
 	bump(in.pending, t, w)
 }
+
+func (in *Input[T]) changed() bool { return len(in.pending) > 0 }
+
+func (in *Input[T]) readBy(i int) { in.readers = append(in.readers, i) }
+
+func (in *Input[T]) changeSize() int { return len(in.pending) }
 
 // Update replaces old by new at the next Step; a no-op when old == new.
 func (in *Input[T]) Update(old, new T) {
@@ -495,11 +502,16 @@ func (in *Input[T]) Update(old, new T) {
 // Output is the set of tuples of positive weight in a relation, with the net
 // change of the last Step.
 type Output[T comparable] struct {
+	c       *Circuit
 	cmp     func(T, T) int
 	weights group[T] // the input's weights: see Distinct
 	n       int
 	delta   []Change[T]
-	sorted  bool // delta is sorted by cmp
+	// step is the step whose change delta holds (Circuit.steps): an
+	// Output runs only in steps that change its input, and a later step
+	// that does not leaves it nothing.
+	step   uint64
+	sorted bool // delta is sorted by cmp
 	// unkept: the output keeps no weights (DropContents).
 	unkept bool
 }
@@ -507,11 +519,10 @@ type Output[T comparable] struct {
 // NewOutput maintains the distinct contents of r, ordered by cmp, which must
 // be a total order on the tuples r can hold.
 func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
-	o := &Output[T]{cmp: cmp}
-	// It runs in every step (nil), to reset its delta, and reads r's stream.
-	i := r.c.add(nil, func() {
+	o := &Output[T]{c: r.c, cmp: cmp}
+	i := r.c.add([]changer{r.s}, func() {
 		// At most one change per tuple of the input's.
-		o.delta, o.sorted = make([]Change[T], 0, len(r.s.delta)), false
+		o.delta, o.sorted, o.step = make([]Change[T], 0, len(r.s.delta)), false, r.c.steps
 		if o.unkept {
 			for t, d := range r.s.delta {
 				o.delta = append(o.delta, Change[T]{t, d})
@@ -526,7 +537,6 @@ func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 			}
 		}
 	}, nil)
-	r.s.readBy(i)
 	r.c.ops[i].state = o.weights.size
 	return o
 }
@@ -542,6 +552,7 @@ func cmp2(first int, second Weight) int {
 // tuple deleted, +1 for a tuple inserted. No tuple appears twice. It sorts
 // on the first call after a Step.
 func (o *Output[T]) Delta() []Change[T] {
+	o.forgetOld()
 	if !o.sorted {
 		slices.SortFunc(o.delta, func(a, b Change[T]) int {
 			// Deletes first among equals, for a cmp that ties distinct tuples.
@@ -555,7 +566,17 @@ func (o *Output[T]) Delta() []Change[T] {
 // Changes returns Delta's changes in no particular order, without sorting
 // them: for a consumer that keys them itself (a cold start's change is the
 // whole output, and sorting it costs more than computing it).
-func (o *Output[T]) Changes() []Change[T] { return o.delta }
+func (o *Output[T]) Changes() []Change[T] {
+	o.forgetOld()
+	return o.delta
+}
+
+// forgetOld drops the change of an earlier step than the last.
+func (o *Output[T]) forgetOld() {
+	if o.step != o.c.steps {
+		o.delta, o.sorted = nil, false
+	}
+}
 
 // DropChanges forgets the last Step's change once its reader has it: Delta
 // and Changes are empty until the next Step. A cold start's change is the

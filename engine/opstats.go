@@ -43,15 +43,22 @@ func (c *Circuit) OpStats() []OpStats {
 	return out
 }
 
-// count adds to operator i's counts a run started at start, whose outputs
-// are the streams from position outs of the dirty list.
-func (c *Circuit) count(i int, start time.Time, outs int) {
+// countIn adds to operator i's counts a run and the changes it is to
+// read, and returns the time it starts.
+func (c *Circuit) countIn(i int) time.Time {
 	n := &c.counts[i]
 	n.runs++
-	n.time += time.Since(start)
 	for _, in := range c.ops[i].ins {
 		n.in += in.changeSize()
 	}
+	return time.Now()
+}
+
+// countOut adds to operator i's counts the time since start and what it
+// emitted: the streams from position outs of the dirty list.
+func (c *Circuit) countOut(i int, start time.Time, outs int) {
+	n := &c.counts[i]
+	n.time += time.Since(start)
 	for _, s := range c.dirty[outs:] {
 		n.out += s.length()
 	}
