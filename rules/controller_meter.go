@@ -116,8 +116,10 @@ func meteredProtocol(f Flow) string {
 // it meters.
 func withControllerMeters(n *relations.NB, flows engine.Rel[Flow], sets engine.Rel[DatapathSetMember]) engine.Rel[Flow] {
 	metered := func(f Flow) bool { return meteredProtocol(f) != "" }
-	plain := engine.Filter(flows, func(f Flow) bool { return !metered(f) })
 	punting := engine.Filter(flows, metered)
+	// Built last, it takes the flows' change (most flows are plain) rather
+	// than copy it.
+	plain := engine.Filter(flows, func(f Flow) bool { return !metered(f) })
 	onSets := engine.IndexBy(engine.Filter(punting, func(f Flow) bool { return IsDatapathSet(f.Datapath) }),
 		func(f Flow) string { return f.Datapath })
 	members := engine.IndexBy(sets, func(m DatapathSetMember) string { return m.Set })
