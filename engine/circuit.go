@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 )
 
 // Circuit is a dataflow graph of operators over relations. Operators are added
@@ -27,13 +28,16 @@ type Circuit struct {
 	ran   []*op
 	dirty []*streamBase
 	// due marks, by position, the operators the current step is to look
-	// at: those with no inputs (always) and the readers of the relations
-	// it has changed so far. A step visits only those, so an operator
-	// that nothing concerns costs it nothing, not even a look at its
-	// inputs.
-	due, always bitset
-	rejected    []*Rejected
-	stepped     bool
+	// at: the readers of the inputs changed since the last step and of
+	// the relations it has changed so far. A step visits only those, so
+	// an operator that nothing concerns costs it nothing, not even a look
+	// at its inputs.
+	due bitset
+	// steps counts the steps begun, for an Output to tell its change
+	// from an earlier step's.
+	steps    uint64
+	rejected []*Rejected
+	stepped  bool
 	// describe shows a rejected tuple in Rejected.Error; nil is fmt's %v.
 	describe func(any) string
 	// inputs are the circuit's inputs by name, for InputOf.
@@ -50,6 +54,9 @@ type Circuit struct {
 	// graph is the operators' dependencies, built for the first parallel
 	// step.
 	graph *graph
+	// counts are each operator's counts since CountOps; nil when not
+	// counting.
+	counts []opCounts
 }
 
 // op is one operator: step computes its output change from its inputs'
@@ -76,8 +83,11 @@ type changer interface {
 	// readBy records that the operator at position i reads it: i is
 	// marked due when it changes.
 	readBy(i int)
-	// writtenBy is the position of the operator whose step changes it.
+	// writtenBy is the position of the operator whose step changes it,
+	// -1 for an input's pending changes.
 	writtenBy() int
+	// changeSize is the number of tuples of its current change.
+	changeSize() int
 }
 
 // readers are the operators that read a changer, by position.
@@ -121,8 +131,7 @@ const parallelMin = 4096
 // never with themselves.
 func (c *Circuit) ParallelFrom(n int) { c.parallelFrom = n }
 
-// add appends an operator that reads ins (nil: it runs in every step) and
-// returns its position. Its step may read the streams among ins; one that
+// add appends an operator that reads ins and returns its position. Its step may read the streams among ins; one that
 // reads another stream declares it with readBy.
 func (c *Circuit) add(ins []changer, step, commit func()) int {
 	if c.stepped {
@@ -134,9 +143,6 @@ func (c *Circuit) add(ins []changer, step, commit func()) int {
 	runtime.Callers(2, c.ops[i].sites[:])
 	for _, in := range ins {
 		in.readBy(i)
-	}
-	if ins == nil {
-		c.always.set(i)
 	}
 	c.due.set(i) // sized for every operator
 	return i
@@ -154,9 +160,6 @@ func (c *Circuit) assignFrees() {
 
 // due reports whether o must run in the current step.
 func (o *op) due() bool {
-	if o.ins == nil {
-		return true
-	}
 	for _, in := range o.ins {
 		if in.changed() {
 			return true
@@ -173,6 +176,7 @@ func (c *Circuit) Step() []*Rejected {
 		c.assignFrees()
 		c.stepped = true
 	}
+	c.steps++
 	if workers := runtime.GOMAXPROCS(0); c.pending >= c.parallelFrom && workers > 1 {
 		c.stepParallel(workers)
 	} else {
@@ -189,19 +193,23 @@ func (c *Circuit) Step() []*Rejected {
 // commits them.
 func (c *Circuit) stepInOrder() {
 	for w := range c.due {
-		if w < len(c.always) {
-			c.due[w] |= c.always[w]
-		}
 		// Operators mark only later ones: a word is done when empty.
 		for c.due[w] != 0 {
 			b := bits.TrailingZeros64(c.due[w])
 			c.due[w] &^= 1 << b
 			if o := &c.ops[w*64+b]; o.due() {
 				outs := len(c.dirty)
+				var start time.Time
+				if c.counts != nil {
+					start = c.countIn(w*64 + b)
+				}
 				o.step()
 				// The streams it changed are its outputs (see stream.add).
 				for _, s := range c.dirty[outs:] {
 					s.settle()
+				}
+				if c.counts != nil {
+					c.countOut(w*64+b, start, outs)
 				}
 				c.ran = append(c.ran, o)
 				for _, s := range o.frees {
@@ -283,6 +291,8 @@ type streamBase struct {
 	clear func()
 	// settle drops the tuples of zero weight its producer's step left.
 	settle func()
+	// length is the number of tuples of the change.
+	length func() int
 	// lastReader is the position of the last operator whose step reads the
 	// stream, -1 for none; writer that of the operator whose step changes
 	// it.
@@ -370,7 +380,27 @@ func resized[M ~map[K]V, K comparable, V any](m M, i, n, most int) (M, bool) {
 	return grown, true
 }
 
+// take makes in's change the change of s, the output of the operator at
+// position at, when that operator is the last to read in: it would
+// otherwise copy in's tuples into a map of its own (a hash and an insert
+// each, and a second map to touch) just before in's is emptied. s's
+// (empty) map takes in's place, so neither stream allocates one. It
+// reports whether it did; s's producer then edits the change in place.
+func (s *stream[T]) take(in *stream[T], at int) bool {
+	if in.lastReader != at || in.pinned || len(in.delta) == 0 || len(s.delta) > 0 {
+		return false
+	}
+	s.delta, in.delta = in.delta, s.delta
+	// A map made large stays large however few it will hold once edited:
+	// dropped at the step's end (clearDelta).
+	s.reserved, in.reserved = in.reserved || len(s.delta) > reuseMax, s.reserved
+	s.c.touched(&s.streamBase)
+	return true
+}
+
 func (s *stream[T]) changed() bool { return len(s.delta) > 0 }
+
+func (s *stream[T]) changeSize() int { return len(s.delta) }
 
 // clearDelta empties the change, keeping a small map for the next step
 // (fewer allocations, so fewer garbage collections of a large heap) but
@@ -407,7 +437,7 @@ type Rel[T comparable] struct {
 // newRel makes a relation for the operator added next, which writes it.
 func newRel[T comparable](c *Circuit) Rel[T] {
 	s := &stream[T]{c: c}
-	s.streamBase = streamBase{clear: s.clearDelta, settle: s.settleDelta, lastReader: -1, writer: len(c.ops)}
+	s.streamBase = streamBase{clear: s.clearDelta, settle: s.settleDelta, length: s.changeSize, lastReader: -1, writer: len(c.ops)}
 	c.streams = append(c.streams, &s.streamBase)
 	return Rel[T]{c, s}
 }
@@ -430,6 +460,9 @@ type Input[T comparable] struct {
 	name    string
 	rows    map[T]struct{}
 	pending ZSet[T]
+	// readers is the operator that feeds its relation: scheduled by a
+	// change, it runs only in steps that have one.
+	readers
 }
 
 // InputOf is the input of tuples T named name that NewInput added to c
@@ -449,7 +482,7 @@ func NewInput[T comparable](c *Circuit, name string) (*Input[T], Rel[T]) {
 	c.inputs[name] = in
 	out := newRel[T](c)
 	out.s.pinned = true // read by the commit below
-	i := c.add(nil, func() {
+	i := c.add([]changer{in}, func() {
 		// The stream's emptied map from the last step takes pending's place.
 		out.s.delta, in.pending = in.pending, out.s.delta
 		if len(out.s.delta) > 0 {
@@ -509,9 +542,20 @@ func (in *Input[T]) change(t T, w Weight) {
 	if in.pending == nil {
 		in.pending = ZSet[T]{}
 	}
+	if len(in.pending) == 0 {
+		in.c.schedule(in.readers)
+	}
 	bump(in.pending, t, w)
 	in.c.pending++
 }
+
+func (in *Input[T]) changed() bool { return len(in.pending) > 0 }
+
+func (in *Input[T]) readBy(i int) { in.readers = append(in.readers, i) }
+
+func (in *Input[T]) changeSize() int { return len(in.pending) }
+
+func (in *Input[T]) writtenBy() int { return -1 }
 
 // Update replaces old by new at the next Step; a no-op when old == new.
 func (in *Input[T]) Update(old, new T) {
@@ -524,11 +568,16 @@ func (in *Input[T]) Update(old, new T) {
 // Output is the set of tuples of positive weight in a relation, with the net
 // change of the last Step.
 type Output[T comparable] struct {
+	c       *Circuit
 	cmp     func(T, T) int
 	weights group[T] // the input's weights: see Distinct
 	n       int
 	delta   []Change[T]
-	sorted  bool // delta is sorted by cmp
+	// step is the step whose change delta holds (Circuit.steps): an
+	// Output runs only in steps that change its input, and a later step
+	// that does not leaves it nothing.
+	step   uint64
+	sorted bool // delta is sorted by cmp
 	// unkept: the output keeps no weights (DropContents).
 	unkept bool
 }
@@ -536,11 +585,10 @@ type Output[T comparable] struct {
 // NewOutput maintains the distinct contents of r, ordered by cmp, which must
 // be a total order on the tuples r can hold.
 func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
-	o := &Output[T]{cmp: cmp}
-	// It runs in every step (nil), to reset its delta, and reads r's stream.
-	i := r.c.add(nil, func() {
+	o := &Output[T]{c: r.c, cmp: cmp}
+	i := r.c.add([]changer{r.s}, func() {
 		// At most one change per tuple of the input's.
-		o.delta, o.sorted = make([]Change[T], 0, len(r.s.delta)), false
+		o.delta, o.sorted, o.step = make([]Change[T], 0, len(r.s.delta)), false, r.c.steps
 		if o.unkept {
 			for t, d := range r.s.delta {
 				o.delta = append(o.delta, Change[T]{t, d})
@@ -555,7 +603,6 @@ func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 			}
 		}
 	}, nil)
-	r.s.readBy(i)
 	r.c.ops[i].state = o.weights.size
 	return o
 }
@@ -571,6 +618,7 @@ func cmp2(first int, second Weight) int {
 // tuple deleted, +1 for a tuple inserted. No tuple appears twice. It sorts
 // on the first call after a Step.
 func (o *Output[T]) Delta() []Change[T] {
+	o.forgetOld()
 	if !o.sorted {
 		slices.SortFunc(o.delta, func(a, b Change[T]) int {
 			// Deletes first among equals, for a cmp that ties distinct tuples.
@@ -584,7 +632,17 @@ func (o *Output[T]) Delta() []Change[T] {
 // Changes returns Delta's changes in no particular order, without sorting
 // them: for a consumer that keys them itself (a cold start's change is the
 // whole output, and sorting it costs more than computing it).
-func (o *Output[T]) Changes() []Change[T] { return o.delta }
+func (o *Output[T]) Changes() []Change[T] {
+	o.forgetOld()
+	return o.delta
+}
+
+// forgetOld drops the change of an earlier step than the last.
+func (o *Output[T]) forgetOld() {
+	if o.step != o.c.steps {
+		o.delta, o.sorted = nil, false
+	}
+}
 
 // DropChanges forgets the last Step's change once its reader has it: Delta
 // and Changes are empty until the next Step. A cold start's change is the

@@ -36,6 +36,9 @@
 // input as one change; the tests check, after every random step, that the
 // incrementally maintained outputs equal that recompute.
 //
+// Circuit.StateSizes reports what each operator keeps; Circuit.CountOps and
+// OpStats, what each did in the steps since (runs, tuples in and out, time).
+//
 // User functions that can fail (TryMap) reject a tuple with an error: the
 // tuple yields nothing, the rejection is returned by Step, and the step goes
 // on. A Circuit is not safe for concurrent use.

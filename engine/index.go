@@ -463,3 +463,11 @@ func keyFilter[K, A, B comparable](a Index[K, A], b Index[K, B], want bool) Rel[
 	}, nil)
 	return out
 }
+
+func (a *arrangement[K, T]) changeSize() int {
+	n := 0
+	for _, changes := range a.delta {
+		n += len(changes)
+	}
+	return n
+}

@@ -1,5 +1,7 @@
 package engine
 
+import "maps"
+
 // Map computes f of every tuple of r, adding the weights of tuples that map to
 // the same result.
 func Map[A, B comparable](r Rel[A], f func(A) B) Rel[B] {
@@ -35,10 +37,17 @@ func TryMap[A, B comparable](r Rel[A], name string, f func(A) (B, error)) Rel[B]
 	return out
 }
 
-// Filter computes the tuples of r for which keep is true.
+// Filter computes the tuples of r for which keep is true. As the last
+// reader of r's change it takes that change and deletes from it the tuples
+// it drops (see stream.take).
 func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
 	out := newRel[T](r.c)
-	r.c.add([]changer{r.s}, func() {
+	var at int
+	at = r.c.add([]changer{r.s}, func() {
+		if out.s.take(r.s, at) {
+			maps.DeleteFunc(out.s.delta, func(t T, _ Weight) bool { return !keep(t) })
+			return
+		}
 		i := 0
 		for t, w := range r.s.delta {
 			if keep(t) {
@@ -69,7 +78,8 @@ func FlatMap[A, B comparable](r Rel[A], f func(A) []B) Rel[B] {
 }
 
 // Union computes the sum of rs: weights of a tuple in several add up (wrap in
-// Distinct for a set union).
+// Distinct for a set union). As the last reader of the largest change among
+// rs it takes that change and adds the others to it (see stream.take).
 func Union[T comparable](rs ...Rel[T]) Rel[T] {
 	cs := make([]*Circuit, len(rs))
 	for i, r := range rs {
@@ -77,16 +87,36 @@ func Union[T comparable](rs ...Rel[T]) Rel[T] {
 	}
 	out := newRel[T](sameCircuit(cs...))
 	ins := make([]changer, len(rs))
+	// once are the streams rs lists once: one listed twice is read twice,
+	// so its change is not to be taken.
+	var once []*stream[T]
 	for i, r := range rs {
 		ins[i] = r.s
+		listed := 0
+		for _, q := range rs {
+			listed += int(b2i(q.s == r.s))
+		}
+		if listed == 1 {
+			once = append(once, r.s)
+		}
 	}
-	out.c.add(ins, func() {
+	var at int
+	at = out.c.add(ins, func() {
 		n := 0
+		var largest *stream[T]
+		for _, s := range once {
+			if largest == nil || len(s.delta) > len(largest.delta) {
+				largest = s
+			}
+		}
 		for _, r := range rs {
 			n += len(r.s.delta)
 		}
-		out.s.reserve(n)
+		if largest == nil || !out.s.take(largest, at) {
+			out.s.reserve(n)
+		}
 		for _, r := range rs {
+			// A taken change leaves r's empty.
 			for t, w := range r.s.delta {
 				out.s.add(t, w)
 			}

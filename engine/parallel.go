@@ -31,15 +31,28 @@ func newGraph(c *Circuit) *graph {
 		g.readers[id] = int32(len(s.readers))
 		for _, r := range s.readers {
 			g.reads[r] = append(g.reads[r], int32(id))
-			// An Output reads its stream without listing it among its
-			// inputs.
+			// An operator may read a stream it does not list among its
+			// inputs (readBy).
 			g.next[s.writer] = append(g.next[s.writer], int32(r))
 		}
 	}
 	for i, o := range c.ops {
 		for _, in := range o.ins {
-			w := in.writtenBy()
-			g.next[w] = append(g.next[w], int32(i))
+			if w := in.writtenBy(); w >= 0 {
+				g.next[w] = append(g.next[w], int32(i))
+			}
+		}
+	}
+	// A stream's last reader may take its change and edit it in place
+	// (stream.take): it waits for the stream's other readers.
+	for _, s := range c.streams {
+		if s.pinned {
+			continue
+		}
+		for _, r := range s.readers {
+			if r != s.lastReader {
+				g.next[r] = append(g.next[r], int32(s.lastReader))
+			}
 		}
 	}
 	for i, next := range g.next {
@@ -85,7 +98,9 @@ func (c *Circuit) stepParallel(workers int) {
 	p.wake.L = &p.mu
 	c.parallel = true
 	p.mu.Lock()
-	for i, w := range p.waits {
+	// Those that wait for no operator, by the graph's counts: become
+	// counts p.waits down as it goes.
+	for i, w := range c.graph.waits {
 		if w == 0 {
 			p.become(int32(i))
 		}
@@ -136,7 +151,8 @@ func (p *parallelStep) work() {
 		o := &p.c.ops[i]
 		ok := p.run(i, o)
 		p.mu.Lock()
-		if !ok {
+		if !ok || p.failed != nil {
+			// This or another worker's operator panicked: the step ends.
 			return
 		}
 		p.c.ran = append(p.c.ran, o)

@@ -74,23 +74,41 @@ func benchPerChange(b *testing.B, topo *topology.Topology, release schema.Releas
 	changes := 0
 	cputime.BenchChanges(b, "change", func() (int, int) {
 		flows := 0
-		spare := topo.SparePort(changes / 2)
-		ls := switches[spare.Switch]
-		lsp := &nb.LogicalSwitchPort{UUID: fmt.Sprintf("00000000-0000-4000-8000-%012d", changes), Name: spare.Name,
-			Addresses: []string{spare.Addresses}, PortSecurity: []string{spare.Addresses}}
-		with := *ls
-		with.Ports = append(slices.Clone(ls.Ports), lsp.UUID)
-		apply(nb.LogicalSwitchPortTable, nil, lsp)
-		apply(nb.LogicalSwitchTable, ls, &with)
+		ls, lsp, with := sparePortChange(topo, switches, changes)
+		applyPortAdd(apply, ls, lsp, with)
 		p.Step()
 		flows += len(p.Flows.Delta())
-		apply(nb.LogicalSwitchTable, &with, ls)
-		apply(nb.LogicalSwitchPortTable, lsp, nil)
+		applyPortDel(apply, ls, lsp, with)
 		p.Step()
 		flows += len(p.Flows.Delta())
 		changes += 2
 		return flows, 2
 	})
+}
+
+// sparePortChange returns the pod port of topo's spare ports that the
+// changes'th change adds (`ovn-nbctl lsp-add` with addresses and port
+// security): its switch as it is, the port, and the switch with it.
+func sparePortChange(topo *topology.Topology, switches map[string]*nb.LogicalSwitch, changes int) (ls *nb.LogicalSwitch, lsp *nb.LogicalSwitchPort, with *nb.LogicalSwitch) {
+	spare := topo.SparePort(changes / 2)
+	ls = switches[spare.Switch]
+	lsp = &nb.LogicalSwitchPort{UUID: fmt.Sprintf("00000000-0000-4000-8000-%012d", changes), Name: spare.Name,
+		Addresses: []string{spare.Addresses}, PortSecurity: []string{spare.Addresses}}
+	w := *ls
+	w.Ports = append(slices.Clone(ls.Ports), lsp.UUID)
+	return ls, lsp, &w
+}
+
+// applyPortAdd applies the add of sparePortChange's port, applyPortDel
+// its delete, as the NB's update would.
+func applyPortAdd(apply func(table string, old, new any), ls *nb.LogicalSwitch, lsp *nb.LogicalSwitchPort, with *nb.LogicalSwitch) {
+	apply(nb.LogicalSwitchPortTable, nil, lsp)
+	apply(nb.LogicalSwitchTable, ls, with)
+}
+
+func applyPortDel(apply func(table string, old, new any), ls *nb.LogicalSwitch, lsp *nb.LogicalSwitchPort, with *nb.LogicalSwitch) {
+	apply(nb.LogicalSwitchTable, with, ls)
+	apply(nb.LogicalSwitchPortTable, lsp, nil)
 }
 
 // loadTopology loads topo, written as an NB database file of release's

@@ -119,8 +119,10 @@ func metered(f Flow) bool { return meteredProtocol(f) != "" }
 // only these flows are held for the join, so a CoPP change costs the flows
 // it meters.
 func withControllerMeters(n *relations.NB, flows engine.Rel[Flow], sets engine.Rel[DatapathSetMember]) engine.Rel[Flow] {
-	plain := engine.Filter(flows, func(f Flow) bool { return !metered(f) })
 	punting := engine.Filter(flows, metered)
+	// Built last, it takes the flows' change (most flows are plain) rather
+	// than copy it.
+	plain := engine.Filter(flows, func(f Flow) bool { return !metered(f) })
 	onSets := engine.IndexBy(engine.Filter(punting, func(f Flow) bool { return IsDatapathSet(f.Datapath) }),
 		func(f Flow) string { return f.Datapath })
 	members := engine.IndexBy(sets, func(m DatapathSetMember) string { return m.Set })
