@@ -56,6 +56,16 @@ func (a *arrangement[K, T]) group(k K) group[T] {
 
 // store records g as key k's group.
 func (a *arrangement[K, T]) store(k K, g group[T]) {
+	switch {
+	case len(g.items) > linearMax:
+		if a.big == nil {
+			a.big = map[K]*tupleIndex[T]{}
+		}
+		a.big[k] = g.big
+	case g.big != nil:
+		// Shrunk to a size that scans: its next growth builds a new one.
+		delete(a.big, k)
+	}
 	if len(g.items) == 1 && g.items[0].Weight == 1 {
 		g = group[T]{single: true, one: g.items[0].Tuple}
 	}
@@ -69,16 +79,6 @@ func (a *arrangement[K, T]) store(k K, g group[T]) {
 	default:
 		delete(a.one, k)
 		a.many[k] = g.items
-	}
-	switch {
-	case len(g.items) > linearMax:
-		if a.big == nil {
-			a.big = map[K]*tupleIndex[T]{}
-		}
-		a.big[k] = g.big
-	case g.big != nil:
-		// Shrunk to a size that scans: its next growth builds a new one.
-		delete(a.big, k)
 	}
 }
 
