@@ -12,32 +12,43 @@ import (
 // slice it is given.
 func GroupBy[K, T, O comparable](a Index[K, T], f func(K, []T) []O) Rel[O] {
 	out := newRel[O](a.c)
-	emitted := map[K][]O{}
+	// What f returned by key: one tuple (most keys: Count, Fold) inline,
+	// several in a slice.
+	one, many := map[K]O{}, map[K][]O{}
 	i := a.c.add([]changer{a.a}, func() {
 		for k := range a.a.delta {
 			ts, changed := a.a.after(k)
 			if !changed {
 				continue
 			}
-			for _, o := range emitted[k] {
+			if o, ok := one[k]; ok {
+				out.s.add(o, -1)
+				delete(one, k)
+			}
+			for _, o := range many[k] {
 				out.s.add(o, -1)
 			}
-			delete(emitted, k)
+			delete(many, k)
 			if len(ts) == 0 {
 				continue
 			}
-			os := slices.Clone(f(k, ts))
+			os := f(k, ts)
 			for _, o := range os {
 				out.s.add(o, 1)
 			}
-			if len(os) > 0 {
-				emitted[k] = os
+			switch len(os) {
+			case 0:
+			case 1:
+				one[k] = os[0]
+			default:
+				many[k] = slices.Clone(os)
 			}
 		}
 	}, nil)
 	a.c.ops[i].state = func() StateSize {
-		s := StateSize{Key: typeName[K](), Tuple: typeName[O](), Keys: len(emitted), Bytes: mapBytes[K, []O](len(emitted))}
-		for _, os := range emitted {
+		s := StateSize{Key: typeName[K](), Tuple: typeName[O](), Keys: len(one) + len(many), Tuples: len(one),
+			Bytes: mapBytes[K, O](len(one)) + mapBytes[K, []O](len(many))}
+		for _, os := range many {
 			s.Tuples += len(os)
 			s.Bytes += sliceBytes(os)
 		}

@@ -117,12 +117,12 @@ func BenchmarkArrangementBytes(b *testing.B) {
 func BenchmarkArrangementStore(b *testing.B) {
 	const n = 1_000_000
 	type entry struct {
-		k     int
-		items []Change[row]
+		k int
+		g group[row]
 	}
 	b.Run("map", func(b *testing.B) {
 		before := heap()
-		a := &arrangement[int, row]{state: map[int][]Change[row]{}}
+		a := &arrangement[int, row]{one: map[int]row{}, many: map[int][]Change[row]{}}
 		for i := range n {
 			var g group[row]
 			g.add(row{i, i}, 1)
@@ -132,7 +132,7 @@ func BenchmarkArrangementStore(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		b.ReportAllocs()
 		for b.Loop() {
-			if len(a.state[rng.IntN(n)]) != 1 {
+			if g := a.group(rng.IntN(n)); g.len() != 1 {
 				b.Fatal("probe missed")
 			}
 			k := rng.IntN(n)
@@ -150,21 +150,20 @@ func BenchmarkArrangementStore(b *testing.B) {
 		for i := range n {
 			var g group[row]
 			g.add(row{i, i}, 1)
-			t.ReplaceOrInsert(entry{i, g.items})
+			t.ReplaceOrInsert(entry{i, g})
 		}
 		bytes := float64(heap()-before) / n
 		rng := rand.New(rand.NewPCG(1, 2))
 		b.ReportAllocs()
 		for b.Loop() {
-			if e, _ := t.Get(entry{k: rng.IntN(n)}); len(e.items) != 1 {
+			if e, _ := t.Get(entry{k: rng.IntN(n)}); e.g.len() != 1 {
 				b.Fatal("probe missed")
 			}
 			k := rng.IntN(n)
 			for _, d := range []Weight{1, -1} {
 				e, _ := t.Get(entry{k: k})
-				g := group[row]{items: e.items}
-				g.add(row{-1, k}, d)
-				t.ReplaceOrInsert(entry{k, g.items})
+				e.g.add(row{-1, k}, d)
+				t.ReplaceOrInsert(e)
 			}
 		}
 		b.ReportMetric(bytes, "B/tuple")

@@ -15,13 +15,16 @@ type Index[K, T comparable] struct {
 }
 
 // arrangement holds a relation's contents by key as of the start of the
-// step (state) and the step's change by key (delta); the change is folded
-// into state after every operator has read both.
+// step (one, many, big) and the step's change by key (delta); the change
+// is folded into the contents after every operator has read both.
 type arrangement[K, T comparable] struct {
-	// state holds each key's group's items; big holds the index of the
-	// groups of more than linearMax items, few enough that a map of their
-	// own costs less than a pointer in every group.
-	state map[K][]Change[T]
+	// one holds the groups that are a single tuple of weight 1, most of
+	// them, inline: no slice, no heap object of their own. many holds the
+	// other groups' items, and big the index of those of more than
+	// linearMax items, few enough that a map of their own costs less than
+	// a pointer in every group. A key is in one or many, not both.
+	one   map[K]T
+	many  map[K][]Change[T]
 	big   map[K]*tupleIndex[T]
 	delta map[K][]Change[T]
 	readers
@@ -30,7 +33,11 @@ type arrangement[K, T comparable] struct {
 
 // group is the tuples of one key with their non-zero weights.
 type group[T comparable] struct {
-	items []Change[T]
+	// single: the group is one tuple of weight 1, held in one; items is
+	// empty then.
+	single bool
+	one    T
+	items  []Change[T]
 	// big indexes items by tuple once the group holds more than linearMax
 	// of them; nil before.
 	big *tupleIndex[T]
@@ -38,7 +45,10 @@ type group[T comparable] struct {
 
 // group returns key k's group as of the start of the step.
 func (a *arrangement[K, T]) group(k K) group[T] {
-	g := group[T]{items: a.state[k]}
+	if t, ok := a.one[k]; ok {
+		return group[T]{single: true, one: t}
+	}
+	g := group[T]{items: a.many[k]}
 	if len(g.items) > linearMax {
 		g.big = a.big[k]
 	}
@@ -47,11 +57,6 @@ func (a *arrangement[K, T]) group(k K) group[T] {
 
 // store records g as key k's group.
 func (a *arrangement[K, T]) store(k K, g group[T]) {
-	if len(g.items) == 0 {
-		delete(a.state, k)
-	} else {
-		a.state[k] = g.items
-	}
 	switch {
 	case len(g.items) > linearMax:
 		if a.big == nil {
@@ -61,6 +66,20 @@ func (a *arrangement[K, T]) store(k K, g group[T]) {
 	case g.big != nil:
 		// Shrunk to a size that scans: its next growth builds a new one.
 		delete(a.big, k)
+	}
+	if len(g.items) == 1 && g.items[0].Weight == 1 {
+		g = group[T]{single: true, one: g.items[0].Tuple}
+	}
+	switch {
+	case g.single:
+		a.one[k] = g.one
+		delete(a.many, k)
+	case len(g.items) == 0:
+		delete(a.one, k)
+		delete(a.many, k)
+	default:
+		delete(a.one, k)
+		a.many[k] = g.items
 	}
 }
 
@@ -73,6 +92,9 @@ const linearMax = 16
 // once with a non-zero weight. It keeps the change's slice unless appending
 // left it spare capacity, which the group would hold as long as it lives.
 func newGroup[T comparable](changes []Change[T]) group[T] {
+	if len(changes) == 1 && changes[0].Weight == 1 {
+		return group[T]{single: true, one: changes[0].Tuple}
+	}
 	g := group[T]{items: changes}
 	if cap(changes) > len(changes) {
 		g.items = slices.Clone(changes)
@@ -83,8 +105,30 @@ func newGroup[T comparable](changes []Change[T]) group[T] {
 	return g
 }
 
+// len returns how many tuples the group holds.
+func (g *group[T]) len() int {
+	if g.single {
+		return 1
+	}
+	return len(g.items)
+}
+
+// at returns the i'th tuple with its weight, in no particular order.
+func (g *group[T]) at(i int) Change[T] {
+	if g.single {
+		return Change[T]{g.one, 1}
+	}
+	return g.items[i]
+}
+
 func (g *group[T]) find(t T) int {
-	if g.big != nil {
+	switch {
+	case g.single:
+		if g.one == t {
+			return 0
+		}
+		return -1
+	case g.big != nil:
 		_, i := g.big.slot(g.items, t)
 		return i
 	}
@@ -98,14 +142,17 @@ func (g *group[T]) find(t T) int {
 
 func (g *group[T]) weight(t T) Weight {
 	if i := g.find(t); i >= 0 {
-		return g.items[i].Weight
+		return g.at(i).Weight
 	}
 	return 0
 }
 
 // positive returns how many tuples have positive weight.
 func (g *group[T]) positive() int {
-	if g.big != nil {
+	switch {
+	case g.single:
+		return 1
+	case g.big != nil:
 		return g.big.npos
 	}
 	n := 0
@@ -118,6 +165,18 @@ func (g *group[T]) positive() int {
 // add adds d to t's weight and reports whether t had positive weight before
 // and after.
 func (g *group[T]) add(t T, d Weight) (was, is bool) {
+	switch {
+	case g.single && g.one == t && d == -1:
+		*g = group[T]{}
+		return true, false
+	case g.single:
+		g.items = append(make([]Change[T], 0, 2), Change[T]{g.one, 1})
+		g.single, g.one = false, *new(T)
+	case g.items == nil && d == 1:
+		// Empty and not reserved.
+		g.single, g.one = true, t
+		return false, true
+	}
 	s, i := -1, -1
 	if g.big != nil {
 		s, i = g.big.slot(g.items, t)
@@ -164,7 +223,7 @@ func (g *group[T]) add(t T, d Weight) (was, is bool) {
 // otherwise copy the whole slice at the first step that inserts before it
 // deletes.
 func (g *group[T]) reserve(n int) {
-	if len(g.items) == 0 && n > reuseMax {
+	if g.len() == 0 && n > reuseMax {
 		g.items = make([]Change[T], 0, n+n/8)
 		// Indexed from the start, for n tuples: an index grown through
 		// every doubling hashes every tuple again at each.
@@ -174,8 +233,8 @@ func (g *group[T]) reserve(n int) {
 
 // positives iterates over the tuples of positive weight.
 func (g *group[T]) positives(yield func(T) bool) {
-	for _, it := range g.items {
-		if it.Weight > 0 && !yield(it.Tuple) {
+	for i := range g.len() {
+		if it := g.at(i); it.Weight > 0 && !yield(it.Tuple) {
 			return
 		}
 	}
@@ -267,7 +326,7 @@ func b2i(b bool) Weight {
 
 // IndexBy arranges r by key.
 func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
-	a := &arrangement[K, T]{state: map[K][]Change[T]{}, writer: len(r.c.ops)}
+	a := &arrangement[K, T]{one: map[K]T{}, many: map[K][]Change[T]{}, writer: len(r.c.ops)}
 	i := r.c.add([]changer{r.s}, func() {
 		n, i, grown := len(r.s.delta), 0, false
 		for t, w := range r.s.delta {
@@ -285,17 +344,26 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 			}
 		}
 	}, func() {
-		if len(a.state) == 0 {
-			a.state = make(map[K][]Change[T], len(a.delta))
+		if len(a.one) == 0 && len(a.many) == 0 {
+			a.one, a.many = sized(a.delta)
 		}
 		for k, changes := range a.delta {
-			if _, ok := a.state[k]; !ok {
+			g := a.group(k)
+			if g.len() == 0 {
 				a.store(k, newGroup(changes))
 				continue
 			}
-			g := a.group(k)
+			// Deletes first: a single tuple replaced by another stays
+			// single, without a slice for the two.
 			for _, ch := range changes {
-				g.add(ch.Tuple, ch.Weight)
+				if ch.Weight < 0 {
+					g.add(ch.Tuple, ch.Weight)
+				}
+			}
+			for _, ch := range changes {
+				if ch.Weight > 0 {
+					g.add(ch.Tuple, ch.Weight)
+				}
 			}
 			a.store(k, g)
 		}
@@ -303,6 +371,17 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 	})
 	r.c.ops[i].state = a.size
 	return Index[K, T]{r.c, a}
+}
+
+// sized returns the maps for the groups of a first change, made for the
+// number of each kind it has: filled through every doubling, they would
+// hash every key again at each.
+func sized[K, T comparable](delta map[K][]Change[T]) (map[K]T, map[K][]Change[T]) {
+	ones := 0
+	for _, changes := range delta {
+		ones += int(b2i(len(changes) == 1 && changes[0].Weight == 1))
+	}
+	return make(map[K]T, ones), make(map[K][]Change[T], len(delta)-ones)
 }
 
 func (a *arrangement[K, T]) changed() bool { return len(a.delta) > 0 }
@@ -341,7 +420,8 @@ func (a *arrangement[K, T]) after(k K) ([]T, bool) {
 		return nil, false
 	}
 	ts := make([]T, 0, g.positive()+len(changes))
-	for _, it := range g.items {
+	for i := range g.len() {
+		it := g.at(i)
 		if _, ok := touched[it.Tuple]; !ok && it.Weight > 0 {
 			ts = append(ts, it.Tuple)
 		}
@@ -393,10 +473,10 @@ func joinPairs[K, A, B, O comparable](a Index[K, A], b Index[K, B], onePerPair b
 			out.s.grow(i, n)
 		}
 		for k, da := range a.a.delta {
-			bs, db := b.a.state[k], b.a.delta[k]
+			bs, db := b.a.group(k), b.a.delta[k]
 			for _, x := range da {
-				for _, y := range bs {
-					pair(k, x, y)
+				for j := range bs.len() {
+					pair(k, x, bs.at(j))
 				}
 				for _, y := range db {
 					pair(k, x, y)
@@ -404,10 +484,10 @@ func joinPairs[K, A, B, O comparable](a Index[K, A], b Index[K, B], onePerPair b
 			}
 		}
 		for k, db := range b.a.delta {
-			as := a.a.state[k]
+			as := a.a.group(k)
 			for _, y := range db {
-				for _, x := range as {
-					pair(k, x, y)
+				for j := range as.len() {
+					pair(k, as.at(j), y)
 				}
 			}
 		}
@@ -419,10 +499,12 @@ func joinPairs[K, A, B, O comparable](a Index[K, A], b Index[K, B], onePerPair b
 func countPairs[K, A, B comparable](a *arrangement[K, A], b *arrangement[K, B]) int {
 	n := 0
 	for k, da := range a.delta {
-		n += len(da) * (len(b.state[k]) + len(b.delta[k]))
+		bs := b.group(k)
+		n += len(da) * (bs.len() + len(b.delta[k]))
 	}
 	for k, db := range b.delta {
-		n += len(db) * len(a.state[k])
+		as := a.group(k)
+		n += len(db) * as.len()
 	}
 	return n
 }
@@ -456,7 +538,9 @@ func keyFilter[K, A, B comparable](a Index[K, A], b Index[K, B], want bool) Rel[
 				continue
 			}
 			s := sign(now == want)
-			for _, x := range a.a.state[k] {
+			as := a.a.group(k)
+			for j := range as.len() {
+				x := as.at(j)
 				out.s.add(x.Tuple, s*x.Weight)
 			}
 		}

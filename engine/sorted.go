@@ -24,8 +24,11 @@ type chunked[T any] struct {
 const chunkSize = 64
 
 func sortedOfChunks[T any](chunks [][]T) Sorted[T] {
-	if len(chunks) == 0 {
+	switch len(chunks) {
+	case 0:
 		return Sorted[T]{}
+	case 1:
+		return sortedOfChunk(chunks[0])
 	}
 	ends := make([]int, len(chunks))
 	n := 0
@@ -34,6 +37,47 @@ func sortedOfChunks[T any](chunks [][]T) Sorted[T] {
 		ends[i] = n
 	}
 	return Sorted[T]{&chunked[T]{chunks, ends}}
+}
+
+// oneChunk is a sequence of one chunk in one allocation with its list of
+// chunks and of ends, and oneTuple one of a single element, its chunk
+// included: most groups are that small, and each allocation is another
+// object for the collector to mark.
+type oneChunk[T any] struct {
+	chunked[T]
+	list [1][]T
+	end  [1]int
+}
+
+type oneTuple[T any] struct {
+	oneChunk[T]
+	elem [1]T
+}
+
+// sortedOfFlat returns the sequence ts (sorted) cut in chunks of size.
+func sortedOfFlat[T any](ts []T, size int) Sorted[T] {
+	if len(ts) <= size {
+		return sortedOfChunk(ts)
+	}
+	return sortedOfChunks(cut(ts, size))
+}
+
+// sortedOfChunk returns the sequence c (sorted) as one chunk, sharing its
+// array unless it is one element.
+func sortedOfChunk[T any](c []T) Sorted[T] {
+	var o *oneChunk[T]
+	switch len(c) {
+	case 0:
+		return Sorted[T]{}
+	case 1:
+		one := &oneTuple[T]{elem: [1]T{c[0]}}
+		o, c = &one.oneChunk, one.elem[:]
+	default:
+		o = &oneChunk[T]{}
+	}
+	o.list[0], o.end[0] = c, len(c)
+	o.chunks, o.ends = o.list[:], o.end[:]
+	return Sorted[T]{&o.chunked}
 }
 
 // cut splits ts into chunks of size elements (the last may be shorter),
@@ -54,7 +98,7 @@ func cut[T any](ts []T, size int) [][]T {
 func SortedOf[T any](ts []T, cmp func(T, T) int) Sorted[T] {
 	s := slices.Clone(ts)
 	slices.SortFunc(s, cmp)
-	return sortedOfChunks(cut(s, chunkSize))
+	return sortedOfFlat(s, chunkSize)
 }
 
 // Len returns the number of elements.
@@ -149,7 +193,7 @@ func rechunk[T comparable](s Sorted[T], ins, del []T, cmp func(T, T) int, size i
 	for t := range s.All() {
 		flat = append(flat, t)
 	}
-	return sortedOfChunks(cut(editFlat(flat, ins, del, cmp), size))
+	return sortedOfFlat(editFlat(flat, ins, del, cmp), size)
 }
 
 // chunkHolding returns the index of the chunk that holds t, or -1.

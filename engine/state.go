@@ -120,16 +120,23 @@ func sliceBytes[T any](s []T) int64 {
 
 // size reports an arrangement's keys, tuples and bytes.
 func (a *arrangement[K, T]) size() StateSize {
-	s := StateSize{Key: typeName[K](), Tuple: typeName[T](), Keys: len(a.state),
-		Bytes: mapBytes[K, []Change[T]](len(a.state)) + mapBytes[K, *tupleIndex[T]](len(a.big))}
-	for k, items := range a.state {
+	s := StateSize{Key: typeName[K](), Tuple: typeName[T](), Keys: len(a.one) + len(a.many),
+		Bytes: mapBytes[K, T](len(a.one)) + mapBytes[K, []Change[T]](len(a.many)) + mapBytes[K, *tupleIndex[T]](len(a.big))}
+	digest := func(k K, it Change[T]) {
+		s.Digest += maphash.Comparable(hashSeed, struct {
+			k K
+			c Change[T]
+		}{k, it})
+	}
+	for k, t := range a.one {
+		s.Tuples++
+		digest(k, Change[T]{t, 1})
+	}
+	for k, items := range a.many {
 		s.Tuples += len(items)
 		s.Bytes += sliceBytes(items)
 		for _, it := range items {
-			s.Digest += maphash.Comparable(hashSeed, struct {
-				k K
-				c Change[T]
-			}{k, it})
+			digest(k, it)
 		}
 	}
 	for _, x := range a.big {
@@ -140,7 +147,7 @@ func (a *arrangement[K, T]) size() StateSize {
 
 // size reports a group's tuples and bytes.
 func (g *group[T]) size() StateSize {
-	s := StateSize{Tuple: typeName[T](), Tuples: len(g.items), Bytes: sliceBytes(g.items)}
+	s := StateSize{Tuple: typeName[T](), Tuples: g.len(), Bytes: sliceBytes(g.items)}
 	if g.big != nil {
 		s.Bytes += int64(unsafe.Sizeof(*g.big)) + sliceBytes(g.big.slots)
 	}

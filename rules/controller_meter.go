@@ -98,11 +98,11 @@ func coppMeters(n *relations.NB) engine.Rel[coppMeter] {
 		engine.IndexBy(meterNames, func(name string) string { return name }))
 }
 
-// meteredProtocol is the CoPP protocol of flow f: its MeteredAs, else its
-// actions' (controllerProtocol).
+// meteredProtocol is the CoPP protocol of flow f: "reject" if it is
+// MeteredAsReject, else its actions' (controllerProtocol).
 func meteredProtocol(f Flow) string {
-	if f.MeteredAs != "" {
-		return f.MeteredAs
+	if f.MeteredAsReject {
+		return "reject"
 	}
 	return controllerProtocol(f.Actions)
 }
@@ -113,7 +113,7 @@ func metered(f Flow) bool { return meteredProtocol(f) != "" }
 
 // withControllerMeters sets the controller meter of every flow whose
 // actions send packets of a CoPP protocol to ovn-controller (or that is
-// MeteredAs one) on a datapath whose CoPP meters that protocol. Such a
+// MeteredAsReject) on a datapath whose CoPP meters that protocol. Such a
 // flow on a datapath set is written on each member instead, as its meter
 // depends on the member (northd adds these flows datapath by datapath);
 // only these flows are held for the join, so a CoPP change costs the flows
@@ -139,11 +139,11 @@ func withControllerMeters(n *relations.NB, flows engine.Rel[Flow], sets engine.R
 	return engine.Union(
 		plain,
 		engine.Map(engine.AntiJoin(byProto, meters), func(f Flow) Flow {
-			f.MeteredAs = ""
+			f.MeteredAsReject = false
 			return f
 		}),
 		engine.Join(byProto, meters, func(_ key, f Flow, m coppMeter) Flow {
-			f.ControllerMeter, f.MeteredAs = m.Meter, ""
+			f.ControllerMeter, f.MeteredAsReject = m.Meter, false
 			return f
 		}))
 }

@@ -26,13 +26,18 @@ import (
 // CTTranslation its tags:acl_ct_translation, on the stateful ACLs' flows
 // with NB_Global options:acl_ct_translation: ovn-controller then matches
 // their L4 fields on the connection's original ones. Neither is part of
-// the text either. MeteredAs is the CoPP protocol of a flow whose actions
-// send nothing to ovn-controller but that northd meters all the same (the
+// the text either. MeteredAsReject marks a flow whose actions send nothing
+// to ovn-controller but that northd meters as a reject all the same (the
 // stateless DNAT of a VIP that rejects): withControllerMeters meters it
-// as its actions would be and clears it.
+// so and clears the mark. The small fields sit together so that a Flow
+// is 128 bytes, the most a Go map holds inline as a key: a larger one
+// would cost a heap object for every flow in every change the engine
+// holds as a map.
 type Flow struct {
 	Datapath        string
 	Stage           Stage
+	CTTranslation   bool
+	MeteredAsReject bool
 	Priority        int
 	Match           string
 	Actions         string
@@ -40,8 +45,6 @@ type Flow struct {
 	InOutPort       string
 	Hint            string
 	Desc            string
-	CTTranslation   bool
-	MeteredAs       string
 }
 
 // CompareFlows orders flows by datapath, stage (pipeline and table, in
@@ -59,7 +62,7 @@ func CompareFlows(a, b Flow) int {
 		cmp.Compare(a.Hint, b.Hint),
 		cmp.Compare(a.Desc, b.Desc),
 		CompareBools(a.CTTranslation, b.CTTranslation),
-		cmp.Compare(a.MeteredAs, b.MeteredAs),
+		CompareBools(a.MeteredAsReject, b.MeteredAsReject),
 	)
 }
 

@@ -389,7 +389,7 @@ func statelessNATFlows(rel schema.Release, dp onRow, prio int, dgp string, v rel
 	}
 	if v.NTargets == 0 && v.Reject {
 		for i := range flows {
-			flows[i].MeteredAs = "reject"
+			flows[i].MeteredAsReject = true
 		}
 	}
 	replies := residentOn(backendReplies(rel, dgp, v), dgp) + " && " + v.Proto
