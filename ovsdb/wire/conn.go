@@ -697,7 +697,7 @@ func (c *Conn) StartTransact() (*Txn, error) {
 func (t *Txn) Add(op lovsdb.Operation) {
 	t.r.addOperation(&op)
 	t.n.Add(1)
-	t.known = addInserted(t.known, &op)
+	t.known = addInserted(t.known, &op, t.c.opts.NotMonitored[op.Table])
 }
 
 // Finish sends the end of the transaction, waits for its reply and
@@ -793,9 +793,11 @@ func condChange(tables []string, where bool) []any {
 }
 
 // addInserted adds to known the strings of the row that op inserts, if
-// it is an insert: a column's value, or the elements of a set or map. It
-// returns known, made when nil and needed.
-func addInserted(known sentStrings, op *lovsdb.Operation) sentStrings {
+// it is an insert: a column's value, or the elements of a set or map, but
+// those of the columns in skip, which the echo does not bring (a flow's
+// external_ids, tags and flow_desc). It returns known, made when nil and
+// needed.
+func addInserted(known sentStrings, op *lovsdb.Operation, skip map[string]bool) sentStrings {
 	if op.Op != lovsdb.OperationInsert {
 		return known
 	}
@@ -807,7 +809,10 @@ func addInserted(known sentStrings, op *lovsdb.Operation) sentStrings {
 			known[s] = s
 		}
 	}
-	for _, v := range op.Row {
+	for col, v := range op.Row {
+		if skip[col] {
+			continue
+		}
 		switch v := v.(type) {
 		case lovsdb.OvsSet:
 			for _, e := range v.GoSet {
