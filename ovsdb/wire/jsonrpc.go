@@ -22,10 +22,11 @@ import (
 // came, each before the messages that follow it.
 //
 // It keeps memory bounded by the messages in flight rather than by the
-// largest one ever seen: a message is read into one buffer that is dropped
-// after use when large, handlers and reply decoders get sub-slices of it
-// (no copy), and a call's parameters are written element by element
-// straight to the socket.
+// largest one ever seen: a message is read into one buffer, or a large one
+// into parts (rope) that are dropped after use, handlers and reply
+// decoders get sub-slices of it (no copy; the rope handlers walk the parts
+// and drop them behind them), and a call's parameters are written element
+// by element straight to the socket.
 type rpcConn struct {
 	nc net.Conn
 
