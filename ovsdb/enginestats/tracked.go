@@ -207,14 +207,12 @@ func (r referrers) all() iter.Seq2[string, string] {
 // in tracked (by table) and byUUID.
 func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID map[string]*Row, current func(table, uuid string) model.Model) (initial bool) {
 	var direct []*Row
-	var applied []wire.Change
 	reset := func() {
 		initial = true
 		clear(x.referrers)
 		clear(x.refs)
 	}
 	eachChange(batches, reset, func(c wire.Change) {
-		applied = append(applied, c)
 		if x.untracked[c.Table] {
 			return
 		}
@@ -237,9 +235,9 @@ func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID 
 			x.trackReferrers(r.UUID, tracked, byUUID, current)
 		}
 	}
-	for _, c := range applied {
-		x.reindex(c)
-	}
+	// The batches again rather than a list of their changes: a cold
+	// start's echo holds hundreds of thousands.
+	eachChange(batches, nil, x.reindex)
 	return initial
 }
 

@@ -214,6 +214,14 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 		"update": c.serverUpdate,
 		"locked": func(params []byte) error { return c.lockEvent(params, true) },
 		"stolen": func(params []byte) error { return c.lockEvent(params, false) },
+	}, map[string]func(*rope, ropePos) error{
+		"update2": func(r *rope, params ropePos) error {
+			at, err := r.secondElement(params)
+			if err != nil {
+				return c.fail(fmt.Errorf("%s: update2: %w", remote, err))
+			}
+			return c.apply(rawUpdates{r: r, at: at}, false)
+		},
 	})
 	if opts.Trace != nil {
 		c.rpc.setTrace(opts.Trace, remote)
@@ -328,9 +336,12 @@ func (c *Conn) start(ctx context.Context) error {
 	}
 	// The initial contents are applied in the read loop, before the
 	// update notifications that follow them.
-	err := c.rpc.Call(ctx, lovsdb.ConditionalMonitorRPC, lovsdb.NewMonitorArgs(c.dbName, nil, requests),
+	err := c.rpc.callRope(ctx, lovsdb.ConditionalMonitorRPC, lovsdb.NewMonitorArgs(c.dbName, nil, requests),
 		func(result []byte) error {
-			return c.apply(rawUpdates(result), true)
+			return c.apply(rawUpdates{b: result}, true)
+		},
+		func(r *rope, result ropePos) error {
+			return c.apply(rawUpdates{r: r, at: result}, true)
 		})
 	if err != nil {
 		return fmt.Errorf("monitor_cond %s: %w", c.dbName, err)
@@ -435,14 +446,21 @@ func modelColumns(dbModel model.DatabaseModel, table string, skip map[string]boo
 }
 
 // rawUpdates is a table-updates2 object with the row updates not decoded
-// yet: valid while the message is handled. Its rows are walked in place
-// (each), not indexed first: a cold start's SB echo holds hundreds of
-// thousands.
-type rawUpdates []byte
+// yet: b, or the object at `at` in a message read in parts (r); valid
+// while the message is handled. Its rows are walked in place (each), not
+// indexed first: a cold start's SB echo holds hundreds of thousands.
+type rawUpdates struct {
+	b  []byte
+	r  *rope
+	at ropePos
+}
 
 // each calls fn with each row update, and its table and row's UUID.
 func (tu rawUpdates) each(fn func(table, uuid string, ru []byte) error) error {
-	return walkObject(tu, func(table string, rows []byte) error {
+	if tu.r != nil {
+		return tu.r.eachRow(tu.at, fn)
+	}
+	return walkObject(tu.b, func(table string, rows []byte) error {
 		return walkObject(rows, func(uuid string, ru []byte) error { return fn(table, uuid, ru) })
 	})
 }
@@ -455,12 +473,12 @@ func parseUpdate2(params []byte) (rawUpdates, error) {
 		ps = append(ps, p)
 		return nil
 	}); err != nil {
-		return nil, err
+		return rawUpdates{}, err
 	}
 	if len(ps) != 2 {
-		return nil, fmt.Errorf("%d parameters", len(ps))
+		return rawUpdates{}, fmt.Errorf("%d parameters", len(ps))
 	}
-	return rawUpdates(ps[1]), nil
+	return rawUpdates{b: ps[1]}, nil
 }
 
 // updateRow is the row of a row-update2 and whether it is a whole row
@@ -679,7 +697,7 @@ func (c *Conn) StartTransact() (*Txn, error) {
 func (t *Txn) Add(op lovsdb.Operation) {
 	t.r.addOperation(&op)
 	t.n.Add(1)
-	t.known = addInserted(t.known, &op)
+	t.known = addInserted(t.known, &op, t.c.opts.NotMonitored[op.Table])
 }
 
 // Finish sends the end of the transaction, waits for its reply and
@@ -788,9 +806,11 @@ func condChange(tables []string, where bool) []any {
 }
 
 // addInserted adds to known the strings of the row that op inserts, if
-// it is an insert: a column's value, or the elements of a set or map. It
-// returns known, made when nil and needed.
-func addInserted(known sentStrings, op *lovsdb.Operation) sentStrings {
+// it is an insert: a column's value, or the elements of a set or map, but
+// those of the columns in skip, which the echo does not bring (a flow's
+// external_ids, tags and flow_desc). It returns known, made when nil and
+// needed.
+func addInserted(known sentStrings, op *lovsdb.Operation, skip map[string]bool) sentStrings {
 	if op.Op != lovsdb.OperationInsert {
 		return known
 	}
@@ -802,7 +822,10 @@ func addInserted(known sentStrings, op *lovsdb.Operation) sentStrings {
 			known[s] = s
 		}
 	}
-	for _, v := range op.Row {
+	for col, v := range op.Row {
+		if skip[col] {
+			continue
+		}
 		switch v := v.(type) {
 		case lovsdb.OvsSet:
 			for _, e := range v.GoSet {

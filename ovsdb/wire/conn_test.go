@@ -80,7 +80,7 @@ func TestProber(t *testing.T) {
 	ac := &activityConn{Conn: client}
 	ac.lastRead.Store(time.Now().UnixNano())
 	c := &Conn{conn: ac, remote: "pipe", done: make(chan struct{}), probeSet: make(chan struct{}, 1)}
-	c.rpc = newRPCConn(ac, nil)
+	c.rpc = newRPCConn(ac, nil, nil)
 	defer c.rpc.Close()
 	var answer atomic.Bool
 	answer.Store(true)
@@ -88,7 +88,7 @@ func TestProber(t *testing.T) {
 	go func() {
 		srv := &frameReader{r: server}
 		for {
-			b, err := srv.next()
+			b, err := nextWhole(srv)
 			if err != nil {
 				return
 			}

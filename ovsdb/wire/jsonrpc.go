@@ -22,10 +22,11 @@ import (
 // came, each before the messages that follow it.
 //
 // It keeps memory bounded by the messages in flight rather than by the
-// largest one ever seen: a message is read into one buffer that is dropped
-// after use when large, handlers and reply decoders get sub-slices of it
-// (no copy), and a call's parameters are written element by element
-// straight to the socket.
+// largest one ever seen: a message is read into one buffer, or a large one
+// into parts (rope) that are dropped after use, handlers and reply
+// decoders get sub-slices of it (no copy; the rope handlers walk the parts
+// and drop them behind them), and a call's parameters are written element
+// by element straight to the socket.
 type rpcConn struct {
 	nc net.Conn
 
@@ -36,8 +37,11 @@ type rpcConn struct {
 	nextID   uint64
 	pending  map[uint64]*rpcCall
 	handlers map[string]func(params []byte) error
-	err      error         // why the session ended, once it has
-	done     chan struct{} // closed when the session has ended
+	// ropeHandlers serve methods whose params they walk in place in a
+	// message read in parts (rope): those that can be tens of MB.
+	ropeHandlers map[string]func(r *rope, params ropePos) error
+	err          error         // why the session ended, once it has
+	done         chan struct{} // closed when the session has ended
 
 	// trace, when set, logs every request sent (setTrace).
 	trace atomic.Pointer[rpcTrace]
@@ -61,24 +65,28 @@ func (c *rpcConn) setTrace(log *slog.Logger, name string) {
 }
 
 // rpcCall is a call waiting for its reply: decode takes the result (in
-// the read loop, on the message buffer), done the outcome.
+// the read loop, on the message buffer), or, when set, ropeDecode takes
+// that of a reply read in parts; done the outcome.
 type rpcCall struct {
-	decode func(result []byte) error
-	done   chan error
+	decode     func(result []byte) error
+	ropeDecode func(r *rope, result ropePos) error
+	done       chan error
 }
 
 // newRPCConn starts a session on nc. handlers are the server's methods
 // this side serves, by name; each gets the raw params and runs in the read
 // loop; their slices are valid only until they return. "echo" is answered
-// without one. The session ends on the first read or write error, or
-// Close; done is then closed and every waiting call fails.
-func newRPCConn(nc net.Conn, handlers map[string]func(params []byte) error) *rpcConn {
+// without one; ropeHandlers, when they have the method, serve it in a
+// message read in parts. The session ends on the first read or write
+// error, or Close; done is then closed and every waiting call fails.
+func newRPCConn(nc net.Conn, handlers map[string]func(params []byte) error, ropeHandlers map[string]func(*rope, ropePos) error) *rpcConn {
 	c := &rpcConn{
-		nc:       nc,
-		w:        bufio.NewWriterSize(nc, 64<<10),
-		pending:  map[uint64]*rpcCall{},
-		handlers: handlers,
-		done:     make(chan struct{}),
+		nc:           nc,
+		w:            bufio.NewWriterSize(nc, 64<<10),
+		pending:      map[uint64]*rpcCall{},
+		handlers:     handlers,
+		ropeHandlers: ropeHandlers,
+		done:         make(chan struct{}),
 	}
 	go c.readLoop()
 	return c
@@ -141,7 +149,20 @@ func (c *rpcConn) Go(method string, params []any) error {
 }
 
 func (c *rpcConn) send(method string, params []any, decode func([]byte) error) (*rpcCall, error) {
-	r, err := c.request(method, decode)
+	return c.sendCall(method, params, &rpcCall{decode: decode})
+}
+
+// callRope is Call with ropeDecode for a reply read in parts.
+func (c *rpcConn) callRope(ctx context.Context, method string, params []any, decode func([]byte) error, ropeDecode func(*rope, ropePos) error) error {
+	call, err := c.sendCall(method, params, &rpcCall{decode: decode, ropeDecode: ropeDecode})
+	if err != nil {
+		return err
+	}
+	return call.wait(ctx)
+}
+
+func (c *rpcConn) sendCall(method string, params []any, call *rpcCall) (*rpcCall, error) {
+	r, err := c.requestCall(method, call)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +191,11 @@ type paramWriter struct {
 // request starts writing a call of method, whose reply decode takes (when
 // not nil).
 func (c *rpcConn) request(method string, decode func([]byte) error) (*paramWriter, error) {
-	call := &rpcCall{decode: decode, done: make(chan error, 1)}
+	return c.requestCall(method, &rpcCall{decode: decode})
+}
+
+func (c *rpcConn) requestCall(method string, call *rpcCall) (*paramWriter, error) {
+	call.done = make(chan error, 1)
 	c.mu.Lock()
 	if c.err != nil {
 		c.mu.Unlock()
@@ -298,8 +323,12 @@ func isNull(v []byte) bool { return v == nil || bytes.Equal(v, []byte("null")) }
 func (c *rpcConn) readLoop() {
 	fr := &frameReader{r: c.nc}
 	for {
-		b, err := fr.next()
-		if err == nil {
+		b, r, err := fr.next()
+		switch {
+		case err != nil:
+		case r != nil:
+			err = c.handleRope(r)
+		default:
 			err = c.handle(b)
 		}
 		if err != nil {
@@ -330,14 +359,7 @@ func (c *rpcConn) handle(b []byte) error {
 			if err := h(m.params); err != nil {
 				return err
 			}
-			if !isNull(m.id) {
-				id := bytes.Clone(m.id)
-				go func() {
-					if err := c.reply(id, []byte("{}")); err != nil {
-						c.end(err)
-					}
-				}()
-			}
+			c.replyDone(m.id)
 		}
 		return nil
 	}
@@ -359,6 +381,50 @@ func (c *rpcConn) handle(b []byte) error {
 		call.done <- nil
 	}
 	return nil
+}
+
+// replyDone answers a request served, unless it is a notification (id
+// null).
+func (c *rpcConn) replyDone(id []byte) {
+	if isNull(id) {
+		return
+	}
+	id = bytes.Clone(id)
+	go func() {
+		if err := c.reply(id, []byte("{}")); err != nil {
+			c.end(err)
+		}
+	}()
+}
+
+// handleRope acts on one message read in parts: a request that a rope
+// handler serves, or a reply whose call has a ropeDecode, is walked in
+// place; any other is joined into one buffer first.
+func (c *rpcConn) handleRope(r *rope) error {
+	m, err := parseRopeMessage(r)
+	if err != nil {
+		return fmt.Errorf("JSON-RPC message: %w", err)
+	}
+	if h := c.ropeHandlers[m.method]; h != nil && m.hasParams {
+		if err := h(r, m.params); err != nil {
+			return err
+		}
+		c.replyDone(m.id)
+		return nil
+	}
+	if id, err := strconv.ParseUint(string(m.id), 10, 64); err == nil && m.method == "" && m.hasResult && isNull(m.error) {
+		c.mu.Lock()
+		call := c.pending[id]
+		if call != nil && call.ropeDecode != nil {
+			delete(c.pending, id)
+		}
+		c.mu.Unlock()
+		if call != nil && call.ropeDecode != nil {
+			call.done <- call.ropeDecode(r, m.result)
+			return nil
+		}
+	}
+	return c.handle(r.join())
 }
 
 // into decodes a result into v.
@@ -386,12 +452,12 @@ const (
 	framePart = 8 << 20
 )
 
-// next returns the next value; it is valid until the next call. A value
-// larger than the buffer (a cold start's SB contents, tens of MB) is read
-// into parts and then copied into one buffer of its own size: doubling one
-// buffer would hold up to twice the value, and a copy of half of it, while
-// the value is decoded.
-func (f *frameReader) next() ([]byte, error) {
+// next returns the next value, valid until the next call: in one buffer,
+// or, larger than the buffer (a cold start's SB contents, tens of MB), as
+// the parts it was read into (a rope): doubling one buffer would hold up
+// to twice the value, and a copy of half of it, while the value is
+// decoded.
+func (f *frameReader) next() ([]byte, *rope, error) {
 	rest := f.buf[f.off:f.n]
 	if cap(f.buf) > frameKeep || f.buf == nil {
 		f.buf = make([]byte, max(frameMin, 2*len(rest)))
@@ -428,7 +494,7 @@ func (f *frameReader) next() ([]byte, error) {
 				case c == '{' || c == '[':
 					started, stack = true, 1
 				default:
-					return nil, fmt.Errorf("JSON-RPC: unexpected %q", c)
+					return nil, nil, fmt.Errorf("JSON-RPC: unexpected %q", c)
 				}
 				i++
 			default:
@@ -441,7 +507,10 @@ func (f *frameReader) next() ([]byte, error) {
 					stack--
 					if stack == 0 {
 						f.off = i + 1
-						return f.value(parts), nil
+						if parts != nil {
+							return nil, &rope{parts: append(parts, f.buf[:f.off])}, nil
+						}
+						return f.buf[:f.off], nil, nil
 					}
 				}
 				i++
@@ -460,24 +529,7 @@ func (f *frameReader) next() ([]byte, error) {
 			if err == io.EOF && started {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, err
+			return nil, nil, err
 		}
 	}
-}
-
-// value is the value that ends at buf[off] and starts in the first of
-// parts, if any.
-func (f *frameReader) value(parts [][]byte) []byte {
-	if len(parts) == 0 {
-		return f.buf[:f.off]
-	}
-	size := f.off
-	for _, p := range parts {
-		size += len(p)
-	}
-	v := make([]byte, 0, size)
-	for _, p := range parts {
-		v = append(v, p...)
-	}
-	return append(v, f.buf[:f.off]...)
 }

@@ -57,11 +57,17 @@ func TestRowDecoder(t *testing.T) {
 }
 
 // TestKnownStrings: a decoded string equal to a known one is that one,
-// escaped in JSON or not; others are decoded.
+// escaped in JSON or not; others are decoded. The strings of columns not
+// monitored are not known.
 func TestKnownStrings(t *testing.T) {
 	match, actions := strings.Clone(`inport == "p1"`), strings.Clone("next;")
 	known := addInserted(nil, &lovsdb.Operation{
-		Op: lovsdb.OperationInsert, Table: sb.LogicalFlowTable, Row: lovsdb.Row{"match": match, "actions": actions}})
+		Op: lovsdb.OperationInsert, Table: sb.LogicalFlowTable, Row: lovsdb.Row{"match": match, "actions": actions,
+			"flow_desc": "d", "external_ids": lovsdb.OvsMap{GoMap: map[any]any{"stage-hint": "h"}}}},
+		map[string]bool{"flow_desc": true, "external_ids": true})
+	if len(known) != 2 {
+		t.Errorf("known strings %v, want the match and actions alone", known)
+	}
 	dec, _ := newRowDecoder(reflect.TypeFor[*sb.LogicalFlow]())
 	m, err := dec.decode([]byte(`{"match":"inport == \"p1\"","actions":"next;","pipeline":"ingress"}`), "u", &knownStrings{sent: known})
 	if err != nil {

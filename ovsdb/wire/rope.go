@@ -1,0 +1,264 @@
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// rope is a message larger than the frame reader's buffer, left in the
+// buffers it was read into, in order. It is walked in place, and a walk
+// of row updates drops the buffers behind it (eachRow): a cold start's
+// echo is a message of tens of MB, which copied into one buffer would be
+// held whole, twice while copied, until its last row is decoded.
+type rope struct {
+	parts [][]byte
+}
+
+// ropePos is a position in a rope: a buffer and an offset in it, which
+// may be its length (the position is then the next buffer's start).
+type ropePos struct{ part, off int }
+
+// norm moves p from the end of a buffer to the start of the next one;
+// false at the rope's end.
+func (r *rope) norm(p ropePos) (ropePos, bool) {
+	for p.part < len(r.parts) && p.off >= len(r.parts[p.part]) {
+		p = ropePos{p.part + 1, p.off - len(r.parts[p.part])}
+	}
+	return p, p.part < len(r.parts)
+}
+
+// skipSpace is the first position at or after p that holds no space, and
+// its byte; false at the rope's end.
+func (r *rope) skipSpace(p ropePos) (ropePos, byte, bool) {
+	for {
+		var ok bool
+		if p, ok = r.norm(p); !ok {
+			return p, 0, false
+		}
+		b := r.parts[p.part]
+		for p.off < len(b) && isSpace(b[p.off]) {
+			p.off++
+		}
+		if p.off < len(b) {
+			return p, b[p.off], true
+		}
+	}
+}
+
+// valueEnd is the position just past the JSON value at p, as valueEnd
+// finds it in one buffer: a value within one buffer is found there, one
+// across buffers byte by byte.
+func (r *rope) valueEnd(p ropePos) (ropePos, error) {
+	p, _, ok := r.skipSpace(p)
+	if !ok {
+		return p, errBadJSON
+	}
+	// A value that ends at its buffer's end may go on in the next.
+	if end, err := valueEnd(r.parts[p.part], p.off); err == nil && end < len(r.parts[p.part]) {
+		return ropePos{p.part, end}, nil
+	}
+	depth, inString := 0, false
+	for {
+		if p, ok = r.norm(p); !ok {
+			return p, errBadJSON
+		}
+		b := r.parts[p.part]
+		i := p.off
+		for i < len(b) {
+			c := b[i]
+			switch {
+			case inString:
+				q := bytes.IndexByte(b[i:], '"')
+				lim := q
+				if q < 0 {
+					lim = len(b) - i
+				}
+				if e := bytes.IndexByte(b[i:i+lim], '\\'); e >= 0 {
+					i += e + 2 // the escaped byte may be the next buffer's first
+					continue
+				}
+				if q < 0 {
+					i = len(b)
+					continue
+				}
+				i += q + 1
+				inString = false
+				if depth == 0 {
+					return ropePos{p.part, i}, nil
+				}
+			case c == '"':
+				inString = true
+				i++
+			case c == '{' || c == '[':
+				depth++
+				i++
+			case c == '}' || c == ']':
+				if depth == 0 { // the end of a scalar
+					return ropePos{p.part, i}, nil
+				}
+				i++
+				if depth--; depth == 0 {
+					return ropePos{p.part, i}, nil
+				}
+			case depth == 0 && (isSpace(c) || c == ','):
+				return ropePos{p.part, i}, nil
+			default:
+				i++
+			}
+		}
+		p.off = i
+	}
+}
+
+// slice is the bytes from a to b: a sub-slice of a buffer, or a copy of
+// the bytes across buffers.
+func (r *rope) slice(a, b ropePos) []byte {
+	if a.part == b.part {
+		return r.parts[a.part][a.off:b.off]
+	}
+	out := bytes.Clone(r.parts[a.part][a.off:])
+	for i := a.part + 1; i < b.part; i++ {
+		out = append(out, r.parts[i]...)
+	}
+	if b.part < len(r.parts) {
+		out = append(out, r.parts[b.part][:b.off]...)
+	}
+	return out
+}
+
+// release drops the buffers before p's.
+func (r *rope) release(p ropePos) {
+	for i := range min(p.part, len(r.parts)) {
+		r.parts[i] = nil
+	}
+}
+
+// join is the whole message in one buffer, the parts dropped as they are
+// copied: for messages no walker reads in place.
+func (r *rope) join() []byte {
+	size := 0
+	for _, p := range r.parts {
+		size += len(p)
+	}
+	out := make([]byte, 0, size)
+	for i, p := range r.parts {
+		out = append(out, p...)
+		r.parts[i] = nil
+	}
+	return out
+}
+
+// walkObject calls member with the key and the position of the value of
+// each member of the object at p; member returns the position past the
+// value. It returns the position past the object.
+func (r *rope) walkObject(p ropePos, member func(key string, v ropePos) (ropePos, error)) (ropePos, error) {
+	p, c, ok := r.skipSpace(p)
+	if !ok || c != '{' {
+		return p, errBadJSON
+	}
+	p.off++
+	if p, c, ok = r.skipSpace(p); ok && c == '}' {
+		p.off++
+		return p, nil
+	}
+	for {
+		if !ok || c != '"' {
+			return p, errBadJSON
+		}
+		kend, err := r.valueEnd(p)
+		if err != nil {
+			return p, err
+		}
+		key, err := jsonKey(r.slice(p, kend))
+		if err != nil {
+			return p, err
+		}
+		if p, c, ok = r.skipSpace(kend); !ok || c != ':' {
+			return p, errBadJSON
+		}
+		p.off++
+		if p, err = member(key, p); err != nil {
+			return p, err
+		}
+		p, c, ok = r.skipSpace(p)
+		switch {
+		case ok && c == '}':
+			p.off++
+			return p, nil
+		case !ok || c != ',':
+			return p, errBadJSON
+		}
+		p.off++
+		p, c, ok = r.skipSpace(p)
+	}
+}
+
+// secondElement is the position of the second element of the array at p.
+func (r *rope) secondElement(p ropePos) (ropePos, error) {
+	p, c, ok := r.skipSpace(p)
+	if !ok || c != '[' {
+		return p, errBadJSON
+	}
+	p.off++
+	p, err := r.valueEnd(p)
+	if err != nil {
+		return p, err
+	}
+	if p, c, ok = r.skipSpace(p); !ok || c != ',' {
+		return p, errBadJSON
+	}
+	p.off++
+	return p, nil
+}
+
+// eachRow calls fn with each row update of the table-updates object at p,
+// its table and its row's UUID, as rawUpdates.each does, and drops the
+// buffers behind each row it has handed over.
+func (r *rope) eachRow(p ropePos, fn func(table, uuid string, ru []byte) error) error {
+	_, err := r.walkObject(p, func(table string, rows ropePos) (ropePos, error) {
+		return r.walkObject(rows, func(uuid string, v ropePos) (ropePos, error) {
+			end, err := r.valueEnd(v)
+			if err != nil {
+				return end, err
+			}
+			v, _, _ = r.skipSpace(v)
+			err = fn(table, uuid, r.slice(v, end))
+			r.release(end)
+			return end, err
+		})
+	})
+	return err
+}
+
+// ropeMessage is the members of a message read in parts that are not
+// walked in place, and the positions of those that may be.
+type ropeMessage struct {
+	method               string
+	id, error            []byte
+	params, result       ropePos
+	hasParams, hasResult bool
+}
+
+func parseRopeMessage(r *rope) (ropeMessage, error) {
+	var m ropeMessage
+	_, err := r.walkObject(ropePos{}, func(key string, v ropePos) (ropePos, error) {
+		end, err := r.valueEnd(v)
+		if err != nil {
+			return end, err
+		}
+		switch key {
+		case "method":
+			err = json.Unmarshal(r.slice(v, end), &m.method)
+		case "id":
+			m.id = bytes.Clone(bytes.TrimSpace(r.slice(v, end)))
+		case "error":
+			m.error = bytes.Clone(bytes.TrimSpace(r.slice(v, end)))
+		case "params":
+			m.params, m.hasParams = v, true
+		case "result":
+			m.result, m.hasResult = v, true
+		}
+		return end, err
+	})
+	return m, err
+}

@@ -1,0 +1,167 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// ropeOf splits msg into parts of size bytes, as frameReader leaves a
+// large message.
+func ropeOf(msg string, size int) *rope {
+	r := &rope{}
+	for len(msg) > size {
+		r.parts = append(r.parts, []byte(msg[:size]))
+		msg = msg[size:]
+	}
+	r.parts = append(r.parts, []byte(msg))
+	return r
+}
+
+// updatesMessage is an update2 notification of n rows in two tables, with
+// strings that hold escapes and brackets.
+func updatesMessage(n int) string {
+	var rows [2][]string
+	for i := range n {
+		rows[i%2] = append(rows[i%2], fmt.Sprintf(`"u%d": {"insert":{"match":"a\"]}%d\\","n":%d,"s":["set",[true,false]]}}`, i, i, i))
+	}
+	return fmt.Sprintf(` {"params":[null , {"T1":{%s},"T2":{%s}}],"id":null,"method":"update2"}`,
+		strings.Join(rows[0], ","), strings.Join(rows[1], " , "))
+}
+
+type rowSeen struct{ Table, UUID, Row string }
+
+// TestRopeEachRow: walked in place, a message read in parts of any size
+// gives the rows that its params give walked in one buffer, and the parts
+// behind each row handed over are dropped.
+func TestRopeEachRow(t *testing.T) {
+	msg := updatesMessage(50)
+	var want []rowSeen
+	params, err := parseMessage([]byte(msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu, err := parseUpdate2(params.params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tu.each(func(table, uuid string, ru []byte) error {
+		want = append(want, rowSeen{table, uuid, string(ru)})
+		return nil
+	}); err != nil || len(want) != 50 {
+		t.Fatalf("%d rows, %v", len(want), err)
+	}
+	for _, size := range []int{1, 2, 3, 7, 64, 1000, len(msg)} {
+		r := ropeOf(msg, size)
+		m, err := parseRopeMessage(r)
+		if err != nil || m.method != "update2" || string(m.id) != "null" || !m.hasParams {
+			t.Fatalf("size %d: message %+v, %v", size, m, err)
+		}
+		at, err := r.secondElement(m.params)
+		if err != nil {
+			t.Fatalf("size %d: %v", size, err)
+		}
+		var got []rowSeen
+		if err := (rawUpdates{r: r, at: at}).each(func(table, uuid string, ru []byte) error {
+			got = append(got, rowSeen{table, uuid, string(ru)})
+			return nil
+		}); err != nil {
+			t.Fatalf("size %d: %v", size, err)
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("size %d (-one buffer +parts):\n%s", size, d)
+		}
+		if size < len(msg)/4 && r.parts[len(r.parts)/2] != nil {
+			t.Errorf("size %d: the parts behind the rows are kept", size)
+		}
+	}
+	for _, bad := range []string{msg[:len(msg)-20], strings.Replace(msg, `"u3": {`, `"u3" {`, 1), strings.Replace(msg, `"T2":{`, `"T2":[`, 1)} {
+		r := ropeOf(bad, 5)
+		m, err := parseRopeMessage(r)
+		if err == nil {
+			var at ropePos
+			if at, err = r.secondElement(m.params); err == nil {
+				err = (rawUpdates{r: r, at: at}).each(func(string, string, []byte) error { return nil })
+			}
+		}
+		if err == nil {
+			t.Errorf("%.40q...: no error", bad[len(bad)-40:])
+		}
+	}
+}
+
+// TestRPCConnRope: a notification and a reply larger than the reader's
+// buffer reach the rope handler and ropeDecode, other large messages
+// their usual handler and decoder.
+func TestRPCConnRope(t *testing.T) {
+	client, server := net.Pipe()
+	rows := func(r *rope, at ropePos) (n int, err error) {
+		err = (rawUpdates{r: r, at: at}).each(func(string, string, []byte) error {
+			n++
+			return nil
+		})
+		return n, err
+	}
+	notified := make(chan int, 1)
+	plain := make(chan int, 1)
+	c := newRPCConn(client, map[string]func([]byte) error{
+		"other": func(params []byte) error {
+			plain <- len(params)
+			return nil
+		},
+	}, map[string]func(*rope, ropePos) error{
+		"update2": func(r *rope, params ropePos) error {
+			at, err := r.secondElement(params)
+			if err != nil {
+				return err
+			}
+			n, err := rows(r, at)
+			notified <- n
+			return err
+		},
+	})
+	defer c.Close()
+	const n = 5000 // about 450 kB
+	msg := updatesMessage(n)
+	go func() {
+		server.Write([]byte(msg))
+		server.Write([]byte(`{"method":"other","id":null,"params":["` + strings.Repeat("x", 200000) + `"]}`))
+	}()
+	if got := <-notified; got != n {
+		t.Errorf("update2 in parts: %d rows, want %d", got, n)
+	}
+	if got := <-plain; got != 200004 {
+		t.Errorf("other method in parts: params of %d bytes", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	got := make(chan int, 1)
+	called := make(chan error, 1)
+	go func() {
+		called <- c.callRope(ctx, "monitor", nil, func([]byte) error {
+			return errors.New("a large reply decoded in one buffer")
+		}, func(r *rope, result ropePos) error {
+			n, err := rows(r, result)
+			got <- n
+			return err
+		})
+	}()
+	srv := &frameReader{r: server}
+	if _, err := nextWhole(srv); err != nil {
+		t.Fatal(err)
+	}
+	reply := strings.Replace(strings.Replace(msg, `"params":[null , `, `"result":`, 1), `],"id":null,"method":"update2"}`, `,"id":1,"error":null}`, 1)
+	server.Write([]byte(reply))
+	if err := <-called; err != nil {
+		t.Fatal(err)
+	}
+	if g := <-got; g != n {
+		t.Errorf("reply in parts: %d rows, want %d", g, n)
+	}
+}
