@@ -44,7 +44,11 @@ type IPAM struct {
 	// peerRefs: router-type switch ports by the router port they name.
 	peerRefs map[string]map[*ipamPort]bool
 	dirty    map[*ipamPort]bool
-	changed  map[string]bool
+	// touched are the switches whose addresses changed since the last
+	// Run: their unsettled ports are decided again. A set, not a mark on
+	// each switch: Run would otherwise walk every switch of the NB.
+	touched map[*ipamSwitch]bool
+	changed map[string]bool
 	// quiet suspends dirty marking while Run releases and re-takes the
 	// addresses of the ports it updates.
 	quiet bool
@@ -71,9 +75,8 @@ type ipamSwitch struct {
 	// value stays (a request for an address outside the subnet, for one):
 	// they take no address while northd visits the switch, then the
 	// lowest free one, so they are decided again whenever the switch's
-	// addresses change (touched).
+	// addresses change (IPAM.touched).
 	unsettled map[*ipamPort]bool
-	touched   bool
 }
 
 type ipamPort struct {
@@ -114,6 +117,7 @@ func NewIPAM(log *slog.Logger) *IPAM {
 		lrpNamed: map[string]map[*ipamLRP]bool{},
 		peerRefs: map[string]map[*ipamPort]bool{},
 		dirty:    map[*ipamPort]bool{},
+		touched:  map[*ipamSwitch]bool{},
 		changed:  map[string]bool{},
 	}
 }
@@ -506,7 +510,7 @@ func (m *IPAM) touch(sw *ipamSwitch, ip uint32) {
 	if m.quiet {
 		return
 	}
-	sw.touched = true
+	m.touched[sw] = true
 	for _, q := range sw.holders[ip] {
 		m.dirty[q] = true
 	}
@@ -549,17 +553,17 @@ func (m *IPAM) Run() {
 	for round := 0; ; round++ {
 		for p := range m.dirty {
 			if p.sw != nil {
-				p.sw.touched = true
+				m.touched[p.sw] = true
 			}
 		}
-		for _, sw := range m.switches {
-			if sw.touched {
-				sw.touched = false
+		for sw := range m.touched {
+			if m.switches[sw.uuid] == sw {
 				for p := range sw.unsettled {
 					m.dirty[p] = true
 				}
 			}
 		}
+		m.touched = map[*ipamSwitch]bool{}
 		if len(m.dirty) == 0 {
 			return
 		}
