@@ -131,8 +131,9 @@ const parallelMin = 4096
 // never with themselves.
 func (c *Circuit) ParallelFrom(n int) { c.parallelFrom = n }
 
-// add appends an operator that reads ins and returns its position. Its step may read the streams among ins; one that
-// reads another stream declares it with readBy.
+// add appends an operator that reads ins and returns its position. Its step
+// may read the streams among ins; one that reads another stream declares it
+// with readBy.
 func (c *Circuit) add(ins []changer, step, commit func()) int {
 	if c.stepped {
 		// A late operator would have missed the changes already stepped.

@@ -969,10 +969,17 @@ func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[stri
 		if len(ops) == 0 {
 			continue
 		}
-		if err := d.nb.Transact(ctx, ops); err != nil && ctx.Err() == nil {
-			d.log.Warn("NB transaction failed; retrying at the next step", "err", err)
-			d.upAll = true
-		}
+		d.nbWritten(ctx, d.nb.Transact(ctx, ops))
+	}
+}
+
+// nbWritten takes the outcome of an NB transaction of writeNB's or
+// sendPorts': a failure has the next writeNB write every port's columns
+// again.
+func (d *Northd) nbWritten(ctx context.Context, err error) {
+	if err != nil && ctx.Err() == nil {
+		d.log.Warn("NB transaction failed; retrying at the next step", "err", err)
+		d.upAll = true
 	}
 }
 
@@ -1008,15 +1015,10 @@ func (d *Northd) sendPorts(newPorts map[string]string) *wire.Txn {
 	return t
 }
 
-// waitPorts waits for sendPorts' transaction; a failure has the next
-// writeNB write every port's columns again.
+// waitPorts waits for sendPorts' transaction (nbWritten).
 func (d *Northd) waitPorts(ctx context.Context, t *wire.Txn) {
-	if t == nil {
-		return
-	}
-	if err := t.Wait(ctx); err != nil && ctx.Err() == nil {
-		d.log.Warn("NB transaction failed; retrying at the next step", "err", err)
-		d.upAll = true
+	if t != nil {
+		d.nbWritten(ctx, t.Wait(ctx))
 	}
 }
 
