@@ -3,13 +3,14 @@
 // Go libovsdb clients and the stock tools (ovn-nbctl, ovn-sbctl, ovn-trace,
 // ovsdb-client) reach them like a standalone ovsdb-server.
 //
-// The data lives in memory (libovsdb's table caches and transaction code,
-// which check and apply every transaction, in store.go; referential
-// integrity and garbage collection are this package's own, refs.go) and in
-// OVSDB standalone database files in the state directory, which stock
-// ovsdb-tool and ovsdb-server read too. The file's records and the monitor
-// updates are written from the rows' fields directly (codec.go). This
-// package speaks the protocol: JSON-RPC framing, transact, monitor,
+// The data lives in memory, in the servers' own form (datum.go, store.go):
+// the transactions' operations are parsed from the request's JSON straight
+// into rows and run by the server itself (txn.go), which keeps referential
+// integrity, garbage collection (refs.go), indexes and column constraints
+// as ovsdb-server does; and in OVSDB standalone database files in the state
+// directory, which stock ovsdb-tool and ovsdb-server read too. The file's
+// records, the monitor updates and the replies are written from the rows.
+// This package speaks the protocol: JSON-RPC framing, transact, monitor,
 // monitor_cond (one request or an array of them per table), monitor_cond_since,
 // monitor_cond_change, monitor_cancel, the _Server database, lock, steal,
 // unlock, echo, get_schema, list_dbs, get_server_id, set_db_change_aware.
@@ -30,11 +31,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/northlog/northlog/relations/nb"
-	"github.com/northlog/northlog/relations/sb"
 	"github.com/northlog/northlog/relations/schema"
-	"github.com/ovn-org/libovsdb/model"
-	"github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // maxSocketPath is the longest unix socket path Linux accepts.
@@ -66,21 +63,15 @@ func Start(ctx context.Context, dir string, release schema.Release, logger *slog
 	}
 	s := &Servers{dir: dir}
 	for _, d := range []struct {
-		srv         **server
-		schema      []byte
-		model       func() (model.ClientDBModel, error)
-		modelSchema ovsdb.DatabaseSchema
-		socket      string
-		file        string
+		srv    **server
+		name   string
+		schema []byte
+		socket string
+		file   string
 	}{
-		{&s.nb, release.NB(), nb.FullDatabaseModel, nb.Schema(), "nb.sock", "nb.db"},
-		{&s.sb, release.SB(), sb.FullDatabaseModel, sb.Schema(), "sb.sock", "sb.db"},
+		{&s.nb, "OVN_Northbound", release.NB(), "nb.sock", "nb.db"},
+		{&s.sb, "OVN_Southbound", release.SB(), "sb.sock", "sb.db"},
 	} {
-		clientModel, err := d.model()
-		if err != nil {
-			s.Close()
-			return nil, err
-		}
 		// Listen first: a server already running on the directory owns
 		// its files.
 		ln, err := listenUnix(filepath.Join(dir, d.socket))
@@ -88,7 +79,7 @@ func Start(ctx context.Context, dir string, release schema.Release, logger *slog
 			s.Close()
 			return nil, err
 		}
-		srv, err := newServer(logger.With("db", clientModel.Name()), d.schema, clientModel, d.modelSchema, filepath.Join(dir, d.file))
+		srv, err := newServer(logger.With("db", d.name), d.schema, filepath.Join(dir, d.file))
 		if err != nil {
 			ln.Close()
 			s.Close()
@@ -96,7 +87,7 @@ func Start(ctx context.Context, dir string, release schema.Release, logger *slog
 		}
 		srv.serve(ln)
 		*d.srv = srv
-		logger.Debug("embedded ovsdb server listening", "db", clientModel.Name(), "socket", ln.Addr().String())
+		logger.Debug("embedded ovsdb server listening", "db", d.name, "socket", ln.Addr().String())
 	}
 	s.stopCtx = context.AfterFunc(ctx, func() { s.Close() })
 	return s, nil

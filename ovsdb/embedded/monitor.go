@@ -10,8 +10,6 @@ import (
 	"strconv"
 
 	"github.com/northlog/northlog/ovsdb/wire"
-	dbase "github.com/ovn-org/libovsdb/database"
-	"github.com/ovn-org/libovsdb/model"
 	"github.com/ovn-org/libovsdb/ovsdb"
 )
 
@@ -28,26 +26,17 @@ type monitor struct {
 // an array of requests per table (RFC 7047, 4.1.5); the server merges them:
 // the union of their columns, of their select flags and of their conditions.
 type tableMonitor struct {
-	schema                          *ovsdb.TableSchema
-	codec                           *tableCodec
-	columns                         []*columnCodec // sorted by name
+	table                           *table
+	columns                         []*column // sorted by name
 	initial, insert, delete, modify bool
-	where                           []clause // rows matching any clause; nil: every row
-}
-
-// clause is one element of a monitor condition: a literal true or false, or
-// a condition on a column, its value already in libovsdb's native form.
-type clause struct {
-	literal *bool
-	cond    ovsdb.Condition
-	native  any
+	where                           []condition // rows matching any of them; nil: every row
 }
 
 // monitorRequest is one <monitor-request> (RFC 7047, 4.1.5, and the "where"
 // of ovsdb-server(7)'s monitor_cond).
 type monitorRequest struct {
-	Columns []string          `json:"columns"`
-	Where   []json.RawMessage `json:"where"`
+	Columns []string        `json:"columns"`
+	Where   json.RawMessage `json:"where"`
 	Select  *struct {
 		Initial *bool `json:"initial"`
 		Insert  *bool `json:"insert"`
@@ -72,7 +61,7 @@ func allColumns(table *ovsdb.TableSchema) []string {
 
 // parseTableRequests merges the monitor requests for one table, given as one
 // object or an array of them.
-func parseTableRequests(table *ovsdb.TableSchema, codec *tableCodec, raw json.RawMessage, withWhere bool) (*tableMonitor, error) {
+func parseTableRequests(tb *table, raw json.RawMessage, withWhere bool) (*tableMonitor, error) {
 	var reqs []monitorRequest
 	if bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
 		if err := json.Unmarshal(raw, &reqs); err != nil {
@@ -85,12 +74,12 @@ func parseTableRequests(table *ovsdb.TableSchema, codec *tableCodec, raw json.Ra
 		}
 		reqs = []monitorRequest{req}
 	}
-	tm := &tableMonitor{schema: table, codec: codec}
-	columns := map[string]bool{}
+	tm := &tableMonitor{table: tb}
+	columns := map[*column]bool{}
 	allRows := !withWhere
 	for _, req := range reqs {
 		if len(req.Columns) == 0 {
-			for _, c := range allColumns(table) {
+			for _, c := range tb.columns {
 				columns[c] = true
 			}
 		}
@@ -98,10 +87,11 @@ func parseTableRequests(table *ovsdb.TableSchema, codec *tableCodec, raw json.Ra
 			if c == "_uuid" || c == "_version" {
 				continue
 			}
-			if table.Column(c) == nil {
+			col := tb.byName[c]
+			if col == nil {
 				return nil, fmt.Errorf("unknown column %q", c)
 			}
-			columns[c] = true
+			columns[col] = true
 		}
 		flag := func(p *bool) bool { return p == nil || *p }
 		if req.Select == nil {
@@ -113,18 +103,18 @@ func parseTableRequests(table *ovsdb.TableSchema, codec *tableCodec, raw json.Ra
 			tm.modify = tm.modify || flag(req.Select.Modify)
 		}
 		if withWhere {
-			if req.Where == nil {
-				allRows = true
-			}
-			where, err := parseWhere(table, req.Where)
+			where, all, err := parseMonitorWhere(tb, req.Where)
 			if err != nil {
 				return nil, err
 			}
+			allRows = allRows || all
 			tm.where = append(tm.where, where...)
 		}
 	}
-	for _, c := range slices.Sorted(maps.Keys(columns)) {
-		tm.columns = append(tm.columns, codec.byName[c])
+	for _, c := range tb.columns {
+		if columns[c] {
+			tm.columns = append(tm.columns, c)
+		}
 	}
 	if allRows || len(tm.where) == 0 {
 		// ovsdb-server(7): an empty condition matches every row.
@@ -133,62 +123,17 @@ func parseTableRequests(table *ovsdb.TableSchema, codec *tableCodec, raw json.Ra
 	return tm, nil
 }
 
-// parseWhere parses a monitor condition: an array of conditions and
-// booleans, true when any of them is.
-func parseWhere(table *ovsdb.TableSchema, raw []json.RawMessage) ([]clause, error) {
-	where := make([]clause, 0, len(raw))
-	for _, r := range raw {
-		var b bool
-		if err := json.Unmarshal(r, &b); err == nil {
-			where = append(where, clause{literal: &b})
-			continue
-		}
-		var parts []json.RawMessage
-		if err := json.Unmarshal(r, &parts); err != nil || len(parts) != 3 {
-			return nil, fmt.Errorf("bad condition %s", r)
-		}
-		var column string
-		if err := json.Unmarshal(parts[0], &column); err != nil {
-			return nil, fmt.Errorf("bad condition %s", r)
-		}
-		cs := table.Column(column)
-		if cs == nil {
-			return nil, fmt.Errorf("condition on unknown column %q", column)
-		}
-		var cond ovsdb.Condition
-		if err := json.Unmarshal(r, &cond); err != nil {
-			return nil, fmt.Errorf("bad condition %s: %w", r, err)
-		}
-		native, err := ovsdb.OvsToNative(cs, cond.Value)
-		if err != nil {
-			return nil, fmt.Errorf("bad condition %s: %w", r, err)
-		}
-		where = append(where, clause{cond: cond, native: native})
+// parseMonitorWhere parses a monitor condition: an array of conditions and
+// booleans, true when any of them is; all is set when there is none.
+func parseMonitorWhere(tb *table, raw json.RawMessage) (where []condition, all bool, err error) {
+	if isNull(raw) {
+		return nil, true, nil
 	}
-	return where, nil
-}
-
-// matches reports whether a row satisfies the monitor's condition.
-func (tm *tableMonitor) matches(r row) bool {
-	if tm.where == nil {
-		return true
+	where, err = tb.parseWhere(raw, nil)
+	if err != nil {
+		return nil, false, err
 	}
-	for _, c := range tm.where {
-		if c.literal != nil {
-			if *c.literal {
-				return true
-			}
-			continue
-		}
-		v := r.native(c.cond.Column)
-		if v == nil {
-			continue
-		}
-		if ok, err := c.cond.Function.Evaluate(v, c.native); err == nil && ok {
-			return true
-		}
-	}
-	return false
+	return where, false, nil
 }
 
 // monitor creates a monitor (RFC 7047, 4.1.5; ovsdb-server(7) for
@@ -215,7 +160,7 @@ func (s *server) monitor(sess *session, method string, params []json.RawMessage)
 		if ts == nil {
 			return nil, fmt.Errorf("%s: unknown table %q", method, table)
 		}
-		tm, err := parseTableRequests(ts, db.codecs[table], raw, version > 1)
+		tm, err := parseTableRequests(db.tables[table], raw, version > 1)
 		if err != nil {
 			return nil, fmt.Errorf("%s: table %s: %w", method, table, err)
 		}
@@ -239,13 +184,9 @@ func (s *server) monitor(sess *session, method string, params []json.RawMessage)
 			if !tm.initial {
 				continue
 			}
-			rows, err := s.store.rows(db.name, table)
-			if err != nil {
-				return nil, err
-			}
-			for uuid, m := range rows {
-				if r := tm.codec.row(m); tm.matches(r) {
-					updates.add(table, uuid, mon.rowUpdate(tm, "initial", nil, &r))
+			for uuid, r := range tm.table.rows {
+				if matchesAny(tm.where, r) {
+					updates.add(table, uuid, mon.rowUpdate(tm, "initial", nil, r))
 				}
 			}
 		}
@@ -295,22 +236,20 @@ func (s *server) monitorCondChange(sess *session, params []json.RawMessage) (any
 	if mon.version == 1 {
 		return nil, errors.New("monitor_cond_change: monitor has no conditions")
 	}
-	newWhere := make(map[string][]clause, len(changes))
+	newWhere := make(map[string][]condition, len(changes))
 	for table, reqs := range changes {
 		tm, ok := mon.tables[table]
 		if !ok {
 			return nil, fmt.Errorf("monitor_cond_change: table %q is not monitored", table)
 		}
-		var where []clause
+		var where []condition
 		all := false
 		for _, req := range reqs {
-			if req.Where == nil {
-				all = true
-			}
-			w, err := parseWhere(tm.schema, req.Where)
+			w, none, err := parseMonitorWhere(tm.table, req.Where)
 			if err != nil {
 				return nil, fmt.Errorf("monitor_cond_change: table %s: %w", table, err)
 			}
+			all = all || none
 			where = append(where, w...)
 		}
 		if all || len(where) == 0 {
@@ -322,20 +261,13 @@ func (s *server) monitorCondChange(sess *session, params []json.RawMessage) (any
 	updates := tableUpdates{}
 	for table, where := range newWhere {
 		tm := mon.tables[table]
-		rows, err := s.store.rows(mon.db.name, table)
-		if err != nil {
-			return nil, err
-		}
-		newTM := *tm
-		newTM.where = where
-		for uuid, m := range rows {
-			r := tm.codec.row(m)
-			was, is := tm.matches(r), newTM.matches(r)
+		for uuid, r := range tm.table.rows {
+			was, is := matchesAny(tm.where, r), matchesAny(where, r)
 			switch {
 			case is && !was:
-				updates.add(table, uuid, mon.rowUpdate(tm, "insert", nil, &r))
+				updates.add(table, uuid, mon.rowUpdate(tm, "insert", nil, r))
 			case was && !is:
-				updates.add(table, uuid, mon.rowUpdate(tm, "delete", &r, nil))
+				updates.add(table, uuid, mon.rowUpdate(tm, "delete", r, nil))
 			}
 		}
 		tm.where = where
@@ -386,37 +318,29 @@ func (u tableUpdates) appendJSON(b []byte) []byte {
 // sendUpdate sends one committed change to the client, as "update",
 // "update2" or "update3" after the monitor's version. A row that starts or
 // stops matching the monitor's condition is sent as an insert or a delete.
-func (mon *monitor) sendUpdate(sess *session, update dbase.Update) {
+func (mon *monitor) sendUpdate(sess *session, changes map[*table][]*change) {
 	updates := tableUpdates{}
-	for _, table := range update.GetUpdatedTables() {
-		tm, ok := mon.tables[table]
-		if !ok {
-			continue
-		}
-		err := update.ForEachModelUpdate(table, func(uuid string, old, new model.Model) error {
-			var oldInfo, newInfo *row
-			if old != nil {
-				if r := tm.codec.row(old); tm.matches(r) {
-					oldInfo = &r
-				}
+	for _, tm := range mon.tables {
+		for _, c := range changes[tm.table] {
+			old, new := c.old, c.new
+			if old != nil && !matchesAny(tm.where, old) {
+				old = nil
 			}
-			if new != nil {
-				if r := tm.codec.row(new); tm.matches(r) {
-					newInfo = &r
-				}
+			if new != nil && !matchesAny(tm.where, new) {
+				new = nil
+			}
+			uuid := c.old
+			if uuid == nil {
+				uuid = c.new
 			}
 			switch {
-			case oldInfo == nil && newInfo != nil && tm.insert:
-				updates.add(table, uuid, mon.rowUpdate(tm, "insert", nil, newInfo))
-			case oldInfo != nil && newInfo == nil && tm.delete:
-				updates.add(table, uuid, mon.rowUpdate(tm, "delete", oldInfo, nil))
-			case oldInfo != nil && newInfo != nil && tm.modify:
-				updates.add(table, uuid, mon.rowUpdate(tm, "modify", oldInfo, newInfo))
+			case old == nil && new != nil && tm.insert:
+				updates.add(tm.table.name, uuid.uuid, mon.rowUpdate(tm, "insert", nil, new))
+			case old != nil && new == nil && tm.delete:
+				updates.add(tm.table.name, uuid.uuid, mon.rowUpdate(tm, "delete", old, nil))
+			case old != nil && new != nil && tm.modify:
+				updates.add(tm.table.name, uuid.uuid, mon.rowUpdate(tm, "modify", old, new))
 			}
-			return nil
-		})
-		if err != nil {
-			sess.srv.logger.Error("ovsdb: cannot build monitor update", "table", table, "err", err)
 		}
 	}
 	mon.send(sess, updates)
@@ -444,43 +368,43 @@ func (mon *monitor) rowUpdate(tm *tableMonitor, kind string, old, new *row) []by
 	if mon.version == 1 {
 		switch kind {
 		case "initial", "insert":
-			return append(new.appendRow([]byte(`{"new":`), tm.columns, false), '}')
+			return append(appendRow([]byte(`{"new":`), new, tm.columns, false), '}')
 		case "delete":
-			return append(old.appendRow([]byte(`{"old":`), tm.columns, false), '}')
+			return append(appendRow([]byte(`{"old":`), old, tm.columns, false), '}')
 		}
 		b := []byte(`{"old":{`)
 		n := 0
-		for _, cc := range tm.columns {
-			ov := old.field(cc)
-			if changed(cc, ov, new.field(cc)) {
+		for _, c := range tm.columns {
+			ov := old.cols[c.index]
+			if !equalDatums(ov, new.cols[c.index]) {
 				if n++; n > 1 {
 					b = append(b, ',')
 				}
-				b = appendValue(append(wire.AppendString(b, cc.name), ':'), cc, ov)
+				b = c.appendDatum(append(wire.AppendString(b, c.name), ':'), ov)
 			}
 		}
 		if n == 0 {
 			return nil
 		}
-		return append(new.appendRow(append(b, `},"new":`...), tm.columns, false), '}')
+		return append(appendRow(append(b, `},"new":`...), new, tm.columns, false), '}')
 	}
 	switch kind {
 	case "initial", "insert":
 		b := append(wire.AppendString([]byte{'{'}, kind), ':')
-		return append(new.appendRow(b, tm.columns, true), '}')
+		return append(appendRow(b, new, tm.columns, true), '}')
 	case "delete":
 		return []byte(`{"delete":null}`)
 	}
 	b := []byte(`{"modify":{`)
 	n := 0
-	for _, cc := range tm.columns {
+	for _, c := range tm.columns {
 		mark := len(b)
 		if n > 0 {
 			b = append(b, ',')
 		}
-		b = append(wire.AppendString(b, cc.name), ':')
+		b = append(wire.AppendString(b, c.name), ':')
 		var ok bool
-		if b, ok = appendDiff(b, cc, old.field(cc), new.field(cc)); ok {
+		if b, ok = c.appendDiff(b, old.cols[c.index], new.cols[c.index]); ok {
 			n++
 		} else {
 			b = b[:mark]
@@ -490,98 +414,4 @@ func (mon *monitor) rowUpdate(tm *tableMonitor, kind string, old, new *row) []by
 		return nil
 	}
 	return append(b, "}}"...)
-}
-
-// defaultValue is the default value of a column (RFC 7047, 5.2.1) in OVSDB
-// notation.
-func defaultValue(cs *ovsdb.ColumnSchema) any {
-	switch cs.Type {
-	case ovsdb.TypeSet:
-		return ovsdb.OvsSet{GoSet: []any{}}
-	case ovsdb.TypeMap:
-		return ovsdb.OvsMap{GoMap: map[any]any{}}
-	}
-	atomic := string(cs.Type)
-	if cs.Type == ovsdb.TypeEnum {
-		atomic = cs.TypeObj.Key.Type
-	}
-	switch atomic {
-	case ovsdb.TypeInteger:
-		return 0
-	case ovsdb.TypeReal:
-		return 0.0
-	case ovsdb.TypeBoolean:
-		return false
-	case ovsdb.TypeUUID:
-		return ovsdb.UUID{GoUUID: zeroTxnID}
-	default:
-		return ""
-	}
-}
-
-// diff is the <row-update2> "modify" value of a column that changed from
-// old to new (ovsdb-server(7), update2): the new value of an atomic column,
-// the symmetric difference of a set, and for a map the pairs that are new or
-// changed, with their new value, and the removed keys, with their old value.
-// It is nil when the column did not change.
-func diff(cs *ovsdb.ColumnSchema, old, new any) any {
-	switch cs.Type {
-	case ovsdb.TypeSet:
-		o, n := setElems(old), setElems(new)
-		var d []any
-		for e := range o {
-			if _, ok := n[e]; !ok {
-				d = append(d, e)
-			}
-		}
-		for e := range n {
-			if _, ok := o[e]; !ok {
-				d = append(d, e)
-			}
-		}
-		if len(d) == 0 {
-			return nil
-		}
-		return ovsdb.OvsSet{GoSet: d}
-	case ovsdb.TypeMap:
-		o, n := mapPairs(old), mapPairs(new)
-		d := map[any]any{}
-		for k, v := range n {
-			if ov, ok := o[k]; !ok || ov != v {
-				d[k] = v
-			}
-		}
-		for k, v := range o {
-			if _, ok := n[k]; !ok {
-				d[k] = v
-			}
-		}
-		if len(d) == 0 {
-			return nil
-		}
-		return ovsdb.OvsMap{GoMap: d}
-	default:
-		if old == new {
-			return nil
-		}
-		return new
-	}
-}
-
-// setElems is the elements of a set value, as a set: OVSDB atoms are
-// comparable Go values.
-func setElems(v any) map[any]struct{} {
-	s, _ := v.(ovsdb.OvsSet)
-	elems := make(map[any]struct{}, len(s.GoSet))
-	for _, e := range s.GoSet {
-		elems[e] = struct{}{}
-	}
-	return elems
-}
-
-func mapPairs(v any) map[any]any {
-	if m, ok := v.(ovsdb.OvsMap); ok {
-		return m.GoMap
-	}
-	return nil
 }

@@ -17,9 +17,6 @@ import (
 	"time"
 
 	"github.com/northlog/northlog/ovsdb/wire"
-	dbase "github.com/ovn-org/libovsdb/database"
-	"github.com/ovn-org/libovsdb/model"
-	"github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // A server keeps its data database in a file in OVSDB's standalone format
@@ -117,7 +114,8 @@ func (s *server) openFile(db *database, path string) error {
 	return s.compact(db)
 }
 
-// replay loads the rows that a file's records leave into db.
+// replay loads the rows that a file's records leave into db, as one
+// transaction.
 func (s *server) replay(db *database, records []json.RawMessage) error {
 	var head struct{ Name, Version string }
 	if err := json.Unmarshal(records[0], &head); err != nil {
@@ -127,54 +125,49 @@ func (s *server) replay(db *database, records []json.RawMessage) error {
 		return fmt.Errorf("holds %s schema %s, the server serves %s schema %s; move the file away to start empty",
 			head.Name, head.Version, db.name, db.schema.Version)
 	}
-	rows := map[string]map[string]map[string]json.RawMessage{} // table → uuid → column → value
+	t := newTxn(db)
 	for i, rec := range records[1:] {
-		var txn map[string]json.RawMessage
-		if err := json.Unmarshal(rec, &txn); err != nil {
+		err := eachMember(rec, func(name string, changes []byte) error {
+			if strings.HasPrefix(name, "_") {
+				if name == "_is_diff" && string(changes) == "true" {
+					return errors.New("it holds column differences (written by ovsdb-server), which this server does not read")
+				}
+				return nil
+			}
+			tb := db.tables[name]
+			if tb == nil {
+				return fmt.Errorf("no table %s", name)
+			}
+			return eachMember(changes, func(uuid string, columns []byte) error {
+				if string(columns) == "null" {
+					t.replace(tb, uuid, nil)
+					return nil
+				}
+				r := t.current(tb, uuid)
+				if r == nil {
+					r = tb.newRow(uuid)
+					t.replace(tb, uuid, r)
+				}
+				return eachMember(columns, func(column string, value []byte) error {
+					c, err := tb.column(column)
+					if err != nil || c.index < 0 {
+						return fmt.Errorf("table %s row %s: unknown column %s", name, uuid, column)
+					}
+					d, err := c.parseDatum(value, nil, false)
+					if err != nil {
+						return fmt.Errorf("table %s row %s column %s: %w", name, uuid, column, err)
+					}
+					r.cols[c.index] = d
+					return nil
+				})
+			})
+		})
+		if err != nil {
 			return fmt.Errorf("record %d: %w", i+2, err)
 		}
-		if string(txn["_is_diff"]) == "true" {
-			return fmt.Errorf("record %d holds column differences (written by ovsdb-server), which this server does not read", i+2)
-		}
-		for table, raw := range txn {
-			if strings.HasPrefix(table, "_") {
-				continue
-			}
-			var changes map[string]map[string]json.RawMessage
-			if err := json.Unmarshal(raw, &changes); err != nil {
-				return fmt.Errorf("record %d, table %s: %w", i+2, table, err)
-			}
-			if rows[table] == nil {
-				rows[table] = map[string]map[string]json.RawMessage{}
-			}
-			for uuid, columns := range changes {
-				if columns == nil {
-					delete(rows[table], uuid)
-					continue
-				}
-				if rows[table][uuid] == nil {
-					rows[table][uuid] = map[string]json.RawMessage{}
-				}
-				maps.Copy(rows[table][uuid], columns)
-			}
-		}
 	}
-	var ops []ovsdb.Operation
-	for _, table := range slices.Sorted(maps.Keys(rows)) {
-		for _, uuid := range slices.Sorted(maps.Keys(rows[table])) {
-			b, err := json.Marshal(rows[table][uuid])
-			if err != nil {
-				return err
-			}
-			var row ovsdb.Row
-			if err := json.Unmarshal(b, &row); err != nil {
-				return fmt.Errorf("table %s row %s: %w", table, uuid, err)
-			}
-			ops = append(ops, ovsdb.Operation{Op: ovsdb.OperationInsert, Table: table, UUID: uuid, Row: row})
-		}
-	}
-	if failed := firstError(s.commit(db, ops, true)); failed != nil {
-		return fmt.Errorf("loading its rows: %s: %s", failed.Error, failed.Details)
+	if err := s.commit(t); err != nil {
+		return fmt.Errorf("loading its rows: %w", err)
 	}
 	return nil
 }
@@ -227,24 +220,20 @@ func (s *server) compact(db *database) error {
 func (s *server) snapshot(db *database) ([]byte, error) {
 	rec := recordStart()
 	empty := true
-	for _, name := range slices.Sorted(maps.Keys(db.schema.Tables)) {
-		rows, err := s.store.rows(db.name, name)
-		if err != nil {
-			return nil, err
-		}
-		if len(rows) == 0 {
+	for _, name := range slices.Sorted(maps.Keys(db.tables)) {
+		tb := db.tables[name]
+		if len(tb.rows) == 0 {
 			continue
 		}
 		empty = false
-		tc := db.codecs[name]
 		rec = append(wire.AppendString(append(rec, ','), name), ':', '{')
 		i := 0
-		for uuid, m := range rows {
+		for uuid, r := range tb.rows {
 			if i++; i > 1 {
 				rec = append(rec, ',')
 			}
 			rec = append(wire.AppendString(rec, uuid), ':')
-			rec = tc.row(m).appendRow(rec, tc.columns, true)
+			rec = appendRow(rec, r, tb.columns, true)
 		}
 		rec = append(rec, '}')
 	}
@@ -264,50 +253,34 @@ func recordStart() []byte {
 // inserts with its columns that are not at their default value, each row
 // it modifies with the columns that changed, null for each row it deletes.
 // The caller holds s.mu.
-func (s *server) logCommit(db *database, update dbase.Update) error {
+func (s *server) logCommit(db *database, changes map[*table][]*change) error {
 	if db.file.f == nil {
 		return errors.New("the database file is not open")
 	}
 	rec := recordStart()
-	for _, table := range update.GetUpdatedTables() {
-		tc := db.codecs[table]
-		mark := len(rec)
-		rec = append(wire.AppendString(append(rec, ','), table), ':', '{')
-		n := 0
-		err := update.ForEachModelUpdate(table, func(uuid string, old, new model.Model) error {
-			rowMark := len(rec)
-			if n > 0 {
+	for tb, rows := range changes {
+		rec = append(wire.AppendString(append(rec, ','), tb.name), ':', '{')
+		for i, c := range rows {
+			if i > 0 {
 				rec = append(rec, ',')
 			}
-			rec = append(wire.AppendString(rec, uuid), ':')
-			switch {
-			case new == nil:
-				rec = append(rec, "null"...)
-			case old == nil:
-				rec = tc.row(new).appendRow(rec, tc.columns, true)
-			default:
-				o, r := tc.row(old), tc.row(new)
-				var columns []*columnCodec
-				for _, cc := range tc.columns {
-					if changed(cc, o.field(cc), r.field(cc)) {
-						columns = append(columns, cc)
-					}
-				}
-				if len(columns) == 0 {
-					rec = rec[:rowMark]
-					return nil
-				}
-				rec = r.appendRow(rec, columns, false)
+			r := c.new
+			if r == nil {
+				rec = append(wire.AppendString(rec, c.old.uuid), ":null"...)
+				continue
 			}
-			n++
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			rec = rec[:mark]
-			continue
+			rec = append(wire.AppendString(rec, r.uuid), ':')
+			if c.old == nil {
+				rec = appendRow(rec, r, tb.columns, true)
+				continue
+			}
+			var columns []*column
+			for _, col := range tb.columns {
+				if !equalDatums(c.old.cols[col.index], r.cols[col.index]) {
+					columns = append(columns, col)
+				}
+			}
+			rec = appendRow(rec, r, columns, false)
 		}
 		rec = append(rec, '}')
 	}

@@ -1,26 +1,18 @@
 package embedded
 
 import (
-	"encoding/json"
 	"fmt"
-	"reflect"
 
-	"github.com/ovn-org/libovsdb/model"
 	"github.com/ovn-org/libovsdb/ovsdb"
-	"github.com/ovn-org/libovsdb/updates"
 )
 
 // The server keeps referential integrity itself (RFC 7047, 3.2 and 4.1.3;
 // ovsdb-server's order: strong references, garbage collection, weak
-// references) rather than leave it to libovsdb's transaction, which keeps
-// every row's referrers in a slice and merges each change into it by
-// reflection: a transaction that adds n rows referring to one row (the
-// flows of a datapath group, the switches of a load balancer group) costs
-// n², and each later change costs the number of referrers. Here a row's
-// strong references are a count and its weak referrers a set, so a
-// transaction costs what it changes. libovsdb's store gets the schema
-// without references and with every table a root (libovsdbSchema), so that
-// its own tracking finds nothing to do.
+// references). A row's strong references are a count and its weak
+// referrers a set, so that a transaction costs what it changes: n rows
+// referring to one row (the flows of a datapath group, the switches of a
+// load balancer group) cost n, not n² as when each row keeps a list of its
+// referrers.
 
 // refTarget is what the keys or values of a column refer to.
 type refTarget struct {
@@ -28,48 +20,23 @@ type refTarget struct {
 	strong bool
 }
 
-// refColumn is a column that holds references: its atoms, set elements or
-// map keys refer to key's table, its map values to value's; nil for none.
-type refColumn struct {
-	name       string
-	key, value *refTarget
-}
-
 // refSource is one place a row is referred to from: a column of a row, a
 // map's value or not.
 type refSource struct {
-	table, column, row string
-	value              bool
+	table  *table
+	column *column
+	row    string
+	value  bool
 }
 
 // refIndex is who refers to each row of a database.
 type refIndex struct {
-	columns map[string][]refColumn // table → its columns that hold references
-	root    map[string]bool        // table → part of the root set
-	strong  map[string]int         // row → strong references to it
-	weak    map[string]map[refSource]int
+	strong map[string]int // row → strong references to it
+	weak   map[string]map[refSource]int
 }
 
-func newRefIndex(schema *ovsdb.DatabaseSchema) (*refIndex, error) {
-	x := &refIndex{columns: map[string][]refColumn{}, root: map[string]bool{}, strong: map[string]int{}, weak: map[string]map[refSource]int{}}
-	for name, ts := range schema.Tables {
-		root, err := schema.IsRoot(name)
-		if err != nil {
-			return nil, err
-		}
-		x.root[name] = root
-		for _, c := range allColumns(&ts) {
-			ct := ts.Columns[c].TypeObj
-			if ct == nil {
-				continue
-			}
-			rc := refColumn{name: c, key: targetOf(ct.Key), value: targetOf(ct.Value)}
-			if rc.key != nil || rc.value != nil {
-				x.columns[name] = append(x.columns[name], rc)
-			}
-		}
-	}
-	return x, nil
+func newRefIndex() *refIndex {
+	return &refIndex{strong: map[string]int{}, weak: map[string]map[refSource]int{}}
 }
 
 // targetOf is what a base type refers to, nil if it is no reference.
@@ -85,371 +52,228 @@ func targetOf(bt *ovsdb.BaseType) *refTarget {
 	return &refTarget{table: table, strong: rt != ovsdb.Weak}
 }
 
-// libovsdbSchema is schema without references and with every table a
-// root, for libovsdb's store (see above).
-func libovsdbSchema(schema ovsdb.DatabaseSchema) (ovsdb.DatabaseSchema, error) {
-	b, err := json.Marshal(schema)
-	if err != nil {
-		return ovsdb.DatabaseSchema{}, err
-	}
-	var generic map[string]any
-	if err := json.Unmarshal(b, &generic); err != nil {
-		return ovsdb.DatabaseSchema{}, err
-	}
-	tables, _ := generic["tables"].(map[string]any)
-	for _, t := range tables {
-		t := t.(map[string]any)
-		t["isRoot"] = true
-		dropReferences(t["columns"])
-	}
-	if b, err = json.Marshal(generic); err != nil {
-		return ovsdb.DatabaseSchema{}, err
-	}
-	var out ovsdb.DatabaseSchema
-	err = json.Unmarshal(b, &out)
-	return out, err
-}
-
-// dropReferences removes refTable and refType from every type in v.
-func dropReferences(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		delete(v, "refTable")
-		delete(v, "refType")
-		for _, e := range v {
-			dropReferences(e)
-		}
-	case []any:
-		for _, e := range v {
-			dropReferences(e)
-		}
-	}
-}
-
-// eachUUID calls fn with every uuid in a column's native value (libovsdb's
-// Go form: a string, a pointer to one, a slice or a map), value telling a
-// map's values from its keys.
-func eachUUID(native any, fn func(uuid string, value bool)) {
-	switch v := native.(type) {
-	case string:
-		if v != "" {
-			fn(v, false)
-		}
-	case *string:
-		if v != nil {
-			fn(*v, false)
-		}
-	case []string:
-		for _, u := range v {
-			fn(u, false)
-		}
-	default:
-		rv := reflect.ValueOf(native)
-		if rv.Kind() != reflect.Map {
-			return
-		}
-		for it := rv.MapRange(); it.Next(); {
-			if k := it.Key(); k.Kind() == reflect.String {
-				fn(k.String(), false)
-			}
-			if e := it.Value(); e.Kind() == reflect.String {
-				fn(e.String(), true)
-			}
-		}
-	}
-}
-
-// rowState is a row a transaction changed: its table and its model now,
-// nil once deleted.
-type rowState struct {
-	table string
-	now   model.Model
-}
-
 // refTxn is the reference bookkeeping of one transaction: the changes it
-// makes to the index, and the rows it changed.
+// makes to the index.
 type refTxn struct {
 	x      *refIndex
-	db     *database
-	get    func(table, uuid string) model.Model // a row as committed, nil if none
-	has    func(table, uuid string) bool        // whether a row is committed
-	rows   map[string]*rowState
+	t      *txn
 	strong map[string]int // row → change in strong references to it
 	weak   map[string]map[refSource]int
 	// tables are the tables of the rows referred to; firstRef a new
 	// strong reference to each, for the error when it does not exist.
-	tables   map[string]string
+	tables   map[string]*table
 	firstRef map[string]refSource
 	unowned  []string // rows of non-root tables that may have lost their last strong reference
 }
 
-// refer counts, with sign, the references m (a row of table) makes.
-func (t *refTxn) refer(table, uuid string, m model.Model, sign int) error {
-	cols := t.x.columns[table]
-	if m == nil || len(cols) == 0 {
-		return nil
+// refer counts, with sign, the references r (a row of tb) makes.
+func (rt *refTxn) refer(tb *table, r *row, sign int) {
+	if r == nil {
+		return
 	}
-	r := t.db.codecs[table].row(m)
-	for _, c := range cols {
-		native := r.native(c.name)
-		if native == nil {
-			continue // a column of the served schema the models lack
+	for _, c := range tb.refCols {
+		d := r.cols[c.index]
+		if c.keyRef != nil {
+			for _, a := range d.keys {
+				rt.count(tb, c, r.uuid, a.s, c.keyRef, false, sign)
+			}
 		}
-		eachUUID(native, func(to string, value bool) {
-			target := c.key
-			if value {
-				target = c.value
+		if c.valueRef != nil {
+			for _, a := range d.vals {
+				rt.count(tb, c, r.uuid, a.s, c.valueRef, true, sign)
 			}
-			if target == nil {
-				return
-			}
-			t.tables[to] = target.table
-			if !target.strong {
-				src := refSource{table: table, column: c.name, row: uuid, value: value}
-				if t.weak[to] == nil {
-					t.weak[to] = map[refSource]int{}
-				}
-				t.weak[to][src] += sign
-				return
-			}
-			t.strong[to] += sign
-			if sign > 0 {
-				if _, ok := t.firstRef[to]; !ok {
-					t.firstRef[to] = refSource{table: table, column: c.name, row: uuid}
-				}
-			} else if !t.x.root[target.table] {
-				t.unowned = append(t.unowned, to)
-			}
-		})
-	}
-	return nil
-}
-
-// exists reports whether the transaction leaves the row uuid of table,
-// so far.
-func (t *refTxn) exists(table, uuid string) bool {
-	if r, ok := t.rows[uuid]; ok {
-		return r.now != nil
-	}
-	return t.has(table, uuid)
-}
-
-// current is a row as the transaction leaves it so far, nil if there is
-// none.
-func (t *refTxn) current(table, uuid string) model.Model {
-	if r, ok := t.rows[uuid]; ok {
-		return r.now
-	}
-	return t.get(table, uuid)
-}
-
-// change records that the row uuid of table went from old to now.
-func (t *refTxn) change(table, uuid string, old, now model.Model) error {
-	if r, ok := t.rows[uuid]; ok {
-		r.now = now
-	} else {
-		t.rows[uuid] = &rowState{table: table, now: now}
-	}
-	if err := t.refer(table, uuid, old, -1); err != nil {
-		return err
-	}
-	return t.refer(table, uuid, now, 1)
-}
-
-// referentialIntegrity completes the transaction's update mu as
-// ovsdb-server would commit it: rows of non-root tables that no row
-// refers to strongly any more are deleted, and weak references to rows
-// that do not exist are removed; it fails when a strong reference is left
-// to a row that does not exist. It returns the transaction's changes to
-// the index, for commitRefs.
-func (s *server) referentialIntegrity(db *database, mu *updates.ModelUpdates) (*refTxn, *ovsdb.OperationResult) {
-	t := &refTxn{x: db.refs, db: db, rows: map[string]*rowState{}, strong: map[string]int{}, weak: map[string]map[refSource]int{},
-		tables: map[string]string{}, firstRef: map[string]refSource{},
-		get: func(table, uuid string) model.Model {
-			m, err := s.store.Get(db.name, table, uuid)
-			if err != nil {
-				return nil
-			}
-			return m
-		},
-		has: func(table, uuid string) bool { return s.store.has(db.name, table, uuid) }}
-	fail := func(err error) *ovsdb.OperationResult {
-		return &ovsdb.OperationResult{Error: "referential integrity violation", Details: err.Error()}
-	}
-	for _, table := range mu.GetUpdatedTables() {
-		err := mu.ForEachModelUpdate(table, func(uuid string, old, new model.Model) error {
-			if old == nil && !db.refs.root[table] {
-				t.unowned = append(t.unowned, uuid)
-			}
-			return t.change(table, uuid, old, new)
-		})
-		if err != nil {
-			return nil, fail(err)
 		}
+	}
+}
+
+// count counts one reference from the row from (of tb, in column c) to
+// the row to.
+func (rt *refTxn) count(tb *table, c *column, from, to string, target *refTarget, value bool, sign int) {
+	targetTable := rt.t.db.tables[target.table]
+	if targetTable == nil {
+		return
+	}
+	rt.tables[to] = targetTable
+	if !target.strong {
+		src := refSource{table: tb, column: c, row: from, value: value}
+		if rt.weak[to] == nil {
+			rt.weak[to] = map[refSource]int{}
+		}
+		rt.weak[to][src] += sign
+		return
+	}
+	rt.strong[to] += sign
+	if sign > 0 {
+		if _, ok := rt.firstRef[to]; !ok {
+			rt.firstRef[to] = refSource{table: tb, column: c, row: from}
+		}
+	} else if !targetTable.root {
+		rt.unowned = append(rt.unowned, to)
+	}
+}
+
+// exists reports whether the transaction leaves the row uuid of tb.
+func (rt *refTxn) exists(tb *table, uuid string) bool {
+	return tb != nil && rt.t.current(tb, uuid) != nil
+}
+
+// set makes now the row uuid of tb as the transaction leaves it, counting
+// the references that change.
+func (rt *refTxn) set(tb *table, uuid string, now *row) {
+	rt.refer(tb, rt.t.current(tb, uuid), -1)
+	rt.t.replace(tb, uuid, now)
+	rt.refer(tb, now, 1)
+}
+
+// referentialIntegrity completes a transaction as ovsdb-server would
+// commit it: rows of non-root tables that no row refers to strongly any
+// more are deleted, and weak references to rows that do not exist are
+// removed; it fails when a strong reference is left to a row that does not
+// exist. It returns the transaction's changes to the index, for
+// commitRefs.
+func referentialIntegrity(t *txn) (*refTxn, error) {
+	rt := &refTxn{x: t.db.refs, t: t, strong: map[string]int{}, weak: map[string]map[refSource]int{},
+		tables: map[string]*table{}, firstRef: map[string]refSource{}}
+	for uuid, c := range t.changes {
+		if c.old == nil && !c.table.root {
+			rt.tables[uuid] = c.table
+			rt.unowned = append(rt.unowned, uuid)
+		}
+		rt.refer(c.table, c.old, -1)
+		rt.refer(c.table, c.new, 1)
 	}
 	for {
-		if err := t.collectGarbage(mu); err != nil {
-			return nil, fail(err)
-		}
-		removed, err := t.removeWeakReferences(mu)
+		rt.collectGarbage()
+		removed, err := rt.removeWeakReferences()
 		if err != nil {
-			return nil, &ovsdb.OperationResult{Error: "constraint violation", Details: err.Error()}
+			return nil, &opErr{"constraint violation", err.Error()}
 		}
 		if !removed {
 			break
 		}
 	}
-	if err := t.checkStrong(); err != nil {
-		return nil, fail(err)
+	if err := rt.checkStrong(); err != nil {
+		return nil, &opErr{"referential integrity violation", err.Error()}
 	}
-	return t, nil
+	return rt, nil
 }
 
 // collectGarbage deletes the rows of non-root tables that lost their last
 // strong reference or were inserted without one.
-func (t *refTxn) collectGarbage(mu *updates.ModelUpdates) error {
-	for len(t.unowned) > 0 {
-		uuid := t.unowned[len(t.unowned)-1]
-		t.unowned = t.unowned[:len(t.unowned)-1]
-		table := t.tables[uuid]
-		if r, ok := t.rows[uuid]; ok {
-			table = r.table
-		}
-		if t.x.strong[uuid]+t.strong[uuid] > 0 {
+func (rt *refTxn) collectGarbage() {
+	for len(rt.unowned) > 0 {
+		uuid := rt.unowned[len(rt.unowned)-1]
+		rt.unowned = rt.unowned[:len(rt.unowned)-1]
+		if rt.x.strong[uuid]+rt.strong[uuid] > 0 {
 			continue
 		}
-		if !t.exists(table, uuid) {
-			continue
-		}
-		m := t.current(table, uuid)
-		if err := mu.AddOperation(t.db.model, table, uuid, m, &ovsdb.Operation{Op: ovsdb.OperationDelete, Table: table}); err != nil {
-			return err
-		}
-		if err := t.change(table, uuid, m, nil); err != nil {
-			return err
+		if tb := rt.tables[uuid]; rt.exists(tb, uuid) {
+			rt.set(tb, uuid, nil)
 		}
 	}
-	return nil
 }
 
 // removeWeakReferences removes from the rows the transaction leaves their
 // weak references to rows that do not exist (deleted, or never there), and
 // reports whether it removed any.
-func (t *refTxn) removeWeakReferences(mu *updates.ModelUpdates) (bool, error) {
-	gone := map[refSource][]string{} // a column of a row → the uuids to remove from it
+func (rt *refTxn) removeWeakReferences() (bool, error) {
+	gone := map[refSource][]atom{} // a column of a row → the uuids to remove from it
 	check := func(to string) {
-		if t.exists(t.tables[to], to) {
+		if rt.exists(rt.tables[to], to) {
 			return
 		}
-		for src, n := range t.x.weak[to] {
-			if n+t.weak[to][src] > 0 {
-				gone[src] = append(gone[src], to)
+		for src, n := range rt.x.weak[to] {
+			if n+rt.weak[to][src] > 0 {
+				gone[src] = append(gone[src], atom{s: to})
 			}
 		}
-		for src, n := range t.weak[to] {
-			if _, committed := t.x.weak[to][src]; !committed && n > 0 {
-				gone[src] = append(gone[src], to)
+		for src, n := range rt.weak[to] {
+			if _, committed := rt.x.weak[to][src]; !committed && n > 0 {
+				gone[src] = append(gone[src], atom{s: to})
 			}
 		}
 	}
-	for to := range t.weak {
+	for to := range rt.weak {
 		check(to)
 	}
-	for uuid, r := range t.rows {
-		if _, checked := t.weak[uuid]; !checked && r.now == nil && len(t.x.weak[uuid]) > 0 {
+	for uuid, c := range rt.t.changes {
+		if _, checked := rt.weak[uuid]; !checked && c.new == nil && len(rt.x.weak[uuid]) > 0 {
+			rt.tables[uuid] = c.table
 			check(uuid)
 		}
 	}
 	for src, uuids := range gone {
-		m := t.current(src.table, src.row)
-		if m == nil {
+		r := rt.t.current(src.table, src.row)
+		if r == nil {
 			continue
 		}
-		mutation, err := t.removal(src, m, uuids)
-		if err != nil {
-			return false, err
+		c := src.column
+		d := removeRefs(c, r.cols[c.index], uuids, src.value)
+		if d.len() < c.min {
+			return false, fmt.Errorf("deletion of a weak reference to a deleted (or never-existing) row from column %s in %s row %s leaves it with %d values, fewer than its minimum of %d", c.name, src.table.name, src.row, d.len(), c.min)
 		}
-		op := &ovsdb.Operation{Op: ovsdb.OperationMutate, Table: src.table, Mutations: []ovsdb.Mutation{mutation}}
-		if err := mu.AddOperation(t.db.model, src.table, src.row, m, op); err != nil {
-			return false, err
-		}
-		if err := t.change(src.table, src.row, m, mu.GetModel(src.table, src.row)); err != nil {
-			return false, err
-		}
+		w := r.clone()
+		w.cols[c.index] = d
+		rt.set(src.table, src.row, w)
 	}
 	return len(gone) > 0, nil
 }
 
-// removal is the mutation that deletes uuids from the column of m that
-// src names: the elements of a set, or the pairs of a map whose key (or
-// value, as src says) is one of them.
-func (t *refTxn) removal(src refSource, m model.Model, uuids []string) (ovsdb.Mutation, error) {
-	r := t.db.codecs[src.table].row(m)
-	drop := map[string]bool{}
+// removeRefs is d without the elements, or the pairs whose key (or value,
+// as value says), are one of uuids.
+func removeRefs(c *column, d datum, uuids []atom, value bool) datum {
+	drop := make(map[string]bool, len(uuids))
 	for _, u := range uuids {
-		drop[u] = true
+		drop[u.s] = true
 	}
-	isDropped := func(v any) bool {
-		u, ok := v.(ovsdb.UUID)
-		return ok && drop[u.GoUUID]
-	}
-	switch v := r.value(src.column).(type) {
-	case ovsdb.OvsMap:
-		pairs := map[any]any{}
-		for k, e := range v.GoMap {
-			if !src.value && isDropped(k) || src.value && isDropped(e) {
-				pairs[k] = e
-			}
+	out := datum{}
+	for i, k := range d.keys {
+		if !value && drop[k.s] || value && drop[d.vals[i].s] {
+			continue
 		}
-		return *ovsdb.NewMutation(src.column, ovsdb.MutateOperationDelete, ovsdb.OvsMap{GoMap: pairs}), nil
-	case ovsdb.OvsSet:
-		var elems []any
-		for _, u := range uuids {
-			elems = append(elems, ovsdb.UUID{GoUUID: u})
+		out.keys = append(out.keys, k)
+		if c.isMap {
+			out.vals = append(out.vals, d.vals[i])
 		}
-		return *ovsdb.NewMutation(src.column, ovsdb.MutateOperationDelete, ovsdb.OvsSet{GoSet: elems}), nil
-	case ovsdb.UUID:
-		return ovsdb.Mutation{}, fmt.Errorf("deletion of a weak reference to a deleted (or never-existing) row from column %s in %s row %s leaves it with no value, but it must have one", src.column, src.table, src.row)
-	default:
-		return ovsdb.Mutation{}, fmt.Errorf("table %s column %s holds no references", src.table, src.column)
 	}
+	return out
 }
 
 // checkStrong fails when a strong reference is left to a row the
 // transaction deleted or that never existed.
-func (t *refTxn) checkStrong() error {
-	for to, d := range t.strong {
+func (rt *refTxn) checkStrong() error {
+	for to, d := range rt.strong {
 		if d == 0 {
 			continue
 		}
-		n := t.x.strong[to] + d
-		if n <= 0 || t.exists(t.tables[to], to) {
+		n := rt.x.strong[to] + d
+		if n <= 0 || rt.exists(rt.tables[to], to) {
 			continue
 		}
-		if r, ok := t.rows[to]; ok && r.now == nil && t.x.strong[to] > 0 {
-			return fmt.Errorf("cannot delete %s row %s because of %d remaining reference(s)", r.table, to, n)
+		if c, ok := rt.t.changes[to]; ok && c.new == nil && rt.x.strong[to] > 0 {
+			return fmt.Errorf("cannot delete %s row %s because of %d remaining reference(s)", c.table.name, to, n)
 		}
-		src := t.firstRef[to]
-		return fmt.Errorf("Table %s column %s row %s references nonexistent row %s in table %s", src.table, src.column, src.row, to, t.tables[to])
+		src := rt.firstRef[to]
+		return fmt.Errorf("Table %s column %s row %s references nonexistent row %s in table %s", src.table.name, src.column.name, src.row, to, rt.tables[to].name)
 	}
-	for uuid, r := range t.rows {
-		if n := t.x.strong[uuid] + t.strong[uuid]; r.now == nil && n > 0 {
-			return fmt.Errorf("cannot delete %s row %s because of %d remaining reference(s)", r.table, uuid, n)
+	for uuid, c := range rt.t.changes {
+		if n := rt.x.strong[uuid] + rt.strong[uuid]; c.new == nil && n > 0 {
+			return fmt.Errorf("cannot delete %s row %s because of %d remaining reference(s)", c.table.name, uuid, n)
 		}
 	}
 	return nil
 }
 
 // commitRefs applies a committed transaction's changes to the index.
-func (x *refIndex) commitRefs(t *refTxn) {
-	for to, d := range t.strong {
+func (x *refIndex) commitRefs(rt *refTxn) {
+	for to, d := range rt.strong {
 		if n := x.strong[to] + d; n > 0 {
 			x.strong[to] = n
 		} else {
 			delete(x.strong, to)
 		}
 	}
-	for to, srcs := range t.weak {
+	for to, srcs := range rt.weak {
 		for src, d := range srcs {
 			if d == 0 {
 				continue
