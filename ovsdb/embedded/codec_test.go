@@ -97,6 +97,14 @@ func TestUpdatesAndFileAsOvsdbServer(t *testing.T) {
 		t.Errorf("notifications differ (-ovsdb-server +embedded):\n%s", diff)
 	}
 
+	checkFileAsOvsdbServer(t, embedded, ref, tables)
+}
+
+// checkFileAsOvsdbServer expects the rows of tables that the stock ref
+// holds from the embedded server restarted on its file, and from a stock
+// ovsdb-server on that file.
+func checkFileAsOvsdbServer(t *testing.T, embedded *Servers, ref refServers, tables []string) {
+	t.Helper()
 	want := nbRows(t, dialRaw(t, ref.NBRemote()), tables)
 	embedded.Close()
 	restarted, err := Start(t.Context(), embedded.dir, schema.Newest, nil)

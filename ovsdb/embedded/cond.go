@@ -1,6 +1,10 @@
 package embedded
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/ovn-org/libovsdb/ovsdb"
+)
 
 // condition is one element of a "where" (RFC 7047, 5.1: <condition>) or of
 // a monitor's condition (ovsdb-server(7)): a literal true or false, or a
@@ -43,18 +47,29 @@ func (t *table) parseWhere(v []byte, named symbols) ([]condition, error) {
 		default:
 			return syntaxErr("unknown function %q in condition %.80s", fn, e)
 		}
-		arg, err := col.parseDatum(parts[2], named, fn == "includes" || fn == "excludes")
+		// ovsdb-server's sizes of a condition's argument.
+		min, max := col.min, col.max
+		scalar := min == 1 && max == 1
+		switch {
+		case fn == "<" || fn == "<=" || fn == ">" || fn == ">=":
+			if max != 1 || col.isMap || col.key != atomInteger && col.key != atomReal {
+				return syntaxErr("Type mismatch: %q operator may not be applied to column %s.", fn, name)
+			}
+			min = 1
+		case fn == "includes" && !scalar:
+			min = 0
+		case fn == "excludes" && !scalar:
+			min, max = 0, ovsdb.Unlimited
+		}
+		arg, err := col.parseDatum(parts[2], named, min, max)
 		if err != nil {
-			return syntaxErr("condition %.80s: %v", e, err)
+			return asOpErr(err, "condition %.80s", e)
 		}
 		where = append(where, condition{col: col, fn: fn, arg: arg})
 		return nil
 	})
 	if err != nil {
-		if oe, ok := err.(*opErr); ok {
-			return nil, oe
-		}
-		return nil, syntaxErr("bad where: %v", err)
+		return nil, asOpErr(err, "bad where")
 	}
 	return where, nil
 }

@@ -8,30 +8,11 @@ import (
 	"github.com/ovn-org/libovsdb/ovsdb"
 )
 
-// checkConstraints finds the first value in the rows a transaction leaves
-// that its column's type forbids (RFC 7047, 3.2: enum, minInteger,
-// maxInteger, minReal, maxReal, minLength, maxLength), which ovsdb-server
-// rejects as a "constraint violation". It reads only the constrained
-// columns of the rows the transaction changed.
-func checkConstraints(t *txn) error {
-	for uuid, c := range t.changes {
-		if c.new == nil {
-			continue
-		}
-		for _, col := range c.table.constrained {
-			if err := col.checkDatum(c.new.cols[col.index]); err != nil {
-				return fmt.Errorf("table %s column %s row %s: %w", c.table.name, col.name, uuid, err)
-			}
-		}
-	}
-	return nil
-}
-
-// checkDatum checks a column's value against its type's constraints.
-func (c *column) checkDatum(d datum) error {
-	if err := c.checkSize(d); err != nil {
-		return err
-	}
+// checkAtoms checks a value's atoms against its column's constraints (RFC
+// 7047, 3.2: enum, minInteger, maxInteger, minReal, maxReal, minLength,
+// maxLength), which ovsdb-server checks as it parses a value or mutates
+// one.
+func (c *column) checkAtoms(d datum) error {
 	ct := c.schema.TypeObj
 	for i, k := range d.keys {
 		if err := checkAtom(ct.Key, c.key, k); err != nil {

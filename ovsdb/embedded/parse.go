@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"github.com/ovn-org/libovsdb/ovsdb"
 )
 
 // A request's JSON is walked as sub-slices of the message (no copy, no
@@ -274,10 +275,11 @@ func parseAtom(v []byte, t atomType, named symbols) (atom, error) {
 }
 
 // parseDatum parses the JSON v as a value of column c: an atom, ["set",
-// [atoms]] or ["map", [[key, value]...]]. Unless anySize is set (the
-// argument of a condition or a mutation), the number of elements must fit
-// the column.
-func (c *column) parseDatum(v []byte, named symbols, anySize bool) (datum, error) {
+// [atoms]] or ["map", [[key, value]...]], of at least min and at most max
+// (ovsdb.Unlimited: any number of) elements. A value that breaks the
+// column's constraints (checkAtom) fails with "constraint violation", as
+// in ovsdb-server; other failures are syntax errors.
+func (c *column) parseDatum(v []byte, named symbols, min, max int) (datum, error) {
 	var d datum
 	var inner []byte
 	if tag, rest, err := pair(v); err == nil && (isJSONString(tag, "set") || isJSONString(tag, "map")) {
@@ -320,10 +322,21 @@ func (c *column) parseDatum(v []byte, named symbols, anySize bool) (datum, error
 			return d, err
 		}
 	}
-	if !anySize {
-		if err := c.checkSize(d); err != nil {
-			return d, err
+	if n := d.len(); n < min || max != ovsdb.Unlimited && n > max {
+		return d, fmt.Errorf("%s must have %d to %d members but %d are present", c.name, min, max, n)
+	}
+	if c.constrained {
+		if err := c.checkAtoms(d); err != nil {
+			return d, &opErr{"constraint violation", err.Error()}
 		}
 	}
 	return d, nil
+}
+
+// asOpErr is err, an *opErr or else a syntax error that says what failed.
+func asOpErr(err error, format string, args ...any) error {
+	if oe, ok := err.(*opErr); ok {
+		return oe
+	}
+	return syntaxErr("%s: %v", fmt.Sprintf(format, args...), err)
 }

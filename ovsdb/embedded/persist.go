@@ -153,7 +153,7 @@ func (s *server) replay(db *database, records []json.RawMessage) error {
 					if err != nil || c.index < 0 {
 						return fmt.Errorf("table %s row %s: unknown column %s", name, uuid, column)
 					}
-					d, err := c.parseDatum(value, nil, false)
+					d, err := c.parseDatum(value, nil, c.min, c.max)
 					if err != nil {
 						return fmt.Errorf("table %s row %s column %s: %w", name, uuid, column, err)
 					}

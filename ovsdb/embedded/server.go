@@ -347,8 +347,7 @@ func (s *server) lookupDB(params []json.RawMessage, n int) (*database, error) {
 
 // commit puts a transaction's changes in place, when its operations
 // succeeded and it changes something: it completes and checks referential
-// integrity (refs.go), checks the indexes and the columns' constraints,
-// logs the transaction to db's file, applies it and sends the change to
+// integrity (refs.go), checks the indexes, logs the transaction to db's file, applies it and sends the change to
 // every monitor of db. The caller holds s.mu.
 func (s *server) commit(t *txn) error {
 	db := t.db
@@ -366,9 +365,6 @@ func (s *server) commit(t *txn) error {
 	}
 	if err := checkIndexes(t); err != nil {
 		return err
-	}
-	if err := checkConstraints(t); err != nil {
-		return &opErr{"constraint violation", err.Error()}
 	}
 	byTable := t.byTable()
 	if db.file != nil {

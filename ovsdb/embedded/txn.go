@@ -180,17 +180,15 @@ func (t *txn) parseRow(tb *table, v []byte, update bool) ([]*column, []datum, er
 		if update && !c.mutable {
 			return &opErr{"constraint violation", fmt.Sprintf("Cannot update immutable column %s in table %s.", name, tb.name)}
 		}
-		d, err := c.parseDatum(value, t.named, false)
+		d, err := c.parseDatum(value, t.named, c.min, c.max)
 		if err != nil {
-			return syntaxErr("table %s column %s: %v", tb.name, name, err)
+			return asOpErr(err, "table %s column %s", tb.name, name)
 		}
 		cols, vals = append(cols, c), append(vals, d)
 		return nil
 	})
-	if oe, ok := err.(*opErr); ok {
-		return nil, nil, oe
-	} else if err != nil {
-		return nil, nil, syntaxErr("bad row: %v", err)
+	if err != nil {
+		return nil, nil, asOpErr(err, "bad row")
 	}
 	return cols, vals, nil
 }
@@ -230,6 +228,15 @@ func (t *txn) insert(op *operation) ([]byte, error) {
 	r := tb.newRow(u)
 	for i, c := range cols {
 		r.cols[c.index] = vals[i]
+	}
+	// A column left at a default of one element (an empty string, say)
+	// must fit the column's constraints too.
+	for _, c := range tb.constrained {
+		if d := r.cols[c.index]; d.len() == 1 && !slices.Contains(cols, c) {
+			if err := c.checkAtoms(d); err != nil {
+				return nil, &opErr{"constraint violation", err.Error()}
+			}
+		}
 	}
 	t.changes[u] = &change{table: tb, new: r}
 	t.inserted[tb] = append(t.inserted[tb], u)
@@ -335,26 +342,31 @@ func (t *txn) parseMutations(tb *table, v []byte) ([]mutation, error) {
 			}
 			m.operand, err = parseAtom(parts[2], c.key, nil)
 		case "insert", "delete":
-			m.arg, err = c.parseDatum(parts[2], t.named, true)
+			if c.min == 1 && c.max == 1 {
+				return syntaxErr("Type mismatch: \"%s\" operator may not be applied to column %s.", mutator, name)
+			}
+			max := c.max
+			if mutator == "delete" {
+				max = ovsdb.Unlimited
+			}
+			m.arg, err = c.parseDatum(parts[2], t.named, 0, max)
 			if err != nil && c.isMap && mutator == "delete" {
 				keys := *c
 				keys.isMap = false
-				m.arg, err = keys.parseDatum(parts[2], t.named, true)
+				m.arg, err = keys.parseDatum(parts[2], t.named, 0, max)
 				m.byKeys = true
 			}
 		default:
 			return syntaxErr("Unknown mutator %q.", mutator)
 		}
 		if err != nil {
-			return syntaxErr("mutation %.80s: %v", e, err)
+			return asOpErr(err, "mutation %.80s", e)
 		}
 		muts = append(muts, m)
 		return nil
 	})
-	if oe, ok := err.(*opErr); ok {
-		return nil, oe
-	} else if err != nil {
-		return nil, syntaxErr("bad mutations: %v", err)
+	if err != nil {
+		return nil, asOpErr(err, "bad mutations")
 	}
 	return muts, nil
 }
@@ -414,6 +426,11 @@ func (m *mutation) apply(d datum) (datum, error) {
 			return d, err
 		}
 		out.keys[i] = r
+	}
+	if c.constrained {
+		if err := c.checkAtoms(out); err != nil {
+			return d, &opErr{"constraint violation", err.Error()}
+		}
 	}
 	if err := c.sortDatum(&out); err != nil {
 		return d, &opErr{"constraint violation", fmt.Sprintf("Result of %q operation contains duplicates.", m.mutator)}
@@ -550,10 +567,8 @@ func columnList(tb *table, v []byte) ([]*column, error) {
 		cols = append(cols, c)
 		return nil
 	})
-	if oe, ok := err.(*opErr); ok {
-		return nil, oe
-	} else if err != nil {
-		return nil, syntaxErr("bad columns: %v", err)
+	if err != nil {
+		return nil, asOpErr(err, "bad columns")
 	}
 	return cols, nil
 }
@@ -625,17 +640,15 @@ func (t *txn) wait(op *operation) ([]byte, error) {
 				if i < 0 {
 					return syntaxErr("wait: row has column %q not in columns", name)
 				}
-				d, err := cols[i].parseDatum(v, t.named, false)
+				d, err := cols[i].parseDatum(v, t.named, cols[i].min, cols[i].max)
 				values[i] = d
 				return err
 			})
 			want = append(want, values)
 			return err
 		})
-		if oe, ok := err.(*opErr); ok {
-			return nil, oe
-		} else if err != nil {
-			return nil, syntaxErr("wait: bad rows: %v", err)
+		if err != nil {
+			return nil, asOpErr(err, "wait: bad rows")
 		}
 	}
 	var got [][]datum
