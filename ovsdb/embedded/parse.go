@@ -209,9 +209,28 @@ func isJSONString(v []byte, s string) bool {
 
 // pair is the two elements of the JSON array v of two.
 func pair(v []byte) (first, second []byte, err error) {
-	elems, err := elements(v)
-	if err != nil || len(elems) != 2 {
+	bad := func() ([]byte, []byte, error) {
 		return nil, nil, fmt.Errorf("expected 2-element array, got %.60s", v)
+	}
+	i := skipSpace(v, 0)
+	if i >= len(v) || v[i] != '[' {
+		return bad()
+	}
+	var elems [2][]byte
+	for n := range elems {
+		i = skipSpace(v, i+1)
+		end, err := valueEnd(v, i)
+		if err != nil {
+			return bad()
+		}
+		elems[n] = v[i:end]
+		i = skipSpace(v, end)
+		if i >= len(v) || v[i] != ",]"[n] {
+			return bad()
+		}
+	}
+	if trailing(v, i+1) != nil {
+		return bad()
 	}
 	return elems[0], elems[1], nil
 }

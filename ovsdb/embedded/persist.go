@@ -125,7 +125,7 @@ func (s *server) replay(db *database, records []json.RawMessage) error {
 		return fmt.Errorf("holds %s schema %s, the server serves %s schema %s; move the file away to start empty",
 			head.Name, head.Version, db.name, db.schema.Version)
 	}
-	t := newTxn(db)
+	t := newTxn(db, 0)
 	for i, rec := range records[1:] {
 		err := eachMember(rec, func(name string, changes []byte) error {
 			if strings.HasPrefix(name, "_") {

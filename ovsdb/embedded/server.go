@@ -102,7 +102,7 @@ func newServer(logger *slog.Logger, schemaJSON []byte, path string) (*server, er
 	// _Server's Database table lists every database, as ovsdb-server's does;
 	// OVS clients read the data database's schema from its row.
 	sdb := s.dbs[serverDBName]
-	t := newTxn(sdb)
+	t := newTxn(sdb, len(s.names))
 	tb := sdb.tables["Database"]
 	for _, name := range s.names {
 		r := tb.newRow(uuid.NewString())
@@ -396,7 +396,7 @@ func (s *server) commit(t *txn) error {
 // durability is moot), "abort" fails the transaction, "assert" checks that
 // the session owns the lock. The _Server database is read-only.
 func (s *server) transact(sess *session, db *database, rawOps []json.RawMessage) rawJSON {
-	t := newTxn(db)
+	t := newTxn(db, len(rawOps))
 	results := make([][]byte, 0, len(rawOps)+1)
 	failed := false
 	for _, raw := range rawOps {

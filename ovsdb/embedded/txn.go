@@ -31,8 +31,9 @@ type txn struct {
 	named    symbols
 }
 
-func newTxn(db *database) *txn {
-	return &txn{db: db, changes: map[string]*change{}, inserted: map[*table][]string{}, named: symbols{}}
+// newTxn starts a transaction of about ops operations.
+func newTxn(db *database, ops int) *txn {
+	return &txn{db: db, changes: make(map[string]*change, ops), inserted: map[*table][]string{}, named: symbols{}}
 }
 
 // current is the row uuid of tb as the transaction leaves it so far, nil if
