@@ -295,7 +295,14 @@ func (u tableUpdates) add(table, uuid string, ru []byte) {
 
 // appendJSON appends the JSON object of u.
 func (u tableUpdates) appendJSON(b []byte) []byte {
-	b = append(b, '{')
+	size := 2
+	for table, rows := range u {
+		size += len(table) + 5
+		for _, ru := range rows {
+			size += len(ru) + 40 // a uuid, its quotes, a colon and a comma
+		}
+	}
+	b = append(slices.Grow(b, size), '{')
 	i := 0
 	for table, rows := range u {
 		if i++; i > 1 {

@@ -218,7 +218,7 @@ func (s *server) compact(db *database) error {
 // snapshot is a transaction record that inserts every row of db, nil if
 // db has none.
 func (s *server) snapshot(db *database) ([]byte, error) {
-	rec := recordStart()
+	rec := recordStart(int(db.file.size))
 	empty := true
 	for _, name := range slices.Sorted(maps.Keys(db.tables)) {
 		tb := db.tables[name]
@@ -243,21 +243,21 @@ func (s *server) snapshot(db *database) ([]byte, error) {
 	return append(rec, '}'), nil
 }
 
-// recordStart is the start of a transaction record: its opening brace and
-// its date.
-func recordStart() []byte {
-	return strconv.AppendInt([]byte(`{"_date":`), time.Now().UnixMilli(), 10)
+// recordStart is the start of a transaction record of about size bytes:
+// its opening brace and its date.
+func recordStart(size int) []byte {
+	return strconv.AppendInt(append(make([]byte, 0, size+64), `{"_date":`...), time.Now().UnixMilli(), 10)
 }
 
 // logCommit appends the record of a transaction to db's file: each row it
 // inserts with its columns that are not at their default value, each row
 // it modifies with the columns that changed, null for each row it deletes.
-// The caller holds s.mu.
-func (s *server) logCommit(db *database, changes map[*table][]*change) error {
+// size is about the record's: that of the request. The caller holds s.mu.
+func (s *server) logCommit(db *database, changes map[*table][]*change, size int) error {
 	if db.file.f == nil {
 		return errors.New("the database file is not open")
 	}
-	rec := recordStart()
+	rec := recordStart(size)
 	for tb, rows := range changes {
 		rec = append(wire.AppendString(append(rec, ','), tb.name), ':', '{')
 		for i, c := range rows {

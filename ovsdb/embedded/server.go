@@ -368,7 +368,7 @@ func (s *server) commit(t *txn) error {
 	}
 	byTable := t.byTable()
 	if db.file != nil {
-		if err := s.logCommit(db, byTable); err != nil {
+		if err := s.logCommit(db, byTable, t.size); err != nil {
 			return &opErr{"I/O error", err.Error()}
 		}
 	}
@@ -397,6 +397,9 @@ func (s *server) commit(t *txn) error {
 // the session owns the lock. The _Server database is read-only.
 func (s *server) transact(sess *session, db *database, rawOps []json.RawMessage) rawJSON {
 	t := newTxn(db, len(rawOps))
+	for _, raw := range rawOps {
+		t.size += len(raw)
+	}
 	results := make([][]byte, 0, len(rawOps)+1)
 	failed := false
 	for _, raw := range rawOps {

@@ -29,6 +29,7 @@ type txn struct {
 	changes  map[string]*change // by uuid
 	inserted map[*table][]string
 	named    symbols
+	size     int // bytes of the request, to size its file record
 }
 
 // newTxn starts a transaction of about ops operations.
