@@ -33,19 +33,7 @@ func TestUpdatesAndFileAsOvsdbServer(t *testing.T) {
 		lb   = "30000000-0000-0000-0000-000000000001"
 		name = "sw \"0\" \\ \n\t<&> é \x01"
 	)
-	uuid := func(u string) []any { return []any{"uuid", u} }
-	set := func(elems ...any) []any { return []any{"set", append([]any{}, elems...)} }
-	smap := func(kv ...string) []any {
-		pairs := []any{}
-		for i := 0; i < len(kv); i += 2 {
-			pairs = append(pairs, []any{kv[i], kv[i+1]})
-		}
-		return []any{"map", pairs}
-	}
-	byUUID := func(u string) []any { return []any{[]any{"_uuid", "==", uuid(u)}} }
-	update := func(table, u string, row map[string]any) map[string]any {
-		return map[string]any{"op": "update", "table": table, "where": byUUID(u), "row": row}
-	}
+	uuid, set, smap, byUUID, update := ovsUUID, ovsSet, ovsMap, whereUUID, updateRow
 	txns := [][]any{
 		{
 			map[string]any{"op": "insert", "table": "Load_Balancer", "uuid": lb, "row": map[string]any{
@@ -204,4 +192,29 @@ func schemaOf(t *testing.T) *ovsdb.DatabaseSchema {
 		t.Fatal(err)
 	}
 	return &s
+}
+
+// The OVSDB JSON notation of the tests' values.
+
+func ovsUUID(u string) []any  { return []any{"uuid", u} }
+func ovsNamed(n string) []any { return []any{"named-uuid", n} }
+func ovsSet(elems ...any) []any {
+	return []any{"set", append([]any{}, elems...)}
+}
+
+// ovsMap is the map of the pairs kv lists, key then value.
+func ovsMap(kv ...any) []any {
+	pairs := []any{}
+	for i := 0; i < len(kv); i += 2 {
+		pairs = append(pairs, []any{kv[i], kv[i+1]})
+	}
+	return []any{"map", pairs}
+}
+
+// whereUUID is the condition that selects the row u.
+func whereUUID(u string) []any { return []any{[]any{"_uuid", "==", ovsUUID(u)}} }
+
+// updateRow is the operation that sets row's columns in table's row u.
+func updateRow(table, u string, row map[string]any) map[string]any {
+	return map[string]any{"op": "update", "table": table, "where": whereUUID(u), "row": row}
 }

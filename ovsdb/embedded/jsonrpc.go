@@ -154,6 +154,8 @@ func readMessages(r io.Reader, handle func(*message)) error {
 	}
 }
 
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 // framer finds the messages in a stream of JSON objects: buf[start:] is
 // what is left of it, scanned up to scanned.
 type framer struct {
@@ -166,7 +168,9 @@ type framer struct {
 // arrived; bad reports a stream that does not hold JSON objects.
 func (f *framer) next(buf []byte) (msg []byte, bad bool) {
 	if f.depth == 0 {
-		f.start = skipSpace(buf, f.start)
+		for f.start < len(buf) && isSpace(buf[f.start]) {
+			f.start++
+		}
 		f.scanned = f.start
 		if f.start == len(buf) {
 			return nil, false

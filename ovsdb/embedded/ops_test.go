@@ -28,25 +28,12 @@ func TestOperationsAsOvsdbServer(t *testing.T) {
 		p3 = "20000000-0000-0000-0000-000000000003"
 		gl = "30000000-0000-0000-0000-000000000001"
 	)
-	uuid := func(u string) []any { return []any{"uuid", u} }
-	named := func(n string) []any { return []any{"named-uuid", n} }
-	set := func(elems ...any) []any { return []any{"set", append([]any{}, elems...)} }
-	smap := func(kv ...any) []any {
-		pairs := []any{}
-		for i := 0; i < len(kv); i += 2 {
-			pairs = append(pairs, []any{kv[i], kv[i+1]})
-		}
-		return []any{"map", pairs}
-	}
-	byUUID := func(u string) []any { return []any{[]any{"_uuid", "==", uuid(u)}} }
+	uuid, named, set, smap, byUUID, update := ovsUUID, ovsNamed, ovsSet, ovsMap, whereUUID, updateRow
 	mutate := func(table, u string, mutations ...any) map[string]any {
 		return map[string]any{"op": "mutate", "table": table, "where": byUUID(u), "mutations": mutations}
 	}
 	sel := func(table string, where []any, columns ...string) map[string]any {
 		return map[string]any{"op": "select", "table": table, "where": where, "columns": columns}
-	}
-	update := func(table, u string, row map[string]any) map[string]any {
-		return map[string]any{"op": "update", "table": table, "where": byUUID(u), "row": row}
 	}
 	portToSwitch := func(n string) map[string]any {
 		return mutate("Logical_Switch", sw, []any{"ports", "insert", named(n)})

@@ -1,14 +1,12 @@
 package embedded
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/google/uuid"
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/ovn-org/libovsdb/ovsdb"
 )
 
@@ -18,157 +16,14 @@ import (
 
 var errBadJSON = errors.New("malformed JSON")
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	return i
-}
-
-// stringEnd returns the index just past the string whose opening quote is
-// at b[i].
-func stringEnd(b []byte, i int) (int, error) {
-	i++
-	for {
-		q := bytes.IndexByte(b[i:], '"')
-		if q < 0 {
-			return 0, errBadJSON
-		}
-		e := bytes.IndexByte(b[i:i+q], '\\')
-		if e < 0 {
-			return i + q + 1, nil
-		}
-		i += e + 2 // an escape and the byte it escapes
-		if i > len(b) {
-			return 0, errBadJSON
-		}
-	}
-}
-
-// valueEnd returns the index just past the JSON value that starts at b[i].
-// It checks the nesting and the strings, not the scalars: whatever is
-// parsed later is checked by its parser.
-func valueEnd(b []byte, i int) (int, error) {
-	if i >= len(b) {
-		return 0, errBadJSON
-	}
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-	default:
-		start := i
-		for i < len(b) && b[i] != ',' && b[i] != ']' && b[i] != '}' && !isSpace(b[i]) {
-			i++
-		}
-		if i == start {
-			return 0, errBadJSON
-		}
-		return i, nil
-	}
-	var stack []byte
-	for i < len(b) {
-		switch c := b[i]; c {
-		case '"':
-			end, err := stringEnd(b, i)
-			if err != nil {
-				return 0, err
-			}
-			i = end
-			continue
-		case '{', '[':
-			stack = append(stack, c)
-		case '}', ']':
-			if len(stack) == 0 || stack[len(stack)-1] != c-2 { // '{'+2 == '}', '['+2 == ']'
-				return 0, errBadJSON
-			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return i + 1, nil
-			}
-		}
-		i++
-	}
-	return 0, errBadJSON
-}
-
-// walk calls item for each element of the array or object b, which
-// opens with open and closes with close; item returns where the element
-// ends.
-func walk(b []byte, open, close byte, item func(b []byte, i int) (int, error)) error {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != open {
-		return errBadJSON
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == close {
-		return trailing(b, i+1)
-	}
-	for {
-		end, err := item(b, i)
-		if err != nil {
-			return err
-		}
-		i = skipSpace(b, end)
-		if i >= len(b) {
-			return errBadJSON
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case close:
-			return trailing(b, i+1)
-		default:
-			return errBadJSON
-		}
-	}
-}
-
-func trailing(b []byte, i int) error {
-	if skipSpace(b, i) != len(b) {
-		return errBadJSON
-	}
-	return nil
-}
-
 // eachMember calls fn with each member of the JSON object b.
 func eachMember(b []byte, fn func(key string, value []byte) error) error {
-	return walk(b, '{', '}', func(b []byte, i int) (int, error) {
-		if b[i] != '"' {
-			return 0, errBadJSON
-		}
-		kend, err := stringEnd(b, i)
-		if err != nil {
-			return 0, err
-		}
-		key, err := jsonString(b[i:kend])
-		if err != nil {
-			return 0, err
-		}
-		j := skipSpace(b, kend)
-		if j >= len(b) || b[j] != ':' {
-			return 0, errBadJSON
-		}
-		j = skipSpace(b, j+1)
-		vend, err := valueEnd(b, j)
-		if err != nil {
-			return 0, err
-		}
-		return vend, fn(key, b[j:vend])
-	})
+	return wire.WalkObject(b, fn)
 }
 
 // eachElement calls fn with each element of the JSON array b.
 func eachElement(b []byte, fn func(elem []byte) error) error {
-	return walk(b, '[', ']', func(b []byte, i int) (int, error) {
-		end, err := valueEnd(b, i)
-		if err != nil {
-			return 0, err
-		}
-		return end, fn(b[i:end])
-	})
+	return wire.WalkArray(b, fn)
 }
 
 // elements are the elements of the JSON array b.
@@ -182,25 +37,7 @@ func elements(b []byte) ([][]byte, error) {
 }
 
 // jsonString is the string that the JSON text q (quotes included) holds.
-func jsonString(q []byte) (string, error) {
-	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
-		return "", fmt.Errorf("expected a string, got %.40s", q)
-	}
-	body := q[1 : len(q)-1]
-	plain := bytes.IndexByte(body, '\\') < 0
-	for _, c := range body {
-		if c < 0x20 {
-			plain = false
-			break
-		}
-	}
-	if plain && utf8.Valid(body) {
-		return string(body), nil
-	}
-	var s string
-	err := json.Unmarshal(q, &s)
-	return s, err
-}
+func jsonString(q []byte) (string, error) { return wire.JSONString(q) }
 
 // isJSONString reports whether the JSON value v is the string s.
 func isJSONString(v []byte, s string) bool {
@@ -209,28 +46,20 @@ func isJSONString(v []byte, s string) bool {
 
 // pair is the two elements of the JSON array v of two.
 func pair(v []byte) (first, second []byte, err error) {
-	bad := func() ([]byte, []byte, error) {
+	if len(v) == 0 || v[0] != '[' {
 		return nil, nil, fmt.Errorf("expected 2-element array, got %.60s", v)
 	}
-	i := skipSpace(v, 0)
-	if i >= len(v) || v[i] != '[' {
-		return bad()
-	}
 	var elems [2][]byte
-	for n := range elems {
-		i = skipSpace(v, i+1)
-		end, err := valueEnd(v, i)
-		if err != nil {
-			return bad()
+	n := 0
+	err = wire.WalkArray(v, func(e []byte) error {
+		if n < len(elems) {
+			elems[n] = e
 		}
-		elems[n] = v[i:end]
-		i = skipSpace(v, end)
-		if i >= len(v) || v[i] != ",]"[n] {
-			return bad()
-		}
-	}
-	if trailing(v, i+1) != nil {
-		return bad()
+		n++
+		return nil
+	})
+	if err != nil || n != 2 {
+		return nil, nil, fmt.Errorf("expected 2-element array, got %.60s", v)
 	}
 	return elems[0], elems[1], nil
 }

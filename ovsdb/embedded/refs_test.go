@@ -18,8 +18,7 @@ import (
 func TestReferencesAsOvsdbServer(t *testing.T) {
 	requireTools(t, "ovsdb-tool", "ovsdb-server")
 	const missing = "00000000-0000-0000-0000-00000000beef"
-	named := func(n string) []any { return []any{"named-uuid", n} }
-	set := func(elems ...any) []any { return []any{"set", elems} }
+	named, set := ovsNamed, ovsSet
 	byName := func(n string) []any { return []any{[]any{"name", "==", n}} }
 	insert := func(table, uuidName string, row map[string]any) map[string]any {
 		return map[string]any{"op": "insert", "table": table, "uuid-name": uuidName, "row": row}

@@ -164,6 +164,16 @@ func (t *txn) where(tb *table, op *operation) ([]condition, error) {
 	return tb.parseWhere(op.where, t.named)
 }
 
+// tableWhere is the table the operation names and its "where".
+func (t *txn) tableWhere(op *operation) (*table, []condition, error) {
+	tb, err := t.table(op)
+	if err != nil {
+		return nil, nil, err
+	}
+	where, err := t.where(tb, op)
+	return tb, where, err
+}
+
 // parseRow parses a "row" member: column → value.
 func (t *txn) parseRow(tb *table, v []byte, update bool) ([]*column, []datum, error) {
 	if v == nil {
@@ -285,11 +295,7 @@ func (t *txn) update(op *operation) ([]byte, error) {
 
 // delete runs a "delete".
 func (t *txn) delete(op *operation) ([]byte, error) {
-	tb, err := t.table(op)
-	if err != nil {
-		return nil, err
-	}
-	where, err := t.where(tb, op)
+	tb, where, err := t.tableWhere(op)
 	if err != nil {
 		return nil, err
 	}
@@ -578,11 +584,7 @@ func columnList(tb *table, v []byte) ([]*column, error) {
 // selectRows runs a "select": the rows that match, with the requested
 // columns.
 func (t *txn) selectRows(op *operation) ([]byte, error) {
-	tb, err := t.table(op)
-	if err != nil {
-		return nil, err
-	}
-	where, err := t.where(tb, op)
+	tb, where, err := t.tableWhere(op)
 	if err != nil {
 		return nil, err
 	}

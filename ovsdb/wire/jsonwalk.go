@@ -188,3 +188,22 @@ func jsonKey(q []byte) (string, error) {
 	err := json.Unmarshal(q, &s)
 	return s, err
 }
+
+// WalkObject calls fn with each member of the JSON object b, its value as
+// a sub-slice of b; for the embedded servers, which walk requests as this
+// package walks replies.
+func WalkObject(b []byte, fn func(key string, value []byte) error) error {
+	return walkObject(b, fn)
+}
+
+// WalkArray calls fn with each element of the JSON array b, as a
+// sub-slice of b.
+func WalkArray(b []byte, fn func(elem []byte) error) error { return walkArray(b, fn) }
+
+// JSONString decodes the quoted JSON string q.
+func JSONString(q []byte) (string, error) {
+	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
+		return "", fmt.Errorf("%w: want a string", errBadJSON)
+	}
+	return jsonKey(q)
+}
