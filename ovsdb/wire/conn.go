@@ -966,9 +966,14 @@ func (c *Conn) AssertLock() lovsdb.Operation {
 }
 
 // SetProbe changes the inactivity probe interval (see prober); 0 or less
-// turns it off.
+// turns it off. The prober is woken only by a change: northd sets it on
+// every iteration, and each wakeup would be a goroutine (and maybe a
+// thread) woken per change for nothing.
 func (c *Conn) SetProbe(d time.Duration) {
-	c.probe.Store(int64(max(d, 0)))
+	probe := int64(max(d, 0))
+	if c.probe.Swap(probe) == probe {
+		return
+	}
 	select {
 	case c.probeSet <- struct{}{}:
 	default:
