@@ -17,9 +17,9 @@ import (
 // of idleness with a system call, and sysmon then polls every 20 µs for
 // as long as a processor is busy: a northd idle between changes paid that
 // on every message in or out (~0.3 ms of a change's ~1.9 ms at 5k ports,
-// BenchmarkLiveChange). A read or write of a
-// non-blocking socket never waits in the kernel, so it does not need the
-// bookkeeping, which is there to hand a blocked thread's processor over.
+// BenchmarkLiveChange). A read or write of a non-blocking socket never
+// waits in the kernel, so it does not need the bookkeeping, which is
+// there to hand a blocked thread's processor over.
 type rawStream struct {
 	net.Conn
 	rc syscall.RawConn
