@@ -279,18 +279,39 @@ func causeOf(ctx context.Context, err error) error {
 
 // dialNet opens the stream, giving up after timeout if positive: "ssl" is
 // TCP with TLS, its configuration read from files at each dial so that
-// renewed certificates are used.
+// renewed certificates are used. The socket is read and written with raw
+// system calls (rawSocket), under TLS too.
 func dialNet(ctx context.Context, network, addr string, files TLSFiles, timeout time.Duration) (net.Conn, error) {
-	d := net.Dialer{Timeout: timeout}
 	if network != "ssl" {
-		return d.DialContext(ctx, network, addr)
+		d := net.Dialer{Timeout: timeout}
+		nc, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return rawSocket(network, nc), nil
 	}
 	cfg, err := files.Config()
 	if err != nil {
 		return nil, err
 	}
-	td := tls.Dialer{NetDialer: &d, Config: cfg}
-	return td.DialContext(ctx, "tcp", addr)
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	// As tls.Dialer: the host is the name the client asks for (SNI).
+	cfg.ServerName, _, _ = net.SplitHostPort(addr)
+	tc := tls.Client(rawSocket("tcp", nc), cfg)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return tc, nil
 }
 
 // start reads the schema and sets up the monitor.
@@ -945,9 +966,14 @@ func (c *Conn) AssertLock() lovsdb.Operation {
 }
 
 // SetProbe changes the inactivity probe interval (see prober); 0 or less
-// turns it off.
+// turns it off. The prober is woken only by a change: northd sets it on
+// every iteration, and each wakeup would be a goroutine (and maybe a
+// thread) woken per change for nothing.
 func (c *Conn) SetProbe(d time.Duration) {
-	c.probe.Store(int64(max(d, 0)))
+	probe := int64(max(d, 0))
+	if c.probe.Swap(probe) == probe {
+		return
+	}
 	select {
 	case c.probeSet <- struct{}{}:
 	default:

@@ -72,6 +72,27 @@ func BenchmarkResultErrors(b *testing.B) {
 	})
 }
 
+// TestSetProbeWakes: SetProbe wakes the prober when the interval changes,
+// not when it is set again (northd sets it on every iteration).
+func TestSetProbeWakes(t *testing.T) {
+	c := &Conn{probeSet: make(chan struct{}, 1)}
+	for i, step := range []struct {
+		probe time.Duration
+		wakes bool
+	}{{0, false}, {time.Second, true}, {time.Second, false}, {-time.Second, true}, {0, false}, {2 * time.Second, true}} {
+		c.SetProbe(step.probe)
+		woke := false
+		select {
+		case <-c.probeSet:
+			woke = true
+		default:
+		}
+		if woke != step.wakes {
+			t.Errorf("step %d, SetProbe(%v): woke the prober %v", i, step.probe, woke)
+		}
+	}
+}
+
 // TestProber: with no probe nothing is sent; SetProbe starts the probe of
 // an idle connection, whose echoes, answered, keep it up; unanswered, the
 // connection ends after a second probe interval.
