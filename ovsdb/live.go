@@ -853,7 +853,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		// The SB server takes seconds to commit a cold start's write,
 		// with northd idle: the ports' columns go to the NB meanwhile.
 		if err = stream.Send(); err == nil {
-			ports := d.sendPorts(t.InsertedPorts())
+			ports := d.sendPorts(ctx, t.InsertedPorts())
 			err = stream.Wait(ctx)
 			d.waitPorts(ctx, ports)
 		}
@@ -974,8 +974,8 @@ func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[stri
 }
 
 // nbWritten takes the outcome of an NB transaction of writeNB's or
-// sendPorts': a failure has the next writeNB write every port's columns
-// again.
+// sendPorts' (sent, or failed to send): a failure has the next writeNB
+// write every port's columns again.
 func (d *Northd) nbWritten(ctx context.Context, err error) {
 	if err != nil && ctx.Err() == nil {
 		d.log.Warn("NB transaction failed; retrying at the next step", "err", err)
@@ -992,7 +992,7 @@ const portsWithGlobal = 64
 // an NB transaction of their own, and returns it for waitPorts; nil when
 // there is nothing to write or no NB. ovn-northd too sends its NB and SB
 // transactions of a run together.
-func (d *Northd) sendPorts(newPorts map[string]string) *wire.Txn {
+func (d *Northd) sendPorts(ctx context.Context, newPorts map[string]string) *wire.Txn {
 	if d.nb == nil {
 		return nil
 	}
@@ -1001,15 +1001,14 @@ func (d *Northd) sendPorts(newPorts map[string]string) *wire.Txn {
 		return nil
 	}
 	t, err := d.nb.StartTransact()
+	if err == nil {
+		for _, op := range ops {
+			t.Add(op)
+		}
+		err = t.Send()
+	}
 	if err != nil {
-		d.upAll = true
-		return nil
-	}
-	for _, op := range ops {
-		t.Add(op)
-	}
-	if err := t.Send(); err != nil {
-		d.upAll = true
+		d.nbWritten(ctx, err)
 		return nil
 	}
 	return t
