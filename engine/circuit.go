@@ -74,6 +74,9 @@ type op struct {
 	// who added it: Circuit.StateSizes.
 	state func() StateSize
 	sites sites
+	// takes: the step may take a change it is the last to read
+	// (stream.take) and edit it in place.
+	takes bool
 }
 
 // changer is what an operator reads: a relation's stream or an arrangement.

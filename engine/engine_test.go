@@ -486,3 +486,31 @@ func TestParallelStepPanics(t *testing.T) {
 	}()
 	c.Step()
 }
+
+// TestParallelLastReaderWaitsOnlyIfItTakes: in a parallel step, a
+// stream's last reader waits for its other readers only when it may take
+// the change and edit it (Filter, Union); a Map, which only reads it, runs
+// beside them.
+func TestParallelLastReaderWaitsOnlyIfItTakes(t *testing.T) {
+	c := NewCircuit()
+	same := func(x int) int { return x }
+	odd := func(x int) bool { return x%2 == 1 }
+	for _, tc := range []struct {
+		name  string
+		last  func(r Rel[int]) Rel[int]
+		waits bool
+	}{
+		{"map", func(r Rel[int]) Rel[int] { return Map(r, same) }, false},
+		{"filter", func(r Rel[int]) Rel[int] { return Filter(r, odd) }, true},
+		{"union", func(r Rel[int]) Rel[int] { return Union(r, Map(r, same)) }, true},
+	} {
+		_, in := NewInput[int](c, tc.name)
+		r := Map(in, same) // an input's change is never taken
+		Map(r, same)
+		tc.last(r)
+		first, last := r.s.readers[0], r.s.lastReader
+		if got := slices.Contains(newGraph(c).next[first], int32(last)); got != tc.waits {
+			t.Errorf("%s: last reader waits for the first: %t, want %t", tc.name, got, tc.waits)
+		}
+	}
+}
