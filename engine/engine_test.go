@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -257,14 +260,17 @@ func TestSemiAndAntiJoin(t *testing.T) {
 	}
 }
 
-// inOrderAndParallel runs test with circuits stepped in order and in
-// parallel (ParallelFrom).
+// inOrderAndParallel runs test with circuits stepped in order (by
+// ParallelFrom, or by one worker) and in parallel.
 func inOrderAndParallel(t *testing.T, test func(t *testing.T, newCircuit func() *Circuit)) {
-	for _, from := range []int{math.MaxInt, 0} {
-		t.Run(fmt.Sprint("parallel-from=", from), func(t *testing.T) {
+	for _, mode := range []struct{ from, workers int }{{math.MaxInt, 0}, {0, 1}, {0, 0}} {
+		t.Run(fmt.Sprintf("parallel-from=%d,workers=%d", mode.from, mode.workers), func(t *testing.T) {
 			test(t, func() *Circuit {
 				c := NewCircuit()
-				c.ParallelFrom(from)
+				c.ParallelFrom(mode.from)
+				if mode.workers > 0 {
+					c.Workers(mode.workers)
+				}
 				return c
 			})
 		})
@@ -511,6 +517,34 @@ func TestParallelLastReaderWaitsOnlyIfItTakes(t *testing.T) {
 		first, last := r.s.readers[0], r.s.lastReader
 		if got := slices.Contains(newGraph(c).next[first], int32(last)); got != tc.waits {
 			t.Errorf("%s: last reader waits for the first: %t, want %t", tc.name, got, tc.waits)
+		}
+	}
+}
+
+// TestWorkersBoundAParallelStep: a parallel step runs at most Workers
+// user functions at once, however many cores there are.
+func TestWorkersBoundAParallelStep(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, workers := range []int{1, 2, 3} {
+		c := NewCircuit()
+		c.ParallelFrom(0)
+		c.Workers(workers)
+		in, r := NewInput[int](c, "in")
+		var running, most atomic.Int32
+		for range 8 {
+			Map(r, func(x int) int {
+				n := running.Add(1)
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+				time.Sleep(5 * time.Millisecond)
+				running.Add(-1)
+				return x
+			})
+		}
+		in.Insert(1)
+		c.Step()
+		if got := int(most.Load()); got > workers || workers == 1 && got != 1 {
+			t.Errorf("Workers(%d): %d user functions ran at once", workers, got)
 		}
 	}
 }
