@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/northlog/northlog/ovsdb/enginestats"
@@ -74,6 +75,11 @@ type Config struct {
 	// ovn-northd logs each run of its engine (OVN's tests check that
 	// none falls between the SB transaction and the sb_cfg it acks).
 	EngineLog *slog.Logger
+	// Threads is ovn-northd's --n-threads: how many goroutines a large
+	// step (a cold start's, a recompute's) runs the program's operators
+	// on, at most GOMAXPROCS. 0 and 1, ovn-northd's default, step in
+	// order: one core, and the least memory. SetThreads changes it.
+	Threads int
 }
 
 // TLSOptions name the files and settings of ovn-northd's SSL options.
@@ -190,6 +196,9 @@ type Northd struct {
 	// then; it takes what changed meanwhile in one step once active.
 	inputsChanged bool
 
+	// threads is Config.Threads, or SetThreads' since.
+	threads atomic.Int64
+
 	mu     sync.Mutex
 	totals Totals
 	// isActive is active, for other goroutines; status their view of
@@ -287,6 +296,7 @@ func NewNorthd(cfg Config) *Northd {
 		paused:  cfg.Paused,
 		started: make(chan struct{}),
 	}
+	d.SetThreads(cfg.Threads)
 	// Until the NB says which release it is for, the oldest's: what it
 	// was built for is replaced when the NB connects (useRelease).
 	switch {
@@ -655,7 +665,7 @@ func (d *Northd) iterate(ctx context.Context) {
 	if d.inputsChanged && d.active {
 		d.inputsChanged = false
 		start := time.Now()
-		for _, r := range d.prog.Step() {
+		for _, r := range d.step(d.prog) {
 			d.log.Log(context.Background(), relations.RejectionLevel(r.Op), "NB row skipped", "reason", r.Error())
 		}
 		for _, c := range d.prog.Diagnostics.Delta() {
