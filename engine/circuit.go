@@ -44,8 +44,8 @@ type Circuit struct {
 	inputs map[string]any
 	// pending counts the input changes buffered since the last step (an
 	// upper bound: changes may net out); from parallelFrom of them, a
-	// step runs its operators on every core.
-	pending, parallelFrom int
+	// step runs its operators on up to workers goroutines (0: GOMAXPROCS).
+	pending, parallelFrom, workers int
 	// parallel is set while a step runs operators concurrently: they then
 	// leave the circuit's lists of dirty streams and due operators alone,
 	// and report rejections under mu.
@@ -74,6 +74,9 @@ type op struct {
 	// who added it: Circuit.StateSizes.
 	state func() StateSize
 	sites sites
+	// takes: the step may take a change it is the last to read
+	// (stream.take) and edit it in place.
+	takes bool
 }
 
 // changer is what an operator reads: a relation's stream or an arrangement.
@@ -124,12 +127,17 @@ func NewCircuit() *Circuit { return &Circuit{parallelFrom: parallelMin} }
 const parallelMin = 4096
 
 // ParallelFrom sets the number of input changes (n ≥ 0) from which a step
-// runs independent operators concurrently on every core (GOMAXPROCS), where
+// runs independent operators concurrently (on Workers goroutines), where
 // the default is a few thousand: 0 makes every step do so (for tests of
 // the user functions' safety), and math.MaxInt none. The user functions
 // of a circuit stepped in parallel may run concurrently with each other,
 // never with themselves.
 func (c *Circuit) ParallelFrom(n int) { c.parallelFrom = n }
+
+// Workers sets how many goroutines (n ≥ 1) a parallel step runs operators
+// on, at most GOMAXPROCS, which is the default: 1 steps every step in
+// order whatever ParallelFrom says.
+func (c *Circuit) Workers(n int) { c.workers = n }
 
 // add appends an operator that reads ins and returns its position. Its step
 // may read the streams among ins; one that reads another stream declares it
@@ -178,7 +186,11 @@ func (c *Circuit) Step() []*Rejected {
 		c.stepped = true
 	}
 	c.steps++
-	if workers := runtime.GOMAXPROCS(0); c.pending >= c.parallelFrom && workers > 1 {
+	workers := runtime.GOMAXPROCS(0)
+	if c.workers > 0 {
+		workers = min(workers, c.workers)
+	}
+	if c.pending >= c.parallelFrom && workers > 1 {
 		c.stepParallel(workers)
 	} else {
 		c.stepInOrder()

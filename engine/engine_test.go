@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp/cmpopts"
 
@@ -257,14 +260,17 @@ func TestSemiAndAntiJoin(t *testing.T) {
 	}
 }
 
-// inOrderAndParallel runs test with circuits stepped in order and in
-// parallel (ParallelFrom).
+// inOrderAndParallel runs test with circuits stepped in order (by
+// ParallelFrom, or by one worker) and in parallel.
 func inOrderAndParallel(t *testing.T, test func(t *testing.T, newCircuit func() *Circuit)) {
-	for _, from := range []int{math.MaxInt, 0} {
-		t.Run(fmt.Sprint("parallel-from=", from), func(t *testing.T) {
+	for _, mode := range []struct{ from, workers int }{{math.MaxInt, 0}, {0, 1}, {0, 0}} {
+		t.Run(fmt.Sprintf("parallel-from=%d,workers=%d", mode.from, mode.workers), func(t *testing.T) {
 			test(t, func() *Circuit {
 				c := NewCircuit()
-				c.ParallelFrom(from)
+				c.ParallelFrom(mode.from)
+				if mode.workers > 0 {
+					c.Workers(mode.workers)
+				}
 				return c
 			})
 		})
@@ -485,4 +491,60 @@ func TestParallelStepPanics(t *testing.T) {
 		}
 	}()
 	c.Step()
+}
+
+// TestParallelLastReaderWaitsOnlyIfItTakes: in a parallel step, a
+// stream's last reader waits for its other readers only when it may take
+// the change and edit it (Filter, Union); a Map, which only reads it, runs
+// beside them.
+func TestParallelLastReaderWaitsOnlyIfItTakes(t *testing.T) {
+	c := NewCircuit()
+	same := func(x int) int { return x }
+	odd := func(x int) bool { return x%2 == 1 }
+	for _, tc := range []struct {
+		name  string
+		last  func(r Rel[int]) Rel[int]
+		waits bool
+	}{
+		{"map", func(r Rel[int]) Rel[int] { return Map(r, same) }, false},
+		{"filter", func(r Rel[int]) Rel[int] { return Filter(r, odd) }, true},
+		{"union", func(r Rel[int]) Rel[int] { return Union(r, Map(r, same)) }, true},
+	} {
+		_, in := NewInput[int](c, tc.name)
+		r := Map(in, same) // an input's change is never taken
+		Map(r, same)
+		tc.last(r)
+		first, last := r.s.readers[0], r.s.lastReader
+		if got := slices.Contains(newGraph(c).next[first], int32(last)); got != tc.waits {
+			t.Errorf("%s: last reader waits for the first: %t, want %t", tc.name, got, tc.waits)
+		}
+	}
+}
+
+// TestWorkersBoundAParallelStep: a parallel step runs at most Workers
+// user functions at once, however many cores there are.
+func TestWorkersBoundAParallelStep(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for _, workers := range []int{1, 2, 3} {
+		c := NewCircuit()
+		c.ParallelFrom(0)
+		c.Workers(workers)
+		in, r := NewInput[int](c, "in")
+		var running, most atomic.Int32
+		for range 8 {
+			Map(r, func(x int) int {
+				n := running.Add(1)
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+				time.Sleep(5 * time.Millisecond)
+				running.Add(-1)
+				return x
+			})
+		}
+		in.Insert(1)
+		c.Step()
+		if got := int(most.Load()); got > workers || workers == 1 && got != 1 {
+			t.Errorf("Workers(%d): %d user functions ran at once", workers, got)
+		}
+	}
 }

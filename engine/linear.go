@@ -57,6 +57,7 @@ func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
 			out.s.grow(i, len(r.s.delta))
 		}
 	}, nil)
+	r.c.ops[at].takes = true
 	return out
 }
 
@@ -122,6 +123,7 @@ func Union[T comparable](rs ...Rel[T]) Rel[T] {
 			}
 		}
 	}, nil)
+	out.c.ops[at].takes = true
 	return out
 }
 

@@ -43,10 +43,11 @@ func newGraph(c *Circuit) *graph {
 			}
 		}
 	}
-	// A stream's last reader may take its change and edit it in place
-	// (stream.take): it waits for the stream's other readers.
+	// A stream's last reader that may take its change and edit it in
+	// place (stream.take) waits for the stream's other readers; one that
+	// only reads runs beside them.
 	for _, s := range c.streams {
-		if s.pinned {
+		if s.pinned || s.lastReader < 0 || !c.ops[s.lastReader].takes {
 			continue
 		}
 		for _, r := range s.readers {

@@ -92,7 +92,7 @@ func prop[O comparable](t *testing.T, name string, s scenario[O]) {
 					}
 				}
 				prev := out.Contents()
-				c.ParallelFrom(drawParallelFrom(t, "parallel"))
+				drawParallel(t, c, "parallel")
 				c.Step()
 				got := out.Contents()
 				unordered := slices.Clone(out.Changes()) // before Delta sorts it
@@ -111,7 +111,7 @@ func prop[O comparable](t *testing.T, name string, s scenario[O]) {
 						fins[i].Insert(x)
 					}
 				}
-				fc.ParallelFrom(drawParallelFrom(t, "recompute parallel"))
+				drawParallel(t, fc, "recompute parallel")
 				fc.Step()
 				if d := gocmp.Diff(fout.Contents(), got, append(s.opts, cmpopts.EquateEmpty())...); d != "" {
 					t.Fatalf("step %d: incremental differs from recompute (-recompute +incremental):\n%s", step, d)
@@ -155,10 +155,11 @@ func checkDelta[O comparable](t *rapid.T, step int, prev []O, delta []Change[O],
 	}
 }
 
-// drawParallelFrom draws a ParallelFrom that makes the next step run in
-// order or in parallel.
-func drawParallelFrom(t *rapid.T, label string) int {
-	return rapid.SampledFrom([]int{0, math.MaxInt}).Draw(t, label)
+// drawParallel draws a ParallelFrom that makes c's next step run in order
+// or in parallel, and its Workers.
+func drawParallel(t *rapid.T, c *Circuit, label string) {
+	c.ParallelFrom(rapid.SampledFrom([]int{0, math.MaxInt}).Draw(t, label))
+	c.Workers(rapid.IntRange(1, 3).Draw(t, label+" workers"))
 }
 
 func set[T comparable](ts []T) map[T]bool {

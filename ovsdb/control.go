@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/ovsdb/enginestats"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
@@ -252,7 +253,7 @@ func (d *Northd) Recompute(ctx context.Context) error {
 				}
 			}
 		}
-		fresh.Step()
+		d.step(fresh)
 		diff := programDiff(d.prog, fresh)
 		if !d.w.WantsFlowsOf(fresh) {
 			diff += " Flows"
@@ -311,4 +312,15 @@ func (d *Northd) ResetClusterState(nb bool) {
 	}
 	d.log.Info("Resetting southbound database cluster state")
 	d.sbS.Index.Reset()
+}
+
+// SetThreads sets how many goroutines the northd's next large step may
+// run on (Config.Threads), as ovn-northd's parallel-build/set-n-threads
+// resizes its pool; it may be called from any goroutine.
+func (d *Northd) SetThreads(n int) { d.threads.Store(int64(max(n, 1))) }
+
+// step steps p on as many goroutines as SetThreads allows.
+func (d *Northd) step(p *rules.Program) []*engine.Rejected {
+	p.Circuit.Workers(int(d.threads.Load()))
+	return p.Step()
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/northlog/northlog/ovsdb/enginestats"
@@ -74,6 +75,11 @@ type Config struct {
 	// ovn-northd logs each run of its engine (OVN's tests check that
 	// none falls between the SB transaction and the sb_cfg it acks).
 	EngineLog *slog.Logger
+	// Threads is ovn-northd's --n-threads: how many goroutines a large
+	// step (a cold start's, a recompute's) runs the program's operators
+	// on, at most GOMAXPROCS. 0 and 1, ovn-northd's default, step in
+	// order: one core, and the least memory. SetThreads changes it.
+	Threads int
 }
 
 // TLSOptions name the files and settings of ovn-northd's SSL options.
@@ -190,6 +196,9 @@ type Northd struct {
 	// then; it takes what changed meanwhile in one step once active.
 	inputsChanged bool
 
+	// threads is Config.Threads, or SetThreads' since.
+	threads atomic.Int64
+
 	mu     sync.Mutex
 	totals Totals
 	// isActive is active, for other goroutines; status their view of
@@ -287,6 +296,7 @@ func NewNorthd(cfg Config) *Northd {
 		paused:  cfg.Paused,
 		started: make(chan struct{}),
 	}
+	d.SetThreads(cfg.Threads)
 	// Until the NB says which release it is for, the oldest's: what it
 	// was built for is replaced when the NB connects (useRelease).
 	switch {
@@ -655,7 +665,7 @@ func (d *Northd) iterate(ctx context.Context) {
 	if d.inputsChanged && d.active {
 		d.inputsChanged = false
 		start := time.Now()
-		for _, r := range d.prog.Step() {
+		for _, r := range d.step(d.prog) {
 			d.log.Log(context.Background(), relations.RejectionLevel(r.Op), "NB row skipped", "reason", r.Error())
 		}
 		for _, c := range d.prog.Diagnostics.Delta() {
@@ -853,7 +863,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 		// The SB server takes seconds to commit a cold start's write,
 		// with northd idle: the ports' columns go to the NB meanwhile.
 		if err = stream.Send(); err == nil {
-			ports := d.sendPorts(t.InsertedPorts())
+			ports := d.sendPorts(ctx, t.InsertedPorts())
 			err = stream.Wait(ctx)
 			d.waitPorts(ctx, ports)
 		}
@@ -974,8 +984,8 @@ func (d *Northd) writeNB(ctx context.Context, cols lovsdb.Row, newPorts map[stri
 }
 
 // nbWritten takes the outcome of an NB transaction of writeNB's or
-// sendPorts': a failure has the next writeNB write every port's columns
-// again.
+// sendPorts' (sent, or failed to send): a failure has the next writeNB
+// write every port's columns again.
 func (d *Northd) nbWritten(ctx context.Context, err error) {
 	if err != nil && ctx.Err() == nil {
 		d.log.Warn("NB transaction failed; retrying at the next step", "err", err)
@@ -992,7 +1002,7 @@ const portsWithGlobal = 64
 // an NB transaction of their own, and returns it for waitPorts; nil when
 // there is nothing to write or no NB. ovn-northd too sends its NB and SB
 // transactions of a run together.
-func (d *Northd) sendPorts(newPorts map[string]string) *wire.Txn {
+func (d *Northd) sendPorts(ctx context.Context, newPorts map[string]string) *wire.Txn {
 	if d.nb == nil {
 		return nil
 	}
@@ -1001,15 +1011,14 @@ func (d *Northd) sendPorts(newPorts map[string]string) *wire.Txn {
 		return nil
 	}
 	t, err := d.nb.StartTransact()
+	if err == nil {
+		for _, op := range ops {
+			t.Add(op)
+		}
+		err = t.Send()
+	}
 	if err != nil {
-		d.upAll = true
-		return nil
-	}
-	for _, op := range ops {
-		t.Add(op)
-	}
-	if err := t.Send(); err != nil {
-		d.upAll = true
+		d.nbWritten(ctx, err)
 		return nil
 	}
 	return t

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/northlog/northlog/internal/unixctl"
@@ -24,7 +23,7 @@ const controlTimeout = 30 * time.Second
 
 // registerCommands adds ovn-northd 23.03's unixctl commands, with its
 // texts, to ctl: exit ends the daemon through exit.
-func registerCommands(ctl *unixctl.Server, d *ovsdb.Northd, logs *vlog.Vlog, s *settings, exit func()) {
+func registerCommands(ctl *unixctl.Server, d *ovsdb.Northd, logs *vlog.Vlog, s *settings, threads *threadPool, exit func()) {
 	wait := func(f func(context.Context) error) (string, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), controlTimeout)
 		defer cancel()
@@ -80,22 +79,7 @@ func registerCommands(ctl *unixctl.Server, d *ovsdb.Northd, logs *vlog.Vlog, s *
 	})
 	ctl.Register("inc-engine/recompute", "", 0, 0, func([]string) (string, error) { return wait(d.Recompute) })
 
-	var threads sync.Mutex
-	ctl.Register("parallel-build/set-n-threads", "N_THREADS", 1, 1, func(args []string) (string, error) {
-		n := atoi(args[0])
-		if n < 1 || n > maxThreads {
-			return "", fmt.Errorf("invalid n_threads: %d\n", n)
-		}
-		threads.Lock()
-		s.nThreads = n
-		threads.Unlock()
-		return "", nil
-	})
-	ctl.Register("parallel-build/get-n-threads", "", 0, 0, func([]string) (string, error) {
-		threads.Lock()
-		defer threads.Unlock()
-		return fmt.Sprintf("%d\n", s.nThreads), nil
-	})
+	threads.register(ctl)
 	ctl.Register("debug/chassis-features-list", "", 0, 0, func([]string) (string, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), controlTimeout)
 		defer cancel()
@@ -121,20 +105,6 @@ func registerCommands(ctl *unixctl.Server, d *ovsdb.Northd, logs *vlog.Vlog, s *
 		return coverage(d), nil
 	})
 	logs.Register(ctl)
-}
-
-// atoi is C's atoi: leading blanks, a sign, digits; 0 when none.
-func atoi(s string) int {
-	s = strings.TrimLeft(s, " \t\n")
-	end := 0
-	if end < len(s) && (s[end] == '-' || s[end] == '+') {
-		end++
-	}
-	for end < len(s) && s[end] >= '0' && s[end] <= '9' {
-		end++
-	}
-	n, _ := strconv.Atoi(s[:end])
-	return n
 }
 
 // showStats is inc-engine/show-stats' text: every node's counters, one

@@ -45,8 +45,8 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -84,7 +84,7 @@ type settings struct {
 	release                    *schema.Release // --release
 	cpuProfile, memProfile     string
 	help, version, listOptions bool
-	warnings                   []string // to log once logging is set up
+	optionLog                  []logLine // to log once logging is set up
 }
 
 // optional is an option whose argument may be left out (--pidfile,
@@ -93,9 +93,6 @@ type optional struct {
 	set   bool
 	value string
 }
-
-// maxThreads is 23.03's OVN_MAX_SUPPORTED_THREADS.
-const maxThreads = 256
 
 // options are ovn-northd 23.03's options (its own, OVS's daemon, vlog and
 // SSL options) and northlog's own.
@@ -151,26 +148,6 @@ func (s *settings) options() []option {
 		{"cpuprofile", 0, requiredArg, str(&s.cpuProfile)},
 		{"memprofile", 0, requiredArg, str(&s.memProfile)},
 	}
-}
-
-// setThreads reads --n-threads as 23.03 does: strtoul, then clamped to
-// 1..maxThreads with a warning.
-func (s *settings) setThreads(v string, _ bool) error {
-	digits := strings.TrimLeft(v, " \t")
-	end := strings.IndexFunc(digits, func(r rune) bool { return r < '0' || r > '9' })
-	if end >= 0 {
-		digits = digits[:end]
-	}
-	n, err := strconv.Atoi(digits)
-	if err != nil || n < 1 {
-		n = 1
-		s.warnings = append(s.warnings, fmt.Sprintf("Setting n_threads to %d as --n-threads option was set to : [%s]", n, v))
-	} else if n > maxThreads {
-		n = maxThreads
-		s.warnings = append(s.warnings, fmt.Sprintf("Setting n_threads to %d as --n-threads option was set to : [%s]", n, v))
-	}
-	s.nThreads = n
-	return nil
 }
 
 // setLogLevel is northlog's --log-level: every module and destination at
@@ -292,11 +269,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		defer logs.CloseLogFile()
 	}
 	log := slog.New(logs.Handler("ovn_northd"))
-	for _, w := range s.warnings {
-		log.Warn(w)
-	}
-	if s.nThreads != 1 {
-		log.Info(fmt.Sprintf("Using %d threads", s.nThreads))
+	for _, l := range s.optionLog {
+		log.Log(ctx, l.level, l.msg)
 	}
 	if s.user != "" {
 		if err := daemon.SwitchUser(s.user); err != nil {
@@ -402,13 +376,18 @@ func serve(ctx context.Context, s *settings, logs *vlog.Vlog, log *slog.Logger, 
 	if status != nil {
 		status.northd.Store(d)
 	}
+	threads := newThreadPool(d, slog.New(logs.Handler("ovn_parallel_hmap")))
+	// ovn-northd empties its pool when it leaves its loop (exit), not on a
+	// signal.
+	var exited atomic.Bool
 	if ctl != nil {
-		registerCommands(ctl, d, logs, s, exit)
+		registerCommands(ctl, d, logs, s, threads, func() { exited.Store(true); exit() })
 	}
 	if s.detach {
 		// ovn-northd's console ends where it detaches, before it connects.
 		logs.SetConsole(nil)
 	}
+	threads.resize(s.nThreads)
 	run := make(chan error, 1)
 	go func() { run <- d.Run(ctx) }()
 	if s.detach {
@@ -424,6 +403,9 @@ func serve(ctx context.Context, s *settings, logs *vlog.Vlog, log *slog.Logger, 
 		log.Warn("cannot finish detaching", "err", err)
 	}
 	err = <-run
+	if exited.Load() {
+		threads.resize(0)
+	}
 	if s.memProfile != "" {
 		// While d, and so the program's state, is still live.
 		if err := writeHeapProfile(s.memProfile); err != nil {
@@ -446,8 +428,9 @@ const maxStartWait = 2 * time.Second
 // logModules are the vlog modules: ovn_northd for the program's own
 // lines, northd for the northd's, jsonrpc for the requests sent to the
 // databases (at debug level, "-vjsonrpc"), inc_proc_eng for the start of
-// each iteration (at debug level), and the others'.
-var logModules = []string{"ovn_northd", "northd", "jsonrpc", "inc_proc_eng", "unixctl", "embedded"}
+// each iteration (at debug level), ovn_parallel_hmap for the thread
+// count (threadPool), and the others'.
+var logModules = []string{"ovn_northd", "northd", "jsonrpc", "inc_proc_eng", "unixctl", "embedded", "ovn_parallel_hmap"}
 
 // startEmbedded serves the in-process NB and SB in the state directory,
 // points s at them, and prints the line that points OVN's tools at them.
@@ -489,7 +472,8 @@ Options:
                             with neither, no such variable and no such socket:
                             northlog's in-process databases in --state-dir
   --dry-run                 start in paused state (do not commit db changes)
-  --n-threads=N             specify number of threads (accepted, 1..%[3]d)
+  --n-threads=N             specify number of threads (1..%[3]d; default 1: a
+                            large step, a cold start's, runs on up to N cores)
   --unixctl=SOCKET          override default control socket name
   -h, --help                display this help message
   -o, --options             list available options

@@ -46,50 +46,119 @@ func stringEnd(b []byte, i int) (int, error) {
 }
 
 // valueEnd returns the index just past the JSON value that starts at
-// b[i]. It checks the nesting and the strings, not the scalars: whatever
-// is decoded later is checked by its decoder.
+// b[i] (valueScan).
 func valueEnd(b []byte, i int) (int, error) {
-	if i >= len(b) {
-		return 0, errBadJSON
+	var s valueScan
+	end, done, err := s.scan(b, i)
+	if err != nil || done {
+		return end, err
 	}
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i)
-	case '{', '[':
-	default:
-		start := i
-		for i < len(b) && !isSpace(b[i]) && b[i] != ',' && b[i] != ']' && b[i] != '}' {
+	return len(b), s.cutShort()
+}
+
+// valueScan finds the end of a JSON value read in pieces, the buffers a
+// message was read into (rope), handed to scan in turn; one buffer is one
+// piece (valueEnd). It checks the nesting and the strings, not the
+// scalars: whatever is decoded later is checked by its decoder.
+type valueScan struct {
+	state scanState
+	// closers are the brackets that close the arrays and objects open,
+	// innermost last.
+	closers []byte
+	// skip is how far into the next piece the last one's scan reached:
+	// the byte after an escape that ended it.
+	skip int
+}
+
+type scanState uint8
+
+const (
+	scanStart  scanState = iota // at the value's first byte
+	scanScalar                  // in a value that is neither string, array nor object
+	scanString                  // in a string, at any depth
+	scanNested                  // in an array or object, outside its strings
+)
+
+// scan reads piece b from i: where the value starts (a byte other than a
+// space) in its first piece, 0 in the next ones. It returns the index
+// just past the value and true when the value ends in b, or len(b) and
+// false when it goes on in the next piece.
+func (s *valueScan) scan(b []byte, i int) (int, bool, error) {
+	i += s.skip
+	if s.state == scanStart && i < len(b) {
+		switch c := b[i]; {
+		case c == '"':
+			s.state = scanString
 			i++
+		case c == '{' || c == '[':
+			s.state = scanNested
+		case isSpace(c) || c == ',' || c == ']' || c == '}':
+			return 0, false, errBadJSON
+		default:
+			s.state = scanScalar
 		}
-		if i == start {
-			return 0, errBadJSON
-		}
-		return i, nil
 	}
-	var stack []byte
 	for i < len(b) {
-		switch c := b[i]; c {
-		case '"':
-			end, err := stringEnd(b, i)
-			if err != nil {
-				return 0, err
+		switch s.state {
+		case scanScalar:
+			for i < len(b) && !isSpace(b[i]) && b[i] != ',' && b[i] != ']' && b[i] != '}' {
+				i++
 			}
-			i = end
-			continue
-		case '{', '[':
-			stack = append(stack, c+2) // '{'+2 == '}', '['+2 == ']'
-		case '}', ']':
-			if len(stack) == 0 || stack[len(stack)-1] != c {
-				return 0, errBadJSON
+			if i < len(b) {
+				return i, true, nil
 			}
-			stack = stack[:len(stack)-1]
-			if len(stack) == 0 {
-				return i + 1, nil
+		case scanString:
+			q := bytes.IndexByte(b[i:], '"')
+			lim := len(b)
+			if q >= 0 {
+				lim = i + q
+			}
+			if e := bytes.IndexByte(b[i:lim], '\\'); e >= 0 {
+				i += e + 2 // an escape and the byte it escapes, which may be the next piece's first
+				continue
+			}
+			if q < 0 {
+				i = len(b)
+				continue
+			}
+			i = lim + 1
+			if len(s.closers) == 0 {
+				return i, true, nil
+			}
+			s.state = scanNested
+		case scanNested:
+		nested:
+			for ; i < len(b); i++ {
+				switch c := b[i]; c {
+				case '"':
+					s.state = scanString
+					i++
+					break nested
+				case '{', '[':
+					s.closers = append(s.closers, c+2) // '{'+2 == '}', '['+2 == ']'
+				case '}', ']':
+					n := len(s.closers) - 1
+					if n < 0 || s.closers[n] != c {
+						return 0, false, errBadJSON
+					}
+					if s.closers = s.closers[:n]; n == 0 {
+						return i + 1, true, nil
+					}
+				}
 			}
 		}
-		i++
 	}
-	return 0, errBadJSON
+	s.skip = i - len(b)
+	return len(b), false, nil
+}
+
+// cutShort is what a value not ended by the end of its last piece is: a
+// scalar ended there, anything else is cut short.
+func (s *valueScan) cutShort() error {
+	if s.state == scanScalar {
+		return nil
+	}
+	return errBadJSON
 }
 
 // walkObject calls fn with each member of the JSON object b (a whole

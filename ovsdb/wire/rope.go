@@ -45,68 +45,22 @@ func (r *rope) skipSpace(p ropePos) (ropePos, byte, bool) {
 	}
 }
 
-// valueEnd is the position just past the JSON value at p, as valueEnd
-// finds it in one buffer: a value within one buffer is found there, one
-// across buffers byte by byte.
+// valueEnd is the position just past the JSON value at p, which may go
+// on across buffers (valueScan).
 func (r *rope) valueEnd(p ropePos) (ropePos, error) {
 	p, _, ok := r.skipSpace(p)
 	if !ok {
 		return p, errBadJSON
 	}
-	// A value that ends at its buffer's end may go on in the next.
-	if end, err := valueEnd(r.parts[p.part], p.off); err == nil && end < len(r.parts[p.part]) {
-		return ropePos{p.part, end}, nil
-	}
-	depth, inString := 0, false
+	var s valueScan
 	for {
-		if p, ok = r.norm(p); !ok {
-			return p, errBadJSON
+		end, done, err := s.scan(r.parts[p.part], p.off)
+		if err != nil || done {
+			return ropePos{p.part, end}, err
 		}
-		b := r.parts[p.part]
-		i := p.off
-		for i < len(b) {
-			c := b[i]
-			switch {
-			case inString:
-				q := bytes.IndexByte(b[i:], '"')
-				lim := q
-				if q < 0 {
-					lim = len(b) - i
-				}
-				if e := bytes.IndexByte(b[i:i+lim], '\\'); e >= 0 {
-					i += e + 2 // the escaped byte may be the next buffer's first
-					continue
-				}
-				if q < 0 {
-					i = len(b)
-					continue
-				}
-				i += q + 1
-				inString = false
-				if depth == 0 {
-					return ropePos{p.part, i}, nil
-				}
-			case c == '"':
-				inString = true
-				i++
-			case c == '{' || c == '[':
-				depth++
-				i++
-			case c == '}' || c == ']':
-				if depth == 0 { // the end of a scalar
-					return ropePos{p.part, i}, nil
-				}
-				i++
-				if depth--; depth == 0 {
-					return ropePos{p.part, i}, nil
-				}
-			case depth == 0 && (isSpace(c) || c == ','):
-				return ropePos{p.part, i}, nil
-			default:
-				i++
-			}
+		if p, ok = r.norm(ropePos{p.part, end}); !ok {
+			return p, s.cutShort()
 		}
-		p.off = i
 	}
 }
 

@@ -1,7 +1,9 @@
 package wire
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -164,4 +166,31 @@ func TestRPCConnRope(t *testing.T) {
 	if g := <-got; g != n {
 		t.Errorf("reply in parts: %d rows, want %d", g, n)
 	}
+}
+
+// FuzzValueScan: a value read in pieces of any size ends where it ends
+// read in one, or fails as it does there; a valid JSON text's value ends
+// where encoding/json's does.
+func FuzzValueScan(f *testing.F) {
+	for _, s := range []string{` {"a":"]\"}","b":[1,{"c":[]}]} `, `"q\\\"x"`, `[1,"\\",{"k":"v"}]`, `12.5e3`, `true`,
+		`{"a":[}`, `[1,2}`, `"abc`, `["x\`, `{"a":1}}`, `, 1`, `]`, ``, `   `} {
+		for _, size := range []uint8{0, 1, 2, 4} {
+			f.Add([]byte(s), size)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte, size uint8) {
+		want, wantErr := valueEnd(b, skipSpace(b, 0))
+		r := ropeOf(string(b), int(size)+1)
+		p, err := r.valueEnd(ropePos{})
+		got := p.off
+		for _, part := range r.parts[:min(p.part, len(r.parts))] {
+			got += len(part)
+		}
+		if (err != nil) != (wantErr != nil) || err == nil && got != want {
+			t.Errorf("%q in pieces of %d: end %d, %v; in one: %d, %v", b, size+1, got, err, want, wantErr)
+		}
+		if json.Valid(b) && (wantErr != nil || want != len(bytes.TrimRight(b, " \t\r\n"))) {
+			t.Errorf("%q: end %d, %v; encoding/json's %d", b, want, wantErr, len(bytes.TrimRight(b, " \t\r\n")))
+		}
+	})
 }

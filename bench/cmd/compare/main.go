@@ -10,6 +10,7 @@
 //	go run ./bench/cmd/compare -release 23.03,26.03 # one table per reference, one after the other
 //	go run ./bench/cmd/compare -preset huge -northlog-only # 100,000 ports, northlog's northd alone
 //	go run ./bench/cmd/compare -northlog-only -embedded # northlog's embedded NB and SB beside ovsdb-server
+//	go run ./bench/cmd/compare -n-threads 2    # every northd with --n-threads=2 (default: none, one thread each)
 //
 // The reference is a release's build (internal/reference.BuildOf): 23.03.1
 // is Debian's ovn-central, 26.03.2 the build at $OVN_REF_HOME_2603 or
@@ -86,6 +87,7 @@ func main() {
 	flag.BoolVar(&c.embedded, "embedded", false, "add a side: northlog's northd on its own embedded NB and SB (no database options), beside the same on ovsdb-server")
 	flag.StringVar(&c.dir, "dir", "", "run directory (default: a new temporary directory, removed at the end unless -keep)")
 	flag.BoolVar(&c.keep, "keep", false, "keep the run directory (databases and logs)")
+	flag.IntVar(&c.nThreads, "n-threads", 0, "--n-threads=N given to every northd (default: none, so ovn-northd's default of one thread each; northlog then steps in order)")
 	releases := flag.String("release", "", "the reference's OVN release, 23.03 or 26.03, or several separated by commas, each compared in turn with its own table (default 23.03, or 26.03 with -ref-home)")
 	refHome := flag.String("ref-home", "", "the 26.03 build's directory (bin/, share/); default $"+reference.HomeEnv2603+" or ../shared/ovn-26.03 from the module root")
 	flag.Parse()
@@ -145,6 +147,7 @@ type config struct {
 	embedded     bool
 	dir          string
 	keep         bool
+	nThreads     int // --n-threads for every northd; 0: none given
 }
 
 // side is one NB/SB pair and the northd between them.
@@ -320,6 +323,10 @@ func compareWith(ctx context.Context, c config, b *reference.Build, bin string, 
 	for _, s := range sides {
 		s.cmdTO = c.cmdTimeout
 		defer s.stop()
+		if c.nThreads > 0 {
+			argv := s.argv
+			s.argv = func(s *side) []string { return append(argv(s), fmt.Sprint("--n-threads=", c.nThreads)) }
+		}
 	}
 
 	for _, s := range sides {
@@ -361,7 +368,7 @@ func compareWith(ctx context.Context, c config, b *reference.Build, bin string, 
 			return fmt.Errorf("%s: %w", s.name, s.why(err))
 		}
 	}
-	report(out, topo, b.Release(), sides, loadStart)
+	report(out, topo, b.Release(), sides, loadStart, c.nThreads)
 	return nil
 }
 

@@ -73,13 +73,17 @@ func loadAverage() string {
 }
 
 // report prints the side-by-side table and the flow comparison in
-// Markdown.
-func report(w io.Writer, topo *topology.Topology, release schema.Release, sides []*side, loadStart string) {
+// Markdown; nThreads is -n-threads.
+func report(w io.Writer, topo *topology.Topology, release schema.Release, sides []*side, loadStart string, nThreads int) {
 	o := topo.Options
 	fmt.Fprintf(w, "Topology: %d nodes × %d pods (%d switch ports), %d load balancers × %d backends in one group, %d network policies of %d pods over %d namespaces; %d NB transactions.\n",
 		o.Nodes, o.PodsPerNode, topo.Rows["Logical_Switch_Port"], o.LoadBalancers, o.Backends, o.Policies, o.PolicyPods, o.Namespaces, len(topo.Transactions))
-	fmt.Fprintf(w, "Machine: %d CPUs, load average %s at start, %s at end. %d lsp-add and %d lsp-del per side.\n\n",
-		runtime.NumCPU(), loadStart, loadAverage(), len(sides[0].res.add), len(sides[0].res.del))
+	threads := "no --n-threads: one thread each"
+	if nThreads > 0 {
+		threads = fmt.Sprintf("--n-threads=%d each", nThreads)
+	}
+	fmt.Fprintf(w, "Machine: %d CPUs, load average %s at start, %s at end. Northds: %s. %d lsp-add and %d lsp-del per side.\n\n",
+		runtime.NumCPU(), loadStart, loadAverage(), threads, len(sides[0].res.add), len(sides[0].res.del))
 
 	dur := func(label string, f func(r *result) time.Duration) line {
 		l := line{label: label}
