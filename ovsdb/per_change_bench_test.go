@@ -84,9 +84,7 @@ func benchPerChange(b *testing.B, topo *topology.Topology, release schema.Releas
 	evict := make([]byte, *perChangeEvict<<20)
 	var steps time.Duration
 	step := func() int {
-		for i := 0; i < len(evict); i += 64 { // a cache line each
-			evict[i]++
-		}
+		evictCaches(evict)
 		start := cputime.Thread()
 		p.Step()
 		steps += cputime.Thread() - start
@@ -220,4 +218,11 @@ func topologyFile(b *testing.B, topo *topology.Topology, release schema.Release)
 		b.Fatal(err)
 	}
 	return path
+}
+
+// evictCaches writes a byte of every cache line of buf.
+func evictCaches(buf []byte) {
+	for i := 0; i < len(buf); i += 64 {
+		buf[i]++
+	}
 }
