@@ -206,12 +206,10 @@ func unknownOfAnyPort(r schema.Release) bool { return r >= schema.OVN2603 }
 // od->nbs->n_ports): ARP requests for a router's addresses then go to the
 // router alone, without flooding.
 func deriveSwitchesOnlyRouterPorts(n *NB) engine.Rel[string] {
-	// The number of ports is the length of the switch's ports column, a
-	// value read from the switch row alone: counting port tuples would cost
-	// a pass over all of a switch's ports for every port added.
-	nPorts := engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) engine.KV[string, int] {
-		return engine.KV[string, int]{Key: ls.UUID, Value: len(ls.Ports)}
-	})
+	// The number of ports is the length of the switch's ports column:
+	// counting port tuples would cost a pass over all of a switch's ports
+	// for every port added.
+	nPorts := n.SwitchPortsLength
 	nRouterPorts := engine.Count(engine.IndexBy(n.LRPSwitchPeers, func(p LRPSwitchPeer) string { return p.Switch }))
 	byKey := func(kv engine.KV[string, int]) string { return kv.Key }
 	both := engine.Join(engine.IndexBy(nPorts, byKey), engine.IndexBy(nRouterPorts, byKey),
