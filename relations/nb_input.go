@@ -249,6 +249,9 @@ type NB struct {
 	// portsOnSwitchesByName and enabledPortsByName are PortsOnSwitches
 	// arranged by port name (PortsOnSwitchesByName, EnabledPortsByName).
 	portsOnSwitchesByName, enabledPortsByName engine.Index[string, SwitchPort]
+	// portsOnSwitchesByType is PortsOnSwitches split by port type
+	// (PortsOnSwitchesOfType).
+	portsOnSwitchesByType *engine.Split[string, SwitchPort]
 	// PortsOnRouters are the router ports as the routers' ports columns list
 	// them; LRPs those northd binds.
 	PortsOnRouters engine.Rel[RouterPort]
@@ -302,7 +305,8 @@ type NB struct {
 
 	// Switch ports and switch-level facts (derived_switch.go).
 	LSPs                    engine.Rel[LSP]
-	lspsByName              engine.Index[string, LSP] // LSPsByName
+	lspsByName              engine.Index[string, LSP]  // LSPsByName
+	lspsByType              *engine.Split[string, LSP] // LSPsOfType
 	SwitchesWithUnknown     engine.Rel[string]
 	SwitchesWithLocalnet    engine.Rel[string]
 	SwitchesOnlyRouterPorts engine.Rel[string]
