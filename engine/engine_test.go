@@ -412,6 +412,21 @@ func TestBuildAfterStepPanics(t *testing.T) {
 	Map(r, func(i int) int { return i })
 }
 
+func TestSplitPartAfterStepPanics(t *testing.T) {
+	c := NewCircuit()
+	_, r := NewInput[int](c, "n")
+	s := SplitBy(r, func(i int) int { return i % 2 })
+	s.Of(0)
+	c.Step()
+	s.Of(0) // asked for before: no panic
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic")
+		}
+	}()
+	s.Of(1)
+}
+
 // TestStreamsFreedEarly checks that a step drops a stream's change once its
 // last reader has run, keeps an input's change for the input's commit, and
 // does not keep a map sized for a large change once a small one follows.

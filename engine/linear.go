@@ -61,6 +61,49 @@ func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
 	return out
 }
 
+// Split is a relation partitioned by a key, into the parts asked for with
+// Of. One operator reads each tuple's key once and adds the tuple to its
+// part, so that a reader of a part runs only in steps that change that
+// part: a Filter per part would run, and test every tuple, in each step
+// that changes the whole relation.
+type Split[K, T comparable] struct {
+	c *Circuit
+	// at is the operator's position, the writer of every part.
+	at    int
+	parts map[K]*stream[T]
+}
+
+// SplitBy partitions r by key.
+func SplitBy[K, T comparable](r Rel[T], key func(T) K) *Split[K, T] {
+	s := &Split[K, T]{c: r.c, parts: map[K]*stream[T]{}}
+	s.at = r.c.add([]changer{r.s}, func() {
+		i := 0
+		for t, w := range r.s.delta {
+			i++
+			if p := s.parts[key(t)]; p != nil {
+				p.add(t, w)
+				p.grow(i, len(r.s.delta))
+			}
+		}
+	}, nil)
+	return s
+}
+
+// Of is the part of the tuples whose key is k. Parts are asked for before
+// the circuit's first Step, as operators are added.
+func (s *Split[K, T]) Of(k K) Rel[T] {
+	if p := s.parts[k]; p != nil {
+		return Rel[T]{s.c, p}
+	}
+	if s.c.stepped {
+		panic("engine: part of a Split asked for after its circuit's first Step")
+	}
+	out := newRel[T](s.c)
+	out.s.writer = s.at
+	s.parts[k] = out.s
+	return out
+}
+
 // FlatMap computes, for every tuple of r, each element of f's result with
 // that tuple's weight (an element listed twice counts twice).
 func FlatMap[A, B comparable](r Rel[A], f func(A) []B) Rel[B] {

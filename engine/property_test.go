@@ -224,6 +224,28 @@ func TestPropertyLinear(t *testing.T) {
 			}
 			return out
 		}})
+	// Parts read by several operators, one of them a Filter that may take
+	// the part's change; a key no tuple has; a part asked for twice.
+	prop(t, "split", scenario[tup]{inputs: 1, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			s := SplitBy(in[0], key)
+			none := SplitBy(in[0], func(tup) int { return -1 }).Of(0)
+			return Union(s.Of(0), Map(s.Of(2), squash), Filter(s.Of(0), odd), none)
+		},
+		naive: func(in [][]tup) []tup {
+			var out []tup
+			for _, x := range in[0] {
+				switch {
+				case x.K == 0 && odd(x):
+					out = append(out, x, x)
+				case x.K == 0:
+					out = append(out, x)
+				case x.K == 2:
+					out = append(out, squash(x))
+				}
+			}
+			return out
+		}})
 	prop(t, "filter", scenario[tup]{inputs: 1, cmp: byKV,
 		build: func(in []Rel[tup]) Rel[tup] { return Filter(in[0], odd) },
 		naive: func(in [][]tup) []tup {

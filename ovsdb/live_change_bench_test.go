@@ -36,7 +36,9 @@ import (
 // collection included, and median-cpu-ns/change the median of each
 // lsp-add and lsp-del pair's (half of it), which leaves out the
 // collections the runtime forces every two minutes whatever the changes;
-// B/op and allocs/op are per lsp-add plus lsp-del.
+// median-step-ns/change is the same median of the program's steps (their
+// wall time, StepStats.Engine); B/op and allocs/op are per lsp-add plus
+// lsp-del.
 //
 // The setup (loading the NB, the cold start) dwarfs the changes in a
 // -cpuprofile or -memprofile; -live-change-cpuprofile and
@@ -62,16 +64,19 @@ func benchLiveChange(b *testing.B, topo *topology.Topology, build *reference.Bui
 			b.Fatal(err)
 		}
 	}
-	var flows atomic.Int64
+	var flows, engine atomic.Int64
 	runNorthd(b, s, func(c *Config) {
-		c.OnStep = func(st StepStats) { flows.Add(int64(st.FlowsAdded + st.FlowsRemoved)) }
+		c.OnStep = func(st StepStats) {
+			flows.Add(int64(st.FlowsAdded + st.FlowsRemoved))
+			engine.Add(int64(st.Engine))
+		}
 	})
 	s.run("ovn-nbctl", "--timeout=600", "--wait=sb", "sync")
 	// The cold start's last writes (the ports' up) come back after the
 	// first sync returns.
 	s.settle()
 	changes := 0
-	var pairs []time.Duration
+	var pairs, steps []time.Duration
 	if *liveChangeMemProfile != "" {
 		writeAllocsProfile(b, *liveChangeMemProfile+".base")
 		defer writeAllocsProfile(b, *liveChangeMemProfile)
@@ -81,17 +86,24 @@ func benchLiveChange(b *testing.B, topo *topology.Topology, build *reference.Bui
 	}
 	sh := startShell(b, s)
 	cputime.BenchChanges(b, "change", func() (int, int) {
-		before, cpu := flows.Load(), cputime.Process()
+		before, cpu, step := flows.Load(), cputime.Process(), engine.Load()
 		p := topo.SparePort(changes / 2)
 		sh.run(b, "ovn-nbctl", "--wait=sb", "lsp-add", p.Switch, p.Name, "--", "lsp-set-addresses", p.Name, p.Addresses,
 			"--", "lsp-set-port-security", p.Name, p.Addresses)
 		sh.run(b, "ovn-nbctl", "--wait=sb", "lsp-del", p.Name)
 		changes += 2
 		pairs = append(pairs, cputime.Process()-cpu)
+		steps = append(steps, time.Duration(engine.Load()-step))
 		return int(flows.Load() - before), 2
 	})
-	slices.Sort(pairs)
-	b.ReportMetric(float64(pairs[len(pairs)/2].Nanoseconds())/2, "median-cpu-ns/change")
+	b.ReportMetric(float64(median(pairs).Nanoseconds())/2, "median-cpu-ns/change")
+	b.ReportMetric(float64(median(steps).Nanoseconds())/2, "median-step-ns/change")
+}
+
+// median is the median of ds, which it sorts.
+func median(ds []time.Duration) time.Duration {
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 // writeAllocsProfile writes the allocations profile so far to path.

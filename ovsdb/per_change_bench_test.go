@@ -2,11 +2,14 @@ package ovsdb
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/northlog/northlog/bench/topology"
 	"github.com/northlog/northlog/internal/cputime"
@@ -33,14 +36,19 @@ var perChangeSizes = []struct {
 // lsp-add` of a pod port to a node switch (the new Logical_Switch_Port
 // row and the switch's ports rewritten) and its `lsp-del`, each followed
 // by one Step, the node switch taking turns. It reports cpu-ns/change
-// (process CPU per change, garbage collection included) and flows/change
-// (flows inserted plus deleted per change). The read loops, JSON decoding
+// (process CPU per change, garbage collection included), step-cpu-ns/change
+// (the steps' own, on their thread's clock) and flows/change (flows
+// inserted plus deleted per change). Live, the read loops and servers
+// evict the program's state from the caches between two changes: with
+// -per-change-evict MiB the benchmark writes that much before each step,
+// and the step pays the same cache misses. The read loops, JSON decoding
 // and the SB writer are not in it: it is the engine's share of a change.
 // Each release's program is measured, on an NB of that release's schema.
 // The measured steps carry the profiler label phase=change, for
 // `go tool pprof -tagfocus phase=change`.
 //
 //	go test ./ovsdb -run XXX -bench 'PerChange/release=26.03/ports=25k' -benchtime 200x
+//	go test ./ovsdb -run XXX -bench 'PerChange/release=26.03/ports=25k' -benchtime 200x -per-change-evict 64
 func BenchmarkPerChange(b *testing.B) {
 	eachPerChangeSize(b, benchPerChange)
 }
@@ -63,6 +71,8 @@ func eachPerChangeSize(b *testing.B, bench func(*testing.B, *topology.Topology, 
 	}
 }
 
+var perChangeEvict = flag.Int("per-change-evict", 0, "BenchmarkPerChange: write this many MiB before each step, as the live northd's read loops and the servers do between two changes, so that the step reads the program's state from memory rather than from the caches")
+
 func benchPerChange(b *testing.B, topo *topology.Topology, release schema.Release) {
 	p, switches := loadTopology(b, topo, release)
 	p.Step()
@@ -71,19 +81,29 @@ func benchPerChange(b *testing.B, topo *topology.Topology, release schema.Releas
 			b.Fatal(err)
 		}
 	}
+	evict := make([]byte, *perChangeEvict<<20)
+	var steps time.Duration
+	step := func() int {
+		evictCaches(evict)
+		start := cputime.Thread()
+		p.Step()
+		steps += cputime.Thread() - start
+		return len(p.Flows.Delta())
+	}
+	// The thread's clock measures the steps alone.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	changes := 0
 	cputime.BenchChanges(b, "change", func() (int, int) {
-		flows := 0
 		ls, lsp, with := sparePortChange(topo, switches, changes)
 		applyPortAdd(apply, ls, lsp, with)
-		p.Step()
-		flows += len(p.Flows.Delta())
+		flows := step()
 		applyPortDel(apply, ls, lsp, with)
-		p.Step()
-		flows += len(p.Flows.Delta())
+		flows += step()
 		changes += 2
 		return flows, 2
 	})
+	b.ReportMetric(float64(steps.Nanoseconds())/float64(changes), "step-cpu-ns/change")
 }
 
 // sparePortChange returns the pod port of topo's spare ports that the
@@ -198,4 +218,11 @@ func topologyFile(b *testing.B, topo *topology.Topology, release schema.Release)
 		b.Fatal(err)
 	}
 	return path
+}
+
+// evictCaches writes a byte of every cache line of buf.
+func evictCaches(buf []byte) {
+	for i := 0; i < len(buf); i += 64 {
+		buf[i]++
+	}
 }

@@ -64,9 +64,7 @@ func deriveDGPs(n *NB) engine.Rel[DGP] {
 	}), "gateway router port", func(p LRP) (struct{}, error) {
 		return struct{}{}, fmt.Errorf("Bad configuration: distributed gateway port configured on port %s on L3 gateway router", p.Name())
 	})
-	vtepSwitches := engine.Distinct(engine.Map(engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
-		return sp.Port.Type == LSPTypeVTEP
-	}), func(sp SwitchPort) string { return sp.Switch }))
+	vtepSwitches := engine.Distinct(engine.Map(n.PortsOnSwitchesOfType(LSPTypeVTEP), func(sp SwitchPort) string { return sp.Switch }))
 	vtepPeers := engine.Map(engine.SemiJoin(
 		engine.IndexBy(n.LRPSwitchPeers, func(p LRPSwitchPeer) string { return p.Switch }),
 		engine.IndexBy(vtepSwitches, func(s string) string { return s })),

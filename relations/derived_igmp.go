@@ -89,8 +89,7 @@ func (n *NB) deriveIGMP() {
 	}))
 	localnets := engine.Join(
 		engine.IndexBy(learnt, func(g IGMPGroup) string { return g.Datapath }),
-		engine.IndexBy(engine.Filter(n.LSPs, func(p LSP) bool { return p.Port.Type == LSPTypeLocalnet }),
-			func(p LSP) string { return p.Switch }),
+		engine.IndexBy(n.LSPsOfType(LSPTypeLocalnet), lspSwitch),
 		func(_ string, g IGMPGroup, p LSP) IGMPPort { return IGMPPort{g.Datapath, g.Name, p.Name()} })
 	relayPorts := engine.Join(
 		engine.IndexBy(engine.Filter(n.LRPSwitchPeers, func(p LRPSwitchPeer) bool {

@@ -227,6 +227,16 @@ func (n *NB) PortsOnSwitchesByName() engine.Index[string, SwitchPort] {
 	return arranged(&n.portsOnSwitchesByName, n.PortsOnSwitches, func(sp SwitchPort) string { return sp.Port.Name })
 }
 
+// PortsOnSwitchesOfType are the bound switch ports of type t: the rules
+// that read one type read it from one split of PortsOnSwitches, and do not
+// run for a port of another.
+func (n *NB) PortsOnSwitchesOfType(t string) engine.Rel[SwitchPort] {
+	if n.portsOnSwitchesByType == nil {
+		n.portsOnSwitchesByType = engine.SplitBy(n.PortsOnSwitches, func(sp SwitchPort) string { return sp.Port.Type })
+	}
+	return n.portsOnSwitchesByType.Of(t)
+}
+
 // EnabledPortsByName is the same of the enabled ports (options:enabled
 // unset or true).
 func (n *NB) EnabledPortsByName() engine.Index[string, SwitchPort] {

@@ -209,9 +209,9 @@ func lrpByName(p LRP) string { return p.Port.Name }
 // a router port whose own peer column is set takes no switch port: northd
 // logs the switch port's bad configuration and leaves it unpeered.
 func deriveLRPSwitchPeers(n *NB, lrps engine.Index[string, LRP]) engine.Rel[LRPSwitchPeer] {
-	routerLSPs := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
+	routerLSPs := engine.Filter(n.PortsOnSwitchesOfType(LSPTypeRouter), func(sp SwitchPort) bool {
 		_, ok := sp.Port.Options["router-port"]
-		return sp.Port.Type == "router" && ok
+		return ok
 	})
 	refuses := func(p LRP) bool { return p.Port.Peer != nil && peersMustAgree(n.Release) }
 	pairs := engine.Join(
@@ -268,9 +268,9 @@ func onlyValidTagsAddVLANHeader(r schema.Release) bool { return r >= schema.OVN2
 
 func deriveLRPGatewayMTUs(n *NB) engine.Rel[LRPGatewayMTU] {
 	withMTU := engine.Filter(n.LRPs, func(p LRP) bool { return SmapInt(p.Port.Options, "gateway_mtu", 0) > 0 })
-	taggedLocalnet := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
+	taggedLocalnet := engine.Filter(n.PortsOnSwitchesOfType(LSPTypeLocalnet), func(sp SwitchPort) bool {
 		tag := sp.Port.TagRequest
-		if sp.Port.Type != "localnet" || tag == nil {
+		if tag == nil {
 			return false
 		}
 		return !onlyValidTagsAddVLANHeader(n.Release) || *tag != 0 || sp.Port.ParentName != nil && *sp.Port.ParentName != ""

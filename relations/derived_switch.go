@@ -42,6 +42,15 @@ type LSPAddresses struct {
 // Name is the port's name, its key in every flow.
 func (p LSP) Name() string { return p.Port.Name }
 
+// LSPsOfType are the switch ports of type t, from one split of LSPs by
+// type (as PortsOnSwitchesOfType).
+func (n *NB) LSPsOfType(t string) engine.Rel[LSP] {
+	if n.lspsByType == nil {
+		n.lspsByType = engine.SplitBy(n.LSPs, func(p LSP) string { return p.Port.Type })
+	}
+	return n.lspsByType.Of(t)
+}
+
 // LSPsByName is LSPs arranged by port name, one arrangement for the rules
 // that look a port up by name.
 func (n *NB) LSPsByName() engine.Index[string, LSP] { return arranged(&n.lspsByName, n.LSPs, LSP.Name) }
@@ -206,12 +215,10 @@ func unknownOfAnyPort(r schema.Release) bool { return r >= schema.OVN2603 }
 // od->nbs->n_ports): ARP requests for a router's addresses then go to the
 // router alone, without flooding.
 func deriveSwitchesOnlyRouterPorts(n *NB) engine.Rel[string] {
-	// The number of ports is the length of the switch's ports column, a
-	// value read from the switch row alone: counting port tuples would cost
-	// a pass over all of a switch's ports for every port added.
-	nPorts := engine.Map(n.Switches.Rows, func(ls *nb.LogicalSwitch) engine.KV[string, int] {
-		return engine.KV[string, int]{Key: ls.UUID, Value: len(ls.Ports)}
-	})
+	// The number of ports is the length of the switch's ports column:
+	// counting port tuples would cost a pass over all of a switch's ports
+	// for every port added.
+	nPorts := n.SwitchPortsLength
 	nRouterPorts := engine.Count(engine.IndexBy(n.LRPSwitchPeers, func(p LRPSwitchPeer) string { return p.Switch }))
 	byKey := func(kv engine.KV[string, int]) string { return kv.Key }
 	both := engine.Join(engine.IndexBy(nPorts, byKey), engine.IndexBy(nRouterPorts, byKey),
@@ -341,16 +348,13 @@ type SwitchPeer struct {
 // or that names another, leaves the port without one; northd logs why
 // when the peer is a router port or a switch port naming another.
 func deriveSwitchPeers(n *NB) engine.Rel[SwitchPeer] {
-	switchPorts := engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool {
-		return sp.Port.Type == LSPTypeSwitch && SwitchPeerPorts(n.Release)
-	})
+	switchPorts := engine.Filter(n.PortsOnSwitchesOfType(LSPTypeSwitch), func(SwitchPort) bool { return SwitchPeerPorts(n.Release) })
 	byPeer := engine.IndexBy(engine.Filter(switchPorts, func(sp SwitchPort) bool { return sp.Port.Peer != nil }),
 		func(sp SwitchPort) string { return *sp.Port.Peer })
 	byName := engine.IndexBy(switchPorts, func(sp SwitchPort) string { return sp.Port.Name })
 	routerPortNames := engine.Union(
 		engine.Map(n.LRPs, func(p LRP) string { return p.Port.Name }),
-		engine.Map(engine.Filter(n.PortsOnSwitches, func(sp SwitchPort) bool { return sp.Port.Type == LSPTypeRouter }),
-			func(sp SwitchPort) string { return sp.Port.Name }))
+		engine.Map(n.PortsOnSwitchesOfType(LSPTypeRouter), func(sp SwitchPort) string { return sp.Port.Name }))
 	n.Diagnose(engine.Map(engine.SemiJoin(byPeer, engine.IndexBy(routerPortNames, func(name string) string { return name })),
 		func(p SwitchPort) Diagnostic {
 			return Warning(fmt.Sprintf("Bad configuration: The peer of switch port %s is a router port", p.Port.Name))
@@ -392,7 +396,7 @@ func deriveCheckLSPIsUp(n *NB) engine.Rel[struct{}] {
 func (n *NB) deriveSwitchRelations() {
 	n.LSPs = deriveLSPs(n)
 	n.SwitchesWithUnknown = deriveSwitchesWithUnknown(n.Release, n.LSPs)
-	n.SwitchesWithLocalnet = switchesOf(n.LSPs, func(p LSP) bool { return p.Port.Type == LSPTypeLocalnet })
+	n.SwitchesWithLocalnet = engine.Distinct(engine.Map(n.LSPsOfType(LSPTypeLocalnet), lspSwitch))
 	n.SwitchesOnlyRouterPorts = deriveSwitchesOnlyRouterPorts(n)
 	n.SwitchMcast = deriveSwitchMcast(n, n.LSPs)
 	n.CheckLSPIsUp = deriveCheckLSPIsUp(n)

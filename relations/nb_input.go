@@ -96,6 +96,36 @@ func (t Table[M]) replace(o, n *M) {
 	}
 }
 
+// feedWithout returns a feed of t's rows that holds each without the
+// columns without clears (in a copy: a fed row is not changed): a change
+// of those columns alone then feeds nothing, so nothing that reads the
+// table runs for it. It keeps the rows it fed by _uuid, to give a row
+// whose other columns are unchanged its tuple of before.
+func feedWithout[M any, PM interface {
+	*M
+	GetUUID() string
+	Equals(*M) bool
+}](t Table[M], without func(*M) *M) func(o, n *M) {
+	fed := map[string]*M{}
+	return func(o, n *M) {
+		var prev, next *M
+		if o != nil {
+			prev = fed[PM(o).GetUUID()]
+			delete(fed, PM(o).GetUUID())
+		}
+		if n != nil {
+			next = without(n)
+			if prev != nil && PM(prev).Equals(next) {
+				next = prev
+			}
+			fed[PM(n).GetUUID()] = next
+		}
+		if prev != next {
+			t.replace(prev, next)
+		}
+	}
+}
+
 // feed applies one row change to its table's input.
 type feed func(old, new model.Model) error
 
@@ -125,7 +155,7 @@ type NB struct {
 	Circuit *engine.Circuit
 
 	Global                   Table[nb.NBGlobal]
-	Switches                 Table[nb.LogicalSwitch]
+	Switches                 Table[nb.LogicalSwitch]     // without the columns of Refs: SwitchPortsLength
 	SwitchPorts              Table[nb.LogicalSwitchPort] // without up: SwitchPortsUp
 	Routers                  Table[nb.LogicalRouter]
 	RouterPorts              Table[nb.LogicalRouterPort]
@@ -163,8 +193,12 @@ type NB struct {
 	SwitchPortChecks         Table[nb.LogicalSwitchPortHealthCheck] // 26.03
 
 	// SwitchPortsUp are the _uuid of the switch ports whose up column is
-	// true, which SwitchPorts' rows leave out (switch_port_up.go).
+	// true, which SwitchPorts' rows leave out (nb_columns.go).
 	SwitchPortsUp engine.Rel[string]
+	// SwitchPortsLength is, by switch _uuid, the length of its ports
+	// column, which Switches' rows leave out with the other columns that
+	// Refs holds (nb_columns.go).
+	SwitchPortsLength engine.Rel[engine.KV[string, int]]
 
 	// MonitorsDown are the service monitors that are down, fed from the
 	// SB with SetMonitorDown (sb_input.go).
@@ -215,6 +249,9 @@ type NB struct {
 	// portsOnSwitchesByName and enabledPortsByName are PortsOnSwitches
 	// arranged by port name (PortsOnSwitchesByName, EnabledPortsByName).
 	portsOnSwitchesByName, enabledPortsByName engine.Index[string, SwitchPort]
+	// portsOnSwitchesByType is PortsOnSwitches split by port type
+	// (PortsOnSwitchesOfType).
+	portsOnSwitchesByType *engine.Split[string, SwitchPort]
 	// PortsOnRouters are the router ports as the routers' ports columns list
 	// them; LRPs those northd binds.
 	PortsOnRouters engine.Rel[RouterPort]
@@ -268,7 +305,8 @@ type NB struct {
 
 	// Switch ports and switch-level facts (derived_switch.go).
 	LSPs                    engine.Rel[LSP]
-	lspsByName              engine.Index[string, LSP] // LSPsByName
+	lspsByName              engine.Index[string, LSP]  // LSPsByName
+	lspsByType              *engine.Split[string, LSP] // LSPsOfType
 	SwitchesWithUnknown     engine.Rel[string]
 	SwitchesWithLocalnet    engine.Rel[string]
 	SwitchesOnlyRouterPorts engine.Rel[string]
@@ -362,7 +400,6 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 		Release:                  r,
 		Circuit:                  c,
 		Global:                   newTable[nb.NBGlobal](c, nb.NBGlobalTable, f),
-		Switches:                 newTable[nb.LogicalSwitch](c, nb.LogicalSwitchTable, f),
 		Routers:                  newTable[nb.LogicalRouter](c, nb.LogicalRouterTable, f),
 		RouterPorts:              newTable[nb.LogicalRouterPort](c, nb.LogicalRouterPortTable, f),
 		StaticRoutes:             newTable[nb.LogicalRouterStaticRoute](c, nb.LogicalRouterStaticRouteTable, f),
@@ -399,6 +436,7 @@ func NewNB(c *engine.Circuit, r schema.Release) *NB {
 		SwitchPortChecks:         newTable[nb.LogicalSwitchPortHealthCheck](c, nb.LogicalSwitchPortHealthCheckTable, f),
 		nbInputs:                 f,
 	}
+	n.Switches, n.SwitchPortsLength = newSwitchTable(c, f)
 	n.SwitchPorts, n.SwitchPortsUp = newSwitchPortTable(c, f)
 	c.DescribeTuples(n.DescribeTuple)
 	n.ChassisFeatures, n.Features = newFeatureInput(c)

@@ -82,7 +82,8 @@ func sameString(x, y string) bool {
 // relation per column. Rules read these columns through Refs, never with a
 // FlatMap over the owning table's rows, which would cost the whole set on
 // every update of the row: all of a switch's ACLs when a port is added to
-// it, a port group's thousands of ports when an ACL is added to it.
+// it, a port group's thousands of ports when an ACL is added to it. The
+// switches' rows do not even hold theirs (newSwitchTable).
 type Refs struct {
 	SwitchPorts     engine.Rel[Ref] // Logical_Switch ports
 	SwitchACLs      engine.Rel[Ref] // Logical_Switch acls

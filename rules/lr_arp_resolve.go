@@ -97,11 +97,11 @@ func VirtualPortNeighborFlows(nb *relations.NB) engine.Rel[Flow] {
 		UUID              string // the virtual port's, the flows' hint
 		Reg               string // the next-hop register of the IP's family
 	}
-	virtual := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []virtualIP {
+	virtual := engine.FlatMap(nb.PortsOnSwitchesOfType(relations.LSPTypeVirtual), func(sp relations.SwitchPort) []virtualIP {
 		lsp := sp.Port
 		vip, hasVIP := lsp.Options["virtual-ip"]
 		_, hasParents := lsp.Options["virtual-parents"]
-		if !resolves || (lsp.Enabled != nil && !*lsp.Enabled) || lsp.Type != relations.LSPTypeVirtual || !hasParents || !hasVIP {
+		if !resolves || (lsp.Enabled != nil && !*lsp.Enabled) || !hasParents || !hasVIP {
 			return nil
 		}
 		// The address family is told by the presence of a dot, as northd does.

@@ -547,7 +547,7 @@ func natPktTooBig(r relations.NATRule, mtu int) Flow {
 // whose logical port is a virtual port is dropped until a parent claims
 // the port, lest it be centralized and mislead the top-of-rack switch.
 func DistributedNATVirtualPortFlows(nb *relations.NB) engine.Rel[Flow] {
-	virtual := engine.Filter(nb.PortsOnSwitches, func(sp relations.SwitchPort) bool { return sp.Port.Type == relations.LSPTypeVirtual })
+	virtual := nb.PortsOnSwitchesOfType(relations.LSPTypeVirtual)
 	distributed := engine.Filter(nb.NATRules, func(r relations.NATRule) bool { return r.Distributed })
 	return engine.Join(
 		engine.IndexBy(distributed, func(r relations.NATRule) string { return *r.NAT.LogicalPort }),

@@ -28,7 +28,7 @@ func SwitchARPResponderDefaultFlows(nb *relations.NB) engine.Rel[Flow] {
 // target's chassis instead (localReplies).
 func SwitchARPSkipLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
 	skip := !localReplies(nb)
-	localnet := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return skip && p.Port.Type == relations.LSPTypeLocalnet })
+	localnet := engine.Filter(nb.LSPsOfType(relations.LSPTypeLocalnet), func(relations.LSP) bool { return skip })
 	return engine.Map(localnet, func(p relations.LSP) Flow {
 		return onPort{p.Switch, p.Name()}.from(p.Port.UUID).flow(LSInARPRsp, 100, "inport == "+jsonKey(p.Name()), "next;")
 	})
@@ -42,10 +42,10 @@ type lspEntry struct {
 }
 
 // lspEntries are the address entries (op->lsp_addrs) of the switch ports
-// keep says yes to: those of their addresses column, and their dynamic
-// addresses.
-func lspEntries(nb *relations.NB, keep func(relations.LSP) bool) engine.Rel[lspEntry] {
-	return engine.Union(staticLSPEntries(nb, keep),
+// keep says yes to: those of their addresses column, of the ports of
+// ports, and their dynamic addresses.
+func lspEntries(nb *relations.NB, ports engine.Rel[relations.LSP], keep func(relations.LSP) bool) engine.Rel[lspEntry] {
+	return engine.Union(staticLSPEntries(ports, keep),
 		engine.FlatMap(nb.LSPDynamicAddrs, func(d relations.LSPDynamic) []lspEntry {
 			if !keep(d.LSP) {
 				return nil
@@ -55,9 +55,9 @@ func lspEntries(nb *relations.NB, keep func(relations.LSP) bool) engine.Rel[lspE
 }
 
 // staticLSPEntries are the entries of the addresses column of the switch
-// ports keep says yes to.
-func staticLSPEntries(nb *relations.NB, keep func(relations.LSP) bool) engine.Rel[lspEntry] {
-	return engine.FlatMap(nb.LSPs, func(p relations.LSP) []lspEntry {
+// ports of ports that keep says yes to.
+func staticLSPEntries(ports engine.Rel[relations.LSP], keep func(relations.LSP) bool) engine.Rel[lspEntry] {
+	return engine.FlatMap(ports, func(p relations.LSP) []lspEntry {
 		if !keep(p) {
 			return nil
 		}
@@ -100,7 +100,7 @@ func firstLSPEntries(nb *relations.NB) engine.Rel[lspEntry] {
 // their own rules. In 26.03 a VIF with options:disable_arp_nd_rsp=true
 // gets none either (lsp_disable_arp_nd_rsp).
 func SwitchARPResponderFlows(nb *relations.NB) engine.Rel[Flow] {
-	entries := lspEntries(nb, func(p relations.LSP) bool {
+	entries := lspEntries(nb, nb.LSPs, func(p relations.LSP) bool {
 		t := p.Port.Type
 		disabled := t == relations.LSPTypeVIF && readsDisableARPNDRsp(nb.Release) &&
 			relations.SmapBool(p.Port.Options, "disable_arp_nd_rsp", false)

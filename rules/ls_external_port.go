@@ -18,7 +18,7 @@ type routerPortEntry struct {
 
 // routerPortEntries are the address entries of the switches' router ports.
 func routerPortEntries(nb *relations.NB) engine.Rel[routerPortEntry] {
-	routerLSPs := engine.Filter(nb.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeRouter })
+	routerLSPs := nb.LSPsOfType(relations.LSPTypeRouter)
 	return engine.JoinFlatMap(
 		engine.IndexBy(nb.LRPSwitchPeers, func(p relations.LRPSwitchPeer) string { return p.LSP.UUID }),
 		engine.IndexBy(routerLSPs, func(p relations.LSP) string { return p.Port.UUID }),
@@ -54,10 +54,8 @@ func SwitchExternalPortFlows(nb *relations.NB) engine.Rel[Flow] {
 		Entry    lspEntry
 		Localnet string
 	}
-	external := lspEntries(nb, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeExternal })
-	localnets := engine.Filter(nb.PortsOnSwitches, func(sp relations.SwitchPort) bool {
-		return sp.Port.Type == relations.LSPTypeLocalnet
-	})
+	external := lspEntries(nb, nb.LSPsOfType(relations.LSPTypeExternal), func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeExternal })
+	localnets := nb.PortsOnSwitchesOfType(relations.LSPTypeLocalnet)
 	via := engine.Join(
 		engine.IndexBy(external, func(e lspEntry) string { return e.Port.Switch }),
 		engine.IndexBy(localnets, func(sp relations.SwitchPort) string { return sp.Switch }),

@@ -80,19 +80,16 @@ func conntrackSkipPorts(nb *relations.NB) engine.Rel[conntrackSkipPort] {
 		return conntrackSkipPort{Switch: p.Switch, Name: p.LSP.Name, Key: jsonKey(p.LSP.Name), Row: p.LSP.UUID, Kind: skipRouterPort,
 			ACLs: routerPortACLs(nb.Release, p.LSP, p.LRP)}
 	})
-	switchPorts := relations.SwitchPeerPorts(nb.Release)
-	otherPorts := engine.FlatMap(nb.PortsOnSwitches, func(sp relations.SwitchPort) []conntrackSkipPort {
-		kind := skipLocalnetPort
-		switch {
-		case sp.Port.Type == relations.LSPTypeLocalnet:
-		case sp.Port.Type == relations.LSPTypeSwitch && switchPorts:
-			kind = skipSwitchPort
-		default:
-			return nil
-		}
-		return []conntrackSkipPort{{Switch: sp.Switch, Name: sp.Port.Name, Key: jsonKey(sp.Port.Name), Row: sp.Port.UUID, Kind: kind}}
-	})
-	return engine.Union(routerPorts, otherPorts)
+	ofType := func(t string, kind conntrackSkipKind) engine.Rel[conntrackSkipPort] {
+		return engine.Map(nb.PortsOnSwitchesOfType(t), func(sp relations.SwitchPort) conntrackSkipPort {
+			return conntrackSkipPort{Switch: sp.Switch, Name: sp.Port.Name, Key: jsonKey(sp.Port.Name), Row: sp.Port.UUID, Kind: kind}
+		})
+	}
+	ports := []engine.Rel[conntrackSkipPort]{routerPorts, ofType(relations.LSPTypeLocalnet, skipLocalnetPort)}
+	if relations.SwitchPeerPorts(nb.Release) {
+		ports = append(ports, ofType(relations.LSPTypeSwitch, skipSwitchPort))
+	}
+	return engine.Union(ports...)
 }
 
 // SwitchConntrackSkipFlows: ls_in_pre_acl, ls_out_pre_acl, ls_in_pre_lb and
@@ -218,12 +215,7 @@ func SwitchHairpinFlows(nb *relations.NB) engine.Rel[Flow] {
 // lookup, except on the chassis where a distributed gateway port of a
 // connected router resides, which must answer their ARP/ND.
 func SwitchVTEPHairpinFlows(n *relations.NB) engine.Rel[Flow] {
-	vtepSwitches := engine.Distinct(engine.FlatMap(n.PortsOnSwitches, func(sp relations.SwitchPort) []string {
-		if sp.Port.Type != relations.LSPTypeVTEP {
-			return nil
-		}
-		return []string{sp.Switch}
-	}))
+	vtepSwitches := engine.Distinct(engine.Map(n.PortsOnSwitchesOfType(relations.LSPTypeVTEP), func(sp relations.SwitchPort) string { return sp.Switch }))
 	skipARPRsp := vtepSkipsARPResponder(n)
 	toL2 := engine.FlatMap(vtepSwitches, func(sw string) []Flow {
 		dp := on(sw)
@@ -268,7 +260,7 @@ func SwitchInterconnMcastFlows(n *relations.NB) engine.Rel[Flow] {
 		}
 		return []string{ls.UUID}
 	})
-	remote := engine.Filter(n.PortsOnSwitches, func(sp relations.SwitchPort) bool { return sp.Port.Type == "remote" })
+	remote := n.PortsOnSwitchesOfType(relations.LSPTypeRemote)
 	type remotePort struct{ Switch, Key string }
 	ports := engine.Join(
 		engine.IndexBy(engine.Map(remote, func(sp relations.SwitchPort) remotePort {

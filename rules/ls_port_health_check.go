@@ -61,9 +61,9 @@ func portHealthChecks(n *relations.NB, ips engine.Rel[switchPortIP]) engine.Rel[
 // op->lsp_addrs (ovnnb_db_run), the flows after.
 func checkedPortIPs(n *relations.NB, dynamic bool) engine.Rel[switchPortIP] {
 	checked := func(p relations.LSP) bool { return len(p.Port.HealthChecks) > 0 }
-	entries := staticLSPEntries(n, checked)
+	entries := staticLSPEntries(n.LSPs, checked)
 	if dynamic {
-		entries = lspEntries(n, checked)
+		entries = lspEntries(n, n.LSPs, checked)
 	}
 	ips := engine.FlatMap(entries, func(e lspEntry) []switchPortIP { return switchPortIPsOf(e.Port.Port.UUID, e.Addrs) })
 	routers := engine.FlatMap(n.LRPSwitchPeers, func(p relations.LRPSwitchPeer) []switchPortIP {

@@ -200,9 +200,7 @@ func SBHAChassisGroups(n *relations.NB) (engine.Rel[HAChassisGroup], engine.Rel[
 			return haUse{Port: chassisRedirectName(p.Name()), Router: p.Router, Legacy: true,
 				Group: HAChassisGroup{Name: p.Name(), Chassis: kv.Value}}
 		})
-	external := engine.Filter(n.LSPs, func(p relations.LSP) bool {
-		return p.Port.Type == relations.LSPTypeExternal && p.Port.HaChassisGroup != nil
-	})
+	external := engine.Filter(n.LSPsOfType(relations.LSPTypeExternal), func(p relations.LSP) bool { return p.Port.HaChassisGroup != nil })
 	externalUses := engine.Join(
 		engine.IndexBy(external, func(p relations.LSP) string { return *p.Port.HaChassisGroup }),
 		nbGroups,

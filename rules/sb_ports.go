@@ -99,8 +99,7 @@ type qosPort struct {
 // od->localnet_ports[0]): the first in the switch's ports column, in _uuid
 // order, as northd reads it.
 func firstLocalnetPorts(n *relations.NB) engine.Rel[engine.KV[string, relations.LSP]] {
-	localnet := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeLocalnet })
-	return engine.Min(engine.IndexBy(localnet, func(p relations.LSP) string { return p.Switch }),
+	return engine.Min(engine.IndexBy(n.LSPsOfType(relations.LSPTypeLocalnet), func(p relations.LSP) string { return p.Switch }),
 		func(a, b relations.LSP) int { return cmp.Compare(a.Port.UUID, b.Port.UUID) })
 }
 
@@ -439,7 +438,7 @@ type routerTypeMark struct {
 // A port of relations.NB.PeerRedirects has a chassisredirect port besides
 // (switchRedirectBinding).
 func routerTypePortBindings(n *relations.NB, routers engine.Index[string, routerFacts]) engine.Rel[PortBinding] {
-	ports := engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == relations.LSPTypeRouter })
+	ports := n.LSPsOfType(relations.LSPTypeRouter)
 	base := engine.Map(ports, func(p relations.LSP) routerTypeMark { return routerTypeMark{LSP: p, IsBase: true} })
 	localnet := engine.SemiJoin(
 		engine.IndexBy(ports, func(p relations.LSP) string { return p.Switch }),
@@ -745,9 +744,7 @@ func routerPortBindings(n *relations.NB, routers engine.Index[string, routerFact
 
 // switchesOfType computes the switches with a port of type t.
 func switchesOfType(n *relations.NB, t string) engine.Rel[string] {
-	return engine.Distinct(engine.Map(
-		engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type == t }),
-		func(p relations.LSP) string { return p.Switch }))
+	return engine.Distinct(engine.Map(n.LSPsOfType(t), func(p relations.LSP) string { return p.Switch }))
 }
 
 // lrpBindings is a router port's binding and, for a distributed gateway
