@@ -399,6 +399,17 @@ func (s *stream[T]) take(in *stream[T], at int) bool {
 	return true
 }
 
+// release drops s's change once the operator at position at, its last
+// reader, has read it, before that operator's step ends (when the circuit
+// would drop it): a Union of many large changes, a cold start's flows,
+// then holds each only until it is added to the sum, not all of them
+// beside the sum.
+func (s *stream[T]) release(at int) {
+	if s.lastReader == at && !s.pinned {
+		s.clearDelta()
+	}
+}
+
 func (s *stream[T]) changed() bool { return len(s.delta) > 0 }
 
 func (s *stream[T]) changeSize() int { return len(s.delta) }
