@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"maps"
 	"math/bits"
 	"runtime"
@@ -411,6 +412,30 @@ func (s *stream[T]) take(in *stream[T], at int) bool {
 	return true
 }
 
+// release drops s's change once the operator at position at, its last
+// reader, has read it, before that operator's step ends (when the circuit
+// would drop it): a Union of many large changes, a cold start's flows,
+// then holds each only until it is added to the sum, not all of them
+// beside the sum.
+func (s *stream[T]) release(at int) {
+	if s.lastReader == at && !s.pinned {
+		s.clearDelta()
+	}
+}
+
+// hand gives s's change to the operator at position at, its last reader,
+// to keep past the step's end: s starts its next change with no map. It
+// returns nil when at is not the last reader or a commit reads the change
+// too (pinned).
+func (s *stream[T]) hand(at int) ZSet[T] {
+	if s.lastReader != at || s.pinned || len(s.delta) == 0 {
+		return nil
+	}
+	d := s.delta
+	s.delta, s.reserved = nil, false
+	return d
+}
+
 func (s *stream[T]) changed() bool { return len(s.delta) > 0 }
 
 func (s *stream[T]) changeSize() int { return len(s.delta) }
@@ -593,21 +618,29 @@ type Output[T comparable] struct {
 	sorted bool // delta is sorted by cmp
 	// unkept: the output keeps no weights (DropContents).
 	unkept bool
+	// change is an unkept output's change as its input made it, taken
+	// from the input when the output is its last reader (stream.hand),
+	// not copied: Delta and Changes make a list of it on demand,
+	// EachChange does not.
+	change ZSet[T]
 }
 
 // NewOutput maintains the distinct contents of r, ordered by cmp, which must
 // be a total order on the tuples r can hold.
 func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 	o := &Output[T]{c: r.c, cmp: cmp}
-	i := r.c.add([]changer{r.s}, func() {
-		// At most one change per tuple of the input's.
-		o.delta, o.sorted, o.step = make([]Change[T], 0, len(r.s.delta)), false, r.c.steps
+	var i int
+	i = r.c.add([]changer{r.s}, func() {
+		o.sorted, o.step = false, r.c.steps
 		if o.unkept {
-			for t, d := range r.s.delta {
-				o.delta = append(o.delta, Change[T]{t, d})
+			o.delta = nil
+			if o.change = r.s.hand(i); o.change == nil {
+				o.change = maps.Clone(r.s.delta)
 			}
 			return
 		}
+		// At most one change per tuple of the input's.
+		o.delta = make([]Change[T], 0, len(r.s.delta))
 		o.weights.reserve(len(r.s.delta))
 		for t, d := range r.s.delta {
 			if was, is := o.weights.add(t, d); was != is {
@@ -631,7 +664,7 @@ func cmp2(first int, second Weight) int {
 // tuple deleted, +1 for a tuple inserted. No tuple appears twice. It sorts
 // on the first call after a Step.
 func (o *Output[T]) Delta() []Change[T] {
-	o.forgetOld()
+	o.Changes()
 	if !o.sorted {
 		slices.SortFunc(o.delta, func(a, b Change[T]) int {
 			// Deletes first among equals, for a cmp that ties distinct tuples.
@@ -647,20 +680,49 @@ func (o *Output[T]) Delta() []Change[T] {
 // whole output, and sorting it costs more than computing it).
 func (o *Output[T]) Changes() []Change[T] {
 	o.forgetOld()
+	if o.change != nil {
+		o.delta = make([]Change[T], 0, len(o.change))
+		for t, w := range o.change {
+			o.delta = append(o.delta, Change[T]{t, w})
+		}
+		o.change = nil
+	}
 	return o.delta
+}
+
+// EachChange yields Changes' tuples and weights without making a list of
+// them when the output keeps nothing (DropContents): a cold start's change
+// is the whole output, and its input's map is then all that holds it.
+func (o *Output[T]) EachChange() iter.Seq2[T, Weight] {
+	o.forgetOld()
+	return func(yield func(T, Weight) bool) {
+		if o.change != nil {
+			for t, w := range o.change {
+				if !yield(t, w) {
+					return
+				}
+			}
+			return
+		}
+		for _, c := range o.delta {
+			if !yield(c.Tuple, c.Weight) {
+				return
+			}
+		}
+	}
 }
 
 // forgetOld drops the change of an earlier step than the last.
 func (o *Output[T]) forgetOld() {
 	if o.step != o.c.steps {
-		o.delta, o.sorted = nil, false
+		o.delta, o.change, o.sorted = nil, nil, false
 	}
 }
 
 // DropChanges forgets the last Step's change once its reader has it: Delta
 // and Changes are empty until the next Step. A cold start's change is the
 // whole output, which would otherwise stay until then.
-func (o *Output[T]) DropChanges() { o.delta, o.sorted = nil, false }
+func (o *Output[T]) DropChanges() { o.delta, o.change, o.sorted = nil, nil, false }
 
 // DropContents makes the output keep nothing of its input, for a reader
 // that keeps what it needs of the relation itself: an Output holds every

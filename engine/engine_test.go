@@ -166,6 +166,49 @@ func TestDropContentsPassesWeights(t *testing.T) {
 	o.Contents()
 }
 
+// TestEachChangeOfUnkeptOutput: an unkept Output that is its input's last
+// reader keeps the input's change itself (stream.hand); EachChange yields
+// it, the next steps' changes are their own, and DropChanges forgets it.
+func TestEachChangeOfUnkeptOutput(t *testing.T) {
+	c := NewCircuit()
+	a, ra := NewInput[int](c, "a")
+	b, rb := NewInput[int](c, "b")
+	o := NewOutput(Union(Map(ra, func(x int) int { return x }), rb), cmp.Compare[int])
+	o.DropContents()
+	each := func() map[int]Weight {
+		got := map[int]Weight{}
+		for x, w := range o.EachChange() {
+			got[x] = w
+		}
+		return got
+	}
+	a.Insert(1)
+	a.Insert(2)
+	b.Insert(2)
+	c.Step()
+	if d := gocmp.Diff(map[int]Weight{1: 1, 2: 2}, each()); d != "" {
+		t.Errorf("first step (-want +got):\n%s", d)
+	}
+	a.Delete(1)
+	c.Step()
+	if d := gocmp.Diff(map[int]Weight{1: -1}, each()); d != "" {
+		t.Errorf("second step (-want +got):\n%s", d)
+	}
+	if d := gocmp.Diff([]Change[int]{{1, -1}}, o.Changes()); d != "" {
+		t.Errorf("Changes after EachChange (-want +got):\n%s", d)
+	}
+	b.Insert(3)
+	c.Step()
+	o.DropChanges()
+	if got := each(); len(got) != 0 {
+		t.Errorf("after DropChanges: %v", got)
+	}
+	c.Step()
+	if got := each(); len(got) != 0 {
+		t.Errorf("a step that changes nothing: %v", got)
+	}
+}
+
 func TestUpdateChangesJoinKey(t *testing.T) {
 	c := NewCircuit()
 	ports, rp := NewInput[port](c, "ports")

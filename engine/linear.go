@@ -123,7 +123,9 @@ func FlatMap[A, B comparable](r Rel[A], f func(A) []B) Rel[B] {
 
 // Union computes the sum of rs: weights of a tuple in several add up (wrap in
 // Distinct for a set union). As the last reader of the largest change among
-// rs it takes that change and adds the others to it (see stream.take).
+// rs it takes that change and adds the others to it (see stream.take); the
+// other changes it is the last to read it drops as soon as they are added
+// (see stream.release).
 func Union[T comparable](rs ...Rel[T]) Rel[T] {
 	cs := make([]*Circuit, len(rs))
 	for i, r := range rs {
@@ -132,37 +134,36 @@ func Union[T comparable](rs ...Rel[T]) Rel[T] {
 	out := newRel[T](sameCircuit(cs...))
 	ins := make([]changer, len(rs))
 	// once are the streams rs lists once: one listed twice is read twice,
-	// so its change is not to be taken.
-	var once []*stream[T]
+	// so its change is neither to be taken nor dropped after one reading.
+	once := make([]bool, len(rs))
 	for i, r := range rs {
 		ins[i] = r.s
 		listed := 0
 		for _, q := range rs {
 			listed += int(b2i(q.s == r.s))
 		}
-		if listed == 1 {
-			once = append(once, r.s)
-		}
+		once[i] = listed == 1
 	}
 	var at int
 	at = out.c.add(ins, func() {
 		n := 0
 		var largest *stream[T]
-		for _, s := range once {
-			if largest == nil || len(s.delta) > len(largest.delta) {
-				largest = s
+		for i, r := range rs {
+			if once[i] && (largest == nil || len(r.s.delta) > len(largest.delta)) {
+				largest = r.s
 			}
-		}
-		for _, r := range rs {
 			n += len(r.s.delta)
 		}
 		if largest == nil || !out.s.take(largest, at) {
 			out.s.reserve(n)
 		}
-		for _, r := range rs {
+		for i, r := range rs {
 			// A taken change leaves r's empty.
 			for t, w := range r.s.delta {
 				out.s.add(t, w)
+			}
+			if once[i] {
+				r.s.release(at)
 			}
 		}
 	}, nil)

@@ -675,8 +675,8 @@ func (d *Northd) iterate(ctx context.Context) {
 		}
 		st.Engine = time.Since(start)
 		d.feed.status.usedBFDs(d.prog.UsedBFDs.Delta())
-		for _, c := range d.prog.Flows.Changes() {
-			if c.Weight > 0 {
+		for _, w := range d.prog.Flows.EachChange() {
+			if w > 0 {
 				st.FlowsAdded++
 			} else {
 				st.FlowsRemoved++

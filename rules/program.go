@@ -245,8 +245,12 @@ func writtenFlows(nb *relations.NB, stages *StageTable, families []engine.Rel[Fl
 	plain := func(f Flow) bool { return !drops(f) && !metered(f) && !routeFlow(f) }
 	var out, rest []engine.Rel[Flow]
 	for _, flows := range families {
-		out = append(out, engine.Filter(flows, func(f Flow) bool { return stages.Has(f.Stage) && plain(f) }))
+		// The plain flows' filter is added last, so that as the last
+		// reader of the family's change it takes it (engine.Filter),
+		// where the rest's would have taken a change of every flow to
+		// keep a few and the plain ones been copied.
 		rest = append(rest, engine.Filter(flows, func(f Flow) bool { return stages.Has(f.Stage) && !plain(f) }))
+		out = append(out, engine.Filter(flows, func(f Flow) bool { return stages.Has(f.Stage) && plain(f) }))
 	}
 	others := engine.Union(rest...)
 	others = engine.Union(others, bfdRouteFlows(nb, others))

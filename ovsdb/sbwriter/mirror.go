@@ -393,20 +393,30 @@ func (m *sbMirror) flowKey(uuid string) (flowKey, bool) {
 }
 
 func (m *sbMirror) flowKind(f *sb.LogicalFlow) (rules.DatapathKind, bool) {
-	var dps []string
 	if f.LogicalDatapath != nil {
-		dps = append(dps, *f.LogicalDatapath)
+		if kind, ok := m.dpKind(*f.LogicalDatapath); ok {
+			return kind, true
+		}
 	}
 	if f.LogicalDpGroup != nil {
 		if g := m.groups[*f.LogicalDpGroup]; g != nil {
-			dps = append(dps, g.Datapaths...)
+			for _, u := range g.Datapaths {
+				if kind, ok := m.dpKind(u); ok {
+					return kind, true
+				}
+			}
 		}
 	}
-	for _, u := range dps {
-		if dp := m.dps[u]; dp != nil {
-			if _, kind, ok := dpNB(dp); ok {
-				return kind, true
-			}
+	return 0, false
+}
+
+// dpKind is the kind of Datapath_Binding row u, if it names a switch or
+// router. (flowKind asks it of every flow row the echo of a cold start
+// brings, so it builds no list of a flow's datapaths.)
+func (m *sbMirror) dpKind(u string) (rules.DatapathKind, bool) {
+	if dp := m.dps[u]; dp != nil {
+		if _, kind, ok := dpNB(dp); ok {
+			return kind, true
 		}
 	}
 	return 0, false

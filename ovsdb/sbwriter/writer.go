@@ -253,8 +253,8 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 			w.dirtyLF[k] = true
 		}
 	}
-	for _, c := range p.Flows.Changes() {
-		w.applyFlow(c.Tuple, c.Weight)
+	for f, weight := range p.Flows.EachChange() {
+		w.applyFlow(f, weight)
 	}
 }
 
@@ -314,8 +314,8 @@ func (w *Writer) wantFlowOn(k flowKey, dps []string, dp string, weight engine.We
 // here alone.
 func (w *Writer) WantsFlowsOf(p *rules.Program) bool {
 	v := New(w.log, w.stages, w.ports)
-	for _, c := range p.Flows.Changes() {
-		v.applyFlow(c.Tuple, c.Weight)
+	for f, weight := range p.Flows.EachChange() {
+		v.applyFlow(f, weight)
 	}
 	same := func(a, b *Writer) bool {
 		for k, e := range a.flows {
