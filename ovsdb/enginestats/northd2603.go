@@ -1143,6 +1143,8 @@ func (c dpChanges) northdHandles() bool {
 
 // portsHandled is ls_handle_lsp_changes: the ports a switch gained, lost
 // or whose row changed must all be ports northd handles incrementally.
+// Only the differences of the two lists of ports and the ports tracked
+// are looked at, not every port of a switch, which may have thousands.
 func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 	var before, after []string
 	var sw string
@@ -1152,16 +1154,17 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 	if ls != nil {
 		after, sw = ls.Ports, ls.UUID
 	}
-	// A set, not slices.Contains: a switch may have thousands of ports.
-	inBefore := memberSet(before)
-	for _, u := range after {
-		r, tracked := m.it.NBRow(u)
-		switch {
-		case !inBefore[u]:
-			if !m.portHandled(m.lsp(u, r)) {
-				return false
-			}
-		case tracked && !r.IsNew() && !r.OnlyReferenced():
+	left, joined := relations.TrimCommon(before, after)
+	added := missing(joined, left)
+	for _, u := range added {
+		r, _ := m.it.NBRow(u)
+		if !m.portHandled(m.lsp(u, r)) {
+			return false
+		}
+		m.trackPort(sw)
+	}
+	for _, r := range m.keptTracked(sw, after, added) {
+		if !r.IsNew() && !r.OnlyReferenced() {
 			// A port that changed, if only in its up column, must be
 			// one northd handles before and after.
 			before, _ := r.Old.(*nb.LogicalSwitchPort)
@@ -1169,16 +1172,12 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 			if !m.portHandled(before) || !m.portHandled(after) || r.Updated("type") {
 				return false
 			}
-			if !m.portChanged(r) {
-				continue
-			}
-		case tracked && m.portChanged(r):
-		default:
-			continue
 		}
-		m.trackPort(sw)
+		if m.portChanged(r) {
+			m.trackPort(sw)
+		}
 	}
-	for _, u := range missing(before, after) {
+	for _, u := range missing(left, joined) {
 		r, _ := m.it.NBRow(u)
 		if !m.portHandled(m.lsp(u, r)) {
 			return false
@@ -1186,6 +1185,38 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 		m.trackPort(sw)
 	}
 	return true
+}
+
+// keptTracked are the tracked rows of switch sw's ports after, but those
+// added: found from the tracked ports, the switches that refer to each,
+// when they are fewer than the switch's ports.
+func (m *Northd2603) keptTracked(sw string, after, added []string) []*Row {
+	isAdded := memberSet(added)
+	var kept []*Row
+	if tracked := m.it.NB[nb.LogicalSwitchPortTable]; len(tracked) < len(after) {
+		for _, r := range tracked {
+			if !isAdded[r.UUID] && m.refersTo(sw, r.UUID) {
+				kept = append(kept, r)
+			}
+		}
+		return kept
+	}
+	for _, u := range after {
+		if r, ok := m.it.NBRow(u); ok && !isAdded[u] {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// refersTo tells whether NB row src refers to row dst.
+func (m *Northd2603) refersTo(src, dst string) bool {
+	for u := range m.tracker.NBReferrers(dst) {
+		if u == src {
+			return true
+		}
+	}
+	return false
 }
 
 // trackPort notes that northd tracked a port of switch sw.
