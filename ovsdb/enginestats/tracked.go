@@ -224,7 +224,11 @@ func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID 
 		if old, ok := byUUID[c.UUID]; ok {
 			// Two transactions in one iteration: one change.
 			old.New = r.New
-			maps.Copy(old.changed, r.changed)
+			if old.changed == nil {
+				old.changed = r.changed
+			} else {
+				maps.Copy(old.changed, r.changed)
+			}
 			return
 		}
 		byUUID[c.UUID] = r
@@ -448,13 +452,16 @@ func refersTo(v reflect.Value, cols []refColumn, skip int, uuid string) bool {
 // trackedRow is the Row of a change, or nil when only quiet columns
 // changed.
 func (x *refIndex) trackedRow(c wire.Change) *Row {
-	r := &Row{UUID: c.UUID, Old: c.Old, New: c.New, changed: map[string]bool{}}
+	r := &Row{UUID: c.UUID, Old: c.Old, New: c.New}
 	if c.Old == nil || c.New == nil {
 		return r
 	}
 	a, b := reflect.ValueOf(c.Old).Elem(), reflect.ValueOf(c.New).Elem()
 	for _, f := range x.trackedFields(c.Table, a.Type()) {
 		if !sameValue(a.Field(f.index), b.Field(f.index)) {
+			if r.changed == nil {
+				r.changed = map[string]bool{}
+			}
 			r.changed[f.column] = true
 		}
 	}
