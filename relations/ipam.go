@@ -208,7 +208,7 @@ func (m *IPAM) UpdateSwitch(u string, ls *nb.LogicalSwitch) {
 			m.dirty[p] = true
 		}
 	}
-	gone, added := trimCommon(sw.ports, ports)
+	gone, added := TrimCommon(sw.ports, ports)
 	stays := make(map[string]bool, len(added))
 	for _, pu := range added {
 		stays[pu] = true

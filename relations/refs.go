@@ -34,7 +34,7 @@ func refsOf[M any](c *engine.Circuit, n *NB, table string, id func(*M) string, c
 		if nw, ok := new.(*M); ok {
 			after, owner = column(nw), id(nw)
 		}
-		before, after = trimCommon(before, after)
+		before, after = TrimCommon(before, after)
 		stays := make(map[string]bool, len(after))
 		for _, t := range after {
 			stays[t] = true
@@ -53,10 +53,10 @@ func refsOf[M any](c *engine.Circuit, n *NB, table string, id func(*M) string, c
 	return refs
 }
 
-// trimCommon drops the common prefix and suffix of two versions of a set
+// TrimCommon drops the common prefix and suffix of two versions of a set
 // column. OVSDB sends sets sorted, so one element added or removed leaves a
 // difference of one element to look at.
-func trimCommon(a, b []string) ([]string, []string) {
+func TrimCommon(a, b []string) ([]string, []string) {
 	n := min(len(a), len(b))
 	i := 0
 	for i < n && sameString(a[i], b[i]) {

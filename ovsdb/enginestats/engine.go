@@ -59,6 +59,9 @@ type Engine struct {
 	order []node
 	stats []Stats
 	index map[string]int
+	// updated says, during Run, which nodes' data changed; kept from run
+	// to run, as every run has every node.
+	updated []bool
 }
 
 type node struct {
@@ -111,6 +114,7 @@ func NewEngine(output string, leaves []Leaf, nodes []Node) *Engine {
 	}
 	visit(output)
 	e.stats = make([]Stats, len(e.order))
+	e.updated = make([]bool, len(e.order))
 	return e
 }
 
@@ -139,7 +143,8 @@ func (e *Engine) Clear() { clear(e.stats) }
 // node with a changed input recomputes when forced, when the input has no
 // handler or when its handler gives up, and computes otherwise.
 func (e *Engine) Run(it *Iteration, force bool) {
-	updated := make([]bool, len(e.order))
+	updated := e.updated
+	clear(updated)
 	for i, n := range e.order {
 		if n.inputs == nil {
 			e.stats[i].Recompute++

@@ -50,6 +50,8 @@ type Northd2603 struct {
 	// advertised_route_sync's switches (hostRouteSwitch).
 	lrpByName      map[string]string
 	dynamicRouters map[string]bool
+	// nbTables and sbTables are the databases' table leaves' flags.
+	nbTables, sbTables tableChanges
 
 	trk tracked
 }
@@ -173,24 +175,48 @@ func NewNorthd2603(nbSchema, sbSchema *lovsdb.DatabaseSchema) *Northd2603 {
 		lrpByName:      map[string]string{},
 		dynamicRouters: map[string]bool{},
 	}
-	leaves := append(
-		tableLeaves("NB_", nbSchema, func(it *Iteration) map[string][]*Row { return it.NB }),
-		tableLeaves("SB_", sbSchema, func(it *Iteration) map[string][]*Row { return it.SB })...)
+	leaves := append(m.nbTables.leaves("NB_", nbSchema), m.sbTables.leaves("SB_", sbSchema)...)
 	never := func(*Iteration) bool { return false }
 	leaves = append(leaves, Leaf{Name: "mac_binding_aging_waker", Changed: never}, Leaf{Name: "fdb_aging_waker", Changed: never})
 	m.Engine = NewEngine("northd_output", leaves, m.nodes())
 	return m
 }
 
-// tableLeaves are the nodes of a database's tables, named prefix and the
-// table in lower case (NB_logical_switch, SB_sb_global): changed when
-// the iteration tracked one of its rows (tracked picks the database's).
-func tableLeaves(prefix string, s *lovsdb.DatabaseSchema, tracked func(*Iteration) map[string][]*Row) []Leaf {
+// tableChanges are the changed flags of a database's table leaves: set
+// for the tables whose rows an iteration tracked (mark), each read by its
+// leaf's Changed without a lookup by table name, of which every run
+// checks every table.
+type tableChanges struct {
+	flags map[string]*bool // by table
+	set   []*bool
+}
+
+// leaves are the nodes of a database's tables, named prefix and the table
+// in lower case (NB_logical_switch, SB_sb_global).
+func (tc *tableChanges) leaves(prefix string, s *lovsdb.DatabaseSchema) []Leaf {
+	tc.flags = map[string]*bool{}
 	var leaves []Leaf
 	for _, t := range slices.Sorted(maps.Keys(s.Tables)) {
-		leaves = append(leaves, Leaf{Name: prefix + strings.ToLower(t), Changed: func(it *Iteration) bool { return len(tracked(it)[t]) > 0 }})
+		changed := new(bool)
+		tc.flags[t] = changed
+		leaves = append(leaves, Leaf{Name: prefix + strings.ToLower(t), Changed: func(*Iteration) bool { return *changed }})
 	}
 	return leaves
+}
+
+// mark sets the flags of the tables tracked holds rows of, and clears the
+// others.
+func (tc *tableChanges) mark(tracked map[string][]*Row) {
+	for _, f := range tc.set {
+		*f = false
+	}
+	tc.set = tc.set[:0]
+	for t, rows := range tracked {
+		if f := tc.flags[t]; f != nil && len(rows) > 0 {
+			*f = true
+			tc.set = append(tc.set, f)
+		}
+	}
 }
 
 // SetNBOptions tells the model the NB_Global options northd wants the NB
@@ -217,6 +243,8 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	m.it, m.nbRow, m.featuresChanged = it, nbRow, featuresChanged
 	m.noteStaleSBLBs()
 	m.trk = tracked{}
+	m.nbTables.mark(it.NB)
+	m.sbTables.mark(it.SB)
 	m.Run(it, force)
 	m.it, m.nbRow = nil, nil
 }
@@ -1143,6 +1171,8 @@ func (c dpChanges) northdHandles() bool {
 
 // portsHandled is ls_handle_lsp_changes: the ports a switch gained, lost
 // or whose row changed must all be ports northd handles incrementally.
+// Only the differences of the two lists of ports and the ports tracked
+// are looked at, not every port of a switch, which may have thousands.
 func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 	var before, after []string
 	var sw string
@@ -1152,16 +1182,17 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 	if ls != nil {
 		after, sw = ls.Ports, ls.UUID
 	}
-	// A set, not slices.Contains: a switch may have thousands of ports.
-	inBefore := memberSet(before)
-	for _, u := range after {
-		r, tracked := m.it.NBRow(u)
-		switch {
-		case !inBefore[u]:
-			if !m.portHandled(m.lsp(u, r)) {
-				return false
-			}
-		case tracked && !r.IsNew() && !r.OnlyReferenced():
+	left, joined := relations.TrimCommon(before, after)
+	added := missing(joined, left)
+	for _, u := range added {
+		r, _ := m.it.NBRow(u)
+		if !m.portHandled(m.lsp(u, r)) {
+			return false
+		}
+		m.trackPort(sw)
+	}
+	for _, r := range m.keptTracked(sw, after, added) {
+		if !r.IsNew() && !r.OnlyReferenced() {
 			// A port that changed, if only in its up column, must be
 			// one northd handles before and after.
 			before, _ := r.Old.(*nb.LogicalSwitchPort)
@@ -1169,16 +1200,12 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 			if !m.portHandled(before) || !m.portHandled(after) || r.Updated("type") {
 				return false
 			}
-			if !m.portChanged(r) {
-				continue
-			}
-		case tracked && m.portChanged(r):
-		default:
-			continue
 		}
-		m.trackPort(sw)
+		if m.portChanged(r) {
+			m.trackPort(sw)
+		}
 	}
-	for _, u := range missing(before, after) {
+	for _, u := range missing(left, joined) {
 		r, _ := m.it.NBRow(u)
 		if !m.portHandled(m.lsp(u, r)) {
 			return false
@@ -1186,6 +1213,38 @@ func (m *Northd2603) portsHandled(old, ls *nb.LogicalSwitch) bool {
 		m.trackPort(sw)
 	}
 	return true
+}
+
+// keptTracked are the tracked rows of switch sw's ports after, but those
+// added: found from the tracked ports, the switches that refer to each,
+// when they are fewer than the switch's ports.
+func (m *Northd2603) keptTracked(sw string, after, added []string) []*Row {
+	isAdded := memberSet(added)
+	var kept []*Row
+	if tracked := m.it.NB[nb.LogicalSwitchPortTable]; len(tracked) < len(after) {
+		for _, r := range tracked {
+			if !isAdded[r.UUID] && m.refersTo(sw, r.UUID) {
+				kept = append(kept, r)
+			}
+		}
+		return kept
+	}
+	for _, u := range after {
+		if r, ok := m.it.NBRow(u); ok && !isAdded[u] {
+			kept = append(kept, r)
+		}
+	}
+	return kept
+}
+
+// refersTo tells whether NB row src refers to row dst.
+func (m *Northd2603) refersTo(src, dst string) bool {
+	for u := range m.tracker.NBReferrers(dst) {
+		if u == src {
+			return true
+		}
+	}
+	return false
 }
 
 // trackPort notes that northd tracked a port of switch sw.

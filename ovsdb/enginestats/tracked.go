@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/northlog/northlog/ovsdb/wire"
+	"github.com/northlog/northlog/relations"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
@@ -223,7 +224,11 @@ func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID 
 		if old, ok := byUUID[c.UUID]; ok {
 			// Two transactions in one iteration: one change.
 			old.New = r.New
-			maps.Copy(old.changed, r.changed)
+			if old.changed == nil {
+				old.changed = r.changed
+			} else {
+				maps.Copy(old.changed, r.changed)
+			}
 			return
 		}
 		byUUID[c.UUID] = r
@@ -237,7 +242,11 @@ func (x *refIndex) take(batches []wire.Batch, tracked map[string][]*Row, byUUID 
 	}
 	// The batches again rather than a list of their changes: a cold
 	// start's echo holds hundreds of thousands.
-	eachChange(batches, nil, x.reindex)
+	eachChange(batches, nil, func(c wire.Change) {
+		if initial || !x.reindexUpdate(c) {
+			x.reindex(c)
+		}
+	})
 	return initial
 }
 
@@ -308,16 +317,151 @@ func (x *refIndex) reindex(c wire.Change) {
 	x.refs[c.UUID] = dsts
 }
 
+// smallDiff is the most elements a set column of references may gain and
+// lose in one update for reindexUpdate to index them alone.
+const smallDiff = 8
+
+// reindexUpdate indexes again only the references an update of a row
+// gained or lost, found column by column: a switch's ports change one at
+// a time, and every other update of a row with references (a port's up,
+// NB_Global's nb_cfg) keeps them all. It reports false, having done
+// nothing, for an insert or delete, or when a column of references is a
+// map or changed by more than smallDiff elements: reindex lists them all.
+func (x *refIndex) reindexUpdate(c wire.Change) bool {
+	if c.Old == nil || c.New == nil || x.untracked[c.Table] {
+		return false
+	}
+	a, b := reflect.ValueOf(c.Old).Elem(), reflect.ValueOf(c.New).Elem()
+	cols := x.cols.columns(c.Table, b.Type())
+	type lost struct {
+		uuid string
+		col  int // the column it left, which cannot hold it again
+	}
+	var came []string
+	var gone []lost
+	for i, col := range cols {
+		left, joined, ok := refsChanged(a.Field(col.field), b.Field(col.field))
+		if !ok {
+			return false
+		}
+		came = append(came, joined...)
+		for _, u := range left {
+			gone = append(gone, lost{u, i})
+		}
+	}
+	refs := x.refs[c.UUID]
+	for _, u := range came {
+		if i, found := slices.BinarySearch(refs, u); !found {
+			refs = slices.Insert(refs, i, u)
+			x.referrers[u] = x.referrers[u].add(c.UUID, c.Table)
+		}
+	}
+	for _, g := range gone {
+		i, found := slices.BinarySearch(refs, g.uuid)
+		if !found || refersTo(b, cols, g.col, g.uuid) {
+			continue
+		}
+		refs = slices.Delete(refs, i, i+1)
+		if rs := x.referrers[g.uuid].remove(c.UUID); rs.len() == 0 {
+			delete(x.referrers, g.uuid)
+		} else {
+			x.referrers[g.uuid] = rs
+		}
+	}
+	if len(refs) == 0 {
+		delete(x.refs, c.UUID)
+	} else {
+		x.refs[c.UUID] = refs
+	}
+	return true
+}
+
+// refsChanged are the references a column of references (fields a and b
+// of a row's two versions) lost and gained; ok is false for a map column
+// that is not empty in both, or a set that changed by more than
+// smallDiff elements.
+func refsChanged(a, b reflect.Value) (left, joined []string, ok bool) {
+	switch a.Kind() {
+	case reflect.String, reflect.Pointer:
+		before, after := optRef(a), optRef(b)
+		if before != after {
+			left, joined = nonEmpty(before), nonEmpty(after)
+		}
+		return left, joined, true
+	case reflect.Slice:
+		before, after := relations.TrimCommon(stringsOf(a), stringsOf(b))
+		if len(before)+len(after) > smallDiff {
+			return nil, nil, false
+		}
+		for _, u := range before {
+			if !slices.Contains(after, u) {
+				left = append(left, u)
+			}
+		}
+		for _, u := range after {
+			if !slices.Contains(before, u) {
+				joined = append(joined, u)
+			}
+		}
+		return left, joined, true
+	}
+	return nil, nil, a.Len() == 0 && b.Len() == 0
+}
+
+// optRef is a reference or optional reference field's value, "" for none.
+func optRef(f reflect.Value) string {
+	if f.Kind() == reflect.Pointer {
+		if f.IsNil() {
+			return ""
+		}
+		f = f.Elem()
+	}
+	return f.String()
+}
+
+// nonEmpty is u as a list, empty when u is "".
+func nonEmpty(u string) []string {
+	if u == "" {
+		return nil
+	}
+	return []string{u}
+}
+
+// stringsOf is an addressable []string field, read without boxing it.
+func stringsOf(f reflect.Value) []string {
+	return *(*[]string)(f.Addr().UnsafePointer())
+}
+
+// refersTo tells whether row v refers to uuid in one of cols but skip.
+func refersTo(v reflect.Value, cols []refColumn, skip int, uuid string) bool {
+	for i, col := range cols {
+		f := v.Field(col.field)
+		switch {
+		case i == skip, f.Kind() == reflect.Map: // maps are empty here (refsChanged)
+		case f.Kind() == reflect.Slice:
+			if slices.Contains(stringsOf(f), uuid) {
+				return true
+			}
+		case optRef(f) == uuid:
+			return true
+		}
+	}
+	return false
+}
+
 // trackedRow is the Row of a change, or nil when only quiet columns
 // changed.
 func (x *refIndex) trackedRow(c wire.Change) *Row {
-	r := &Row{UUID: c.UUID, Old: c.Old, New: c.New, changed: map[string]bool{}}
+	r := &Row{UUID: c.UUID, Old: c.Old, New: c.New}
 	if c.Old == nil || c.New == nil {
 		return r
 	}
 	a, b := reflect.ValueOf(c.Old).Elem(), reflect.ValueOf(c.New).Elem()
 	for _, f := range x.trackedFields(c.Table, a.Type()) {
 		if !sameValue(a.Field(f.index), b.Field(f.index)) {
+			if r.changed == nil {
+				r.changed = map[string]bool{}
+			}
 			r.changed[f.column] = true
 		}
 	}

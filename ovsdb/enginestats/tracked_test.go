@@ -3,9 +3,14 @@ package enginestats
 import (
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/northlog/northlog/ovsdb/wire"
+	"github.com/northlog/northlog/relations/nb"
+	"github.com/ovn-org/libovsdb/model"
 )
 
 // TestReferrers: a row's referrers are a list up to fewReferrers and a map
@@ -60,4 +65,63 @@ func TestSameValue(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReindexUpdate: indexing an update's references by the columns'
+// differences leaves the index as listing all of them does, whether a
+// set gains or loses a few elements or many, an optional reference
+// changes, or a reference moves from one column to another.
+func TestReindexUpdate(t *testing.T) {
+	s := nb.Schema()
+	byDiff, whole := newRefIndex(&s, nil, nil), newRefIndex(&s, nil, nil)
+	rng := rand.New(rand.NewPCG(1, 2))
+	uuid := func() string { return fmt.Sprintf("%08x-0000-0000-0000-000000000000", rng.IntN(40)) }
+	toggle := func(set []string, u string) []string {
+		if i := slices.Index(set, u); i >= 0 {
+			return slices.Delete(slices.Clone(set), i, i+1)
+		}
+		return append(slices.Clone(set), u)
+	}
+	var old model.Model
+	ls := &nb.LogicalSwitch{UUID: "ls"}
+	for step := range 400 {
+		next := *ls
+		switch rng.IntN(5) {
+		case 0, 1:
+			next.Ports = toggle(next.Ports, uuid())
+		case 2:
+			for range 1 + rng.IntN(2*smallDiff) {
+				next.Ports = toggle(next.Ports, uuid())
+			}
+		case 3:
+			next.ACLs = toggle(next.ACLs, uuid())
+		default:
+			u := uuid()
+			next.Copp = &u
+			if rng.IntN(3) == 0 {
+				next.Copp = nil
+			}
+		}
+		c := wire.Change{Table: nb.LogicalSwitchTable, UUID: ls.UUID, Old: old, New: &next}
+		if !byDiff.reindexUpdate(c) {
+			byDiff.reindex(c)
+		}
+		whole.reindex(c)
+		if !maps.EqualFunc(byDiff.refs, whole.refs, slices.Equal) {
+			t.Fatalf("step %d: refs %v, want %v", step, byDiff.refs, whole.refs)
+		}
+		if got, want := referrersOf(byDiff), referrersOf(whole); !maps.EqualFunc(got, want, maps.Equal) {
+			t.Fatalf("step %d: referrers %v, want %v", step, got, want)
+		}
+		ls, old = &next, &next
+	}
+}
+
+// referrersOf is x's referrers as plain maps.
+func referrersOf(x *refIndex) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for u, r := range x.referrers {
+		out[u] = maps.Collect(r.all())
+	}
+	return out
 }
