@@ -362,7 +362,7 @@ func (w *Writer) insertFlow(t *Txn, p flowPlan) {
 	} else {
 		row["logical_dp_group"] = optUUID(w.groupFor(t, p.target))
 	}
-	t.Insert(sb.LogicalFlowTable, row)
+	t.insertUnnamed(sb.LogicalFlowTable, row)
 }
 
 // flowExternalIDs is the external_ids of a flow of stage s with

@@ -73,9 +73,9 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, "]]"...), nil
 	case lovsdb.Row:
-		return appendObject(b, v)
+		return appendObject(b, v, nil)
 	case map[string]any:
-		return appendObject(b, v)
+		return appendObject(b, v, nil)
 	case []any:
 		return appendArray(b, v)
 	case []string:
@@ -125,13 +125,17 @@ func appendArray[T any](b []byte, vs []T) ([]byte, error) {
 	return append(b, ']'), nil
 }
 
-func appendObject[M ~map[string]any](b []byte, m M) ([]byte, error) {
+// appendObject appends m as a JSON object, without the members whose
+// value omit (when given) reports.
+func appendObject[M ~map[string]any](b []byte, m M, omit func(any) bool) ([]byte, error) {
 	b = append(b, '{')
 	// On the stack for the size of a row: a transaction may have tens of
 	// thousands.
 	keys := make([]string, 0, 16)
-	for k := range m {
-		keys = append(keys, k)
+	for k, v := range m {
+		if omit == nil || !omit(v) {
+			keys = append(keys, k)
+		}
 	}
 	slices.Sort(keys)
 	for i, k := range keys {
@@ -171,7 +175,15 @@ func appendOperation(b []byte, o *lovsdb.Operation) ([]byte, error) {
 		// omits an empty one, which ovsdb-server refuses).
 		row = lovsdb.Row{}
 	}
-	val(`"row":`, row, len(row) > 0 || o.Op == lovsdb.OperationInsert)
+	if o.Op == lovsdb.OperationInsert {
+		// An insert's empty sets and maps are left out: each is its
+		// column's default, and the server parses and checks fewer
+		// columns (a cold start's Port_Bindings have half a dozen).
+		b = append(b, `,"row":`...)
+		b, err = appendObject(b, row, isEmptyValue)
+	} else {
+		val(`"row":`, row, len(row) > 0)
+	}
 	val(`"rows":`, o.Rows, len(o.Rows) > 0)
 	val(`"columns":`, o.Columns, len(o.Columns) > 0)
 	val(`"mutations":`, o.Mutations, len(o.Mutations) > 0)
@@ -191,6 +203,17 @@ func appendOperation(b []byte, o *lovsdb.Operation) ([]byte, error) {
 		return nil, err
 	}
 	return append(b, '}'), nil
+}
+
+// isEmptyValue reports whether v is an empty OVSDB set or map.
+func isEmptyValue(v any) bool {
+	switch v := v.(type) {
+	case lovsdb.OvsSet:
+		return len(v.GoSet) == 0
+	case lovsdb.OvsMap:
+		return len(v.GoMap) == 0
+	}
+	return false
 }
 
 func derefOr[T any](p *T) T {
