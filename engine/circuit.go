@@ -75,8 +75,8 @@ type op struct {
 	// who added it: Circuit.StateSizes.
 	state func() StateSize
 	sites sites
-	// takes: the step may take a change it is the last to read
-	// (stream.take) and edit it in place.
+	// takes: the step may take a change it is the last to read and
+	// edit it in place (stream.take) or keep it (stream.hand).
 	takes bool
 }
 
@@ -650,6 +650,7 @@ func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 		}
 	}, nil)
 	r.c.ops[i].state = o.weights.size
+	r.c.ops[i].takes = true // once unkept (DropContents)
 	return o
 }
 

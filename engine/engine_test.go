@@ -553,8 +553,8 @@ func TestParallelStepPanics(t *testing.T) {
 
 // TestParallelLastReaderWaitsOnlyIfItTakes: in a parallel step, a
 // stream's last reader waits for its other readers only when it may take
-// the change and edit it (Filter, Union); a Map, which only reads it, runs
-// beside them.
+// the change and edit it (Filter, Union) or keep it (an unkept Output); a
+// Map, which only reads it, runs beside them.
 func TestParallelLastReaderWaitsOnlyIfItTakes(t *testing.T) {
 	c := NewCircuit()
 	same := func(x int) int { return x }
@@ -567,6 +567,7 @@ func TestParallelLastReaderWaitsOnlyIfItTakes(t *testing.T) {
 		{"map", func(r Rel[int]) Rel[int] { return Map(r, same) }, false},
 		{"filter", func(r Rel[int]) Rel[int] { return Filter(r, odd) }, true},
 		{"union", func(r Rel[int]) Rel[int] { return Union(r, Map(r, same)) }, true},
+		{"output", func(r Rel[int]) Rel[int] { NewOutput(r, cmp.Compare[int]).DropContents(); return r }, true},
 	} {
 		_, in := NewInput[int](c, tc.name)
 		r := Map(in, same) // an input's change is never taken
