@@ -1049,6 +1049,9 @@ func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 	}
 	d.upAll = false
 	var ops []lovsdb.Operation
+	// Tags given in this pass: ports of one parent taken together must not
+	// get the same one before the NB shows the first.
+	given := map[parentTag]bool{}
 	for _, name := range slices.Sorted(maps.Keys(names)) {
 		if op, ok := d.ipv6PrefixOp(name); ok {
 			ops = append(ops, op)
@@ -1072,7 +1075,7 @@ func (d *Northd) portOps(newPorts map[string]string) []lovsdb.Operation {
 		if lsp.Up == nil || *lsp.Up != up {
 			row["up"] = wire.OptBool(up)
 		}
-		if tag, ok := d.newTag(lsp); ok {
+		if tag, ok := d.newTag(lsp, given); ok {
 			row["tag"] = wire.OptInt(tag, true)
 		}
 		if len(row) > 0 {
@@ -1238,10 +1241,17 @@ func (d *Northd) portHealthStatusOps() []lovsdb.Operation {
 // maxTag bounds the VLAN tags of container ports.
 const maxTag = 4095
 
+// parentTag is a VLAN tag of a parent port's containers.
+type parentTag struct {
+	parent string
+	tag    int
+}
+
 // newTag is the tag a switch port should get from its tag_request
 // (tag_alloc_create_new_tag): the request itself, or for a container port
-// requesting 0 the lowest tag no other container of its parent has.
-func (d *Northd) newTag(lsp *nb.LogicalSwitchPort) (int, bool) {
+// requesting 0 the lowest tag no other container of its parent has, in the
+// NB or in given (tags given but not yet written, to which it adds its own).
+func (d *Northd) newTag(lsp *nb.LogicalSwitchPort, given map[parentTag]bool) (int, bool) {
 	switch {
 	case lsp.TagRequest == nil:
 		return 0, false
@@ -1250,14 +1260,16 @@ func (d *Northd) newTag(lsp *nb.LogicalSwitchPort) (int, bool) {
 	case lsp.ParentName == nil || *lsp.ParentName == "" || lsp.Tag != nil:
 		return 0, false
 	}
+	parent := *lsp.ParentName
 	used := map[int]bool{}
 	for _, other := range d.feed.lspByName {
-		if other.ParentName != nil && *other.ParentName == *lsp.ParentName && other.Tag != nil {
+		if other.ParentName != nil && *other.ParentName == parent && other.Tag != nil {
 			used[*other.Tag] = true
 		}
 	}
 	for tag := 1; tag <= maxTag; tag++ {
-		if !used[tag] {
+		if !used[tag] && !given[parentTag{parent, tag}] {
+			given[parentTag{parent, tag}] = true
 			return tag, true
 		}
 	}
