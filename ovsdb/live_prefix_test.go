@@ -63,15 +63,16 @@ ovn-nbctl set Logical_Router_Port rp-public options:prefix_delegation=true optio
 ovn-nbctl set Logical_Router_Port rp-sw0 options:prefix=true ipv6_ra_configs:address_mode=slaac ipv6_ra_configs:send_periodic=true
 ovn-nbctl set Logical_Router_Port rp-sw1 options:prefix=true ipv6_ra_configs:address_mode=dhcpv6_stateless ipv6_ra_configs:send_periodic=true`)
 	check("no prefix delegated yet")
-	applyBoth(t, ref, s, `ovn-sbctl set Port_Binding rp-public options:ipv6_ra_pd_list='"1:2001:1db8:3333:100::/64"'
-ovn-sbctl set Port_Binding rp-sw0 options:ipv6_ra_pd_list='"2:2001:1db8:3333:101::/64"'
-ovn-sbctl set Port_Binding rp-sw1 options:ipv6_ra_pd_list='"3:2001:1db8:3333:102::/64 2001:1db8:3333:103::/64"'`)
+	// The SB's lists change in one transaction: a northd that rewrites a
+	// binding's options from what it has seen so far would otherwise race
+	// the next ovn-sbctl (23.03 does, and then drops that port's list).
+	applyBoth(t, ref, s, `ovn-sbctl set Port_Binding rp-public options:ipv6_ra_pd_list='"1:2001:1db8:3333:100::/64"' \
+  -- set Port_Binding rp-sw0 options:ipv6_ra_pd_list='"2:2001:1db8:3333:101::/64"' \
+  -- set Port_Binding rp-sw1 options:ipv6_ra_pd_list='"3:2001:1db8:3333:102::/64 2001:1db8:3333:103::/64"'`)
 	check("prefixes delegated")
-	applyBoth(t, ref, s, `ovn-sbctl set Port_Binding rp-sw0 options:ipv6_ra_pd_list='"2:2001:1db8:3333:111::/64"'
-ovn-sbctl set Port_Binding rp-sw1 options:ipv6_ra_pd_list=junk
+	applyBoth(t, ref, s, `ovn-sbctl set Port_Binding rp-sw0 options:ipv6_ra_pd_list='"2:2001:1db8:3333:111::/64"' -- set Port_Binding rp-sw1 options:ipv6_ra_pd_list=junk
 ovn-nbctl set Logical_Router_Port rp-public options:prefix=false`)
 	check("prefix renewed, list junk, port stops asking")
-	applyBoth(t, ref, s, `ovn-sbctl set Port_Binding rp-public options:ipv6_ra_pd_list='"1:2001:1db8:3333:120::/64"'
-ovn-sbctl remove Port_Binding rp-sw0 options ipv6_ra_pd_list`)
+	applyBoth(t, ref, s, `ovn-sbctl set Port_Binding rp-public options:ipv6_ra_pd_list='"1:2001:1db8:3333:120::/64"' -- remove Port_Binding rp-sw0 options ipv6_ra_pd_list`)
 	check("list removed")
 }
