@@ -269,11 +269,30 @@ func countResult(n int) []byte {
 
 // update runs an "update".
 func (t *txn) update(op *operation) ([]byte, error) {
+	return t.changeRows(op, func(tb *table) (func(w *row) error, error) {
+		cols, vals, err := t.parseRow(tb, op.row, true)
+		if err != nil {
+			return nil, err
+		}
+		return func(w *row) error {
+			for i, c := range cols {
+				w.cols[c.index] = vals[i]
+			}
+			return nil
+		}, nil
+	})
+}
+
+// changeRows runs an "update" or a "mutate": prepare reads what the
+// operation writes (before its where, as ovsdb-server reports errors) and
+// returns the change to make to a writable copy of each row the where
+// selects.
+func (t *txn) changeRows(op *operation, prepare func(*table) (func(w *row) error, error)) ([]byte, error) {
 	tb, err := t.table(op)
 	if err != nil {
 		return nil, err
 	}
-	cols, vals, err := t.parseRow(tb, op.row, true)
+	change, err := prepare(tb)
 	if err != nil {
 		return nil, err
 	}
@@ -283,9 +302,8 @@ func (t *txn) update(op *operation) ([]byte, error) {
 	}
 	n := 0
 	err = t.query(tb, where, func(r *row) error {
-		w := t.writable(tb, r)
-		for i, c := range cols {
-			w.cols[c.index] = vals[i]
+		if err := change(t.writable(tb, r)); err != nil {
+			return err
 		}
 		n++
 		return nil
@@ -381,32 +399,22 @@ func (t *txn) parseMutations(tb *table, v []byte) ([]mutation, error) {
 
 // mutate runs a "mutate".
 func (t *txn) mutate(op *operation) ([]byte, error) {
-	tb, err := t.table(op)
-	if err != nil {
-		return nil, err
-	}
-	muts, err := t.parseMutations(tb, op.mutations)
-	if err != nil {
-		return nil, err
-	}
-	where, err := t.where(tb, op)
-	if err != nil {
-		return nil, err
-	}
-	n := 0
-	err = t.query(tb, where, func(r *row) error {
-		w := t.writable(tb, r)
-		for _, m := range muts {
-			d, err := m.apply(w.cols[m.col.index])
-			if err != nil {
-				return err
-			}
-			w.cols[m.col.index] = d
+	return t.changeRows(op, func(tb *table) (func(w *row) error, error) {
+		muts, err := t.parseMutations(tb, op.mutations)
+		if err != nil {
+			return nil, err
 		}
-		n++
-		return nil
+		return func(w *row) error {
+			for _, m := range muts {
+				d, err := m.apply(w.cols[m.col.index])
+				if err != nil {
+					return err
+				}
+				w.cols[m.col.index] = d
+			}
+			return nil
+		}, nil
 	})
-	return countResult(n), err
 }
 
 // apply is d mutated.
