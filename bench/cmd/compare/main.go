@@ -27,7 +27,10 @@
 //     cold starts per side, the sides taking turns to go first (ABBA…);
 //   - the wall time of `ovn-nbctl --wait=sb lsp-add` (a pod port with
 //     addresses and port security) and `lsp-del`, over -changes changes of
-//     each, median and p90, the two sides alternating;
+//     each, median and p90, the two sides alternating; and what its
+//     --print-wait-time gives as "ovn-northd completion": from the
+//     client's commit to the sb_cfg_timestamp the northd wrote, the
+//     northd's share measured within each command (1 ms steps);
 //   - the northd's CPU time per change (per change from the threads'
 //     schedstat; over the whole change phase from /proc/PID/stat), and the
 //     SB server's;
@@ -65,6 +68,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -171,6 +175,7 @@ type result struct {
 	cold               []time.Duration // wall of each cold start, in run order
 	coldCPU, coldSBCPU []time.Duration // northd's and the SB server's CPU by the end of each cold start
 	add, del           []time.Duration // wall of ovn-nbctl --wait=sb
+	addDone, delDone   []time.Duration // its --print-wait-time's "ovn-northd completion"
 	clientAdd          []time.Duration // wall of the same with --wait=none
 	clientDel          []time.Duration
 	northdCPU, sbCPU   []time.Duration // per change, add and del alike
@@ -559,6 +564,24 @@ func (s *side) command(ctx context.Context, argv ...string) (time.Duration, []by
 	return wall, stdout, nil
 }
 
+// northdCompletion reads what `ovn-nbctl --wait=sb --print-wait-time`
+// prints as "ovn-northd completion": the milliseconds from the client's
+// commit to the sb_cfg_timestamp the northd wrote with sb_cfg. It is the
+// northd's share of the wait measured within one command, where the wall
+// over the client's own cost is a difference of two noisy medians.
+func northdCompletion(out []byte) (time.Duration, error) {
+	for line := range strings.Lines(string(out)) {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "ovn-northd completion:"); ok {
+			ms, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), "ms"), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("--print-wait-time: %q: %w", line, err)
+			}
+			return time.Duration(ms) * time.Millisecond, nil
+		}
+	}
+	return 0, fmt.Errorf("--print-wait-time printed no ovn-northd completion: %q", out)
+}
+
 func (s *side) nbctl(ctx context.Context, args ...string) (time.Duration, error) {
 	wall, _, err := s.command(ctx, append([]string{"ovn-nbctl", "--db=" + s.dir.NBRemote()}, args...)...)
 	return wall, err
@@ -716,14 +739,19 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 	}
 	for _, wait := range waits {
 		for _, c := range []struct {
-			args          []string
-			walls, client *[]time.Duration
-		}{{addPort(p), &s.res.add, &s.res.clientAdd}, {delPort(p), &s.res.del, &s.res.clientDel}} {
+			args                []string
+			walls, done, client *[]time.Duration
+		}{{addPort(p), &s.res.add, &s.res.addDone, &s.res.clientAdd}, {delPort(p), &s.res.del, &s.res.delDone, &s.res.clientDel}} {
 			n0, sb0, nb0, err := s.cpus()
 			if err != nil {
 				return err
 			}
-			wall, err := s.nbctl(ctx, append([]string{wait}, c.args...)...)
+			flags := []string{wait}
+			if wait == "--wait=sb" {
+				flags = append(flags, "--print-wait-time")
+			}
+			args := slices.Concat([]string{"ovn-nbctl", "--db=" + s.dir.NBRemote()}, flags, c.args)
+			wall, out, err := s.command(ctx, args...)
 			if err != nil {
 				return err
 			}
@@ -738,7 +766,12 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 			if err != nil {
 				return err
 			}
+			done, err := northdCompletion(out)
+			if err != nil {
+				return fmt.Errorf("%s: %w", strings.Join(args, " "), err)
+			}
 			*c.walls = append(*c.walls, wall)
+			*c.done = append(*c.done, done)
 			s.res.northdCPU = append(s.res.northdCPU, n1-n0)
 			s.res.sbCPU = append(s.res.sbCPU, sb1-sb0)
 			s.res.nbCPU = append(s.res.nbCPU, nb1-nb0)

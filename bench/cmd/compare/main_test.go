@@ -5,10 +5,13 @@ package main
 import (
 	"io"
 	"log/slog"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/northlog/northlog/internal/reference"
 	"github.com/northlog/northlog/relations/schema"
 )
 
@@ -43,5 +46,31 @@ func TestOneSideOnly(t *testing.T) {
 	c.northlogOnly, c.embedded = false, true
 	if err := run(c, slog.New(slog.DiscardHandler), io.Discard); err == nil || !strings.Contains(err.Error(), "-embedded") {
 		t.Errorf("run with -ref-only and -embedded: %v, want an error", err)
+	}
+}
+
+// TestNorthdCompletion reads what the real ovn-nbctl prints with
+// --print-wait-time after a change the real ovn-northd processed.
+func TestNorthdCompletion(t *testing.T) {
+	ref := reference.Start(t)
+	nbctl, err := ref.Build().Tool("ovn-nbctl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	out, err := exec.CommandContext(t.Context(), nbctl, "--db="+ref.NBRemote(), "--wait=sb", "--print-wait-time", "ls-add", "sw0").Output()
+	wall := time.Since(start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, err := northdCompletion(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done < 0 || done > wall {
+		t.Errorf("ovn-northd completion %v, want within the command's wall %v (output %q)", done, wall, out)
+	}
+	if _, err := northdCompletion([]byte("Time spent on processing nb_cfg 1:\n")); err == nil {
+		t.Error("northdCompletion of an output without the completion line: no error")
 	}
 }

@@ -143,6 +143,8 @@ func report(w io.Writer, topo *topology.Topology, release schema.Release, sides 
 		medP90("client's own cost: `--wait=none` lsp-del wall, median (p90)", func(r *result) []time.Duration { return r.clientDel }),
 		dur("lsp-add wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.add, 50) - percentile(r.clientAdd, 50) }),
 		dur("lsp-del wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.del, 50) - percentile(r.clientDel, 50) }),
+		medP90("`--print-wait-time` ovn-northd completion of lsp-add (commit to sb_cfg_timestamp), median (p90)", func(r *result) []time.Duration { return r.addDone }),
+		medP90("`--print-wait-time` ovn-northd completion of lsp-del, median (p90)", func(r *result) []time.Duration { return r.delDone }),
 		medP90("northd CPU per change, median (p90)", func(r *result) []time.Duration { return r.northdCPU }),
 		dur("northd CPU per change, mean (utime+stime)", func(r *result) time.Duration { return r.phaseCPU / time.Duration(max(1, changes(r))) }),
 		server(medP90("SB ovsdb-server CPU per change, median (p90)", func(r *result) []time.Duration { return r.sbCPU })),
