@@ -126,3 +126,31 @@ func TestHoldAsIterated(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldRowsGoneLeaveNothing: rows inserted and deleted while held, as
+// pods come and go beside a standby northd, leave no entry behind; the
+// rows that stay, and the tables skipped, are as they should be.
+func TestHeldRowsGoneLeaveNothing(t *testing.T) {
+	var h heldChanges
+	kept := &nb.LogicalSwitch{UUID: "ls", Name: "ls"}
+	h.add([]wire.Batch{{Changes: []wire.Change{{Table: nb.LogicalSwitchTable, UUID: "ls", New: kept}}}}, nil)
+	for i := range 1000 {
+		u := fmt.Sprint("port", i)
+		p := &nb.LogicalSwitchPort{UUID: u, Name: u}
+		h.add([]wire.Batch{{Changes: []wire.Change{{Table: nb.LogicalSwitchPortTable, UUID: u, New: p}}}}, nil)
+		h.add([]wire.Batch{{Changes: []wire.Change{
+			{Table: nb.LogicalSwitchPortTable, UUID: u, Old: p},
+			{Table: sb.LogicalFlowTable, UUID: u, New: &sb.LogicalFlow{UUID: u}},
+		}}}, map[string]bool{sb.LogicalFlowTable: true})
+		if len(h.changes) > 3 || len(h.at) > 1 {
+			t.Fatalf("after %d rows gone: %d entries, %d indexed", i+1, len(h.changes), len(h.at))
+		}
+	}
+	want := []wire.Batch{{Changes: []wire.Change{{Table: nb.LogicalSwitchTable, UUID: "ls", New: kept}}}}
+	if got := h.before(nil); !reflect.DeepEqual(got, want) {
+		t.Errorf("held %v, want %v", got, want)
+	}
+	if got := h.before(nil); got != nil {
+		t.Errorf("held again: %v", got)
+	}
+}

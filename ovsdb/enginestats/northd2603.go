@@ -234,8 +234,11 @@ func (m *Northd2603) SetNBOptions(options map[string]string) {
 // ovn-northd's does not run while paused or on standby, and recomputes
 // everything when it runs again. The next Iterate takes them, forced.
 func (m *Northd2603) Hold(nbBatches, sbBatches []wire.Batch) {
-	m.heldNB.add(nbBatches)
-	m.heldSB.add(sbBatches)
+	m.heldNB.add(nbBatches, nil)
+	// The SB tables the engine does not track matter only to a run that
+	// is not forced (noteStaleSBFlows): a standby's would be every flow
+	// the active northd writes.
+	m.heldSB.add(sbBatches, sbSilent2603)
 	m.forceNext = true
 }
 
