@@ -235,7 +235,7 @@ func TestReadMessages(t *testing.T) {
 // it has read in one buffer, or fails as it does there.
 func FuzzParseMessage(f *testing.F) {
 	for _, s := range []string{`{"method":"update2","params":[null,{"T":{}}],"id":null}`, `{"id":7,"result":[{"count":1}],"error":null}`,
-		` {"id" : "x", "error" : {"error":"e"} , "result":null}`, `{"method":"\u0065cho","id":[1]}`, `{"method":1}`, `{"id":1,"x":[}`, `[]`} {
+		` {"id" : "x", "error" : {"error":"e"} , "result":null}`, `{"method":"\u0065cho","id":[1]}`, `{"method":1}`, `{"id":1,"x":[}`, `[]`, `{}0`} {
 		for _, size := range []uint8{0, 1, 3} {
 			f.Add([]byte(s), size)
 		}
