@@ -618,6 +618,7 @@ type Output[T comparable] struct {
 	sorted bool // delta is sorted by cmp
 	// unkept: the output keeps no weights (DropContents).
 	unkept bool
+	at     int // the output's operator (Circuit.ops)
 	// change is an unkept output's change as its input made it, taken
 	// from the input when the output is its last reader (stream.hand),
 	// not copied: Delta and Changes make a list of it on demand,
@@ -629,12 +630,11 @@ type Output[T comparable] struct {
 // be a total order on the tuples r can hold.
 func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 	o := &Output[T]{c: r.c, cmp: cmp}
-	var i int
-	i = r.c.add([]changer{r.s}, func() {
+	o.at = r.c.add([]changer{r.s}, func() {
 		o.sorted, o.step = false, r.c.steps
 		if o.unkept {
 			o.delta = nil
-			if o.change = r.s.hand(i); o.change == nil {
+			if o.change = r.s.hand(o.at); o.change == nil {
 				o.change = maps.Clone(r.s.delta)
 			}
 			return
@@ -649,8 +649,7 @@ func NewOutput[T comparable](r Rel[T], cmp func(T, T) int) *Output[T] {
 			}
 		}
 	}, nil)
-	r.c.ops[i].state = o.weights.size
-	r.c.ops[i].takes = true // once unkept (DropContents)
+	r.c.ops[o.at].state = o.weights.size
 	return o
 }
 
@@ -733,6 +732,7 @@ func (o *Output[T]) DropChanges() { o.delta, o.change, o.sorted = nil, nil, fals
 // Contents and Len are not to be used. It is called before the first Step.
 func (o *Output[T]) DropContents() {
 	o.unkept, o.weights = true, group[T]{}
+	o.c.ops[o.at].takes = true // it keeps its input's change (stream.hand)
 }
 
 // Contents returns the current set sorted by cmp.

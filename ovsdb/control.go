@@ -170,7 +170,9 @@ func (d *Northd) ClearEngineStats() {
 // compared everything (new NB connection, lock acquired, Recompute);
 // nbBatches and sbBatches are what the databases sent. It reports whether
 // 26.03's sync_to_sb_lb recomputed, which brings back the SB
-// Load_Balancer rows others changed.
+// Load_Balancer rows others changed. A northd paused or on standby counts
+// nothing: ovn-northd's engine does not run then, and recomputes
+// everything once active (followLock's full iteration).
 func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch) (lbSyncRecomputed bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -179,6 +181,10 @@ func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch) (l
 			nbSchema, sbSchema := d.release.NBSchema(), d.release.SBSchema()
 			d.engine = enginestats.NewNorthd2603(&nbSchema, &sbSchema)
 		}
+		if !d.active {
+			d.engine.Hold(nbBatches, sbBatches)
+			return false
+		}
 		before, _ := d.engine.Stats(lbSyncNode2603)
 		d.engine.Iterate(nbBatches, sbBatches, d.feed.row, full)
 		after, _ := d.engine.Stats(lbSyncNode2603)
@@ -186,7 +192,7 @@ func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch) (l
 	}
 	d.engine = nil
 	nbChanged, addrOnly := nbChangeKind(nbBatches)
-	if !full && !nbChanged {
+	if !d.active || !full && !nbChanged {
 		return
 	}
 	for i := range d.nodeStats {

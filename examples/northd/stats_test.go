@@ -151,12 +151,9 @@ func nodeStates(t *testing.T, show string) []string {
 	return out
 }
 
-// TestShowStats2603 makes the same NB changes beside 26.03.2's
-// ovn-northd and beside this northd, each with its own 26.03.2 NB and SB,
-// and expects show-stats to list the same nodes in the same order and,
-// for each change, each node to have recomputed, computed or stayed
-// untouched as the reference's did.
-func TestShowStats2603(t *testing.T) {
+// startStats2603 starts 26.03.2's ovn-northd and this northd, each on
+// its own 26.03.2 NB and SB, and waits until both have written their SB.
+func startStats2603(t *testing.T) (want, got statsNorthd) {
 	b := reference.BuildOf(schema.OVN2603)
 	ref := b.Start(t)
 	northd, err := b.Tool("ovn-northd")
@@ -164,9 +161,9 @@ func TestShowStats2603(t *testing.T) {
 		t.Fatal(err)
 	}
 	appctl := filepath.Join(filepath.Dir(northd), "ovn-appctl")
-	want := statsNorthd{name: "reference", dir: reference.Dir{Path: ref.Dir(), Build: b}, appctl: appctl}
+	want = statsNorthd{name: "reference", dir: reference.Dir{Path: ref.Dir(), Build: b}, appctl: appctl}
 
-	got := statsNorthd{name: "northlog", dir: reference.Dir{Path: t.TempDir(), Build: b}, appctl: appctl}
+	got = statsNorthd{name: "northlog", dir: reference.Dir{Path: t.TempDir(), Build: b}, appctl: appctl}
 	bin := filepath.Join(got.dir.Path, "northlog")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -189,28 +186,80 @@ func TestShowStats2603(t *testing.T) {
 	t.Cleanup(d.Stop)
 	got.step(t, "true")
 	want.step(t, "true")
+	return want, got
+}
 
+// TestShowStats2603 makes the same NB changes beside 26.03.2's
+// ovn-northd and beside this northd, each with its own 26.03.2 NB and SB,
+// and expects show-stats to list the same nodes in the same order and,
+// for each change, each node to have recomputed, computed or stayed
+// untouched as the reference's did.
+func TestShowStats2603(t *testing.T) {
+	want, got := startStats2603(t)
 	wantNodes, gotNodes := nodeStates(t, want.ctl(t, "inc-engine/show-stats")), nodeStates(t, got.ctl(t, "inc-engine/show-stats"))
 	if strings.Join(nodeNames(gotNodes), " ") != strings.Join(nodeNames(wantNodes), " ") {
 		t.Fatalf("show-stats lists\n%v\nwant\n%v", nodeNames(gotNodes), nodeNames(wantNodes))
 	}
 	for _, step := range statsSteps2603 {
-		for _, n := range []statsNorthd{want, got} {
-			n.ctl(t, "inc-engine/clear-stats")
-			n.step(t, step.script)
-		}
-		w, g := nodeStates(t, want.ctl(t, "inc-engine/show-stats")), nodeStates(t, got.ctl(t, "inc-engine/show-stats"))
-		for i := range w {
-			if g[i] != w[i] {
-				t.Errorf("%s: %s, want %s", step.name, g[i], w[i])
-			}
-		}
+		compareStep(t, want, got, step.name, func(n statsNorthd) { n.step(t, step.script) })
 	}
 	if one, all := got.ctl(t, "inc-engine/show-stats", "lflow"), got.ctl(t, "inc-engine/show-stats"); !strings.HasPrefix(one, "Node: lflow\n- recompute: ") || !strings.Contains(all, one) {
 		t.Errorf("show-stats lflow: %q", one)
 	}
 	if got, want := got.ctl(t, "inc-engine/show-stats", "lflow", "bogus"), want.ctl(t, "inc-engine/show-stats", "lflow", "bogus"); got != want {
 		t.Errorf("show-stats lflow bogus: %q, want %q", got, want)
+	}
+}
+
+// compareStep clears both northds' counters, makes the change on each,
+// and expects each node to have recomputed, computed or stayed untouched
+// as the reference's did.
+func compareStep(t *testing.T, want, got statsNorthd, name string, change func(statsNorthd)) {
+	t.Helper()
+	for _, n := range []statsNorthd{want, got} {
+		n.ctl(t, "inc-engine/clear-stats")
+		change(n)
+	}
+	w, g := nodeStates(t, want.ctl(t, "inc-engine/show-stats")), nodeStates(t, got.ctl(t, "inc-engine/show-stats"))
+	for i := range w {
+		if g[i] != w[i] {
+			t.Errorf("%s: %s, want %s", name, g[i], w[i])
+		}
+	}
+}
+
+// pausedSteps2603 is how many of statsSteps2603 TestShowStatsPaused2603
+// makes while the northds are paused, and resumedSteps2603 how many of
+// those after it makes once they run again.
+const pausedSteps2603, resumedSteps2603 = 20, 10
+
+// TestShowStatsPaused2603: changes made to the NB and the SB while
+// 26.03.2's ovn-northd and this northd are paused run neither's engine
+// (show-stats stays at zero, the table nodes' count of runs included);
+// once resumed, each node recomputes, computes or stays untouched as the
+// reference's does, in the first iteration and in the changes after it,
+// which find the rows changed while paused.
+func TestShowStatsPaused2603(t *testing.T) {
+	want, got := startStats2603(t)
+	for _, n := range []statsNorthd{want, got} {
+		n.ctl(t, "pause")
+		n.ctl(t, "inc-engine/clear-stats")
+		for _, step := range statsSteps2603[:pausedSteps2603] {
+			n.run(t, "bash", "-e", "-u", "-o", "pipefail", "-c", step.script)
+		}
+		n.run(t, "ovn-sbctl", "set", "SB_Global", ".", "options:paused=true")
+	}
+	// Neither northd says when it has read a change while paused.
+	time.Sleep(2 * time.Second)
+	if w, g := want.ctl(t, "inc-engine/show-stats"), got.ctl(t, "inc-engine/show-stats"); g != w {
+		t.Errorf("show-stats after changes while paused:\n%s\nwant\n%s", g, w)
+	}
+	compareStep(t, want, got, "resumed", func(n statsNorthd) {
+		n.ctl(t, "resume")
+		n.step(t, "true")
+	})
+	for _, step := range statsSteps2603[pausedSteps2603 : pausedSteps2603+resumedSteps2603] {
+		compareStep(t, want, got, step.name, func(n statsNorthd) { n.step(t, step.script) })
 	}
 }
 

@@ -3,6 +3,7 @@ package embedded
 import (
 	"slices"
 
+	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/ovn-org/libovsdb/ovsdb"
 )
 
@@ -19,7 +20,7 @@ type condition struct {
 // parseWhere parses a JSON array of conditions of table t.
 func (t *table) parseWhere(v []byte, named symbols) ([]condition, error) {
 	var where []condition
-	err := eachElement(v, func(e []byte) error {
+	err := wire.WalkArray(v, func(e []byte) error {
 		switch string(e) {
 		case "true", "false":
 			b := string(e) == "true"
@@ -30,11 +31,11 @@ func (t *table) parseWhere(v []byte, named symbols) ([]condition, error) {
 		if err != nil || len(parts) != 3 {
 			return syntaxErr("bad condition %.80s", e)
 		}
-		name, err := jsonString(parts[0])
+		name, err := wire.JSONString(parts[0])
 		if err != nil {
 			return syntaxErr("bad condition %.80s", e)
 		}
-		fn, err := jsonString(parts[1])
+		fn, err := wire.JSONString(parts[1])
 		if err != nil {
 			return syntaxErr("bad condition %.80s", e)
 		}

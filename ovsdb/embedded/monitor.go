@@ -126,7 +126,7 @@ func parseTableRequests(tb *table, raw json.RawMessage, withWhere bool) (*tableM
 // parseMonitorWhere parses a monitor condition: an array of conditions and
 // booleans, true when any of them is; all is set when there is none.
 func parseMonitorWhere(tb *table, raw json.RawMessage) (where []condition, all bool, err error) {
-	if isNull(raw) {
+	if wire.IsNull(raw) {
 		return nil, true, nil
 	}
 	where, err = tb.parseWhere(raw, nil)

@@ -1,7 +1,6 @@
 package embedded
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -14,30 +13,15 @@ import (
 // decoding into maps of interfaces); values are parsed where their column
 // is known, straight into datums.
 
-var errBadJSON = errors.New("malformed JSON")
-
-// eachMember calls fn with each member of the JSON object b.
-func eachMember(b []byte, fn func(key string, value []byte) error) error {
-	return wire.WalkObject(b, fn)
-}
-
-// eachElement calls fn with each element of the JSON array b.
-func eachElement(b []byte, fn func(elem []byte) error) error {
-	return wire.WalkArray(b, fn)
-}
-
 // elements are the elements of the JSON array b.
 func elements(b []byte) ([][]byte, error) {
 	var elems [][]byte
-	err := eachElement(b, func(e []byte) error {
+	err := wire.WalkArray(b, func(e []byte) error {
 		elems = append(elems, e)
 		return nil
 	})
 	return elems, err
 }
-
-// jsonString is the string that the JSON text q (quotes included) holds.
-func jsonString(q []byte) (string, error) { return wire.JSONString(q) }
 
 // isJSONString reports whether the JSON value v is the string s.
 func isJSONString(v []byte, s string) bool {
@@ -85,7 +69,7 @@ func parseAtom(v []byte, t atomType, named symbols) (atom, error) {
 	switch t {
 	case atomString:
 		if len(v) > 0 && v[0] == '"' {
-			s, err := jsonString(v)
+			s, err := wire.JSONString(v)
 			return atom{s: s}, err
 		}
 	case atomInteger:
@@ -105,7 +89,7 @@ func parseAtom(v []byte, t atomType, named symbols) (atom, error) {
 		}
 	case atomUUID:
 		if tag, val, err := pair(v); err == nil {
-			s, err := jsonString(val)
+			s, err := wire.JSONString(val)
 			switch {
 			case err != nil:
 			case isJSONString(tag, "uuid"):
@@ -145,7 +129,7 @@ func (c *column) parseDatum(v []byte, named symbols, min, max int) (datum, error
 		d.keys = []atom{a}
 	}
 	if inner != nil {
-		err := eachElement(inner, func(e []byte) error {
+		err := wire.WalkArray(inner, func(e []byte) error {
 			if !c.isMap {
 				a, err := parseAtom(e, c.key, named)
 				d.keys = append(d.keys, a)

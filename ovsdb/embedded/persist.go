@@ -127,7 +127,7 @@ func (s *server) replay(db *database, records []json.RawMessage) error {
 	}
 	t := newTxn(db, 0)
 	for i, rec := range records[1:] {
-		err := eachMember(rec, func(name string, changes []byte) error {
+		err := wire.WalkObject(rec, func(name string, changes []byte) error {
 			if strings.HasPrefix(name, "_") {
 				if name == "_is_diff" && string(changes) == "true" {
 					return errors.New("it holds column differences (written by ovsdb-server), which this server does not read")
@@ -138,7 +138,7 @@ func (s *server) replay(db *database, records []json.RawMessage) error {
 			if tb == nil {
 				return fmt.Errorf("no table %s", name)
 			}
-			return eachMember(changes, func(uuid string, columns []byte) error {
+			return wire.WalkObject(changes, func(uuid string, columns []byte) error {
 				if string(columns) == "null" {
 					t.replace(tb, uuid, nil)
 					return nil
@@ -148,7 +148,7 @@ func (s *server) replay(db *database, records []json.RawMessage) error {
 					r = tb.newRow(uuid)
 					t.replace(tb, uuid, r)
 				}
-				return eachMember(columns, func(column string, value []byte) error {
+				return wire.WalkObject(columns, func(column string, value []byte) error {
 					c, err := tb.column(column)
 					if err != nil || c.index < 0 {
 						return fmt.Errorf("table %s row %s: unknown column %s", name, uuid, column)

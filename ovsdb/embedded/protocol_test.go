@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/northlog/northlog/relations/schema"
 	"io"
 	"log/slog"
 	"net"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/northlog/northlog/ovsdb/wire"
+	"github.com/northlog/northlog/relations/schema"
 )
 
 // startServers starts embedded servers of 23.03's schemas in a fresh
@@ -50,8 +51,8 @@ type rawClient struct {
 	conn    net.Conn
 	mu      sync.Mutex
 	nextID  int
-	replies map[int]chan *message // by request id, until the reply comes
-	notes   chan *message
+	replies map[int]chan wire.Message // by request id, until the reply comes
+	notes   chan wire.Message
 	// early lists the monitors (whose id is the id of the request that
 	// made them) that got an update before the reply with their initial
 	// contents.
@@ -64,10 +65,10 @@ func dialRaw(t testing.TB, remote string) *rawClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &rawClient{t: t, conn: conn, replies: map[int]chan *message{}, notes: make(chan *message, 100)}
+	c := &rawClient{t: t, conn: conn, replies: map[int]chan wire.Message{}, notes: make(chan wire.Message, 100)}
 	t.Cleanup(func() { conn.Close() })
 	go func() {
-		_ = readMessages(conn, func(m *message) {
+		_ = wire.ReadMessages(conn, func(m wire.Message) {
 			if m.Method != "" {
 				var params []json.RawMessage
 				var monitorID int
@@ -104,7 +105,7 @@ func (c *rawClient) call(method string, params ...any) (json.RawMessage, error) 
 	c.mu.Lock()
 	c.nextID++
 	id := c.nextID
-	ch := make(chan *message, 1)
+	ch := make(chan wire.Message, 1)
 	c.replies[id] = ch
 	c.mu.Unlock()
 	if params == nil {
@@ -119,7 +120,7 @@ func (c *rawClient) call(method string, params ...any) (json.RawMessage, error) 
 	}
 	select {
 	case m := <-ch:
-		if !isNull(m.Error) {
+		if !wire.IsNull(m.Error) {
 			return nil, fmt.Errorf("%s", m.Error)
 		}
 		return m.Result, nil

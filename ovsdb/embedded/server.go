@@ -215,7 +215,7 @@ func (s *server) startSession(nc net.Conn) {
 	}()
 	go func() {
 		defer s.wg.Done()
-		if err := readMessages(nc, sess.handle); err != nil {
+		if err := wire.ReadMessages(nc, sess.handle); err != nil {
 			s.logger.Debug("ovsdb session read failed", "err", err)
 		}
 		s.endSession(sess)
@@ -252,8 +252,8 @@ func (sess *session) notify(method string, params ...any) {
 // handle answers one message from the client. Responses to requests the
 // server never sends, and notifications ("cancel" included: transactions
 // never wait here), need no answer.
-func (sess *session) handle(m *message) {
-	if m.Method == "" || isNull(m.ID) {
+func (sess *session) handle(m wire.Message) {
+	if m.Method == "" || wire.IsNull(m.ID) {
 		return
 	}
 	sess.srv.mu.Lock()
@@ -282,8 +282,8 @@ func (sess *session) call(method string, rawParams json.RawMessage) (result any,
 		}
 	}()
 	params := []json.RawMessage{}
-	if !isNull(rawParams) {
-		err := eachElement(rawParams, func(p []byte) error {
+	if !wire.IsNull(rawParams) {
+		err := wire.WalkArray(rawParams, func(p []byte) error {
 			params = append(params, p)
 			return nil
 		})

@@ -110,13 +110,13 @@ type operation struct {
 // parseOperation reads an operation's members.
 func parseOperation(v []byte) (*operation, error) {
 	op := &operation{}
-	err := eachMember(v, func(key string, value []byte) error {
+	err := wire.WalkObject(v, func(key string, value []byte) error {
 		var err error
 		switch key {
 		case "op":
-			op.op, err = jsonString(value)
+			op.op, err = wire.JSONString(value)
 		case "table":
-			op.table, err = jsonString(value)
+			op.table, err = wire.JSONString(value)
 		case "row":
 			op.row = value
 		case "where":
@@ -128,13 +128,13 @@ func parseOperation(v []byte) (*operation, error) {
 		case "rows":
 			op.rows = value
 		case "until":
-			op.until, err = jsonString(value)
+			op.until, err = wire.JSONString(value)
 		case "uuid-name":
-			op.uuidName, err = jsonString(value)
+			op.uuidName, err = wire.JSONString(value)
 		case "uuid":
-			op.uuid, err = jsonString(value)
+			op.uuid, err = wire.JSONString(value)
 		case "lock":
-			op.lock, err = jsonString(value)
+			op.lock, err = wire.JSONString(value)
 		}
 		if err != nil {
 			return fmt.Errorf("member %s: %w", key, err)
@@ -181,7 +181,7 @@ func (t *txn) parseRow(tb *table, v []byte, update bool) ([]*column, []datum, er
 	}
 	var cols []*column
 	var vals []datum
-	err := eachMember(v, func(name string, value []byte) error {
+	err := wire.WalkObject(v, func(name string, value []byte) error {
 		c, err := tb.column(name)
 		if err != nil {
 			return err
@@ -343,13 +343,13 @@ func (t *txn) parseMutations(tb *table, v []byte) ([]mutation, error) {
 		return nil, syntaxErr("Required member mutations is missing.")
 	}
 	var muts []mutation
-	err := eachElement(v, func(e []byte) error {
+	err := wire.WalkArray(v, func(e []byte) error {
 		parts, err := elements(e)
 		if err != nil || len(parts) != 3 {
 			return syntaxErr("bad mutation %.80s", e)
 		}
-		name, err1 := jsonString(parts[0])
-		mutator, err2 := jsonString(parts[1])
+		name, err1 := wire.JSONString(parts[0])
+		mutator, err2 := wire.JSONString(parts[1])
 		if err1 != nil || err2 != nil {
 			return syntaxErr("bad mutation %.80s", e)
 		}
@@ -571,8 +571,8 @@ func columnList(tb *table, v []byte) ([]*column, error) {
 		return append(slices.Clone(tb.columns), uuidColumn), nil
 	}
 	var cols []*column
-	err := eachElement(v, func(e []byte) error {
-		name, err := jsonString(e)
+	err := wire.WalkArray(v, func(e []byte) error {
+		name, err := wire.JSONString(e)
 		if err != nil {
 			return syntaxErr("bad column name %.60s", e)
 		}
@@ -641,13 +641,13 @@ func (t *txn) wait(op *operation) ([]byte, error) {
 		return nil, err
 	}
 	var want [][]datum
-	if !isNull(op.rows) {
-		err = eachElement(op.rows, func(e []byte) error {
+	if !wire.IsNull(op.rows) {
+		err = wire.WalkArray(op.rows, func(e []byte) error {
 			values := make([]datum, len(cols))
 			for i, c := range cols {
 				values[i] = c.def
 			}
-			err := eachMember(e, func(name string, v []byte) error {
+			err := wire.WalkObject(e, func(name string, v []byte) error {
 				i := slices.IndexFunc(cols, func(c *column) bool { return c.name == name })
 				if i < 0 {
 					return syntaxErr("wait: row has column %q not in columns", name)

@@ -52,6 +52,11 @@ type Northd2603 struct {
 	dynamicRouters map[string]bool
 	// nbTables and sbTables are the databases' table leaves' flags.
 	nbTables, sbTables tableChanges
+	// heldNB and heldSB are the batches of the iterations that ran no
+	// engine (Hold); forceNext says there were such iterations, after
+	// which the next run recomputes everything.
+	heldNB, heldSB heldChanges
+	forceNext      bool
 
 	trk tracked
 }
@@ -225,11 +230,27 @@ func (m *Northd2603) SetNBOptions(options map[string]string) {
 	m.nbOptions = maps.Clone(options)
 }
 
+// Hold takes the NB and SB batches of an iteration that runs no engine:
+// ovn-northd's does not run while paused or on standby, and recomputes
+// everything when it runs again. The next Iterate takes them, forced.
+func (m *Northd2603) Hold(nbBatches, sbBatches []wire.Batch) {
+	m.heldNB.add(nbBatches, nil)
+	// The SB tables the engine does not track matter only to a run that
+	// is not forced (noteStaleSBFlows): a standby's would be every flow
+	// the active northd writes.
+	m.heldSB.add(sbBatches, sbSilent2603)
+	m.forceNext = true
+}
+
 // Iterate runs the engine for the NB and SB batches of one iteration of
 // the northd. nbRow is the NB as the northd holds it after the batches;
 // force says the iteration recomputes everything (a new connection, the
 // SB lock acquired, inc-engine/recompute).
 func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table, uuid string) model.Model, force bool) {
+	if m.forceNext {
+		nbBatches, sbBatches = m.heldNB.before(nbBatches), m.heldSB.before(sbBatches)
+		force, m.forceNext = true, false
+	}
 	m.followSB(sbBatches)
 	m.followRouters(nbBatches)
 	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow, m.sbRow)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -292,33 +293,71 @@ func (c *rpcConn) reply(id, result []byte) error {
 	return c.w.Flush()
 }
 
-// rpcMessage is a message's members, as sub-slices of the message.
-type rpcMessage struct {
-	method                    string
-	params, id, result, error []byte
+// Message is one JSON-RPC 1.0 message as OVSDB uses it (RFC 7047, 4): a
+// request has a method and a non-null id, a notification a method and a
+// null id, a response a result or an error and the id of its request. Its
+// members are sub-slices of the message; those it lacks are nil.
+type Message struct {
+	Method                    string
+	Params, ID, Result, Error []byte
 }
 
-func parseMessage(b []byte) (rpcMessage, error) {
-	var m rpcMessage
-	err := walkObject(b, func(key string, v []byte) error {
-		switch key {
-		case "method":
-			return json.Unmarshal(v, &m.method)
-		case "params":
-			m.params = v
-		case "id":
-			m.id = v
-		case "result":
-			m.result = v
-		case "error":
-			m.error = v
-		}
-		return nil
-	})
+// ParseMessage reads the members of the message b.
+func ParseMessage(b []byte) (Message, error) {
+	var m Message
+	err := walkObject(b, m.set)
 	return m, err
 }
 
-func isNull(v []byte) bool { return v == nil || bytes.Equal(v, []byte("null")) }
+// set sets the member key to v; other keys are no member of a message. A
+// method that is not a string is an error, as in OVS's jsonrpc.
+func (m *Message) set(key string, v []byte) (err error) {
+	switch key {
+	case "method":
+		m.Method, err = JSONString(v)
+	case "params":
+		m.Params = v
+	case "id":
+		m.ID = v
+	case "result":
+		m.Result = v
+	case "error":
+		m.Error = v
+	}
+	return err
+}
+
+// IsNull reports whether a member is absent or null.
+func IsNull(v []byte) bool {
+	v = bytes.TrimSpace(v)
+	return len(v) == 0 || bytes.Equal(v, []byte("null"))
+}
+
+// ReadMessages reads JSON-RPC messages from r and calls handle with each,
+// in order, until r ends (nil) or carries something that is not a message:
+// for the embedded servers. Each message is in memory of its own, which
+// handle may keep; one read in parts is joined.
+func ReadMessages(r io.Reader, handle func(Message)) error {
+	fr := &frameReader{r: r}
+	for {
+		b, parts, err := fr.next()
+		switch {
+		case errors.Is(err, io.EOF) || errors.Is(err, net.ErrClosed):
+			return nil
+		case err != nil:
+			return err
+		case parts != nil:
+			b = parts.join()
+		default:
+			b = bytes.Clone(b)
+		}
+		m, err := ParseMessage(b)
+		if err != nil {
+			return fmt.Errorf("JSON-RPC message: %w", err)
+		}
+		handle(m)
+	}
+}
 
 func (c *rpcConn) readLoop() {
 	fr := &frameReader{r: c.nc}
@@ -340,32 +379,32 @@ func (c *rpcConn) readLoop() {
 
 // handle acts on one message.
 func (c *rpcConn) handle(b []byte) error {
-	m, err := parseMessage(b)
+	m, err := ParseMessage(b)
 	if err != nil {
 		return fmt.Errorf("JSON-RPC message: %w", err)
 	}
-	if m.method != "" {
-		switch h := c.handlers[m.method]; {
-		case m.method == "echo":
+	if m.Method != "" {
+		switch h := c.handlers[m.Method]; {
+		case m.Method == "echo":
 			// Answered from another goroutine: a write can wait for the
 			// server, which may wait for this loop to read.
-			id, params := bytes.Clone(m.id), bytes.Clone(m.params)
+			id, params := bytes.Clone(m.ID), bytes.Clone(m.Params)
 			go func() {
 				if err := c.reply(id, params); err != nil {
 					c.end(err)
 				}
 			}()
 		case h != nil:
-			if err := h(m.params); err != nil {
+			if err := h(m.Params); err != nil {
 				return err
 			}
-			c.replyDone(m.id)
+			c.replyDone(m.ID)
 		}
 		return nil
 	}
-	id, err := strconv.ParseUint(string(m.id), 10, 64)
+	id, err := strconv.ParseUint(string(m.ID), 10, 64)
 	if err != nil {
-		return fmt.Errorf("JSON-RPC reply with id %s", m.id)
+		return fmt.Errorf("JSON-RPC reply with id %s", m.ID)
 	}
 	c.mu.Lock()
 	call := c.pending[id]
@@ -373,10 +412,10 @@ func (c *rpcConn) handle(b []byte) error {
 	c.mu.Unlock()
 	switch {
 	case call == nil:
-	case !isNull(m.error):
-		call.done <- fmt.Errorf("%s", m.error)
+	case !IsNull(m.Error):
+		call.done <- fmt.Errorf("%s", m.Error)
 	case call.decode != nil:
-		call.done <- call.decode(m.result)
+		call.done <- call.decode(m.Result)
 	default:
 		call.done <- nil
 	}
@@ -386,7 +425,7 @@ func (c *rpcConn) handle(b []byte) error {
 // replyDone answers a request served, unless it is a notification (id
 // null).
 func (c *rpcConn) replyDone(id []byte) {
-	if isNull(id) {
+	if IsNull(id) {
 		return
 	}
 	id = bytes.Clone(id)
@@ -405,14 +444,14 @@ func (c *rpcConn) handleRope(r *rope) error {
 	if err != nil {
 		return fmt.Errorf("JSON-RPC message: %w", err)
 	}
-	if h := c.ropeHandlers[m.method]; h != nil && m.hasParams {
+	if h := c.ropeHandlers[m.Method]; h != nil && m.hasParams {
 		if err := h(r, m.params); err != nil {
 			return err
 		}
-		c.replyDone(m.id)
+		c.replyDone(m.ID)
 		return nil
 	}
-	if id, err := strconv.ParseUint(string(m.id), 10, 64); err == nil && m.method == "" && m.hasResult && isNull(m.error) {
+	if id, err := strconv.ParseUint(string(m.ID), 10, 64); err == nil && m.Method == "" && m.hasResult && IsNull(m.Error) {
 		c.mu.Lock()
 		call := c.pending[id]
 		if call != nil && call.ropeDecode != nil {

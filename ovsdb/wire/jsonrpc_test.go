@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"net"
 	"strings"
@@ -191,6 +192,80 @@ func TestFrameReader(t *testing.T) {
 	if _, _, err := fr.next(); err == nil {
 		t.Error("garbage: no error")
 	}
+}
+
+// TestReadMessages: messages arriving a byte at a time, or larger than
+// the read buffer, with brackets and escaped quotes inside strings and
+// whitespace between them, come out whole, in order, and intact after the
+// messages that follow them were read; a stream that holds something
+// other than objects ends the read with an error, its end with none.
+func TestReadMessages(t *testing.T) {
+	big := strings.Repeat("x", 200<<10)
+	stream := `{"method":"echo","params":["}{\"[]\\"],"id":1}` + "\n  " +
+		`{"id":2,"result":{"a":[1,{"b":"]"}]},"error":null}{"method":"update","params":["` + big + `"],"id":null}` +
+		` {"id":3,"result":[],"error":null}`
+	want := []string{
+		`echo ["}{\"[]\\"] 1  `,
+		`  2 {"a":[1,{"b":"]"}]} null`,
+		`update ["` + big + `"] null  `,
+		`  3 [] null`,
+	}
+	for name, r := range map[string]io.Reader{
+		"whole":            strings.NewReader(stream),
+		"a byte at a time": iotest.OneByteReader(strings.NewReader(stream)),
+	} {
+		var msgs []Message
+		err := ReadMessages(r, func(m Message) { msgs = append(msgs, m) })
+		var got []string
+		for _, m := range msgs {
+			got = append(got, m.Method+" "+string(m.Params)+" "+string(m.ID)+" "+string(m.Result)+" "+string(m.Error))
+		}
+		if err != nil || !cmp.Equal(got, want) {
+			t.Errorf("%s: err %v, messages differ: %s", name, err, cmp.Diff(want, got))
+		}
+	}
+	for _, bad := range []string{`{"id":1} [1]`, `{"method":null,"id":1}`, `{"id":1`} {
+		if err := ReadMessages(strings.NewReader(bad), func(Message) {}); err == nil {
+			t.Errorf("%s: read to its end", bad)
+		}
+	}
+}
+
+// FuzzParseMessage: a message read in parts of any size has the members
+// it has read in one buffer, or fails as it does there.
+func FuzzParseMessage(f *testing.F) {
+	for _, s := range []string{`{"method":"update2","params":[null,{"T":{}}],"id":null}`, `{"id":7,"result":[{"count":1}],"error":null}`,
+		` {"id" : "x", "error" : {"error":"e"} , "result":null}`, `{"method":"\u0065cho","id":[1]}`, `{"method":1}`, `{"id":1,"x":[}`, `[]`, `{}0`} {
+		for _, size := range []uint8{0, 1, 3} {
+			f.Add([]byte(s), size)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte, size uint8) {
+		want, wantErr := ParseMessage(b)
+		r := ropeOf(string(b), int(size)+1)
+		m, err := parseRopeMessage(r)
+		if (err != nil) != (wantErr != nil) {
+			t.Fatalf("%q in pieces of %d: %v; in one: %v", b, size+1, err, wantErr)
+		}
+		if err != nil {
+			return
+		}
+		member := func(has bool, p ropePos) []byte {
+			if !has {
+				return nil
+			}
+			end, err := r.valueEnd(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, _, _ = r.skipSpace(p)
+			return r.slice(p, end)
+		}
+		m.Params, m.Result = member(m.hasParams, m.params), member(m.hasResult, m.result)
+		if d := cmp.Diff(want, m.Message); d != "" {
+			t.Errorf("%q in pieces of %d (-one buffer +parts):\n%s", b, size+1, d)
+		}
+	})
 }
 
 // TestRPCConn: against a scripted server, a call's reply comes after the

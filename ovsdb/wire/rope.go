@@ -1,9 +1,6 @@
 package wire
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "bytes"
 
 // rope is a message larger than the frame reader's buffer, left in the
 // buffers it was read into, in order. It is walked in place, and a walk
@@ -184,35 +181,36 @@ func (r *rope) eachRow(p ropePos, fn func(table, uuid string, ru []byte) error) 
 	return err
 }
 
-// ropeMessage is the members of a message read in parts that are not
-// walked in place, and the positions of those that may be.
+// ropeMessage is a message read in parts: its members that are not walked
+// in place, copied out of the parts (which are dropped as the walk goes on,
+// while the id waits for the reply), and the positions of those that may
+// be.
 type ropeMessage struct {
-	method               string
-	id, error            []byte
+	Message              // Params and Result nil
 	params, result       ropePos
 	hasParams, hasResult bool
 }
 
 func parseRopeMessage(r *rope) (ropeMessage, error) {
 	var m ropeMessage
-	_, err := r.walkObject(ropePos{}, func(key string, v ropePos) (ropePos, error) {
+	end, err := r.walkObject(ropePos{}, func(key string, v ropePos) (ropePos, error) {
 		end, err := r.valueEnd(v)
 		if err != nil {
 			return end, err
 		}
 		switch key {
-		case "method":
-			err = json.Unmarshal(r.slice(v, end), &m.method)
-		case "id":
-			m.id = bytes.Clone(bytes.TrimSpace(r.slice(v, end)))
-		case "error":
-			m.error = bytes.Clone(bytes.TrimSpace(r.slice(v, end)))
 		case "params":
 			m.params, m.hasParams = v, true
 		case "result":
 			m.result, m.hasResult = v, true
+		default:
+			v, _, _ = r.skipSpace(v)
+			err = m.set(key, bytes.Clone(r.slice(v, end)))
 		}
 		return end, err
 	})
+	if _, _, more := r.skipSpace(end); err == nil && more {
+		err = errBadJSON
+	}
 	return m, err
 }

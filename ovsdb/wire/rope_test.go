@@ -45,11 +45,11 @@ type rowSeen struct{ Table, UUID, Row string }
 func TestRopeEachRow(t *testing.T) {
 	msg := updatesMessage(50)
 	var want []rowSeen
-	params, err := parseMessage([]byte(msg))
+	params, err := ParseMessage([]byte(msg))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tu, err := parseUpdate2(params.params)
+	tu, err := parseUpdate2(params.Params)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestRopeEachRow(t *testing.T) {
 	for _, size := range []int{1, 2, 3, 7, 64, 1000, len(msg)} {
 		r := ropeOf(msg, size)
 		m, err := parseRopeMessage(r)
-		if err != nil || m.method != "update2" || string(m.id) != "null" || !m.hasParams {
+		if err != nil || m.Method != "update2" || string(m.ID) != "null" || !m.hasParams {
 			t.Fatalf("size %d: message %+v, %v", size, m, err)
 		}
 		at, err := r.secondElement(m.params)
