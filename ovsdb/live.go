@@ -1287,6 +1287,9 @@ func (d *Northd) report(st StepStats) {
 		d.log.Log(context.Background(), faultLevel(st.Err), "SB transaction failed; reconciling again at the next step", "err", st.Err)
 		return
 	}
+	if !d.log.Enabled(context.Background(), slog.LevelDebug) {
+		return // the attributes' formatting costs more than the rest of a report
+	}
 	attrs := []any{"nb_rows", st.NBRows, "flows_added", st.FlowsAdded, "flows_removed", st.FlowsRemoved,
 		"engine", st.Engine, "sb_txn", st.SBTxn}
 	for _, table := range slices.Sorted(maps.Keys(st.SB)) {
