@@ -483,7 +483,7 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m mod
 	}
 	name := m.Name()
 	nc, err := s.Dial(ctx, name, m, wire.Options{
-		Tables: tables, Schema: schema, NotMonitored: sbwriter.NotMonitored, Modifiers: fastModifiers, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog,
+		Tables: tables, Schema: schema, NotMonitored: sbwriter.NotMonitored, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog,
 		Silence: dialSilence})
 	if err == nil && c == &d.sb && !d.IsPaused() {
 		lctx, cancel := context.WithTimeout(ctx, dialSilence)
@@ -1286,6 +1286,9 @@ func (d *Northd) report(st StepStats) {
 	if st.Err != nil {
 		d.log.Log(context.Background(), faultLevel(st.Err), "SB transaction failed; reconciling again at the next step", "err", st.Err)
 		return
+	}
+	if !d.log.Enabled(context.Background(), slog.LevelDebug) {
+		return // the attributes' formatting costs more than the rest of a report
 	}
 	attrs := []any{"nb_rows", st.NBRows, "flows_added", st.FlowsAdded, "flows_removed", st.FlowsRemoved,
 		"engine", st.Engine, "sb_txn", st.SBTxn}

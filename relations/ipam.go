@@ -254,9 +254,15 @@ func (m *IPAM) move(u string, sw *ipamSwitch) {
 }
 
 // UpdateSwitchPort feeds a Logical_Switch_Port row; nil: deleted. The
-// row's dynamic_addresses is what northd reads next.
+// row's dynamic_addresses is what northd reads next. A row that changed
+// in no column IPAM reads (its up, northd's own write after each binding
+// change) is only recorded.
 func (m *IPAM) UpdateSwitchPort(u string, row *nb.LogicalSwitchPort) {
 	p := m.ports[u]
+	if p != nil && p.row != nil && row != nil && sameIPAMColumns(p.row, row) {
+		p.row = row
+		return
+	}
 	if p == nil {
 		if row == nil {
 			return
@@ -293,6 +299,15 @@ func (m *IPAM) UpdateSwitchPort(u string, row *nb.LogicalSwitchPort) {
 	}
 	m.attach(p)
 	m.dirty[p] = true
+}
+
+// sameIPAMColumns reports whether two versions of a switch port agree in
+// the columns IPAM reads: its name, type, router port, addresses, port
+// security (readLSPAddresses) and dynamic_addresses.
+func sameIPAMColumns(a, b *nb.LogicalSwitchPort) bool {
+	return a.Name == b.Name && a.Type == b.Type && a.Options["router-port"] == b.Options["router-port"] &&
+		slices.Equal(a.Addresses, b.Addresses) && slices.Equal(a.PortSecurity, b.PortSecurity) &&
+		(a.DynamicAddresses == nil) == (b.DynamicAddresses == nil) && (a.DynamicAddresses == nil || *a.DynamicAddresses == *b.DynamicAddresses)
 }
 
 func (m *IPAM) unrefPeer(p *ipamPort) {

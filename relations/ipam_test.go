@@ -2,6 +2,7 @@ package relations
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/northlog/northlog/relations/nb"
@@ -169,4 +170,29 @@ func FuzzParseDynamicRequest(f *testing.F) {
 			t.Fatalf("%q: both \"dynamic IP\" and \"dynamic IP IPV6\"", s)
 		}
 	})
+}
+
+// TestIPAMPortUpAlone: a switch port row that changed in no column IPAM
+// reads (up) is not decided again; one whose addresses changed is.
+func TestIPAMPortUpAlone(t *testing.T) {
+	m, ls := ipamSwitchWith(t, 3, map[string]string{"subnet": "10.0.0.0/24"})
+	u := ls.Ports[1]
+	row := *m.ports[u].row
+	row.DynamicAddresses = m.Dynamic(u)
+	m.UpdateSwitchPort(u, &row) // the NB's echo of the addresses written
+	m.Run()
+	m.TakeChanged()
+	up := row
+	up.Up = new(true)
+	m.UpdateSwitchPort(u, &up)
+	if len(m.dirty) != 0 || m.ports[u].row != &up {
+		t.Errorf("up alone: %d ports to decide again, row kept %v", len(m.dirty), m.ports[u].row == &up)
+	}
+	moved := up
+	moved.Addresses = []string{"dynamic 10.0.0.200"}
+	m.UpdateSwitchPort(u, &moved)
+	m.Run()
+	if got := m.Dynamic(u); got == nil || !strings.HasSuffix(*got, " 10.0.0.200") {
+		t.Errorf("addresses changed: dynamic %v, want 10.0.0.200", got)
+	}
 }

@@ -1093,7 +1093,7 @@ var mcKeyNames = map[string]bool{rules.MCFlood: true, rules.MCUnknown: true, rul
 // done nothing, for another change.
 func (w *Writer) applyGroupPorts(c wire.Change) bool {
 	mc, _ := c.New.(*sb.MulticastGroup)
-	toggled, ok := wire.UUIDsOf(c.Diff["ports"])
+	toggled, ok := c.Diff["ports"].([]string)
 	if _, known := w.m.mcPorts[c.UUID]; mc == nil || len(c.Diff) != 1 || !ok || !known {
 		return false
 	}

@@ -93,10 +93,10 @@ type Conn struct {
 type Change struct {
 	Table, UUID string
 	Old, New    model.Model
-	// Diff is the update2 "modify" of a change that a Modifier made:
-	// the columns that changed, a set column as the elements that went or
-	// came.
-	Diff lovsdb.Row
+	// Diff is set for a "modify" that changed a set or a map column: the
+	// update2 diff, each column that changed in its model field's type, a
+	// set or a map as the elements that went or came.
+	Diff map[string]any
 }
 
 // Batch is the row changes of one committed transaction, or the whole
@@ -119,9 +119,6 @@ type Options struct {
 	Schema *lovsdb.DatabaseSchema
 	// NotMonitored are, by table, columns left out of the monitor.
 	NotMonitored map[string]map[string]bool
-	// Modifiers apply an update2 "modify" to a row of their table without
-	// libovsdb's reflection, when they can (ok false otherwise).
-	Modifiers map[string]Modifier
 	// Probe is the initial inactivity probe interval (see prober,
 	// SetProbe); 0 or less is none.
 	Probe time.Duration
@@ -145,10 +142,6 @@ type Options struct {
 // ErrSilent is Dial's error when nothing came from the server for
 // Options.Silence.
 var ErrSilent = errors.New("nothing received from the server")
-
-// Modifier makes the new row of a "modify" from the old one and the
-// update2 diff; ok false leaves the change to libovsdb.
-type Modifier func(old model.Model, diff lovsdb.Row) (new model.Model, ok bool)
 
 // Dial connects to the first server of remote (OVS remote syntax:
 // "unix:PATH", "tcp:HOST:PORT" or "ssl:HOST:PORT", several separated by
@@ -521,10 +514,8 @@ func updateRow(ru []byte) (row []byte, whole, deleted bool, err error) {
 }
 
 // apply turns one update (or the initial contents) into a batch. Whole
-// rows, modifies of atoms and optional atoms, and deletes are made by the
-// table's rowDecoder when it has one, the other modifies
-// that opts.Modifiers can make are made by them; the rest goes through
-// libovsdb's models and update arithmetic.
+// rows, modifies and deletes are made by the table's rowDecoder when it
+// has one; the rest goes through libovsdb's models and update arithmetic.
 func (c *Conn) apply(tu rawUpdates, initial bool) error {
 	var mu updates.ModelUpdates
 	var fast []Change
@@ -554,12 +545,12 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 				fast = append(fast, Change{Table: table, UUID: uuid, New: m})
 				return nil
 			case row != nil && !whole && current[uuid] != nil:
-				m, ok, err := dec.modify(current[uuid], row, known)
+				m, diff, ok, err := dec.modify(current[uuid], row, known)
 				if err != nil {
 					return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 				}
 				if ok {
-					fast = append(fast, Change{Table: table, UUID: uuid, Old: current[uuid], New: m})
+					fast = append(fast, Change{Table: table, UUID: uuid, Old: current[uuid], New: m, Diff: diff})
 					return nil
 				}
 			}
@@ -573,11 +564,6 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 			return c.fail(fmt.Errorf("%s: update modifies unknown %s row %s", c.dbName, table, uuid))
 		case ru.Initial == nil && ru.Insert == nil && ru.Modify == nil && current[uuid] == nil:
 			return nil // a delete of a row never seen
-		case ru.Modify != nil && c.opts.Modifiers[table] != nil:
-			if m, ok := c.opts.Modifiers[table](current[uuid], *ru.Modify); ok {
-				fast = append(fast, Change{Table: table, UUID: uuid, Old: current[uuid], New: m, Diff: *ru.Modify})
-				return nil
-			}
 		}
 		if err := mu.AddRowUpdate2(c.model, table, uuid, current[uuid], ru); err != nil {
 			return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))

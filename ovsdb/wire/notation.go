@@ -76,23 +76,3 @@ func IsUUID(s string) bool {
 	}
 	return true
 }
-
-// UUIDsOf are the UUIDs of a set of uuid atoms in libovsdb's Go notation:
-// a set, or a single atom; ok false for anything else.
-func UUIDsOf(v any) ([]string, bool) {
-	switch v := v.(type) {
-	case lovsdb.UUID:
-		return []string{v.GoUUID}, v.GoUUID != ""
-	case lovsdb.OvsSet:
-		out := make([]string, 0, len(v.GoSet))
-		for _, e := range v.GoSet {
-			u, ok := e.(lovsdb.UUID)
-			if !ok || u.GoUUID == "" {
-				return nil, false
-			}
-			out = append(out, u.GoUUID)
-		}
-		return out, true
-	}
-	return nil, false
-}

@@ -2,10 +2,12 @@ package wire
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ovn-org/libovsdb/model"
@@ -25,7 +27,8 @@ type rowDecoder struct {
 }
 
 // columnDecoder sets the field index of a model from a column's value;
-// whole says that an update2 "modify" gives the column's new value.
+// whole says that an update2 "modify" gives the column's new value, else
+// (a set or a map) the elements that went or came, which applyDiff applies.
 type columnDecoder struct {
 	index  int
 	decode func(field reflect.Value, v []byte, known *knownStrings) error
@@ -105,40 +108,135 @@ func (d *rowDecoder) decode(row []byte, uuid string, known *knownStrings) (model
 	return p.Interface(), nil
 }
 
-// modify applies an update2 "modify" row, diff, to a copy of old, and
-// reports false, changing nothing, when one of its columns is a set or a
-// map (columnDecoder.whole), or old is not of the decoder's type: what
-// libovsdb's update arithmetic is left to do. Each --wait=sb change
-// modifies the configuration handshake's integers and a port's up, which
-// would otherwise each go through encoding/json and libovsdb's
-// reflection.
-func (d *rowDecoder) modify(old model.Model, diff []byte, known *knownStrings) (model.Model, bool, error) {
+// modify applies an update2 "modify" row, diff, to a copy of old: a
+// column of at most one value takes its new value, a set or a map the
+// elements that went or came (applyDiff); the sets and maps the diff
+// does not touch are shared with old. It reports false, changing
+// nothing, when old is not of the decoder's type. changed, set when a
+// set or map column changed, holds the diff of each column in its
+// field's type (Change.Diff). Each --wait=sb change modifies the
+// configuration handshake's integers, a port's up, its switch's ports and
+// its flood groups' ports, which libovsdb's update arithmetic would pay
+// for with encoding/json and reflection over the whole set.
+func (d *rowDecoder) modify(old model.Model, diff []byte, known *knownStrings) (_ model.Model, changed map[string]any, ok bool, err error) {
 	o := reflect.ValueOf(old)
 	if o.Type() != reflect.PointerTo(d.typ) || o.IsNil() {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	p := reflect.New(d.typ)
 	s := p.Elem()
 	s.Set(o.Elem())
-	applied := true
-	err := walkMembers(diff, func(q, v []byte) error {
-		c, ok := d.columns[string(q[1:len(q)-1])]
-		if !ok || !applied {
+	var cols []string
+	var values []reflect.Value
+	composite := false
+	err = walkMembers(diff, func(q, v []byte) error {
+		name := string(q[1 : len(q)-1])
+		c, ok := d.columns[name]
+		if !ok {
 			return nil
 		}
+		f := s.Field(c.index)
+		target := f
 		if !c.whole {
-			applied = false
-			return nil
+			composite = true
+			target = reflect.New(f.Type()).Elem()
 		}
-		if err := c.decode(s.Field(c.index), v, known); err != nil {
+		if err := c.decode(target, v, known); err != nil {
 			return fmt.Errorf("%s: %w", q, err)
 		}
+		if !c.whole {
+			f.Set(applyDiff(f, target))
+		}
+		cols, values = append(cols, name), append(values, target)
 		return nil
 	})
-	if err != nil || !applied {
-		return nil, false, err
+	if err != nil {
+		return nil, nil, false, err
 	}
-	return p.Interface(), true, nil
+	if composite {
+		changed = make(map[string]any, len(cols))
+		for i, col := range cols {
+			changed[col] = values[i].Interface()
+		}
+	}
+	return p.Interface(), changed, true, nil
+}
+
+// applyDiff is a set or map column's value old with diff, the elements
+// that went or came (ovsdb_datum_apply_diff), applied: a set's element
+// goes when old has it, else comes, at its place in the server's order
+// (atoms sorted, as a whole row's set comes), so that the new set is what
+// the server holds and shares a prefix and a suffix with old; a map's key
+// goes when old maps it to the same value, else takes the diff's value.
+// old is not changed.
+func applyDiff(old, diff reflect.Value) reflect.Value {
+	if old.Kind() == reflect.Map {
+		out := reflect.MakeMapWithSize(old.Type(), old.Len()+diff.Len())
+		for it := old.MapRange(); it.Next(); {
+			out.SetMapIndex(it.Key(), it.Value())
+		}
+		for it := diff.MapRange(); it.Next(); {
+			if v := out.MapIndex(it.Key()); v.IsValid() && v.Equal(it.Value()) {
+				out.SetMapIndex(it.Key(), reflect.Value{})
+			} else {
+				out.SetMapIndex(it.Key(), it.Value())
+			}
+		}
+		return out
+	}
+	out := reflect.AppendSlice(reflect.MakeSlice(old.Type(), 0, old.Len()+diff.Len()), old)
+	for i := range diff.Len() {
+		e := diff.Index(i)
+		at, found := atomIndex(out, e)
+		switch {
+		case found:
+			reflect.Copy(out.Slice(at, out.Len()), out.Slice(at+1, out.Len()))
+			out = out.Slice(0, out.Len()-1)
+		default:
+			out = reflect.Append(out, e)
+			reflect.Copy(out.Slice(at+1, out.Len()), out.Slice(at, out.Len()-1))
+			out.Index(at).Set(e)
+		}
+	}
+	return out
+}
+
+// atomIndex is where atom e is in set, or where it would go in the
+// server's order: the first element after it. set is searched whole, in
+// case it is not in that order.
+func atomIndex(set, e reflect.Value) (int, bool) {
+	at := set.Len()
+	for i := range set.Len() {
+		switch c := compareAtoms(set.Index(i), e); {
+		case c == 0:
+			return i, true
+		case c > 0 && i < at:
+			at = i
+		}
+	}
+	return at, false
+}
+
+// compareAtoms orders two atoms of one kind as ovsdb_atom_compare_3way:
+// strings and uuids (whose hex text orders as their value) byte-wise,
+// integers by value, false before true.
+func compareAtoms(a, b reflect.Value) int {
+	switch a.Kind() {
+	case reflect.String:
+		return strings.Compare(a.String(), b.String())
+	case reflect.Int:
+		return cmp.Compare(a.Int(), b.Int())
+	case reflect.Bool:
+		return cmp.Compare(boolInt(a.Bool()), boolInt(b.Bool()))
+	}
+	return 0
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // columnDecoderOf is the decoder of a column whose field has type t; nil

@@ -2,13 +2,16 @@ package wire
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/northlog/northlog/relations/nb"
 	"github.com/northlog/northlog/relations/sb"
 	"github.com/ovn-org/libovsdb/model"
@@ -225,34 +228,37 @@ func BenchmarkRowDecode(b *testing.B) {
 }
 
 // TestRowModify: the row decoders apply an update2 "modify" of any NB and
-// SB table's column of at most one value (its new value, as
-// ovsdb_datum_diff gives it) as libovsdb's update arithmetic does, and
-// leave modifies of sets and maps to it.
+// SB table's column as libovsdb's update arithmetic does (up to the order
+// of a set's elements): a column of at most one value takes its new value
+// (ovsdb_datum_diff gives it), a set or a map the elements that went or
+// came; old rows are left as they were.
 func TestRowModify(t *testing.T) {
 	const u1 = "6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e01"
+	anyOrder := cmpopts.SortSlices(func(a, b any) bool { return fmt.Sprint(a) < fmt.Sprint(b) })
 	eachTable(t, func(dbModel model.DatabaseModel, table string, ts lovsdb.TableSchema, dec *rowDecoder) {
-		for n := range 2 {
+		for n := range 3 {
 			old, err := dec.decode([]byte(notationRow(ts, n)), u1, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
+			before, _ := dec.decode([]byte(notationRow(ts, n)), u1, nil)
 			for name, c := range ts.Columns {
-				k1 := atomNotation(c.TypeObj.Key, 1)
-				diffs, applied := []string{k1}, true
+				k0, k1 := atomNotation(c.TypeObj.Key, 0), atomNotation(c.TypeObj.Key, 1)
+				diffs := []string{k1}
 				switch {
-				case c.Type == lovsdb.TypeMap || c.Type == lovsdb.TypeSet && c.TypeObj.Max() != 1:
-					diffs, applied = []string{`["set",[]]`}, false
-				case c.Type == lovsdb.TypeSet && c.TypeObj.Min() == 0 && n == 0:
+				case c.Type == lovsdb.TypeMap:
+					v0, v1 := atomNotation(c.TypeObj.Value, 0), atomNotation(c.TypeObj.Value, 1)
+					diffs = []string{`["map",[[` + k0 + `,` + v0 + `]]]`, `["map",[[` + k0 + `,` + v1 + `],[` + k1 + `,` + v1 + `]]]`}
+				case c.Type == lovsdb.TypeSet && c.TypeObj.Max() != 1:
+					diffs = []string{k1, `["set",[` + k0 + `,` + k1 + `]]`}
+				case c.Type == lovsdb.TypeSet && c.TypeObj.Min() == 0 && n != 1:
 					diffs = append(diffs, `["set",[]]`)
 				}
 				for _, diff := range diffs {
 					row := `{` + strconv.Quote(name) + `:` + diff + `}`
-					got, ok, err := dec.modify(old, []byte(row), nil)
-					if err != nil || ok != applied {
-						t.Errorf("%s %s on row %d: applied %v, %v; want %v", table, row, n, ok, err, applied)
-						continue
-					}
-					if !applied {
+					got, _, ok, err := dec.modify(old, []byte(row), nil)
+					if err != nil || !ok {
+						t.Errorf("%s %s on row %d: applied %v, %v", table, row, n, ok, err)
 						continue
 					}
 					var r lovsdb.Row
@@ -264,13 +270,50 @@ func TestRowModify(t *testing.T) {
 						t.Fatalf("%s %s: libovsdb: %v", table, row, err)
 					}
 					want := mu.GetModel(table, u1)
-					if d := cmp.Diff(want, got); d != "" {
+					if d := cmp.Diff(want, got, anyOrder, cmpopts.EquateEmpty()); d != "" {
 						t.Errorf("%s %s on row %d: modify differs (-libovsdb +ours):\n%s", table, row, n, d)
 					}
 				}
 			}
+			if d := cmp.Diff(before, old); d != "" {
+				t.Errorf("%s row %d: modified in place:\n%s", table, n, d)
+			}
 		}
 	})
+}
+
+// TestRowModifySet: a set's elements come at their place in the server's
+// order and go from where they are, the rest kept in theirs; the change's
+// diff is each column changed, a set as its elements toggled.
+func TestRowModifySet(t *testing.T) {
+	dec, _ := newRowDecoder(reflect.TypeFor[*sb.MulticastGroup]())
+	p := func(i int) string { return fmt.Sprintf("6b6e2ab4-7a1c-4bb8-9c4f-2a5f6d1c0e%02d", i) }
+	ref := func(i int) string { return `["uuid","` + p(i) + `"]` }
+	old := &sb.MulticastGroup{UUID: p(0), Name: "_MC_flood", TunnelKey: 32768, Ports: []string{p(2), p(4), p(6)}}
+	for _, tc := range []struct {
+		diff  string
+		ports []string
+		elems []string
+	}{
+		{`{"ports":` + ref(5) + `}`, []string{p(2), p(4), p(5), p(6)}, []string{p(5)}},
+		{`{"ports":` + ref(1) + `}`, []string{p(1), p(2), p(4), p(6)}, []string{p(1)}},
+		{`{"ports":` + ref(7) + `,"tunnel_key":32769}`, []string{p(2), p(4), p(6), p(7)}, []string{p(7)}},
+		{`{"ports":["set",[` + ref(4) + `,` + ref(3) + `,` + ref(6) + `]]}`, []string{p(2), p(3)}, []string{p(4), p(3), p(6)}},
+	} {
+		m, diff, ok, err := dec.modify(old, []byte(tc.diff), nil)
+		if err != nil || !ok {
+			t.Fatalf("%s: %v, %v", tc.diff, ok, err)
+		}
+		if got := m.(*sb.MulticastGroup).Ports; !slices.Equal(got, tc.ports) {
+			t.Errorf("%s: ports %v, want %v", tc.diff, got, tc.ports)
+		}
+		if got, _ := diff["ports"].([]string); !slices.Equal(got, tc.elems) || strings.Contains(tc.diff, "tunnel_key") != (diff["tunnel_key"] == 32769) {
+			t.Errorf("%s: diff %v", tc.diff, diff)
+		}
+	}
+	if _, diff, _, _ := dec.modify(old, []byte(`{"tunnel_key":1}`), nil); diff != nil {
+		t.Errorf("a modify of atoms alone has a diff: %v", diff)
+	}
 }
 
 // eachTable calls fn with each NB and SB table: the database model, the
