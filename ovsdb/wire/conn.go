@@ -527,11 +527,12 @@ func updateRow(ru []byte) (row []byte, whole, deleted bool, err error) {
 	return row, whole, deleted, err
 }
 
-// apply turns one update (or the initial contents) into a batch. Whole
-// rows, modifies of atoms and optional atoms, and deletes are made by the
-// table's rowDecoder when it has one, the other modifies
-// that opts.Modifiers can make are made by them; the rest goes through
-// libovsdb's models and update arithmetic.
+// apply turns one update (or the initial contents) into a batch. The row
+// updates of a table not kept (opts.Unkept) are handed on as its Unkept
+// decodes them. Whole rows, modifies of atoms and optional atoms, and
+// deletes are made by the table's rowDecoder when it has one, the other
+// modifies that opts.Modifiers can make are made by them; the rest goes
+// through libovsdb's models and update arithmetic.
 func (c *Conn) apply(tu rawUpdates, initial bool) error {
 	var mu updates.ModelUpdates
 	var fast []Change
