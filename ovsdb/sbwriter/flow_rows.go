@@ -63,97 +63,74 @@ func (f *flowRow) key() (flowKey, bool) {
 	return k, true
 }
 
-// flowColumns say which columns a "modify" of a flow row changes.
-type flowColumns uint8
-
-const (
-	colMatch flowColumns = 1 << iota
-	colActions
-	colMeter
-	colDP
-	colGroup
-	colPipeline
-	colPriority
-	colTable
-)
-
-// flowDiff is a "modify" of a flow row: the columns it changes, their new
-// values in row.
-type flowDiff struct {
-	row  flowRow
-	cols flowColumns
-}
+// flowDiff is a "modify" of a flow row, checked by the read loop: the
+// mirror decodes it onto a copy of the row it holds (flowRow.decode).
+type flowDiff struct{ diff wire.Row }
 
 // decodeFlowUpdate is the read loop's decoding of a Logical_Flow row
-// update: a whole row as a *flowRow, a "modify" as a *flowDiff.
+// update: a whole row as a *flowRow, a "modify" as a flowDiff.
 func decodeFlowUpdate(_ string, r wire.Row, whole bool) (any, error) {
-	var d flowDiff
-	err := r.Columns(func(col []byte, v wire.Value) error {
-		c, err := d.row.decodeColumn(string(col), v)
-		if err != nil {
-			return fmt.Errorf("%s: %w", col, err)
-		}
-		d.cols |= c
-		return nil
-	})
-	switch {
+	var f flowRow
+	switch err := f.decode(r); {
 	case err != nil:
 		return nil, err
 	case whole:
-		return &d.row, nil
+		return &f, nil
 	}
-	return &d, nil
+	return flowDiff{r.Detached()}, nil
 }
 
-// decodeColumn sets column col of f from v, and says which it was (none
-// for a column the row does not keep).
-func (f *flowRow) decodeColumn(col string, v wire.Value) (flowColumns, error) {
+// decode sets the columns of f that r gives.
+func (f *flowRow) decode(r wire.Row) error {
+	return r.Columns(func(col []byte, v wire.Value) error {
+		if err := f.decodeColumn(string(col), v); err != nil {
+			return fmt.Errorf("%s: %w", col, err)
+		}
+		return nil
+	})
+}
+
+// decodeColumn sets column col of f from v; a column the row does not
+// keep is left alone.
+func (f *flowRow) decodeColumn(col string, v wire.Value) error {
 	var err error
 	switch col {
 	case "match":
 		f.match, err = v.String()
-		return colMatch, err
 	case "actions":
 		f.actions, err = v.String()
-		return colActions, err
 	case "controller_meter":
 		f.meter = nil
-		m, ok, err := v.Optional()
-		if ok {
-			s, err := m.String()
-			f.meter = &s
-			return colMeter, err
+		m, ok, merr := v.Optional()
+		if err = merr; ok {
+			s, serr := m.String()
+			f.meter, err = &s, serr
 		}
-		return colMeter, err
 	case "logical_datapath":
 		f.dp, err = f.optionalUUID(v, hasDP)
-		return colDP, err
 	case "logical_dp_group":
 		f.group, err = f.optionalUUID(v, hasGroup)
-		return colGroup, err
 	case "pipeline":
-		p, err := v.String()
+		var p string
+		p, err = v.String()
 		f.flags &^= egress
 		if p == sb.LogicalFlowPipelineEgress {
 			f.flags |= egress
 		}
-		return colPipeline, err
 	case "priority":
-		n, err := v.Int()
-		if err == nil && (n < 0 || n > 65535) {
+		var n int
+		if n, err = v.Int(); err == nil && (n < 0 || n > 65535) {
 			err = fmt.Errorf("priority %d out of range", n)
 		}
 		f.priority = uint16(n)
-		return colPriority, err
 	case "table_id":
-		n, err := v.Int()
-		if err == nil && (n < 0 || n > 255) {
+		var n int
+		if n, err = v.Int(); err == nil && (n < 0 || n > 255) {
 			err = fmt.Errorf("table_id %d out of range", n)
 		}
 		f.table = uint8(n)
-		return colTable, err
 	}
-	return 0, nil
+	return err
 }
 
 // optionalUUID is an optional reference column's uuid, flag set in f when
@@ -166,42 +143,6 @@ func (f *flowRow) optionalUUID(v wire.Value, flag flowFlags) (uuid.UUID, error) 
 	}
 	f.flags |= flag
 	return atom.UUID()
-}
-
-// modified is old with diff d applied.
-func (d *flowDiff) modified(old *flowRow) *flowRow {
-	f := *old
-	f.flags &^= keyed
-	set := func(col flowColumns, flag flowFlags) {
-		if d.cols&col != 0 {
-			f.flags = f.flags&^flag | d.row.flags&flag
-		}
-	}
-	set(colDP, hasDP)
-	set(colGroup, hasGroup)
-	set(colPipeline, egress)
-	if d.cols&colMatch != 0 {
-		f.match = d.row.match
-	}
-	if d.cols&colActions != 0 {
-		f.actions = d.row.actions
-	}
-	if d.cols&colMeter != 0 {
-		f.meter = d.row.meter
-	}
-	if d.cols&colDP != 0 {
-		f.dp = d.row.dp
-	}
-	if d.cols&colGroup != 0 {
-		f.group = d.row.group
-	}
-	if d.cols&colPriority != 0 {
-		f.priority = d.row.priority
-	}
-	if d.cols&colTable != 0 {
-		f.table = d.row.table
-	}
-	return &f
 }
 
 // rowText is the text of row uuid u, for a lookup in a map by string that
@@ -240,11 +181,15 @@ func (m *sbMirror) applyFlow(c wire.Change) (old, f *flowRow, err error) {
 	case nil:
 	case *flowRow:
 		f = up
-	case *flowDiff:
+	case flowDiff:
 		if old == nil {
 			return nil, nil, fmt.Errorf("update modifies unknown Logical_Flow row %s", c.UUID)
 		}
-		f = up.modified(old)
+		modified := *old
+		if err := modified.decode(up.diff); err != nil {
+			return nil, nil, fmt.Errorf("Logical_Flow row %s: %w", c.UUID, err)
+		}
+		f = &modified
 	default:
 		return nil, nil, fmt.Errorf("Logical_Flow row %s: update %T", c.UUID, c.Update)
 	}

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -26,6 +27,10 @@ type Row struct {
 
 // RowOf is the row b, which shares strings with nothing.
 func RowOf(b []byte) Row { return Row{b: b} }
+
+// Detached is a copy of the row that outlives the message it is part of,
+// and shares strings with nothing.
+func (r Row) Detached() Row { return Row{b: bytes.Clone(r.b)} }
 
 // Columns calls fn with each column of the row: its name, unquoted (a
 // sub-slice of the row: compare it, as string(col), without keeping it),
