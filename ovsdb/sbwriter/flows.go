@@ -417,7 +417,7 @@ func keyRefs(k flowKey) []string {
 // of NB row u.
 func (w *Writer) markKeyUsers(u string) {
 	for k := range w.keyUsers[u] {
-		w.dirtyLF[k] = true
+		w.markFlow(k)
 	}
 	w.addrSets.markKeyUsers(u)
 	w.portGroups.markKeyUsers(u)
@@ -477,8 +477,8 @@ func (w *Writer) tunnelKey(t *Txn, u string) int {
 // key it was written under before, if another, is dirty too. A list, not a
 // set: at a cold start every flow's key is dirty.
 func (w *Writer) resolveDirty(t *Txn) []flowKey {
-	out := make([]flowKey, 0, len(w.dirtyLF))
-	for k := range w.dirtyLF {
+	out := make([]flowKey, 0, w.dirtyFlows())
+	for k := range w.dirtyFlowKeys() {
 		if len(keyRefs(k)) == 0 {
 			out = append(out, k)
 			continue

@@ -233,3 +233,41 @@ func TestFlowRowSize(t *testing.T) {
 		t.Errorf("flowRow is %d bytes", n)
 	}
 }
+
+// TestEchoMarksAllFlows: a batch that brings most of the flow rows (a
+// cold start's echo) marks every flow key at once, not each in dirtyLF,
+// and the write that follows finds every key as if each were marked: the
+// rows that hold a desired flow stay, a row that holds none is deleted
+// and the flow it stood for inserted.
+func TestEchoMarksAllFlows(t *testing.T) {
+	stages := rules.StagesOf(schema.OVN2303)
+	w := New(slog.New(slog.DiscardHandler), stages, noPorts)
+	w.wantDP["sw"] = rules.Datapath{NB: "sw", Kind: rules.Switch}
+	dp := &sb.DatapathBinding{UUID: dpRow, TunnelKey: 1, ExternalIDs: map[string]string{"logical-switch": "sw"}}
+	changes := []wire.Change{{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp}}
+	const n = fillMin + 1
+	for i := range n {
+		f := rules.Flow{Datapath: "sw", Stage: rules.LSInARPRsp, Priority: 100, Match: fmt.Sprintf("reg0 == %d", i), Actions: "next;"}
+		w.applyFlow(f, 1)
+		actions := f.Actions
+		if i == 7 {
+			actions = "drop;"
+		}
+		row := fmt.Sprintf(`{"logical_datapath":["uuid",%q],"pipeline":"ingress","table_id":%d,"priority":100,"match":%q,"actions":%q}`,
+			dpRow, stages.Table(f.Stage), f.Match, actions)
+		changes = append(changes, wire.Change{Table: sb.LogicalFlowTable, UUID: fmt.Sprintf("f4e3d2c1-b0a9-4887-9665-%012d", i), Update: flowUpdate(t, row, true)})
+	}
+	w.Reconcile(nil)
+	w.ApplySB([]wire.Batch{{Changes: changes}})
+	if !w.allFlowsDirty || len(w.dirtyLF) != 0 || w.dirtyFlows() != n+1 {
+		t.Fatalf("all dirty %v, %d keys marked, %d dirty", w.allFlowsDirty, len(w.dirtyLF), w.dirtyFlows())
+	}
+	txn := w.Reconcile(nil)
+	if txn.Inserted[sb.LogicalFlowTable] != 1 || txn.Deleted[sb.LogicalFlowTable] != 1 || txn.Updated[sb.LogicalFlowTable] != 0 {
+		t.Errorf("flows inserted, updated, deleted: %d, %d, %d; want 1, 0, 1", txn.Inserted[sb.LogicalFlowTable],
+			txn.Updated[sb.LogicalFlowTable], txn.Deleted[sb.LogicalFlowTable])
+	}
+	if w.allFlowsDirty || w.dirtyFlows() != 0 {
+		t.Errorf("still dirty after the write: %v, %d", w.allFlowsDirty, w.dirtyFlows())
+	}
+}

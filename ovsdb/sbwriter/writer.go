@@ -2,6 +2,7 @@ package sbwriter
 
 import (
 	"cmp"
+	"iter"
 	"log/slog"
 	"maps"
 	"slices"
@@ -68,6 +69,11 @@ type Writer struct {
 	dirtyPB map[string]bool
 	dirtyMC memberDirt[mcKey] // members by port name
 	dirtyLF map[flowKey]bool
+	// allFlowsDirty marks every flow key in place of dirtyLF (see
+	// dirtyFlowKeys): MarkAll's marks, and those of a batch that brings
+	// most of the flow rows (a cold start's echo), with which dirtyLF would
+	// hold every key (~20 MB at 25,000 ports).
+	allFlowsDirty bool
 	// garbage are SB rows that belong to no key (a datapath that names no
 	// switch or router...): deleted; garbageFlows the flow rows (one with
 	// no datapath left...).
@@ -163,7 +169,50 @@ const fillMin = 1000
 // FillsFlows reports whether the next write fills an SB without flows
 // with at least fillMin of them: a cold start's.
 func (w *Writer) FillsFlows() bool {
-	return w.rows[sb.LogicalFlowTable] == 0 && len(w.dirtyLF) >= fillMin
+	return w.rows[sb.LogicalFlowTable] == 0 && w.dirtyFlows() >= fillMin
+}
+
+// dirtyFlows is the number of dirty flow keys, or of all keys when all
+// are.
+func (w *Writer) dirtyFlows() int {
+	if w.allFlowsDirty {
+		return len(w.flows)
+	}
+	return len(w.dirtyLF)
+}
+
+// markFlow marks flow key k dirty.
+func (w *Writer) markFlow(k flowKey) {
+	if !w.allFlowsDirty {
+		w.dirtyLF[k] = true
+	}
+}
+
+// markAllFlows marks every flow key dirty.
+func (w *Writer) markAllFlows() {
+	w.allFlowsDirty = true
+	w.dirtyLF = cleared(w.dirtyLF)
+}
+
+// dirtyFlowKeys yields the dirty flow keys: when all are, those of the
+// desired flows and of the SB's rows (flows), and those resolved before
+// (resolved) that flows lacks, which resolveDirty lets go of.
+func (w *Writer) dirtyFlowKeys() iter.Seq[flowKey] {
+	if !w.allFlowsDirty {
+		return maps.Keys(w.dirtyLF)
+	}
+	return func(yield func(flowKey) bool) {
+		for k := range w.flows {
+			if !yield(k) {
+				return
+			}
+		}
+		for k := range w.resolved {
+			if _, ok := w.flows[k]; !ok && !yield(k) {
+				return
+			}
+		}
+	}
 }
 
 // EmptyTables are the monitored SB tables without a row.
@@ -256,7 +305,7 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 		m := c.Tuple
 		setindex.Put(w.setMembers, m.Set, m.Datapath, c.Weight > 0)
 		for k := range w.setUsers[m.Set] {
-			w.dirtyLF[k] = true
+			w.markFlow(k)
 		}
 	}
 	for f, weight := range p.Flows.EachChange() {
@@ -271,7 +320,7 @@ func (w *Writer) applyFlow(f rules.Flow, weight engine.Weight) {
 	e.dps = w.wantFlowOn(k, e.dps, dp, weight)
 	e.tags = e.tags.count(tagsOf(f), weight)
 	storeFlow(w.flows, k, e)
-	w.dirtyLF[k] = true
+	w.markFlow(k)
 	if rules.IsDatapathSet(dp) {
 		_, on := slices.BinarySearch(e.dps, dp)
 		setindex.Put(w.setUsers, dp, k, on)
@@ -365,8 +414,15 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 		// of MB at its peak.
 		type ranked struct{ rank, i int32 }
 		order := make([]ranked, len(b.Changes))
+		flows := 0
 		for i, c := range b.Changes {
 			order[i] = ranked{int32(sbTableOrder[c.Table]), int32(i)}
+			if c.Table == sb.LogicalFlowTable {
+				flows++
+			}
+		}
+		if flows >= fillMin && 2*flows >= len(w.flows) {
+			w.markAllFlows()
 		}
 		slices.SortFunc(order, func(x, y ranked) int { return cmp.Or(cmp.Compare(x.rank, y.rank), cmp.Compare(x.i, y.i)) })
 		for _, o := range order {
@@ -468,7 +524,7 @@ func (w *Writer) markFlowRow(u uuid.UUID) {
 		return
 	}
 	if k, ok := f.key(); ok {
-		w.dirtyLF[k] = true
+		w.markFlow(k)
 		delete(w.garbageFlows, u)
 	} else {
 		w.garbageFlows[u] = true
@@ -545,9 +601,7 @@ func (w *Writer) MarkAll() {
 	for u, mc := range w.m.mcs {
 		w.markRow(sb.MulticastGroupTable, u, mc)
 	}
-	for k := range w.flows {
-		w.dirtyLF[k] = true
-	}
+	w.markAllFlows()
 	for u, f := range w.m.flows {
 		if _, ok := f.key(); !ok {
 			w.garbageFlows[u] = true
@@ -601,6 +655,7 @@ func (w *Writer) Reconcile(emit func(lovsdb.Operation)) *Txn {
 	w.other.reconcile(t)
 	w.house.reconcile(t)
 	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = cleared(w.dirtyDP), cleared(w.dirtyPB), cleared(w.dirtyMC), cleared(w.dirtyLF)
+	w.allFlowsDirty = false
 	w.resyncPB, w.resyncAllPB = cleared(w.resyncPB), false
 	w.garbage, w.garbageFlows = cleared(w.garbage), cleared(w.garbageFlows)
 	return t
