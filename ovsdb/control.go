@@ -186,6 +186,9 @@ func (d *Northd) countIteration(full bool, nbBatches, sbBatches []wire.Batch) (l
 			return false
 		}
 		before, _ := d.engine.Stats(lbSyncNode2603)
+		if d.w.TakeFlowLostGroup() {
+			d.engine.NoteStaleSBFlow()
+		}
 		d.engine.Iterate(nbBatches, sbBatches, d.feed.row, full)
 		after, _ := d.engine.Stats(lbSyncNode2603)
 		return after.Recompute > before.Recompute

@@ -483,7 +483,8 @@ func (d *Northd) dial(ctx context.Context, c **wire.Conn, s *wire.Session, m mod
 	}
 	name := m.Name()
 	nc, err := s.Dial(ctx, name, m, wire.Options{
-		Tables: tables, Schema: schema, NotMonitored: sbwriter.NotMonitored, TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog,
+		Tables: tables, Schema: schema, NotMonitored: sbwriter.NotMonitored, Unkept: sbwriter.Unkept,
+		TLS: d.cfg.TLS.files(), Trace: d.cfg.RPCLog,
 		Silence: dialSilence})
 	if err == nil && c == &d.sb && !d.IsPaused() {
 		lctx, cancel := context.WithTimeout(ctx, dialSilence)

@@ -256,8 +256,6 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	it, initial := m.tracker.Take(nbBatches, sbBatches, nbRow, m.sbRow)
 	featuresChanged := m.followChassis(sbBatches)
 	force = force || initial
-	// Logical_Flow changes alone run no engine: the check comes first.
-	m.noteStaleSBFlows(sbBatches)
 	if !force && len(it.NB) == 0 && len(it.SB) == 0 && !featuresChanged {
 		return
 	}
@@ -270,18 +268,13 @@ func (m *Northd2603) Iterate(nbBatches, sbBatches []wire.Batch, nbRow func(table
 	m.it, m.nbRow = nil, nil
 }
 
-// noteStaleSBFlows notes an SB flow left with neither datapath nor group:
+// NoteStaleSBFlow notes an SB flow left with neither datapath nor group:
 // it lost its group to someone else (northd moves a flow to one
-// datapath), which 26.03 finds when it next syncs the flow.
-func (m *Northd2603) noteStaleSBFlows(sbBatches []wire.Batch) {
-	eachChange(sbBatches, nil, func(c wire.Change) {
-		old, _ := c.Old.(*sb.LogicalFlow)
-		f, _ := c.New.(*sb.LogicalFlow)
-		if old != nil && f != nil && cleared(old.LogicalDpGroup, f.LogicalDpGroup) && f.LogicalDatapath == nil {
-			m.staleSBFlows = true
-		}
-	})
-}
+// datapath), which 26.03 finds when it next syncs the flow. The SB
+// writer, which alone keeps the Logical_Flow rows, finds it
+// (sbwriter.Writer.TakeFlowLostGroup); it is noted before the iteration's
+// Iterate, whose Logical_Flow changes alone run no engine.
+func (m *Northd2603) NoteStaleSBFlow() { m.staleSBFlows = true }
 
 // noteStaleSBLBs notes an SB load balancer with a group column cleared
 // while the load balancer (the NB row of its _uuid) is still on a switch

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
@@ -16,13 +17,14 @@ import (
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 )
 
-// flowPlan is what one flow key needs: its kept row ("" to insert one) and
-// the datapath rows it must be on, sorted. The key is resolveDirty's: a
-// cold start plans every flow, and a key is 64 bytes.
+// flowPlan is what one flow key needs: its kept row (when kept, else one
+// to insert) and the datapath rows it must be on, sorted. The key is
+// resolveDirty's: a cold start plans every flow, and a key is 64 bytes.
 type flowPlan struct {
 	key    *flowKey
-	row    string
 	target []string
+	row    uuid.UUID
+	kept   bool
 }
 
 func compareFlowKeys(a, b flowKey) int {
@@ -39,13 +41,13 @@ func compareFlowKeys(a, b flowKey) int {
 // flow of a group moves to the same new set of datapaths (a switch added or
 // removed), the group row itself is changed instead of every flow.
 func (w *Writer) reconcileFlows(t *Txn) {
-	effective := map[string][]string{}
-	effectiveOf := func(g string) []string {
+	effective := map[uuid.UUID][]string{}
+	effectiveOf := func(g uuid.UUID) []string {
 		if e, ok := effective[g]; ok {
 			return e
 		}
 		var e []string
-		if grp := w.m.groups[g]; grp != nil {
+		if grp := w.m.groups[g.String()]; grp != nil {
 			for _, u := range grp.Datapaths {
 				if w.keptDP(t, u) {
 					e = append(e, u)
@@ -88,32 +90,46 @@ func (w *Writer) reconcileFlows(t *Txn) {
 	}
 	for i, k := range keys {
 		target := targetOf(k)
-		rows := w.flows[k].rows
-		keep := t.keepFirst(sb.LogicalFlowTable, rows, len(target) > 0)
-		if len(target) > 0 && (keep == "" || !w.flowOn(keep, target, effectiveOf)) {
-			plans = append(plans, flowPlan{&keys[i], keep, target})
+		keep, kept := keepFirstFlow(t, w.flows[k].rows, len(target) > 0)
+		if len(target) > 0 && (!kept || !w.flowOn(keep, target, effectiveOf)) {
+			plans = append(plans, flowPlan{key: &keys[i], target: target, row: keep, kept: kept})
 		}
 	}
 	w.mutateGroups(t, plans)
 	for _, p := range plans {
-		if p.row == "" {
+		if !p.kept {
 			w.insertFlow(t, p)
 			continue
 		}
 		// The row is not on its target (flowOn), unless mutateGroups
 		// changed its group to it.
+		row := p.row.String()
 		if len(p.target) == 1 {
-			t.Update(sb.LogicalFlowTable, p.row, lovsdb.Row{
+			t.Update(sb.LogicalFlowTable, row, lovsdb.Row{
 				"logical_datapath": optUUID(p.target[0]), "logical_dp_group": optUUID("")})
 			continue
 		}
 		f := w.m.flows[p.row]
-		if group := ptrOr(f.LogicalDpGroup, ""); f.LogicalDatapath == nil && group != "" && t.mutated[group] == strings.Join(p.target, ",") {
+		_, onDP := f.datapath()
+		if g, ok := f.dpGroup(); !onDP && ok && t.mutated[g.String()] == strings.Join(p.target, ",") {
 			continue
 		}
-		t.Update(sb.LogicalFlowTable, p.row, lovsdb.Row{
+		t.Update(sb.LogicalFlowTable, row, lovsdb.Row{
 			"logical_datapath": optUUID(""), "logical_dp_group": optUUID(w.groupFor(t, p.target))})
 	}
+}
+
+// keepFirstFlow is Txn.keepFirst for the rows of one flow key: ok false
+// when none is kept.
+func keepFirstFlow(t *Txn, rows []uuid.UUID, wanted bool) (keep uuid.UUID, ok bool) {
+	for i, u := range rows {
+		if i == 0 && wanted {
+			keep, ok = u, true
+			continue
+		}
+		t.delete(sb.LogicalFlowTable, u.String())
+	}
+	return keep, ok
 }
 
 // flowOn reports whether flow row u is on exactly the datapath rows
@@ -121,13 +137,15 @@ func (w *Writer) reconcileFlows(t *Txn) {
 // kept datapaths (effectiveOf) they are. Such a row's plan changes
 // nothing: mutateGroups counts only the flows that move, and a group with
 // one that stays is not mutated.
-func (w *Writer) flowOn(u string, target []string, effectiveOf func(string) []string) bool {
+func (w *Writer) flowOn(u uuid.UUID, target []string, effectiveOf func(uuid.UUID) []string) bool {
 	f := w.m.flows[u]
-	dp, group := ptrOr(f.LogicalDatapath, ""), ptrOr(f.LogicalDpGroup, "")
+	dp, onDP := f.datapath()
+	group, onGroup := f.dpGroup()
 	if len(target) == 1 {
-		return dp == target[0] && group == ""
+		t, ok := rowUUID(target[0])
+		return ok && onDP && dp == t && !onGroup
 	}
-	return dp == "" && group != "" && slices.Equal(effectiveOf(group), target)
+	return !onDP && onGroup && slices.Equal(effectiveOf(group), target)
 }
 
 // datapathRefs appends to refs the SB rows of the datapaths in wanted, a
@@ -171,14 +189,16 @@ func (w *Writer) mutateGroups(t *Txn, plans []flowPlan) {
 	}
 	moves := map[string]*move{}
 	for _, p := range plans {
-		if p.row == "" || len(p.target) < 2 {
+		if !p.kept || len(p.target) < 2 {
 			continue
 		}
 		f := w.m.flows[p.row]
-		if f.LogicalDatapath != nil || f.LogicalDpGroup == nil {
+		_, onDP := f.datapath()
+		group, onGroup := f.dpGroup()
+		if onDP || !onGroup {
 			continue
 		}
-		g := *f.LogicalDpGroup
+		g := group.String()
 		m := moves[g]
 		switch {
 		case m == nil:
@@ -193,7 +213,7 @@ func (w *Writer) mutateGroups(t *Txn, plans []flowPlan) {
 		m := moves[g]
 		content := strings.Join(m.target, ",")
 		// A group that load balancers use too stays theirs.
-		if m.mixed || m.n != len(w.m.groupFlows[g]) || len(w.lbs.byDPG[g]) > 0 || t.newGroups[content] != "" || w.existingGroup(t, m.target) != "" {
+		if m.mixed || m.n != w.m.groupFlowCount(g) || len(w.lbs.byDPG[g]) > 0 || t.newGroups[content] != "" || w.existingGroup(t, m.target) != "" {
 			continue
 		}
 		t.mutate(sb.LogicalDPGroupTable, g, groupMutations(w.m.groups[g].Datapaths, m.target)...)
@@ -260,7 +280,7 @@ func compareRowTags(a, b rowTags) int {
 type flowEntry struct {
 	dps  []string
 	tags tagCounts
-	rows []string
+	rows []uuid.UUID
 }
 
 // storeFlow sets key k's entry in flows to e, or deletes it when e holds
@@ -397,7 +417,7 @@ func keyRefs(k flowKey) []string {
 // of NB row u.
 func (w *Writer) markKeyUsers(u string) {
 	for k := range w.keyUsers[u] {
-		w.dirtyLF[k] = true
+		w.markFlow(k)
 	}
 	w.addrSets.markKeyUsers(u)
 	w.portGroups.markKeyUsers(u)
@@ -457,8 +477,8 @@ func (w *Writer) tunnelKey(t *Txn, u string) int {
 // key it was written under before, if another, is dirty too. A list, not a
 // set: at a cold start every flow's key is dirty.
 func (w *Writer) resolveDirty(t *Txn) []flowKey {
-	out := make([]flowKey, 0, len(w.dirtyLF))
-	for k := range w.dirtyLF {
+	out := make([]flowKey, 0, w.dirtyFlows())
+	for k := range w.dirtyFlowKeys() {
 		if len(keyRefs(k)) == 0 {
 			out = append(out, k)
 			continue

@@ -5,7 +5,9 @@ import (
 	"log/slog"
 	"slices"
 	"testing"
+	"unsafe"
 
+	"github.com/google/uuid"
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations"
@@ -60,10 +62,11 @@ func TestFlowEntries(t *testing.T) {
 	w := New(slog.New(slog.DiscardHandler), stages, noPorts)
 	f := rules.Flow{Datapath: "sw", Stage: rules.LSInARPRsp, Priority: 100, Match: "1", Actions: "next;"}
 	k := keyOfFlow(f)
-	dp := &sb.DatapathBinding{UUID: "dp1", TunnelKey: 1, ExternalIDs: map[string]string{"logical-switch": "sw"}}
-	row := &sb.LogicalFlow{UUID: "lf1", LogicalDatapath: &dp.UUID, Pipeline: sb.LogicalFlowPipelineIngress,
-		TableID: stages.Table(f.Stage), Priority: f.Priority, Match: f.Match, Actions: f.Actions}
-	check := func(when string, dps, rows []string) {
+	dp := &sb.DatapathBinding{UUID: dpRow, TunnelKey: 1, ExternalIDs: map[string]string{"logical-switch": "sw"}}
+	row := flowUpdate(t, fmt.Sprintf(`{"logical_datapath":["uuid",%q],"pipeline":"ingress","table_id":%d,"priority":100,"match":"1","actions":"next;"}`,
+		dpRow, stages.Table(f.Stage)), true)
+	lf := uuid.MustParse(lfRow)
+	check := func(when string, dps []string, rows []uuid.UUID) {
 		t.Helper()
 		e, ok := w.flows[k]
 		if !slices.Equal(e.dps, dps) || !slices.Equal(e.rows, rows) || ok != (len(dps)+len(rows) > 0) {
@@ -72,20 +75,86 @@ func TestFlowEntries(t *testing.T) {
 	}
 	w.applyFlow(f, 1)
 	w.ApplySB([]wire.Batch{{Changes: []wire.Change{
-		{Table: sb.LogicalFlowTable, UUID: row.UUID, New: row},
+		{Table: sb.LogicalFlowTable, UUID: lfRow, Update: row},
 		{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp},
 	}}})
-	check("desired and in the SB", []string{"sw"}, []string{"lf1"})
+	check("desired and in the SB", []string{"sw"}, []uuid.UUID{lf})
 	w.ApplySB([]wire.Batch{{Initial: true}})
 	check("after a new SB connection's empty contents", []string{"sw"}, nil)
 	w.ApplySB([]wire.Batch{{Initial: true, Changes: []wire.Change{
 		{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp},
-		{Table: sb.LogicalFlowTable, UUID: row.UUID, New: row},
+		{Table: sb.LogicalFlowTable, UUID: lfRow, Update: row},
 	}}})
 	w.applyFlow(f, -1)
-	check("in the SB only", nil, []string{"lf1"})
-	w.ApplySB([]wire.Batch{{Changes: []wire.Change{{Table: sb.LogicalFlowTable, UUID: row.UUID, Old: row}}}})
+	check("in the SB only", nil, []uuid.UUID{lf})
+	w.ApplySB([]wire.Batch{{Changes: []wire.Change{{Table: sb.LogicalFlowTable, UUID: lfRow}}}})
 	check("neither", nil, nil)
+}
+
+const (
+	dpRow    = "6c1d0c1e-7a4b-4b63-9b6f-3a0e2f6f1a01"
+	groupRow = "0b9f3a52-1c2d-4e5f-8a9b-0c1d2e3f4a5b"
+	lfRow    = "f4e3d2c1-b0a9-4887-9665-544332211000"
+)
+
+// flowUpdate is the read loop's decoding of a Logical_Flow row update.
+func flowUpdate(t *testing.T, row string, whole bool) any {
+	t.Helper()
+	u, err := decodeFlowUpdate(lfRow, wire.RowOf([]byte(row)), whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+// TestFlowRowModifies: a "modify" of a flow row is completed with the row
+// the mirror holds: a new match moves it to another key; a row that loses
+// its group and has no datapath is garbage, and noted for the engine
+// stats; the row's other columns stay.
+func TestFlowRowModifies(t *testing.T) {
+	stages := rules.StagesOf(schema.OVN2603)
+	w := New(slog.New(slog.DiscardHandler), stages, noPorts)
+	dp := &sb.DatapathBinding{UUID: dpRow, TunnelKey: 1, ExternalIDs: map[string]string{"logical-router": "lr"}}
+	group := &sb.LogicalDPGroup{UUID: groupRow, Datapaths: []string{dpRow}}
+	table := stages.Table(rules.LRInAdmission)
+	lf := uuid.MustParse(lfRow)
+	change := func(row string, whole bool) {
+		t.Helper()
+		w.ApplySB([]wire.Batch{{Changes: []wire.Change{{Table: sb.LogicalFlowTable, UUID: lfRow, Update: flowUpdate(t, row, whole)}}}})
+	}
+	w.ApplySB([]wire.Batch{{Changes: []wire.Change{
+		{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp},
+		{Table: sb.LogicalDPGroupTable, UUID: group.UUID, New: group},
+	}}})
+	change(fmt.Sprintf(`{"logical_dp_group":["uuid",%q],"logical_datapath":["set",[]],"pipeline":"ingress","table_id":%d,"priority":50,"match":"a","actions":"drop;","controller_meter":"m"}`,
+		groupRow, table), true)
+	key := flowKey{Stage: rules.LRInAdmission, Priority: 50, Match: "a", Actions: "drop;", Meter: "m", HasMeter: true}
+	if e := w.flows[key]; !slices.Equal(e.rows, []uuid.UUID{lf}) || !w.dirtyLF[key] {
+		t.Fatalf("inserted: entry %+v, dirty %v", e, w.dirtyLF)
+	}
+	w.Reconcile(nil)
+	change(`{"match":"b"}`, false)
+	moved := key
+	moved.Match = "b"
+	if e := w.flows[moved]; !slices.Equal(e.rows, []uuid.UUID{lf}) || !w.dirtyLF[key] || !w.dirtyLF[moved] || len(w.flows[key].rows) != 0 {
+		t.Fatalf("new match: entry %+v, dirty %v", e, w.dirtyLF)
+	}
+	if w.TakeFlowLostGroup() {
+		t.Fatal("a new match noted as a lost group")
+	}
+	change(`{"logical_dp_group":["set",[]]}`, false)
+	if !w.TakeFlowLostGroup() || !w.garbageFlows[lf] || len(w.flows[moved].rows) != 0 {
+		t.Fatalf("group lost: garbage %v, entry %+v", w.garbageFlows, w.flows[moved])
+	}
+	change(fmt.Sprintf(`{"logical_datapath":["uuid",%q]}`, dpRow), false)
+	f := w.m.flows[lf]
+	if e := w.flows[moved]; !slices.Equal(e.rows, []uuid.UUID{lf}) || f.meter == nil || *f.meter != "m" || f.actions != "drop;" || f.priority != 50 {
+		t.Fatalf("on a datapath: entry %+v, row %+v", e, f)
+	}
+	w.ApplySB([]wire.Batch{{Changes: []wire.Change{{Table: sb.LogicalFlowTable, UUID: lfRow}}}})
+	if len(w.m.flows) != 0 || len(w.m.flowsByDP) != 0 || len(w.m.groupFlows) != 0 || len(w.flows) != 0 {
+		t.Fatalf("deleted: rows %v, by datapath %v, by group %v, keys %v", w.m.flows, w.m.flowsByDP, w.m.groupFlows, w.flows)
+	}
 }
 
 // TestGroupMutations: a Logical_DP_Group of a thousand datapaths that
@@ -154,5 +223,51 @@ func TestWantsFlowsOf(t *testing.T) {
 	w.ApplyProgram(live)
 	if !w.WantsFlowsOf(program(c)) || w.DesiredFlows() != 1 {
 		t.Errorf("after a flow of weight 2 went: WantsFlowsOf(%v) false or %d desired, want true, 1", c, w.DesiredFlows())
+	}
+}
+
+// TestFlowRowSize: a flow row the mirror keeps is 80 bytes, a size class
+// of its own (hundreds of thousands of them at 25,000 ports).
+func TestFlowRowSize(t *testing.T) {
+	if n := unsafe.Sizeof(flowRow{}); n != 80 {
+		t.Errorf("flowRow is %d bytes", n)
+	}
+}
+
+// TestEchoMarksAllFlows: a batch that brings most of the flow rows (a
+// cold start's echo) marks every flow key at once, not each in dirtyLF,
+// and the write that follows finds every key as if each were marked: the
+// rows that hold a desired flow stay, a row that holds none is deleted
+// and the flow it stood for inserted.
+func TestEchoMarksAllFlows(t *testing.T) {
+	stages := rules.StagesOf(schema.OVN2303)
+	w := New(slog.New(slog.DiscardHandler), stages, noPorts)
+	w.wantDP["sw"] = rules.Datapath{NB: "sw", Kind: rules.Switch}
+	dp := &sb.DatapathBinding{UUID: dpRow, TunnelKey: 1, ExternalIDs: map[string]string{"logical-switch": "sw"}}
+	changes := []wire.Change{{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp}}
+	const n = fillMin + 1
+	for i := range n {
+		f := rules.Flow{Datapath: "sw", Stage: rules.LSInARPRsp, Priority: 100, Match: fmt.Sprintf("reg0 == %d", i), Actions: "next;"}
+		w.applyFlow(f, 1)
+		actions := f.Actions
+		if i == 7 {
+			actions = "drop;"
+		}
+		row := fmt.Sprintf(`{"logical_datapath":["uuid",%q],"pipeline":"ingress","table_id":%d,"priority":100,"match":%q,"actions":%q}`,
+			dpRow, stages.Table(f.Stage), f.Match, actions)
+		changes = append(changes, wire.Change{Table: sb.LogicalFlowTable, UUID: fmt.Sprintf("f4e3d2c1-b0a9-4887-9665-%012d", i), Update: flowUpdate(t, row, true)})
+	}
+	w.Reconcile(nil)
+	w.ApplySB([]wire.Batch{{Changes: changes}})
+	if !w.allFlowsDirty || len(w.dirtyLF) != 0 || w.dirtyFlows() != n+1 {
+		t.Fatalf("all dirty %v, %d keys marked, %d dirty", w.allFlowsDirty, len(w.dirtyLF), w.dirtyFlows())
+	}
+	txn := w.Reconcile(nil)
+	if txn.Inserted[sb.LogicalFlowTable] != 1 || txn.Deleted[sb.LogicalFlowTable] != 1 || txn.Updated[sb.LogicalFlowTable] != 0 {
+		t.Errorf("flows inserted, updated, deleted: %d, %d, %d; want 1, 0, 1", txn.Inserted[sb.LogicalFlowTable],
+			txn.Updated[sb.LogicalFlowTable], txn.Deleted[sb.LogicalFlowTable])
+	}
+	if w.allFlowsDirty || w.dirtyFlows() != 0 {
+		t.Errorf("still dirty after the write: %v, %d", w.allFlowsDirty, w.dirtyFlows())
 	}
 }

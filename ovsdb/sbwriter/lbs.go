@@ -467,7 +467,7 @@ func (d *lbDatapaths) lbGroup(current string, target dpSet) string {
 				t.lbGroups[current] = true
 				return current
 			}
-			if len(w.lbs.byDPG[current]) == 1 && len(w.m.groupFlows[current]) == 0 && !t.lbGroups[current] {
+			if len(w.lbs.byDPG[current]) == 1 && w.m.groupFlowCount(current) == 0 && !t.lbGroups[current] {
 				// target holds no datapath deleted in t, so the current
 				// row's datapaths serve as what it has.
 				t.mutate(sb.LogicalDPGroupTable, current, groupMutations(w.m.groups[current].Datapaths, target.rows)...)
@@ -481,7 +481,7 @@ func (d *lbDatapaths) lbGroup(current string, target dpSet) string {
 		return g
 	}
 	for _, g := range w.m.groupsByContent[content] {
-		if _, changed := t.mutated[g]; !changed && len(w.lbs.byDPG[g]) > 0 && len(w.m.groupFlows[g]) == 0 {
+		if _, changed := t.mutated[g]; !changed && len(w.lbs.byDPG[g]) > 0 && w.m.groupFlowCount(g) == 0 {
 			t.lbGroups[g] = true
 			t.newLBGroups[content] = g
 			return g

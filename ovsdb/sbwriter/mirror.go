@@ -2,10 +2,10 @@ package sbwriter
 
 import (
 	"iter"
-	"maps"
 	"slices"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
 	"github.com/northlog/northlog/relations/sb"
@@ -86,13 +86,15 @@ type sbMirror struct {
 	mcByDP  map[string]map[string]bool // SB datapath -> group rows
 
 	groups          map[string]*sb.LogicalDPGroup
-	groupFlows      map[string]map[string]bool // group -> flow rows using it
-	groupsByContent map[string][]string        // groupContent -> groups
+	groupFlows      map[uuid.UUID]map[uuid.UUID]bool // group -> flow rows using it
+	groupsByContent map[string][]string              // groupContent -> groups
 
-	flows map[string]flowRow
+	// flows are the Logical_Flow rows, which the connection does not keep
+	// (Unkept).
+	flows map[uuid.UUID]*flowRow
 	// flowsByKey is the writer's flows: the mirror keeps their rows.
 	flowsByKey map[flowKey]flowEntry
-	flowsByDP  map[string]map[string]bool // SB datapath -> rows with it as logical_datapath
+	flowsByDP  map[uuid.UUID]map[uuid.UUID]bool // SB datapath -> rows with it as logical_datapath
 
 	// dpUsers are the rows of dpUserTables by their datapath: SB datapath
 	// -> row -> table.
@@ -118,23 +120,13 @@ func newSBMirror(stages *rules.StageTable, flowsByKey map[flowKey]flowEntry) *sb
 		mcPorts:         map[string]map[string]bool{},
 		mcByDP:          map[string]map[string]bool{},
 		groups:          map[string]*sb.LogicalDPGroup{},
-		groupFlows:      map[string]map[string]bool{},
+		groupFlows:      map[uuid.UUID]map[uuid.UUID]bool{},
 		groupsByContent: map[string][]string{},
-		flows:           map[string]flowRow{},
+		flows:           map[uuid.UUID]*flowRow{},
 		flowsByKey:      flowsByKey,
-		flowsByDP:       map[string]map[string]bool{},
+		flowsByDP:       map[uuid.UUID]map[uuid.UUID]bool{},
 		dpUsers:         map[string]map[string]string{},
 	}
-}
-
-// flowRow is a Logical_Flow row and, if it has a key (keyed), its stage:
-// the rest of a key is the row's own, but its stage comes from its
-// datapaths, which may go first. One map entry holds both: there are
-// hundreds of thousands of rows.
-type flowRow struct {
-	*sb.LogicalFlow
-	stage rules.Stage
-	keyed bool
 }
 
 // dpUser is the datapath a row of dpUserTables refers to.
@@ -177,16 +169,23 @@ func (m *sbMirror) portKeys(dp string) *keySpace {
 	return k
 }
 
-func insertSorted(s []string, v string) []string {
-	i, found := slices.BinarySearch(s, v)
+func insertSorted(s []string, v string) []string { return insertSortedFunc(s, v, strings.Compare) }
+
+func deleteSorted(s []string, v string) []string { return deleteSortedFunc(s, v, strings.Compare) }
+
+// insertSortedFunc inserts v into s, sorted by compare, unless it holds
+// it.
+func insertSortedFunc[T any](s []T, v T, compare func(T, T) int) []T {
+	i, found := slices.BinarySearchFunc(s, v, compare)
 	if found {
 		return s
 	}
 	return slices.Insert(s, i, v)
 }
 
-func deleteSorted(s []string, v string) []string {
-	if i, found := slices.BinarySearch(s, v); found {
+// deleteSortedFunc deletes v from s, sorted by compare.
+func deleteSortedFunc[T any](s []T, v T, compare func(T, T) int) []T {
+	if i, found := slices.BinarySearchFunc(s, v, compare); found {
 		return slices.Delete(s, i, i+1)
 	}
 	return s
@@ -201,30 +200,18 @@ var sbTableOrder = map[string]int{
 	sb.AdvertisedRouteTable: 8, sb.AdvertisedMACBindingTable: 8, sb.ECMPNexthopTable: 8, sb.LearnedRouteTable: 9,
 }
 
-// apply records one row change. Rows of the tables it indexes replace
-// their old version whole. A changed datapath or datapath group may change
-// the key of the flows on it: they are keyed again, and returned.
-func (m *sbMirror) apply(c wire.Change) (rekeyed []string) {
+// apply records one row change (of a table other than Logical_Flow,
+// applyFlow's). Rows of the tables it indexes replace their old version
+// whole. A changed datapath or datapath group may change the key of the
+// flows on it: they are keyed again, and returned.
+func (m *sbMirror) apply(c wire.Change) (rekeyed []uuid.UUID) {
 	if c.Old != nil {
 		m.remove(c.UUID, c.Old)
 	}
 	if c.New != nil {
 		m.add(c.UUID, c.New)
 	}
-	var flows map[string]bool
-	switch c.Table {
-	case sb.DatapathBindingTable:
-		flows = m.flowsByDP[c.UUID]
-	case sb.LogicalDPGroupTable:
-		flows = m.groupFlows[c.UUID]
-	}
-	rekeyed = slices.Collect(maps.Keys(flows))
-	for _, u := range rekeyed {
-		f := m.flows[u].LogicalFlow
-		m.remove(u, f)
-		m.add(u, f)
-	}
-	return rekeyed
+	return m.rekeyFlows(c.Table, c.UUID)
 }
 
 // toggleGroupPort records that Multicast_Group row uuid, now mc, gained or
@@ -278,21 +265,6 @@ func (m *sbMirror) add(uuid string, row model.Model) {
 		m.groups[uuid] = r
 		k := groupContent(r.Datapaths)
 		m.groupsByContent[k] = insertSorted(m.groupsByContent[k], uuid)
-	case *sb.LogicalFlow:
-		if r.LogicalDpGroup != nil {
-			setindex.Add(m.groupFlows, *r.LogicalDpGroup, uuid)
-		}
-		if r.LogicalDatapath != nil {
-			setindex.Add(m.flowsByDP, *r.LogicalDatapath, uuid)
-		}
-		stage, keyed := m.stageOfFlow(r)
-		m.flows[uuid] = flowRow{r, stage, keyed}
-		if keyed {
-			k := keyOfRow(r, stage)
-			e := m.flowsByKey[k]
-			e.rows = insertSorted(e.rows, uuid)
-			m.flowsByKey[k] = e
-		}
 	}
 }
 
@@ -341,73 +313,7 @@ func (m *sbMirror) remove(uuid string, row model.Model) {
 		if m.groupsByContent[k] = deleteSorted(m.groupsByContent[k], uuid); len(m.groupsByContent[k]) == 0 {
 			delete(m.groupsByContent, k)
 		}
-	case *sb.LogicalFlow:
-		f := m.flows[uuid]
-		delete(m.flows, uuid)
-		if r.LogicalDpGroup != nil {
-			setindex.Remove(m.groupFlows, *r.LogicalDpGroup, uuid)
-		}
-		if r.LogicalDatapath != nil {
-			setindex.Remove(m.flowsByDP, *r.LogicalDatapath, uuid)
-		}
-		if f.keyed {
-			k := keyOfRow(r, f.stage)
-			e := m.flowsByKey[k]
-			e.rows = deleteSorted(e.rows, uuid)
-			storeFlow(m.flowsByKey, k, e)
-		}
 	}
-}
-
-// stageOfFlow is the stage of a flow row's key, found from the kind of
-// its first datapath that names a switch or router; a row with none, or
-// whose table is no stage, has no key (23.03 deletes such rows).
-func (m *sbMirror) stageOfFlow(f *sb.LogicalFlow) (rules.Stage, bool) {
-	kind, ok := m.flowKind(f)
-	if !ok {
-		return 0, false
-	}
-	pipeline := rules.Ingress
-	if f.Pipeline == sb.LogicalFlowPipelineEgress {
-		pipeline = rules.Egress
-	}
-	return m.stages.Lookup(kind, pipeline, f.TableID)
-}
-
-// keyOfRow is the key of flow row f in stage.
-func keyOfRow(f *sb.LogicalFlow, stage rules.Stage) flowKey {
-	k := flowKey{Stage: stage, Priority: f.Priority, Match: f.Match, Actions: f.Actions}
-	if f.ControllerMeter != nil {
-		k.Meter, k.HasMeter = *f.ControllerMeter, true
-	}
-	return k
-}
-
-// flowKey is the key of flow row uuid, if it has one.
-func (m *sbMirror) flowKey(uuid string) (flowKey, bool) {
-	f := m.flows[uuid]
-	if !f.keyed {
-		return flowKey{}, false
-	}
-	return keyOfRow(f.LogicalFlow, f.stage), true
-}
-
-func (m *sbMirror) flowKind(f *sb.LogicalFlow) (rules.DatapathKind, bool) {
-	if f.LogicalDatapath != nil {
-		if kind, ok := m.dpKind(*f.LogicalDatapath); ok {
-			return kind, true
-		}
-	}
-	if f.LogicalDpGroup != nil {
-		if g := m.groups[*f.LogicalDpGroup]; g != nil {
-			for _, u := range g.Datapaths {
-				if kind, ok := m.dpKind(u); ok {
-					return kind, true
-				}
-			}
-		}
-	}
-	return 0, false
 }
 
 // dpKind is the kind of Datapath_Binding row u, if it names a switch or

@@ -2,12 +2,14 @@ package sbwriter
 
 import (
 	"cmp"
+	"iter"
 	"log/slog"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/internal/setindex"
 	"github.com/northlog/northlog/ovsdb/wire"
@@ -67,9 +69,19 @@ type Writer struct {
 	dirtyPB map[string]bool
 	dirtyMC memberDirt[mcKey] // members by port name
 	dirtyLF map[flowKey]bool
+	// allFlowsDirty marks every flow key in place of dirtyLF (see
+	// dirtyFlowKeys): MarkAll's marks, and those of a batch that brings
+	// most of the flow rows (a cold start's echo), with which dirtyLF would
+	// hold every key (~20 MB at 25,000 ports).
+	allFlowsDirty bool
 	// garbage are SB rows that belong to no key (a datapath that names no
-	// switch or router, a flow with no datapath left...): deleted.
-	garbage map[string]string // row -> table
+	// switch or router...): deleted; garbageFlows the flow rows (one with
+	// no datapath left...).
+	garbage      map[string]string // row -> table
+	garbageFlows map[uuid.UUID]bool
+	// flowLostGroup: a flow row lost its datapath group and has no
+	// datapath (TakeFlowLostGroup).
+	flowLostGroup bool
 	// portsChanged are the ports whose Port_Binding changed in the SB, for
 	// the switch ports' up column.
 	portsChanged map[string]bool
@@ -135,7 +147,7 @@ func New(log *slog.Logger, stages *rules.StageTable, ports PortNames) *Writer {
 		ports:      ports,
 		dirtyDP:    map[string]bool{}, dirtyPB: map[string]bool{},
 		dirtyMC: memberDirt[mcKey]{}, dirtyLF: map[flowKey]bool{},
-		garbage: map[string]string{}, portsChanged: map[string]bool{}, resyncPB: map[string]bool{},
+		garbage: map[string]string{}, garbageFlows: map[uuid.UUID]bool{}, portsChanged: map[string]bool{}, resyncPB: map[string]bool{},
 		bfdSessions: map[BFDSession]bool{}, monitorPorts: map[string]bool{},
 		addrSets:   newSetTable(sb.AddressSetTable, "addresses"),
 		portGroups: newSetTable(sb.PortGroupTable, "ports"),
@@ -157,7 +169,50 @@ const fillMin = 1000
 // FillsFlows reports whether the next write fills an SB without flows
 // with at least fillMin of them: a cold start's.
 func (w *Writer) FillsFlows() bool {
-	return w.rows[sb.LogicalFlowTable] == 0 && len(w.dirtyLF) >= fillMin
+	return w.rows[sb.LogicalFlowTable] == 0 && w.dirtyFlows() >= fillMin
+}
+
+// dirtyFlows is the number of dirty flow keys, or of all keys when all
+// are.
+func (w *Writer) dirtyFlows() int {
+	if w.allFlowsDirty {
+		return len(w.flows)
+	}
+	return len(w.dirtyLF)
+}
+
+// markFlow marks flow key k dirty.
+func (w *Writer) markFlow(k flowKey) {
+	if !w.allFlowsDirty {
+		w.dirtyLF[k] = true
+	}
+}
+
+// markAllFlows marks every flow key dirty.
+func (w *Writer) markAllFlows() {
+	w.allFlowsDirty = true
+	w.dirtyLF = cleared(w.dirtyLF)
+}
+
+// dirtyFlowKeys yields the dirty flow keys: when all are, those of the
+// desired flows and of the SB's rows (flows), and those resolved before
+// (resolved) that flows lacks, which resolveDirty lets go of.
+func (w *Writer) dirtyFlowKeys() iter.Seq[flowKey] {
+	if !w.allFlowsDirty {
+		return maps.Keys(w.dirtyLF)
+	}
+	return func(yield func(flowKey) bool) {
+		for k := range w.flows {
+			if !yield(k) {
+				return
+			}
+		}
+		for k := range w.resolved {
+			if _, ok := w.flows[k]; !ok && !yield(k) {
+				return
+			}
+		}
+	}
 }
 
 // EmptyTables are the monitored SB tables without a row.
@@ -250,7 +305,7 @@ func (w *Writer) ApplyProgram(p *rules.Program) {
 		m := c.Tuple
 		setindex.Put(w.setMembers, m.Set, m.Datapath, c.Weight > 0)
 		for k := range w.setUsers[m.Set] {
-			w.dirtyLF[k] = true
+			w.markFlow(k)
 		}
 	}
 	for f, weight := range p.Flows.EachChange() {
@@ -265,7 +320,7 @@ func (w *Writer) applyFlow(f rules.Flow, weight engine.Weight) {
 	e.dps = w.wantFlowOn(k, e.dps, dp, weight)
 	e.tags = e.tags.count(tagsOf(f), weight)
 	storeFlow(w.flows, k, e)
-	w.dirtyLF[k] = true
+	w.markFlow(k)
 	if rules.IsDatapathSet(dp) {
 		_, on := slices.BinarySearch(e.dps, dp)
 		setindex.Put(w.setUsers, dp, k, on)
@@ -344,7 +399,7 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 	for _, b := range bs {
 		if b.Initial {
 			w.m = newSBMirror(w.stages, w.wantedFlows())
-			w.garbage = map[string]string{}
+			w.garbage, w.garbageFlows = map[string]string{}, map[uuid.UUID]bool{}
 			w.other.reset()
 			w.aclIDs.reset()
 			w.house.reset()
@@ -359,12 +414,23 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 		// of MB at its peak.
 		type ranked struct{ rank, i int32 }
 		order := make([]ranked, len(b.Changes))
+		flows := 0
 		for i, c := range b.Changes {
 			order[i] = ranked{int32(sbTableOrder[c.Table]), int32(i)}
+			if c.Table == sb.LogicalFlowTable {
+				flows++
+			}
+		}
+		if flows >= fillMin && 2*flows >= len(w.flows) {
+			w.markAllFlows()
 		}
 		slices.SortFunc(order, func(x, y ranked) int { return cmp.Or(cmp.Compare(x.rank, y.rank), cmp.Compare(x.i, y.i)) })
 		for _, o := range order {
 			c := b.Changes[o.i]
+			if c.Table == sb.LogicalFlowTable {
+				w.applyFlowRow(c)
+				continue
+			}
 			switch {
 			case c.Old == nil:
 				w.rows[c.Table]++
@@ -410,7 +476,7 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 			rekeyed := w.m.apply(c)
 			w.markRow(c.Table, c.UUID, c.New)
 			for _, u := range rekeyed {
-				w.markRow(sb.LogicalFlowTable, u, w.m.flows[u].LogicalFlow)
+				w.markFlowRow(u)
 			}
 		}
 		if b.Initial {
@@ -420,16 +486,55 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 	w.updateVXLAN()
 }
 
+// applyFlowRow records an SB change of a Logical_Flow row, whose key is
+// dirty before and after it.
+func (w *Writer) applyFlowRow(c wire.Change) {
+	u, _ := rowUUID(c.UUID)
+	w.markFlowRow(u)
+	old, f, err := w.m.applyFlow(c)
+	if err != nil {
+		w.log.Warn("cannot apply SB change", "err", err)
+		return
+	}
+	w.markFlowRow(u)
+	w.rows[sb.LogicalFlowTable] = len(w.m.flows)
+	if old != nil && f != nil {
+		_, hadGroup := old.dpGroup()
+		_, onGroup := f.dpGroup()
+		_, onDP := f.datapath()
+		w.flowLostGroup = w.flowLostGroup || hadGroup && !onGroup && !onDP
+	}
+}
+
+// TakeFlowLostGroup reports whether an SB flow row lost its datapath group
+// and was left with no datapath since the last call (not northd's doing,
+// which moves a flow to one datapath): 26.03 finds it when it next syncs
+// the flow.
+func (w *Writer) TakeFlowLostGroup() bool {
+	lost := w.flowLostGroup
+	w.flowLostGroup = false
+	return lost
+}
+
+// markFlowRow marks the key of flow row u (as the mirror now indexes it)
+// dirty, or the row as garbage when it has none.
+func (w *Writer) markFlowRow(u uuid.UUID) {
+	f := w.m.flows[u]
+	if f == nil {
+		return
+	}
+	if k, ok := f.key(); ok {
+		w.markFlow(k)
+		delete(w.garbageFlows, u)
+	} else {
+		w.garbageFlows[u] = true
+	}
+}
+
 // markRow marks the key of an SB row (as the mirror now indexes it) dirty,
 // or the row as garbage when it has none.
 func (w *Writer) markRow(table, uuid string, row any) {
 	switch r := row.(type) {
-	case nil:
-		if table == sb.LogicalFlowTable {
-			if k, ok := w.m.flowKey(uuid); ok {
-				w.dirtyLF[k] = true
-			}
-		}
 	case *sb.DatapathBinding:
 		if nb, _, ok := dpNB(r); ok {
 			w.dirtyDP[nb] = true
@@ -447,13 +552,6 @@ func (w *Writer) markRow(table, uuid string, row any) {
 			}
 		}
 		w.garbage[uuid] = table
-	case *sb.LogicalFlow:
-		if k, ok := w.m.flowKey(uuid); ok {
-			w.dirtyLF[k] = true
-			delete(w.garbage, uuid)
-		} else if w.m.flows[uuid].LogicalFlow != nil {
-			w.garbage[uuid] = table
-		}
 	case *sb.Chassis:
 		w.chassisChanged = true
 		// Ports that name a chassis in options:requested-chassis refer
@@ -503,12 +601,10 @@ func (w *Writer) MarkAll() {
 	for u, mc := range w.m.mcs {
 		w.markRow(sb.MulticastGroupTable, u, mc)
 	}
-	for k := range w.flows {
-		w.dirtyLF[k] = true
-	}
+	w.markAllFlows()
 	for u, f := range w.m.flows {
-		if !f.keyed {
-			w.garbage[u] = sb.LogicalFlowTable
+		if _, ok := f.key(); !ok {
+			w.garbageFlows[u] = true
 		}
 	}
 	for u, dp := range w.m.dps {
@@ -549,11 +645,19 @@ func (w *Writer) Reconcile(emit func(lovsdb.Operation)) *Txn {
 			t.delete(table, u)
 		}
 	}
+	for u := range w.garbageFlows {
+		if f := w.m.flows[u]; f != nil {
+			if _, keyed := f.key(); !keyed {
+				t.delete(sb.LogicalFlowTable, u.String())
+			}
+		}
+	}
 	w.other.reconcile(t)
 	w.house.reconcile(t)
 	w.dirtyDP, w.dirtyPB, w.dirtyMC, w.dirtyLF = cleared(w.dirtyDP), cleared(w.dirtyPB), cleared(w.dirtyMC), cleared(w.dirtyLF)
+	w.allFlowsDirty = false
 	w.resyncPB, w.resyncAllPB = cleared(w.resyncPB), false
-	w.garbage = cleared(w.garbage)
+	w.garbage, w.garbageFlows = cleared(w.garbage), cleared(w.garbageFlows)
 	return t
 }
 
@@ -563,9 +667,6 @@ func (w *Writer) exists(table, u string) bool {
 		return w.m.dps[u] != nil
 	case sb.MulticastGroupTable:
 		return w.m.mcs[u] != nil
-	case sb.LogicalFlowTable:
-		f := w.m.flows[u]
-		return f.LogicalFlow != nil && !f.keyed
 	}
 	return false
 }
@@ -712,8 +813,10 @@ func (w *Writer) deleteDatapath(t *Txn, u string) {
 	for mc := range w.m.mcByDP[u] {
 		w.markRow(sb.MulticastGroupTable, mc, w.m.mcs[mc])
 	}
-	for f := range w.m.flowsByDP[u] {
-		w.markRow(sb.LogicalFlowTable, f, w.m.flows[f].LogicalFlow)
+	if dp, ok := rowUUID(u); ok {
+		for f := range w.m.flowsByDP[dp] {
+			w.markFlowRow(f)
+		}
 	}
 	w.lbs.markDatapath(w.m, u)
 	delete(w.garbage, u)

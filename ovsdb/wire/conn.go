@@ -97,6 +97,10 @@ type Change struct {
 	// update2 diff, each column that changed in its model field's type, a
 	// set or a map as the elements that went or came.
 	Diff map[string]any
+	// Update is, for a table the connection does not keep
+	// (Options.Unkept), what its Unkept made of an insert or a modify,
+	// nil for a delete; Old and New are then nil.
+	Update any
 }
 
 // Batch is the row changes of one committed transaction, or the whole
@@ -119,6 +123,9 @@ type Options struct {
 	Schema *lovsdb.DatabaseSchema
 	// NotMonitored are, by table, columns left out of the monitor.
 	NotMonitored map[string]map[string]bool
+	// Unkept are the tables whose rows the connection does not keep,
+	// with the decoder of each one's row updates (see Unkept).
+	Unkept map[string]Unkept
 	// Probe is the initial inactivity probe interval (see prober,
 	// SetProbe); 0 or less is none.
 	Probe time.Duration
@@ -513,9 +520,11 @@ func updateRow(ru []byte) (row []byte, whole, deleted bool, err error) {
 	return row, whole, deleted, err
 }
 
-// apply turns one update (or the initial contents) into a batch. Whole
-// rows, modifies and deletes are made by the table's rowDecoder when it
-// has one; the rest goes through libovsdb's models and update arithmetic.
+// apply turns one update (or the initial contents) into a batch. The row
+// updates of a table not kept (opts.Unkept) are handed on as its Unkept
+// decodes them. Whole rows, modifies and deletes are made by the table's
+// rowDecoder when it has one; the rest goes through libovsdb's models and
+// update arithmetic.
 func (c *Conn) apply(tu rawUpdates, initial bool) error {
 	var mu updates.ModelUpdates
 	var fast []Change
@@ -524,6 +533,14 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 		known.sent = *k
 	}
 	err := tu.each(func(table, uuid string, raw []byte) error {
+		if unkept := c.opts.Unkept[table]; unkept != nil {
+			ch, err := handOn(unkept, table, uuid, raw, known)
+			if err != nil {
+				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
+			}
+			fast = append(fast, ch)
+			return nil
+		}
 		current := c.rows[table]
 		dec := c.decoders[table]
 		if dec != nil {
@@ -575,6 +592,9 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 	}
 	b := Batch{Initial: initial, Changes: fast}
 	for _, c2 := range fast {
+		if c.opts.Unkept[c2.Table] != nil {
+			continue
+		}
 		if c.rows[c2.Table] == nil {
 			c.rows[c2.Table] = map[string]model.Model{}
 		}
@@ -606,6 +626,20 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 	c.mu.Unlock()
 	c.signal()
 	return nil
+}
+
+// handOn is the change of a row update of a table the connection does not
+// keep: its Update decoded by unkept, nil for a delete.
+func handOn(unkept Unkept, table, uuid string, raw []byte, known *knownStrings) (Change, error) {
+	row, whole, deleted, err := updateRow(raw)
+	if err != nil || deleted {
+		return Change{Table: table, UUID: uuid}, err
+	}
+	if row == nil {
+		return Change{}, fmt.Errorf("row update without a row: %.80s", raw)
+	}
+	u, err := unkept(uuid, Row{row, known}, whole)
+	return Change{Table: table, UUID: uuid, Update: u}, err
 }
 
 func (c *Conn) signal() {
