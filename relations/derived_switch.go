@@ -175,17 +175,20 @@ func unknownByType(r schema.Release, p *nb.LogicalSwitchPort) bool {
 func deriveLSPs(n *NB) engine.Rel[LSP] {
 	// northd logs the entries it cannot read and keeps the port: report
 	// them without touching the port.
-	engine.TryMap(n.PortsOnSwitches, "switch port addresses", func(sp SwitchPort) (struct{}, error) {
+	engine.Report(n.PortsOnSwitches, "switch port addresses", func(sp SwitchPort) error {
 		_, err := readLSPAddresses(sp.Port)
-		return struct{}{}, err
+		return err
 	})
 	addrs := newInterner[lspAddrKey, LSPAddresses]()
 	return engine.Map(n.PortsOnSwitches, func(sp SwitchPort) LSP {
-		a, _ := readLSPAddresses(sp.Port)
 		byType := unknownByType(n.Release, sp.Port)
-		a.HasUnknown = a.HasUnknown || byType
 		k := lspAddrKey{quoteList(sp.Port.Addresses), quoteList(sp.Port.PortSecurity), byType}
-		return LSP{Switch: sp.Switch, Port: sp.Port, Addrs: addrs.get(k, a)}
+		// A port's delete finds its addresses still interned.
+		return LSP{Switch: sp.Switch, Port: sp.Port, Addrs: addrs.getOr(k, func() LSPAddresses {
+			a, _ := readLSPAddresses(sp.Port)
+			a.HasUnknown = a.HasUnknown || byType
+			return a
+		})}
 	})
 }
 
