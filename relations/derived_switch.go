@@ -55,6 +55,16 @@ func (n *NB) LSPsOfType(t string) engine.Rel[LSP] {
 // that look a port up by name.
 func (n *NB) LSPsByName() engine.Index[string, LSP] { return arranged(&n.lspsByName, n.LSPs, LSP.Name) }
 
+// NonRouterLSPsByName are the switch ports of every type but "router" (a
+// router port's own binding stands for those), by name: one arrangement
+// for their queue ids and their Port_Binding rows.
+func (n *NB) NonRouterLSPsByName() engine.Index[string, LSP] {
+	if n.nonRouterLSPsByName == (engine.Index[string, LSP]{}) {
+		n.nonRouterLSPsByName = engine.IndexBy(engine.Filter(n.LSPs, func(p LSP) bool { return p.Port.Type != LSPTypeRouter }), LSP.Name)
+	}
+	return n.nonRouterLSPsByName
+}
+
 // Enabled reports whether the port's enabled column is not false
 // (lsp_is_enabled).
 func (p LSP) Enabled() bool { return p.Port.Enabled == nil || *p.Port.Enabled }
