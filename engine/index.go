@@ -67,7 +67,12 @@ func (a *arrangement[K, T]) readBeside(i int, other holder) {
 }
 
 // scheduleReaders marks a's readers due, on its first change in a step.
+// A parallel step looks at every operator instead, and other arrangements
+// may be changing beside this one then.
 func (a *arrangement[K, T]) scheduleReaders(c *Circuit) {
+	if c.parallel {
+		return
+	}
 	c.schedule(a.readers)
 	for _, r := range a.pairReaders {
 		if !r.other.empty() {
