@@ -39,7 +39,8 @@
 // Circuit.StateSizes reports what each operator keeps; Circuit.CountOps and
 // OpStats, what each did in the steps since (runs, tuples in and out, time).
 //
-// User functions that can fail (TryMap) reject a tuple with an error: the
-// tuple yields nothing, the rejection is returned by Step, and the step goes
-// on. A Circuit is not safe for concurrent use.
+// User functions that can fail (TryMap; Report, which only checks) reject a
+// tuple with an error: the tuple yields nothing from TryMap, the rejection
+// is returned by Step, and the step goes on. A Circuit is not safe for
+// concurrent use.
 package engine

@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -359,6 +360,41 @@ func testTryMapRejects(t *testing.T, newCircuit func() *Circuit) {
 	}
 	if !errors.Is(rej[0], rej[0].Err) {
 		t.Error("Rejected does not unwrap to its Err")
+	}
+}
+
+func TestReportChecksInserts(t *testing.T) { inOrderAndParallel(t, testReportChecksInserts) }
+
+func testReportChecksInserts(t *testing.T, newCircuit func() *Circuit) {
+	c := newCircuit()
+	in, r := NewInput[string](c, "addrs")
+	var checked []string
+	Report(r, "parse", func(s string) error {
+		checked = append(checked, s)
+		if _, err := strconv.Atoi(s); err != nil {
+			return errors.New("not a number")
+		}
+		return nil
+	})
+	o := NewOutput(r, cmp.Compare[string])
+	in.Insert("1")
+	in.Insert("x")
+	rej := c.Step()
+	if len(rej) != 1 || rej[0].Error() != `parse: x: not a number` {
+		t.Errorf("rejections: %v, want x's", rej)
+	}
+	// The relation keeps what Report refused; its delete is not checked.
+	if d := gocmp.Diff([]string{"1", "x"}, o.Contents()); d != "" {
+		t.Error(d)
+	}
+	in.Delete("x")
+	in.Delete("1")
+	if rej := c.Step(); len(rej) != 0 {
+		t.Errorf("retraction reported: %v", rej)
+	}
+	slices.Sort(checked)
+	if d := gocmp.Diff([]string{"1", "x"}, checked); d != "" {
+		t.Errorf("checked (-want +got):\n%s", d)
 	}
 }
 

@@ -28,7 +28,57 @@ type arrangement[K, T comparable] struct {
 	big   map[K]*tupleIndex[T]
 	delta map[K][]Change[T]
 	readers
-	writer int // the IndexBy operator's position
+	// pairReaders are the operators that read it only beside another
+	// arrangement: due on its change only when the other holds tuples.
+	pairReaders []pairReader
+	writer      int // the IndexBy operator's position
+}
+
+// pairReader is an operator whose output, on a change of one arrangement,
+// is made only of that change's tuples paired with tuples of other under
+// the same key: with other empty, it has nothing to do.
+type pairReader struct {
+	op    int
+	other holder
+}
+
+// holder is an arrangement as a pairReader's other side sees it.
+type holder interface {
+	// empty reports whether it holds no tuple, neither as of the step's
+	// start nor in the step's change so far.
+	empty() bool
+}
+
+func (a *arrangement[K, T]) empty() bool {
+	return len(a.one) == 0 && len(a.many) == 0 && len(a.delta) == 0
+}
+
+// readBeside makes operator i, a reader of a, due on a's change only when
+// other holds tuples or has changed earlier in the step. When other
+// changes later in the step, a's change is there for other to make i due,
+// so the pairs of the two changes are not missed. An arrangement read
+// beside itself stays a plain reader.
+func (a *arrangement[K, T]) readBeside(i int, other holder) {
+	if holder(a) == other {
+		return
+	}
+	a.readers = slices.DeleteFunc(a.readers, func(r int) bool { return r == i })
+	a.pairReaders = append(a.pairReaders, pairReader{i, other})
+}
+
+// scheduleReaders marks a's readers due, on its first change in a step.
+// A parallel step looks at every operator instead, and other arrangements
+// may be changing beside this one then.
+func (a *arrangement[K, T]) scheduleReaders(c *Circuit) {
+	if c.parallel {
+		return
+	}
+	c.schedule(a.readers)
+	for _, r := range a.pairReaders {
+		if !r.other.empty() {
+			c.schedule(readers{r.op})
+		}
+	}
 }
 
 // group is the tuples of one key with their non-zero weights.
@@ -334,7 +384,7 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 				a.delta = map[K][]Change[T]{}
 			}
 			if len(a.delta) == 0 {
-				r.c.schedule(a.readers)
+				a.scheduleReaders(r.c)
 			}
 			k := key(t)
 			a.delta[k] = append(a.delta[k], Change[T]{t, w})
@@ -462,7 +512,7 @@ func JoinFlatMap[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, 
 // change grows from a sample (stream.grow).
 func joinPairs[K, A, B, O comparable](a Index[K, A], b Index[K, B], onePerPair bool, emit func(out *stream[O], k K, x A, y B, w Weight)) Rel[O] {
 	out := newRel[O](sameCircuit(a.c, b.c))
-	out.c.add([]changer{a.a, b.a}, func() {
+	op := out.c.add([]changer{a.a, b.a}, func() {
 		n, i := countPairs(a.a, b.a), 0
 		if onePerPair {
 			out.s.reserve(n)
@@ -492,6 +542,8 @@ func joinPairs[K, A, B, O comparable](a Index[K, A], b Index[K, B], onePerPair b
 			}
 		}
 	}, nil)
+	a.a.readBeside(op, b.a)
+	b.a.readBeside(op, a.a)
 	return out
 }
 
@@ -524,7 +576,7 @@ func AntiJoin[K, A, B comparable](a Index[K, A], b Index[K, B]) Rel[A] {
 // keep_new·ΔA + (keep_new − keep_old)·A_old.
 func keyFilter[K, A, B comparable](a Index[K, A], b Index[K, B], want bool) Rel[A] {
 	out := newRel[A](sameCircuit(a.c, b.c))
-	out.c.add([]changer{a.a, b.a}, func() {
+	op := out.c.add([]changer{a.a, b.a}, func() {
 		for k, da := range a.a.delta {
 			if _, now := b.a.present(k); now == want {
 				for _, x := range da {
@@ -545,6 +597,12 @@ func keyFilter[K, A, B comparable](a Index[K, A], b Index[K, B], want bool) Rel[
 			}
 		}
 	}, nil)
+	// b's change only turns a's tuples under its keys on or off; a's
+	// change passes when b is empty unless the filter keeps what b has.
+	b.a.readBeside(op, a.a)
+	if want {
+		a.a.readBeside(op, b.a)
+	}
 	return out
 }
 

@@ -37,6 +37,24 @@ func TryMap[A, B comparable](r Rel[A], name string, f func(A) (B, error)) Rel[B]
 	return out
 }
 
+// Report reports, as TryMap does, the tuples inserted into r that check
+// refuses (Rejected{Op: name}, by the Step that inserts them), and computes
+// nothing: for a rule that logs a row and keeps it, or drops it elsewhere.
+// check is not called for retracted tuples. It must give the same answer
+// for the same tuple every time.
+func Report[T comparable](r Rel[T], name string, check func(T) error) {
+	r.c.add([]changer{r.s}, func() {
+		for t, w := range r.s.delta {
+			if w <= 0 {
+				continue
+			}
+			if err := check(t); err != nil {
+				r.c.reject(name, t, err)
+			}
+		}
+	}, nil)
+}
+
 // Filter computes the tuples of r for which keep is true. As the last
 // reader of r's change it takes that change and deletes from it the tuples
 // it drops (see stream.take).

@@ -125,8 +125,8 @@ func switchOfPort(n *NB) engine.Rel[ref] {
 func deriveSwitchACLs(n *NB) engine.Rel[SwitchACL] {
 	direct := n.Refs.SwitchACLs
 	members, onSwitch := engine.IndexBy(n.Refs.PortGroupPorts, byTarget), engine.IndexBy(switchOfPort(n), byTarget)
-	engine.TryMap(engine.AntiJoin(members, onSwitch), "port group", func(r ref) (struct{}, error) {
-		return struct{}{}, fmt.Errorf("lport %s in port group %s not found", r.Target, r.Owner)
+	engine.Report(engine.AntiJoin(members, onSwitch), "port group", func(r ref) error {
+		return fmt.Errorf("lport %s in port group %s not found", r.Target, r.Owner)
 	})
 	pgSwitches := engine.Distinct(engine.Join(members, onSwitch,
 		func(_ string, pg, sw ref) ref { return ref{Owner: pg.Owner, Target: sw.Owner} }))

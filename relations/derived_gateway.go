@@ -59,10 +59,10 @@ func lrpUUID(p LRP) string { return p.Port.UUID }
 // with gateway chassis on L3 gateway routers, whose gateway settings northd
 // logs as a bad configuration and ignores.
 func deriveDGPs(n *NB) engine.Rel[DGP] {
-	engine.TryMap(engine.Filter(n.LRPs, func(p LRP) bool {
+	engine.Report(engine.Filter(n.LRPs, func(p LRP) bool {
 		return p.OnGateway && (len(p.Port.GatewayChassis) > 0 || p.Port.HaChassisGroup != nil)
-	}), "gateway router port", func(p LRP) (struct{}, error) {
-		return struct{}{}, fmt.Errorf("Bad configuration: distributed gateway port configured on port %s on L3 gateway router", p.Name())
+	}), "gateway router port", func(p LRP) error {
+		return fmt.Errorf("Bad configuration: distributed gateway port configured on port %s on L3 gateway router", p.Name())
 	})
 	vtepSwitches := engine.Distinct(engine.Map(n.PortsOnSwitchesOfType(LSPTypeVTEP), func(sp SwitchPort) string { return sp.Switch }))
 	vtepPeers := engine.Map(engine.SemiJoin(

@@ -773,9 +773,9 @@ func healthChecksIgnored(o LBOptions) error {
 // deriveLoadBalancers reads the load balancer rows' settings, and reports
 // the options northd corrects.
 func deriveLoadBalancers(n *NB) engine.Rel[LoadBalancer] {
-	engine.TryMap(n.LoadBalancers.Rows, "load balancer options", func(lb *nb.LoadBalancer) (struct{}, error) {
+	engine.Report(n.LoadBalancers.Rows, "load balancer options", func(lb *nb.LoadBalancer) error {
 		_, err := readLBOptions(n.Release, lb)
-		return struct{}{}, err
+		return err
 	})
 	return engine.Map(n.LoadBalancers.Rows, func(lb *nb.LoadBalancer) LoadBalancer {
 		o, _ := readLBOptions(n.Release, lb)
@@ -829,10 +829,10 @@ func deriveLBVIPs(n *NB) engine.Rel[LBVIP] {
 		o, _ := readLBOptions(n.Release, lb)
 		return len(lb.HealthCheck) > 0 && healthChecksIgnored(o) != nil
 	})
-	engine.TryMap(engine.SemiJoin(engine.IndexBy(plain, func(v LBVIP) string { return v.LB }),
+	engine.Report(engine.SemiJoin(engine.IndexBy(plain, func(v LBVIP) string { return v.LB }),
 		engine.IndexBy(unchecked, func(lb *nb.LoadBalancer) string { return lb.UUID })),
-		"load balancer health check", func(v LBVIP) (struct{}, error) {
-			return struct{}{}, fmt.Errorf("load balancer %s: %w", v.LB, healthChecksIgnored(v.LBOptions))
+		"load balancer health check", func(v LBVIP) error {
+			return fmt.Errorf("load balancer %s: %w", v.LB, healthChecksIgnored(v.LBOptions))
 		})
 	reportMappingProblems(n, engine.Union(plain, withCheck))
 
@@ -930,8 +930,8 @@ func reportMappingProblems(n *NB, vips engine.Rel[LBVIP]) {
 			}
 			return out
 		})
-	engine.TryMap(problems, "load balancer ip_port_mappings", func(p problem) (struct{}, error) {
-		return struct{}{}, errors.New(p.Text)
+	engine.Report(problems, "load balancer ip_port_mappings", func(p problem) error {
+		return errors.New(p.Text)
 	})
 }
 

@@ -145,9 +145,9 @@ func deriveRouterNATs(n *NB) engine.Rel[RouterNAT] {
 		}
 		return nat
 	})
-	engine.TryMap(engine.Filter(nats, func(r RouterNAT) bool { return !r.Valid() }), "NAT",
-		func(r RouterNAT) (struct{}, error) {
-			return struct{}{}, fmt.Errorf("NAT %s: bad ip address %q in nat configuration", r.NAT.UUID, r.NAT.ExternalIP)
+	engine.Report(engine.Filter(nats, func(r RouterNAT) bool { return !r.Valid() }), "NAT",
+		func(r RouterNAT) error {
+			return fmt.Errorf("NAT %s: bad ip address %q in nat configuration", r.NAT.UUID, r.NAT.ExternalIP)
 		})
 	return nats
 }
@@ -432,9 +432,9 @@ func deriveRouterForceSNATs(n *NB) engine.Rel[RouterForceSNAT] {
 			return dnat || lb
 		}), func(lr *nb.LogicalRouter) string { return lr.UUID }),
 		engine.IndexBy(n.RouterConfigs, func(r RouterConfig) string { return r.UUID }))
-	engine.TryMap(routers, "router options", func(lr *nb.LogicalRouter) (struct{}, error) {
+	engine.Report(routers, "router options", func(lr *nb.LogicalRouter) error {
 		_, err := readForceSNAT(lr)
-		return struct{}{}, err
+		return err
 	})
 	return engine.FlatMap(routers, func(lr *nb.LogicalRouter) []RouterForceSNAT {
 		f, _ := readForceSNAT(lr)

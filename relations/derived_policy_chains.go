@@ -87,8 +87,8 @@ func chainPolicies(n *NB, policies engine.Rel[RouterPolicy]) engine.Rel[RouterPo
 		}
 		return out
 	})
-	engine.TryMap(engine.Filter(verdicts, func(v policyVerdict) bool { return v.Skip != "" }), "router policy",
-		func(v policyVerdict) (struct{}, error) { return struct{}{}, errors.New(v.Skip) })
+	engine.Report(engine.Filter(verdicts, func(v policyVerdict) bool { return v.Skip != "" }), "router policy",
+		func(v policyVerdict) error { return errors.New(v.Skip) })
 	return engine.Map(engine.Filter(verdicts, func(v policyVerdict) bool { return v.Skip == "" }),
 		func(v policyVerdict) RouterPolicy { return v.Policy })
 }

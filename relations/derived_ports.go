@@ -196,13 +196,13 @@ func bindPorts(switchPorts engine.Rel[SwitchPort], lrps engine.Rel[LRP], masks e
 			}
 			return out
 		})
-	engine.TryMap(engine.Filter(outcomes, func(o claimOutcome) bool { return !o.Won }), "port ownership",
-		func(o claimOutcome) (struct{}, error) {
+	engine.Report(engine.Filter(outcomes, func(o claimOutcome) bool { return !o.Won }), "port ownership",
+		func(o claimOutcome) error {
 			what := "logical port"
 			if o.LSP == nil {
 				what = "logical router port"
 			}
-			return struct{}{}, fmt.Errorf("duplicate %s %s: bound on %s %s", what, o.Name, o.Winner.kind(), o.Winner.Datapath)
+			return fmt.Errorf("duplicate %s %s: bound on %s %s", what, o.Name, o.Winner.kind(), o.Winner.Datapath)
 		})
 	won := engine.Map(engine.Filter(outcomes, func(o claimOutcome) bool { return o.Won }),
 		func(o claimOutcome) portClaim { return o.portClaim })

@@ -36,6 +36,12 @@ type queueClaim struct {
 	ID   int
 }
 
+// QueueIDsByPort is QueueIDs arranged by port name, one arrangement for
+// the rules that give a port its queue.
+func (n *NB) QueueIDsByPort() engine.Index[string, QueueID] {
+	return arranged(&n.queueIDsByPort, n.QueueIDs, func(q QueueID) string { return q.Port })
+}
+
 // deriveQueueIDs computes the queue ids of the switch ports' bindings
 // (ovn_port_update_sbrec). A port with QoS options keeps the id its
 // binding holds (BoundQueueIDs); one without gets the lowest id no port
@@ -45,7 +51,7 @@ type queueClaim struct {
 // id, has the qdisc_queue_id of its NB options, if any. Router-type ports'
 // bindings copy no NB options.
 func deriveQueueIDs(n *NB) engine.Rel[QueueID] {
-	ports := engine.IndexBy(engine.Filter(n.LSPs, func(p LSP) bool { return p.Port.Type != LSPTypeRouter }), LSP.Name)
+	ports := n.NonRouterLSPsByName()
 	qos := engine.IndexBy(engine.Filter(n.LSPs, func(p LSP) bool { return p.Port.Type != LSPTypeRouter && p.HasQoS() }), LSP.Name)
 	bound := engine.IndexBy(n.BoundQueueIDs, func(q BoundQueueID) string { return q.Port })
 	kept := engine.Join(qos, bound, func(port string, _ LSP, q BoundQueueID) queueClaim {

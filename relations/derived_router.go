@@ -183,13 +183,13 @@ func deriveLRPs(n *NB, routers engine.Rel[RouterConfig]) engine.Rel[LRP] {
 		}
 		return nil, nil
 	}
-	engine.TryMap(onEnabled, "router port networks", func(r lrpRow) (struct{}, error) {
+	engine.Report(onEnabled, "router port networks", func(r lrpRow) error {
 		_, err := networkErrors(r)
-		return struct{}{}, err
+		return err
 	})
-	engine.TryMap(onEnabled, "router port network 0.0.0.0", func(r lrpRow) (struct{}, error) {
+	engine.Report(onEnabled, "router port network 0.0.0.0", func(r lrpRow) error {
 		err, _ := networkErrors(r)
-		return struct{}{}, err
+		return err
 	})
 	nets := newInterner[lrpNetKey, LPortAddresses]()
 	return engine.TryMap(onEnabled, "router port mac", func(r lrpRow) (LRP, error) {
@@ -310,11 +310,18 @@ func newInterner[K comparable, V any]() *interner[K, V] {
 // get returns the shared pointer for k, storing v as its value if there is
 // none. v must be what k always yields.
 func (in *interner[K, V]) get(k K, v V) *V {
+	return in.getOr(k, func() V { return v })
+}
+
+// getOr is get for a value that costs work to make: build is called only
+// when k has none.
+func (in *interner[K, V]) getOr(k K, build func() V) *V {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if p := in.m[k].Value(); p != nil {
 		return p
 	}
+	v := build()
 	p := &v
 	w := weak.Make(p)
 	in.m[k] = w

@@ -395,8 +395,8 @@ func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[St
 	// output_port names the port; the next hop only picks its address.
 	viaPort := engine.IndexBy(engine.Filter(parsed, func(p parsedRoute) bool { return !p.Discard && p.Route.OutputPort != nil }),
 		func(p parsedRoute) string { return *p.Route.OutputPort })
-	engine.TryMap(engine.AntiJoin(viaPort, n.LRPsByName), "static route", func(p parsedRoute) (struct{}, error) {
-		return struct{}{}, fmt.Errorf("static route %s: bad out port %s", p.Route.UUID, *p.Route.OutputPort)
+	engine.Report(engine.AntiJoin(viaPort, n.LRPsByName), "static route", func(p parsedRoute) error {
+		return fmt.Errorf("static route %s: bad out port %s", p.Route.UUID, *p.Route.OutputPort)
 	})
 	type withPort struct {
 		p   parsedRoute
@@ -416,8 +416,8 @@ func deriveStaticRoutes(n *NB, nets engine.Index[netKey, lrpNet]) (engine.Rel[St
 	answers := engine.IndexBy(resolveNexthops(engine.Map(engine.Filter(viaNexthop, func(p parsedRoute) bool { return p.Nexthop.IsValid() }), queryOf), nets),
 		func(a NexthopPort) NexthopQuery { return a.Query })
 	byQuery := engine.IndexBy(viaNexthop, queryOf)
-	engine.TryMap(engine.AntiJoin(byQuery, answers), "static route", func(p parsedRoute) (struct{}, error) {
-		return struct{}{}, noPath(p)
+	engine.Report(engine.AntiJoin(byQuery, answers), "static route", func(p parsedRoute) error {
+		return noPath(p)
 	})
 	byNexthop := engine.Join(byQuery, answers, func(_ NexthopQuery, p parsedRoute, a NexthopPort) StaticRoute {
 		return accept(p, a.Port, a.Addr)
@@ -737,8 +737,8 @@ func derivePolicyNexthops(n *NB, policies engine.Rel[RouterPolicy], nets engine.
 	answers := engine.IndexBy(resolveNexthops(engine.Map(engine.Filter(hops, func(h hop) bool { return h.Query.IP.IsValid() }),
 		func(h hop) NexthopQuery { return h.Query }), nets), func(a NexthopPort) NexthopQuery { return a.Query })
 	byQuery := engine.IndexBy(hops, func(h hop) NexthopQuery { return h.Query })
-	engine.TryMap(engine.AntiJoin(byQuery, answers), "router policy", func(h hop) (struct{}, error) {
-		return struct{}{}, fmt.Errorf("router policy %s: no path for priority %d; next hop %s",
+	engine.Report(engine.AntiJoin(byQuery, answers), "router policy", func(h hop) error {
+		return fmt.Errorf("router policy %s: no path for priority %d; next hop %s",
 			h.Policy.Policy.UUID, h.Policy.Policy.Priority, h.Policy.Nexthops()[h.Index])
 	})
 	return engine.Union(engine.Join(byQuery, answers, func(_ NexthopQuery, h hop, a NexthopPort) PolicyNexthop {
@@ -762,8 +762,8 @@ func deriveOutputPortNexthops(n *NB, policies engine.Rel[RouterPolicy]) engine.R
 	names := engine.Join(viaPort, n.RouterPorts.ByUUID(),
 		func(_ string, p RouterPolicy, lrp *nb.LogicalRouterPort) named { return named{p, lrp.Name} })
 	byName := engine.IndexBy(names, func(x named) string { return x.Port })
-	engine.TryMap(engine.AntiJoin(byName, n.LRPsByName), "router policy", func(x named) (struct{}, error) {
-		return struct{}{}, fmt.Errorf("Bad out port %s for policy %s", x.Port, x.Policy.Policy.Match)
+	engine.Report(engine.AntiJoin(byName, n.LRPsByName), "router policy", func(x named) error {
+		return fmt.Errorf("Bad out port %s for policy %s", x.Port, x.Policy.Policy.Match)
 	})
 	return engine.TryMap(engine.Join(byName, n.LRPsByName, func(_ string, x named, out LRP) PolicyNexthop {
 		return PolicyNexthop{Policy: x.Policy, Port: out}

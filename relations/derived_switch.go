@@ -55,6 +55,16 @@ func (n *NB) LSPsOfType(t string) engine.Rel[LSP] {
 // that look a port up by name.
 func (n *NB) LSPsByName() engine.Index[string, LSP] { return arranged(&n.lspsByName, n.LSPs, LSP.Name) }
 
+// NonRouterLSPsByName are the switch ports of every type but "router" (a
+// router port's own binding stands for those), by name: one arrangement
+// for their queue ids and their Port_Binding rows.
+func (n *NB) NonRouterLSPsByName() engine.Index[string, LSP] {
+	if n.nonRouterLSPsByName == (engine.Index[string, LSP]{}) {
+		n.nonRouterLSPsByName = engine.IndexBy(engine.Filter(n.LSPs, func(p LSP) bool { return p.Port.Type != LSPTypeRouter }), LSP.Name)
+	}
+	return n.nonRouterLSPsByName
+}
+
 // Enabled reports whether the port's enabled column is not false
 // (lsp_is_enabled).
 func (p LSP) Enabled() bool { return p.Port.Enabled == nil || *p.Port.Enabled }
@@ -175,17 +185,20 @@ func unknownByType(r schema.Release, p *nb.LogicalSwitchPort) bool {
 func deriveLSPs(n *NB) engine.Rel[LSP] {
 	// northd logs the entries it cannot read and keeps the port: report
 	// them without touching the port.
-	engine.TryMap(n.PortsOnSwitches, "switch port addresses", func(sp SwitchPort) (struct{}, error) {
+	engine.Report(n.PortsOnSwitches, "switch port addresses", func(sp SwitchPort) error {
 		_, err := readLSPAddresses(sp.Port)
-		return struct{}{}, err
+		return err
 	})
 	addrs := newInterner[lspAddrKey, LSPAddresses]()
 	return engine.Map(n.PortsOnSwitches, func(sp SwitchPort) LSP {
-		a, _ := readLSPAddresses(sp.Port)
 		byType := unknownByType(n.Release, sp.Port)
-		a.HasUnknown = a.HasUnknown || byType
 		k := lspAddrKey{quoteList(sp.Port.Addresses), quoteList(sp.Port.PortSecurity), byType}
-		return LSP{Switch: sp.Switch, Port: sp.Port, Addrs: addrs.get(k, a)}
+		// A port's delete finds its addresses still interned.
+		return LSP{Switch: sp.Switch, Port: sp.Port, Addrs: addrs.getOr(k, func() LSPAddresses {
+			a, _ := readLSPAddresses(sp.Port)
+			a.HasUnknown = a.HasUnknown || byType
+			return a
+		})}
 	})
 }
 

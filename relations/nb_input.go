@@ -307,6 +307,7 @@ type NB struct {
 	LSPs                    engine.Rel[LSP]
 	lspsByName              engine.Index[string, LSP]  // LSPsByName
 	lspsByType              *engine.Split[string, LSP] // LSPsOfType
+	nonRouterLSPsByName     engine.Index[string, LSP]  // NonRouterLSPsByName
 	SwitchesWithUnknown     engine.Rel[string]
 	SwitchesWithLocalnet    engine.Rel[string]
 	SwitchesOnlyRouterPorts engine.Rel[string]
@@ -318,7 +319,8 @@ type NB struct {
 	SwitchPeers engine.Rel[SwitchPeer]
 	// QueueIDs are the qdisc_queue_ids of the switch ports' bindings
 	// (derived_queues.go).
-	QueueIDs engine.Rel[QueueID]
+	QueueIDs       engine.Rel[QueueID]
+	queueIDsByPort engine.Index[string, QueueID] // QueueIDsByPort
 
 	// Groups learnt through IGMP/MLD snooping (derived_igmp.go).
 	IGMPGroups       engine.Rel[IGMPGroup] // on switches, and relayed on routers

@@ -416,9 +416,9 @@ func SwitchForwardingGroupFlows(n *relations.NB) engine.Rel[Flow] {
 	})
 	bySwitch := engine.Collect(engine.IndexBy(groups, func(g switchFwdGroup) string { return g.Switch }),
 		func(a, b switchFwdGroup) int { return cmp.Compare(a.Group.UUID, b.Group.UUID) })
-	engine.TryMap(bySwitch, "forwarding groups", func(gs switchFwdGroups) (struct{}, error) {
+	engine.Report(bySwitch, "forwarding groups", func(gs switchFwdGroups) error {
 		_, err := fwdGroupFlows(gs, fixed)
-		return struct{}{}, err
+		return err
 	})
 	return engine.FlatMap(bySwitch, func(gs switchFwdGroups) []Flow {
 		flows, _ := fwdGroupFlows(gs, fixed)

@@ -116,7 +116,7 @@ func SwitchPMTUAdmissionFlows(nb *relations.NB) engine.Rel[Flow] {
 func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	fromRouterFlag := fromRouterPortFlag(nb)
 	ports := nb.LSPsByName()
-	queues := engine.IndexBy(nb.QueueIDs, func(q relations.QueueID) string { return q.Port })
+	queues := nb.QueueIDsByPort()
 	return engine.Union(
 		engine.JoinFlatMap(ports, queues, func(_ string, p relations.LSP, q relations.QueueID) []Flow {
 			return portSecurityPortFlows(nb, p, p.Name(), q.ID, fromRouterFlag)
@@ -182,7 +182,7 @@ func SwitchPortQueueToLocalnetFlows(nb *relations.NB) engine.Rel[Flow] {
 	}
 	queued := engine.Join(
 		engine.IndexBy(eligible, relations.LSP.Name),
-		engine.IndexBy(nb.QueueIDs, func(q relations.QueueID) string { return q.Port }),
+		nb.QueueIDsByPort(),
 		func(_ string, p relations.LSP, q relations.QueueID) queuedPort { return queuedPort{p, q.ID} })
 	return engine.Join(
 		engine.IndexBy(queued, func(q queuedPort) string { return q.LSP.Switch }),

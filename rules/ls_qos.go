@@ -55,11 +55,11 @@ func SwitchQoSRuleFlows(n *relations.NB) engine.Rel[Flow] {
 	if oneStage {
 		// 26.03's schema takes a DSCP above 63, which northd leaves out
 		// with a warning.
-		engine.TryMap(rules, "QoS", func(x switchQoS) (struct{}, error) {
+		engine.Report(rules, "QoS", func(x switchQoS) error {
 			if dscp, ok := x.QoS.Action[nb.QoSActionDSCP]; ok && dscp > maxDSCP {
-				return struct{}{}, fmt.Errorf("Bad 'dscp' value %d in qos %s", dscp, x.QoS.UUID)
+				return fmt.Errorf("Bad 'dscp' value %d in qos %s", dscp, x.QoS.UUID)
 			}
-			return struct{}{}, nil
+			return nil
 		})
 	}
 	return engine.FlatMap(rules, func(x switchQoS) []Flow {

@@ -103,10 +103,9 @@ func firstLocalnetPorts(n *relations.NB) engine.Rel[engine.KV[string, relations.
 		func(a, b relations.LSP) int { return cmp.Compare(a.Port.UUID, b.Port.UUID) })
 }
 
-// withQueueIDs gives the ports their bindings' queue ids.
-func withQueueIDs(n *relations.NB, ports engine.Rel[relations.LSP]) engine.Rel[qosPort] {
-	byName := engine.IndexBy(ports, relations.LSP.Name)
-	queues := engine.IndexBy(n.QueueIDs, func(q relations.QueueID) string { return q.Port })
+// withQueueIDs gives the ports, by name, their bindings' queue ids.
+func withQueueIDs(n *relations.NB, byName engine.Index[string, relations.LSP]) engine.Rel[qosPort] {
+	queues := n.QueueIDsByPort()
 	return engine.Union(
 		engine.Map(engine.AntiJoin(byName, queues), func(p relations.LSP) qosPort { return qosPort{LSP: p} }),
 		engine.Join(byName, queues, func(_ string, p relations.LSP, q relations.QueueID) qosPort {
@@ -151,7 +150,7 @@ func withSwitchPeers(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosP
 // switch that passes VLANs through. A port of type "switch" is a patch
 // port whose options name its peer, once the two name each other.
 func switchPortBindings(n *relations.NB) engine.Rel[PortBinding] {
-	ports := withQueueIDs(n, engine.Filter(n.LSPs, func(p relations.LSP) bool { return p.Port.Type != relations.LSPTypeRouter }))
+	ports := withQueueIDs(n, n.NonRouterLSPsByName())
 	if relations.SharesQueueIDs(n.Release) {
 		ports = withQoSNetworks(n, ports)
 	}
