@@ -838,7 +838,8 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	if stream != nil {
 		emit = stream.Add
 		if d.endColdStartGC == nil {
-			// A fill retried after a failed write.
+			// A fill not written by the iteration that applied its flows:
+			// put off, or retried after a failed write.
 			d.endColdStartGC = lowerGCForColdStart()
 		}
 	}
