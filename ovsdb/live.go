@@ -175,9 +175,9 @@ type Northd struct {
 	// startedClosed says it is.
 	started       chan struct{}
 	startedClosed bool
-	// endColdStartGC restores the GC percent lowered from the start of a
-	// streamed write until its paused tables' rows are applied
-	// (lowerGCForColdStart).
+	// endColdStartGC restores the GC percent lowered from a cold start's
+	// ApplyProgram until its streamed write's paused tables' rows are
+	// applied (lowerGCForColdStart).
 	endColdStartGC func()
 	// again is the backoff of the SB transaction: set after a failed
 	// one, so that it is retried even if nothing else happens; ipamAgain
@@ -683,6 +683,11 @@ func (d *Northd) iterate(ctx context.Context) {
 				st.FlowsRemoved++
 			}
 		}
+		if d.endColdStartGC == nil && d.w.WillFillFlows(st.FlowsAdded) {
+			// A cold start's desired rows are made on top of the
+			// program's whole state and the step's garbage.
+			d.endColdStartGC = lowerGCForColdStart()
+		}
 		d.w.ApplyProgram(d.prog)
 		d.prog.Flows.DropChanges()
 	}
@@ -834,6 +839,8 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	if stream != nil {
 		emit = stream.Add
 		if d.endColdStartGC == nil {
+			// A fill not written by the iteration that applied its flows:
+			// put off, or retried after a failed write.
 			d.endColdStartGC = lowerGCForColdStart()
 		}
 	}
@@ -867,6 +874,7 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 			ports := d.sendPorts(ctx, t.InsertedPorts())
 			err = stream.Wait(ctx)
 			d.waitPorts(ctx, ports)
+			returnColdStartPages()
 		}
 	case t.Empty():
 		return true, nil

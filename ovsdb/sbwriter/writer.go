@@ -169,7 +169,14 @@ const fillMin = 1000
 // FillsFlows reports whether the next write fills an SB without flows
 // with at least fillMin of them: a cold start's.
 func (w *Writer) FillsFlows() bool {
-	return w.rows[sb.LogicalFlowTable] == 0 && w.dirtyFlows() >= fillMin
+	return w.WillFillFlows(0)
+}
+
+// WillFillFlows reports whether the next write would fill an SB without
+// flows (FillsFlows) once a program change adding added flows is applied:
+// at most that many more flow keys are dirty then.
+func (w *Writer) WillFillFlows(added int) bool {
+	return w.rows[sb.LogicalFlowTable] == 0 && w.dirtyFlows()+added >= fillMin
 }
 
 // dirtyFlows is the number of dirty flow keys, or of all keys when all
