@@ -1057,9 +1057,11 @@ ovn-sbctl chassis-add hv2 geneve 192.0.2.2 -- set Chassis hv2 other_config:is-re
 ovn-nbctl --wait=sb sync`},
 	} {
 		applyBoth(t, ref, s, step.script)
-		want := rows(ref.SBRemote())
+		// Both sides are read again until they agree: under load the
+		// reference's northd has been seen to write the last step's
+		// column in an iteration after `--wait=sb sync` returned.
 		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-			r := reference.Compare(want, rows(s.SBRemote()))
+			r := reference.Compare(rows(ref.SBRemote()), rows(s.SBRemote()))
 			if r.Equal() {
 				break
 			}
