@@ -3,7 +3,6 @@ package relations
 import (
 	"github.com/northlog/northlog/engine"
 	"github.com/northlog/northlog/relations/nb"
-	"github.com/ovn-org/libovsdb/model"
 )
 
 // newSwitchPortTable is the Logical_Switch_Port table, whose rows the
@@ -16,22 +15,15 @@ func newSwitchPortTable(c *engine.Circuit, inputs nbInputs) (Table[nb.LogicalSwi
 	const name = nb.LogicalSwitchPortTable
 	t := newTable[nb.LogicalSwitchPort](c, name, inputs)
 	up, upRel := engine.NewInput[string](c, name+" up")
-	feedRow := feedWithout(t, withoutUp)
 	// In place of newTable's feed, which would feed the rows whole.
-	inputs.feeds[name] = func(old, new model.Model) error {
-		o, n, err := rowsOf[nb.LogicalSwitchPort](name, old, new)
-		if err != nil {
-			return err
-		}
-		feedRow(o, n)
+	feedWithout(t, name, inputs, withoutUp, func(o, n *nb.LogicalSwitchPort) {
 		if o != nil {
 			up.Delete(o.UUID)
 		}
 		if n != nil {
 			up.Set(n.UUID, n.Up != nil && *n.Up)
 		}
-		return nil
-	}
+	})
 	return t, upRel
 }
 
@@ -54,21 +46,14 @@ func newSwitchTable(c *engine.Circuit, inputs nbInputs) (Table[nb.LogicalSwitch]
 	const name = nb.LogicalSwitchTable
 	t := newTable[nb.LogicalSwitch](c, name, inputs)
 	nPorts, nPortsRel := engine.NewInput[engine.KV[string, int]](c, name+" ports length")
-	feedRow := feedWithout(t, withoutRefs)
-	inputs.feeds[name] = func(old, new model.Model) error {
-		o, n, err := rowsOf[nb.LogicalSwitch](name, old, new)
-		if err != nil {
-			return err
-		}
-		feedRow(o, n)
+	feedWithout(t, name, inputs, withoutRefs, func(o, n *nb.LogicalSwitch) {
 		if o != nil {
 			nPorts.Delete(engine.KV[string, int]{Key: o.UUID, Value: len(o.Ports)})
 		}
 		if n != nil {
 			nPorts.Insert(engine.KV[string, int]{Key: n.UUID, Value: len(n.Ports)})
 		}
-		return nil
-	}
+	})
 	return t, nPortsRel
 }
 

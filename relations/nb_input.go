@@ -96,18 +96,23 @@ func (t Table[M]) replace(o, n *M) {
 	}
 }
 
-// feedWithout returns a feed of t's rows that holds each without the
-// columns without clears (in a copy: a fed row is not changed): a change
-// of those columns alone then feeds nothing, so nothing that reads the
-// table runs for it. It keeps the rows it fed by _uuid, to give a row
+// feedWithout makes table name's feed give t each row without the
+// columns without clears (in a copy: a fed row is not changed), and each
+// row change whole to also, for an input of those columns of its own: a
+// change of those columns alone then feeds t nothing, so nothing that reads
+// the table runs for it. It keeps the rows it fed by _uuid, to give a row
 // whose other columns are unchanged its tuple of before.
 func feedWithout[M any, PM interface {
 	*M
 	GetUUID() string
 	Equals(*M) bool
-}](t Table[M], without func(*M) *M) func(o, n *M) {
+}](t Table[M], name string, inputs nbInputs, without func(*M) *M, also func(o, n *M)) {
 	fed := map[string]*M{}
-	return func(o, n *M) {
+	inputs.feeds[name] = func(old, new model.Model) error {
+		o, n, err := rowsOf[M](name, old, new)
+		if err != nil {
+			return err
+		}
 		var prev, next *M
 		if o != nil {
 			prev = fed[PM(o).GetUUID()]
@@ -123,6 +128,8 @@ func feedWithout[M any, PM interface {
 		if prev != next {
 			t.replace(prev, next)
 		}
+		also(o, n)
+		return nil
 	}
 }
 
