@@ -6,7 +6,11 @@
 # compared as the ACLs they belong to. sw0 has such ACLs in all three ACL
 # stages, one labelled and sampled, one tiered, beside an allow with the
 # option (no id: not allow-related) and an allow-related without it. A
-# port group's persisting ACL applies to sw0 and sw1.
+# port group's persisting ACL applies to sw0 and sw1. Each ACL gets its
+# option with --wait=sb: ACLs that gain it in one northd iteration get
+# their ids in the order of the reference's NB table (a hash of UUIDs
+# that differ between two NBs), so only one at a time gives both sides
+# the same ids.
 ovn-nbctl create Sampling_App type=acl-new id=42
 c1=$(ovn-nbctl create Sample_Collector id=1 name=c1 probability=65535 set_id=100)
 ovn-nbctl ls-add sw0 -- ls-add sw1 -- ls-add sw2
@@ -21,7 +25,7 @@ ovn-nbctl --wait=sb acl-add sw0 to-lport 700 "ip6" allow-related
 ovn-nbctl pg-add pg0 vm1 vm2
 ovn-nbctl --wait=sb acl-add pg0 to-lport 600 "outport == @pg0 && tcp" allow-related
 for m in "ip4.src == 10.0.0.0/24" "tcp.dst == 80" "udp" "icmp4" "outport == @pg0 && tcp"; do
-  ovn-nbctl set ACL "$(ovn-nbctl --bare --columns=_uuid find ACL "match=\"$m\"")" options:persist-established=true
+  ovn-nbctl --wait=sb set ACL "$(ovn-nbctl --bare --columns=_uuid find ACL "match=\"$m\"")" options:persist-established=true
 done
 ovn-nbctl set ACL "$(ovn-nbctl --bare --columns=_uuid find ACL match=ip6 action=allow)" options:persist-established=true
 s=$(ovn-nbctl --bare --columns=_uuid find ACL 'match="tcp.dst == 80"')
