@@ -184,6 +184,7 @@ type result struct {
 	clientAdd          []time.Duration // wall of the same with --wait=none
 	clientDel          []time.Duration
 	northdCPU, sbCPU   []time.Duration // per change, add and del alike
+	addCPU, delCPU     []time.Duration // the northd's per lsp-add and per lsp-del
 	nbCPU              []time.Duration // the NB server's per change: the client's requests
 	coldNBCPU          []time.Duration // the NB server's during each cold start: the northd's monitor
 	phaseCPU           time.Duration   // northd, whole change phase, /proc/PID/stat
@@ -775,9 +776,12 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 	}
 	for _, wait := range waits {
 		for _, c := range []struct {
-			args                       []string
-			walls, delay, done, client *[]time.Duration
-		}{{addPort(p), &s.res.add, &s.res.addDelay, &s.res.addDone, &s.res.clientAdd}, {delPort(p), &s.res.del, &s.res.delDelay, &s.res.delDone, &s.res.clientDel}} {
+			args                            []string
+			walls, delay, done, cpu, client *[]time.Duration
+		}{
+			{addPort(p), &s.res.add, &s.res.addDelay, &s.res.addDone, &s.res.addCPU, &s.res.clientAdd},
+			{delPort(p), &s.res.del, &s.res.delDelay, &s.res.delDone, &s.res.delCPU, &s.res.clientDel},
+		} {
 			n0, sb0, nb0, err := s.cpus()
 			if err != nil {
 				return err
@@ -810,6 +814,7 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 			*c.delay = append(*c.delay, delay)
 			*c.done = append(*c.done, done)
 			s.res.northdCPU = append(s.res.northdCPU, n1-n0)
+			*c.cpu = append(*c.cpu, n1-n0)
 			s.res.sbCPU = append(s.res.sbCPU, sb1-sb0)
 			s.res.nbCPU = append(s.res.nbCPU, nb1-nb0)
 		}

@@ -148,6 +148,8 @@ func report(w io.Writer, topo *topology.Topology, release schema.Release, sides 
 		medP90("`--print-wait-time` ovn-northd completion of lsp-add (commit to sb_cfg_timestamp), median (p90)", func(r *result) []time.Duration { return r.addDone }),
 		medP90("`--print-wait-time` ovn-northd completion of lsp-del, median (p90)", func(r *result) []time.Duration { return r.delDone }),
 		medP90("northd CPU per change, median (p90)", func(r *result) []time.Duration { return r.northdCPU }),
+		medP90("northd CPU per lsp-add, median (p90)", func(r *result) []time.Duration { return r.addCPU }),
+		medP90("northd CPU per lsp-del, median (p90)", func(r *result) []time.Duration { return r.delCPU }),
 		dur("northd CPU per change, mean (utime+stime)", func(r *result) time.Duration { return r.phaseCPU / time.Duration(max(1, changes(r))) }),
 		server(medP90("SB ovsdb-server CPU per change, median (p90)", func(r *result) []time.Duration { return r.sbCPU })),
 		server(medP90("NB ovsdb-server CPU per change (the client's requests), median (p90)", func(r *result) []time.Duration { return r.nbCPU })),
