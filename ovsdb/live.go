@@ -654,6 +654,10 @@ func (d *Northd) iterate(ctx context.Context) {
 			d.lost(&d.sb, d.sbS, "SB", err)
 		}
 	}
+	// ovn-northd's loop_start_time, once the updates are read and before
+	// the program runs: the nb_cfg_timestamp of a new nb_cfg, where
+	// `ovn-nbctl --print-wait-time`'s "delay before processing" ends.
+	loopStart := time.Now()
 	monitors := d.w.FeedMonitors(d.prog.NB) + d.w.FeedIGMP(d.prog.NB) + d.w.FeedVirtualParents(d.prog.NB) + d.w.FeedQueueIDs(d.prog.NB) +
 		d.w.FeedLearnedRoutes(d.prog.NB) + d.w.FeedRemoteChassis(d.prog.NB)
 	if d.followLock() {
@@ -717,7 +721,7 @@ func (d *Northd) iterate(ctx context.Context) {
 	nbCols := lovsdb.Row{"options": options}
 	var newPorts map[string]string
 	if d.sb != nil && !d.again.Waiting() && !resuming {
-		ok, inserted := d.writeSB(ctx, &st, nbCfg, options, nbCols)
+		ok, inserted := d.writeSB(ctx, &st, nbCfg, loopStart, options, nbCols)
 		newPorts = inserted
 		if ok {
 			d.cfgDone = nbCfg
@@ -831,8 +835,9 @@ func (d *Northd) followLock() bool {
 // writeSB reconciles the SB and commits the result; it reports whether
 // the SB now reflects the program (the transaction succeeded or was not
 // needed), and the ports whose Port_Binding the transaction inserted (by
-// name; the values are the rows' names in the transaction).
-func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options map[string]string, nbCols lovsdb.Row) (bool, map[string]string) {
+// name; the values are the rows' names in the transaction). A new nb_cfg
+// is stamped in NB_Global with loopStart, when the run began.
+func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, loopStart time.Time, options map[string]string, nbCols lovsdb.Row) (bool, map[string]string) {
 	start := time.Now()
 	stream := d.streamFill(ctx)
 	var emit func(lovsdb.Operation)
@@ -850,12 +855,12 @@ func (d *Northd) writeSB(ctx context.Context, st *StepStats, nbCfg int, options 
 	switch {
 	case g == nil:
 		t.Insert(sb.SBGlobalTable, lovsdb.Row{"nb_cfg": nbCfg, "options": wire.StrMap(sbOptions), "ipsec": d.feed.global.Ipsec})
-		nbCols["nb_cfg_timestamp"] = int(time.Now().UnixMilli())
+		nbCols["nb_cfg_timestamp"] = int(loopStart.UnixMilli())
 	default:
 		row := lovsdb.Row{}
 		if g.NbCfg != nbCfg {
 			row["nb_cfg"] = nbCfg
-			nbCols["nb_cfg_timestamp"] = int(time.Now().UnixMilli())
+			nbCols["nb_cfg_timestamp"] = int(loopStart.UnixMilli())
 		}
 		if !maps.Equal(g.Options, sbOptions) {
 			row["options"] = wire.StrMap(sbOptions)

@@ -1,6 +1,7 @@
 package ovsdb
 
 import (
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -50,5 +51,32 @@ func TestLiveProbeInterval(t *testing.T) {
 	t.Logf("frozen SB dropped after %v", took.Round(time.Millisecond))
 	if took < time.Second || took > 3*time.Second {
 		t.Errorf("dropped after %v, want between one and two intervals and a tick", took)
+	}
+}
+
+// TestLiveWaitTimes: `ovn-nbctl --wait=sb --print-wait-time` reads from
+// NB_Global when the northd's run that took its change began
+// (nb_cfg_timestamp, "delay before processing") and when the SB had
+// committed that run's transaction (sb_cfg_timestamp, "completion"): both
+// within the command, in that order.
+func TestLiveWaitTimes(t *testing.T) {
+	t.Parallel()
+	s := startServers(t)
+	runNorthd(t, s)
+	s.sync()
+	start := time.Now()
+	out := s.run("ovn-nbctl", "--wait=sb", "--print-wait-time", "ls-add", "sw0")
+	wall := time.Since(start)
+	ms := func(label string) time.Duration {
+		_, after, ok := strings.Cut(out, label)
+		n, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(after, "ms", 2)[0]))
+		if !ok || err != nil {
+			t.Fatalf("no %q in %q", label, out)
+		}
+		return time.Duration(n) * time.Millisecond
+	}
+	delay, done := ms("ovn-northd delay before processing:"), ms("ovn-northd completion:")
+	if delay < 0 || delay > done || done > wall {
+		t.Errorf("delay before processing %v, completion %v: want 0 <= delay <= completion <= the command's wall %v (output %q)", delay, done, wall, out)
 	}
 }

@@ -28,9 +28,11 @@
 //   - the wall time of `ovn-nbctl --wait=sb lsp-add` (a pod port with
 //     addresses and port security) and `lsp-del`, over -changes changes of
 //     each, median and p90, the two sides alternating; and what its
-//     --print-wait-time gives as "ovn-northd completion": from the
-//     client's commit to the sb_cfg_timestamp the northd wrote, the
-//     northd's share measured within each command (1 ms steps);
+//     --print-wait-time gives as "ovn-northd delay before processing"
+//     and "ovn-northd completion": from the client's commit to the start
+//     of the northd's run that took it, and to the sb_cfg_timestamp the
+//     northd wrote, the northd's share measured within each command (1 ms
+//     steps); with -warmup N, after N unmeasured changes on each side;
 //   - the northd's CPU time per change (per change from the threads'
 //     schedstat; over the whole change phase from /proc/PID/stat), and the
 //     SB server's;
@@ -82,6 +84,7 @@ func main() {
 	topo := topology.Flags(flag.CommandLine)
 	var c config
 	flag.IntVar(&c.changes, "changes", 20, "lsp-add and lsp-del changes measured on each side")
+	flag.IntVar(&c.warmup, "warmup", 0, "unmeasured changes (a --wait=sb lsp-add and lsp-del each) on each side between the cold starts and the measured changes: the SB server's malloc stays slow for its first few dozen transactions after a cold start's write")
 	flag.IntVar(&c.coldRuns, "cold-runs", 3, "cold starts measured on each side, the sides taking turns to go first; the median (of an even number, the lower middle one) is reported")
 	flag.DurationVar(&c.timeout, "timeout", 45*time.Minute, "bound on the whole run")
 	flag.DurationVar(&c.cmdTimeout, "cmd-timeout", 5*time.Minute, "bound on each ovn-nbctl command (a cold start included)")
@@ -142,6 +145,7 @@ type config struct {
 	topo         topology.Options
 	releases     []schema.Release
 	changes      int
+	warmup       int
 	coldRuns     int
 	timeout      time.Duration
 	cmdTimeout   time.Duration
@@ -175,10 +179,12 @@ type result struct {
 	cold               []time.Duration // wall of each cold start, in run order
 	coldCPU, coldSBCPU []time.Duration // northd's and the SB server's CPU by the end of each cold start
 	add, del           []time.Duration // wall of ovn-nbctl --wait=sb
-	addDone, delDone   []time.Duration // its --print-wait-time's "ovn-northd completion"
+	addDelay, delDelay []time.Duration // its --print-wait-time's "ovn-northd delay before processing"
+	addDone, delDone   []time.Duration // and "ovn-northd completion"
 	clientAdd          []time.Duration // wall of the same with --wait=none
 	clientDel          []time.Duration
 	northdCPU, sbCPU   []time.Duration // per change, add and del alike
+	addCPU, delCPU     []time.Duration // the northd's per lsp-add and per lsp-del
 	nbCPU              []time.Duration // the NB server's per change: the client's requests
 	coldNBCPU          []time.Duration // the NB server's during each cold start: the northd's monitor
 	phaseCPU           time.Duration   // northd, whole change phase, /proc/PID/stat
@@ -354,6 +360,16 @@ func compareWith(ctx context.Context, c config, b *reference.Build, bin string, 
 		}
 	}
 
+	if c.warmup > 0 {
+		log.Info("unmeasured changes", "count", c.warmup)
+	}
+	for i := range c.warmup {
+		for _, s := range inTurn(sides, i) {
+			if err := s.unmeasuredChange(ctx, topo.SparePort(i)); err != nil {
+				return fmt.Errorf("%s: unmeasured change %d: %w", s.name, i, s.why(err))
+			}
+		}
+	}
 	log.Info("changes", "count", c.changes)
 	phase0 := make([]time.Duration, len(sides))
 	for i, s := range sides {
@@ -373,7 +389,7 @@ func compareWith(ctx context.Context, c config, b *reference.Build, bin string, 
 			return fmt.Errorf("%s: %w", s.name, s.why(err))
 		}
 	}
-	report(out, topo, b.Release(), sides, loadStart, c.nThreads)
+	report(out, topo, b.Release(), sides, loadStart, c.nThreads, c.warmup)
 	return nil
 }
 
@@ -564,22 +580,32 @@ func (s *side) command(ctx context.Context, argv ...string) (time.Duration, []by
 	return wall, stdout, nil
 }
 
-// northdCompletion reads what `ovn-nbctl --wait=sb --print-wait-time`
-// prints as "ovn-northd completion": the milliseconds from the client's
-// commit to the sb_cfg_timestamp the northd wrote with sb_cfg. It is the
-// northd's share of the wait measured within one command, where the wall
-// over the client's own cost is a difference of two noisy medians.
-func northdCompletion(out []byte) (time.Duration, error) {
-	for line := range strings.Lines(string(out)) {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "ovn-northd completion:"); ok {
-			ms, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), "ms"), 10, 64)
-			if err != nil {
-				return 0, fmt.Errorf("--print-wait-time: %q: %w", line, err)
+// waitTimes reads what `ovn-nbctl --wait=sb --print-wait-time` prints, in
+// milliseconds from the client's commit: "ovn-northd delay before
+// processing", to the nb_cfg_timestamp the northd wrote when its run that
+// took the change began (the NB server's commit and the update's way to
+// the northd), and "ovn-northd completion", to the sb_cfg_timestamp it
+// wrote with sb_cfg once the SB had committed its transaction. The
+// completion is the northd's share of the wait measured within one
+// command, where the wall over the client's own cost is a difference of
+// two noisy medians.
+func waitTimes(out []byte) (delay, completion time.Duration, err error) {
+	read := func(label string) (time.Duration, error) {
+		for line := range strings.Lines(string(out)) {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), label); ok {
+				ms, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), "ms"), 10, 64)
+				if err != nil {
+					return 0, fmt.Errorf("--print-wait-time: %q: %w", line, err)
+				}
+				return time.Duration(ms) * time.Millisecond, nil
 			}
-			return time.Duration(ms) * time.Millisecond, nil
 		}
+		return 0, fmt.Errorf("--print-wait-time printed no %q: %q", label, out)
 	}
-	return 0, fmt.Errorf("--print-wait-time printed no ovn-northd completion: %q", out)
+	if delay, err = read("ovn-northd delay before processing:"); err == nil {
+		completion, err = read("ovn-northd completion:")
+	}
+	return delay, completion, err
 }
 
 func (s *side) nbctl(ctx context.Context, args ...string) (time.Duration, error) {
@@ -727,6 +753,17 @@ func (s *side) sbCPU() (time.Duration, error) {
 	return cpuTotal(s.sb.Pid())
 }
 
+// unmeasuredChange makes one --wait=sb lsp-add and one lsp-del of p and
+// waits for quiet (-warmup).
+func (s *side) unmeasuredChange(ctx context.Context, p topology.Port) error {
+	for _, args := range [][]string{addPort(p), delPort(p)} {
+		if _, err := s.nbctl(ctx, append([]string{"--wait=sb"}, args...)...); err != nil {
+			return err
+		}
+	}
+	return waitIdle(ctx, s.pids()...)
+}
+
 // measuredChange makes one --wait=sb lsp-add and one lsp-del of p, each
 // followed by a wait for quiet, and records their wall times and the CPU
 // the northd and the SB server used for each; then (or first, if
@@ -739,9 +776,12 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 	}
 	for _, wait := range waits {
 		for _, c := range []struct {
-			args                []string
-			walls, done, client *[]time.Duration
-		}{{addPort(p), &s.res.add, &s.res.addDone, &s.res.clientAdd}, {delPort(p), &s.res.del, &s.res.delDone, &s.res.clientDel}} {
+			args                            []string
+			walls, delay, done, cpu, client *[]time.Duration
+		}{
+			{addPort(p), &s.res.add, &s.res.addDelay, &s.res.addDone, &s.res.addCPU, &s.res.clientAdd},
+			{delPort(p), &s.res.del, &s.res.delDelay, &s.res.delDone, &s.res.delCPU, &s.res.clientDel},
+		} {
 			n0, sb0, nb0, err := s.cpus()
 			if err != nil {
 				return err
@@ -766,13 +806,15 @@ func (s *side) measuredChange(ctx context.Context, p topology.Port, noneFirst bo
 			if err != nil {
 				return err
 			}
-			done, err := northdCompletion(out)
+			delay, done, err := waitTimes(out)
 			if err != nil {
 				return fmt.Errorf("%s: %w", strings.Join(args, " "), err)
 			}
 			*c.walls = append(*c.walls, wall)
+			*c.delay = append(*c.delay, delay)
 			*c.done = append(*c.done, done)
 			s.res.northdCPU = append(s.res.northdCPU, n1-n0)
+			*c.cpu = append(*c.cpu, n1-n0)
 			s.res.sbCPU = append(s.res.sbCPU, sb1-sb0)
 			s.res.nbCPU = append(s.res.nbCPU, nb1-nb0)
 		}

@@ -63,14 +63,14 @@ func TestNorthdCompletion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done, err := northdCompletion(out)
+	delay, done, err := waitTimes(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if done < 0 || done > wall {
-		t.Errorf("ovn-northd completion %v, want within the command's wall %v (output %q)", done, wall, out)
+	if delay < 0 || delay > done || done > wall {
+		t.Errorf("ovn-northd delay before processing %v and completion %v, want 0 <= delay <= completion <= the command's wall %v (output %q)", delay, done, wall, out)
 	}
-	if _, err := northdCompletion([]byte("Time spent on processing nb_cfg 1:\n")); err == nil {
-		t.Error("northdCompletion of an output without the completion line: no error")
+	if _, _, err := waitTimes([]byte("Time spent on processing nb_cfg 1:\n\tovn-northd delay before processing:\t1ms\n")); err == nil {
+		t.Error("waitTimes of an output without the completion line: no error")
 	}
 }

@@ -73,8 +73,8 @@ func loadAverage() string {
 }
 
 // report prints the side-by-side table and the flow comparison in
-// Markdown; nThreads is -n-threads.
-func report(w io.Writer, topo *topology.Topology, release schema.Release, sides []*side, loadStart string, nThreads int) {
+// Markdown; nThreads is -n-threads, warmup -warmup.
+func report(w io.Writer, topo *topology.Topology, release schema.Release, sides []*side, loadStart string, nThreads, warmup int) {
 	o := topo.Options
 	fmt.Fprintf(w, "Topology: %d nodes × %d pods (%d switch ports), %d load balancers × %d backends in one group, %d network policies of %d pods over %d namespaces; %d NB transactions.\n",
 		o.Nodes, o.PodsPerNode, topo.Rows["Logical_Switch_Port"], o.LoadBalancers, o.Backends, o.Policies, o.PolicyPods, o.Namespaces, len(topo.Transactions))
@@ -82,8 +82,8 @@ func report(w io.Writer, topo *topology.Topology, release schema.Release, sides 
 	if nThreads > 0 {
 		threads = fmt.Sprintf("--n-threads=%d each", nThreads)
 	}
-	fmt.Fprintf(w, "Machine: %d CPUs, load average %s at start, %s at end. Northds: %s. %d lsp-add and %d lsp-del per side.\n\n",
-		runtime.NumCPU(), loadStart, loadAverage(), threads, len(sides[0].res.add), len(sides[0].res.del))
+	fmt.Fprintf(w, "Machine: %d CPUs, load average %s at start, %s at end. Northds: %s. %d lsp-add and %d lsp-del per side, after %d unmeasured changes.\n\n",
+		runtime.NumCPU(), loadStart, loadAverage(), threads, len(sides[0].res.add), len(sides[0].res.del), warmup)
 
 	dur := func(label string, f func(r *result) time.Duration) line {
 		l := line{label: label}
@@ -143,9 +143,13 @@ func report(w io.Writer, topo *topology.Topology, release schema.Release, sides 
 		medP90("client's own cost: `--wait=none` lsp-del wall, median (p90)", func(r *result) []time.Duration { return r.clientDel }),
 		dur("lsp-add wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.add, 50) - percentile(r.clientAdd, 50) }),
 		dur("lsp-del wall − client's own cost, median", func(r *result) time.Duration { return percentile(r.del, 50) - percentile(r.clientDel, 50) }),
+		medP90("`--print-wait-time` ovn-northd delay before processing of lsp-add (commit to nb_cfg_timestamp, the northd's run's start), median (p90)", func(r *result) []time.Duration { return r.addDelay }),
+		medP90("`--print-wait-time` ovn-northd delay before processing of lsp-del, median (p90)", func(r *result) []time.Duration { return r.delDelay }),
 		medP90("`--print-wait-time` ovn-northd completion of lsp-add (commit to sb_cfg_timestamp), median (p90)", func(r *result) []time.Duration { return r.addDone }),
 		medP90("`--print-wait-time` ovn-northd completion of lsp-del, median (p90)", func(r *result) []time.Duration { return r.delDone }),
 		medP90("northd CPU per change, median (p90)", func(r *result) []time.Duration { return r.northdCPU }),
+		medP90("northd CPU per lsp-add, median (p90)", func(r *result) []time.Duration { return r.addCPU }),
+		medP90("northd CPU per lsp-del, median (p90)", func(r *result) []time.Duration { return r.delCPU }),
 		dur("northd CPU per change, mean (utime+stime)", func(r *result) time.Duration { return r.phaseCPU / time.Duration(max(1, changes(r))) }),
 		server(medP90("SB ovsdb-server CPU per change, median (p90)", func(r *result) []time.Duration { return r.sbCPU })),
 		server(medP90("NB ovsdb-server CPU per change (the client's requests), median (p90)", func(r *result) []time.Duration { return r.nbCPU })),
