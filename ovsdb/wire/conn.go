@@ -214,13 +214,17 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 		"update": c.serverUpdate,
 		"locked": func(params []byte) error { return c.lockEvent(params, true) },
 		"stolen": func(params []byte) error { return c.lockEvent(params, false) },
-	}, map[string]func(*rope, ropePos) error{
-		"update2": func(r *rope, params ropePos) error {
+	}, map[string]func(*rope, ropePos) (ropePos, error){
+		"update2": func(r *rope, params ropePos) (ropePos, error) {
 			at, err := r.secondElement(params)
 			if err != nil {
-				return c.fail(fmt.Errorf("%s: update2: %w", remote, err))
+				return at, c.fail(fmt.Errorf("%s: update2: %w", remote, err))
 			}
-			return c.apply(rawUpdates{r: r, at: at}, false)
+			var end ropePos
+			if err := c.apply(rawUpdates{r: r, at: at, end: &end}, false); err != nil {
+				return end, err
+			}
+			return r.closeArray(end)
 		},
 	})
 	if opts.Trace != nil {
@@ -361,8 +365,10 @@ func (c *Conn) start(ctx context.Context) error {
 		func(result []byte) error {
 			return c.apply(rawUpdates{b: result}, true)
 		},
-		func(r *rope, result ropePos) error {
-			return c.apply(rawUpdates{r: r, at: result}, true)
+		func(r *rope, result ropePos) (ropePos, error) {
+			var end ropePos
+			err := c.apply(rawUpdates{r: r, at: result, end: &end}, true)
+			return end, err
 		})
 	if err != nil {
 		return fmt.Errorf("monitor_cond %s: %w", c.dbName, err)
@@ -474,12 +480,18 @@ type rawUpdates struct {
 	b  []byte
 	r  *rope
 	at ropePos
+	// end, when set, is where each's walk of r ends: past the object.
+	end *ropePos
 }
 
 // each calls fn with each row update, and its table and row's UUID.
 func (tu rawUpdates) each(fn func(table, uuid string, ru []byte) error) error {
 	if tu.r != nil {
-		return tu.r.eachRow(tu.at, fn)
+		end, err := tu.r.eachRow(tu.at, fn)
+		if tu.end != nil {
+			*tu.end = end
+		}
+		return err
 	}
 	return walkObject(tu.b, func(table string, rows []byte) error {
 		return walkObject(rows, func(uuid string, ru []byte) error { return fn(table, uuid, ru) })
