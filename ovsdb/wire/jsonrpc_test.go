@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -189,6 +190,12 @@ func TestFrameReader(t *testing.T) {
 	fr := &frameReader{r: strings.NewReader(`{"a":[`)}
 	if _, _, err := fr.next(); err == nil {
 		t.Error("truncated message: no error")
+	}
+	fr = &frameReader{r: strings.NewReader(big[:len(big)-2])}
+	if _, r, err := fr.next(); err != nil || r == nil {
+		t.Errorf("truncated large message: %v before its first part is walked", err)
+	} else if _, err := r.join(); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("truncated large message: %v", err)
 	}
 	fr = &frameReader{r: strings.NewReader(`x{}`)}
 	if _, _, err := fr.next(); err == nil {

@@ -14,15 +14,24 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// ropeOf splits msg into parts of size bytes, as frameReader leaves a
+// ropeOf splits msg into parts of size bytes, the first read and the
+// rest read as the rope's walks reach them, as frameReader hands out a
 // large message.
 func ropeOf(msg string, size int) *rope {
-	r := &rope{}
+	var parts [][]byte
 	for len(msg) > size {
-		r.parts = append(r.parts, []byte(msg[:size]))
+		parts = append(parts, []byte(msg[:size]))
 		msg = msg[size:]
 	}
-	r.parts = append(r.parts, []byte(msg))
+	parts = append(parts, []byte(msg))
+	r := &rope{parts: parts[:1]}
+	if len(parts) > 1 {
+		next := 1
+		r.more = func() ([]byte, bool, error) {
+			next++
+			return parts[next-1], next == len(parts), nil
+		}
+	}
 	return r
 }
 
