@@ -69,7 +69,7 @@ type flowDiff struct{ diff wire.Row }
 
 // decodeFlowUpdate is the read loop's decoding of a Logical_Flow row
 // update: a whole row as a *flowRow, a "modify" as a flowDiff.
-func decodeFlowUpdate(_ string, r wire.Row, whole bool) (any, error) {
+func decodeFlowUpdate(r wire.Row, whole bool) (any, error) {
 	var f flowRow
 	switch err := f.decode(r); {
 	case err != nil:
@@ -171,11 +171,8 @@ func rowUUID(s string) (uuid.UUID, bool) {
 // decodeFlowUpdate) and returns the row before and after it, nil when
 // there is none. A "modify" of a row the mirror does not hold changes
 // nothing.
-func (m *sbMirror) applyFlow(c wire.Change) (old, f *flowRow, err error) {
-	u, ok := rowUUID(c.UUID)
-	if !ok {
-		return nil, nil, fmt.Errorf("Logical_Flow row %q: not a uuid", c.UUID)
-	}
+func (m *sbMirror) applyFlow(c wire.UnkeptChange) (old, f *flowRow, err error) {
+	u := c.UUID
 	old = m.flows[u]
 	switch up := c.Update.(type) {
 	case nil:

@@ -74,20 +74,20 @@ func TestFlowEntries(t *testing.T) {
 		}
 	}
 	w.applyFlow(f, 1)
-	w.ApplySB([]wire.Batch{{Changes: []wire.Change{
-		{Table: sb.LogicalFlowTable, UUID: lfRow, Update: row},
-		{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp},
-	}}})
+	w.ApplySB([]wire.Batch{{
+		Changes: []wire.Change{{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp}},
+		Unkept:  []wire.UnkeptChange{{Table: sb.LogicalFlowTable, UUID: lf, Update: row}},
+	}})
 	check("desired and in the SB", []string{"sw"}, []uuid.UUID{lf})
 	w.ApplySB([]wire.Batch{{Initial: true}})
 	check("after a new SB connection's empty contents", []string{"sw"}, nil)
-	w.ApplySB([]wire.Batch{{Initial: true, Changes: []wire.Change{
-		{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp},
-		{Table: sb.LogicalFlowTable, UUID: lfRow, Update: row},
-	}}})
+	w.ApplySB([]wire.Batch{{Initial: true,
+		Changes: []wire.Change{{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp}},
+		Unkept:  []wire.UnkeptChange{{Table: sb.LogicalFlowTable, UUID: lf, Update: row}},
+	}})
 	w.applyFlow(f, -1)
 	check("in the SB only", nil, []uuid.UUID{lf})
-	w.ApplySB([]wire.Batch{{Changes: []wire.Change{{Table: sb.LogicalFlowTable, UUID: lfRow}}}})
+	w.ApplySB([]wire.Batch{{Unkept: []wire.UnkeptChange{{Table: sb.LogicalFlowTable, UUID: lf}}}})
 	check("neither", nil, nil)
 }
 
@@ -100,7 +100,7 @@ const (
 // flowUpdate is the read loop's decoding of a Logical_Flow row update.
 func flowUpdate(t *testing.T, row string, whole bool) any {
 	t.Helper()
-	u, err := decodeFlowUpdate(lfRow, wire.RowOf([]byte(row)), whole)
+	u, err := decodeFlowUpdate(wire.RowOf([]byte(row)), whole)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestFlowRowModifies(t *testing.T) {
 	lf := uuid.MustParse(lfRow)
 	change := func(row string, whole bool) {
 		t.Helper()
-		w.ApplySB([]wire.Batch{{Changes: []wire.Change{{Table: sb.LogicalFlowTable, UUID: lfRow, Update: flowUpdate(t, row, whole)}}}})
+		w.ApplySB([]wire.Batch{{Unkept: []wire.UnkeptChange{{Table: sb.LogicalFlowTable, UUID: lf, Update: flowUpdate(t, row, whole)}}}})
 	}
 	w.ApplySB([]wire.Batch{{Changes: []wire.Change{
 		{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp},
@@ -151,7 +151,7 @@ func TestFlowRowModifies(t *testing.T) {
 	if e := w.flows[moved]; !slices.Equal(e.rows, []uuid.UUID{lf}) || f.meter == nil || *f.meter != "m" || f.actions != "drop;" || f.priority != 50 {
 		t.Fatalf("on a datapath: entry %+v, row %+v", e, f)
 	}
-	w.ApplySB([]wire.Batch{{Changes: []wire.Change{{Table: sb.LogicalFlowTable, UUID: lfRow}}}})
+	w.ApplySB([]wire.Batch{{Unkept: []wire.UnkeptChange{{Table: sb.LogicalFlowTable, UUID: lf}}}})
 	if len(w.m.flows) != 0 || len(w.m.flowsByDP) != 0 || len(w.m.groupFlows) != 0 || len(w.flows) != 0 {
 		t.Fatalf("deleted: rows %v, by datapath %v, by group %v, keys %v", w.m.flows, w.m.flowsByDP, w.m.groupFlows, w.flows)
 	}
@@ -244,7 +244,7 @@ func TestEchoMarksAllFlows(t *testing.T) {
 	w := New(slog.New(slog.DiscardHandler), stages, noPorts)
 	w.wantDP["sw"] = rules.Datapath{NB: "sw", Kind: rules.Switch}
 	dp := &sb.DatapathBinding{UUID: dpRow, TunnelKey: 1, ExternalIDs: map[string]string{"logical-switch": "sw"}}
-	changes := []wire.Change{{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp}}
+	var flowRows []wire.UnkeptChange
 	const n = fillMin + 1
 	for i := range n {
 		f := rules.Flow{Datapath: "sw", Stage: rules.LSInARPRsp, Priority: 100, Match: fmt.Sprintf("reg0 == %d", i), Actions: "next;"}
@@ -255,10 +255,10 @@ func TestEchoMarksAllFlows(t *testing.T) {
 		}
 		row := fmt.Sprintf(`{"logical_datapath":["uuid",%q],"pipeline":"ingress","table_id":%d,"priority":100,"match":%q,"actions":%q}`,
 			dpRow, stages.Table(f.Stage), f.Match, actions)
-		changes = append(changes, wire.Change{Table: sb.LogicalFlowTable, UUID: fmt.Sprintf("f4e3d2c1-b0a9-4887-9665-%012d", i), Update: flowUpdate(t, row, true)})
+		flowRows = append(flowRows, wire.UnkeptChange{Table: sb.LogicalFlowTable, UUID: uuid.MustParse(fmt.Sprintf("f4e3d2c1-b0a9-4887-9665-%012d", i)), Update: flowUpdate(t, row, true)})
 	}
 	w.Reconcile(nil)
-	w.ApplySB([]wire.Batch{{Changes: changes}})
+	w.ApplySB([]wire.Batch{{Changes: []wire.Change{{Table: sb.DatapathBindingTable, UUID: dp.UUID, New: dp}}, Unkept: flowRows}})
 	if !w.allFlowsDirty || len(w.dirtyLF) != 0 || w.dirtyFlows() != n+1 {
 		t.Fatalf("all dirty %v, %d keys marked, %d dirty", w.allFlowsDirty, len(w.dirtyLF), w.dirtyFlows())
 	}

@@ -416,28 +416,24 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 			w.lbs.resetSB()
 			w.rows = map[string]int{}
 		}
-		// The changes in sbTableOrder, by index: a cold start's echo holds
-		// hundreds of thousands, and a sorted copy of them would be tens
-		// of MB at its peak.
+		// The changes in sbTableOrder, by index, the flow rows (the only
+		// table not kept) at their rank.
 		type ranked struct{ rank, i int32 }
 		order := make([]ranked, len(b.Changes))
-		flows := 0
 		for i, c := range b.Changes {
 			order[i] = ranked{int32(sbTableOrder[c.Table]), int32(i)}
-			if c.Table == sb.LogicalFlowTable {
-				flows++
-			}
 		}
-		if flows >= fillMin && 2*flows >= len(w.flows) {
+		if flows := len(b.Unkept); flows >= fillMin && 2*flows >= len(w.flows) {
 			w.markAllFlows()
 		}
 		slices.SortFunc(order, func(x, y ranked) int { return cmp.Or(cmp.Compare(x.rank, y.rank), cmp.Compare(x.i, y.i)) })
-		for _, o := range order {
-			c := b.Changes[o.i]
-			if c.Table == sb.LogicalFlowTable {
-				w.applyFlowRow(c)
-				continue
+		flowRank := int32(sbTableOrder[sb.LogicalFlowTable])
+		flowsAt, _ := slices.BinarySearchFunc(order, flowRank, func(o ranked, rank int32) int { return cmp.Compare(o.rank, rank) })
+		for i, o := range order {
+			if i == flowsAt {
+				w.applyFlowRows(b.Unkept)
 			}
+			c := b.Changes[o.i]
 			switch {
 			case c.Old == nil:
 				w.rows[c.Table]++
@@ -486,6 +482,9 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 				w.markFlowRow(u)
 			}
 		}
+		if flowsAt == len(order) {
+			w.applyFlowRows(b.Unkept)
+		}
 		if b.Initial {
 			w.MarkAll()
 		}
@@ -493,10 +492,19 @@ func (w *Writer) ApplySB(bs []wire.Batch) {
 	w.updateVXLAN()
 }
 
+// applyFlowRows records the SB changes of Logical_Flow rows (Unkept).
+func (w *Writer) applyFlowRows(cs []wire.UnkeptChange) {
+	for _, c := range cs {
+		if c.Table == sb.LogicalFlowTable {
+			w.applyFlowRow(c)
+		}
+	}
+}
+
 // applyFlowRow records an SB change of a Logical_Flow row, whose key is
 // dirty before and after it.
-func (w *Writer) applyFlowRow(c wire.Change) {
-	u, _ := rowUUID(c.UUID)
+func (w *Writer) applyFlowRow(c wire.UnkeptChange) {
+	u := c.UUID
 	w.markFlowRow(u)
 	old, f, err := w.m.applyFlow(c)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/ovn-org/libovsdb/model"
 	lovsdb "github.com/ovn-org/libovsdb/ovsdb"
 	"github.com/ovn-org/libovsdb/updates"
@@ -97,17 +98,25 @@ type Change struct {
 	// update2 diff, each column that changed in its model field's type, a
 	// set or a map as the elements that went or came.
 	Diff map[string]any
-	// Update is, for a table the connection does not keep
-	// (Options.Unkept), what its Unkept made of an insert or a modify,
-	// nil for a delete; Old and New are then nil.
+}
+
+// UnkeptChange is a row change of a table the connection does not keep
+// (Options.Unkept): Update is what its Unkept made of an insert or a
+// modify, nil for a delete. 48 bytes, where a Change and its uuid's
+// string are 120: a cold start's echo brings hundreds of thousands.
+type UnkeptChange struct {
+	Table  string
+	UUID   uuid.UUID
 	Update any
 }
 
 // Batch is the row changes of one committed transaction, or the whole
-// contents when Initial.
+// contents when Initial: those of the tables kept, and, apart, those of
+// the tables not kept (Options.Unkept), each in the order they came.
 type Batch struct {
 	Initial bool
 	Changes []Change
+	Unkept  []UnkeptChange
 }
 
 // Options say what a connection monitors and how it watches the server.
@@ -214,13 +223,17 @@ func dialOne(ctx context.Context, remote, dbName string, client model.ClientDBMo
 		"update": c.serverUpdate,
 		"locked": func(params []byte) error { return c.lockEvent(params, true) },
 		"stolen": func(params []byte) error { return c.lockEvent(params, false) },
-	}, map[string]func(*rope, ropePos) error{
-		"update2": func(r *rope, params ropePos) error {
+	}, map[string]func(*rope, ropePos) (ropePos, error){
+		"update2": func(r *rope, params ropePos) (ropePos, error) {
 			at, err := r.secondElement(params)
 			if err != nil {
-				return c.fail(fmt.Errorf("%s: update2: %w", remote, err))
+				return at, c.fail(fmt.Errorf("%s: update2: %w", remote, err))
 			}
-			return c.apply(rawUpdates{r: r, at: at}, false)
+			var end ropePos
+			if err := c.apply(rawUpdates{r: r, at: at, end: &end}, false); err != nil {
+				return end, err
+			}
+			return r.closeArray(end)
 		},
 	})
 	if opts.Trace != nil {
@@ -361,8 +374,10 @@ func (c *Conn) start(ctx context.Context) error {
 		func(result []byte) error {
 			return c.apply(rawUpdates{b: result}, true)
 		},
-		func(r *rope, result ropePos) error {
-			return c.apply(rawUpdates{r: r, at: result}, true)
+		func(r *rope, result ropePos) (ropePos, error) {
+			var end ropePos
+			err := c.apply(rawUpdates{r: r, at: result, end: &end}, true)
+			return end, err
 		})
 	if err != nil {
 		return fmt.Errorf("monitor_cond %s: %w", c.dbName, err)
@@ -474,12 +489,18 @@ type rawUpdates struct {
 	b  []byte
 	r  *rope
 	at ropePos
+	// end, when set, is where each's walk of r ends: past the object.
+	end *ropePos
 }
 
 // each calls fn with each row update, and its table and row's UUID.
 func (tu rawUpdates) each(fn func(table, uuid string, ru []byte) error) error {
 	if tu.r != nil {
-		return tu.r.eachRow(tu.at, fn)
+		end, err := tu.r.eachRow(tu.at, fn)
+		if tu.end != nil {
+			*tu.end = end
+		}
+		return err
 	}
 	return walkObject(tu.b, func(table string, rows []byte) error {
 		return walkObject(rows, func(uuid string, ru []byte) error { return fn(table, uuid, ru) })
@@ -528,6 +549,7 @@ func updateRow(ru []byte) (row []byte, whole, deleted bool, err error) {
 func (c *Conn) apply(tu rawUpdates, initial bool) error {
 	var mu updates.ModelUpdates
 	var fast []Change
+	var unkeptChanges []UnkeptChange
 	known := &knownStrings{}
 	if k := c.known.Load(); k != nil {
 		known.sent = *k
@@ -538,7 +560,7 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 			if err != nil {
 				return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 			}
-			fast = append(fast, ch)
+			unkeptChanges = append(unkeptChanges, ch)
 			return nil
 		}
 		current := c.rows[table]
@@ -590,11 +612,8 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 	if err != nil {
 		return c.fail(fmt.Errorf("%s: update: %w", c.dbName, err))
 	}
-	b := Batch{Initial: initial, Changes: fast}
+	b := Batch{Initial: initial, Changes: fast, Unkept: unkeptChanges}
 	for _, c2 := range fast {
-		if c.opts.Unkept[c2.Table] != nil {
-			continue
-		}
 		if c.rows[c2.Table] == nil {
 			c.rows[c2.Table] = map[string]model.Model{}
 		}
@@ -618,7 +637,7 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 			return nil
 		})
 	}
-	if len(b.Changes) == 0 && !initial {
+	if len(b.Changes) == 0 && len(b.Unkept) == 0 && !initial {
 		return nil
 	}
 	c.mu.Lock()
@@ -630,16 +649,20 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 
 // handOn is the change of a row update of a table the connection does not
 // keep: its Update decoded by unkept, nil for a delete.
-func handOn(unkept Unkept, table, uuid string, raw []byte, known *knownStrings) (Change, error) {
-	row, whole, deleted, err := updateRow(raw)
+func handOn(unkept Unkept, table, row string, raw []byte, known *knownStrings) (UnkeptChange, error) {
+	u, err := uuid.Parse(row)
+	if err != nil || len(row) != 36 {
+		return UnkeptChange{}, fmt.Errorf("row %q: not a uuid", row)
+	}
+	diff, whole, deleted, err := updateRow(raw)
 	if err != nil || deleted {
-		return Change{Table: table, UUID: uuid}, err
+		return UnkeptChange{Table: table, UUID: u}, err
 	}
-	if row == nil {
-		return Change{}, fmt.Errorf("row update without a row: %.80s", raw)
+	if diff == nil {
+		return UnkeptChange{}, fmt.Errorf("row update without a row: %.80s", raw)
 	}
-	u, err := unkept(uuid, Row{row, known}, whole)
-	return Change{Table: table, UUID: uuid, Update: u}, err
+	update, err := unkept(Row{diff, known}, whole)
+	return UnkeptChange{Table: table, UUID: u, Update: update}, err
 }
 
 func (c *Conn) signal() {

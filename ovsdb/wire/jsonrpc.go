@@ -39,8 +39,9 @@ type rpcConn struct {
 	pending  map[uint64]*rpcCall
 	handlers map[string]func(params []byte) error
 	// ropeHandlers serve methods whose params they walk in place in a
-	// message read in parts (rope): those that can be tens of MB.
-	ropeHandlers map[string]func(r *rope, params ropePos) error
+	// message read in parts (rope): those that can be tens of MB. Each
+	// returns the position past the params.
+	ropeHandlers map[string]func(r *rope, params ropePos) (ropePos, error)
 	err          error         // why the session ended, once it has
 	done         chan struct{} // closed when the session has ended
 
@@ -67,10 +68,11 @@ func (c *rpcConn) setTrace(log *slog.Logger, name string) {
 
 // rpcCall is a call waiting for its reply: decode takes the result (in
 // the read loop, on the message buffer), or, when set, ropeDecode takes
-// that of a reply read in parts; done the outcome.
+// that of a reply read in parts and returns the position past it; done
+// the outcome.
 type rpcCall struct {
 	decode     func(result []byte) error
-	ropeDecode func(r *rope, result ropePos) error
+	ropeDecode func(r *rope, result ropePos) (ropePos, error)
 	done       chan error
 }
 
@@ -80,7 +82,7 @@ type rpcCall struct {
 // without one; ropeHandlers, when they have the method, serve it in a
 // message read in parts. The session ends on the first read or write
 // error, or Close; done is then closed and every waiting call fails.
-func newRPCConn(nc net.Conn, handlers map[string]func(params []byte) error, ropeHandlers map[string]func(*rope, ropePos) error) *rpcConn {
+func newRPCConn(nc net.Conn, handlers map[string]func(params []byte) error, ropeHandlers map[string]func(*rope, ropePos) (ropePos, error)) *rpcConn {
 	c := &rpcConn{
 		nc:           nc,
 		w:            bufio.NewWriterSize(nc, 64<<10),
@@ -154,7 +156,7 @@ func (c *rpcConn) send(method string, params []any, decode func([]byte) error) (
 }
 
 // callRope is Call with ropeDecode for a reply read in parts.
-func (c *rpcConn) callRope(ctx context.Context, method string, params []any, decode func([]byte) error, ropeDecode func(*rope, ropePos) error) error {
+func (c *rpcConn) callRope(ctx context.Context, method string, params []any, decode func([]byte) error, ropeDecode func(*rope, ropePos) (ropePos, error)) error {
 	call, err := c.sendCall(method, params, &rpcCall{decode: decode, ropeDecode: ropeDecode})
 	if err != nil {
 		return err
@@ -347,7 +349,9 @@ func ReadMessages(r io.Reader, handle func(Message)) error {
 		case err != nil:
 			return err
 		case parts != nil:
-			b = parts.join()
+			if b, err = parts.join(); err != nil {
+				return err
+			}
 		default:
 			b = bytes.Clone(b)
 		}
@@ -367,6 +371,9 @@ func (c *rpcConn) readLoop() {
 		case err != nil:
 		case r != nil:
 			err = c.handleRope(r)
+			if ferr := r.finish(); ferr != nil {
+				err = ferr
+			}
 		default:
 			err = c.handle(b)
 		}
@@ -438,32 +445,88 @@ func (c *rpcConn) replyDone(id []byte) {
 
 // handleRope acts on one message read in parts: a request that a rope
 // handler serves, or a reply whose call has a ropeDecode, is walked in
-// place; any other is joined into one buffer first.
+// place, as the rest of it is read when its method or id comes before it
+// (as ovsdb-server sends them); any other is joined into one buffer first.
 func (c *rpcConn) handleRope(r *rope) error {
-	m, err := parseRopeMessage(r)
-	if err != nil {
+	var handlerErr error
+	var decoded *rpcCall // the call whose ropeDecode took the result
+	m, err := parseRopeMessage(r, func(m *Message, key string, v ropePos) (ropePos, bool, error) {
+		if h := c.ropeHandlers[m.Method]; h != nil && key == "params" {
+			end, err := h(r, v)
+			handlerErr = err
+			return end, true, err
+		}
+		if key != "result" || m.Method != "" || !IsNull(m.Error) || r.isNull(v) {
+			return v, false, nil
+		}
+		if decoded = c.ropeCall(m.ID); decoded == nil {
+			return v, false, nil
+		}
+		end, err := decoded.ropeDecode(r, v)
+		if err != nil {
+			decoded.done <- err
+			decoded = nil
+			err = errDecoded
+		}
+		return end, true, err
+	})
+	switch {
+	case handlerErr != nil:
+		return handlerErr
+	case errors.Is(err, errDecoded):
+		return nil
+	case err != nil:
 		return fmt.Errorf("JSON-RPC message: %w", err)
+	case decoded != nil && !IsNull(m.Error):
+		decoded.done <- fmt.Errorf("%s", m.Error)
+		return nil
+	case decoded != nil:
+		decoded.done <- nil
+		return nil
+	case m.walked:
+		c.replyDone(m.ID)
+		return nil
 	}
 	if h := c.ropeHandlers[m.Method]; h != nil && m.hasParams {
-		if err := h(r, m.params); err != nil {
+		if _, err := h(r, m.params); err != nil {
 			return err
 		}
 		c.replyDone(m.ID)
 		return nil
 	}
-	if id, err := strconv.ParseUint(string(m.ID), 10, 64); err == nil && m.Method == "" && m.hasResult && IsNull(m.Error) {
-		c.mu.Lock()
-		call := c.pending[id]
-		if call != nil && call.ropeDecode != nil {
-			delete(c.pending, id)
-		}
-		c.mu.Unlock()
-		if call != nil && call.ropeDecode != nil {
-			call.done <- call.ropeDecode(r, m.result)
+	if m.Method == "" && m.hasResult && IsNull(m.Error) {
+		if call := c.ropeCall(m.ID); call != nil {
+			_, err := call.ropeDecode(r, m.result)
+			call.done <- err
 			return nil
 		}
 	}
-	return c.handle(r.join())
+	b, err := r.join()
+	if err != nil {
+		return err
+	}
+	return c.handle(b)
+}
+
+// errDecoded stops the parse of a reply whose ropeDecode failed: the call
+// has its error.
+var errDecoded = errors.New("reply not decoded")
+
+// ropeCall takes the pending call of a reply with id, if it has a
+// ropeDecode.
+func (c *rpcConn) ropeCall(id []byte) *rpcCall {
+	n, err := strconv.ParseUint(string(id), 10, 64)
+	if err != nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	call := c.pending[n]
+	if call == nil || call.ropeDecode == nil {
+		return nil
+	}
+	delete(c.pending, n)
+	return call
 }
 
 // into decodes a result into v.
@@ -479,6 +542,10 @@ type frameReader struct {
 	// buf[:off] is the value handed out last, buf[off:n] what was read
 	// after it.
 	off, n int
+	// The scan of the value being read: buf[:i] is scanned; stack counts
+	// the brackets open.
+	i, stack          int
+	inString, started bool
 }
 
 const (
@@ -493,82 +560,98 @@ const (
 
 // next returns the next value, valid until the next call: in one buffer,
 // or, larger than the buffer (a cold start's SB contents, tens of MB), as
-// the parts it was read into (a rope): doubling one buffer would hold up
-// to twice the value, and a copy of half of it, while the value is
-// decoded.
+// a rope that reads the rest of it into parts as it is walked (rope.more):
+// a walk that drops the parts behind it then holds a few parts of the
+// value at a time, not the whole. The caller ends the rope (rope.finish)
+// before the next call.
 func (f *frameReader) next() ([]byte, *rope, error) {
 	rest := f.buf[f.off:f.n]
 	if cap(f.buf) > frameKeep || f.buf == nil {
 		f.buf = make([]byte, max(frameMin, 2*len(rest)))
 	}
 	f.n = copy(f.buf, rest)
-	f.off = 0
-	var parts [][]byte // the value's full buffers before buf
-	var stack int
-	inString, started := false, false
-	i := 0
+	f.off, f.i, f.stack, f.inString, f.started = 0, 0, 0, false, false
+	switch ended, err := f.read(); {
+	case err != nil:
+		return nil, nil, err
+	case ended:
+		return f.buf[:f.off], nil, nil
+	}
+	return nil, &rope{parts: [][]byte{f.buf}, more: f.nextPart}, nil
+}
+
+// nextPart reads the next part of a value larger than its first buffer,
+// into a new buffer, and reports whether the value ends in it.
+func (f *frameReader) nextPart() ([]byte, bool, error) {
+	// An escape's second byte may be the next part's first.
+	f.i -= f.n
+	f.buf = make([]byte, min(2*len(f.buf), framePart))
+	f.n = 0
+	ended, err := f.read()
+	if ended {
+		return f.buf[:f.off], true, err
+	}
+	return f.buf, false, err
+}
+
+// read scans and reads into buf until the value ends (true; off is then
+// its end) or buf is full (false).
+func (f *frameReader) read() (bool, error) {
 	for {
-		for i < f.n {
+		for f.i < f.n {
 			switch {
-			case inString:
-				seg := f.buf[i:f.n]
+			case f.inString:
+				seg := f.buf[f.i:f.n]
 				q := bytes.IndexByte(seg, '"')
 				lim := q
 				if q < 0 {
 					lim = len(seg)
 				}
 				if e := bytes.IndexByte(seg[:lim], '\\'); e >= 0 {
-					i += e + 2
+					f.i += e + 2
 					continue
 				}
 				if q < 0 {
-					i = f.n
+					f.i = f.n
 					continue
 				}
-				i += q + 1
-				inString = false
-			case !started:
-				switch c := f.buf[i]; {
+				f.i += q + 1
+				f.inString = false
+			case !f.started:
+				switch c := f.buf[f.i]; {
 				case isSpace(c):
 				case c == '{' || c == '[':
-					started, stack = true, 1
+					f.started, f.stack = true, 1
 				default:
-					return nil, nil, fmt.Errorf("JSON-RPC: unexpected %q", c)
+					return false, fmt.Errorf("JSON-RPC: unexpected %q", c)
 				}
-				i++
+				f.i++
 			default:
-				switch f.buf[i] {
+				switch f.buf[f.i] {
 				case '"':
-					inString = true
+					f.inString = true
 				case '{', '[':
-					stack++
+					f.stack++
 				case '}', ']':
-					stack--
-					if stack == 0 {
-						f.off = i + 1
-						if parts != nil {
-							return nil, &rope{parts: append(parts, f.buf[:f.off])}, nil
-						}
-						return f.buf[:f.off], nil, nil
+					f.stack--
+					if f.stack == 0 {
+						f.off = f.i + 1
+						return true, nil
 					}
 				}
-				i++
+				f.i++
 			}
 		}
 		if f.n == len(f.buf) {
-			// An escape's second byte may be the next part's first.
-			i -= f.n
-			parts = append(parts, f.buf)
-			f.buf = make([]byte, min(2*len(f.buf), framePart))
-			f.n = 0
+			return false, nil
 		}
 		k, err := f.r.Read(f.buf[f.n:])
 		f.n += k
 		if err != nil && k == 0 {
-			if err == io.EOF && started {
+			if err == io.EOF && f.started {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, nil, err
+			return false, err
 		}
 	}
 }

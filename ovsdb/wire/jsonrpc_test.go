@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -144,8 +145,8 @@ func FuzzWalkObject(f *testing.F) {
 // nextWhole is frameReader.next with a message read in parts joined.
 func nextWhole(f *frameReader) ([]byte, error) {
 	b, r, err := f.next()
-	if r != nil {
-		b = r.join()
+	if r != nil && err == nil {
+		b, err = r.join()
 	}
 	return b, err
 }
@@ -174,7 +175,9 @@ func TestFrameReader(t *testing.T) {
 				t.Errorf("%s: message %d: read in parts %v", name, i, r != nil)
 			}
 			if r != nil {
-				got = r.join()
+				if got, err = r.join(); err != nil {
+					t.Fatalf("%s: message %d: %v", name, i, err)
+				}
 			}
 			if string(got) != want {
 				t.Fatalf("%s: message %d: got %.60q, want %.60q", name, i, got, want)
@@ -187,6 +190,12 @@ func TestFrameReader(t *testing.T) {
 	fr := &frameReader{r: strings.NewReader(`{"a":[`)}
 	if _, _, err := fr.next(); err == nil {
 		t.Error("truncated message: no error")
+	}
+	fr = &frameReader{r: strings.NewReader(big[:len(big)-2])}
+	if _, r, err := fr.next(); err != nil || r == nil {
+		t.Errorf("truncated large message: %v before its first part is walked", err)
+	} else if _, err := r.join(); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("truncated large message: %v", err)
 	}
 	fr = &frameReader{r: strings.NewReader(`x{}`)}
 	if _, _, err := fr.next(); err == nil {
@@ -243,7 +252,7 @@ func FuzzParseMessage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, size uint8) {
 		want, wantErr := ParseMessage(b)
 		r := ropeOf(string(b), int(size)+1)
-		m, err := parseRopeMessage(r)
+		m, err := parseRopeMessage(r, nil)
 		if (err != nil) != (wantErr != nil) {
 			t.Fatalf("%q in pieces of %d: %v; in one: %v", b, size+1, err, wantErr)
 		}

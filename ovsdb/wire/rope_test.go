@@ -14,15 +14,24 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// ropeOf splits msg into parts of size bytes, as frameReader leaves a
+// ropeOf splits msg into parts of size bytes, the first read and the
+// rest read as the rope's walks reach them, as frameReader hands out a
 // large message.
 func ropeOf(msg string, size int) *rope {
-	r := &rope{}
+	var parts [][]byte
 	for len(msg) > size {
-		r.parts = append(r.parts, []byte(msg[:size]))
+		parts = append(parts, []byte(msg[:size]))
 		msg = msg[size:]
 	}
-	r.parts = append(r.parts, []byte(msg))
+	parts = append(parts, []byte(msg))
+	r := &rope{parts: parts[:1]}
+	if len(parts) > 1 {
+		next := 1
+		r.more = func() ([]byte, bool, error) {
+			next++
+			return parts[next-1], next == len(parts), nil
+		}
+	}
 	return r
 }
 
@@ -61,7 +70,7 @@ func TestRopeEachRow(t *testing.T) {
 	}
 	for _, size := range []int{1, 2, 3, 7, 64, 1000, len(msg)} {
 		r := ropeOf(msg, size)
-		m, err := parseRopeMessage(r)
+		m, err := parseRopeMessage(r, nil)
 		if err != nil || m.Method != "update2" || string(m.ID) != "null" || !m.hasParams {
 			t.Fatalf("size %d: message %+v, %v", size, m, err)
 		}
@@ -85,7 +94,7 @@ func TestRopeEachRow(t *testing.T) {
 	}
 	for _, bad := range []string{msg[:len(msg)-20], strings.Replace(msg, `"u3": {`, `"u3" {`, 1), strings.Replace(msg, `"T2":{`, `"T2":[`, 1)} {
 		r := ropeOf(bad, 5)
-		m, err := parseRopeMessage(r)
+		m, err := parseRopeMessage(r, nil)
 		if err == nil {
 			var at ropePos
 			if at, err = r.secondElement(m.params); err == nil {
@@ -103,12 +112,12 @@ func TestRopeEachRow(t *testing.T) {
 // their usual handler and decoder.
 func TestRPCConnRope(t *testing.T) {
 	client, server := net.Pipe()
-	rows := func(r *rope, at ropePos) (n int, err error) {
-		err = (rawUpdates{r: r, at: at}).each(func(string, string, []byte) error {
+	rows := func(r *rope, at ropePos) (n int, end ropePos, err error) {
+		err = (rawUpdates{r: r, at: at, end: &end}).each(func(string, string, []byte) error {
 			n++
 			return nil
 		})
-		return n, err
+		return n, end, err
 	}
 	notified := make(chan int, 1)
 	plain := make(chan int, 1)
@@ -117,15 +126,18 @@ func TestRPCConnRope(t *testing.T) {
 			plain <- len(params)
 			return nil
 		},
-	}, map[string]func(*rope, ropePos) error{
-		"update2": func(r *rope, params ropePos) error {
+	}, map[string]func(*rope, ropePos) (ropePos, error){
+		"update2": func(r *rope, params ropePos) (ropePos, error) {
 			at, err := r.secondElement(params)
 			if err != nil {
-				return err
+				return at, err
 			}
-			n, err := rows(r, at)
+			n, end, err := rows(r, at)
 			notified <- n
-			return err
+			if err != nil {
+				return end, err
+			}
+			return r.closeArray(end)
 		},
 	})
 	defer c.Close()
@@ -148,10 +160,10 @@ func TestRPCConnRope(t *testing.T) {
 	go func() {
 		called <- c.callRope(ctx, "monitor", nil, func([]byte) error {
 			return errors.New("a large reply decoded in one buffer")
-		}, func(r *rope, result ropePos) error {
-			n, err := rows(r, result)
+		}, func(r *rope, result ropePos) (ropePos, error) {
+			n, end, err := rows(r, result)
 			got <- n
-			return err
+			return end, err
 		})
 	}()
 	srv := &frameReader{r: server}
@@ -193,4 +205,97 @@ func FuzzValueScan(f *testing.F) {
 			t.Errorf("%q: end %d, %v; encoding/json's %d", b, want, wantErr, len(bytes.TrimRight(b, " \t\r\n")))
 		}
 	})
+}
+
+// TestRPCConnRopeWalkedAsRead: a notification read in parts whose method
+// comes before its params, as ovsdb-server sends them, is walked as it is
+// read: its first rows are handed over before its end has been read, and
+// the walk holds at most two of its parts at a time.
+func TestRPCConnRopeWalkedAsRead(t *testing.T) {
+	client, server := net.Pipe()
+	const n = 60000 // about 5 MB: parts of 64 kB to 4 MB
+	type seen struct{ rows, parts, heldMost int }
+	done := make(chan seen, 1)
+	c := newRPCConn(client, nil, map[string]func(*rope, ropePos) (ropePos, error){
+		"update2": func(r *rope, params ropePos) (ropePos, error) {
+			at, err := r.secondElement(params)
+			if err != nil {
+				return at, err
+			}
+			var s seen
+			end := ropePos{}
+			err = (rawUpdates{r: r, at: at, end: &end}).each(func(string, string, []byte) error {
+				if s.rows++; s.rows == 1 {
+					s.parts = len(r.parts)
+				}
+				held := 0
+				for _, p := range r.parts {
+					if p != nil {
+						held++
+					}
+				}
+				s.heldMost = max(s.heldMost, held)
+				return nil
+			})
+			done <- s
+			if err != nil {
+				return end, err
+			}
+			return r.closeArray(end)
+		},
+	})
+	defer c.Close()
+	msg := updatesMessage(n)
+	at := strings.Index(msg, `"params"`)
+	msg = `{"id":null,"method":"update2",` + strings.TrimSuffix(msg[at:], `,"id":null,"method":"update2"}`) + "}"
+	go server.Write([]byte(msg))
+	s := <-done
+	switch {
+	case s.rows != n:
+		t.Errorf("%d rows, want %d", s.rows, n)
+	case s.parts > 2:
+		t.Errorf("the first row came after %d parts were read", s.parts)
+	case s.heldMost > 2:
+		t.Errorf("the walk held %d parts at once", s.heldMost)
+	}
+	// A reply whose id comes before its result, then one whose error
+	// follows it.
+	for _, tail := range []string{`,"error":null}`, `,"error":"e"}`} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		rows := make(chan int, 1)
+		called := make(chan error, 1)
+		go func() {
+			called <- c.callRope(ctx, "monitor", nil, func([]byte) error {
+				return errors.New("a large reply decoded in one buffer")
+			}, func(r *rope, result ropePos) (ropePos, error) {
+				var end ropePos
+				n := 0
+				err := (rawUpdates{r: r, at: result, end: &end}).each(func(string, string, []byte) error {
+					n++
+					return nil
+				})
+				rows <- n
+				return end, err
+			})
+		}()
+		req, err := nextWhole(&frameReader{r: server})
+		if err != nil {
+			t.Fatal(err)
+		}
+		call, err := ParseMessage(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at, err := (&rope{parts: [][]byte{[]byte(msg)}}).secondElement(ropePos{0, strings.Index(msg, "[")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		end := strings.LastIndex(msg, "]")
+		go server.Write([]byte(`{"id":` + string(call.ID) + `,"result":` + msg[at.off:end] + tail))
+		err = <-called
+		if got := <-rows; got != n || (err != nil) != (tail != `,"error":null}`) {
+			t.Errorf("reply%s: %d rows, want %d; %v", tail, got, n, err)
+		}
+		cancel()
+	}
 }

@@ -15,7 +15,7 @@ import (
 // whole row when whole (an "initial" or "insert"), else a "modify"'s diff,
 // which the consumer completes with the row it holds. What it returns is
 // the change's Update.
-type Unkept func(uuid string, row Row, whole bool) (any, error)
+type Unkept func(row Row, whole bool) (any, error)
 
 // Row is a row, or a "modify"'s diff, in OVSDB JSON notation, for an
 // Unkept to decode: its strings equal to those of a transaction in flight
