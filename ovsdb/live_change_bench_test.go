@@ -90,7 +90,7 @@ func benchLiveChange(b *testing.B, topo *topology.Topology, build *reference.Bui
 		defer startCPUProfile(b, *liveChangeCPUProfile)()
 	}
 	if *liveChangeTrace != "" {
-		defer startTrace(b, *liveChangeTrace)()
+		defer startRecording(b, *liveChangeTrace, trace.Start, trace.Stop)()
 	}
 	sh := startShell(b, s)
 	cputime.BenchChanges(b, "change", func() (int, int) {
@@ -126,24 +126,6 @@ func writeAllocsProfile(b *testing.B, path string) {
 	}
 	if err := f.Close(); err != nil {
 		b.Fatal(err)
-	}
-}
-
-// startTrace starts an execution trace written to path; the function it
-// returns stops it.
-func startTrace(b *testing.B, path string) func() {
-	f, err := os.Create(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := trace.Start(f); err != nil {
-		b.Fatal(err)
-	}
-	return func() {
-		trace.Stop()
-		if err := f.Close(); err != nil {
-			b.Error(err)
-		}
 	}
 }
 
