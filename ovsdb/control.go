@@ -249,6 +249,7 @@ func nbChangeKind(bs []wire.Batch) (changed, addrOnly bool) {
 // whole SB is compared with what it should hold.
 func (d *Northd) Recompute(ctx context.Context) error {
 	return d.control(ctx, func() {
+		d.setProcs(d.procsFor(true))
 		fresh := d.newProgram()
 		fresh.Flows.DropContents()
 		fresh.Features.Set(d.prog.Features.Get())

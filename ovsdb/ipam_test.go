@@ -3,6 +3,7 @@ package ovsdb
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"slices"
@@ -152,15 +153,22 @@ func TestLiveIPAMPerf(t *testing.T) {
 // startCPUProfile writes a CPU profile to path until the returned function
 // is called.
 func startCPUProfile(t testing.TB, path string) func() {
+	return startRecording(t, path, pprof.StartCPUProfile, pprof.StopCPUProfile)
+}
+
+// startRecording creates path and starts a recording into it (a CPU
+// profile, an execution trace) with start; the function it returns stops
+// it and closes the file.
+func startRecording(t testing.TB, path string, start func(io.Writer) error, stop func()) func() {
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
+	if err := start(f); err != nil {
 		t.Fatal(err)
 	}
 	return func() {
-		pprof.StopCPUProfile()
+		stop()
 		if err := f.Close(); err != nil {
 			t.Error(err)
 		}

@@ -67,6 +67,12 @@ type Config struct {
 	// Paused starts the northd paused (ovn-northd's --dry-run): it
 	// follows both databases but writes nothing until Resume.
 	Paused bool
+	// SerialChanges runs the process on one processor (GOMAXPROCS 1)
+	// while the northd follows changes, from the end of its cold start's
+	// write until Run returns, but for the iterations that recompute
+	// everything, and only while Threads is 1 (procs.go). Leave it off
+	// when other work shares the process (the embedded databases).
+	SerialChanges bool
 	// RPCLog, when set, receives at debug level every JSON-RPC request
 	// sent to either database, as OVS's jsonrpc module logs them.
 	RPCLog *slog.Logger
@@ -171,6 +177,8 @@ type Northd struct {
 	upAll           bool // every switch port's up column needs a check
 	coldStart       time.Time
 	coldStartLogged bool
+	// procs is what the northd asks of the process's processors (setProcs).
+	procs procMode
 	// started is closed once the northd has started (Started);
 	// startedClosed says it is.
 	started       chan struct{}
@@ -413,6 +421,7 @@ func (d *Northd) Run(ctx context.Context) error {
 		if d.endColdStartGC != nil {
 			d.endColdStartGC()
 		}
+		d.setProcs(procsAsSet)
 	}()
 	nbSchema, sbSchema := nb.Schema(), sb.Schema()
 	nbTables := slices.Sorted(maps.Keys(nbSchema.Tables))
@@ -663,6 +672,10 @@ func (d *Northd) iterate(ctx context.Context) {
 	if d.followLock() {
 		full = true
 	}
+	if full {
+		d.setProcs(d.procsFor(true))
+	}
+	defer func() { d.setProcs(d.procsFor(false)) }()
 	if d.countIteration(full, nbBatches, sbBatches) {
 		d.w.ResyncLoadBalancers()
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -42,7 +43,9 @@ import (
 //
 // The setup (loading the NB, the cold start) dwarfs the changes in a
 // -cpuprofile or -memprofile; -live-change-cpuprofile and
-// -live-change-memprofile profile the changes alone.
+// -live-change-memprofile profile the changes alone, and
+// -live-change-trace traces them (runtime/trace: each goroutine handed
+// over, each thread woken).
 //
 //	OVN_REF_HOME_2603=/work/shared/ovn-26.03 go test ./ovsdb -run XXX -bench 'LiveChange/release=26.03/ports=5k' -benchtime 100x
 func BenchmarkLiveChange(b *testing.B) {
@@ -54,6 +57,7 @@ func BenchmarkLiveChange(b *testing.B) {
 var (
 	liveChangeCPUProfile = flag.String("live-change-cpuprofile", "", "BenchmarkLiveChange: write a CPU profile of the changes (not the setup) to this file")
 	liveChangeMemProfile = flag.String("live-change-memprofile", "", "BenchmarkLiveChange: write the allocations profile to this file after the changes and to FILE.base before them (go tool pprof -sample_index=alloc_space -diff_base FILE.base FILE)")
+	liveChangeTrace      = flag.String("live-change-trace", "", "BenchmarkLiveChange: write an execution trace of the changes (not the setup) to this file")
 )
 
 func benchLiveChange(b *testing.B, topo *topology.Topology, build *reference.Build) {
@@ -66,6 +70,7 @@ func benchLiveChange(b *testing.B, topo *topology.Topology, build *reference.Bui
 	}
 	var flows, engine atomic.Int64
 	runNorthd(b, s, func(c *Config) {
+		c.SerialChanges = true // as the northd command with the databases outside
 		c.OnStep = func(st StepStats) {
 			flows.Add(int64(st.FlowsAdded + st.FlowsRemoved))
 			engine.Add(int64(st.Engine))
@@ -83,6 +88,9 @@ func benchLiveChange(b *testing.B, topo *topology.Topology, build *reference.Bui
 	}
 	if *liveChangeCPUProfile != "" {
 		defer startCPUProfile(b, *liveChangeCPUProfile)()
+	}
+	if *liveChangeTrace != "" {
+		defer startRecording(b, *liveChangeTrace, trace.Start, trace.Stop)()
 	}
 	sh := startShell(b, s)
 	cputime.BenchChanges(b, "change", func() (int, int) {

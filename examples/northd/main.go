@@ -362,7 +362,7 @@ func serve(ctx context.Context, s *settings, logs *vlog.Vlog, log *slog.Logger, 
 	log.Info("northd starting", "nb", s.nbDB, "sb", s.sbDB, "embedded", embedded)
 	cfg := ovsdb.Config{NBRemote: s.nbDB, SBRemote: s.sbDB, Release: s.release, TLS: s.tls, Paused: s.dryRun,
 		Logger: slog.New(logs.Handler("northd")), RPCLog: slog.New(logs.Handler("jsonrpc")),
-		EngineLog: slog.New(logs.Handler("inc_proc_eng"))}
+		EngineLog: slog.New(logs.Handler("inc_proc_eng")), SerialChanges: !embedded}
 	var status *statusCollector
 	if s.metricsAddr != "" {
 		onStep, sc, err := serveMetrics(ctx, s.metricsAddr, log)
