@@ -21,7 +21,8 @@
 //     operator that reads that relation by that key. A step computes
 //     Δ(A⋈B) = ΔA⋈B + A⋈ΔB + ΔA⋈ΔB, where A and B are the contents before the
 //     step; arrangements integrate their change only after every operator has
-//     run.
+//     run. LeftJoin (and LeftJoinFlatMap) is a Join and an AntiJoin of the
+//     same arrangements in one operator.
 //   - Non-linear operators (Distinct, SemiJoin, AntiJoin, GroupBy and the
 //     aggregates built on it) keep integrated state and, for each tuple or key
 //     the change touches, retract what they emitted before and insert what
