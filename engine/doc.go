@@ -14,7 +14,7 @@
 // its output; the cost of a step follows the size of the change, not the size
 // of the relations.
 //
-//   - Linear operators (Map, TryMap, Filter, SplitBy, FlatMap, Union, Negate) compute
+//   - Linear operators (Map, TryMap, Filter, Partition, SplitBy, FlatMap, Union, Negate) compute
 //     their output change from their input change alone: Q(ΔA).
 //   - Join (and JoinFlatMap) is bilinear. Its inputs are arrangements (Index): the integrated
 //     contents of a relation, grouped by a key, kept once and shared by every

@@ -257,6 +257,38 @@ func TestPropertyLinear(t *testing.T) {
 			}
 			return out
 		}})
+	// Partitions of an input (whose change stays to the step's end: not
+	// taken) and of a Union's change (taken and edited); a side read by
+	// two operators, a side read by a Filter alone (which takes it), and
+	// sides no one reads.
+	prop(t, "partition", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			kept, rest := Partition(in[0], odd)
+			shared, _ := Partition(Union(in[1], in[1]), odd)
+			_, other := Partition(in[1], odd)
+			return Union(Map(kept, squash), kept, Filter(rest, func(x tup) bool { return x.K != 1 }),
+				Filter(shared, func(x tup) bool { return x.K != 2 }), Map(other, squash))
+		},
+		naive: func(in [][]tup) []tup {
+			var out []tup
+			for _, x := range in[0] {
+				switch {
+				case odd(x):
+					out = append(out, squash(x), x)
+				case x.K != 1:
+					out = append(out, x)
+				}
+			}
+			for _, x := range in[1] {
+				switch {
+				case odd(x) && x.K != 2:
+					out = append(out, x, x)
+				case !odd(x):
+					out = append(out, squash(x))
+				}
+			}
+			return out
+		}})
 	spread := func(x tup) []tup { return []tup{{x.K, 0}, {0, x.V}, {x.K, 0}} }
 	prop(t, "flatmap", scenario[tup]{inputs: 1, cmp: byKV,
 		build: func(in []Rel[tup]) Rel[tup] { return FlatMap(in[0], spread) },
