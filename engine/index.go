@@ -87,10 +87,10 @@ func (a *arrangement[K, T]) scheduleReaders(c *Circuit) {
 }
 
 // scheduleBeside marks due, on the first change of key k in a step, the
-// pair readers whose other side holds tuples under k: a port's change
-// then runs no lookup of it in a table that lacks it, though the table
-// holds others. Each costs a look at the other side's maps, which the
-// reader would have made.
+// pair readers whose other side holds tuples under k: a change of keys
+// the other side lacks runs no reader, though the other side holds other
+// keys. Each costs a look at the other side's maps, which the reader
+// would have made.
 func (a *arrangement[K, T]) scheduleBeside(c *Circuit, k K) {
 	if c.parallel {
 		return
