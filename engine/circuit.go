@@ -107,6 +107,9 @@ func (b *bitset) set(i int) {
 	(*b)[i/64] |= 1 << (i % 64)
 }
 
+// has reports whether i is in the set.
+func (b bitset) has(i int) bool { return b[i/64]&(1<<(i%64)) != 0 }
+
 // schedule marks rs due in the current step; a parallel step looks at
 // every operator instead.
 func (c *Circuit) schedule(rs readers) {

@@ -14,14 +14,15 @@
 // its output; the cost of a step follows the size of the change, not the size
 // of the relations.
 //
-//   - Linear operators (Map, TryMap, Filter, SplitBy, FlatMap, Union, Negate) compute
+//   - Linear operators (Map, TryMap, Filter, Partition, SplitBy, FlatMap, Union, Negate) compute
 //     their output change from their input change alone: Q(ΔA).
 //   - Join (and JoinFlatMap) is bilinear. Its inputs are arrangements (Index): the integrated
 //     contents of a relation, grouped by a key, kept once and shared by every
 //     operator that reads that relation by that key. A step computes
 //     Δ(A⋈B) = ΔA⋈B + A⋈ΔB + ΔA⋈ΔB, where A and B are the contents before the
 //     step; arrangements integrate their change only after every operator has
-//     run.
+//     run. LeftJoin (and LeftJoinFlatMap) is a Join and an AntiJoin of the
+//     same arrangements in one operator.
 //   - Non-linear operators (Distinct, SemiJoin, AntiJoin, GroupBy and the
 //     aggregates built on it) keep integrated state and, for each tuple or key
 //     the change touches, retract what they emitted before and insert what

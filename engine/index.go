@@ -29,53 +29,74 @@ type arrangement[K, T comparable] struct {
 	delta map[K][]Change[T]
 	readers
 	// pairReaders are the operators that read it only beside another
-	// arrangement: due on its change only when the other holds tuples.
-	pairReaders []pairReader
+	// arrangement by the same key: due on its change of a key only when
+	// the other holds tuples under that key.
+	pairReaders []pairReader[K]
 	writer      int // the IndexBy operator's position
 }
 
 // pairReader is an operator whose output, on a change of one arrangement,
 // is made only of that change's tuples paired with tuples of other under
-// the same key: with other empty, it has nothing to do.
-type pairReader struct {
+// the same key: with nothing in other under the keys changed, it has
+// nothing to do.
+type pairReader[K comparable] struct {
 	op    int
-	other holder
+	other holder[K]
 }
 
 // holder is an arrangement as a pairReader's other side sees it.
-type holder interface {
+type holder[K comparable] interface {
 	// empty reports whether it holds no tuple, neither as of the step's
-	// start nor in the step's change so far.
+	// start nor in the step's change so far; holds, whether it holds one
+	// under key k.
 	empty() bool
+	holds(k K) bool
 }
 
 func (a *arrangement[K, T]) empty() bool {
 	return len(a.one) == 0 && len(a.many) == 0 && len(a.delta) == 0
 }
 
-// readBeside makes operator i, a reader of a, due on a's change only when
-// other holds tuples or has changed earlier in the step. When other
-// changes later in the step, a's change is there for other to make i due,
-// so the pairs of the two changes are not missed. An arrangement read
-// beside itself stays a plain reader.
-func (a *arrangement[K, T]) readBeside(i int, other holder) {
-	if holder(a) == other {
+func (a *arrangement[K, T]) holds(k K) bool {
+	if _, ok := a.one[k]; ok {
+		return true
+	}
+	return len(a.many[k]) > 0 || len(a.delta[k]) > 0
+}
+
+// readBeside makes operator i, a reader of a, due on a's change of a key
+// only when other holds tuples under that key or has changed them earlier
+// in the step. When other changes them later in the step, a's change is
+// there for other to make i due, so the pairs of the two changes are not
+// missed. An arrangement read beside itself stays a plain reader.
+func (a *arrangement[K, T]) readBeside(i int, other holder[K]) {
+	if holder[K](a) == other {
 		return
 	}
 	a.readers = slices.DeleteFunc(a.readers, func(r int) bool { return r == i })
-	a.pairReaders = append(a.pairReaders, pairReader{i, other})
+	a.pairReaders = append(a.pairReaders, pairReader[K]{i, other})
 }
 
-// scheduleReaders marks a's readers due, on its first change in a step.
-// A parallel step looks at every operator instead, and other arrangements
-// may be changing beside this one then.
+// scheduleReaders marks a's plain readers due, on its first change in a
+// step. A parallel step looks at every operator instead, and other
+// arrangements may be changing beside this one then.
 func (a *arrangement[K, T]) scheduleReaders(c *Circuit) {
+	if !c.parallel {
+		c.schedule(a.readers)
+	}
+}
+
+// scheduleBeside marks due, on the first change of key k in a step, the
+// pair readers whose other side holds tuples under k: a change of keys
+// the other side lacks runs no reader, though the other side holds other
+// keys. Each costs a look at the other side's maps, which the reader
+// would have made.
+func (a *arrangement[K, T]) scheduleBeside(c *Circuit, k K) {
 	if c.parallel {
 		return
 	}
-	c.schedule(a.readers)
 	for _, r := range a.pairReaders {
-		if !r.other.empty() {
+		if !c.due.has(r.op) && !r.other.empty() && r.other.holds(k) {
 			c.schedule(readers{r.op})
 		}
 	}
@@ -387,6 +408,9 @@ func IndexBy[K, T comparable](r Rel[T], key func(T) K) Index[K, T] {
 				a.scheduleReaders(r.c)
 			}
 			k := key(t)
+			if len(a.pairReaders) > 0 && len(a.delta[k]) == 0 {
+				a.scheduleBeside(r.c, k)
+			}
 			a.delta[k] = append(a.delta[k], Change[T]{t, w})
 			if i++; !grown {
 				// At most a key per tuple.
@@ -489,7 +513,7 @@ func (a *arrangement[K, T]) after(k K) ([]T, bool) {
 func Join[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, A, B) O) Rel[O] {
 	return joinPairs(a, b, true, func(out *stream[O], k K, x A, y B, w Weight) {
 		out.add(f(k, x, y), w)
-	})
+	}, nil)
 }
 
 // JoinFlatMap computes FlatMap(Join(a, b, pair), f'): each element of
@@ -501,50 +525,102 @@ func JoinFlatMap[K, A, B, O comparable](a Index[K, A], b Index[K, B], f func(K, 
 		for _, o := range f(k, x, y) {
 			out.add(o, w)
 		}
+	}, nil)
+}
+
+// LeftJoin computes Union(Join(a, b, matched), Map(AntiJoin(a, b),
+// unmatched)) in one operator: matched(k, x, y) for every x of a and y of
+// b under the same key k, with weight the product of theirs, and
+// unmatched(x) for every x of a whose key has no tuple of positive weight
+// in b. A change of a then runs one operator, not the three of the union
+// (or two, the join having nothing to pair when b is empty).
+func LeftJoin[K, A, B, O comparable](a Index[K, A], b Index[K, B], matched func(K, A, B) O, unmatched func(A) O) Rel[O] {
+	return joinPairs(a, b, true, func(out *stream[O], k K, x A, y B, w Weight) {
+		out.add(matched(k, x, y), w)
+	}, func(out *stream[O], x A, w Weight) {
+		out.add(unmatched(x), w)
+	})
+}
+
+// LeftJoinFlatMap is LeftJoin for functions that yield any number of
+// tuples: Union(JoinFlatMap(a, b, matched), FlatMap(AntiJoin(a, b),
+// unmatched)) in one operator.
+func LeftJoinFlatMap[K, A, B, O comparable](a Index[K, A], b Index[K, B], matched func(K, A, B) []O, unmatched func(A) []O) Rel[O] {
+	return joinPairs(a, b, false, func(out *stream[O], k K, x A, y B, w Weight) {
+		for _, o := range matched(k, x, y) {
+			out.add(o, w)
+		}
+	}, func(out *stream[O], x A, w Weight) {
+		for _, o := range unmatched(x) {
+			out.add(o, w)
+		}
 	})
 }
 
 // joinPairs is a join whose step calls emit for every pair of tuples of a
 // and b under the same key that the step's change combines, with the
 // product of their weights: by the bilinear rule, ΔA⋈B + ΔA⋈ΔB + A⋈ΔB, A and
-// B as of the step's start. With onePerPair (emit adds one tuple), the
-// number of pairs bounds the change and is reserved at once; otherwise the
-// change grows from a sample (stream.grow).
-func joinPairs[K, A, B, O comparable](a Index[K, A], b Index[K, B], onePerPair bool, emit func(out *stream[O], k K, x A, y B, w Weight)) Rel[O] {
+// B as of the step's start. With alone (a left join), it also calls alone
+// for the change of AntiJoin(a, b). With onePerPair (emit and alone add one
+// tuple), the number of pairs (and of a's changed tuples) bounds the change
+// and is reserved at once; otherwise the change grows from a sample
+// (stream.grow).
+func joinPairs[K, A, B, O comparable](a Index[K, A], b Index[K, B], onePerPair bool,
+	emit func(out *stream[O], k K, x A, y B, w Weight), alone func(out *stream[O], x A, w Weight)) Rel[O] {
 	out := newRel[O](sameCircuit(a.c, b.c))
 	op := out.c.add([]changer{a.a, b.a}, func() {
 		n, i := countPairs(a.a, b.a), 0
+		if alone != nil {
+			n += a.a.changeSize()
+		}
 		if onePerPair {
 			out.s.reserve(n)
 		}
-		pair := func(k K, x Change[A], y Change[B]) {
-			emit(out.s, k, x.Tuple, y.Tuple, x.Weight*y.Weight)
+		eachPair(a.a, b.a, func(k K, x A, y B, w Weight) {
+			emit(out.s, k, x, y, w)
 			i++
 			out.s.grow(i, n)
-		}
-		for k, da := range a.a.delta {
-			bs, db := b.a.group(k), b.a.delta[k]
-			for _, x := range da {
-				for j := range bs.len() {
-					pair(k, x, bs.at(j))
-				}
-				for _, y := range db {
-					pair(k, x, y)
-				}
-			}
-		}
-		for k, db := range b.a.delta {
-			as := a.a.group(k)
-			for _, y := range db {
-				for j := range as.len() {
-					pair(k, as.at(j), y)
-				}
-			}
+		})
+		if alone != nil {
+			eachKept(a.a, b.a, false, func(x A, w Weight) {
+				alone(out.s, x, w)
+				i++
+				out.s.grow(i, n)
+			})
 		}
 	}, nil)
-	a.a.readBeside(op, b.a)
+	// A left join's change of a has tuples to emit whatever b holds.
+	if alone == nil {
+		a.a.readBeside(op, b.a)
+	}
 	b.a.readBeside(op, a.a)
 	return out
+}
+
+// eachPair calls pair for every pair of tuples of a and b under the same
+// key that the step's change combines, with the product of their weights.
+func eachPair[K, A, B comparable](a *arrangement[K, A], b *arrangement[K, B], pair func(k K, x A, y B, w Weight)) {
+	for k, da := range a.delta {
+		bs, db := b.group(k), b.delta[k]
+		for _, x := range da {
+			for j := range bs.len() {
+				y := bs.at(j)
+				pair(k, x.Tuple, y.Tuple, x.Weight*y.Weight)
+			}
+			for _, y := range db {
+				pair(k, x.Tuple, y.Tuple, x.Weight*y.Weight)
+			}
+		}
+	}
+	for k, db := range b.delta {
+		as := a.group(k)
+		for _, y := range db {
+			for j := range as.len() {
+				x := as.at(j)
+				pair(k, x.Tuple, y.Tuple, x.Weight*y.Weight)
+			}
+		}
+	}
 }
 
 // countPairs counts the pairs of tuples a join combines in a step.
@@ -571,31 +647,11 @@ func AntiJoin[K, A, B comparable](a Index[K, A], b Index[K, B]) Rel[A] {
 	return keyFilter(a, b, false)
 }
 
-// keyFilter keeps a's tuples whose key's presence in b equals want. With
-// keep(k) = (present in b) == want, its change is
-// keep_new·ΔA + (keep_new − keep_old)·A_old.
+// keyFilter keeps a's tuples whose key's presence in b equals want.
 func keyFilter[K, A, B comparable](a Index[K, A], b Index[K, B], want bool) Rel[A] {
 	out := newRel[A](sameCircuit(a.c, b.c))
 	op := out.c.add([]changer{a.a, b.a}, func() {
-		for k, da := range a.a.delta {
-			if _, now := b.a.present(k); now == want {
-				for _, x := range da {
-					out.s.add(x.Tuple, x.Weight)
-				}
-			}
-		}
-		for k := range b.a.delta {
-			was, now := b.a.present(k)
-			if was == now {
-				continue
-			}
-			s := sign(now == want)
-			as := a.a.group(k)
-			for j := range as.len() {
-				x := as.at(j)
-				out.s.add(x.Tuple, s*x.Weight)
-			}
-		}
+		eachKept(a.a, b.a, want, out.s.add)
 	}, nil)
 	// b's change only turns a's tuples under its keys on or off; a's
 	// change passes when b is empty unless the filter keeps what b has.
@@ -604,6 +660,31 @@ func keyFilter[K, A, B comparable](a Index[K, A], b Index[K, B], want bool) Rel[
 		a.a.readBeside(op, b.a)
 	}
 	return out
+}
+
+// eachKept calls keep for the step's change of the tuples of a whose key's
+// presence in b equals want. With keep(k) = (present in b) == want, that
+// change is keep_new·ΔA + (keep_new − keep_old)·A_old.
+func eachKept[K, A, B comparable](a *arrangement[K, A], b *arrangement[K, B], want bool, keep func(x A, w Weight)) {
+	for k, da := range a.delta {
+		if _, now := b.present(k); now == want {
+			for _, x := range da {
+				keep(x.Tuple, x.Weight)
+			}
+		}
+	}
+	for k := range b.delta {
+		was, now := b.present(k)
+		if was == now {
+			continue
+		}
+		s := sign(now == want)
+		as := a.group(k)
+		for j := range as.len() {
+			x := as.at(j)
+			keep(x.Tuple, s*x.Weight)
+		}
+	}
 }
 
 func (a *arrangement[K, T]) changeSize() int {

@@ -79,6 +79,46 @@ func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
 	return out
 }
 
+// Partition computes Filter(r, keep) and Filter(r, not keep) in one
+// operator: the tuples of r for which keep is true, and the others. A step
+// that changes only tuples of one side leaves the other's readers alone,
+// as Filter does, for one operator instead of two. As the last reader of
+// r's change it takes that change for the kept tuples and moves the others
+// out of it (see stream.take): the side expected to be the larger is the
+// one keep says yes to.
+func Partition[T comparable](r Rel[T], keep func(T) bool) (kept, rest Rel[T]) {
+	kept, rest = newRel[T](r.c), newRel[T](r.c)
+	var at int
+	at = r.c.add([]changer{r.s}, func() {
+		n := len(r.s.delta)
+		if kept.s.take(r.s, at) {
+			i := 0
+			for t, w := range kept.s.delta {
+				if !keep(t) {
+					delete(kept.s.delta, t)
+					rest.s.add(t, w)
+				}
+				i++
+				rest.s.grow(i, n)
+			}
+			return
+		}
+		i := 0
+		for t, w := range r.s.delta {
+			if keep(t) {
+				kept.s.add(t, w)
+			} else {
+				rest.s.add(t, w)
+			}
+			i++
+			kept.s.grow(i, n)
+			rest.s.grow(i, n)
+		}
+	}, nil)
+	r.c.ops[at].takes = true
+	return kept, rest
+}
+
 // Split is a relation partitioned by a key, into the parts asked for with
 // Of. One operator reads each tuple's key once and adds the tuple to its
 // part, so that a reader of a part runs only in steps that change that

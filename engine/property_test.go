@@ -257,6 +257,38 @@ func TestPropertyLinear(t *testing.T) {
 			}
 			return out
 		}})
+	// Partitions of an input (whose change stays to the step's end: not
+	// taken) and of a Union's change (taken and edited); a side read by
+	// two operators, a side read by a Filter alone (which takes it), and
+	// sides no one reads.
+	prop(t, "partition", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			kept, rest := Partition(in[0], odd)
+			shared, _ := Partition(Union(in[1], in[1]), odd)
+			_, other := Partition(in[1], odd)
+			return Union(Map(kept, squash), kept, Filter(rest, func(x tup) bool { return x.K != 1 }),
+				Filter(shared, func(x tup) bool { return x.K != 2 }), Map(other, squash))
+		},
+		naive: func(in [][]tup) []tup {
+			var out []tup
+			for _, x := range in[0] {
+				switch {
+				case odd(x):
+					out = append(out, squash(x), x)
+				case x.K != 1:
+					out = append(out, x)
+				}
+			}
+			for _, x := range in[1] {
+				switch {
+				case odd(x) && x.K != 2:
+					out = append(out, x, x)
+				case !odd(x):
+					out = append(out, squash(x))
+				}
+			}
+			return out
+		}})
 	spread := func(x tup) []tup { return []tup{{x.K, 0}, {0, x.V}, {x.K, 0}} }
 	prop(t, "flatmap", scenario[tup]{inputs: 1, cmp: byKV,
 		build: func(in []Rel[tup]) Rel[tup] { return FlatMap(in[0], spread) },
@@ -341,6 +373,81 @@ func TestPropertyJoins(t *testing.T) {
 			return SemiJoin(IndexBy(in[0], val), right)
 		},
 		naive: func(in [][]tup) []tup { return semi(in, true) }})
+	// A left join: each tuple of the left side with its matches, or alone.
+	alone := func(x tup) tup { return tup{x.K, 100 + x.V} }
+	leftJoined := func(a, b []tup, matched func(x, y tup) []tup, unmatched func(x tup) []tup) []tup {
+		var out []tup
+		for _, x := range a {
+			n := 0
+			for _, y := range b {
+				if val(x) == key(y) {
+					out = append(out, matched(x, y)...)
+					n++
+				}
+			}
+			if n == 0 {
+				out = append(out, unmatched(x)...)
+			}
+		}
+		return out
+	}
+	one := func(x, y tup) []tup { return []tup{pair(0, x, y)} }
+	prop(t, "left join", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] { return LeftJoin(IndexBy(in[0], val), IndexBy(in[1], key), pair, alone) },
+		naive: func(in [][]tup) []tup {
+			return leftJoined(in[0], in[1], one, func(x tup) []tup { return []tup{alone(x)} })
+		}})
+	prop(t, "left join, right side arranged first", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			right := IndexBy(in[1], key)
+			return LeftJoin(IndexBy(in[0], val), right, pair, alone)
+		},
+		naive: func(in [][]tup) []tup {
+			return leftJoined(in[0], in[1], one, func(x tup) []tup { return []tup{alone(x)} })
+		}})
+	// Some tuples alone yield nothing, others twice.
+	someAlone := func(x tup) []tup {
+		if x.V%3 == 0 {
+			return nil
+		}
+		return []tup{alone(x), {x.K, 0}, alone(x)}
+	}
+	prop(t, "left join flat-map", scenario[tup]{inputs: 2, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			return LeftJoinFlatMap(IndexBy(in[0], val), IndexBy(in[1], key), some, someAlone)
+		},
+		naive: func(in [][]tup) []tup {
+			return leftJoined(in[0], in[1], func(x, y tup) []tup { return some(0, x, y) }, someAlone)
+		}})
+	// Weights above one on both sides, and below zero on the right: the
+	// left join must equal the union it stands for.
+	weightedLeft := func(in []Rel[tup]) (Index[int, tup], Index[int, tup]) {
+		return IndexBy(Union(in[0], Map(in[2], func(x tup) tup { return tup{x.K, x.V % 3} })), val),
+			IndexBy(Union(in[1], in[1], Negate(in[2])), key)
+	}
+	prop(t, "left join with weights", scenario[tup]{inputs: 3, cmp: byKV,
+		build: func(in []Rel[tup]) Rel[tup] {
+			a, b := weightedLeft(in)
+			return Distinct(LeftJoin(a, b, pair, alone))
+		},
+		naive: func(in [][]tup) []tup {
+			c := NewCircuit()
+			var rels []Rel[tup]
+			var ins []*Input[tup]
+			for i := range in {
+				input, r := NewInput[tup](c, fmt.Sprint("in", i))
+				ins, rels = append(ins, input), append(rels, r)
+			}
+			a, b := weightedLeft(rels)
+			out := NewOutput(Distinct(Union(Join(a, b, pair), Map(AntiJoin(a, b), alone))), byKV)
+			for i, rows := range in {
+				for _, x := range rows {
+					ins[i].Insert(x)
+				}
+			}
+			c.Step()
+			return out.Contents()
+		}})
 	prop(t, "antijoin", scenario[tup]{inputs: 2, cmp: byKV,
 		build: func(in []Rel[tup]) Rel[tup] { return AntiJoin(IndexBy(in[0], val), IndexBy(in[1], key)) },
 		naive: func(in [][]tup) []tup { return semi(in, false) }})

@@ -87,11 +87,10 @@ type portAlias struct {
 	Port         string
 }
 
-// nfPortsOnSwitches finds, for each switch and name, the port
-// ovn_port_find_port_or_child returns: the port of that name, else a
-// child of it. northd takes the first of its hash table that matches;
-// here the port itself, else the child of least name.
-func nfPortsOnSwitches(n *relations.NB) engine.Index[[2]string, portAlias] {
+// nfPortAliases are the switches' ports by the names
+// ovn_port_find_port_or_child finds them by: their own, and a child's
+// parent's.
+func nfPortAliases(n *relations.NB) engine.Index[[2]string, portAlias] {
 	aliases := engine.FlatMap(n.PortsOnSwitches, func(sp relations.SwitchPort) []portAlias {
 		out := []portAlias{{Switch: sp.Switch, Name: sp.Port.Name, Port: sp.Port.Name}}
 		if sp.Port.ParentName != nil {
@@ -99,11 +98,7 @@ func nfPortsOnSwitches(n *relations.NB) engine.Index[[2]string, portAlias] {
 		}
 		return out
 	})
-	byName := func(a portAlias) [2]string { return [2]string{a.Switch, a.Name} }
-	first := engine.Min(engine.IndexBy(aliases, byName), func(a, b portAlias) int {
-		return cmp.Or(cmp.Compare(a.Rank, b.Rank), cmp.Compare(a.Port, b.Port))
-	})
-	return engine.IndexBy(engine.Map(first, func(kv engine.KV[[2]string, portAlias]) portAlias { return kv.Value }), byName)
+	return engine.IndexBy(aliases, func(a portAlias) [2]string { return [2]string{a.Switch, a.Name} })
 }
 
 // networkFunctionsOnSwitches are the network function groups each switch's
@@ -125,15 +120,27 @@ func networkFunctionsOnSwitches(n *relations.NB) engine.Rel[nfOnSwitch] {
 		func(_ string, u use, g relations.NetworkFunctionGroup) nfOnSwitch {
 			return nfOnSwitch{Switch: u.Switch, Ingress: u.Ingress, Group: g}
 		})
-	ports := nfPortsOnSwitches(n)
+	aliases := nfPortAliases(n)
+	// found gives each group the port its name finds on its switch
+	// (ovn_port_find_port_or_child): the port of that name, else a child
+	// of it. northd takes the first of its hash table that matches; here
+	// the port itself, else the child of least name. The groups look up
+	// the ports, so that a port's change finds none in a switch without
+	// network functions.
+	type alias = engine.KV[nfOnSwitch, portAlias]
 	found := func(rel engine.Rel[nfOnSwitch], name func(nfOnSwitch) string, set func(*nfOnSwitch, string)) engine.Rel[nfOnSwitch] {
 		keyed := engine.IndexBy(rel, func(x nfOnSwitch) [2]string { return [2]string{x.Switch, name(x)} })
+		matches := engine.Join(keyed, aliases, func(_ [2]string, x nfOnSwitch, p portAlias) alias { return alias{Key: x, Value: p} })
+		first := engine.Min(engine.IndexBy(matches, func(m alias) nfOnSwitch { return m.Key }), func(a, b alias) int {
+			return cmp.Or(cmp.Compare(a.Value.Rank, b.Value.Rank), cmp.Compare(a.Value.Port, b.Value.Port))
+		})
 		return engine.Union(
-			engine.Join(keyed, ports, func(_ [2]string, x nfOnSwitch, p portAlias) nfOnSwitch {
-				set(&x, p.Port)
+			engine.Map(first, func(kv engine.KV[nfOnSwitch, alias]) nfOnSwitch {
+				x := kv.Key
+				set(&x, kv.Value.Value.Port)
 				return x
 			}),
-			engine.AntiJoin(keyed, ports))
+			engine.AntiJoin(keyed, aliases))
 	}
 	withIn := found(groups, func(x nfOnSwitch) string { return x.Group.Active.Inport }, func(x *nfOnSwitch, p string) { x.Inport = p })
 	return found(withIn, func(x nfOnSwitch) string { return x.Group.Active.Outport }, func(x *nfOnSwitch, p string) { x.Outport = p })

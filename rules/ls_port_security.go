@@ -118,12 +118,11 @@ func SwitchPortSecurityPortFlows(nb *relations.NB) engine.Rel[Flow] {
 	ports := nb.LSPsByName()
 	queues := nb.QueueIDsByPort()
 	return engine.Union(
-		engine.JoinFlatMap(ports, queues, func(_ string, p relations.LSP, q relations.QueueID) []Flow {
-			return portSecurityPortFlows(nb, p, p.Name(), q.ID, fromRouterFlag)
-		}),
-		engine.FlatMap(engine.AntiJoin(ports, queues), func(p relations.LSP) []Flow {
-			return portSecurityPortFlows(nb, p, p.Name(), "", fromRouterFlag)
-		}),
+		engine.LeftJoinFlatMap(ports, queues,
+			func(_ string, p relations.LSP, q relations.QueueID) []Flow {
+				return portSecurityPortFlows(nb, p, p.Name(), q.ID, fromRouterFlag)
+			},
+			func(p relations.LSP) []Flow { return portSecurityPortFlows(nb, p, p.Name(), "", fromRouterFlag) }),
 		engine.FlatMap(nb.PeerRedirects, func(r relations.LRPSwitchPeer) []Flow {
 			p := relations.LSP{Switch: r.Switch, Port: r.LSP}
 			return portSecurityPortFlows(nb, p, chassisRedirectName(p.Name()), "", fromRouterFlag)

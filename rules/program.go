@@ -245,12 +245,13 @@ func writtenFlows(nb *relations.NB, stages *StageTable, families []engine.Rel[Fl
 	plain := func(f Flow) bool { return !drops(f) && !metered(f) && !routeFlow(f) }
 	var out, rest []engine.Rel[Flow]
 	for _, flows := range families {
-		// The plain flows' filter is added last, so that as the last
-		// reader of the family's change it takes it (engine.Filter),
-		// where the rest's would have taken a change of every flow to
-		// keep a few and the plain ones been copied.
-		rest = append(rest, engine.Filter(flows, func(f Flow) bool { return stages.Has(f.Stage) && !plain(f) }))
-		out = append(out, engine.Filter(flows, func(f Flow) bool { return stages.Has(f.Stage) && plain(f) }))
+		// One operator splits the family: as the last reader of its
+		// change it takes it for the plain flows, the most, and moves
+		// the others out (engine.Partition). A change of a family's
+		// plain flows alone (a port's) runs no operator of the rest.
+		kept, others := engine.Partition(flows, func(f Flow) bool { return stages.Has(f.Stage) && plain(f) })
+		rest = append(rest, engine.Filter(others, func(f Flow) bool { return stages.Has(f.Stage) }))
+		out = append(out, kept)
 	}
 	others := engine.Union(rest...)
 	others = engine.Union(others, bfdRouteFlows(nb, others))

@@ -105,12 +105,9 @@ func firstLocalnetPorts(n *relations.NB) engine.Rel[engine.KV[string, relations.
 
 // withQueueIDs gives the ports, by name, their bindings' queue ids.
 func withQueueIDs(n *relations.NB, byName engine.Index[string, relations.LSP]) engine.Rel[qosPort] {
-	queues := n.QueueIDsByPort()
-	return engine.Union(
-		engine.Map(engine.AntiJoin(byName, queues), func(p relations.LSP) qosPort { return qosPort{LSP: p} }),
-		engine.Join(byName, queues, func(_ string, p relations.LSP, q relations.QueueID) qosPort {
-			return qosPort{LSP: p, Queue: q}
-		}))
+	return engine.LeftJoin(byName, n.QueueIDsByPort(),
+		func(_ string, p relations.LSP, q relations.QueueID) qosPort { return qosPort{LSP: p, Queue: q} },
+		func(p relations.LSP) qosPort { return qosPort{LSP: p} })
 }
 
 // withQoSNetworks fills in the network of the ports with a QoS-given queue
@@ -123,11 +120,12 @@ func withQoSNetworks(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosP
 		func(p qosPort) string { return p.LSP.Switch })
 	return engine.Union(
 		engine.Filter(ports, func(p qosPort) bool { return !p.Queue.QoS }),
-		engine.AntiJoin(qos, networks),
-		engine.Join(qos, networks, func(_ string, p qosPort, ln engine.KV[string, relations.LSP]) qosPort {
-			p.Network = ln.Value.Port.Options["network_name"]
-			return p
-		}))
+		engine.LeftJoin(qos, networks,
+			func(_ string, p qosPort, ln engine.KV[string, relations.LSP]) qosPort {
+				p.Network = ln.Value.Port.Options["network_name"]
+				return p
+			},
+			func(p qosPort) qosPort { return p }))
 }
 
 // withSwitchPeers gives the ports of type "switch" their peers
@@ -135,12 +133,12 @@ func withQoSNetworks(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosP
 func withSwitchPeers(n *relations.NB, ports engine.Rel[qosPort]) engine.Rel[qosPort] {
 	byName := engine.IndexBy(ports, func(p qosPort) string { return p.LSP.Name() })
 	peers := engine.IndexBy(n.SwitchPeers, func(p relations.SwitchPeer) string { return p.Port })
-	return engine.Union(
-		engine.AntiJoin(byName, peers),
-		engine.Join(byName, peers, func(_ string, p qosPort, peer relations.SwitchPeer) qosPort {
+	return engine.LeftJoin(byName, peers,
+		func(_ string, p qosPort, peer relations.SwitchPeer) qosPort {
 			p.Peer = peer.Peer
 			return p
-		}))
+		},
+		func(p qosPort) qosPort { return p })
 }
 
 // switchPortBindings: switch ports of every type but "router". Their
