@@ -322,8 +322,8 @@ func (x *refIndex) reindex(c wire.Change) {
 const smallDiff = 8
 
 // reindexUpdate indexes again only the references an update of a row
-// gained or lost, found column by column: a switch's ports change one at
-// a time, and every other update of a row with references (a port's up,
+// gained or lost, found column by column (only those the change names,
+// when the row decoder made it): a switch's ports change one at a time, and every other update of a row with references (a port's up,
 // NB_Global's nb_cfg) keeps them all. It reports false, having done
 // nothing, for an insert or delete, or when a column of references is a
 // map or changed by more than smallDiff elements: reindex lists them all.
@@ -340,6 +340,9 @@ func (x *refIndex) reindexUpdate(c wire.Change) bool {
 	var came []string
 	var gone []lost
 	for i, col := range cols {
+		if c.Columns != nil && !slices.Contains(c.Columns, col.column) {
+			continue // the row decoder says it did not change
+		}
 		left, joined, ok := refsChanged(a.Field(col.field), b.Field(col.field))
 		if !ok {
 			return false
@@ -450,19 +453,32 @@ func refersTo(v reflect.Value, cols []refColumn, skip int, uuid string) bool {
 }
 
 // trackedRow is the Row of a change, or nil when only quiet columns
-// changed.
+// changed. The columns that changed are the change's own (Columns) when
+// the row decoder made it; otherwise the two versions are compared
+// field by field.
 func (x *refIndex) trackedRow(c wire.Change) *Row {
 	r := &Row{UUID: c.UUID, Old: c.Old, New: c.New}
 	if c.Old == nil || c.New == nil {
 		return r
 	}
-	a, b := reflect.ValueOf(c.Old).Elem(), reflect.ValueOf(c.New).Elem()
-	for _, f := range x.trackedFields(c.Table, a.Type()) {
-		if !sameValue(a.Field(f.index), b.Field(f.index)) {
-			if r.changed == nil {
-				r.changed = map[string]bool{}
+	changed := func(col string) {
+		if r.changed == nil {
+			r.changed = map[string]bool{}
+		}
+		r.changed[col] = true
+	}
+	if c.Columns != nil {
+		for _, col := range c.Columns {
+			if col != "_uuid" && !x.quiet[c.Table][col] {
+				changed(col)
 			}
-			r.changed[f.column] = true
+		}
+	} else {
+		a, b := reflect.ValueOf(c.Old).Elem(), reflect.ValueOf(c.New).Elem()
+		for _, f := range x.trackedFields(c.Table, a.Type()) {
+			if !sameValue(a.Field(f.index), b.Field(f.index)) {
+				changed(f.column)
+			}
 		}
 	}
 	if len(r.changed) == 0 {
@@ -539,6 +555,7 @@ type refColumns struct {
 
 type refColumn struct {
 	field      int
+	column     string
 	key, value bool
 }
 
@@ -549,11 +566,12 @@ func (rc *refColumns) columns(table string, t reflect.Type) []refColumn {
 	var cols []refColumn
 	ts := rc.schema.Tables[table]
 	for i := range t.NumField() {
-		cs, ok := ts.Columns[t.Field(i).Tag.Get("ovsdb")]
+		name := t.Field(i).Tag.Get("ovsdb")
+		cs, ok := ts.Columns[name]
 		if !ok || cs.TypeObj == nil {
 			continue
 		}
-		c := refColumn{field: i, key: isRef(cs.TypeObj.Key), value: isRef(cs.TypeObj.Value)}
+		c := refColumn{field: i, column: name, key: isRef(cs.TypeObj.Key), value: isRef(cs.TypeObj.Value)}
 		if c.key || c.value {
 			cols = append(cols, c)
 		}

@@ -98,6 +98,10 @@ type Change struct {
 	// update2 diff, each column that changed in its model field's type, a
 	// set or a map as the elements that went or came.
 	Diff map[string]any
+	// Columns names, for a "modify" the row decoder made, every column
+	// that changed: what a reader that follows some columns looks at in
+	// place of comparing Old and New field by field. Nil otherwise.
+	Columns []string
 }
 
 // UnkeptChange is a row change of a table the connection does not keep
@@ -584,12 +588,12 @@ func (c *Conn) apply(tu rawUpdates, initial bool) error {
 				fast = append(fast, Change{Table: table, UUID: uuid, New: m})
 				return nil
 			case row != nil && !whole && current[uuid] != nil:
-				m, diff, ok, err := dec.modify(current[uuid], row, known)
+				m, diff, cols, ok, err := dec.modify(current[uuid], row, known)
 				if err != nil {
 					return c.fail(fmt.Errorf("%s %s %s: %w", c.dbName, table, uuid, err))
 				}
 				if ok {
-					fast = append(fast, Change{Table: table, UUID: uuid, Old: current[uuid], New: m, Diff: diff})
+					fast = append(fast, Change{Table: table, UUID: uuid, Old: current[uuid], New: m, Diff: diff, Columns: cols})
 					return nil
 				}
 			}

@@ -114,19 +114,19 @@ func (d *rowDecoder) decode(row []byte, uuid string, known *knownStrings) (model
 // does not touch are shared with old. It reports false, changing
 // nothing, when old is not of the decoder's type. changed, set when a
 // set or map column changed, holds the diff of each column in its
-// field's type (Change.Diff). Each --wait=sb change modifies the
+// field's type (Change.Diff); cols names the columns changed
+// (Change.Columns). Each --wait=sb change modifies the
 // configuration handshake's integers, a port's up, its switch's ports and
 // its flood groups' ports, which libovsdb's update arithmetic would pay
 // for with encoding/json and reflection over the whole set.
-func (d *rowDecoder) modify(old model.Model, diff []byte, known *knownStrings) (_ model.Model, changed map[string]any, ok bool, err error) {
+func (d *rowDecoder) modify(old model.Model, diff []byte, known *knownStrings) (_ model.Model, changed map[string]any, cols []string, ok bool, err error) {
 	o := reflect.ValueOf(old)
 	if o.Type() != reflect.PointerTo(d.typ) || o.IsNil() {
-		return nil, nil, false, nil
+		return nil, nil, nil, false, nil
 	}
 	p := reflect.New(d.typ)
 	s := p.Elem()
 	s.Set(o.Elem())
-	var cols []string
 	var values []reflect.Value
 	composite := false
 	err = walkMembers(diff, func(q, v []byte) error {
@@ -151,7 +151,7 @@ func (d *rowDecoder) modify(old model.Model, diff []byte, known *knownStrings) (
 		return nil
 	})
 	if err != nil {
-		return nil, nil, false, err
+		return nil, nil, nil, false, err
 	}
 	if composite {
 		changed = make(map[string]any, len(cols))
@@ -159,7 +159,7 @@ func (d *rowDecoder) modify(old model.Model, diff []byte, known *knownStrings) (
 			changed[col] = values[i].Interface()
 		}
 	}
-	return p.Interface(), changed, true, nil
+	return p.Interface(), changed, cols, true, nil
 }
 
 // applyDiff is a set or map column's value old with diff, the elements

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -256,7 +257,7 @@ func TestRowModify(t *testing.T) {
 				}
 				for _, diff := range diffs {
 					row := `{` + strconv.Quote(name) + `:` + diff + `}`
-					got, _, ok, err := dec.modify(old, []byte(row), nil)
+					got, _, cols, ok, err := dec.modify(old, []byte(row), nil)
 					if err != nil || !ok {
 						t.Errorf("%s %s on row %d: applied %v, %v", table, row, n, ok, err)
 						continue
@@ -272,6 +273,9 @@ func TestRowModify(t *testing.T) {
 					want := mu.GetModel(table, u1)
 					if d := cmp.Diff(want, got, anyOrder, cmpopts.EquateEmpty()); d != "" {
 						t.Errorf("%s %s on row %d: modify differs (-libovsdb +ours):\n%s", table, row, n, d)
+					}
+					if !slices.Equal(cols, []string{name}) {
+						t.Errorf("%s %s on row %d: columns changed %v", table, row, n, cols)
 					}
 				}
 			}
@@ -300,7 +304,7 @@ func TestRowModifySet(t *testing.T) {
 		{`{"ports":` + ref(7) + `,"tunnel_key":32769}`, []string{p(2), p(4), p(6), p(7)}, []string{p(7)}},
 		{`{"ports":["set",[` + ref(4) + `,` + ref(3) + `,` + ref(6) + `]]}`, []string{p(2), p(3)}, []string{p(4), p(3), p(6)}},
 	} {
-		m, diff, ok, err := dec.modify(old, []byte(tc.diff), nil)
+		m, diff, cols, ok, err := dec.modify(old, []byte(tc.diff), nil)
 		if err != nil || !ok {
 			t.Fatalf("%s: %v, %v", tc.diff, ok, err)
 		}
@@ -310,9 +314,12 @@ func TestRowModifySet(t *testing.T) {
 		if got, _ := diff["ports"].([]string); !slices.Equal(got, tc.elems) || strings.Contains(tc.diff, "tunnel_key") != (diff["tunnel_key"] == 32769) {
 			t.Errorf("%s: diff %v", tc.diff, diff)
 		}
+		if want := slices.Sorted(maps.Keys(diff)); !slices.Equal(slices.Sorted(slices.Values(cols)), want) {
+			t.Errorf("%s: columns %v, want %v", tc.diff, cols, want)
+		}
 	}
-	if _, diff, _, _ := dec.modify(old, []byte(`{"tunnel_key":1}`), nil); diff != nil {
-		t.Errorf("a modify of atoms alone has a diff: %v", diff)
+	if _, diff, cols, _, _ := dec.modify(old, []byte(`{"tunnel_key":1}`), nil); diff != nil || !slices.Equal(cols, []string{"tunnel_key"}) {
+		t.Errorf("a modify of atoms alone has a diff %v, columns %v", diff, cols)
 	}
 }
 
