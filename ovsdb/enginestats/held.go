@@ -48,7 +48,10 @@ func (h *heldChanges) add(batches []wire.Batch, skip map[string]bool) {
 				h.changes[i] = wire.Change{}
 				h.gone++
 			default:
-				h.changes[i].New = c.New
+				// What changed from the first change's Old to this New is
+				// found by comparing the two: neither change's own diff or
+				// columns say it.
+				h.changes[i].New, h.changes[i].Diff, h.changes[i].Columns = c.New, nil, nil
 			}
 		}
 	}

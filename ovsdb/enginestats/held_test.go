@@ -154,3 +154,29 @@ func TestHeldRowsGoneLeaveNothing(t *testing.T) {
 		t.Errorf("held again: %v", got)
 	}
 }
+
+// TestHeldChangesOfOneRow: a row changed twice while held is taken as one
+// change from its first version to its last, whose columns the model
+// finds by comparing the two, not from either change's own Columns
+// (wire.Change.Columns, what the row decoder names for one modify).
+func TestHeldChangesOfOneRow(t *testing.T) {
+	s := nb.Schema()
+	x := newRefIndex(&s, nil, nil)
+	up := true
+	v1 := &nb.LogicalSwitchPort{UUID: "lsp", Name: "p", Addresses: []string{"00:00:00:00:00:01"}}
+	v2, v3 := *v1, *v1
+	v2.Up = &up
+	v3.Up, v3.Addresses = &up, []string{"00:00:00:00:00:02"}
+	var h heldChanges
+	h.add([]wire.Batch{{Changes: []wire.Change{{Table: nb.LogicalSwitchPortTable, UUID: "lsp", Old: v1, New: &v2, Columns: []string{"up"}}}}}, nil)
+	h.add([]wire.Batch{{Changes: []wire.Change{{Table: nb.LogicalSwitchPortTable, UUID: "lsp", Old: &v2, New: &v3, Columns: []string{"addresses"}}}}}, nil)
+	held := h.before(nil)
+	if len(held) != 1 || len(held[0].Changes) != 1 {
+		t.Fatalf("held %v, want one change", held)
+	}
+	got := x.trackedRow(held[0].Changes[0])
+	want := map[string]bool{"up": true, "addresses": true}
+	if got == nil || !maps.Equal(got.changed, want) {
+		t.Errorf("the held change tracks %+v, want the columns %v", got, want)
+	}
+}
