@@ -323,7 +323,8 @@ const smallDiff = 8
 
 // reindexUpdate indexes again only the references an update of a row
 // gained or lost, found column by column (only those the change names,
-// when the row decoder made it): a switch's ports change one at a time, and every other update of a row with references (a port's up,
+// when the row decoder made it): a switch's ports change one at a time,
+// and every other update of a row with references (a port's up,
 // NB_Global's nb_cfg) keeps them all. It reports false, having done
 // nothing, for an insert or delete, or when a column of references is a
 // map or changed by more than smallDiff elements: reindex lists them all.
@@ -469,7 +470,7 @@ func (x *refIndex) trackedRow(c wire.Change) *Row {
 	}
 	if c.Columns != nil {
 		for _, col := range c.Columns {
-			if col != "_uuid" && !x.quiet[c.Table][col] {
+			if x.tracks(c.Table, col) {
 				changed(col)
 			}
 		}
@@ -487,6 +488,12 @@ func (x *refIndex) trackedRow(c wire.Change) *Row {
 	return r
 }
 
+// tracks reports whether a change of column col of table is one the
+// engine's nodes see: not the row's _uuid, nor a quiet column.
+func (x *refIndex) tracks(table, col string) bool {
+	return col != "" && col != "_uuid" && !x.quiet[table][col]
+}
+
 // trackedFields are the fields of model type t, of table, that trackedRow
 // compares, found once per type.
 func (x *refIndex) trackedFields(table string, t reflect.Type) []trackedField {
@@ -496,10 +503,9 @@ func (x *refIndex) trackedFields(table string, t reflect.Type) []trackedField {
 	var fs []trackedField
 	for i := range t.NumField() {
 		col := t.Field(i).Tag.Get("ovsdb")
-		if col == "" || col == "_uuid" || x.quiet[table][col] {
-			continue
+		if x.tracks(table, col) {
+			fs = append(fs, trackedField{index: i, column: col})
 		}
-		fs = append(fs, trackedField{index: i, column: col})
 	}
 	x.tracked[t] = fs
 	return fs
