@@ -1,7 +1,5 @@
 package engine
 
-import "maps"
-
 // Map computes f of every tuple of r, adding the weights of tuples that map to
 // the same result.
 func Map[A, B comparable](r Rel[A], f func(A) B) Rel[B] {
@@ -59,24 +57,8 @@ func Report[T comparable](r Rel[T], name string, check func(T) error) {
 // reader of r's change it takes that change and deletes from it the tuples
 // it drops (see stream.take).
 func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
-	out := newRel[T](r.c)
-	var at int
-	at = r.c.add([]changer{r.s}, func() {
-		if out.s.take(r.s, at) {
-			maps.DeleteFunc(out.s.delta, func(t T, _ Weight) bool { return !keep(t) })
-			return
-		}
-		i := 0
-		for t, w := range r.s.delta {
-			if keep(t) {
-				out.s.add(t, w)
-			}
-			i++
-			out.s.grow(i, len(r.s.delta))
-		}
-	}, nil)
-	r.c.ops[at].takes = true
-	return out
+	kept, _ := partition(r, keep, false)
+	return kept
 }
 
 // Partition computes Filter(r, keep) and Filter(r, not keep) in one
@@ -87,32 +69,47 @@ func Filter[T comparable](r Rel[T], keep func(T) bool) Rel[T] {
 // out of it (see stream.take): the side expected to be the larger is the
 // one keep says yes to.
 func Partition[T comparable](r Rel[T], keep func(T) bool) (kept, rest Rel[T]) {
-	kept, rest = newRel[T](r.c), newRel[T](r.c)
+	return partition(r, keep, true)
+}
+
+// partition is Partition, or Filter's kept tuples alone when withRest is
+// false.
+func partition[T comparable](r Rel[T], keep func(T) bool, withRest bool) (kept, rest Rel[T]) {
+	kept = newRel[T](r.c)
+	if withRest {
+		rest = newRel[T](r.c)
+	}
 	var at int
 	at = r.c.add([]changer{r.s}, func() {
 		n := len(r.s.delta)
+		i := 0
 		if kept.s.take(r.s, at) {
-			i := 0
 			for t, w := range kept.s.delta {
 				if !keep(t) {
 					delete(kept.s.delta, t)
-					rest.s.add(t, w)
+					if withRest {
+						rest.s.add(t, w)
+					}
 				}
-				i++
-				rest.s.grow(i, n)
+				if withRest {
+					i++
+					rest.s.grow(i, n)
+				}
 			}
 			return
 		}
-		i := 0
 		for t, w := range r.s.delta {
-			if keep(t) {
+			switch {
+			case keep(t):
 				kept.s.add(t, w)
-			} else {
+			case withRest:
 				rest.s.add(t, w)
 			}
 			i++
 			kept.s.grow(i, n)
-			rest.s.grow(i, n)
+			if withRest {
+				rest.s.grow(i, n)
+			}
 		}
 	}, nil)
 	r.c.ops[at].takes = true
