@@ -13,9 +13,9 @@ import (
 // futex wake and sleep, context switches and a poll of the network, on
 // each of a change's ~3 handovers (one processor: 4 futex calls and 10
 // context switches fewer a change at 5k ports, bench/README.md,
-// h-handover). With one
-// processor the read loop and the northd's goroutine take turns on one
-// thread. Config.SerialChanges asks for that between the large steps.
+// h-handover). With one processor the read loop and the northd's
+// goroutine take turns on one thread. Config.SerialChanges asks for that
+// between the large steps.
 
 // procMode is what a northd asks of the process's processors.
 type procMode int
